@@ -1,0 +1,65 @@
+import Type from 'typebox';
+import { defineMessage } from '../envelope.js';
+import { PhaseSchema, SubjectToken } from '../vocabulary.js';
+
+/** What the agent declared about its task; the reviewer scores scope and rationality against it. */
+export const SessionContext = Type.Object(
+  {
+    goal: Type.Optional(Type.String({ maxLength: 4000, description: 'The task the agent was given.' })),
+    expected_paths: Type.Optional(
+      Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100, description: 'Globs of paths the task should touch.' }),
+    ),
+    constraints: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 100 })),
+    cwd: Type.Optional(Type.String({ maxLength: 1024, description: 'Working directory of the agent.' })),
+  },
+  { description: 'Session context declared by the agent.' },
+);
+
+export const ActionProposed = defineMessage({
+  type: 'action.proposed',
+  version: 1,
+  channel: 'action',
+  summary: 'An action the agent is about to take. It waits for one decision with the same action_id.',
+  payload: Type.Object({
+    action_id: SubjectToken('Correlates the action with its verdict, decision and outcome (e.g. a tool_use id).'),
+    kind: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'tool_use | message | file_operation | system_command; unknown kinds get an error verdict.',
+    }),
+    tool: Type.String({ minLength: 1, maxLength: 256, description: 'Tool name, e.g. Bash, Read, Edit, mcp__github__create_issue.' }),
+    input: Type.Record(Type.String(), Type.Unknown(), { description: "The tool's input exactly as the agent would run it." }),
+    description: Type.Optional(Type.String({ maxLength: 4000, description: 'Why the agent wants to do this.' })),
+    phase: Type.Optional(PhaseSchema),
+    context: Type.Optional(SessionContext),
+  }),
+});
+
+export const ActionOutcome = defineMessage({
+  type: 'action.outcome',
+  version: 1,
+  channel: 'outcome',
+  summary: 'What happened when the agent ran an action.',
+  payload: Type.Object({
+    action_id: SubjectToken('The action this outcome reports on.'),
+    tool: Type.Optional(Type.String({ maxLength: 256 })),
+    status: Type.Enum(['success', 'error']),
+    error: Type.Optional(
+      Type.Object({
+        message: Type.String({ maxLength: 8000 }),
+        class: Type.Optional(Type.String({ maxLength: 128, description: 'Normalised error class, e.g. ENOENT, ECONNREFUSED.' })),
+      }),
+    ),
+    duration_ms: Type.Optional(Type.Number({ minimum: 0 })),
+    model: Type.Optional(Type.String({ maxLength: 128 })),
+    tokens: Type.Optional(
+      Type.Object({
+        prompt: Type.Integer({ minimum: 0 }),
+        completion: Type.Integer({ minimum: 0 }),
+      }),
+    ),
+    files_touched: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1000 })),
+    output_excerpt: Type.Optional(Type.String({ maxLength: 4000 })),
+    phase: Type.Optional(PhaseSchema),
+  }),
+});

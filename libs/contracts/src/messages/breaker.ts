@@ -1,0 +1,86 @@
+import Type from 'typebox';
+import { defineMessage } from '../envelope.js';
+import { BREAKER_KINDS, BREAKER_STATES, PhaseSchema } from '../vocabulary.js';
+
+const BreakerKind = Type.Enum([...BREAKER_KINDS]);
+const BreakerStateSchema = Type.Enum([...BREAKER_STATES]);
+
+const Measurement = {
+  breaker: BreakerKind,
+  reason: Type.String({ maxLength: 2000 }),
+  current_value: Type.Number(),
+  threshold: Type.Number(),
+  phase: Type.Optional(PhaseSchema),
+  suggestion: Type.Optional(Type.String({ maxLength: 2000 })),
+};
+
+export const BreakerTripped = defineMessage({
+  type: 'breaker.tripped',
+  version: 1,
+  channel: 'breaker',
+  summary: 'A breaker of the session opened: its threshold was exceeded.',
+  payload: Type.Object({ ...Measurement }),
+});
+
+export const BreakerWarning = defineMessage({
+  type: 'breaker.warning',
+  version: 1,
+  channel: 'breaker',
+  summary: 'A breaker passed its warning fraction of the threshold.',
+  payload: Type.Object({ ...Measurement }),
+});
+
+export const BreakerStateChanged = defineMessage({
+  type: 'breaker.state_changed',
+  version: 1,
+  channel: 'breaker',
+  summary: 'A breaker moved between closed, open and half-open.',
+  payload: Type.Object({
+    breaker: BreakerKind,
+    from: BreakerStateSchema,
+    to: BreakerStateSchema,
+    reason: Type.String({ maxLength: 2000 }),
+    cause: Type.Enum(['threshold', 'reset_timeout', 'probe_succeeded', 'probe_failed', 'operator']),
+  }),
+});
+
+export const BreakerCostRecorded = defineMessage({
+  type: 'breaker.cost_recorded',
+  version: 1,
+  channel: 'breaker',
+  summary: 'The cost of one model call, priced from the model table.',
+  payload: Type.Object({
+    action_id: Type.Optional(Type.String({ maxLength: 128 })),
+    phase: Type.Optional(PhaseSchema),
+    model: Type.String({ maxLength: 128 }),
+    prompt_tokens: Type.Integer({ minimum: 0 }),
+    completion_tokens: Type.Integer({ minimum: 0 }),
+    cost_usd: Type.Number({ minimum: 0 }),
+    operation: Type.String({ maxLength: 128 }),
+  }),
+});
+
+export const BreakerError = defineMessage({
+  type: 'breaker.error',
+  version: 1,
+  channel: 'breaker',
+  summary: 'The breaker could not account for an event (e.g. a model missing from the pricing table).',
+  payload: Type.Object({
+    code: Type.Enum(['unknown_model', 'invalid_measurement']),
+    message: Type.String({ maxLength: 2000 }),
+    action_id: Type.Optional(Type.String({ maxLength: 128 })),
+  }),
+});
+
+export const BreakerCommand = defineMessage({
+  type: 'breaker.command',
+  version: 1,
+  channel: 'breaker_command',
+  summary: 'An operator command for a breaker of a session.',
+  payload: Type.Object({
+    command: Type.Enum(['force_open', 'disable', 'enable', 'reset']),
+    breaker: Type.Union([BreakerKind, Type.Literal('all')]),
+    operator_id: Type.String({ minLength: 1, maxLength: 256 }),
+    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+  }),
+});

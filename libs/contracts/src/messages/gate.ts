@@ -1,0 +1,100 @@
+import Type from 'typebox';
+import { defineMessage } from '../envelope.js';
+import { HITL_COMMANDS, PhaseSchema, SubjectToken } from '../vocabulary.js';
+
+export const GateRequested = defineMessage({
+  type: 'gate.requested',
+  version: 1,
+  channel: 'gate',
+  summary: 'A human gate asks an operator for approval (seed 002 §6).',
+  payload: Type.Object({
+    request_id: SubjectToken('Gate request id.'),
+    gate_id: Type.String({ maxLength: 128 }),
+    prompt: Type.String({ maxLength: 4000 }),
+    summary: Type.String({ maxLength: 4000 }),
+    timeout_ms: Type.Integer({ minimum: 0 }),
+    escalation: Type.Optional(Type.String({ maxLength: 256 })),
+    action_id: Type.Optional(Type.String({ maxLength: 128 })),
+    phase: Type.Optional(PhaseSchema),
+  }),
+});
+
+export const GateResponded = defineMessage({
+  type: 'gate.responded',
+  version: 1,
+  channel: 'gate',
+  summary: 'An operator (or the timeout) answered a gate request.',
+  payload: Type.Object({
+    request_id: SubjectToken('The gate request answered.'),
+    gate_id: Type.String({ maxLength: 128 }),
+    approved: Type.Boolean(),
+    approver: Type.String({ maxLength: 256, description: 'Operator id, or `system` on timeout.' }),
+    reason: Type.Optional(Type.String({ maxLength: 4000 })),
+    conditions: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 32 })),
+    response_ms: Type.Number({ minimum: 0 }),
+  }),
+});
+
+export const GateEscalated = defineMessage({
+  type: 'gate.escalated',
+  version: 1,
+  channel: 'gate',
+  summary: 'A gate request timed out and was escalated.',
+  payload: Type.Object({
+    request_id: SubjectToken('The gate request escalated.'),
+    gate_id: Type.String({ maxLength: 128 }),
+    escalation: Type.String({ maxLength: 256 }),
+  }),
+});
+
+export const HitlPaused = defineMessage({
+  type: 'hitl.paused',
+  version: 1,
+  channel: 'gate',
+  summary: 'The session went from Normal to Paused (HITLGateOpenEvent, FR-11.8).',
+  payload: Type.Object({
+    operator_id: Type.String({ maxLength: 256 }),
+    reason: Type.String({ maxLength: 2000 }),
+  }),
+});
+
+export const HitlResumed = defineMessage({
+  type: 'hitl.resumed',
+  version: 1,
+  channel: 'gate',
+  summary: 'The session went from Paused to Normal and its buffer was flushed (HITLGateCloseEvent, FR-11.8).',
+  payload: Type.Object({
+    operator_id: Type.String({ maxLength: 256 }),
+    flushed: Type.Integer({ minimum: 0 }),
+  }),
+});
+
+export const HitlInterventionRecorded = defineMessage({
+  type: 'hitl.intervention_recorded',
+  version: 1,
+  channel: 'gate',
+  summary: 'Audit record of one processed HITL command (HITLInterventionEvent, FR-11.7).',
+  payload: Type.Object({
+    intervention_id: SubjectToken('Record id.'),
+    operator_id: Type.String({ maxLength: 256 }),
+    command_type: Type.Enum([...HITL_COMMANDS]),
+    before_state: Type.Union([Type.String({ pattern: '^[a-f0-9]{64}$' }), Type.Null()]),
+    after_state: Type.Union([Type.String({ pattern: '^[a-f0-9]{64}$' }), Type.Null()]),
+    reversed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+});
+
+export const GateCommand = defineMessage({
+  type: 'gate.command',
+  version: 1,
+  channel: 'gate_command',
+  summary: 'A HITL command for a session (FR-11.4).',
+  payload: Type.Object({
+    command_type: Type.Enum([...HITL_COMMANDS]),
+    operator_id: Type.String({ minLength: 1, maxLength: 256 }),
+    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+    original_trace_id: Type.Optional(Type.String({ maxLength: 128 })),
+    new_content: Type.Optional(Type.String({ maxLength: 100000 })),
+    prompt: Type.Optional(Type.String({ maxLength: 100000 })),
+  }),
+});

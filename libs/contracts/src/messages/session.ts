@@ -1,0 +1,43 @@
+import Type from 'typebox';
+import { defineMessage } from '../envelope.js';
+import { PhaseSchema } from '../vocabulary.js';
+import { SessionContext } from './action.js';
+
+export const SessionStarted = defineMessage({
+  type: 'session.started',
+  version: 1,
+  channel: 'session',
+  summary: 'An agent session began, with the goal, expected paths and constraints it declared.',
+  payload: Type.Object({
+    context: SessionContext,
+    phase: Type.Optional(PhaseSchema),
+    agent_kind: Type.Optional(Type.String({ maxLength: 128, description: 'e.g. claude-code, openhands, custom.' })),
+    model: Type.Optional(Type.String({ maxLength: 128 })),
+    environment: Type.Optional(Type.String({ maxLength: 64, description: 'e.g. development, staging, production.' })),
+  }),
+});
+
+export const SessionPhaseChanged = defineMessage({
+  type: 'session.phase_changed',
+  version: 1,
+  channel: 'session',
+  summary: 'The agent moved to another phase; per-phase budgets and timeouts restart.',
+  payload: Type.Object({
+    phase: PhaseSchema,
+    previous_phase: Type.Optional(PhaseSchema),
+  }),
+});
+
+export const SessionEnded = defineMessage({
+  type: 'session.ended',
+  version: 1,
+  channel: 'session',
+  summary: "The run ended; its outcome feeds the agent's track record on the automation ladder.",
+  payload: Type.Object({
+    status: Type.Enum(['success', 'failure', 'aborted']),
+    false_positives: Type.Optional(Type.Integer({ minimum: 0 })),
+    missed_critical_bugs: Type.Optional(Type.Integer({ minimum: 0 })),
+    human_approved: Type.Optional(Type.Boolean()),
+    summary: Type.Optional(Type.String({ maxLength: 4000 })),
+  }),
+});
