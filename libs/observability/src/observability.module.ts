@@ -1,0 +1,36 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { HealthController } from './health/health.controller.js';
+import { HealthRegistry } from './health/health-registry.js';
+import { createLogger } from './logging/logger.js';
+import { MetricsController } from './metrics/metrics.controller.js';
+import { MetricsRegistry } from './metrics/metrics-registry.js';
+
+/** Injection token of the service's pino logger. */
+export const LOGGER = Symbol('warden.logger');
+
+export interface ObservabilityOptions {
+  service: string;
+  logLevel?: string;
+  /** Supply an existing logger (the bootstrap creates one before Nest starts). */
+  logger?: Logger;
+}
+
+/** `/metrics`, `/health/live`, `/health/ready`, the metrics registry and the logger of one service. */
+@Global()
+@Module({})
+export class ObservabilityModule {
+  static forRoot(options: ObservabilityOptions): DynamicModule {
+    const logger = options.logger ?? createLogger({ service: options.service, level: options.logLevel });
+    return {
+      module: ObservabilityModule,
+      controllers: [HealthController, MetricsController],
+      providers: [
+        { provide: MetricsRegistry, useValue: new MetricsRegistry(options.service) },
+        { provide: HealthRegistry, useValue: new HealthRegistry() },
+        { provide: LOGGER, useValue: logger },
+      ],
+      exports: [MetricsRegistry, HealthRegistry, LOGGER],
+    };
+  }
+}
