@@ -1,0 +1,49 @@
+import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { ConsumerSpec } from '../topology/topology.js';
+import type { ConcurrencyLimit } from './concurrency-limit.js';
+
+/** Messages the client keeps buffered per consumer; the server keeps the rest. */
+const BUFFERED_MESSAGES = 128;
+
+/**
+ * Pulls one durable consumer and hands each message to `process` without waiting for the previous one
+ * (the process function decides ordering), bounded by the service-wide concurrency limit. `stop` stops
+ * pulling and waits for the messages in flight, so a released partition is handed over drained.
+ */
+export class ChannelConsumer {
+  private messages?: ConsumerMessages;
+  private loop?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly js: JetStreamClient,
+    readonly spec: ConsumerSpec,
+    private readonly process: (message: JsMsg, spec: ConsumerSpec) => Promise<void>,
+    private readonly limit: ConcurrencyLimit,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const consumer = await this.js.consumers.get(this.spec.stream, this.spec.name);
+    const messages = await consumer.consume({ max_messages: BUFFERED_MESSAGES });
+    this.messages = messages;
+    this.loop = (async () => {
+      for await (const message of messages) {
+        await this.limit.acquire();
+        const work = this.process(message, this.spec)
+          .catch((error: Error) => this.onError(error))
+          .finally(() => {
+            this.limit.release();
+            this.inFlight.delete(work);
+          });
+        this.inFlight.add(work);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    await this.messages?.close();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

@@ -1,0 +1,111 @@
+import {
+  Global,
+  Injectable,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { HealthRegistry, LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
+import { BusConnection } from './connection/bus-connection.js';
+import { resolveMessagingOptions, type MessagingOptions, type ResolvedMessagingOptions } from './messaging.options.js';
+import { JetStreamServer } from './transport/jetstream.server.js';
+import { MessageHandlerErrorFilter } from './transport/message-handler-error.filter.js';
+import { MessagePublisher } from './transport/message-publisher.js';
+import { MessagingMetrics } from './transport/messaging-metrics.js';
+
+export const MESSAGING_OPTIONS = Symbol('warden.messaging.options');
+
+/** Registers readiness checks, and drains the transport before the connection at shutdown. */
+@Injectable()
+class MessagingLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    private readonly bus: BusConnection,
+    private readonly server: JetStreamServer,
+    private readonly health: HealthRegistry,
+    private readonly metrics: MessagingMetrics,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.connected.set(1);
+    this.health.register('nats', () => ({
+      up: this.bus.connected,
+      ...(this.bus.connected ? {} : { detail: 'not connected to NATS; reconnecting' }),
+    }));
+    this.health.register('consumers', () => ({
+      up: this.server.ready,
+      detail: this.server.ready ? `partitions owned: ${this.server.ownedPartitions().join(',') || 'none'}` : 'starting',
+    }));
+  }
+
+  /** Stop pulling, finish in-flight messages and hand partitions over while the connection is still up. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.server.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.bus.close();
+  }
+}
+
+/**
+ * The JetStream transport of a service: the NATS connection, the publisher and the transport strategy
+ * to connect (`app.connectMicroservice({ strategy: app.get(JetStreamServer) })`, done by `startService`).
+ * Global, like the observability module it depends on: every feature module publishes.
+ */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingOptions): DynamicModule {
+    const resolved = resolveMessagingOptions(options);
+    return {
+      module: MessagingModule,
+      providers: [
+        { provide: MESSAGING_OPTIONS, useValue: resolved },
+        {
+          provide: MessagingMetrics,
+          useFactory: (registry: MetricsRegistry) => new MessagingMetrics(registry),
+          inject: [MetricsRegistry],
+        },
+        {
+          provide: BusConnection,
+          useFactory: (logger: Logger, metrics: MessagingMetrics) =>
+            BusConnection.open(resolved.nats, {
+              onDisconnect: () => {
+                metrics.connected.set(0);
+                logger.warn('disconnected from NATS; reconnecting');
+              },
+              onReconnect: () => {
+                metrics.connected.set(1);
+                logger.info('reconnected to NATS');
+              },
+              onError: (error) => logger.error({ err: error }, 'NATS error'),
+            }),
+          inject: [LOGGER, MessagingMetrics],
+        },
+        {
+          provide: MessagePublisher,
+          useFactory: (bus: BusConnection, metrics: MessagingMetrics) => new MessagePublisher(bus, metrics),
+          inject: [BusConnection, MessagingMetrics],
+        },
+        {
+          provide: JetStreamServer,
+          useFactory: (
+            bus: BusConnection,
+            publisher: MessagePublisher,
+            metrics: MessagingMetrics,
+            logger: Logger,
+            opts: ResolvedMessagingOptions,
+          ) => new JetStreamServer(bus, publisher, metrics, logger, opts),
+          inject: [BusConnection, MessagePublisher, MessagingMetrics, LOGGER, MESSAGING_OPTIONS],
+        },
+        { provide: APP_FILTER, useClass: MessageHandlerErrorFilter },
+        MessagingLifecycle,
+      ],
+      exports: [MESSAGING_OPTIONS, BusConnection, MessagePublisher, JetStreamServer, MessagingMetrics],
+    };
+  }
+}
+

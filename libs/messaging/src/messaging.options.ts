@@ -1,0 +1,77 @@
+import { hostname } from 'node:os';
+import { channelsReceivedBy, type ChannelId, type ServiceName } from '@warden/contracts';
+import type { NatsSettings } from './connection/nats-settings.js';
+import { buildTopology, TOPOLOGY_DEFAULTS, type Topology } from './topology/topology.js';
+
+export interface MessagingOptions {
+  service: ServiceName;
+  nats: NatsSettings;
+  /** Partition count; must match the server's mapping and the provisioned consumers. Default 8. */
+  partitions?: number;
+  /** Channels to consume. Default: every channel the contracts list this service as a receiver of. */
+  channels?: ChannelId[];
+  /** Unique per process; default `<service>-<host>-<pid>-<random>`. */
+  replicaId?: string;
+  /** Partition lease renewal interval. Default 1000 ms. */
+  heartbeatMs?: number;
+  /** A replica silent this long loses its partitions. Default 5000 ms. */
+  leaseMs?: number;
+  /** Largest message a handler accepts; bigger ones are dead-lettered. Default 1 MiB. */
+  maxPayloadBytes?: number;
+  /** Handlers running at once in this process. Default 256. */
+  maxConcurrentHandlers?: number;
+  /** Process each session's messages in order. Default true. */
+  sessionOrdering?: boolean;
+  /** Delivery attempts before a failing message is dead-lettered. Default 5. */
+  maxDeliver?: number;
+  /** Check the server's partition mapping at start. Default true. */
+  verifyPartitionMapping?: boolean;
+}
+
+export const MESSAGING_DEFAULTS = {
+  heartbeatMs: 1_000,
+  leaseMs: 5_000,
+  maxPayloadBytes: 1024 * 1024,
+  maxConcurrentHandlers: 256,
+  sessionOrdering: true,
+  verifyPartitionMapping: true,
+} as const;
+
+export interface ResolvedMessagingOptions {
+  service: ServiceName;
+  nats: NatsSettings;
+  channels: ChannelId[];
+  replicaId: string;
+  heartbeatMs: number;
+  leaseMs: number;
+  maxPayloadBytes: number;
+  maxConcurrentHandlers: number;
+  sessionOrdering: boolean;
+  verifyPartitionMapping: boolean;
+  topology: Topology;
+}
+
+export function defaultReplicaId(service: string): string {
+  const host = hostname().replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+  return `${service}-${host}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export function resolveMessagingOptions(options: MessagingOptions): ResolvedMessagingOptions {
+  return {
+    ...MESSAGING_DEFAULTS,
+    service: options.service,
+    nats: { name: `warden-${options.service}`, ...options.nats },
+    channels: options.channels ?? channelsReceivedBy(options.service),
+    replicaId: options.replicaId ?? defaultReplicaId(options.service),
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.maxPayloadBytes !== undefined ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
+    ...(options.maxConcurrentHandlers !== undefined ? { maxConcurrentHandlers: options.maxConcurrentHandlers } : {}),
+    ...(options.sessionOrdering !== undefined ? { sessionOrdering: options.sessionOrdering } : {}),
+    ...(options.verifyPartitionMapping !== undefined ? { verifyPartitionMapping: options.verifyPartitionMapping } : {}),
+    topology: buildTopology({
+      partitions: options.partitions ?? TOPOLOGY_DEFAULTS.partitions,
+      maxDeliver: options.maxDeliver ?? TOPOLOGY_DEFAULTS.maxDeliver,
+    }),
+  };
+}

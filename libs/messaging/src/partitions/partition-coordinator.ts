@@ -1,0 +1,224 @@
+import { EventEmitter } from 'node:events';
+import { assignPartitions } from './partition-assignment.js';
+import { LeaseConflictError, type LeaseEntry, type LeaseStore } from './lease-store.js';
+
+export type ReleaseReason = 'rebalance' | 'lost' | 'shutdown';
+
+/** What the coordinator asks of the transport when ownership changes. */
+export interface PartitionHandler {
+  /** Start consuming the partition. `takeover` is true when the previous owner did not hand it over cleanly. */
+  acquire(partition: number, takeover: boolean): Promise<void>;
+  /** Stop consuming and finish what is in flight. */
+  release(partition: number, reason: ReleaseReason): Promise<void>;
+}
+
+export interface PartitionCoordinatorOptions {
+  /** Replicas of one service form a group; each group divides the partitions among its members. */
+  group: string;
+  replicaId: string;
+  partitions: number;
+  /** How often leases and membership are renewed. */
+  heartbeatMs: number;
+  /** A lease or member not renewed for this long is dead. */
+  leaseMs: number;
+  store: LeaseStore;
+  handler: PartitionHandler;
+  now?: () => number;
+}
+
+interface Observation {
+  value: string | null;
+  revision: number;
+  seenAt: number;
+}
+
+interface Lease {
+  revision: number;
+  renewedAt: number;
+}
+
+/** Fraction of the lease after which an owner that could not renew stops processing on its own. */
+const FENCE = 0.8;
+
+/**
+ * Divides a service's partitions among its live replicas so that a session is processed by one
+ * replica at a time, and moves the partitions of a replica that stops or dies to the others.
+ *
+ * Membership and ownership are keys in a lease store, renewed every heartbeat and written with
+ * compare-and-set: a partition is taken over only at the exact revision observed to be stale, so two
+ * replicas never both believe they own it. Staleness is measured on the local clock (time since the
+ * key last changed), so clock skew between machines does not matter. An owner that cannot renew stops
+ * processing after 80% of the lease, before anyone else may take over.
+ *
+ * Events: `acquired` (partition, takeover), `released` (partition, reason), `members` (ids), `error` (Error).
+ */
+export class PartitionCoordinator extends EventEmitter {
+  private readonly observed = new Map<string, Observation>();
+  private readonly owned = new Map<number, Lease>();
+  private readonly now: () => number;
+  private watcher?: { stop(): void };
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private ticking?: Promise<void>;
+  private lastMembers = '';
+  private firstTickDone = false;
+
+  constructor(private readonly options: PartitionCoordinatorOptions) {
+    super();
+    this.now = options.now ?? Date.now;
+    // Problems are reported, never thrown: an 'error' event without listeners would crash the process.
+    this.on('error', () => undefined);
+  }
+
+  get replicaId(): string {
+    return this.options.replicaId;
+  }
+
+  /** Partitions this replica owns right now, in order. */
+  ownedPartitions(): number[] {
+    return [...this.owned.keys()].sort((a, b) => a - b);
+  }
+
+  /** True while this replica owns the partition and its lease is fresh enough to act on it. */
+  holds(partition: number): boolean {
+    const lease = this.owned.get(partition);
+    return !!lease && this.now() - lease.renewedAt < this.options.leaseMs * FENCE;
+  }
+
+  /** Has taken part in at least one round, so its view of the group is meaningful. */
+  get started(): boolean {
+    return this.firstTickDone;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.watcher = await this.options.store.watch(this.options.group, (entry) => this.observe(entry));
+    // Let the watch deliver the current keys before the first round, to avoid claiming partitions
+    // another replica holds and releasing them again a moment later.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(this.options.heartbeatMs, 250)));
+    await this.runTick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+    for (const partition of this.ownedPartitions()) await this.giveUp(partition, 'shutdown');
+    await this.options.store.remove(this.memberKey(this.options.replicaId)).catch(() => undefined);
+    this.watcher?.stop();
+  }
+
+  /** One round: heartbeat, renew, rebalance, claim. Runs every heartbeat; exposed for tests. */
+  async tick(): Promise<void> {
+    const { store, replicaId, leaseMs, partitions } = this.options;
+    await store
+      .put(this.memberKey(replicaId), JSON.stringify({ replica: replicaId, at: new Date(this.now()).toISOString() }))
+      .catch((error: Error) => this.emit('error', error));
+
+    for (const [partition, lease] of [...this.owned]) {
+      try {
+        lease.revision = await store.update(this.partitionKey(partition), replicaId, lease.revision);
+        lease.renewedAt = this.now();
+      } catch (error) {
+        if (error instanceof LeaseConflictError || !this.holds(partition)) await this.drop(partition, 'lost');
+        else this.emit('error', error as Error);
+      }
+    }
+
+    const members = this.liveMembers();
+    const key = members.join(',');
+    if (key !== this.lastMembers) {
+      this.lastMembers = key;
+      this.emit('members', members);
+    }
+    const mine = new Set(assignPartitions(members, partitions).get(replicaId) ?? []);
+
+    for (const partition of this.ownedPartitions()) {
+      if (!mine.has(partition)) await this.giveUp(partition, 'rebalance');
+    }
+    for (const partition of mine) {
+      if (!this.owned.has(partition)) await this.claim(partition, leaseMs);
+    }
+    this.firstTickDone = true;
+  }
+
+  private async runTick(): Promise<void> {
+    if (!this.running) return;
+    this.ticking = this.tick().catch((error: Error) => {
+      this.emit('error', error);
+    });
+    await this.ticking;
+    if (this.running) this.timer = setTimeout(() => void this.runTick(), this.options.heartbeatMs);
+  }
+
+  private observe(entry: LeaseEntry): void {
+    this.observed.set(entry.key, { value: entry.value, revision: entry.revision, seenAt: this.now() });
+  }
+
+  private liveMembers(): string[] {
+    const prefix = `${this.options.group}.m.`;
+    const cutoff = this.now() - this.options.leaseMs;
+    const members = new Set([this.options.replicaId]);
+    for (const [key, o] of this.observed) {
+      if (key.startsWith(prefix) && o.value !== null && o.seenAt >= cutoff) members.add(key.slice(prefix.length));
+    }
+    return [...members].sort();
+  }
+
+  private async claim(partition: number, leaseMs: number): Promise<void> {
+    const { store, replicaId } = this.options;
+    const key = this.partitionKey(partition);
+    const seen = this.observed.get(key);
+    let revision: number;
+    let takeover = false;
+    try {
+      if (!seen || seen.value === null) {
+        revision = await store.create(key, replicaId);
+      } else if (seen.value === replicaId || this.now() - seen.seenAt >= leaseMs) {
+        // Our own lease from before a restart, or an owner that stopped renewing: it did not hand over.
+        takeover = true;
+        revision = await store.update(key, replicaId, seen.revision);
+      } else {
+        return; // held by a live owner that will release it once it sees the new assignment
+      }
+    } catch (error) {
+      if (!(error instanceof LeaseConflictError)) this.emit('error', error as Error);
+      return;
+    }
+    this.owned.set(partition, { revision, renewedAt: this.now() });
+    try {
+      await this.options.handler.acquire(partition, takeover);
+      this.emit('acquired', partition, takeover);
+    } catch (error) {
+      this.emit('error', error as Error);
+      this.owned.delete(partition);
+      await store.delete(key, revision).catch(() => undefined);
+    }
+  }
+
+  /** Hands a partition over: stop, drain, then delete the lease so that the next owner starts at once. */
+  private async giveUp(partition: number, reason: ReleaseReason): Promise<void> {
+    const lease = this.owned.get(partition);
+    await this.drop(partition, reason);
+    if (lease) await this.options.store.delete(this.partitionKey(partition), lease.revision).catch(() => undefined);
+  }
+
+  private async drop(partition: number, reason: ReleaseReason): Promise<void> {
+    if (!this.owned.has(partition)) return;
+    this.owned.delete(partition);
+    try {
+      await this.options.handler.release(partition, reason);
+    } catch (error) {
+      this.emit('error', error as Error);
+    }
+    this.emit('released', partition, reason);
+  }
+
+  private memberKey(replica: string): string {
+    return `${this.options.group}.m.${replica}`;
+  }
+
+  private partitionKey(partition: number): string {
+    return `${this.options.group}.p.${partition}`;
+  }
+}

@@ -1,0 +1,113 @@
+import {
+  CHANNELS,
+  DEAD_LETTER_ROOT,
+  partitionMapping,
+  partitionProbeMapping,
+  PARTITION_PROBE_ROOT,
+  SESSION_CHANNEL_IDS,
+  type SessionChannelId,
+} from '@warden/contracts';
+
+/** A password literally, or `$NAME` to let nats-server read it from the environment. */
+export type Secret = string;
+
+export interface NatsUser {
+  user: string;
+  password: Secret;
+}
+
+export interface NatsServerConfigOptions {
+  partitions: number;
+  host?: string;
+  port?: number;
+  /** HTTP monitoring port; omitted when undefined. */
+  monitorPort?: number;
+  storeDir: string;
+  serverName?: string;
+  /** Services: everything on `warden.>`, JetStream and KV. */
+  service: NatsUser;
+  /** Operators: commands and audit queries. */
+  operators?: NatsUser[];
+  /** Agents: only their own subjects. The user name is the agent id. */
+  agents: NatsUser[];
+  cluster?: { name: string; host?: string; port: number; routes: string[] };
+}
+
+const quote = (value: string) => (value.startsWith('$') ? value : JSON.stringify(value));
+const list = (items: string[]) => `[${items.map((i) => JSON.stringify(i)).join(', ')}]`;
+
+/** Subjects an agent may publish and subscribe to: its own sessions only, found by its agent id token. */
+export function agentPermissions(agentId: string): { publish: string[]; subscribe: string[] } {
+  const sent = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].senders as readonly string[]).includes('agent'));
+  const received = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].receivers as readonly string[]).includes('agent'));
+  return {
+    // Permissions apply to the subject after the server mapping, hence the partition wildcard.
+    publish: sent.map((id) => `warden.${id}.*.${agentId}.*`),
+    subscribe: [
+      ...received.map((id) => `warden.${id}.*.${agentId}.*`),
+      `${DEAD_LETTER_ROOT}.*.*.*.${agentId}.*`,
+      `_INBOX_${agentId}.>`,
+    ],
+  };
+}
+
+export function operatorPermissions(): { publish: string[]; subscribe: string[] } {
+  const commands = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].senders as readonly string[]).includes('operator'));
+  return {
+    publish: [...commands.map((id) => `warden.${id}.*.*.*`), 'warden.query.>'],
+    subscribe: ['warden.>', '_INBOX.>'],
+  };
+}
+
+/** The inbox prefix an agent connects with, so that replies to it stay readable only by it. */
+export function agentInboxPrefix(agentId: string): string {
+  return `_INBOX_${agentId}`;
+}
+
+function userBlock(user: NatsUser, permissions?: { publish: string[]; subscribe: string[] }): string {
+  const base = `{ user: ${JSON.stringify(user.user)}, password: ${quote(user.password)}`;
+  if (!permissions) return `${base} }`;
+  return `${base}, permissions: { publish: { allow: ${list(permissions.publish)} }, subscribe: { allow: ${list(permissions.subscribe)} } } }`;
+}
+
+/**
+ * Renders a nats-server (2.9+) configuration for Warden: JetStream, the partition mappings of every
+ * session channel, and users whose permissions keep each agent to its own subjects.
+ */
+export function renderNatsServerConfig(options: NatsServerConfigOptions): string {
+  const mappings = [
+    ...SESSION_CHANNEL_IDS.map((id: SessionChannelId) => partitionMapping(id, options.partitions)),
+    partitionProbeMapping(options.partitions),
+  ];
+  const lines: string[] = [
+    '# Warden nats-server configuration (rendered by `warden nats-config`).',
+    `# Sessions are spread over ${options.partitions} partitions; services must run with WARDEN_PARTITIONS=${options.partitions}.`,
+  ];
+  if (options.serverName) lines.push(`server_name: ${JSON.stringify(options.serverName)}`);
+  lines.push(`listen: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.port ?? 4222}`)}`);
+  if (options.monitorPort !== undefined) lines.push(`http: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.monitorPort}`)}`);
+  lines.push(
+    '# Services reject payloads over their own limit with a reason; the server must let such messages reach them.',
+    'max_payload: 8MB',
+    `jetstream { store_dir: ${JSON.stringify(options.storeDir)} }`,
+  );
+  if (options.cluster) {
+    lines.push(
+      'cluster {',
+      `  name: ${JSON.stringify(options.cluster.name)}`,
+      `  listen: ${JSON.stringify(`${options.cluster.host ?? '0.0.0.0'}:${options.cluster.port}`)}`,
+      `  routes: ${list(options.cluster.routes)}`,
+      '}',
+    );
+  }
+  lines.push('accounts {', '  WARDEN {', '    jetstream: enabled', '    mappings = {');
+  for (const m of mappings) lines.push(`      ${JSON.stringify(m.from)}: ${JSON.stringify(m.to)}`);
+  lines.push('    }', '    users = [');
+  lines.push(`      ${userBlock(options.service)}`);
+  for (const op of options.operators ?? []) lines.push(`      ${userBlock(op, operatorPermissions())}`);
+  for (const agent of options.agents) lines.push(`      ${userBlock(agent, agentPermissions(agent.user))}`);
+  lines.push('    ]', '  }', '}', '');
+  return lines.join('\n');
+}
+
+export { PARTITION_PROBE_ROOT };

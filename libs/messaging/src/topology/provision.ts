@@ -1,0 +1,199 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiError,
+  ReplayPolicy,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerConfig,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { ConsumerSpec, StreamSpec, Topology } from './topology.js';
+
+export type ChangeAction = 'created' | 'updated' | 'unchanged' | 'conflict' | 'stale' | 'deleted';
+
+export interface ProvisionChange {
+  kind: 'stream' | 'consumer' | 'kv';
+  name: string;
+  action: ChangeAction;
+  detail?: string;
+}
+
+export interface ProvisionOptions {
+  /** Report what would change without changing anything. */
+  dryRun?: boolean;
+  /** Delete Warden consumers that the topology no longer declares (e.g. after lowering the partition count). */
+  prune?: boolean;
+  onChange?: (change: ProvisionChange) => void;
+}
+
+export interface ProvisionReport {
+  changes: ProvisionChange[];
+  ok: boolean;
+}
+
+/** Every message may be up to this big on the wire; services refuse bigger payloads themselves, with a reason. */
+export const STREAM_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+const STREAM_NOT_FOUND = 10059;
+const CONSUMER_NOT_FOUND = 10014;
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+export function streamConfig(spec: StreamSpec): Partial<StreamConfig> & { name: string } {
+  return {
+    name: spec.name,
+    subjects: spec.subjects,
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(spec.maxAgeMs),
+    duplicate_window: nanos(spec.duplicateWindowMs),
+    num_replicas: spec.replicas,
+    max_msg_size: STREAM_MAX_MESSAGE_BYTES,
+  };
+}
+
+export function consumerConfig(spec: ConsumerSpec): Partial<ConsumerConfig> & { durable_name: string } {
+  return {
+    durable_name: spec.name,
+    description: `${spec.service} consumes ${spec.channel}${spec.partition === null ? '' : ` partition ${spec.partition}`}`,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    replay_policy: ReplayPolicy.Instant,
+    filter_subject: spec.filterSubject,
+    ack_wait: nanos(spec.ackWaitMs),
+    // The transport counts deliveries itself and dead-letters at its limit: the server must keep
+    // redelivering so that the ack floor never sticks on an abandoned message.
+    max_deliver: -1,
+    max_ack_pending: spec.maxAckPending,
+  };
+}
+
+function differs(want: Record<string, unknown>, have: Record<string, unknown>, keys: string[]): string[] {
+  return keys.filter((k) => JSON.stringify(want[k]) !== JSON.stringify(have[k]));
+}
+
+/**
+ * Creates or updates every stream, consumer and KV bucket of the topology. Safe to run any number of
+ * times: what already matches is left alone, and what cannot be changed in place (a consumer's filter)
+ * is reported as a conflict rather than recreated behind the operator's back.
+ */
+export async function provision(nc: NatsConnection, jsm: JetStreamManager, topology: Topology, options: ProvisionOptions = {}): Promise<ProvisionReport> {
+  const changes: ProvisionChange[] = [];
+  const record = (change: ProvisionChange) => {
+    changes.push(change);
+    options.onChange?.(change);
+  };
+
+  for (const spec of topology.streams) record(await provisionStream(jsm, spec, options.dryRun ?? false));
+  for (const spec of topology.consumers) record(await provisionConsumer(jsm, spec, options.dryRun ?? false));
+  for (const spec of topology.keyValues) {
+    const streamName = `KV_${spec.bucket}`;
+    let exists = true;
+    try {
+      await jsm.streams.info(streamName);
+    } catch (error) {
+      if (!isApiError(error, STREAM_NOT_FOUND)) throw error;
+      exists = false;
+    }
+    if (!exists && !options.dryRun) {
+      await new Kvm(nc).create(spec.bucket, { history: spec.history, replicas: spec.replicas, description: spec.description });
+    }
+    record({ kind: 'kv', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
+  }
+  for (const stale of await staleConsumers(jsm, topology)) {
+    if (options.prune && !options.dryRun) {
+      await jsm.consumers.delete(stale.stream, stale.name);
+      record({ kind: 'consumer', name: `${stale.stream}/${stale.name}`, action: 'deleted' });
+    } else {
+      record({
+        kind: 'consumer',
+        name: `${stale.stream}/${stale.name}`,
+        action: 'stale',
+        detail: 'not in the topology any more; run with --prune to delete it',
+      });
+    }
+  }
+  return { changes, ok: !changes.some((c) => c.action === 'conflict') };
+}
+
+async function provisionStream(jsm: JetStreamManager, spec: StreamSpec, dryRun: boolean): Promise<ProvisionChange> {
+  const want = streamConfig(spec);
+  try {
+    const info = await jsm.streams.info(spec.name);
+    const changed = differs(want, info.config as unknown as Record<string, unknown>, [
+      'subjects',
+      'max_age',
+      'duplicate_window',
+      'max_msg_size',
+      'num_replicas',
+    ]);
+    if (!changed.length) return { kind: 'stream', name: spec.name, action: 'unchanged' };
+    if (!dryRun) await jsm.streams.update(spec.name, { ...info.config, ...want });
+    return { kind: 'stream', name: spec.name, action: 'updated', detail: changed.join(', ') };
+  } catch (error) {
+    if (!isApiError(error, STREAM_NOT_FOUND)) throw error;
+    if (!dryRun) await jsm.streams.add(want);
+    return { kind: 'stream', name: spec.name, action: 'created' };
+  }
+}
+
+async function provisionConsumer(jsm: JetStreamManager, spec: ConsumerSpec, dryRun: boolean): Promise<ProvisionChange> {
+  const want = consumerConfig(spec);
+  const name = `${spec.stream}/${spec.name}`;
+  try {
+    const info = await jsm.consumers.info(spec.stream, spec.name);
+    const have = info.config as unknown as Record<string, unknown>;
+    if (have.filter_subject !== want.filter_subject) {
+      return {
+        kind: 'consumer',
+        name,
+        action: 'conflict',
+        detail: `filter is ${String(have.filter_subject)}, expected ${want.filter_subject}; delete the consumer to recreate it`,
+      };
+    }
+    const changed = differs(want, have, ['ack_wait', 'max_deliver', 'max_ack_pending', 'description']);
+    if (!changed.length) return { kind: 'consumer', name, action: 'unchanged' };
+    if (!dryRun) {
+      await jsm.consumers.update(spec.stream, spec.name, {
+        ack_wait: want.ack_wait,
+        max_deliver: want.max_deliver,
+        max_ack_pending: want.max_ack_pending,
+        description: want.description,
+      });
+    }
+    return { kind: 'consumer', name, action: 'updated', detail: changed.join(', ') };
+  } catch (error) {
+    if (!isApiError(error, CONSUMER_NOT_FOUND) && !isApiError(error, STREAM_NOT_FOUND)) throw error;
+    if (!dryRun) await jsm.consumers.add(spec.stream, want);
+    return { kind: 'consumer', name, action: 'created' };
+  }
+}
+
+async function staleConsumers(jsm: JetStreamManager, topology: Topology): Promise<{ stream: string; name: string }[]> {
+  const declared = new Set(topology.consumers.map((c) => `${c.stream}/${c.name}`));
+  const stale: { stream: string; name: string }[] = [];
+  for (const stream of topology.streams) {
+    let consumers;
+    try {
+      consumers = await jsm.consumers.list(stream.name).next();
+    } catch (error) {
+      if (isApiError(error, STREAM_NOT_FOUND)) continue;
+      throw error;
+    }
+    for (const consumer of consumers) {
+      const key = `${stream.name}/${consumer.name}`;
+      if (consumer.config.durable_name && !declared.has(key)) stale.push({ stream: stream.name, name: consumer.name });
+    }
+  }
+  return stale;
+}
+
+export { isApiError, STREAM_NOT_FOUND, CONSUMER_NOT_FOUND };

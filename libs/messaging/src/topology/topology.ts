@@ -1,0 +1,152 @@
+import {
+  CHANNELS,
+  channelsReceivedBy,
+  deadLetterStreamSubject,
+  partitionFilter,
+  SERVICES,
+  streamSubject,
+  type ChannelId,
+  type ServiceName,
+  type SessionChannelId,
+} from '@warden/contracts';
+
+/** Defaults shared by provisioning, the server configuration and the services. */
+export const TOPOLOGY_DEFAULTS = {
+  /** Sessions are spread over this many partitions per channel. Must match the server's subject mapping. */
+  partitions: 8,
+  /** Stream replicas: 1 on a single server, 3 on the cluster configuration. */
+  replicas: 1,
+  /** JetStream's window for Nats-Msg-Id de-duplication. */
+  duplicateWindowMs: 2 * 60_000,
+  /** How long a consumer waits for an ack before redelivering. */
+  ackWaitMs: 30_000,
+  /** Deliveries before a failing message is dead-lettered. */
+  maxDeliver: 5,
+  /** Unacknowledged messages a consumer may have out at once. */
+  maxAckPending: 1_000,
+} as const;
+
+export interface TopologyOptions {
+  partitions: number;
+  replicas: number;
+  duplicateWindowMs: number;
+  ackWaitMs: number;
+  maxDeliver: number;
+  maxAckPending: number;
+}
+
+export interface StreamSpec {
+  name: string;
+  subjects: string[];
+  maxAgeMs: number;
+  duplicateWindowMs: number;
+  replicas: number;
+}
+
+export interface ConsumerSpec {
+  stream: string;
+  name: string;
+  service: ServiceName;
+  channel: ChannelId;
+  /** Null for a consumer shared by all replicas (no partition ownership). */
+  partition: number | null;
+  filterSubject: string;
+  ackWaitMs: number;
+  maxDeliver: number;
+  maxAckPending: number;
+}
+
+export interface KeyValueSpec {
+  bucket: string;
+  description: string;
+  history: number;
+  replicas: number;
+}
+
+export interface Topology {
+  options: TopologyOptions;
+  streams: StreamSpec[];
+  consumers: ConsumerSpec[];
+  keyValues: KeyValueSpec[];
+}
+
+export function streamName(channelId: ChannelId): string {
+  return `WARDEN_${channelId.toUpperCase()}`;
+}
+
+/** Durable consumer names: `<service>-<channel>-p<partition>`, or `<service>-<channel>` when shared. */
+export function consumerName(service: ServiceName, channelId: ChannelId, partition: number | null): string {
+  return partition === null ? `${service}-${channelId}` : `${service}-${channelId}-p${partition}`;
+}
+
+/** The KV bucket where replicas of a service claim partitions. */
+export const PARTITION_BUCKET = 'warden_partitions';
+
+export function resolveTopologyOptions(overrides: Partial<TopologyOptions> = {}): TopologyOptions {
+  const options = { ...TOPOLOGY_DEFAULTS, ...overrides };
+  if (!Number.isInteger(options.partitions) || options.partitions < 1 || options.partitions > 1024) {
+    throw new Error(`partitions must be an integer between 1 and 1024 (got ${options.partitions})`);
+  }
+  return options;
+}
+
+/**
+ * Every stream, consumer and KV bucket of the suite, derived from the channel table in the contracts:
+ * one stream per stored channel, and for each service that receives a session channel one durable
+ * consumer per partition.
+ */
+export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topology {
+  const options = resolveTopologyOptions(overrides);
+  const streams: StreamSpec[] = [];
+  for (const channel of Object.values(CHANNELS)) {
+    if (channel.kind === 'request') continue;
+    streams.push({
+      name: streamName(channel.id as ChannelId),
+      subjects: [channel.kind === 'session' ? streamSubject(channel.id as SessionChannelId) : deadLetterStreamSubject()],
+      maxAgeMs: channel.maxAgeHours * 3_600_000,
+      duplicateWindowMs: options.duplicateWindowMs,
+      replicas: options.replicas,
+    });
+  }
+  const consumers: ConsumerSpec[] = [];
+  for (const service of SERVICES) {
+    for (const channelId of channelsReceivedBy(service)) {
+      consumers.push(...consumersOf(service, channelId, options));
+    }
+  }
+  const keyValues: KeyValueSpec[] = [
+    {
+      bucket: PARTITION_BUCKET,
+      description: 'Which replica of each service owns which partition, and which replicas are alive.',
+      history: 1,
+      replicas: options.replicas,
+    },
+  ];
+  return { options, streams, consumers, keyValues };
+}
+
+function consumersOf(service: ServiceName, channelId: ChannelId, options: TopologyOptions): ConsumerSpec[] {
+  const channel = CHANNELS[channelId];
+  const base = {
+    stream: streamName(channelId),
+    service,
+    channel: channelId,
+    ackWaitMs: options.ackWaitMs,
+    maxDeliver: options.maxDeliver,
+    maxAckPending: options.maxAckPending,
+  };
+  if (channel.kind === 'request') return [];
+  if (channel.kind === 'deadletter') {
+    return [{ ...base, name: consumerName(service, channelId, null), partition: null, filterSubject: deadLetterStreamSubject() }];
+  }
+  return Array.from({ length: options.partitions }, (_, partition) => ({
+    ...base,
+    name: consumerName(service, channelId, partition),
+    partition,
+    filterSubject: partitionFilter(channelId as SessionChannelId, partition),
+  }));
+}
+
+export function consumersFor(topology: Topology, service: ServiceName): ConsumerSpec[] {
+  return topology.consumers.filter((c) => c.service === service);
+}

@@ -1,0 +1,344 @@
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import type { JsMsg } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { NO_SCOPE, type AnyMessage, type ChannelId, type DeadLetterReason, type ServiceName, type SessionAddress } from '@warden/contracts';
+import { runWithLogContext, type Logger } from '@warden/observability';
+import { isObservable, lastValueFrom } from 'rxjs';
+import type { BusConnection } from '../connection/bus-connection.js';
+import { ChannelConsumer } from '../consumer/channel-consumer.js';
+import { ConcurrencyLimit } from '../consumer/concurrency-limit.js';
+import { prepareConsumerForOwner } from '../consumer/consumer-takeover.js';
+import { buildDeadLetter } from '../consumer/dead-letter.js';
+import { screenMessage } from '../consumer/message-screen.js';
+import { SessionLanes } from '../consumer/session-lanes.js';
+import { KvLeaseStore } from '../partitions/kv-lease-store.js';
+import { PartitionCoordinator, type ReleaseReason } from '../partitions/partition-coordinator.js';
+import { probePartitionMapping } from '../topology/partition-probe.js';
+import { CONSUMER_NOT_FOUND, isApiError, STREAM_NOT_FOUND } from '../topology/provision.js';
+import { PARTITION_BUCKET, type ConsumerSpec, type Topology } from '../topology/topology.js';
+import { JetStreamContext } from './jetstream.context.js';
+import type { MessagePublisher } from './message-publisher.js';
+import type { MessagingMetrics } from './messaging-metrics.js';
+import { RejectMessageError } from './errors.js';
+
+export interface TransportOptions {
+  service: ServiceName;
+  /** Channels this service consumes. */
+  channels: ChannelId[];
+  topology: Topology;
+  replicaId: string;
+  heartbeatMs: number;
+  leaseMs: number;
+  /** Bigger messages are dead-lettered as `oversized`. */
+  maxPayloadBytes: number;
+  /** Handlers running at once across all consumers of the process. */
+  maxConcurrentHandlers: number;
+  /** Run each session's messages one after another (stateful services); off for pure sinks. */
+  sessionOrdering: boolean;
+  /** Check the server's partition mapping at start. */
+  verifyPartitionMapping: boolean;
+}
+
+/** Delay before a failed message is redelivered: 250 ms, doubling per attempt, at most 10 s. */
+export function retryDelayMs(deliveryCount: number): number {
+  return Math.min(250 * 2 ** Math.max(0, deliveryCount - 1), 10_000);
+}
+
+export class TopologyMissingError extends Error {}
+
+/**
+ * Warden's JetStream transport for Nest (`app.connectMicroservice({ strategy })`).
+ *
+ * It pulls the durable consumers the topology declares for this service: one per partition of each
+ * session channel it receives, for the partitions this replica owns (see PartitionCoordinator), plus
+ * shared consumers. Each message is screened (size, subject, partition, JSON, schema, channel, identity)
+ * before a handler sees it; rejected messages are copied to the dead-letter subject with the reason and
+ * terminated. A message is acknowledged only after its handler resolves; a failing handler's message is
+ * retried with a growing delay and dead-lettered at the delivery limit.
+ *
+ * Events (`on`): `partition.acquired`, `partition.released`, `members`, `dead_letter`, `error`.
+ */
+export class JetStreamServer extends Server implements CustomTransportStrategy {
+  private readonly emitter = new EventEmitter();
+  private readonly lanes = new SessionLanes();
+  private readonly limit: ConcurrencyLimit;
+  private readonly consumers = new Map<number | 'shared', ChannelConsumer[]>();
+  private coordinator?: PartitionCoordinator;
+  private running = false;
+  private stopping?: Promise<void>;
+
+  constructor(
+    private readonly bus: BusConnection,
+    private readonly publisher: MessagePublisher,
+    private readonly metrics: MessagingMetrics,
+    private readonly log: Logger,
+    readonly options: TransportOptions,
+  ) {
+    super();
+    this.limit = new ConcurrencyLimit(options.maxConcurrentHandlers);
+  }
+
+  /** True once consumers run and the replica takes part in partition ownership. */
+  get ready(): boolean {
+    return this.running && (this.coordinator?.started ?? true);
+  }
+
+  ownedPartitions(): number[] {
+    return this.coordinator?.ownedPartitions() ?? [];
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- the signature Nest's Server declares
+  override on(event: string, callback: Function): this {
+    this.emitter.on(event, callback as (...args: unknown[]) => void);
+    return this;
+  }
+
+  override unwrap<T>(): T {
+    return this.bus.nc as T;
+  }
+
+  override async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      await this.start();
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  override async close(): Promise<void> {
+    this.stopping ??= this.stop();
+    await this.stopping;
+  }
+
+  private specs(): ConsumerSpec[] {
+    return this.options.topology.consumers.filter(
+      (c) => c.service === this.options.service && this.options.channels.includes(c.channel),
+    );
+  }
+
+  private async start(): Promise<void> {
+    const specs = this.specs();
+    await this.verifyTopology(specs);
+    const partitioned = specs.some((s) => s.partition !== null);
+    if (partitioned && this.options.verifyPartitionMapping) {
+      const probe = await probePartitionMapping(this.bus.nc, this.options.topology.options.partitions);
+      if (!probe.ok) throw new TopologyMissingError(probe.detail);
+    }
+    const shared = specs.filter((s) => s.partition === null).map((s) => this.consumerFor(s));
+    await Promise.all(shared.map((c) => c.start()));
+    this.consumers.set('shared', shared);
+    this.running = true;
+    if (partitioned) {
+      const kv = await new Kvm(this.bus.nc).open(PARTITION_BUCKET);
+      this.coordinator = new PartitionCoordinator({
+        group: this.options.service,
+        replicaId: this.options.replicaId,
+        partitions: this.options.topology.options.partitions,
+        heartbeatMs: this.options.heartbeatMs,
+        leaseMs: this.options.leaseMs,
+        store: new KvLeaseStore(kv),
+        handler: {
+          acquire: (partition, takeover) => this.acquire(partition, takeover),
+          release: (partition, reason) => this.release(partition, reason),
+        },
+      });
+      this.coordinator.on('acquired', (partition: number, takeover: boolean) => {
+        this.metrics.partitionChanges.inc({ event: takeover ? 'takeover' : 'acquired' });
+        this.metrics.partitionsOwned.set(this.ownedPartitions().length);
+        this.log.info({ partition, takeover }, 'partition acquired');
+        this.emitter.emit('partition.acquired', partition, takeover);
+      });
+      this.coordinator.on('released', (partition: number, reason: ReleaseReason) => {
+        this.metrics.partitionChanges.inc({ event: reason });
+        this.metrics.partitionsOwned.set(this.ownedPartitions().length);
+        this.log.info({ partition, reason }, 'partition released');
+        this.emitter.emit('partition.released', partition, reason);
+      });
+      this.coordinator.on('members', (members: string[]) => {
+        this.log.info({ members }, 'replica group changed');
+        this.emitter.emit('members', members);
+      });
+      this.coordinator.on('error', (error: Error) => {
+        this.log.warn({ err: error }, 'partition coordination problem');
+        this.emitter.emit('error', error);
+      });
+      await this.coordinator.start();
+    }
+  }
+
+  private async stop(): Promise<void> {
+    this.running = false;
+    await this.coordinator?.stop();
+    await Promise.all((this.consumers.get('shared') ?? []).map((c) => c.stop()));
+    this.consumers.clear();
+  }
+
+  /** Fails fast, with the fix, when streams or consumers were never provisioned. */
+  private async verifyTopology(specs: ConsumerSpec[]): Promise<void> {
+    const missing: string[] = [];
+    await Promise.all(
+      specs.map(async (spec) => {
+        try {
+          await this.bus.jsm.consumers.info(spec.stream, spec.name);
+        } catch (error) {
+          if (isApiError(error, CONSUMER_NOT_FOUND) || isApiError(error, STREAM_NOT_FOUND)) {
+            missing.push(`${spec.stream}/${spec.name}`);
+          } else {
+            throw error;
+          }
+        }
+      }),
+    );
+    if (missing.length) {
+      throw new TopologyMissingError(
+        `${missing.length} JetStream consumer(s) missing, e.g. ${missing.sort().slice(0, 3).join(', ')}: ` +
+          'run `warden provision` with the same partition count first',
+      );
+    }
+  }
+
+  private consumerFor(spec: ConsumerSpec): ChannelConsumer {
+    return new ChannelConsumer(this.bus.js, spec, (m, s) => this.process(m, s), this.limit, (error) =>
+      this.log.error({ err: error, consumer: spec.name }, 'message processing crashed'),
+    );
+  }
+
+  private async acquire(partition: number, takeover: boolean): Promise<void> {
+    const specs = this.specs().filter((s) => s.partition === partition);
+    const pending = await Promise.all(specs.map((s) => prepareConsumerForOwner(this.bus.jsm, s)));
+    const redelivering = pending.reduce((a, b) => a + b, 0);
+    if (redelivering) this.log.info({ partition, takeover, redelivering }, 'replaying unacknowledged messages first');
+    const consumers = specs.map((s) => this.consumerFor(s));
+    this.consumers.set(partition, consumers);
+    await Promise.all(consumers.map((c) => c.start()));
+  }
+
+  private async release(partition: number, _reason: ReleaseReason): Promise<void> {
+    const consumers = this.consumers.get(partition) ?? [];
+    this.consumers.delete(partition);
+    await Promise.all(consumers.map((c) => c.stop()));
+  }
+
+  /** An owner whose lease lapsed must not act: leave the message unacknowledged for the next owner. */
+  private mayProcess(spec: ConsumerSpec): boolean {
+    return spec.partition === null || (this.coordinator?.holds(spec.partition) ?? false);
+  }
+
+  private async process(jsMsg: JsMsg, spec: ConsumerSpec): Promise<void> {
+    if (!this.mayProcess(spec)) return;
+    const started = performance.now();
+    const screening = screenMessage(jsMsg.subject, jsMsg.data, {
+      channel: spec.channel,
+      partitions: this.options.topology.options.partitions,
+      maxPayloadBytes: this.options.maxPayloadBytes,
+    });
+    if (screening.verdict === 'reject') {
+      await this.deadLetter(jsMsg, spec, screening.reason, screening.detail, screening.type, screening.address);
+      return;
+    }
+    const { message, address } = screening;
+    const run = () => this.dispatch(jsMsg, spec, message, address, started);
+    if (this.options.sessionOrdering && message.session_id !== NO_SCOPE) await this.lanes.run(message.session_id, run);
+    else await run();
+  }
+
+  private async dispatch(
+    jsMsg: JsMsg,
+    spec: ConsumerSpec,
+    message: AnyMessage,
+    address: SessionAddress | null,
+    started: number,
+  ): Promise<void> {
+    if (!this.mayProcess(spec)) return;
+    const handler = this.getHandlerByPattern(message.type);
+    const labels = { channel: spec.channel, type: message.type };
+    if (!handler) {
+      jsMsg.ack();
+      this.metrics.processed.inc({ ...labels, result: 'unhandled' });
+      return;
+    }
+    const context = {
+      trace_id: message.trace_id,
+      session_id: message.session_id,
+      message_id: message.id,
+      message_type: message.type,
+    };
+    await runWithLogContext(context, async () => {
+      try {
+        const result: unknown = await handler(message, new JetStreamContext([jsMsg, address]));
+        if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+        jsMsg.ack();
+        this.metrics.processed.inc({ ...labels, result: 'handled' });
+        this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);
+      } catch (error) {
+        await this.handleFailure(jsMsg, spec, message, address, error as Error);
+      }
+    });
+  }
+
+  private async handleFailure(
+    jsMsg: JsMsg,
+    spec: ConsumerSpec,
+    message: AnyMessage,
+    address: SessionAddress | null,
+    error: Error,
+  ): Promise<void> {
+    const labels = { channel: spec.channel, type: message.type };
+    if (error instanceof RejectMessageError) {
+      await this.deadLetter(jsMsg, spec, 'rejected', error.detail, message.type, address);
+      return;
+    }
+    const deliveries = jsMsg.info.deliveryCount;
+    if (deliveries >= this.options.topology.options.maxDeliver) {
+      this.metrics.failed.inc({ ...labels, disposition: 'dead_letter' });
+      this.log.error({ err: error, deliveries }, 'handler keeps failing; dead-lettering the message');
+      await this.deadLetter(jsMsg, spec, 'handler_failed', `${error.message} (failed ${deliveries} times)`, message.type, address);
+      return;
+    }
+    this.metrics.failed.inc({ ...labels, disposition: 'retry' });
+    this.log.warn({ err: error, deliveries }, 'handler failed; the message will be redelivered');
+    jsMsg.nak(retryDelayMs(deliveries));
+  }
+
+  private async deadLetter(
+    jsMsg: JsMsg,
+    spec: ConsumerSpec,
+    reason: DeadLetterReason,
+    detail: string,
+    type: string | undefined,
+    address: SessionAddress | null,
+  ): Promise<void> {
+    const deadLetter = buildDeadLetter({
+      service: this.options.service,
+      reason,
+      detail,
+      type,
+      subject: jsMsg.subject,
+      data: jsMsg.data,
+      messageId: jsMsg.headers?.get('Nats-Msg-Id') || undefined,
+      address,
+      stream: spec.stream,
+      streamSequence: jsMsg.seq,
+      deliveryCount: jsMsg.info.deliveryCount,
+    });
+    try {
+      await this.publisher.publishDeadLetter(deadLetter);
+    } catch (error) {
+      // Without a dead-letter copy the message must not be dropped: try again later.
+      this.log.error({ err: error }, 'could not publish a dead letter; the message will be redelivered');
+      jsMsg.nak(retryDelayMs(jsMsg.info.deliveryCount));
+      return;
+    }
+    jsMsg.term();
+    this.metrics.deadLettered.inc({ channel: spec.channel, reason });
+    for (const [kind, count] of Object.entries(deadLetter.redactions)) this.metrics.redactions.inc({ kind }, count);
+    this.log.warn(
+      { reason, detail: deadLetter.message.payload.detail, subject: jsMsg.subject, stream_sequence: jsMsg.seq },
+      'message dead-lettered',
+    );
+    this.emitter.emit('dead_letter', deadLetter.message);
+  }
+}

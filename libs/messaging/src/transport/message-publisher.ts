@@ -1,0 +1,59 @@
+import type { PubAck } from '@nats-io/jetstream';
+import {
+  CHANNELS,
+  createMessage,
+  definitionOf,
+  publishSubject,
+  validateMessage,
+  type AnyMessage,
+  type MessageInit,
+  type MessageOf,
+  type MessageType,
+  type SessionChannelId,
+} from '@warden/contracts';
+import type { BusConnection } from '../connection/bus-connection.js';
+import type { DeadLetter } from '../consumer/dead-letter.js';
+import { ContractViolationError } from './errors.js';
+import type { MessagingMetrics } from './messaging-metrics.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * Publishes suite messages to JetStream. Every message is checked against its contract first, goes to
+ * its channel's subject for the session, and carries its id as `Nats-Msg-Id`, so publishing the same
+ * message twice stores it once. Resolves when JetStream has stored it.
+ */
+export class MessagePublisher {
+  constructor(
+    private readonly bus: BusConnection,
+    private readonly metrics: MessagingMetrics,
+  ) {}
+
+  /** Builds a message of `type` (envelope filled in) and publishes it. */
+  async publish<T extends MessageType>(type: T, init: MessageInit<T>): Promise<MessageOf<T>> {
+    const message = createMessage(type, init);
+    await this.publishMessage(message as AnyMessage);
+    return message;
+  }
+
+  async publishMessage(message: AnyMessage): Promise<PubAck> {
+    const validation = validateMessage(message);
+    if (!validation.ok) throw new ContractViolationError(message.type, validation.detail);
+    const channelId = definitionOf(message.type)!.channel;
+    if (CHANNELS[channelId].kind !== 'session') {
+      throw new ContractViolationError(message.type, `${channelId} is not a session channel`);
+    }
+    const subject = publishSubject(channelId as SessionChannelId, message.agent_id, message.session_id);
+    const ack = await this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id });
+    this.metrics.published.inc({ channel: channelId, type: message.type, duplicate: String(ack.duplicate) });
+    return ack;
+  }
+
+  async publishDeadLetter(deadLetter: DeadLetter): Promise<PubAck> {
+    const ack = await this.bus.js.publish(deadLetter.subject, encoder.encode(JSON.stringify(deadLetter.message)), {
+      msgID: deadLetter.message.id,
+    });
+    this.metrics.published.inc({ channel: 'deadletter', type: 'deadletter.recorded', duplicate: String(ack.duplicate) });
+    return ack;
+  }
+}

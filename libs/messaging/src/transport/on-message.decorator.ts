@@ -1,0 +1,16 @@
+import { EventPattern } from '@nestjs/microservices';
+import type { MessageType } from '@warden/contracts';
+
+/**
+ * Marks a controller method as the handler of one message type. The transport validates the message
+ * against its contract before the method runs, and acknowledges it when the method resolves.
+ *
+ * ```ts
+ * @OnMessage('action.proposed')
+ * async review(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext) { ... }
+ * ```
+ */
+export function OnMessage(type: MessageType): MethodDecorator {
+  // Nest types handlers as (data, ...args: unknown[]); Warden handlers take a typed JetStreamContext.
+  return EventPattern(type) as unknown as MethodDecorator;
+}

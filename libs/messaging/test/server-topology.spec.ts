@@ -1,0 +1,114 @@
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { partitionOf, publishSubject } from '@warden/contracts';
+import { TestNatsServer } from '@warden/testing';
+import { BusConnection, buildTopology, probePartitionMapping, provision } from '../src/index.js';
+
+let server: TestNatsServer;
+let bus: BusConnection;
+
+beforeAll(async () => {
+  server = await TestNatsServer.start({ partitions: 8, agents: ['agent-1', 'agent-2'], provision: false });
+  bus = await BusConnection.open(server.service);
+});
+
+afterAll(async () => {
+  await bus.close();
+  await server.stop();
+});
+
+describe('provisioning', () => {
+  it('creates every stream, consumer and bucket, and changes nothing the second time', async () => {
+    const topology = buildTopology({ partitions: 8 });
+    const first = await provision(bus.nc, bus.jsm, topology);
+    expect(first.ok).toBe(true);
+    expect(first.changes.filter((c) => c.action === 'created')).toHaveLength(
+      topology.streams.length + topology.consumers.length + topology.keyValues.length,
+    );
+    const second = await provision(bus.nc, bus.jsm, topology);
+    expect(second.changes.every((c) => c.action === 'unchanged')).toBe(true);
+  });
+
+  it('reports consumers the topology no longer declares, and prunes them on request', async () => {
+    const fewer = buildTopology({ partitions: 4 });
+    const report = await provision(bus.nc, bus.jsm, fewer, { dryRun: true });
+    const stale = report.changes.filter((c) => c.action === 'stale');
+    expect(stale.map((c) => c.name)).toContain('WARDEN_ACTION/reviewer-action-p7');
+    expect(stale.map((c) => c.name)).not.toContain('WARDEN_ACTION/reviewer-action-p3');
+    const again = await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8 }));
+    expect(again.changes.every((c) => c.action === 'unchanged')).toBe(true);
+  });
+
+  it('updates a consumer setting in place', async () => {
+    const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8, maxAckPending: 500 }));
+    expect(report.changes.find((c) => c.name === 'WARDEN_ACTION/reviewer-action-p0')).toMatchObject({
+      action: 'updated',
+      detail: 'max_ack_pending',
+    });
+    await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8 }));
+  });
+});
+
+describe("the server's partition mapping", () => {
+  it('puts every session in the partition partitionOf computes', async () => {
+    const sessions = Array.from({ length: 300 }, (_, i) => `s${i}-${Math.random().toString(36).slice(2)}`);
+    const sub = bus.nc.subscribe('warden.session.*.agent-1.*', { max: sessions.length });
+    const seen = new Map<string, number>();
+    const done = (async () => {
+      for await (const msg of sub) {
+        const [, , partition, , session] = msg.subject.split('.');
+        seen.set(session!, Number(partition));
+      }
+    })();
+    for (const s of sessions) bus.nc.publish(publishSubject('session', 'agent-1', s));
+    await done;
+    for (const s of sessions) expect(seen.get(s)).toBe(partitionOf(s, 8));
+  });
+
+  it('is detected by the probe, and a different partition count is refused', async () => {
+    expect(await probePartitionMapping(bus.nc, 8)).toMatchObject({ ok: true });
+    const wrong = await probePartitionMapping(bus.nc, 16);
+    expect(wrong.ok).toBe(false);
+    expect(wrong.detail).toContain('WARDEN_PARTITIONS=16');
+  });
+});
+
+describe('agent permissions', () => {
+  let agent: NatsConnection;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    const settings = server.agent('agent-1');
+    agent = await connect({ servers: settings.servers, user: settings.user, pass: settings.password, inboxPrefix: settings.inboxPrefix });
+    void (async () => {
+      for await (const status of agent.status()) if (status.type === 'error') errors.push(String(status.error));
+    })();
+  });
+
+  afterAll(async () => {
+    await agent.close();
+  });
+
+  it("lets an agent publish its own actions durably", async () => {
+    const ack = await jetstream(agent).publish(publishSubject('action', 'agent-1', 'sess-own'), '{}', { msgID: 'own-1' });
+    expect(ack.stream).toBe('WARDEN_ACTION');
+  });
+
+  it("refuses an agent that publishes another agent's action", async () => {
+    await expect(
+      jetstream(agent).publish(publishSubject('action', 'agent-2', 'sess-x'), '{}', { timeout: 500 }),
+    ).rejects.toThrow();
+    expect(server.serverLog).toMatch(/Publish Violation - User "agent-1", Subject "warden\.action\.\d\.agent-2\.sess-x"/);
+  });
+
+  it("refuses an agent that reads another agent's decisions", async () => {
+    agent.subscribe('warden.decision.*.agent-2.*');
+    await agent.flush();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(errors.join('\n')).toMatch(/Permissions Violation for Subscription to "warden\.decision\.\*\.agent-2\.\*"/i);
+  });
+
+  it('refuses an agent that publishes verdicts or decisions itself', async () => {
+    await expect(jetstream(agent).publish(publishSubject('decision', 'agent-1', 'sess-own'), '{}', { timeout: 500 })).rejects.toThrow();
+  });
+});
