@@ -20,3 +20,4 @@ export * from './transport/jetstream.server.js';
 export * from './messaging.options.js';
 export * from './messaging.module.js';
 export * from './service-bootstrap.js';
+export * from './service-runtime.js';

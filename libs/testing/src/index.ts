@@ -6,3 +6,4 @@ export * from './bus-recorder.js';
 export * from './test-logger.js';
 export * from './service-app.js';
 export * from './service-process.js';
+export * from './contract-suite.js';

@@ -1,0 +1,39 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { derivedMessageId, type MessageOf } from '@warden/contracts';
+import { MessagePublisher, OnMessage } from '@warden/messaging';
+import { MetricsRegistry } from '@warden/observability';
+import { ActionReviewer } from './action-reviewer.js';
+
+/** Reviews every proposed action and publishes the verdict for the gate. */
+@Controller()
+export class ReviewHandler {
+  private readonly reviews;
+  private readonly duration;
+
+  constructor(
+    private readonly reviewer: ActionReviewer,
+    private readonly publisher: MessagePublisher,
+    metrics: MetricsRegistry,
+  ) {
+    this.reviews = metrics.counter({ name: 'warden_reviews_total', help: 'Reviews by verdict.', labelNames: ['verdict'] });
+    this.duration = metrics.histogram({ name: 'warden_review_duration_seconds', help: 'Time to review one action, in process.' });
+  }
+
+  @OnMessage('action.proposed')
+  async onActionProposed(@Payload() action: MessageOf<'action.proposed'>): Promise<void> {
+    const verdict = this.reviewer.review(action.payload);
+    this.duration.observe((verdict.review_ms ?? 0) / 1000);
+    // Same action, same verdict id: a redelivered action publishes a duplicate JetStream drops.
+    await this.publisher.publish('review.verdict', {
+      id: derivedMessageId('review.verdict', `${action.agent_id}:${action.session_id}:${action.payload.action_id}`),
+      session_id: action.session_id,
+      agent_id: action.agent_id,
+      trace_id: action.trace_id,
+      causation_id: action.id,
+      ...(action.control ? { control: action.control } : {}),
+      payload: verdict,
+    });
+    this.reviews.inc({ verdict: verdict.verdict });
+  }
+}
