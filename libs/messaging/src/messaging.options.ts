@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { channelsReceivedBy, type ChannelId, type ServiceName } from '@warden/contracts';
+import { CHANNELS, channelsReceivedBy, type ChannelId, type ServiceName } from '@warden/contracts';
 import type { NatsSettings } from './connection/nats-settings.js';
 import { buildTopology, TOPOLOGY_DEFAULTS, type Topology } from './topology/topology.js';
 
@@ -8,7 +8,7 @@ export interface MessagingOptions {
   nats: NatsSettings;
   /** Partition count; must match the server's mapping and the provisioned consumers. Default 8. */
   partitions?: number;
-  /** Channels to consume. Default: every channel the contracts list this service as a receiver of. */
+  /** Stored channels to consume. Default: every stored channel the contracts list this service as a receiver of. */
   channels?: ChannelId[];
   /** Unique per process; default `<service>-<host>-<pid>-<random>`. */
   replicaId?: string;
@@ -61,7 +61,8 @@ export function resolveMessagingOptions(options: MessagingOptions): ResolvedMess
     ...MESSAGING_DEFAULTS,
     service: options.service,
     nats: { name: `warden-${options.service}`, ...options.nats },
-    channels: options.channels ?? channelsReceivedBy(options.service),
+    // Request channels (core request/reply, no stream) are answered by the service's own subscriptions.
+    channels: options.channels ?? channelsReceivedBy(options.service).filter((c) => CHANNELS[c].kind !== 'request'),
     replicaId: options.replicaId ?? defaultReplicaId(options.service),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),

@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { PinoNestLogger, type Logger } from '@warden/observability';
+import type { ServiceName } from '@warden/contracts';
+import { createLogger, ObservabilityModule, PinoNestLogger, type Logger } from '@warden/observability';
+import { MessagingModule } from './messaging.module.js';
+import type { ServiceRuntime } from './service-runtime.js';
 import { JetStreamServer } from './transport/jetstream.server.js';
 
 export interface ServiceStartOptions {
@@ -47,4 +50,32 @@ export function runMain(logger: Logger, main: () => Promise<unknown>): void {
     process.exitCode = 1;
     setTimeout(() => process.exit(1), 100).unref();
   });
+}
+
+export interface RunServiceOptions<C extends ServiceRuntime> {
+  service: ServiceName;
+  /** Reads the service's configuration from the environment; throws ConfigurationError on bad values. */
+  loadConfig(env: NodeJS.ProcessEnv): C;
+  createModule(config: C, logger: Logger): DynamicModule;
+}
+
+/** The whole `main` of a service: configuration, logger, start, and a clear message if any of it fails. */
+export function runService<C extends ServiceRuntime>(options: RunServiceOptions<C>): void {
+  let config: C;
+  try {
+    config = options.loadConfig(process.env);
+  } catch (error) {
+    createLogger({ service: options.service }).fatal(`invalid configuration: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const logger = createLogger({ service: options.service, level: config.logLevel });
+  runMain(logger, async () => {
+    const app = await startService({ module: options.createModule(config, logger), logger, http: config.http });
+    logger.info({ url: serviceUrl(app), replica: app.get(JetStreamServer).options.replicaId }, `${options.service} ready`);
+  });
+}
+
+/** The modules every service imports first: observability (metrics, health, logger) and messaging. */
+export function serviceInfrastructure(runtime: ServiceRuntime, logger: Logger): DynamicModule[] {
+  return [ObservabilityModule.forRoot({ service: runtime.service, logger }), MessagingModule.forRoot(runtime.messaging)];
 }

@@ -10,8 +10,9 @@ export class RejectMessageError extends Error {
 }
 
 /**
- * A failure worth retrying (a dependency is down). Any other error is retried too, up to the delivery
- * limit; this class only makes the intent explicit in handler code and logs.
+ * A dependency is down (a database, a downstream API): the message is fine and will succeed later. It
+ * is retried with a growing delay for as long as it takes and never dead-lettered. Other errors are
+ * retried too, but only up to the delivery limit.
  */
 export class TransientError extends Error {
   constructor(message: string, options?: ErrorOptions) {

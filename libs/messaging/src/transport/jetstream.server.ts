@@ -19,9 +19,10 @@ import { probePartitionMapping } from '../topology/partition-probe.js';
 import { CONSUMER_NOT_FOUND, isApiError, STREAM_NOT_FOUND } from '../topology/provision.js';
 import { PARTITION_BUCKET, type ConsumerSpec, type Topology } from '../topology/topology.js';
 import { JetStreamContext } from './jetstream.context.js';
+import { ANY_MESSAGE } from './on-message.decorator.js';
 import type { MessagePublisher } from './message-publisher.js';
 import type { MessagingMetrics } from './messaging-metrics.js';
-import { RejectMessageError } from './errors.js';
+import { RejectMessageError, TransientError } from './errors.js';
 
 export interface TransportOptions {
   service: ServiceName;
@@ -55,8 +56,9 @@ export class TopologyMissingError extends Error {}
  * session channel it receives, for the partitions this replica owns (see PartitionCoordinator), plus
  * shared consumers. Each message is screened (size, subject, partition, JSON, schema, channel, identity)
  * before a handler sees it; rejected messages are copied to the dead-letter subject with the reason and
- * terminated. A message is acknowledged only after its handler resolves; a failing handler's message is
- * retried with a growing delay and dead-lettered at the delivery limit.
+ * terminated. A message is acknowledged only after its handler resolves. A handler that throws
+ * TransientError (a dependency is down) has its message retried with a growing delay for as long as it
+ * takes; any other failure is retried the same way and dead-lettered at the delivery limit.
  *
  * Events (`on`): `partition.acquired`, `partition.released`, `members`, `dead_letter`, `error`.
  */
@@ -253,7 +255,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     started: number,
   ): Promise<void> {
     if (!this.mayProcess(spec)) return;
-    const handler = this.getHandlerByPattern(message.type);
+    const handler = this.getHandlerByPattern(message.type) ?? this.getHandlerByPattern(ANY_MESSAGE);
     const labels = { channel: spec.channel, type: message.type };
     if (!handler) {
       jsMsg.ack();
@@ -292,6 +294,13 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       return;
     }
     const deliveries = jsMsg.info.deliveryCount;
+    if (error instanceof TransientError) {
+      // A dependency is down, not the message wrong: retry for as long as it takes, never dead-letter.
+      this.metrics.failed.inc({ ...labels, disposition: 'retry' });
+      this.log.warn({ err: error, deliveries }, 'dependency unavailable; the message will be redelivered');
+      jsMsg.nak(retryDelayMs(deliveries));
+      return;
+    }
     if (deliveries >= this.options.topology.options.maxDeliver) {
       this.metrics.failed.inc({ ...labels, disposition: 'dead_letter' });
       this.log.error({ err: error, deliveries }, 'handler keeps failing; dead-lettering the message');

@@ -14,3 +14,11 @@ export function OnMessage(type: MessageType): MethodDecorator {
   // Nest types handlers as (data, ...args: unknown[]); Warden handlers take a typed JetStreamContext.
   return EventPattern(type) as unknown as MethodDecorator;
 }
+
+/** Pattern of a handler that receives every message type its service consumes and has no specific handler for. */
+export const ANY_MESSAGE = '*';
+
+/** Marks the handler of every message type without a handler of its own (the audit log stores them all). */
+export function OnAnyMessage(): MethodDecorator {
+  return EventPattern(ANY_MESSAGE) as unknown as MethodDecorator;
+}

@@ -1,0 +1,16 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { serviceInfrastructure } from '@warden/messaging';
+import type { Logger } from '@warden/observability';
+import type { AuditConfig } from './config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { IngestModule } from './ingest/ingest.module.js';
+
+@Module({})
+export class AuditAppModule {
+  static forRoot(config: AuditConfig, logger: Logger): DynamicModule {
+    return {
+      module: AuditAppModule,
+      imports: [...serviceInfrastructure(config, logger), DatabaseModule.forRoot(config.database), IngestModule.forRoot(config.ingest)],
+    };
+  }
+}

@@ -1,0 +1,55 @@
+import { EventBatcher } from './event-batcher.js';
+
+describe('EventBatcher', () => {
+  it('writes a full batch at once and resolves every item after the write', async () => {
+    const writes: number[][] = [];
+    const batcher = new EventBatcher<number>(async (items) => void writes.push(items), { maxBatch: 3, maxWaitMs: 10_000 });
+    await Promise.all([batcher.add(1), batcher.add(2), batcher.add(3)]);
+    expect(writes).toEqual([[1, 2, 3]]);
+  });
+
+  it('writes a partial batch after the wait', async () => {
+    const writes: number[][] = [];
+    const batcher = new EventBatcher<number>(async (items) => void writes.push(items), { maxBatch: 100, maxWaitMs: 5 });
+    await Promise.all([batcher.add(1), batcher.add(2)]);
+    expect(writes).toEqual([[1, 2]]);
+  });
+
+  it('rejects every item of a batch whose write failed, and goes on with the next', async () => {
+    let fail = true;
+    const batcher = new EventBatcher<number>(
+      async () => {
+        if (fail) throw new Error('database down');
+      },
+      { maxBatch: 2, maxWaitMs: 5 },
+    );
+    const first = [batcher.add(1), batcher.add(2)];
+    await expect(Promise.all(first)).rejects.toThrow('database down');
+    fail = false;
+    await expect(batcher.add(3)).resolves.toBeUndefined();
+  });
+
+  it('rejects only the items the write refused', async () => {
+    const batcher = new EventBatcher<number>(async (items) => items.map((i) => (i === 2 ? new Error('refused') : undefined)), {
+      maxBatch: 3,
+      maxWaitMs: 10_000,
+    });
+    const results = await Promise.allSettled([batcher.add(1), batcher.add(2), batcher.add(3)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('never runs two writes at once', async () => {
+    let running = 0;
+    let most = 0;
+    const batcher = new EventBatcher<number>(
+      async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+      },
+      { maxBatch: 2, maxWaitMs: 1 },
+    );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => batcher.add(i)));
+    expect(most).toBe(1);
+  });
+});

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { runService } from '@warden/messaging';
+import { createLogger } from '@warden/observability';
+import { AuditAppModule } from './app.module.js';
+import { loadAuditConfig } from './config.js';
+import { createAuditDataSource, migrate } from './database/audit-data-source.js';
+
+/** `main.js migrate` applies the database migrations and exits (the `audit:migrate` target). */
+async function migrateOnly(): Promise<void> {
+  const config = loadAuditConfig();
+  const logger = createLogger({ service: 'audit', level: config.logLevel });
+  const dataSource = createAuditDataSource(config.database);
+  await dataSource.initialize();
+  try {
+    const applied = await migrate(dataSource, config.database.poolSize);
+    logger.info({ migrations: applied }, applied.length ? 'database migrated' : 'database already up to date');
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+if (process.argv[2] === 'migrate') {
+  migrateOnly().catch((error: Error) => {
+    console.error(`migration failed: ${error.message}`);
+    process.exit(1);
+  });
+} else {
+  runService({ service: 'audit', loadConfig: loadAuditConfig, createModule: AuditAppModule.forRoot });
+}

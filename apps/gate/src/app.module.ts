@@ -1,0 +1,12 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { serviceInfrastructure } from '@warden/messaging';
+import type { Logger } from '@warden/observability';
+import type { GateConfig } from './config.js';
+import { RelayModule } from './relay/relay.module.js';
+
+@Module({})
+export class GateAppModule {
+  static forRoot(config: GateConfig, logger: Logger): DynamicModule {
+    return { module: GateAppModule, imports: [...serviceInfrastructure(config, logger), RelayModule] };
+  }
+}

@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@warden/messaging';
+import { GateAppModule } from './app.module.js';
+import { loadGateConfig } from './config.js';
+
+runService({ service: 'gate', loadConfig: loadGateConfig, createModule: GateAppModule.forRoot });

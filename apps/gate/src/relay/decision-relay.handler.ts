@@ -1,0 +1,41 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { derivedMessageId, type MessageOf } from '@warden/contracts';
+import { MessagePublisher, OnMessage } from '@warden/messaging';
+import { MetricsRegistry } from '@warden/observability';
+import { decisionFromVerdict } from './decision-policy.js';
+
+/**
+ * Every decision passes through the gate so that a paused session can hold it. In the normal state a
+ * verdict is forwarded at once as the agent's decision.
+ */
+@Controller()
+export class DecisionRelayHandler {
+  private readonly decisions;
+
+  constructor(
+    private readonly publisher: MessagePublisher,
+    metrics: MetricsRegistry,
+  ) {
+    this.decisions = metrics.counter({
+      name: 'warden_decisions_total',
+      help: 'Decisions sent to agents, by decision and the verdict behind it.',
+      labelNames: ['decision', 'verdict'],
+    });
+  }
+
+  @OnMessage('review.verdict')
+  async onVerdict(@Payload() verdict: MessageOf<'review.verdict'>): Promise<void> {
+    const decision = decisionFromVerdict(verdict.payload);
+    // One decision per action: the id derives from the action, so a redelivered verdict is de-duplicated.
+    await this.publisher.publish('decision.made', {
+      id: derivedMessageId('decision.made', `${verdict.agent_id}:${verdict.session_id}:${verdict.payload.action_id}`),
+      session_id: verdict.session_id,
+      agent_id: verdict.agent_id,
+      trace_id: verdict.trace_id,
+      causation_id: verdict.id,
+      payload: decision,
+    });
+    this.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
+  }
+}

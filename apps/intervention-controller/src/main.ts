@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@warden/messaging';
+import { InterventionControllerAppModule } from './app.module.js';
+import { loadInterventionControllerConfig } from './config.js';
+
+runService({ service: 'intervention-controller', loadConfig: loadInterventionControllerConfig, createModule: InterventionControllerAppModule.forRoot });

@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@warden/messaging';
+import { LadderAppModule } from './app.module.js';
+import { loadLadderConfig } from './config.js';
+
+runService({ service: 'ladder', loadConfig: loadLadderConfig, createModule: LadderAppModule.forRoot });
