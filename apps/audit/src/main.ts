@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { runService } from '@warden/messaging';
-import { createLogger } from '@warden/observability';
+import { createLogger, type Logger } from '@warden/observability';
 import { AuditAppModule } from './app.module.js';
 import { loadAuditConfig } from './config.js';
 import { createAuditDataSource, migrate } from './database/audit-data-source.js';
 
 /** `main.js migrate` applies the database migrations and exits (the `audit:migrate` target). */
-async function migrateOnly(): Promise<void> {
+async function migrateOnly(logger: Logger): Promise<void> {
   const config = loadAuditConfig();
-  const logger = createLogger({ service: 'audit', level: config.logLevel });
   const dataSource = createAuditDataSource(config.database);
   await dataSource.initialize();
   try {
@@ -20,9 +19,10 @@ async function migrateOnly(): Promise<void> {
 }
 
 if (process.argv[2] === 'migrate') {
-  migrateOnly().catch((error: Error) => {
-    console.error(`migration failed: ${error.message}`);
-    process.exit(1);
+  const logger = createLogger({ service: 'audit', level: process.env.LOG_LEVEL || 'info' });
+  migrateOnly(logger).catch((error: Error) => {
+    logger.fatal({ err: error }, `migration failed: ${error.message}`);
+    process.exitCode = 1;
   });
 } else {
   runService({ service: 'audit', loadConfig: loadAuditConfig, createModule: AuditAppModule.forRoot });

@@ -1,5 +1,4 @@
 import { Compile, type Validator } from 'typebox/compile';
-import type { TSchema } from 'typebox';
 import { definitionOf, type AnyMessage, type MessageType } from './catalog.js';
 import { envelopeSchema } from './envelope.js';
 
@@ -15,13 +14,13 @@ export type ValidationResult =
   | { ok: false; reason: RejectionReason; detail: string; type?: string; errors: SchemaError[] };
 
 const MAX_REPORTED_ERRORS = 10;
-const validators = new Map<string, Validator<{}, TSchema>>();
+const validators = new Map<string, Validator>();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function validatorFor(type: MessageType): Validator<{}, TSchema> {
+function validatorFor(type: MessageType): Validator {
   let validator = validators.get(type);
   if (!validator) {
-    validator = Compile(envelopeSchema(definitionOf(type)!)) as unknown as Validator<{}, TSchema>;
+    validator = Compile(envelopeSchema(definitionOf(type)!)) as unknown as Validator;
     validators.set(type, validator);
   }
   return validator;

@@ -17,8 +17,9 @@ async function asPostgres(binary: string, args: string[]): Promise<void> {
 }
 
 /**
- * A real PostgreSQL cluster in a temporary directory on a random loopback port, with fsync off (tests
- * need speed, not durability across power loss). `stop` + `start` keep the data; `destroy` removes it.
+ * A real PostgreSQL cluster in a temporary directory on a random loopback port. Commits are durable
+ * across a crash of the server (`stop` is an immediate, crash-like shutdown); only fsync is off, which
+ * matters for power loss, not for tests. `stop` + `start` keep the data; `destroy` removes it.
  */
 export class TestPostgres {
   private constructor(
@@ -51,7 +52,7 @@ export class TestPostgres {
   }
 
   async start(): Promise<void> {
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
     await asPostgres(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-o', options, '-l', join(this.dir, 'server.log'), '-w', '-t', '30', 'start']);
   }
 

@@ -1,0 +1,68 @@
+// Lint: typescript-eslint's recommended rules, and Nx module boundaries on two axes.
+//   scope:*  which part of the product a project belongs to (shared, agent, cli, suite, one per service)
+//   type:*   what kind of project it is (app, contracts, util, runtime, sdk, testing, e2e)
+// Apps never import apps, libraries never import apps, and only tests may use the test harness.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const SERVICES = ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit'];
+
+const scopeConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+  { sourceTag: 'scope:suite', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+  ...SERVICES.map((service) => ({ sourceTag: `scope:${service}`, onlyDependOnLibsWithTags: ['scope:shared'] })),
+];
+
+const typeConstraints = (testCode) => [
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', ...(testCode ? ['type:testing'] : [])] },
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', ...(testCode ? ['type:testing'] : [])] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk', ...(testCode ? ['type:testing'] : [])],
+  },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk', 'type:testing'] },
+];
+
+const boundaries = (testCode) => [
+  'error',
+  {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    // messaging's own integration tests run on the harness, which is built on messaging.
+    ignoredCircularDependencies: testCode ? [['messaging', 'testing']] : [],
+    depConstraints: [...scopeConstraints, ...typeConstraints(testCode)],
+  },
+];
+
+const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', 'test/**/*.ts'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**', '**/*.mjs', '**/*.js'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    // Constructor parameter types feed Nest's dependency injection through decorator metadata: they are
+    // runtime imports, and the type-import rule must know it.
+    languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(false),
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: TEST_FILES,
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(true),
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-console': 'off',
+    },
+  },
+);
