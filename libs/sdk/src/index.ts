@@ -1,0 +1,4 @@
+export * from './warden-client.js';
+export * from './agent-session.js';
+export * from './decision.js';
+export * from './errors.js';
