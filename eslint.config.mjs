@@ -18,7 +18,7 @@ const scopeConstraints = [
 const typeConstraints = (testCode) => [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', ...(testCode ? ['type:testing'] : [])] },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', ...(testCode ? ['type:testing'] : [])] },
   { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', ...(testCode ? ['type:testing'] : [])] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk'] },
   {

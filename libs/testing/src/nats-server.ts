@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect as netConnect } from 'node:net';
+import { freePort, NatsServerProcess } from '@warden/local-runtime';
 import {
   agentInboxPrefix,
   BusConnection,
@@ -14,8 +13,6 @@ import {
   type ProvisionReport,
   type TopologyOptions,
 } from '@warden/messaging';
-import { freePort, waitUntil } from './free-port.js';
-import { natsServerBinary } from './system-binaries.js';
 
 export interface TestNatsOptions {
   partitions?: number;
@@ -35,8 +32,7 @@ export class TestNatsServer {
   readonly service: NatsSettings;
   readonly operator: NatsSettings;
   private readonly agentPasswords = new Map<string, string>();
-  private process?: ChildProcess;
-  private log = '';
+  private readonly process: NatsServerProcess;
 
   private constructor(
     readonly port: number,
@@ -49,6 +45,7 @@ export class TestNatsServer {
     this.service = { servers: this.url, user: 'warden', password: secret(), name: 'warden-test' };
     this.operator = { servers: this.url, user: 'operator', password: secret(), name: 'warden-test-operator' };
     for (const agent of agents) this.agentPasswords.set(agent, secret());
+    this.process = new NatsServerProcess({ configPath: this.configPath, port });
     writeFileSync(
       this.configPath,
       renderNatsServerConfig({
@@ -93,26 +90,11 @@ export class TestNatsServer {
   }
 
   get serverLog(): string {
-    return this.log;
+    return this.process.log;
   }
 
-  async start(): Promise<void> {
-    this.log = '';
-    const child = spawn(natsServerBinary(), ['-c', this.configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.process = child;
-    const append = (chunk: Buffer) => {
-      this.log = (this.log + chunk.toString()).slice(-20_000);
-    };
-    child.stdout!.on('data', append);
-    child.stderr!.on('data', append);
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`nats-server exited with ${code}:\n${this.log}`))),
-    );
-    exited.catch(() => undefined);
-    await Promise.race([
-      waitUntil(() => this.log.includes('Server is ready') && this.accepts(), 10_000, `nats-server on port ${this.port}`),
-      exited,
-    ]);
+  start(): Promise<void> {
+    return this.process.start();
   }
 
   /** Creates the suite's streams, consumers and KV buckets (as `warden provision` does). */
@@ -126,31 +108,12 @@ export class TestNatsServer {
   }
 
   /** Ends the server abruptly (SIGKILL); the store stays for `start`. */
-  async kill(): Promise<void> {
-    await this.signal('SIGKILL');
+  kill(): Promise<void> {
+    return this.process.kill();
   }
 
   async stop(): Promise<void> {
-    await this.signal('SIGTERM');
+    await this.process.stop();
     rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  private async signal(signal: NodeJS.Signals): Promise<void> {
-    const child = this.process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    await exited;
-  }
-
-  private accepts(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const socket = netConnect(this.port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
   }
 }

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NatsSettings } from '@warden/messaging';
 import { freePort, waitUntil } from './free-port.js';
 
+/** The repository root (this file is libs/local-runtime/{src,dist}/service-process.*). */
 export const WORKSPACE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export interface ServiceProcessOptions {
@@ -12,57 +13,70 @@ export interface ServiceProcessOptions {
   app: string;
   nats: NatsSettings;
   partitions: number;
+  /** HTTP port; a free one when omitted. */
+  port?: number;
   env?: Record<string, string>;
+  /** Also append the process output to this file. */
+  logFile?: string;
   readyTimeoutMs?: number;
 }
 
 /**
- * A built service running as its own process, the way it is deployed. `kill` ends it with SIGKILL (no
- * cleanup at all), `stop` with SIGTERM (graceful: drain, hand partitions over).
+ * A built service running as its own process, the way it is deployed. Resolves from `start` once its
+ * readiness endpoint answers 200. `kill` ends it with SIGKILL (no cleanup at all), `stop` with SIGTERM
+ * (graceful: drain, hand partitions over).
  */
 export class ServiceProcess {
   private output = '';
+  private readonly exited: Promise<number | null>;
 
   private constructor(
     readonly app: string,
     readonly port: number,
     private readonly child: ChildProcess,
+    logStream: WriteStream | undefined,
   ) {
     const append = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-200_000);
+      logStream?.write(chunk);
     };
     child.stdout!.on('data', append);
     child.stderr!.on('data', append);
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code) => {
+        logStream?.end();
+        resolve(code);
+      }),
+    );
   }
 
   static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
     const main = join(WORKSPACE_ROOT, 'apps', options.app, 'dist', 'main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: build it first (nx run ${options.app}:build)`);
-    const port = await freePort();
+    if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx run ${options.app}:build)`);
+    const port = options.port ?? (await freePort());
     const child = spawn(process.execPath, [main], {
       cwd: WORKSPACE_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        NODE_ENV: 'test',
         NATS_URL: options.nats.servers,
         NATS_USER: options.nats.user ?? '',
         NATS_PASSWORD: options.nats.password ?? '',
         WARDEN_PARTITIONS: String(options.partitions),
         HTTP_HOST: '127.0.0.1',
         HTTP_PORT: String(port),
-        LOG_LEVEL: 'debug',
         ...options.env,
       },
     });
-    const service = new ServiceProcess(options.app, port, child);
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`${options.app} exited with ${code}:\n${service.output.slice(-5000)}`))),
-    );
-    exited.catch(() => undefined);
+    const logStream = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+    const service = new ServiceProcess(options.app, port, child, logStream);
+    const died = service.exited.then((code) => {
+      throw new Error(`${options.app} exited with ${code} before it was ready:\n${service.output.slice(-5000)}`);
+    });
+    died.catch(() => undefined);
     await Promise.race([
-      waitUntil(async () => (await fetch(`${service.url}/health/ready`)).ok, options.readyTimeoutMs ?? 20_000, `${options.app} to be ready`, 100),
-      exited,
+      waitUntil(async () => (await fetch(`${service.url}/health/ready`)).ok, options.readyTimeoutMs ?? 30_000, `${options.app} to be ready`, 100),
+      died,
     ]);
     return service;
   }
@@ -84,6 +98,11 @@ export class ServiceProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Resolves with the exit code when the process ends. */
+  whenExited(): Promise<number | null> {
+    return this.exited;
+  }
+
   kill(): Promise<void> {
     return this.signal('SIGKILL');
   }
@@ -94,8 +113,7 @@ export class ServiceProcess {
 
   private async signal(signal: NodeJS.Signals): Promise<void> {
     if (!this.running) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
     this.child.kill(signal);
-    await exited;
+    await this.exited;
   }
 }

@@ -1,0 +1,56 @@
+import { BusConnection, buildTopology, natsSettingsFromEnv, provision, probePartitionMapping, TOPOLOGY_DEFAULTS } from '@warden/messaging';
+import { integerOption, type Command } from '../command.js';
+import { out } from '../output.js';
+
+export const provisionCommand: Command = {
+  name: 'provision',
+  summary: 'Create or update the JetStream streams, consumers and KV buckets',
+  help: `Usage: warden provision [--partitions N] [--replicas N] [--dry-run] [--prune]
+
+Creates every stream, durable consumer and KV bucket the suite declares, and updates settings that can
+change in place. Safe to run any number of times; run it before the services start and after upgrades.
+
+Options:
+  --partitions N   partitions per session channel [${TOPOLOGY_DEFAULTS.partitions}]; must match the server's mapping
+  --replicas N     stream replicas: 1 on one server, 3 on a cluster [1]
+  --dry-run        show what would change, change nothing
+  --prune          delete Warden consumers the topology no longer declares
+
+Environment: NATS_URL [nats://127.0.0.1:4222], NATS_USER, NATS_PASSWORD (a service user).
+
+Example:
+  NATS_URL=nats://nats:4222 NATS_USER=warden NATS_PASSWORD=... warden provision --partitions 8`,
+  options: {
+    partitions: { type: 'string' },
+    replicas: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    prune: { type: 'boolean' },
+  },
+  async run(values) {
+    const partitions = integerOption(values, 'partitions', TOPOLOGY_DEFAULTS.partitions);
+    const replicas = integerOption(values, 'replicas', 1);
+    const settings = natsSettingsFromEnv(process.env, 'warden-provision');
+    const bus = await BusConnection.open(settings);
+    try {
+      const probe = await probePartitionMapping(bus.nc, partitions);
+      if (!probe.ok) {
+        out.error(probe.detail);
+        return 1;
+      }
+      const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions, replicas }), {
+        dryRun: values['dry-run'] === true,
+        prune: values.prune === true,
+      });
+      const counts = new Map<string, number>();
+      for (const change of report.changes) {
+        counts.set(change.action, (counts.get(change.action) ?? 0) + 1);
+        if (change.action !== 'unchanged') out.line(`  ${change.action.padEnd(9)} ${change.kind.padEnd(8)} ${change.name}${change.detail ? `  (${change.detail})` : ''}`);
+      }
+      const summary = [...counts].map(([action, n]) => `${n} ${action}`).join(', ');
+      out.line(`${values['dry-run'] ? 'Would provision' : 'Provisioned'} ${settings.servers}: ${summary}`);
+      return report.ok ? 0 : 1;
+    } finally {
+      await bus.close();
+    }
+  },
+};

@@ -1,0 +1,94 @@
+import { relative, resolve } from 'node:path';
+import { TOPOLOGY_DEFAULTS } from '@warden/messaging';
+import { integerOption, UsageError, type Command } from '../command.js';
+import { LocalSuite } from '../local-suite/local-suite.js';
+import { out, style } from '../output.js';
+
+export const SUITE_OPTIONS = {
+  'state-dir': { type: 'string' },
+  partitions: { type: 'string' },
+  agent: { type: 'string', multiple: true },
+  'nats-port': { type: 'string' },
+  'log-level': { type: 'string' },
+  exit: { type: 'boolean' },
+} as const;
+
+export const SUITE_OPTIONS_HELP = `Options:
+  --state-dir DIR     store, credentials and logs [.warden]
+  --partitions N      partitions per session channel [${TOPOLOGY_DEFAULTS.partitions}]
+  --agent ID          also create NATS credentials for this agent id (repeatable) [demo-agent only]
+  --nats-port N       NATS client port, or a free one when taken [4222]
+  --log-level LEVEL   services' log level: error, warn, info, debug [info]
+  --exit              stop the suite when done instead of running until Ctrl-C
+
+Environment:
+  DATABASE_URL        PostgreSQL for the audit log; without it an embedded PGlite server is started
+  NATS_SERVER_BIN     nats-server binary [found on PATH]`;
+
+/** Starts the suite with the command's options and prints what runs where. */
+export async function startSuite(values: Record<string, unknown>): Promise<LocalSuite> {
+  const agents = (values.agent as string[] | undefined) ?? [];
+  for (const agent of agents) if (!/^[A-Za-z0-9_-]{1,128}$/.test(agent)) throw new UsageError(`agent id "${agent}" must be letters, digits, - or _`);
+  const logLevel = (values['log-level'] as string | undefined) ?? 'info';
+  out.line(style.bold('Starting Warden'));
+  return LocalSuite.start({
+    stateDir: (values['state-dir'] as string | undefined) ?? '.warden',
+    partitions: integerOption(values, 'partitions', TOPOLOGY_DEFAULTS.partitions),
+    natsPort: integerOption(values, 'nats-port', 4222),
+    postgresPort: 5432,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    agents,
+    logLevel,
+    onProgress: (message) => out.step(message),
+  });
+}
+
+export function printRunning(suite: LocalSuite): void {
+  const rel = (path: string) => {
+    const shown = relative(process.cwd(), path) || '.';
+    return shown.startsWith('..') ? resolve(path) : shown;
+  };
+  out.line();
+  out.line(style.bold('Warden is running'));
+  out.line(`  ${'NATS'.padEnd(26)} ${suite.natsUrl}  ${style.dim(`(monitoring ${suite.monitorUrl})`)}`);
+  out.line(`  ${'audit database'.padEnd(26)} ${suite.databaseLabel}`);
+  for (const service of suite.services) {
+    out.line(`  ${service.name.padEnd(26)} ${service.url}/metrics  ${service.url}/health/ready`);
+  }
+  out.line(`  ${'credentials'.padEnd(26)} ${rel(resolve(suite.logDir, '..', 'credentials.json'))}  ${style.dim(`(agents: ${Object.keys(suite.credentials.agents).join(', ')})`)}`);
+  out.line(`  ${'logs'.padEnd(26)} ${rel(suite.logDir)}/`);
+}
+
+/** Keeps the suite up until Ctrl-C (or SIGTERM), then stops it cleanly. */
+export async function runUntilInterrupted(suite: LocalSuite): Promise<number> {
+  out.line(style.dim('\nPress Ctrl-C to stop.'));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  out.line('\nStopping Warden...');
+  await suite.stop();
+  out.line('Stopped.');
+  return 0;
+}
+
+export const upCommand: Command = {
+  name: 'up',
+  summary: 'Run the whole suite on this machine until Ctrl-C',
+  help: `Usage: warden up [options]
+
+Starts nats-server with Warden's configuration, PostgreSQL for the audit log, provisions the streams and
+consumers, and runs the seven services as separate processes. Prints where everything listens.
+
+${SUITE_OPTIONS_HELP}`,
+  options: SUITE_OPTIONS,
+  async run(values) {
+    const suite = await startSuite(values);
+    printRunning(suite);
+    if (values.exit) {
+      await suite.stop();
+      return 0;
+    }
+    return runUntilInterrupted(suite);
+  },
+};

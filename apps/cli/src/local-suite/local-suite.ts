@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { SERVICES, type ServiceName } from '@warden/contracts';
+import { EmbeddedPostgres, freePort, NatsServerProcess, portAccepts, ServiceProcess } from '@warden/local-runtime';
+import {
+  agentInboxPrefix,
+  BusConnection,
+  buildTopology,
+  provision,
+  renderNatsServerConfig,
+  SERVICE_PORTS,
+  type NatsSettings,
+} from '@warden/messaging';
+
+export interface LocalSuiteOptions {
+  /** Where the suite keeps its store, credentials and logs. */
+  stateDir: string;
+  partitions: number;
+  /** Preferred ports; a free one is used when taken. */
+  natsPort: number;
+  postgresPort: number;
+  /** Use this database instead of the embedded one. */
+  databaseUrl?: string;
+  /** Agent users to create besides demo-agent. */
+  agents: string[];
+  logLevel: string;
+  onProgress(message: string): void;
+}
+
+export interface Credentials {
+  service: { user: string; password: string };
+  operator: { user: string; password: string };
+  agents: Record<string, string>;
+}
+
+export interface RunningService {
+  name: ServiceName;
+  url: string;
+}
+
+async function preferredPort(port: number): Promise<number> {
+  return (await portAccepts(port)) ? freePort() : port;
+}
+
+const secret = () => randomBytes(18).toString('base64url');
+
+/** Keeps credentials stable across runs of the same state directory, so that agents can reconnect. */
+function loadCredentials(path: string, agents: string[]): Credentials {
+  const credentials: Credentials = existsSync(path)
+    ? (JSON.parse(readFileSync(path, 'utf8')) as Credentials)
+    : { service: { user: 'warden', password: secret() }, operator: { user: 'operator', password: secret() }, agents: {} };
+  for (const agent of agents) credentials.agents[agent] ??= secret();
+  writeFileSync(path, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return credentials;
+}
+
+/**
+ * The whole suite on this machine: nats-server with Warden's configuration, PostgreSQL for the audit
+ * log (embedded PGlite unless a DATABASE_URL is given), the provisioned topology, and the seven
+ * services as separate processes, each on its own HTTP port.
+ */
+export class LocalSuite {
+  private nats?: NatsServerProcess;
+  private postgres?: EmbeddedPostgres;
+  private readonly processes: ServiceProcess[] = [];
+  natsUrl = '';
+  monitorUrl = '';
+  databaseUrl = '';
+  databaseLabel = '';
+  credentials!: Credentials;
+
+  private constructor(private readonly options: LocalSuiteOptions) {}
+
+  static async start(options: LocalSuiteOptions): Promise<LocalSuite> {
+    const suite = new LocalSuite(options);
+    try {
+      await suite.startAll();
+    } catch (error) {
+      await suite.stop();
+      throw error;
+    }
+    return suite;
+  }
+
+  get services(): RunningService[] {
+    return this.processes.map((p) => ({ name: p.app as ServiceName, url: p.url }));
+  }
+
+  get serviceSettings(): NatsSettings {
+    return { servers: this.natsUrl, user: this.credentials.service.user, password: this.credentials.service.password };
+  }
+
+  agentSettings(agentId: string): NatsSettings {
+    return {
+      servers: this.natsUrl,
+      user: agentId,
+      password: this.credentials.agents[agentId],
+      inboxPrefix: agentInboxPrefix(agentId),
+    };
+  }
+
+  get logDir(): string {
+    return join(this.stateDir, 'logs');
+  }
+
+  private get stateDir(): string {
+    return resolve(this.options.stateDir);
+  }
+
+  private async startAll(): Promise<void> {
+    const { options } = this;
+    for (const dir of [this.stateDir, this.logDir, join(this.stateDir, 'nats')]) mkdirSync(dir, { recursive: true });
+    this.credentials = loadCredentials(join(this.stateDir, 'credentials.json'), ['demo-agent', ...options.agents]);
+
+    const port = await preferredPort(options.natsPort);
+    const monitorPort = await preferredPort(8222);
+    const configPath = join(this.stateDir, 'nats.conf');
+    writeFileSync(
+      configPath,
+      renderNatsServerConfig({
+        partitions: options.partitions,
+        port,
+        monitorPort,
+        storeDir: join(this.stateDir, 'nats'),
+        service: this.credentials.service,
+        operators: [this.credentials.operator],
+        agents: Object.entries(this.credentials.agents).map(([user, password]) => ({ user, password })),
+      }),
+      { mode: 0o600 },
+    );
+    this.nats = new NatsServerProcess({ configPath, port, logFile: join(this.logDir, 'nats-server.log') });
+    await this.nats.start();
+    this.natsUrl = `nats://127.0.0.1:${port}`;
+    this.monitorUrl = `http://127.0.0.1:${monitorPort}`;
+    options.onProgress(`nats-server with JetStream on ${this.natsUrl} (${options.partitions} partitions)`);
+
+    if (options.databaseUrl) {
+      this.databaseUrl = options.databaseUrl;
+      this.databaseLabel = 'PostgreSQL from DATABASE_URL';
+    } else {
+      const pgPort = await preferredPort(options.postgresPort);
+      this.postgres = await EmbeddedPostgres.start({ dataDir: join(this.stateDir, 'pglite'), port: pgPort });
+      this.databaseUrl = this.postgres.url;
+      this.databaseLabel = `embedded PostgreSQL (PGlite) on 127.0.0.1:${pgPort}`;
+    }
+    options.onProgress(this.databaseLabel);
+
+    const bus = await BusConnection.open(this.serviceSettings);
+    try {
+      const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions: options.partitions }));
+      const count = (kind: string) => report.changes.filter((c) => c.kind === kind && c.action !== 'stale').length;
+      const created = report.changes.filter((c) => c.action === 'created').length;
+      options.onProgress(
+        `topology provisioned: ${count('stream')} streams, ${count('consumer')} consumers, ${count('kv')} KV bucket` +
+          (created ? ` (${created} created)` : ' (all up to date)'),
+      );
+    } finally {
+      await bus.close();
+    }
+
+    // Start the services one after the other: on a small machine, seven cold Node starts at once
+    // take longer than in turn.
+    for (const name of SERVICES) {
+      const env: Record<string, string> = { LOG_LEVEL: options.logLevel };
+      if (name === 'audit') {
+        env.DATABASE_URL = this.databaseUrl;
+        if (this.postgres) env.DATABASE_POOL_SIZE = '1';
+      }
+      const service = await ServiceProcess.start({
+        app: name,
+        nats: this.serviceSettings,
+        partitions: options.partitions,
+        port: await preferredPort(SERVICE_PORTS[name]),
+        env,
+        logFile: join(this.logDir, `${name}.log`),
+      });
+      this.processes.push(service);
+      options.onProgress(`${name.padEnd(24)} ${service.url}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.processes.map((p) => p.stop()));
+    await this.postgres?.stop();
+    await this.nats?.stop();
+  }
+}
