@@ -1,0 +1,113 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { natsServerBinary, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { TestNatsServer } from '@warden/testing';
+
+const run = promisify(execFile);
+const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+
+async function warden(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [WARDEN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd: WORKSPACE_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('warden', () => {
+  it('lists its commands', async () => {
+    const { code, stdout } = await warden(['--help']);
+    expect(code).toBe(0);
+    for (const command of ['demo', 'up', 'provision', 'nats-config']) expect(stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+  });
+
+  it('explains how to use it when called without a command, or with an unknown one', async () => {
+    expect(await warden([])).toMatchObject({ code: 1, stdout: expect.stringContaining('Usage: warden <command>') });
+    expect(await warden(['teleport'])).toMatchObject({ code: 1, stderr: expect.stringContaining('unknown command "teleport"') });
+  });
+
+  it('gives each command a help with its options and environment', async () => {
+    const { code, stdout } = await warden(['provision', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--partitions N');
+    expect(stdout).toContain('NATS_URL');
+  });
+
+  it('names a wrong option and where to look', async () => {
+    const { code, stderr } = await warden(['provision', '--partitons', '8']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("Unknown option '--partitons'");
+    expect(stderr).toContain('warden provision --help');
+    expect(await warden(['provision', '--partitions', 'eight'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--partitions must be an integer') });
+  });
+});
+
+describe('warden nats-config', () => {
+  it('prints a configuration nats-server accepts, with the agents it names', async () => {
+    const { code, stdout } = await warden(['nats-config', '--partitions', '4', '--agent', 'claude-code', '--store-dir', '/tmp/warden-js']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('"warden.action.*.*": "warden.action.{{partition(4,2)}}.{{wildcard(1)}}.{{wildcard(2)}}"');
+    expect(stdout).toContain('"warden.action.*.claude-code.*"');
+    const dir = mkdtempSync(join(tmpdir(), 'warden-conf-'));
+    try {
+      writeFileSync(join(dir, 'nats.conf'), stdout);
+      const env = { ...process.env, WARDEN_SERVICE_PASSWORD: 'a', WARDEN_OPERATOR_PASSWORD: 'b', WARDEN_AGENT_CLAUDE_CODE_PASSWORD: 'c' };
+      const checked = await run(natsServerBinary(), ['-c', join(dir, 'nats.conf'), '-t'], { env });
+      expect(`${checked.stdout}${checked.stderr}`).toContain('configuration file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('warden provision', () => {
+  let nats: TestNatsServer;
+
+  beforeAll(async () => {
+    nats = await TestNatsServer.start({ partitions: 4, provision: false });
+  });
+
+  afterAll(async () => {
+    await nats.stop();
+  });
+
+  const env = () => ({ NATS_URL: nats.url, NATS_USER: nats.service.user, NATS_PASSWORD: nats.service.password });
+
+  it('refuses a partition count the server does not map, and says why', async () => {
+    const { code, stderr } = await warden(['provision', '--partitions', '8'], env());
+    expect(code).toBe(1);
+    expect(stderr).toContain('WARDEN_PARTITIONS=8');
+  });
+
+  it('creates the topology, then finds nothing to change', async () => {
+    const first = await warden(['provision', '--partitions', '4'], env());
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Provisioned nats:\/\/127\.0\.0\.1:\d+: \d+ created/);
+    const second = await warden(['provision', '--partitions', '4'], env());
+    expect(second).toMatchObject({ code: 0, stdout: expect.stringMatching(/: \d+ unchanged\n$/) });
+  });
+});
+
+describe('warden demo', () => {
+  it('runs the suite and prints the decision for each action of the scripted session', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'warden-demo-'));
+    try {
+      const { code, stdout, stderr } = await warden(['demo', '--exit', '--state-dir', stateDir]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toMatch(/1\. Read README\.md\n\s+→ ALLOW\s+verdict allow, decided by reviewer/);
+      expect(stdout).toMatch(/3\. Bash: rm -rf \/.*\n\s+→ DENY\s+verdict block, decided by reviewer.*\n\s+Recursive deletion of \//);
+      expect(stdout).toMatch(/4\. A malformed action.*\n\s+→ REJECTED\s+verdict none, decided by rejected.*\n\s+Warden rejected the action \(schema_invalid\): \/payload\/tool: must be string/);
+      for (const service of ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit']) {
+        expect(stdout).toMatch(new RegExp(`${service} +http://127\\.0\\.0\\.1:\\d+/metrics`));
+      }
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
