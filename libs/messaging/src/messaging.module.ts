@@ -71,8 +71,9 @@ export class MessagingModule {
         },
         {
           provide: BusConnection,
-          useFactory: (logger: Logger, metrics: MessagingMetrics) =>
-            BusConnection.open(resolved.nats, {
+          useFactory: (logger: Logger, metrics: MessagingMetrics) => {
+            logger.info({ servers: resolved.nats.servers, user: resolved.nats.user }, 'connecting to NATS');
+            return BusConnection.open(resolved.nats, {
               onDisconnect: () => {
                 metrics.connected.set(0);
                 logger.warn('disconnected from NATS; reconnecting');
@@ -82,7 +83,8 @@ export class MessagingModule {
                 logger.info('reconnected to NATS');
               },
               onError: (error) => logger.error({ err: error }, 'NATS error'),
-            }),
+            });
+          },
           inject: [LOGGER, MessagingMetrics],
         },
         {

@@ -5,6 +5,9 @@ import type { ConcurrencyLimit } from './concurrency-limit.js';
 /** Messages the client keeps buffered per consumer; the server keeps the rest. */
 const BUFFERED_MESSAGES = 128;
 
+/** How long `stop` waits for handlers in flight; what is still running then is redelivered to the next owner. */
+export const DRAIN_TIMEOUT_MS = 10_000;
+
 /**
  * Pulls one durable consumer and hands each message to `process` without waiting for the previous one
  * (the process function decides ordering), bounded by the service-wide concurrency limit. `stop` stops
@@ -44,6 +47,11 @@ export class ChannelConsumer {
   async stop(): Promise<void> {
     await this.messages?.close();
     await this.loop;
-    await Promise.allSettled([...this.inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 }
