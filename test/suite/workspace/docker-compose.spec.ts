@@ -1,0 +1,226 @@
+// docker-compose.yml as Compose itself resolves it (`docker compose config`): the services, how each is
+// built and wired, and that the defaults alone give a working file. Nothing is built or started.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { SERVICES } from '@warden/contracts';
+import { SERVICE_PORTS } from '@warden/messaging';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
+const DOCKERFILE = join(ROOT, 'deploy', 'docker', 'Dockerfile');
+const PARAMS = JSON.parse(readFileSync(join(ROOT, 'deploy', 'nats', 'params.json'), 'utf8')) as {
+  server: { partitions: number; port: number; monitorPort: number; storeDir: string };
+};
+
+// Compose v2 (`docker compose`, JSON) and Debian's docker-compose 1.29 (YAML) print the resolved file
+// differently; these are the shapes both can take.
+type EnvSpec = Record<string, string | number | boolean | null> | string[] | undefined;
+type DependsSpec = Record<string, { condition?: string }> | string[] | undefined;
+type VolumeSpec = string | { source?: string; target: string };
+interface RawService {
+  image?: string;
+  build?: string | { context: string; dockerfile?: string; args?: Record<string, string> | string[] };
+  command?: string | string[];
+  environment?: EnvSpec;
+  depends_on?: DependsSpec;
+  healthcheck?: { test?: string | string[] };
+  volumes?: VolumeSpec[];
+  ports?: unknown[];
+  container_name?: string;
+}
+
+function env(service: RawService): Record<string, string> {
+  const spec = service.environment;
+  if (!spec) return {};
+  if (Array.isArray(spec)) {
+    return Object.fromEntries(spec.map((item) => [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]));
+  }
+  return Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+/** Dependency name → condition; a plain list means "started". */
+function dependsOn(service: RawService): Record<string, string> {
+  const spec = service.depends_on;
+  if (!spec) return {};
+  if (Array.isArray(spec)) return Object.fromEntries(spec.map((name) => [name, 'service_started']));
+  return Object.fromEntries(Object.entries(spec).map(([name, dep]) => [name, dep.condition ?? 'service_started']));
+}
+
+function buildOf(service: RawService): { dockerfile: string; args: Record<string, string> } {
+  const build = typeof service.build === 'string' ? { context: service.build } : service.build;
+  if (!build) throw new Error('service has no build section');
+  const args = Array.isArray(build.args)
+    ? Object.fromEntries(build.args.map((item) => [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]))
+    : (build.args ?? {});
+  return { dockerfile: resolve(build.context, build.dockerfile ?? 'Dockerfile'), args };
+}
+
+function mounts(service: RawService): { source: string; target: string }[] {
+  return (service.volumes ?? []).map((volume) => {
+    if (typeof volume !== 'string') return { source: volume.source ?? '', target: volume.target };
+    const [source, target] = volume.split(':');
+    return { source, target };
+  });
+}
+
+const words = (value: string | string[] | undefined): string => (Array.isArray(value) ? value.join(' ') : (value ?? ''));
+
+const run = (command: string, args: string[], childEnv: NodeJS.ProcessEnv) =>
+  spawnSync(command, args, { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 60_000 });
+
+/**
+ * The resolved compose file. The caller's WARDEN_* variables and any .env file are kept out (an empty
+ * --env-file), so that the file's own defaults are what is checked, plus `extra`.
+ */
+function composeConfig(extra: Record<string, string> = {}): Record<string, RawService> {
+  const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WARDEN_') && k !== 'LOG_LEVEL'));
+  Object.assign(childEnv, extra);
+  const dir = mkdtempSync(join(tmpdir(), 'warden-compose-'));
+  const envFile = join(dir, 'empty.env');
+  writeFileSync(envFile, '');
+  try {
+    const common = ['-f', COMPOSE_FILE, '--env-file', envFile, 'config'];
+    const plugin = run('docker', ['compose', 'version'], childEnv);
+    const result =
+      plugin.status === 0
+        ? run('docker', ['compose', ...common, '--format', 'json'], childEnv)
+        : run('docker-compose', common, childEnv);
+    if (plugin.status !== 0 && (result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+      throw new Error('Neither the Compose plugin (`docker compose`) nor `docker-compose` is installed: run `apt-get install -y docker-compose`.');
+    }
+    if (result.status !== 0) throw new Error(`compose config failed (exit ${result.status}):\n${result.stderr}`);
+    // JSON is YAML, so one parser reads both outputs.
+    return (parse(result.stdout) as { services: Record<string, RawService> }).services;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function natsServerBinary(): string {
+  for (const candidate of ['nats-server', '/usr/sbin/nats-server']) {
+    if (run(candidate, ['--version'], process.env).status === 0) return candidate;
+  }
+  throw new Error('nats-server is not installed: run `apt-get install -y nats-server`.');
+}
+
+describe('docker-compose.yml', () => {
+  let services: Record<string, RawService>;
+
+  beforeAll(() => {
+    services = composeConfig();
+  });
+
+  it('declares the seven services, NATS, PostgreSQL, provisioning, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual([...SERVICES, 'nats', 'postgres', 'provision', 'prometheus', 'grafana'].sort());
+  });
+
+  describe.each([...SERVICES])('%s', (name) => {
+    const port = SERVICE_PORTS[name];
+
+    it('builds from the shared Dockerfile with APP set to its own name', () => {
+      const build = buildOf(services[name]);
+      expect(build.dockerfile).toBe(DOCKERFILE);
+      expect(build.args).toEqual({ APP: name });
+    });
+
+    it('reaches NATS as the service user and listens on all interfaces at its own port', () => {
+      const vars = env(services[name]);
+      expect(vars).toMatchObject({
+        NATS_URL: `nats://nats:${PARAMS.server.port}`,
+        NATS_USER: 'warden',
+        HTTP_HOST: '0.0.0.0',
+        HTTP_PORT: String(port),
+        WARDEN_PARTITIONS: String(PARAMS.server.partitions),
+      });
+      // The password nats-server checks the service user against.
+      expect(vars.NATS_PASSWORD).toBe(env(services.nats).WARDEN_SERVICE_PASSWORD);
+    });
+
+    it('starts after provisioning has succeeded', () => {
+      expect(dependsOn(services[name])).toMatchObject({ provision: 'service_completed_successfully' });
+    });
+
+    it('reports health from its readiness endpoint', () => {
+      expect(words(services[name].healthcheck?.test)).toContain(`http://127.0.0.1:${port}/health/ready`);
+    });
+
+    it('can be scaled: no fixed container name or host port', () => {
+      expect(services[name].container_name).toBeUndefined();
+      expect(services[name].ports ?? []).toEqual([]);
+    });
+  });
+
+  it('gives audit the compose PostgreSQL and waits for it to be healthy', () => {
+    const postgres = env(services.postgres);
+    const url = new URL(env(services.audit).DATABASE_URL);
+    expect(url.protocol).toBe('postgres:');
+    expect(url.hostname).toBe('postgres');
+    expect(decodeURIComponent(url.username)).toBe(postgres.POSTGRES_USER);
+    expect(decodeURIComponent(url.password)).toBe(postgres.POSTGRES_PASSWORD);
+    expect(url.pathname).toBe(`/${postgres.POSTGRES_DB}`);
+    expect(dependsOn(services.audit)).toMatchObject({ postgres: 'service_healthy' });
+  });
+
+  it('runs PostgreSQL 15 with user and database warden, a volume and a pg_isready healthcheck', () => {
+    expect(services.postgres.image).toBe('postgres:15-alpine');
+    expect(env(services.postgres)).toMatchObject({ POSTGRES_USER: 'warden', POSTGRES_DB: 'warden' });
+    expect(mounts(services.postgres).map((m) => m.target)).toContain('/var/lib/postgresql/data');
+    expect(words(services.postgres.healthcheck?.test)).toContain('pg_isready');
+  });
+
+  it('provisions once, with the CLI image, the configured partitions and the service user, after NATS is healthy', () => {
+    const provision = services.provision;
+    const build = buildOf(provision);
+    expect(build.dockerfile).toBe(DOCKERFILE);
+    expect(build.args).toEqual({ APP: 'cli' });
+    expect(words(provision.command)).toBe(`provision --partitions ${PARAMS.server.partitions}`);
+    expect(dependsOn(provision)).toEqual({ nats: 'service_healthy' });
+    expect(env(provision)).toMatchObject({ NATS_URL: `nats://nats:${PARAMS.server.port}`, NATS_USER: 'warden', NATS_PASSWORD: env(services.nats).WARDEN_SERVICE_PASSWORD });
+  });
+
+  it('runs nats-server 2.9 on the rendered configuration, with JetStream on a volume and a /healthz check', () => {
+    const nats = services.nats;
+    expect(nats.image).toMatch(/^nats:2\.9\.\d+-alpine$/);
+    expect(words(nats.command)).toBe('-c /etc/nats/warden.conf');
+    const volumes = mounts(nats);
+    expect(volumes).toContainEqual({ source: join(ROOT, 'deploy', 'nats', 'warden.conf'), target: '/etc/nats/warden.conf' });
+    expect(volumes.map((m) => m.target)).toContain(PARAMS.server.storeDir);
+    expect(words(nats.healthcheck?.test)).toContain(`http://127.0.0.1:${PARAMS.server.monitorPort}/healthz`);
+  });
+
+  it('sets every password variable the NATS configuration reads, with values nats-server accepts', () => {
+    const vars = env(services.nats);
+    const conf = readFileSync(join(ROOT, 'deploy', 'nats', 'warden.conf'), 'utf8');
+    const referenced = [...new Set([...conf.matchAll(/password: \$([A-Z0-9_]+)/g)].map((m) => m[1]))];
+    expect(referenced.length).toBeGreaterThan(0);
+    for (const name of referenced) expect(vars[name]).toBeTruthy();
+    // Only the container's environment: nats-server must not find a variable in the test's own.
+    const result = run(natsServerBinary(), ['-c', join(ROOT, 'deploy', 'nats', 'warden.conf'), '-t'], { PATH: process.env.PATH, ...vars });
+    expect({ status: result.status, output: `${result.stdout}${result.stderr}`.trim() }).toEqual({
+      status: 0,
+      output: expect.stringContaining('is valid'),
+    });
+  });
+
+  it('passes password overrides from the environment to NATS and to everything that connects to it', () => {
+    const overridden = composeConfig({ WARDEN_SERVICE_PASSWORD: 'override-service', WARDEN_DB_PASSWORD: 'override-db' });
+    expect(env(overridden.nats).WARDEN_SERVICE_PASSWORD).toBe('override-service');
+    for (const name of [...SERVICES, 'provision']) expect(env(overridden[name]).NATS_PASSWORD).toBe('override-service');
+    expect(env(overridden.postgres).POSTGRES_PASSWORD).toBe('override-db');
+    expect(new URL(env(overridden.audit).DATABASE_URL).password).toBe('override-db');
+  });
+
+  it('mounts the Prometheus configuration and the Grafana provisioning', () => {
+    expect(services.prometheus.image).toMatch(/^prom\/prometheus(:|$)/);
+    expect(mounts(services.prometheus)).toContainEqual({
+      source: join(ROOT, 'deploy', 'prometheus', 'prometheus.yml'),
+      target: '/etc/prometheus/prometheus.yml',
+    });
+    expect(services.grafana.image).toMatch(/^grafana\/grafana(:|$)/);
+    expect(mounts(services.grafana)).toContainEqual({ source: join(ROOT, 'deploy', 'grafana', 'provisioning'), target: '/etc/grafana/provisioning' });
+  });
+});
