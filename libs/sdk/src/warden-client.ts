@@ -80,6 +80,8 @@ export class WardenClient {
       inboxPrefix: `_INBOX_${options.agentId}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
+      // Stack traces for every request cost more than the rest of a proposal's client-side work.
+      noAsyncTraces: true,
     });
     const client = new WardenClient(nc, jetstream(nc), options.agentId, options);
     client.listen(sessionSubscription('decision', options.agentId, '*'), (msg) => client.onDecision(msg));

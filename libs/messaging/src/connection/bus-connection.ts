@@ -31,6 +31,8 @@ export class BusConnection {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       waitOnFirstConnect: true,
+      // Capturing a stack trace for every request costs more than the handler itself on the hot path.
+      noAsyncTraces: true,
     });
     const jsm = await jetstreamManager(nc, { checkAPI: false });
     const connection = new BusConnection(nc, jetstream(nc, { checkAPI: false }), jsm);

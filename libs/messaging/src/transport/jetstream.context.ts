@@ -1,8 +1,9 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import { BaseRpcContext } from '@nestjs/microservices';
 import type { SessionAddress } from '@warden/contracts';
+import type { Logger } from '@warden/observability';
 
-type JetStreamContextArgs = [JsMsg, SessionAddress | null];
+type JetStreamContextArgs = [JsMsg, SessionAddress | null, () => Logger];
 
 /** What a handler can know about the delivery besides the message itself. */
 export class JetStreamContext extends BaseRpcContext<JetStreamContextArgs> {
@@ -26,6 +27,11 @@ export class JetStreamContext extends BaseRpcContext<JetStreamContextArgs> {
 
   getStreamSequence(): number {
     return this.args[0].seq;
+  }
+
+  /** The service's logger for lines about this message: they carry its trace, session, id and type. */
+  get log(): Logger {
+    return this.args[2]();
   }
 
   /** Tells JetStream the handler is still working, so that a long handler is not redelivered. */

@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { JsMsg } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { NO_SCOPE, type AnyMessage, type ChannelId, type DeadLetterReason, type ServiceName, type SessionAddress } from '@warden/contracts';
-import { runWithLogContext, type Logger } from '@warden/observability';
+import { lazyMessageLogger, type Logger } from '@warden/observability';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { BusConnection } from '../connection/bus-connection.js';
 import { ChannelConsumer } from '../consumer/channel-consumer.js';
@@ -67,6 +67,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private readonly lanes = new SessionLanes();
   private readonly limit: ConcurrencyLimit;
   private readonly consumers = new Map<number | 'shared', ChannelConsumer[]>();
+  private readonly handlerByType = new Map<string, MessageHandler | null>();
   private coordinator?: PartitionCoordinator;
   private running = false;
   private stopping?: Promise<void>;
@@ -224,6 +225,19 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     await Promise.all(consumers.map((c) => c.stop()));
   }
 
+  /**
+   * The handler of a message type, or of every type, or none. Nest's getHandlerByPattern first tries to
+   * read the pattern as JSON, which throws for every dotted type name; patterns here are plain strings.
+   */
+  private handlerFor(type: string): MessageHandler | null {
+    let handler = this.handlerByType.get(type);
+    if (handler === undefined) {
+      handler = this.messageHandlers.get(type) ?? this.messageHandlers.get(ANY_MESSAGE) ?? null;
+      this.handlerByType.set(type, handler);
+    }
+    return handler;
+  }
+
   /** An owner whose lease lapsed must not act: leave the message unacknowledged for the next owner. */
   private mayProcess(spec: ConsumerSpec): boolean {
     return spec.partition === null || (this.coordinator?.holds(spec.partition) ?? false);
@@ -255,30 +269,28 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     started: number,
   ): Promise<void> {
     if (!this.mayProcess(spec)) return;
-    const handler = this.getHandlerByPattern(message.type) ?? this.getHandlerByPattern(ANY_MESSAGE);
+    const handler = this.handlerFor(message.type);
     const labels = { channel: spec.channel, type: message.type };
     if (!handler) {
       jsMsg.ack();
       this.metrics.processed.inc({ ...labels, result: 'unhandled' });
       return;
     }
-    const context = {
+    const log = lazyMessageLogger(this.log, {
       trace_id: message.trace_id,
       session_id: message.session_id,
       message_id: message.id,
       message_type: message.type,
-    };
-    await runWithLogContext(context, async () => {
-      try {
-        const result: unknown = await handler(message, new JetStreamContext([jsMsg, address]));
-        if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
-        jsMsg.ack();
-        this.metrics.processed.inc({ ...labels, result: 'handled' });
-        this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);
-      } catch (error) {
-        await this.handleFailure(jsMsg, spec, message, address, error as Error);
-      }
     });
+    try {
+      const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log]));
+      if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+      jsMsg.ack();
+      this.metrics.processed.inc({ ...labels, result: 'handled' });
+      this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);
+    } catch (error) {
+      await this.handleFailure(jsMsg, spec, message, address, error as Error, log());
+    }
   }
 
   private async handleFailure(
@@ -287,6 +299,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     message: AnyMessage,
     address: SessionAddress | null,
     error: Error,
+    log: Logger,
   ): Promise<void> {
     const labels = { channel: spec.channel, type: message.type };
     if (error instanceof RejectMessageError) {
@@ -297,18 +310,18 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     if (error instanceof TransientError) {
       // A dependency is down, not the message wrong: retry for as long as it takes, never dead-letter.
       this.metrics.failed.inc({ ...labels, disposition: 'retry' });
-      this.log.warn({ err: error, deliveries }, 'dependency unavailable; the message will be redelivered');
+      log.warn({ err: error, deliveries }, 'dependency unavailable; the message will be redelivered');
       jsMsg.nak(retryDelayMs(deliveries));
       return;
     }
     if (deliveries >= this.options.topology.options.maxDeliver) {
       this.metrics.failed.inc({ ...labels, disposition: 'dead_letter' });
-      this.log.error({ err: error, deliveries }, 'handler keeps failing; dead-lettering the message');
+      log.error({ err: error, deliveries }, 'handler keeps failing; dead-lettering the message');
       await this.deadLetter(jsMsg, spec, 'handler_failed', `${error.message} (failed ${deliveries} times)`, message.type, address);
       return;
     }
     this.metrics.failed.inc({ ...labels, disposition: 'retry' });
-    this.log.warn({ err: error, deliveries }, 'handler failed; the message will be redelivered');
+    log.warn({ err: error, deliveries }, 'handler failed; the message will be redelivered');
     jsMsg.nak(retryDelayMs(deliveries));
   }
 

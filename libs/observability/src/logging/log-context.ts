@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Logger } from 'pino';
 
-/** What every log line written while handling a message carries. */
+/** What every log line about a message carries. */
 export interface LogContext {
   trace_id?: string;
   session_id?: string;
@@ -8,12 +8,11 @@ export interface LogContext {
   message_type?: string;
 }
 
-const storage = new AsyncLocalStorage<LogContext>();
-
-export function runWithLogContext<T>(context: LogContext, fn: () => T): T {
-  return storage.run(context, fn);
-}
-
-export function currentLogContext(): LogContext | undefined {
-  return storage.getStore();
+/**
+ * A logger whose lines carry the trace and session of one message. Created on first use: most
+ * messages are handled without writing a line, and the hot path should not pay for one.
+ */
+export function lazyMessageLogger(logger: Logger, context: LogContext): () => Logger {
+  let child: Logger | undefined;
+  return () => (child ??= logger.child(context));
 }

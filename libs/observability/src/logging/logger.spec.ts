@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { runWithLogContext } from './log-context.js';
+import { lazyMessageLogger } from './log-context.js';
 import { createLogger } from './logger.js';
 
 function capture() {
@@ -14,10 +14,10 @@ function capture() {
 }
 
 describe('createLogger', () => {
-  it('writes the trace and session of the message being handled', () => {
+  it('writes the trace and session of the message a line is about', () => {
     const { lines, destination } = capture();
     const logger = createLogger({ service: 'reviewer', destination });
-    runWithLogContext({ trace_id: 'trace-1', session_id: 'sess-1' }, () => logger.info('reviewed'));
+    lazyMessageLogger(logger, { trace_id: 'trace-1', session_id: 'sess-1' })().info('reviewed');
     logger.info('idle');
     expect(lines[0]).toMatchObject({ service: 'reviewer', trace_id: 'trace-1', session_id: 'sess-1', msg: 'reviewed' });
     expect(lines[1]).not.toHaveProperty('trace_id');

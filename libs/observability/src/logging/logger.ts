@@ -1,5 +1,4 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
-import { currentLogContext } from './log-context.js';
 
 export type { Logger } from 'pino';
 
@@ -27,14 +26,13 @@ const REDACTED_PATHS = [
   'payload.input',
 ];
 
-/** A pino logger for a service; lines carry the trace and session of the message being handled. */
+/** A pino logger for a service. Lines about a message come from its child (see lazyMessageLogger). */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
     level: settings.level ?? 'info',
     base: { service: settings.service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
-    mixin: () => ({ ...currentLogContext() }),
     formatters: { level: (label) => ({ level: label }) },
   };
   return settings.destination ? pino(options, settings.destination) : pino(options);

@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+/** Clock ticks per second of /proc's CPU times; 100 on practically every Linux. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU seconds a process has used so far; undefined when it cannot be read (not Linux, gone). */
+export function cpuSeconds(pid: number): number | undefined {
+  if (pid === process.pid) {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces; fields after it are counted from its closing paren.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's command line, arguments joined by spaces; undefined when it is gone or /proc is missing. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid of a process whose command line contains `needle` (read from /proc), if there is one. */
+export function findPid(needle: string): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    // A process that ended while the list was read has no command line any more.
+    if (commandLine(Number(entry))?.includes(needle)) return Number(entry);
+  }
+  return undefined;
+}
+
+export type CpuShares = Record<string, number | null>;
+
+/**
+ * CPU used by each watched process over an interval, as a percentage of one core (200% = both cores of
+ * a 2-core machine), so one can see which process saturates the machine.
+ */
+export class CpuMeter {
+  private start = new Map<string, number | undefined>();
+  private startedAt = 0;
+
+  constructor(private readonly pids: () => Record<string, number | undefined>) {}
+
+  begin(): void {
+    this.startedAt = performance.now();
+    this.start = new Map(Object.entries(this.pids()).map(([name, pid]) => [name, pid === undefined ? undefined : cpuSeconds(pid)]));
+  }
+
+  end(): CpuShares {
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const shares: CpuShares = {};
+    for (const [name, pid] of Object.entries(this.pids())) {
+      const before = this.start.get(name);
+      const after = pid === undefined ? undefined : cpuSeconds(pid);
+      shares[name] = before === undefined || after === undefined || seconds <= 0 ? null : Math.round(((after - before) / seconds) * 1000) / 10;
+    }
+    return shares;
+  }
+}

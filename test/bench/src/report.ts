@@ -1,0 +1,276 @@
+import type { JetStreamResult, RequestReplyResult } from './baselines.js';
+import type { CpuShares } from './cpu.js';
+import type { LoadResult } from './load.js';
+
+export const TARGETS = {
+  /** Decision round trip p99 at the latency phase's rate, ms. */
+  latencyP99Ms: 5,
+  latencyRate: 500,
+  /** Actions/s sustained with no lost decision. */
+  sustainedRate: 2000,
+} as const;
+
+export interface StepResult extends LoadResult {
+  sustained: boolean;
+  /** Why a step was not sustained. */
+  why: string[];
+}
+
+export interface TargetResult {
+  name: string;
+  target: string;
+  value: string;
+  met: boolean;
+}
+
+export interface Figures {
+  requestReply: RequestReplyResult;
+  jetstream: JetStreamResult;
+  latency: LoadResult;
+  steps: StepResult[];
+  closedLoop?: LoadResult;
+}
+
+/**
+ * A step is sustained when every proposal got its decision from the gate, the decisions kept up with
+ * the offered rate (95%), and the proposals still waiting at the step's end are at most a quarter
+ * second of offered load: a backlog that does not grow.
+ */
+export function judgeStep(result: LoadResult): StepResult {
+  const offered = result.offeredRate ?? 0;
+  const why: string[] = [];
+  if (result.lost) why.push(`${result.lost} decision(s) lost`);
+  if (result.rejected) why.push(`${result.rejected} rejected`);
+  if (result.errors) why.push(`${result.errors} propose error(s)`);
+  if (result.stoppedEarly) why.push('backlog passed its bound, load stopped early');
+  if (result.decidedPerSecond < 0.95 * offered) why.push(`decided ${Math.round(result.decidedPerSecond)}/s < 95% of offered`);
+  const bound = Math.max(1, Math.ceil(offered / 4));
+  if (result.backlogAtEnd > bound) why.push(`backlog ${result.backlogAtEnd} at the end > ${bound}`);
+  return { ...result, sustained: why.length === 0, why };
+}
+
+/** The highest sustained step, if any. */
+export function sustainedStep(steps: StepResult[]): StepResult | undefined {
+  return steps.filter((s) => s.sustained).sort((a, b) => (b.offeredRate ?? 0) - (a.offeredRate ?? 0))[0];
+}
+
+export function evaluateTargets(f: Figures, latencyRate: number): TargetResult[] {
+  const best = sustainedStep(f.steps);
+  const lostAtRate = f.latency.lost + f.latency.rejected + f.latency.errors;
+  return [
+    {
+      name: `decision p99 at ${TARGETS.latencyRate} actions/s`,
+      target: `<= ${TARGETS.latencyP99Ms} ms`,
+      value: latencyRate === TARGETS.latencyRate ? ms(f.latency.latency.p99) : `not measured (ran at ${latencyRate}/s)`,
+      met: latencyRate === TARGETS.latencyRate && f.latency.latency.p99 <= TARGETS.latencyP99Ms,
+    },
+    {
+      name: `lost decisions at ${latencyRate} actions/s`,
+      target: '0',
+      value: String(lostAtRate),
+      met: lostAtRate === 0,
+    },
+    {
+      name: 'sustained throughput, no lost decision',
+      target: `>= ${num(TARGETS.sustainedRate)} actions/s`,
+      value: best ? `${num(best.offeredRate ?? 0)}/s offered, ${num(best.decidedPerSecond)}/s decided` : 'no step sustained',
+      met: !!best && (best.offeredRate ?? 0) >= TARGETS.sustainedRate,
+    },
+  ];
+}
+
+export function ratios(f: Figures): Record<string, number | null> {
+  const best = sustainedStep(f.steps);
+  const div = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !b ? null : Math.round((a / b) * 1000) / 1000);
+  return {
+    decisionP50OverRequestP50: div(f.latency.latency.p50, f.requestReply.rtt.p50),
+    decisionP99OverRequestP99: div(f.latency.latency.p99, f.requestReply.rtt.p99),
+    decisionP999OverRequestP999: div(f.latency.latency.p999, f.requestReply.rtt.p999),
+    decisionP50OverPublishAckP50: div(f.latency.latency.p50, f.jetstream.sequentialRtt.p50),
+    decisionP99OverPublishAckP99: div(f.latency.latency.p99, f.jetstream.sequentialRtt.p99),
+    sustainedOverPublishAckRate: div(best?.decidedPerSecond, f.jetstream.acksPerSecond),
+    // Each decision stores three messages (action, verdict, decision): the share of JetStream's raw budget used.
+    sustainedStoredMessagesOverPublishAckRate: div(best ? best.decidedPerSecond * 3 : undefined, f.jetstream.acksPerSecond),
+    closedLoopOverPublishAckRate: div(f.closedLoop?.decidedPerSecond, f.jetstream.acksPerSecond),
+  };
+}
+
+export function ms(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return `${value.toFixed(value < 10 ? 3 : value < 100 ? 2 : 1)} ms`;
+}
+
+export function num(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+const times = (value: number | null | undefined) => (value === null || value === undefined ? '' : `${value.toFixed(value < 10 ? 2 : 1)}x`);
+
+interface Row {
+  measurement: string;
+  value: string;
+  target?: string;
+  met?: boolean;
+  baseline?: string;
+  ratio?: string;
+}
+
+function table(rows: (Row | 'rule')[]): string {
+  const headers: Row = { measurement: 'Measurement', value: 'Value', target: 'Target', baseline: 'Baseline (same run)', ratio: 'Ratio' };
+  const cells = (r: Row) => [r.measurement, r.value, r.target ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO', r.baseline ?? '', r.ratio ?? ''];
+  const head = [...cells(headers).slice(0, 3), 'Met', ...cells(headers).slice(4)];
+  const all = rows.filter((r): r is Row => r !== 'rule').map(cells);
+  const widths = head.map((h, i) => Math.max(h.length, ...all.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 1 || i === 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(head), rule, ...rows.map((r) => (r === 'rule' ? rule : line(cells(r))))].join('\n');
+}
+
+/** CPU milliseconds each process spent per decision: where the machine's two cores go. */
+export function cpuPerDecision(result: LoadResult): Record<string, number | null> | undefined {
+  if (!result.cpu || !result.decidedPerSecond) return undefined;
+  const out: Record<string, number | null> = {};
+  let total = 0;
+  for (const [name, share] of Object.entries(result.cpu)) {
+    out[name] = share === null ? null : Math.round(((share * 10) / result.decidedPerSecond) * 1000) / 1000;
+    total += share ?? 0;
+  }
+  out.total = Math.round(((total * 10) / result.decidedPerSecond) * 1000) / 1000;
+  return out;
+}
+
+const cpuMsText = (result: LoadResult) => {
+  const per = cpuPerDecision(result);
+  return per
+    ? Object.entries(per)
+        .map(([name, v]) => `${name} ${v === null ? 'n/a' : v.toFixed(3)}`)
+        .join(', ')
+    : 'n/a';
+};
+
+function stageLines(result: LoadResult): string[] {
+  const lines: string[] = [];
+  const st = result.stages;
+  if (st && st.count) {
+    const f = (x: { p50: number; p99: number; max: number }) => `p50 ${x.p50.toFixed(1)} / p99 ${x.p99.toFixed(1)} / max ${x.max.toFixed(1)}`;
+    lines.push(
+      `  stage split (${st.count} actions of sampled sessions, ms, 1 ms resolution):`,
+      `    agent -> reviewer's verdict created   ${f(st.toVerdict)}`,
+      `    verdict -> gate's decision created    ${f(st.toDecision)}`,
+      `    decision created -> agent resolved    ${f(st.toAgent)}`,
+    );
+  }
+  for (const [app, figures] of Object.entries(result.services ?? {})) {
+    const handlers = Object.entries(figures.handlers)
+      .filter(([, h]) => h.count >= 10)
+      .map(([type, h]) => `${type} x${num(h.count)} mean ${h.meanMs.toFixed(2)} / p50~${h.p50Ms.toFixed(2)} / p99~${h.p99Ms.toFixed(2)} ms`)
+      .join('; ');
+    lines.push(
+      `  ${app}: handler receive->ack ${handlers || 'n/a'}; GC ${figures.gcMs} ms in ${figures.gcPauses} pauses; event-loop delay p99 ${figures.eventLoopDelayP99Ms} ms`,
+    );
+  }
+  return lines;
+}
+
+const cpuText = (cpu: CpuShares | undefined) =>
+  cpu
+    ? Object.entries(cpu)
+        .map(([name, share]) => `${name} ${share === null ? 'n/a' : `${share}%`}`)
+        .join(', ')
+    : 'n/a';
+
+export function renderReport(f: Figures, targets: TargetResult[], r: Record<string, number | null>, options: { sessions: number; agents: number; stepDurationS: number }): string {
+  const rr = f.requestReply.rtt;
+  const js = f.jetstream;
+  const lat = f.latency.latency;
+  const rate = f.latency.offeredRate ?? 0;
+  const best = sustainedStep(f.steps);
+  const peak = [...f.steps, ...(f.closedLoop ? [f.closedLoop] : [])].reduce((m, s) => Math.max(m, s.decidedPerSecond), 0);
+  const [latencyTarget, lostTarget, throughputTarget] = targets;
+  const rows: (Row | 'rule')[] = [
+    { measurement: 'A  core NATS request/reply p50', value: ms(rr.p50) },
+    { measurement: 'A  core NATS request/reply p99', value: ms(rr.p99) },
+    { measurement: 'A  core NATS request/reply p999', value: ms(rr.p999) },
+    { measurement: 'B  JetStream publish-ack RTT p50 (sequential)', value: ms(js.sequentialRtt.p50) },
+    { measurement: 'B  JetStream publish-ack RTT p99 (sequential)', value: ms(js.sequentialRtt.p99) },
+    { measurement: `B  JetStream publish-ack rate (${js.window} in flight)`, value: `${num(js.acksPerSecond)}/s` },
+    'rule',
+    { measurement: `Decision p50 @ ${num(rate)}/s`, value: ms(lat.p50), baseline: `NATS req/reply p50 ${ms(rr.p50)}`, ratio: times(r.decisionP50OverRequestP50) },
+    { measurement: '', value: '', baseline: `JetStream pub-ack p50 ${ms(js.sequentialRtt.p50)}`, ratio: times(r.decisionP50OverPublishAckP50) },
+    {
+      measurement: `Decision p99 @ ${num(rate)}/s`,
+      value: ms(lat.p99),
+      target: latencyTarget!.target,
+      met: latencyTarget!.met,
+      baseline: `NATS req/reply p99 ${ms(rr.p99)}`,
+      ratio: times(r.decisionP99OverRequestP99),
+    },
+    { measurement: '', value: '', baseline: `JetStream pub-ack p99 ${ms(js.sequentialRtt.p99)}`, ratio: times(r.decisionP99OverPublishAckP99) },
+    { measurement: `Decision p999 @ ${num(rate)}/s`, value: ms(lat.p999), baseline: `NATS req/reply p999 ${ms(rr.p999)}`, ratio: times(r.decisionP999OverRequestP999) },
+    { measurement: `Decision max @ ${num(rate)}/s`, value: ms(lat.max) },
+    { measurement: `Decision p99 from schedule @ ${num(rate)}/s`, value: f.latency.fromSchedule ? ms(f.latency.fromSchedule.p99) : 'n/a' },
+    {
+      measurement: `Lost decisions @ ${num(rate)}/s`,
+      value: `${lostTarget!.value} of ${num(f.latency.sent)}`,
+      target: lostTarget!.target,
+      met: lostTarget!.met,
+    },
+    { measurement: `Decided @ ${num(rate)}/s offered`, value: `${num(f.latency.decidedPerSecond)}/s` },
+    'rule',
+    {
+      measurement: 'Sustained throughput (no loss, bounded backlog)',
+      value: best ? `${num(best.decidedPerSecond)}/s` : 'none',
+      target: throughputTarget!.target,
+      met: throughputTarget!.met,
+      baseline: `JetStream pub-ack rate ${num(js.acksPerSecond)}/s`,
+      ratio: times(r.sustainedOverPublishAckRate),
+    },
+    {
+      measurement: best ? `  (step ${num(best.offeredRate ?? 0)}/s offered: p50 ${ms(best.latency.p50)}, p99 ${ms(best.latency.p99)})` : '',
+      value: '',
+      baseline: '3 stored msgs/decision vs pub-ack rate',
+      ratio: times(r.sustainedStoredMessagesOverPublishAckRate),
+    },
+    { measurement: 'Lost decisions in the sustained step', value: best ? String(best.lost + best.rejected + best.errors) : 'n/a', target: '0', met: best ? best.lost + best.rejected + best.errors === 0 : false },
+    { measurement: 'Peak decided/s in any run (not nec. sustained)', value: `${num(peak)}/s` },
+    ...(f.closedLoop
+      ? [
+          {
+            measurement: `Closed loop (${f.closedLoop.inFlightPerSession}/session in flight) decided/s`,
+            value: `${num(f.closedLoop.decidedPerSecond)}/s`,
+            baseline: `JetStream pub-ack rate ${num(js.acksPerSecond)}/s`,
+            ratio: times(r.closedLoopOverPublishAckRate),
+          },
+          { measurement: '  closed loop decision p50 / p99', value: `${ms(f.closedLoop.latency.p50)} / ${ms(f.closedLoop.latency.p99)}` },
+          {
+            measurement: '  closed loop lost decisions',
+            value: String(f.closedLoop.lost + f.closedLoop.rejected + f.closedLoop.errors),
+          },
+        ]
+      : []),
+  ];
+
+  const stepLines = [
+    `Throughput steps (open loop, ${options.stepDurationS} s each, ${options.sessions} sessions over ${options.agents} agent connections):`,
+    `  ${'offered/s'.padStart(9)}  ${'decided/s'.padStart(9)}  ${'p50'.padStart(10)}  ${'p99'.padStart(10)}  ${'p999'.padStart(10)}  ${'max'.padStart(10)}  ${'lost'.padStart(5)}  ${'backlog'.padStart(7)}  result`,
+    ...f.steps.map(
+      (s) =>
+        `  ${num(s.offeredRate ?? 0).padStart(9)}  ${num(s.decidedPerSecond).padStart(9)}  ${ms(s.latency.p50).padStart(10)}  ${ms(s.latency.p99).padStart(10)}  ${ms(s.latency.p999).padStart(10)}  ${ms(s.latency.max).padStart(10)}  ${String(s.lost + s.rejected + s.errors).padStart(5)}  ${String(s.backlogAtEnd).padStart(7)}  ${s.sustained ? 'sustained' : `NOT sustained: ${s.why.join('; ')}`}`,
+    ),
+    ...f.steps.map((s) => `  cpu @ ${num(s.offeredRate ?? 0)}/s (% of one core): ${cpuText(s.cpu)}; CPU ms per decision: ${cpuMsText(s)}`),
+  ];
+  const closed = f.closedLoop
+    ? [
+        `Closed loop (${f.closedLoop.inFlightPerSession} in flight per session): ${num(f.closedLoop.decidedPerSecond)}/s decided, cpu ${cpuText(f.closedLoop.cpu)}; CPU ms per decision: ${cpuMsText(f.closedLoop)}`,
+        ...stageLines(f.closedLoop),
+      ]
+    : [];
+
+  const generator = [
+    `Latency phase @ ${num(rate)}/s. Load generator: send lag p99 ${f.latency.sendLag ? ms(f.latency.sendLag.p99) : 'n/a'}, event-loop delay p99 ${ms(f.latency.generatorLoopDelayP99)}; ` +
+      `wrong decisions ${f.latency.wrong}; allowed ${num(f.latency.allowed)}, denied ${num(f.latency.denied)}`,
+    `CPU @ ${num(rate)}/s (% of one core): ${cpuText(f.latency.cpu)}; CPU ms per decision: ${cpuMsText(f.latency)}`,
+    ...stageLines(f.latency),
+  ];
+  return [table(rows), '', ...generator, '', ...stepLines, ...(closed.length ? ['', ...closed] : [])].join('\n');
+}
