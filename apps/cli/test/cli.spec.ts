@@ -10,8 +10,10 @@ const run = promisify(execFile);
 const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
 
 async function warden(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  // Plain output, as in a pipe; test runners set FORCE_COLOR, which Node refuses to combine with NO_COLOR.
+  const { FORCE_COLOR: _forced, ...inherited } = process.env;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WARDEN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd: WORKSPACE_ROOT });
+    const child = spawn(process.execPath, [WARDEN, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, cwd: WORKSPACE_ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
