@@ -33,6 +33,8 @@ export interface NatsServerProcessOptions {
   port: number;
   /** Also append the server's output to this file. */
   logFile?: string;
+  /** Run in a process group of its own (see ServiceProcessOptions.ownProcessGroup). */
+  ownProcessGroup?: boolean;
 }
 
 /**
@@ -57,7 +59,10 @@ export class NatsServerProcess {
   async start(): Promise<void> {
     this.output = '';
     this.logStream ??= this.options.logFile ? createWriteStream(this.options.logFile, { flags: 'a' }) : undefined;
-    const child = spawn(natsServerBinary(), ['-c', this.options.configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(natsServerBinary(), ['-c', this.options.configPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: this.options.ownProcessGroup ?? false,
+    });
     this.child = child;
     const append = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-50_000);
@@ -77,6 +82,12 @@ export class NatsServerProcess {
 
   kill(): Promise<void> {
     return this.signal('SIGKILL');
+  }
+
+  /** SIGKILL without waiting: usable in a process 'exit' handler, where nothing can be awaited. */
+  killNow(): void {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
   async stop(): Promise<void> {

@@ -19,6 +19,11 @@ export interface ServiceProcessOptions {
   /** Also append the process output to this file. */
   logFile?: string;
   readyTimeoutMs?: number;
+  /**
+   * Run in a process group of its own, so that a Ctrl-C in the terminal reaches only the supervisor,
+   * which then stops its children in order.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /**
@@ -57,6 +62,7 @@ export class ServiceProcess {
     const child = spawn(process.execPath, [main], {
       cwd: WORKSPACE_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.ownProcessGroup ?? false,
       env: {
         ...process.env,
         NATS_URL: options.nats.servers,
@@ -105,6 +111,11 @@ export class ServiceProcess {
 
   kill(): Promise<void> {
     return this.signal('SIGKILL');
+  }
+
+  /** SIGKILL without waiting: usable in a process 'exit' handler, where nothing can be awaited. */
+  killNow(): void {
+    if (this.running) this.child.kill('SIGKILL');
   }
 
   stop(): Promise<void> {

@@ -52,6 +52,9 @@ export function runMain(logger: Logger, main: () => Promise<unknown>): void {
   });
 }
 
+/** Longest a graceful shutdown may take before the process exits anyway. */
+export const SHUTDOWN_TIMEOUT_MS = 20_000;
+
 export interface RunServiceOptions<C extends ServiceRuntime> {
   service: ServiceName;
   /** Reads the service's configuration from the environment; throws ConfigurationError on bad values. */
@@ -69,6 +72,16 @@ export function runService<C extends ServiceRuntime>(options: RunServiceOptions<
     process.exit(1);
   }
   const logger = createLogger({ service: options.service, level: config.logLevel });
+  // Nest closes the app on these signals; should that hang (the bus is gone and nothing can be
+  // handed over), the process still ends.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => {
+        logger.error({ signal }, `graceful shutdown took over ${SHUTDOWN_TIMEOUT_MS} ms; exiting`);
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS).unref();
+    });
+  }
   runMain(logger, async () => {
     const app = await startService({ module: options.createModule(config, logger), logger, http: config.http });
     logger.info({ url: serviceUrl(app), replica: app.get(JetStreamServer).options.replicaId }, `${options.service} ready`);

@@ -66,8 +66,15 @@ export async function runUntilInterrupted(suite: LocalSuite): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  out.line('\nStopping Warden...');
+  out.line('\nStopping Warden (Ctrl-C again to force)...');
+  const forced = () => {
+    out.warn('forced stop');
+    suite.killNow();
+    process.exit(130);
+  };
+  process.once('SIGINT', forced);
   await suite.stop();
+  process.removeListener('SIGINT', forced);
   out.line('Stopped.');
   return 0;
 }

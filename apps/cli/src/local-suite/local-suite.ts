@@ -74,6 +74,8 @@ export class LocalSuite {
 
   static async start(options: LocalSuiteOptions): Promise<LocalSuite> {
     const suite = new LocalSuite(options);
+    // The children run in their own process groups; whatever ends this process must not orphan them.
+    process.once('exit', () => suite.killNow());
     try {
       await suite.startAll();
     } catch (error) {
@@ -129,7 +131,7 @@ export class LocalSuite {
       }),
       { mode: 0o600 },
     );
-    this.nats = new NatsServerProcess({ configPath, port, logFile: join(this.logDir, 'nats-server.log') });
+    this.nats = new NatsServerProcess({ configPath, port, logFile: join(this.logDir, 'nats-server.log'), ownProcessGroup: true });
     await this.nats.start();
     this.natsUrl = `nats://127.0.0.1:${port}`;
     this.monitorUrl = `http://127.0.0.1:${monitorPort}`;
@@ -174,10 +176,17 @@ export class LocalSuite {
         port: await preferredPort(SERVICE_PORTS[name]),
         env,
         logFile: join(this.logDir, `${name}.log`),
+        ownProcessGroup: true,
       });
       this.processes.push(service);
       options.onProgress(`${name.padEnd(24)} ${service.url}`);
     }
+  }
+
+  /** Ends every process at once (SIGKILL), without waiting. */
+  killNow(): void {
+    for (const service of this.processes) service.killNow();
+    this.nats?.killNow();
   }
 
   async stop(): Promise<void> {

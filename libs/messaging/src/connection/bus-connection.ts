@@ -44,9 +44,14 @@ export class BusConnection {
     return this.isConnected && !this.nc.isClosed();
   }
 
-  async close(): Promise<void> {
+  /** Drains (finishes what is in flight) when the server is reachable; gives up after `timeoutMs`. */
+  async close(timeoutMs = 5_000): Promise<void> {
     if (this.nc.isClosed()) return;
-    await this.nc.drain().catch(() => this.nc.close());
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const outcome = await Promise.race([this.nc.drain().catch(() => 'failed' as const), gaveUp]);
+    clearTimeout(timer);
+    if (outcome !== undefined && !this.nc.isClosed()) await this.nc.close();
   }
 
   private async watch(events: BusConnectionEvents): Promise<void> {
