@@ -56,6 +56,10 @@ export class NatsServerProcess {
     return this.output;
   }
 
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async start(): Promise<void> {
     this.output = '';
     this.logStream ??= this.options.logFile ? createWriteStream(this.options.logFile, { flags: 'a' }) : undefined;

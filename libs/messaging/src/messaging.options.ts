@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { CHANNELS, channelsReceivedBy, type ChannelId, type ServiceName } from '@warden/contracts';
 import type { NatsSettings } from './connection/nats-settings.js';
-import { buildTopology, TOPOLOGY_DEFAULTS, type Topology } from './topology/topology.js';
+import { buildTopology, TOPOLOGY_DEFAULTS } from './topology/topology.js';
+import type { TransportOptions } from './transport/jetstream.server.js';
 
 export interface MessagingOptions {
   service: ServiceName;
@@ -37,18 +38,9 @@ export const MESSAGING_DEFAULTS = {
   verifyPartitionMapping: true,
 } as const;
 
-export interface ResolvedMessagingOptions {
-  service: ServiceName;
+/** Everything resolved: the transport's options and the connection. */
+export interface ResolvedMessagingOptions extends TransportOptions {
   nats: NatsSettings;
-  channels: ChannelId[];
-  replicaId: string;
-  heartbeatMs: number;
-  leaseMs: number;
-  maxPayloadBytes: number;
-  maxConcurrentHandlers: number;
-  sessionOrdering: boolean;
-  verifyPartitionMapping: boolean;
-  topology: Topology;
 }
 
 export function defaultReplicaId(service: string): string {

@@ -1,18 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, NatsServerProcess } from '@warden/local-runtime';
-import {
-  agentInboxPrefix,
-  BusConnection,
-  buildTopology,
-  provision,
-  renderNatsServerConfig,
-  type NatsSettings,
-  type ProvisionReport,
-  type TopologyOptions,
-} from '@warden/messaging';
+import { freePort, WardenNatsServer } from '@warden/local-runtime';
+import type { NatsSettings, ProvisionReport, TopologyOptions } from '@warden/messaging';
 
 export interface TestNatsOptions {
   partitions?: number;
@@ -25,95 +16,80 @@ export interface TestNatsOptions {
 
 /**
  * A real nats-server with JetStream on a random loopback port and a temporary store, configured like
- * production (partition mappings, service/operator/agent users). `stop` removes everything;
- * `kill` + `start` simulate a crash and restart on the same store.
+ * production (partition mappings, service/operator/agent users with random passwords). `stop` removes
+ * everything; `kill` + `start` simulate a crash and restart on the same store.
  */
 export class TestNatsServer {
-  readonly service: NatsSettings;
-  readonly operator: NatsSettings;
-  private readonly agentPasswords = new Map<string, string>();
-  private readonly process: NatsServerProcess;
-
   private constructor(
-    readonly port: number,
+    private readonly server: WardenNatsServer,
     readonly dir: string,
-    readonly partitions: number,
-    private readonly topologyOptions: Partial<TopologyOptions>,
-    agents: string[],
-  ) {
-    const secret = () => randomBytes(12).toString('hex');
-    this.service = { servers: this.url, user: 'warden', password: secret(), name: 'warden-test' };
-    this.operator = { servers: this.url, user: 'operator', password: secret(), name: 'warden-test-operator' };
-    for (const agent of agents) this.agentPasswords.set(agent, secret());
-    this.process = new NatsServerProcess({ configPath: this.configPath, port });
-    writeFileSync(
-      this.configPath,
-      renderNatsServerConfig({
-        partitions,
-        host: '127.0.0.1',
-        port,
-        storeDir: join(dir, 'jetstream'),
-        service: { user: this.service.user!, password: this.service.password! },
-        operators: [{ user: this.operator.user!, password: this.operator.password! }],
-        agents: [...this.agentPasswords].map(([user, password]) => ({ user, password })),
-      }),
-    );
-  }
+    private readonly topology: Partial<TopologyOptions>,
+  ) {}
 
   static async start(options: TestNatsOptions = {}): Promise<TestNatsServer> {
     const dir = mkdtempSync(join(tmpdir(), 'warden-nats-'));
-    const server = new TestNatsServer(
-      await freePort(),
+    const secret = () => randomBytes(12).toString('hex');
+    const server = await WardenNatsServer.start({
       dir,
-      options.partitions ?? 8,
-      options.topology ?? {},
-      options.agents ?? ['agent-1', 'agent-2'],
-    );
-    await server.start();
-    if (options.provision ?? true) await server.provision();
-    return server;
+      port: await freePort(),
+      partitions: options.partitions ?? 8,
+      service: { user: 'warden', password: secret() },
+      operators: [{ user: 'operator', password: secret() }],
+      agents: (options.agents ?? ['agent-1', 'agent-2']).map((user) => ({ user, password: secret() })),
+    });
+    const test = new TestNatsServer(server, dir, options.topology ?? {});
+    if (options.provision ?? true) await test.provision();
+    return test;
   }
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return this.server.url;
+  }
+
+  get port(): number {
+    return this.server.port;
+  }
+
+  get partitions(): number {
+    return this.server.partitions;
   }
 
   get configPath(): string {
-    return join(this.dir, 'nats.conf');
+    return this.server.configPath;
+  }
+
+  get service(): NatsSettings {
+    return { ...this.server.service, name: 'warden-test' };
+  }
+
+  get operator(): NatsSettings {
+    return this.server.operator();
   }
 
   /** Connection settings of an agent user (its own inbox prefix included). */
   agent(agentId: string): NatsSettings {
-    const password = this.agentPasswords.get(agentId);
-    if (!password) throw new Error(`no agent user ${agentId} on this test server`);
-    return { servers: this.url, user: agentId, password, name: `agent-${agentId}`, inboxPrefix: agentInboxPrefix(agentId) };
+    return this.server.agent(agentId);
   }
 
   get serverLog(): string {
-    return this.process.log;
+    return this.server.log;
   }
 
   start(): Promise<void> {
-    return this.process.start();
+    return this.server.start();
   }
 
-  /** Creates the suite's streams, consumers and KV buckets (as `warden provision` does). */
-  async provision(): Promise<ProvisionReport> {
-    const bus = await BusConnection.open(this.service);
-    try {
-      return await provision(bus.nc, bus.jsm, buildTopology({ partitions: this.partitions, ...this.topologyOptions }));
-    } finally {
-      await bus.close();
-    }
+  provision(): Promise<ProvisionReport> {
+    return this.server.provision(this.topology);
   }
 
   /** Ends the server abruptly (SIGKILL); the store stays for `start`. */
   kill(): Promise<void> {
-    return this.process.kill();
+    return this.server.kill();
   }
 
   async stop(): Promise<void> {
-    await this.process.stop();
+    await this.server.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

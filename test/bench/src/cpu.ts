@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /** Clock ticks per second of /proc's CPU times; 100 on practically every Linux. */
@@ -25,31 +25,6 @@ export function cpuSeconds(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A process's command line, arguments joined by spaces; undefined when it is gone or /proc is missing. */
-export function commandLine(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The pid of a process whose command line contains `needle` (read from /proc), if there is one. */
-export function findPid(needle: string): number | undefined {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    // A process that ended while the list was read has no command line any more.
-    if (commandLine(Number(entry))?.includes(needle)) return Number(entry);
-  }
-  return undefined;
 }
 
 export type CpuShares = Record<string, number | null>;

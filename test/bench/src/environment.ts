@@ -1,18 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, NatsServerProcess, ServiceProcess } from '@warden/local-runtime';
-import {
-  agentInboxPrefix,
-  BusConnection,
-  buildTopology,
-  provision,
-  renderNatsServerConfig,
-  type NatsSettings,
-  type ProvisionReport,
-} from '@warden/messaging';
-import { commandLine, findPid } from './cpu.js';
+import { freePort, ServiceProcess, WardenNatsServer } from '@warden/local-runtime';
+import type { NatsSettings, ProvisionReport } from '@warden/messaging';
 
 export interface EnvironmentOptions {
   partitions: number;
@@ -46,45 +37,42 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T | undefined> {
  */
 export class BenchEnvironment {
   readonly dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
-  readonly service: NatsSettings;
   readonly services: ServiceProcess[] = [];
-  private readonly agentPasswords: string[];
-  private nats?: NatsServerProcess;
-  private natsPid?: number;
-  private natsStopped = false;
+  private nats?: WardenNatsServer;
   private stopping?: Promise<void>;
-  port = 0;
   provisionReport?: ProvisionReport;
 
   constructor(private readonly options: EnvironmentOptions) {
-    this.service = { servers: '', user: 'warden', password: secret(), name: 'warden-bench' };
-    this.agentPasswords = Array.from({ length: options.agents }, () => secret());
     if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   }
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return this.nats?.url ?? '';
+  }
+
+  get port(): number {
+    return this.nats?.port ?? 0;
+  }
+
+  get service(): NatsSettings {
+    return { ...this.nats!.service, name: 'warden-bench' };
   }
 
   get logDir(): string {
     return this.options.logDir ?? join(this.dir, 'logs');
   }
 
-  get configPath(): string {
-    return join(this.dir, 'nats.conf');
-  }
-
   agent(index: number): { agentId: string; password: string } {
-    return { agentId: agentId(index), password: this.agentPasswords[index]! };
+    return { agentId: agentId(index), password: this.nats!.agent(agentId(index)).password! };
   }
 
   agentSettings(index: number): NatsSettings {
-    return { servers: this.url, user: agentId(index), password: this.agentPasswords[index], inboxPrefix: agentInboxPrefix(agentId(index)) };
+    return this.nats!.agent(agentId(index));
   }
 
   /** Process ids to watch for CPU use. */
   pids(): Record<string, number | undefined> {
-    const pids: Record<string, number | undefined> = { 'nats-server': this.natsPid };
+    const pids: Record<string, number | undefined> = { 'nats-server': this.nats?.pid };
     for (const s of this.services) pids[s.app] = s.running ? s.pid : undefined;
     pids.bench = process.pid;
     return pids;
@@ -92,36 +80,21 @@ export class BenchEnvironment {
 
   async startNats(): Promise<void> {
     mkdirSync(this.logDir, { recursive: true });
-    this.port = await freePort();
-    this.service.servers = this.url;
-    writeFileSync(
-      this.configPath,
-      renderNatsServerConfig({
-        partitions: this.options.partitions,
-        host: '127.0.0.1',
-        port: this.port,
-        storeDir: join(this.dir, 'jetstream'),
-        service: { user: this.service.user!, password: this.service.password! },
-        operators: [{ user: 'operator', password: secret() }],
-        agents: this.agentPasswords.map((password, i) => ({ user: agentId(i), password })),
-      }),
-      { mode: 0o600 },
-    );
-    this.nats = new NatsServerProcess({ configPath: this.configPath, port: this.port, logFile: join(this.logDir, 'nats-server.log') });
-    await this.nats.start();
-    // The temporary directory's name is unique, so the command line containing it is this server's.
-    this.natsPid = findPid(this.configPath);
+    this.nats = await WardenNatsServer.start({
+      dir: join(this.dir, 'nats'),
+      port: await freePort(),
+      partitions: this.options.partitions,
+      service: { user: 'warden', password: secret() },
+      operators: [{ user: 'operator', password: secret() }],
+      agents: Array.from({ length: this.options.agents }, (_, i) => ({ user: agentId(i), password: secret() })),
+      logFile: join(this.logDir, 'nats-server.log'),
+    });
   }
 
   async provision(): Promise<ProvisionReport> {
-    const bus = await BusConnection.open(this.service);
-    try {
-      this.provisionReport = await provision(bus.nc, bus.jsm, buildTopology({ partitions: this.options.partitions }));
-      if (!this.provisionReport.ok) throw new Error(`provisioning reported conflicts: ${JSON.stringify(this.provisionReport.changes)}`);
-      return this.provisionReport;
-    } finally {
-      await bus.close();
-    }
+    this.provisionReport = await this.nats!.provision();
+    if (!this.provisionReport.ok) throw new Error(`provisioning reported conflicts: ${JSON.stringify(this.provisionReport.changes)}`);
+    return this.provisionReport;
   }
 
   /** Starts a built service (apps/<app>/dist) as its own process against the server. */
@@ -150,8 +123,6 @@ export class BenchEnvironment {
       }),
     );
     if (this.nats && (await within(15_000, this.nats.stop().then(() => true))) === undefined) await within(5_000, this.nats.kill());
-    // Its pid may be reused from now on: never signal it again.
-    this.natsStopped = true;
     rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -160,16 +131,8 @@ export class BenchEnvironment {
    * Ctrl-C, or the benchmark process exiting). Synchronous, so that it also works in an exit handler.
    */
   killNow(): void {
-    const kill = (pid: number) => {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    for (const s of this.services) if (s.running && s.pid) kill(s.pid);
-    // Only while that pid still runs this run's configuration.
-    if (this.natsPid && !this.natsStopped && commandLine(this.natsPid)?.includes(this.configPath)) kill(this.natsPid);
+    for (const s of this.services) s.killNow();
+    this.nats?.killNow();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

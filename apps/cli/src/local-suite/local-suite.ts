@@ -2,16 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SERVICES, type ServiceName } from '@warden/contracts';
-import { EmbeddedPostgres, freePort, NatsServerProcess, portAccepts, ServiceProcess } from '@warden/local-runtime';
-import {
-  agentInboxPrefix,
-  BusConnection,
-  buildTopology,
-  provision,
-  renderNatsServerConfig,
-  SERVICE_PORTS,
-  type NatsSettings,
-} from '@warden/messaging';
+import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer } from '@warden/local-runtime';
+import { SERVICE_PORTS, type NatsSettings } from '@warden/messaging';
 
 export interface LocalSuiteOptions {
   /** Where the suite keeps its store, credentials and logs. */
@@ -61,10 +53,9 @@ function loadCredentials(path: string, agents: string[]): Credentials {
  * services as separate processes, each on its own HTTP port.
  */
 export class LocalSuite {
-  private nats?: NatsServerProcess;
+  private nats?: WardenNatsServer;
   private postgres?: EmbeddedPostgres;
   private readonly processes: ServiceProcess[] = [];
-  natsUrl = '';
   monitorUrl = '';
   databaseUrl = '';
   databaseLabel = '';
@@ -89,17 +80,16 @@ export class LocalSuite {
     return this.processes.map((p) => ({ name: p.app as ServiceName, url: p.url }));
   }
 
+  get natsUrl(): string {
+    return this.nats?.url ?? '';
+  }
+
   get serviceSettings(): NatsSettings {
-    return { servers: this.natsUrl, user: this.credentials.service.user, password: this.credentials.service.password };
+    return this.nats!.service;
   }
 
   agentSettings(agentId: string): NatsSettings {
-    return {
-      servers: this.natsUrl,
-      user: agentId,
-      password: this.credentials.agents[agentId],
-      inboxPrefix: agentInboxPrefix(agentId),
-    };
+    return this.nats!.agent(agentId);
   }
 
   get logDir(): string {
@@ -112,28 +102,21 @@ export class LocalSuite {
 
   private async startAll(): Promise<void> {
     const { options } = this;
-    for (const dir of [this.stateDir, this.logDir, join(this.stateDir, 'nats')]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.stateDir, this.logDir]) mkdirSync(dir, { recursive: true });
     this.credentials = loadCredentials(join(this.stateDir, 'credentials.json'), ['demo-agent', ...options.agents]);
 
-    const port = await preferredPort(options.natsPort);
     const monitorPort = await preferredPort(8222);
-    const configPath = join(this.stateDir, 'nats.conf');
-    writeFileSync(
-      configPath,
-      renderNatsServerConfig({
-        partitions: options.partitions,
-        port,
-        monitorPort,
-        storeDir: join(this.stateDir, 'nats'),
-        service: this.credentials.service,
-        operators: [this.credentials.operator],
-        agents: Object.entries(this.credentials.agents).map(([user, password]) => ({ user, password })),
-      }),
-      { mode: 0o600 },
-    );
-    this.nats = new NatsServerProcess({ configPath, port, logFile: join(this.logDir, 'nats-server.log'), ownProcessGroup: true });
-    await this.nats.start();
-    this.natsUrl = `nats://127.0.0.1:${port}`;
+    this.nats = await WardenNatsServer.start({
+      dir: join(this.stateDir, 'nats'),
+      port: await preferredPort(options.natsPort),
+      monitorPort,
+      partitions: options.partitions,
+      service: this.credentials.service,
+      operators: [this.credentials.operator],
+      agents: Object.entries(this.credentials.agents).map(([user, password]) => ({ user, password })),
+      logFile: join(this.logDir, 'nats-server.log'),
+      ownProcessGroup: true,
+    });
     this.monitorUrl = `http://127.0.0.1:${monitorPort}`;
     options.onProgress(`nats-server with JetStream on ${this.natsUrl} (${options.partitions} partitions)`);
 
@@ -148,18 +131,13 @@ export class LocalSuite {
     }
     options.onProgress(this.databaseLabel);
 
-    const bus = await BusConnection.open(this.serviceSettings);
-    try {
-      const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions: options.partitions }));
-      const count = (kind: string) => report.changes.filter((c) => c.kind === kind && c.action !== 'stale').length;
-      const created = report.changes.filter((c) => c.action === 'created').length;
-      options.onProgress(
-        `topology provisioned: ${count('stream')} streams, ${count('consumer')} consumers, ${count('kv')} KV bucket` +
-          (created ? ` (${created} created)` : ' (all up to date)'),
-      );
-    } finally {
-      await bus.close();
-    }
+    const report = await this.nats.provision();
+    const count = (kind: string) => report.changes.filter((c) => c.kind === kind && c.action !== 'stale').length;
+    const created = report.changes.filter((c) => c.action === 'created').length;
+    options.onProgress(
+      `topology provisioned: ${count('stream')} streams, ${count('consumer')} consumers, ${count('kv')} KV bucket` +
+        (created ? ` (${created} created)` : ' (all up to date)'),
+    );
 
     // Start the services one after the other: on a small machine, seven cold Node starts at once
     // take longer than in turn.
