@@ -1,19 +1,13 @@
-import { ACTION_KINDS, type PayloadOf, type Severity, type VerdictKind } from '@warden/contracts';
+import { ACTION_KINDS, type PayloadOf, type VerdictKind } from '@warden/contracts';
 import { BASE_RISK, parseAction } from './action-intent.js';
 import { BUILT_IN_RULES, type ReviewRule, type RuleFinding } from './review-rules.js';
+import { severityOf } from './risk-severity.js';
 
 export type ProposedAction = PayloadOf<'action.proposed'>;
 export type Verdict = PayloadOf<'review.verdict'>;
 
 const VERDICT_STRENGTH: Record<VerdictKind, number> = { allow: 0, warn: 1, modify: 2, require_approval: 3, block: 4 };
 
-/** Seed 001's thresholds: below 0.3 low, below 0.6 medium, below 0.95 high, then critical. */
-export function severityOf(score: number): Severity {
-  if (score >= 0.95) return 'critical';
-  if (score >= 0.6) return 'high';
-  if (score >= 0.3) return 'medium';
-  return 'low';
-}
 
 /**
  * Reviews one proposed action: works out its intent, runs the rules, and lets the strongest finding

@@ -1,5 +1,6 @@
 import type { Severity, VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from './action-intent.js';
+import { severityOf } from './risk-severity.js';
 import { basename, type ShellSegment } from './shell-command.js';
 
 /** What a rule found; the strongest finding decides the verdict. */
@@ -18,6 +19,9 @@ export interface ReviewRule {
   name: string;
   evaluate(action: ParsedAction): RuleFinding | null;
 }
+
+/** What a rule's check returns; the rule adds its name and the severity its score implies. */
+type Finding = Omit<RuleFinding, 'rule' | 'severity'>;
 
 /** Paths whose recursive deletion destroys the machine or a user's data. */
 const PROTECTED_PATHS = new Set([
@@ -56,7 +60,13 @@ export function readRm(segment: ShellSegment): RmCall | null {
   return call;
 }
 
-const rule = (name: string, evaluate: (action: ParsedAction) => RuleFinding | null): ReviewRule => ({ name, evaluate });
+const rule = (name: string, check: (action: ParsedAction) => Finding | null): ReviewRule => ({
+  name,
+  evaluate(action) {
+    const finding = check(action);
+    return finding && { rule: name, severity: severityOf(finding.score), ...finding };
+  },
+});
 
 function firstSegment(action: ParsedAction, match: (s: ShellSegment) => boolean): ShellSegment | undefined {
   return action.segments.find(match);
@@ -69,10 +79,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
       const hit = rm?.recursive && rm.targets.map(normalisePath).find((t) => PROTECTED_PATHS.has(t));
       if (hit) {
         return {
-          rule: 'destructive_root_deletion',
           verdict: 'block',
           score: 1,
-          severity: 'critical',
           factors: ['file_deletion', 'recursive', 'protected_path'],
           reason: `Recursive deletion of ${hit} would destroy the system or the user's files. This command is never allowed.`,
           alternative: 'Delete only the directory you mean, inside the project, e.g. rm -rf ./dist',
@@ -81,10 +89,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
       const find = basename(segment.argv[0] ?? '') === 'find' && PROTECTED_PATHS.has(normalisePath(segment.argv[1] ?? ''));
       if (find && (segment.argv.includes('-delete') || segment.argv.some((a, i) => a === '-exec' && basename(segment.argv[i + 1] ?? '') === 'rm'))) {
         return {
-          rule: 'destructive_root_deletion',
           verdict: 'block',
           score: 1,
-          severity: 'critical',
           factors: ['file_deletion', 'recursive', 'protected_path'],
           reason: `find ${segment.argv[1]} with -delete would remove files across the system. This command is never allowed.`,
           alternative: 'Search inside the project directory only, and list matches before deleting them.',
@@ -103,10 +109,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     });
     if (!hit) return null;
     return {
-      rule: 'disk_destruction',
       verdict: 'block',
       score: 1,
-      severity: 'critical',
       factors: ['system_modification', 'irreversible', 'device_write'],
       reason: `${basename(hit.argv[0] ?? 'This command')} writes to a disk device and destroys its data. This command is never allowed.`,
     };
@@ -115,10 +119,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     // A function that pipes itself into itself in the background: :(){ :|:& };: and renamed variants.
     if (!/([\w:]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(action.command ?? '')) return null;
     return {
-      rule: 'fork_bomb',
       verdict: 'block',
       score: 1,
-      severity: 'critical',
       factors: ['resource_exhaustion'],
       reason: 'This is a fork bomb: it exhausts the machine. It is never allowed.',
     };
@@ -132,10 +134,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     );
     if (index < 0) return null;
     return {
-      rule: 'remote_script_execution',
       verdict: 'block',
       score: 0.9,
-      severity: 'high',
       factors: ['network_request', 'code_execution', 'unreviewed_code'],
       reason: 'Piping a downloaded script straight into an interpreter runs code nobody has read.',
       alternative: 'Download the script to a file, read it, then run it if it is what you expect.',
@@ -151,10 +151,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     );
     if (!hit) return null;
     return {
-      rule: 'world_writable_system',
       verdict: 'block',
       score: 0.95,
-      severity: 'critical',
       factors: ['system_modification', 'privilege'],
       reason: 'Making system directories writable by everyone breaks the security of the machine.',
       alternative: 'Give the one file or directory that needs it the narrowest permission, e.g. chmod 644 ./file',
@@ -164,10 +162,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     const hit = action.segments.map(readRm).find((rm) => rm?.recursive);
     if (!hit) return null;
     return {
-      rule: 'recursive_deletion',
       verdict: 'warn',
       score: 0.8,
-      severity: 'high',
       factors: ['file_deletion', 'recursive'],
       reason: `Recursive deletion of ${hit.targets.join(' ') || 'the given paths'}: make sure nothing in it is needed.`,
     };
@@ -176,10 +172,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     const hit = firstSegment(action, (s) => s.privileged);
     if (!hit) return null;
     return {
-      rule: 'privileged_command',
       verdict: 'warn',
       score: 0.75,
-      severity: 'high',
       factors: ['privileged'],
       reason: `${hit.argv[0] ?? 'The command'} runs with administrator rights.`,
     };
@@ -194,10 +188,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     );
     if (!hit) return null;
     return {
-      rule: 'force_push',
       verdict: 'warn',
       score: 0.7,
-      severity: 'high',
       factors: ['history_rewrite'],
       reason: 'A force push rewrites history that others may have pulled.',
     };
@@ -207,10 +199,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
     const hit = action.paths.find((p) => /(^|\/)(\.env(\.[\w-]+)?|id_(rsa|ed25519|ecdsa)|\.npmrc|\.netrc|credentials(\.json)?|\.pgpass)$|(^|\/)\.ssh\//.test(p));
     if (!hit) return null;
     return {
-      rule: 'secret_file_write',
       verdict: 'warn',
       score: 0.7,
-      severity: 'high',
       factors: ['secrets', 'file_modification'],
       reason: `${hit} holds credentials; writing it changes how things authenticate.`,
     };
