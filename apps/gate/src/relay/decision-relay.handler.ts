@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { derivedMessageId, type MessageOf } from '@warden/contracts';
+import type { MessageOf } from '@warden/contracts';
 import { MessagePublisher, OnMessage } from '@warden/messaging';
 import { MetricsRegistry } from '@warden/observability';
 import { decisionFromVerdict } from './decision-policy.js';
@@ -28,13 +28,8 @@ export class DecisionRelayHandler {
   async onVerdict(@Payload() verdict: MessageOf<'review.verdict'>): Promise<void> {
     const decision = decisionFromVerdict(verdict.payload);
     // One decision per action: the id derives from the action, so a redelivered verdict is de-duplicated.
-    await this.publisher.publish('decision.made', {
-      id: derivedMessageId('decision.made', `${verdict.agent_id}:${verdict.session_id}:${verdict.payload.action_id}`),
-      session_id: verdict.session_id,
-      agent_id: verdict.agent_id,
-      trace_id: verdict.trace_id,
-      causation_id: verdict.id,
-      payload: decision,
+    await this.publisher.publishCausedBy(verdict, 'decision.made', decision, {
+      key: `${verdict.agent_id}:${verdict.session_id}:${verdict.payload.action_id}`,
     });
     this.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
   }

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { derivedMessageId, type MessageOf } from '@warden/contracts';
+import type { MessageOf } from '@warden/contracts';
 import { MessagePublisher, OnMessage } from '@warden/messaging';
 import { MetricsRegistry } from '@warden/observability';
 import { ActionReviewer } from './action-reviewer.js';
@@ -24,15 +24,10 @@ export class ReviewHandler {
   async onActionProposed(@Payload() action: MessageOf<'action.proposed'>): Promise<void> {
     const verdict = this.reviewer.review(action.payload);
     this.duration.observe((verdict.review_ms ?? 0) / 1000);
-    // Same action, same verdict id: a redelivered action publishes a duplicate JetStream drops.
-    await this.publisher.publish('review.verdict', {
-      id: derivedMessageId('review.verdict', `${action.agent_id}:${action.session_id}:${action.payload.action_id}`),
-      session_id: action.session_id,
-      agent_id: action.agent_id,
-      trace_id: action.trace_id,
-      causation_id: action.id,
-      ...(action.control ? { control: action.control } : {}),
-      payload: verdict,
+    // One verdict per action: a redelivered action publishes a duplicate JetStream drops.
+    await this.publisher.publishCausedBy(action, 'review.verdict', verdict, {
+      key: `${action.agent_id}:${action.session_id}:${action.payload.action_id}`,
+      carryControl: true,
     });
     this.reviews.inc({ verdict: verdict.verdict });
   }

@@ -3,6 +3,7 @@ import {
   CHANNELS,
   createMessage,
   definitionOf,
+  derivedMessageId,
   publishSubject,
   validateMessage,
   type AnyMessage,
@@ -34,6 +35,29 @@ export class MessagePublisher {
     const message = createMessage(type, init);
     await this.publishMessage(message as AnyMessage);
     return message;
+  }
+
+  /**
+   * Publishes a message caused by another: same session, agent and trace, `causation_id` set, and an id
+   * derived from `key` (default: the cause's id), so that handling the cause again publishes a duplicate
+   * JetStream drops. A key allows one such message per key, e.g. one decision per action.
+   * `carryControl` passes the cause's routing flags on to whoever handles them next (the gate).
+   */
+  async publishCausedBy<T extends MessageType>(
+    cause: AnyMessage,
+    type: T,
+    payload: MessageInit<T>['payload'],
+    options: { key?: string; carryControl?: boolean } = {},
+  ): Promise<MessageOf<T>> {
+    return this.publish(type, {
+      id: derivedMessageId(type, options.key ?? cause.id),
+      session_id: cause.session_id,
+      agent_id: cause.agent_id,
+      trace_id: cause.trace_id,
+      causation_id: cause.id,
+      ...(options.carryControl && cause.control ? { control: cause.control } : {}),
+      payload,
+    });
   }
 
   async publishMessage(message: AnyMessage): Promise<PubAck> {
