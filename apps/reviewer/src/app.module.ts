@@ -7,6 +7,6 @@ import { ReviewModule } from './review/review.module.js';
 @Module({})
 export class ReviewerAppModule {
   static forRoot(config: ReviewerConfig, logger: Logger): DynamicModule {
-    return { module: ReviewerAppModule, imports: [...serviceInfrastructure(config, logger), ReviewModule] };
+    return { module: ReviewerAppModule, imports: [...serviceInfrastructure(config, logger), ReviewModule.forRoot(config)] };
   }
 }

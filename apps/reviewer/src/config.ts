@@ -1,11 +1,25 @@
-import { loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
 
 /**
- * The reviewer's configuration. Its environment is the shared one (see loadServiceRuntime): HTTP port
- * 3101 by default. Review thresholds and rule files arrive with the full step reviewer.
+ * The reviewer's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port
+ * 3101 by default) plus:
+ *
+ * - `REVIEWER_CONFIG`: path of the review configuration (YAML or JSON): thresholds, rules, custom rules
+ *   file, project knowledge files, pipelines. Absent: the documented defaults of
+ *   `domain/settings/reviewer-settings.ts` (DEFAULT_REVIEWER_SETTINGS).
+ * - `REVIEWER_CONFIG_RELOAD_MS` (default 2000): how often the configuration, rules and knowledge files
+ *   are checked for changes; a change is applied without a restart. 0 turns reloading off.
  */
-export type ReviewerConfig = ServiceRuntime;
+export interface ReviewerConfig extends ServiceRuntime {
+  configPath: string | undefined;
+  reloadIntervalMs: number;
+}
 
 export function loadReviewerConfig(env: NodeJS.ProcessEnv = process.env): ReviewerConfig {
-  return loadServiceRuntime('reviewer', env);
+  const configPath = env['REVIEWER_CONFIG']?.trim();
+  return {
+    ...loadServiceRuntime('reviewer', env),
+    configPath: configPath ? configPath : undefined,
+    reloadIntervalMs: integerFromEnv(env, 'REVIEWER_CONFIG_RELOAD_MS', 2000),
+  };
 }

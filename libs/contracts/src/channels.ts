@@ -84,7 +84,7 @@ export const CHANNELS = {
     title: 'Agent checkpoints',
     description: 'Checkpoints the agent saved (file snapshots in the object store, conversation position) for rollback.',
     senders: ['agent'],
-    receivers: ['intervention-controller', 'audit'],
+    receivers: ['reviewer', 'intervention-controller', 'audit'],
   }),
   control_ack: sessionChannel({
     id: 'control_ack',
@@ -119,7 +119,7 @@ export const CHANNELS = {
     title: 'Detected patterns',
     description: 'Session-level behaviour patterns with severity, confidence, impact and evidence.',
     senders: ['pattern-detector'],
-    receivers: ['intervention-controller', 'audit'],
+    receivers: ['reviewer', 'intervention-controller', 'audit'],
   }),
   intervention: sessionChannel({
     id: 'intervention',

@@ -59,6 +59,20 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     rule_hits: ['destructive_root_deletion'],
     action: { kind: 'tool_use', tool: 'Bash', input: { command: 'rm -rf /' } },
     review_ms: 0.08,
+    decided_by: 'rule',
+    mode: 'blocking',
+    rationality: {
+      score: 0.575,
+      components: { goal_alignment: 0, logical_progression: 0.7, efficiency: 1, completeness: 1 },
+      issues: ['unrelated_to_goal'],
+    },
+    side_effects: {
+      effects: [{ type: 'file_deletion', target: '/', reversible: false, severity: 'critical' }],
+      reversible: false,
+      severity: 'critical',
+    },
+    shadow_rule_hits: [],
+    cache_hit: false,
   },
   'decision.made': {
     action_id: 'toolu_01A09q90qw90lq917835lq9',

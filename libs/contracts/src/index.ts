@@ -22,3 +22,5 @@ export * from './messages/gate.js';
 export * from './messages/ladder.js';
 export * from './messages/deadletter.js';
 export * from './messages/audit.js';
+export * from './supervision-state.js';
+export * from './automation-ladder.js';

@@ -12,7 +12,8 @@ import { ACTION_MIX, LoadDriver, type BacklogProbe, type LoadResult } from './lo
 import { machineInfo } from './machine.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import { Progress } from './progress.js';
-import { cpuPerDecision, evaluateTargets, judgeStep, ms, num, ratios, renderReport, sustainedStep, TARGETS, type StepResult } from './report.js';
+import { cpuPerDecision, evaluateTargets, judgeStep, ms, num, ratios, renderReport, reviewerShare, sustainedStep, TARGETS, type StepResult } from './report.js';
+import { measureReviewTime } from './review-time.js';
 import { phaseFigures, scrapeService, type ServicePhaseFigures } from './service-metrics.js';
 import { StageProbe } from './stages.js';
 import { round, roundSummary } from './stats.js';
@@ -92,6 +93,13 @@ class Bench {
     progress.note(
       `warden bench: ${machine.cpuModel} x${machine.cores}, node ${machine.node}, ${machine.natsServer}` +
         `${options.quick ? ' (quick smoke run)' : ''}`,
+    );
+
+    progress.phase(`R: step reviewer in process (${TARGETS.reviewCustomRules} custom rules)`);
+    const review = await measureReviewTime({ customRules: TARGETS.reviewCustomRules, count: options.quick ? 5_000 : 20_000 });
+    progress.note(
+      `R: review in process, ${review.rules.builtIn} built-in + ${review.rules.custom} custom rules: p50 ${ms(review.uncached.p50Ms)}, p99 ${ms(review.uncached.p99Ms)}, ` +
+        `p999 ${ms(review.uncached.p999Ms)}; cached p99 ${ms(review.cached.p99Ms)}`,
     );
 
     progress.phase('starting nats-server');
@@ -218,7 +226,7 @@ class Bench {
     }
 
     progress.phase('stopping');
-    const figures = { requestReply, jetstream, latency, steps, ...(closedLoop ? { closedLoop } : {}) };
+    const figures = { requestReply, jetstream, latency, steps, review, ...(closedLoop ? { closedLoop } : {}) };
     const targets = evaluateTargets(figures, options.rate);
     const ratioFigures = ratios(figures);
     const serviceLogs = Object.fromEntries(env.services.map((s) => [s.app, s.logs]));
@@ -245,6 +253,8 @@ class Bench {
         latencyP99Ms: TARGETS.latencyP99Ms,
         latencyRate: TARGETS.latencyRate,
         sustainedRate: TARGETS.sustainedRate,
+        reviewP99Ms: TARGETS.reviewP99Ms,
+        reviewCustomRules: TARGETS.reviewCustomRules,
         results: targets,
         allMet: targets.every((t) => t.met),
       },
@@ -271,6 +281,7 @@ class Bench {
         ...(closedLoop ? { closedLoop: tidy(closedLoop) } : {}),
       },
       ratios: ratioFigures,
+      review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
       serviceWarnings: Object.fromEntries(
         Object.entries(serviceLogs).map(([app, logs]) => [app, logs.split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(0, 20)]),
       ),

@@ -1,6 +1,8 @@
 import type { JetStreamResult, RequestReplyResult } from './baselines.js';
 import type { CpuShares } from './cpu.js';
 import type { LoadResult } from './load.js';
+import type { ReviewTimeFigures } from './review-time.js';
+import { IN_PROCESS_REVIEW } from './service-metrics.js';
 
 export const TARGETS = {
   /** Decision round trip p99 at the latency phase's rate, ms. */
@@ -8,6 +10,9 @@ export const TARGETS = {
   latencyRate: 500,
   /** Actions/s sustained with no lost decision. */
   sustainedRate: 2000,
+  /** In-process review time p99 with every built-in rule and reviewCustomRules custom rules, ms. */
+  reviewP99Ms: 1,
+  reviewCustomRules: 200,
 } as const;
 
 export interface StepResult extends LoadResult {
@@ -29,6 +34,7 @@ export interface Figures {
   latency: LoadResult;
   steps: StepResult[];
   closedLoop?: LoadResult;
+  review?: ReviewTimeFigures;
 }
 
 /**
@@ -76,7 +82,24 @@ export function evaluateTargets(f: Figures, latencyRate: number): TargetResult[]
       value: best ? `${num(best.offeredRate ?? 0)}/s offered, ${num(best.decidedPerSecond)}/s decided` : 'no step sustained',
       met: !!best && (best.offeredRate ?? 0) >= TARGETS.sustainedRate,
     },
+    {
+      name: `review p99 in process (built-in + ${TARGETS.reviewCustomRules} custom rules)`,
+      target: `<= ${TARGETS.reviewP99Ms} ms`,
+      value: f.review ? ms(f.review.uncached.p99Ms) : 'not measured',
+      met: !!f.review && f.review.rules.custom >= TARGETS.reviewCustomRules && f.review.uncached.p99Ms <= TARGETS.reviewP99Ms,
+    },
   ];
+}
+
+/** The reviewer's own work as a share of the decision round trip in the latency phase (means). */
+export function reviewerShare(f: Figures): { reviewMeanMs: number; handlerMeanMs: number; decisionMeanMs: number; reviewShare: number; handlerShare: number } | null {
+  const reviewer = f.latency.services?.['reviewer'];
+  const review = reviewer?.handlers[IN_PROCESS_REVIEW];
+  const handler = reviewer?.handlers['action.proposed'];
+  const decisionMeanMs = f.latency.latency.mean;
+  if (!review || !handler || !decisionMeanMs) return null;
+  const share = (v: number) => Math.round((v / decisionMeanMs) * 1000) / 1000;
+  return { reviewMeanMs: review.meanMs, handlerMeanMs: handler.meanMs, decisionMeanMs: Math.round(decisionMeanMs * 1000) / 1000, reviewShare: share(review.meanMs), handlerShare: share(handler.meanMs) };
 }
 
 export function ratios(f: Figures): Record<string, number | null> {
@@ -186,7 +209,8 @@ export function renderReport(f: Figures, targets: TargetResult[], r: Record<stri
   const rate = f.latency.offeredRate ?? 0;
   const best = sustainedStep(f.steps);
   const peak = [...f.steps, ...(f.closedLoop ? [f.closedLoop] : [])].reduce((m, s) => Math.max(m, s.decidedPerSecond), 0);
-  const [latencyTarget, lostTarget, throughputTarget] = targets;
+  const [latencyTarget, lostTarget, throughputTarget, reviewTarget] = targets;
+  const share = reviewerShare(f);
   const rows: (Row | 'rule')[] = [
     { measurement: 'A  core NATS request/reply p50', value: ms(rr.p50) },
     { measurement: 'A  core NATS request/reply p99', value: ms(rr.p99) },
@@ -233,6 +257,33 @@ export function renderReport(f: Figures, targets: TargetResult[], r: Record<stri
     },
     { measurement: 'Lost decisions in the sustained step', value: best ? String(best.lost + best.rejected + best.errors) : 'n/a', target: '0', met: best ? best.lost + best.rejected + best.errors === 0 : false },
     { measurement: 'Peak decided/s in any run (not nec. sustained)', value: `${num(peak)}/s` },
+    'rule',
+    ...(f.review
+      ? [
+          {
+            measurement: `Review p99 in process (${f.review.rules.builtIn} built-in + ${f.review.rules.custom} custom rules, distinct actions)`,
+            value: ms(f.review.uncached.p99Ms),
+            target: reviewTarget!.target,
+            met: reviewTarget!.met,
+          },
+          { measurement: '  review p50 / p999 / max, distinct actions', value: `${ms(f.review.uncached.p50Ms)} / ${ms(f.review.uncached.p999Ms)} / ${ms(f.review.uncached.maxMs)}` },
+          { measurement: '  review p50 / p99, repeated actions (analysis cached)', value: `${ms(f.review.cached.p50Ms)} / ${ms(f.review.cached.p99Ms)}` },
+        ]
+      : [{ measurement: 'Review time in process', value: 'not measured' }]),
+    ...(share
+      ? [
+          {
+            measurement: `Reviewer's share of the round trip @ ${num(rate)}/s (mean review / mean decision)`,
+            value: `${(share.reviewShare * 100).toFixed(1)}%`,
+            baseline: `review ${ms(share.reviewMeanMs)} of ${ms(share.decisionMeanMs)}`,
+          },
+          {
+            measurement: "  reviewer's handler, receive to ack (review + verdict publish-ack)",
+            value: `${(share.handlerShare * 100).toFixed(1)}%`,
+            baseline: `handler ${ms(share.handlerMeanMs)}`,
+          },
+        ]
+      : []),
     ...(f.closedLoop
       ? [
           {

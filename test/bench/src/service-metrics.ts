@@ -36,6 +36,9 @@ export interface ServicePhaseFigures {
   eventLoopDelayP99Ms: number;
 }
 
+/** Key of the reviewer's in-process review time among the handler figures. */
+export const IN_PROCESS_REVIEW = 'review (in process)';
+
 const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$/;
 
 function labels(raw: string | undefined): Record<string, string> {
@@ -63,6 +66,16 @@ export function parseMetrics(text: string): ServiceSnapshot {
         break;
       case 'warden_handler_duration_seconds_count':
         series(l.type!).count = value;
+        break;
+      // The reviewer's in-process review time, shown beside the handlers as a stage of its own.
+      case 'warden_review_duration_seconds_bucket':
+        series(IN_PROCESS_REVIEW).buckets.push([l.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(l.le), value]);
+        break;
+      case 'warden_review_duration_seconds_sum':
+        series(IN_PROCESS_REVIEW).sum = value;
+        break;
+      case 'warden_review_duration_seconds_count':
+        series(IN_PROCESS_REVIEW).count = value;
         break;
       case 'nodejs_gc_duration_seconds_sum':
         snapshot.gcSeconds += value;

@@ -1,11 +1,30 @@
-import { Module } from '@nestjs/common';
-import { ActionReviewer } from './action-reviewer.js';
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { ReviewerConfig } from '../config.js';
+import { SupervisionState } from '../domain/supervision/supervision-state.js';
 import { ReviewHandler } from './review.handler.js';
+import { ReviewMetrics } from './review-metrics.js';
+import { SessionEventsHandler } from './session-events.handler.js';
+import { REVIEWER_CONFIG, StepReviewerHost } from './step-reviewer.host.js';
+import { SupervisionStateWatcher } from './supervision-state.watcher.js';
 
-/** Per-action review. Uses MessagePublisher and MetricsRegistry from the global messaging and observability modules. */
-@Module({
-  controllers: [ReviewHandler],
-  providers: [{ provide: ActionReviewer, useValue: new ActionReviewer() }],
-  exports: [ActionReviewer],
-})
-export class ReviewModule {}
+/**
+ * Per-action review: the step reviewer wired to the bus. Uses BusConnection and MessagePublisher from the
+ * global messaging module, MetricsRegistry, HealthRegistry and LOGGER from the global observability module.
+ */
+@Module({})
+export class ReviewModule {
+  static forRoot(config: ReviewerConfig): DynamicModule {
+    return {
+      module: ReviewModule,
+      controllers: [ReviewHandler, SessionEventsHandler],
+      providers: [
+        { provide: REVIEWER_CONFIG, useValue: config },
+        { provide: SupervisionState, useValue: new SupervisionState() },
+        ReviewMetrics,
+        StepReviewerHost,
+        SupervisionStateWatcher,
+      ],
+      exports: [StepReviewerHost, SupervisionState],
+    };
+  }
+}

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
-import { Probability, SeveritySchema, SubjectToken, VerdictKindSchema } from '../vocabulary.js';
+import { Probability, SeveritySchema, SubjectToken, VerdictKindSchema, VERDICTS } from '../vocabulary.js';
 
 export const RiskAssessment = Type.Object({
   score: Probability('Risk score after modifiers.'),
@@ -36,5 +36,69 @@ export const ReviewVerdict = defineMessage({
       { description: 'The reviewed action, so that the gate can show and rewrite it without a lookup.' },
     ),
     review_ms: Type.Optional(Type.Number({ minimum: 0 })),
+    decided_by: Type.Optional(
+      Type.Enum(['matrix', 'rule', 'validator', 'breaker', 'ladder', 'error', 'disabled'], {
+        description: 'What settled the verdict: the risk × rationality matrix, a rule, a tool validator, an open breaker, the automation ladder.',
+      }),
+    ),
+    mode: Type.Optional(Type.Enum(['blocking', 'async'], { description: 'async: the verdict is advisory and the action proceeds.' })),
+    observed_verdict: Type.Optional(
+      Type.Enum([...VERDICTS], { description: 'What the review concluded when it is not enforced (async mode, or risk below the async threshold).' }),
+    ),
+    rationality: Type.Optional(
+      Type.Object({
+        score: Probability('Overall rationality.'),
+        components: Type.Object({
+          goal_alignment: Probability('Serves the declared goal.'),
+          logical_progression: Probability('Follows from what the session did before.'),
+          efficiency: Probability('No clearly better way exists.'),
+          completeness: Probability('Has what it needs to work.'),
+        }),
+        issues: Type.Array(Type.String({ maxLength: 128 }), { maxItems: 16 }),
+      }),
+    ),
+    side_effects: Type.Optional(
+      Type.Object({
+        effects: Type.Array(
+          Type.Object({
+            type: Type.String({ maxLength: 64 }),
+            target: Type.String({ maxLength: 1024 }),
+            reversible: Type.Boolean(),
+            severity: SeveritySchema,
+          }),
+          { maxItems: 32 },
+        ),
+        reversible: Type.Boolean(),
+        severity: Type.Optional(SeveritySchema),
+      }),
+    ),
+    validations: Type.Optional(
+      Type.Array(
+        Type.Object({
+          validator: Type.String({ maxLength: 128 }),
+          result: Type.Enum(['caution', 'require_confirmation', 'block', 'require_prerequisites']),
+          reason: Type.String({ maxLength: 2000 }),
+          shadow: Type.Boolean(),
+          checks: Type.Optional(
+            Type.Array(
+              Type.Object({
+                description: Type.String({ maxLength: 1000 }),
+                method: Type.Record(Type.String(), Type.Unknown(), { description: 'network_ping | service_status | config_check | endpoint_test | user_confirmation, with its fields.' }),
+                success_criteria: Type.String({ maxLength: 1000 }),
+                priority: Type.Integer({ minimum: 0, maximum: 255 }),
+              }),
+              { maxItems: 16 },
+            ),
+          ),
+          risks: Type.Optional(Type.Array(Type.Object({ kind: Type.String({ maxLength: 128 }), description: Type.String({ maxLength: 1000 }) }), { maxItems: 16 })),
+        }),
+        { maxItems: 16, description: 'Supervisory tool-call validation (seed 004) that did not simply approve.' },
+      ),
+    ),
+    shadow_rule_hits: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 64, description: 'Rules in shadow mode that matched: counted, not enforced.' })),
+    rule_errors: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 16, description: 'Rules that failed; the review went on without them.' })),
+    automation_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+    pipeline: Type.Optional(Type.String({ maxLength: 128, description: 'Configuration pipeline whose overrides applied.' })),
+    cache_hit: Type.Optional(Type.Boolean()),
   }),
 });

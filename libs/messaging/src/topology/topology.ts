@@ -1,4 +1,6 @@
 import {
+  AUTOMATION_LEVEL_BUCKET,
+  BREAKER_STATE_BUCKET,
   CHANNELS,
   channelsReceivedBy,
   deadLetterStreamSubject,
@@ -118,6 +120,18 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
     {
       bucket: PARTITION_BUCKET,
       description: 'Which replica of each service owns which partition, and which replicas are alive.',
+      history: 1,
+      replicas: options.replicas,
+    },
+    {
+      bucket: BREAKER_STATE_BUCKET,
+      description: 'Breaker state per session (<agent>.<session>), written by the breaker, read by the reviewer.',
+      history: 1,
+      replicas: options.replicas,
+    },
+    {
+      bucket: AUTOMATION_LEVEL_BUCKET,
+      description: 'Automation level per agent, written by the ladder, read by the reviewer.',
       history: 1,
       replicas: options.replicas,
     },

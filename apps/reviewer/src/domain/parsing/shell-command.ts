@@ -9,6 +9,8 @@ export interface ShellSegment {
   pipedFrom: boolean;
   /** Came from inside `$(...)`, backticks, or `sh -c '...'`. */
   nested: boolean;
+  /** Ended by `&`: runs in the background. */
+  background: boolean;
 }
 
 const SEPARATORS = ['&&', '||', ';', '|', '&', '\n'];
@@ -224,6 +226,7 @@ export function parseShellCommand(command: string, depth = 0): ShellSegment[] {
       redirects: raw.redirects,
       pipedFrom: previousSeparator === '|',
       nested: depth > 0,
+      background: raw.separator === '&',
     };
     segments.push(segment);
     previousSeparator = raw.separator;

@@ -1,0 +1,56 @@
+import { parseAction } from '../parsing/parsed-action.js';
+import { ReviewSession } from '../session/review-session.js';
+import { RiskCalculator } from './risk-calculator.js';
+
+const thresholds = { low_threshold: 0.3, medium_threshold: 0.6, critical_threshold: 0.95 };
+const calculator = new RiskCalculator(thresholds);
+const everywhere = () => true;
+
+describe('RiskCalculator (seed 001)', () => {
+  it('calculates high risk for file deletion', () => {
+    const action = parseAction({ kind: 'file_operation', tool: 'fs', input: { operation: 'delete', path: '/important/file.txt' } });
+    const risk = calculator.calculate(action, new ReviewSession('a', 's', 0), everywhere, [], 0);
+    expect(risk.score).toBeGreaterThan(0.7);
+    expect(risk.severity).toBe('high');
+  });
+
+  it('applies the scope modifier correctly', () => {
+    const action = parseAction({ kind: 'file_operation', tool: 'fs', input: { operation: 'write', path: '/outside/scope/file.txt' } });
+    const inProject = (path: string) => path.startsWith('/project/');
+    const risk = calculator.calculate(action, new ReviewSession('a', 's', 0), inProject, [], 0);
+    expect(risk.score).toBeGreaterThan(0.5);
+    expect(risk.factors).toContain('out_of_scope');
+    expect(risk.modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
+  });
+
+  it('raises risk with each earlier failure of the same action: 0.1, 0.2, then 0.4', () => {
+    const session = new ReviewSession('a', 's', 0);
+    const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'npm test' } });
+    const scores: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      scores.push(calculator.calculate(action, session, everywhere, [], 0).score);
+      session.recordAction(action, `a${i}`, 'allow', 0);
+      session.recordOutcome({ actionId: `a${i}`, status: 'error', error: { message: 'failed' } }, 0);
+    }
+    expect(scores).toEqual([0.3, 0.4, 0.5, 0.7]);
+    expect(calculator.calculate(action, session, everywhere, [], 0).factors).toContain('repeated_failure');
+  });
+
+  it('adds the privilege and pattern modifiers', () => {
+    const session = new ReviewSession('a', 's', 0);
+    session.recordPattern({ type: 'scope_creep', severity: 'high', confidence: 1, shadow: false, at: 0 });
+    session.recordPattern({ type: 'goal_drift', severity: 'critical', confidence: 1, shadow: true, at: 0 });
+    const risk = calculator.calculate(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'sudo ls /root' } }), session, everywhere, [], 1000);
+    expect(risk.modifiers.map((m) => m.name)).toEqual(['privilege', 'pattern']);
+    expect(risk.factors).toEqual(expect.arrayContaining(['privileged', 'pattern:scope_creep']));
+    expect(risk.factors).not.toContain('pattern:goal_drift');
+  });
+
+  it('never goes above 1 and rule findings only raise it', () => {
+    const action = parseAction({ kind: 'tool_use', tool: 'Read', input: { file_path: '/x' } });
+    const finding = { rule: 'r', verdict: 'warn' as const, score: 0.75, severity: 'high' as const, factors: ['secrets'], reason: 'x' };
+    const risk = calculator.calculate(action, new ReviewSession('a', 's', 0), () => false, [finding], 0);
+    expect(risk.score).toBe(0.75);
+    expect(risk.factors).toContain('secrets');
+  });
+});

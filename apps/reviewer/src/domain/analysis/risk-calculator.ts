@@ -1,0 +1,87 @@
+import type { Severity } from '@warden/contracts';
+import { BASE_RISK, type ParsedAction } from '../parsing/parsed-action.js';
+import type { ReviewSession } from '../session/review-session.js';
+import type { RuleFinding } from '../rules/review-rule.js';
+
+export interface RiskThresholds {
+  low_threshold: number;
+  medium_threshold: number;
+  critical_threshold: number;
+}
+
+export interface RiskModifier {
+  name: 'scope' | 'repetition' | 'privilege' | 'pattern';
+  value: number;
+  detail: string;
+}
+
+export interface RiskAnalysis {
+  score: number;
+  severity: Severity;
+  /** Intents, modifiers that applied (out_of_scope, repeated_failure, privileged, pattern:<type>) and rule factors. */
+  factors: string[];
+  base: number;
+  modifiers: RiskModifier[];
+}
+
+/** Seed 001's bands: below low_threshold low, below medium_threshold medium, below critical_threshold high. */
+export function severityOf(score: number, thresholds: RiskThresholds): Severity {
+  if (score >= thresholds.critical_threshold) return 'critical';
+  if (score >= thresholds.medium_threshold) return 'high';
+  if (score >= thresholds.low_threshold) return 'medium';
+  return 'low';
+}
+
+const PATTERN_RISK: Record<Severity, number> = { low: 0.05, medium: 0.1, high: 0.2, critical: 0.3 };
+
+/**
+ * Seed 001's risk calculator: the base risk of the action's riskiest intent plus the scope, repetition,
+ * privilege and pattern modifiers, capped at 1. Rule findings can only raise the score.
+ */
+export class RiskCalculator {
+  constructor(private readonly thresholds: RiskThresholds) {}
+
+  calculate(
+    action: ParsedAction,
+    session: ReviewSession,
+    inScope: (path: string) => boolean,
+    findings: readonly RuleFinding[],
+    now: number,
+  ): RiskAnalysis {
+    const base = Math.max(...action.intents.map((i) => BASE_RISK[i]));
+    const modifiers: RiskModifier[] = [];
+
+    const outside = action.paths.filter((p) => !inScope(p));
+    if (outside.length) modifiers.push({ name: 'scope', value: 0.3, detail: `outside the expected paths: ${outside.slice(0, 3).join(', ')}` });
+
+    const failures = session.similar(action.key).filter((r) => r.status === 'error').length;
+    if (failures) {
+      const value = failures === 1 ? 0.1 : failures === 2 ? 0.2 : 0.4;
+      modifiers.push({ name: 'repetition', value, detail: `the same action failed ${failures} time${failures === 1 ? '' : 's'} before` });
+    }
+
+    if (action.privileged) modifiers.push({ name: 'privilege', value: 0.2, detail: 'runs with administrator rights' });
+
+    const patterns = session.activePatterns(now);
+    if (patterns.length) {
+      const worst = patterns.reduce((a, b) => (PATTERN_RISK[b.severity] * b.confidence > PATTERN_RISK[a.severity] * a.confidence ? b : a));
+      modifiers.push({
+        name: 'pattern',
+        value: Math.round(PATTERN_RISK[worst.severity] * Math.max(worst.confidence, 0.5) * 100) / 100,
+        detail: `${worst.type} (${worst.severity}) reported on this session`,
+      });
+    }
+
+    const modified = Math.min(1, base + modifiers.reduce((sum, m) => sum + m.value, 0));
+    const score = Math.max(modified, ...findings.map((f) => f.score));
+    const factors = new Set<string>(action.intents);
+    for (const modifier of modifiers) {
+      if (modifier.name === 'scope') factors.add('out_of_scope');
+      if (modifier.name === 'repetition') factors.add('repeated_failure');
+      if (modifier.name === 'privilege') factors.add('privileged');
+    }
+    for (const pattern of patterns) factors.add(`pattern:${pattern.type}`);
+    for (const finding of findings) for (const factor of finding.factors) factors.add(factor);
+    return { score: Math.round(score * 1000) / 1000, severity: severityOf(score, this.thresholds), factors: [...factors].slice(0, 64), base, modifiers };
+  }
+}

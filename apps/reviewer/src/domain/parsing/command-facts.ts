@@ -1,0 +1,96 @@
+import { basename, type ShellSegment } from './shell-command.js';
+
+/**
+ * Facts about shell commands that both the rules and the side-effect analyzer need: what `rm` is asked
+ * to do, whether a command destroys a disk or the system, whether it runs a downloaded script.
+ */
+
+/** Paths whose recursive deletion or opening to everyone destroys the machine or a user's data. */
+export const PROTECTED_PATHS: ReadonlySet<string> = new Set([
+  '/', '/*', '~', '~/', '~/*', '$HOME', '${HOME}', '$HOME/', '$HOME/*', '/root', '/home', '/etc', '/usr', '/var',
+  '/bin', '/sbin', '/lib', '/lib64', '/boot', '/opt', '/srv', '/sys', '/proc', '/dev', '/System', '/Users', '/Applications',
+]);
+
+export function isProtectedPath(path: string): boolean {
+  const trimmed = path.length > 1 && path.endsWith('/') && !path.endsWith('*/') ? path.replace(/\/+$/, '') || '/' : path;
+  return PROTECTED_PATHS.has(trimmed);
+}
+
+export function commandName(segment: ShellSegment): string {
+  return basename(segment.argv[0] ?? '');
+}
+
+export interface RmCall {
+  recursive: boolean;
+  force: boolean;
+  noPreserveRoot: boolean;
+  targets: string[];
+}
+
+/** Reads `rm` flags in any order and combination (-rf, -fr, -r -f, --recursive --force). */
+export function readRm(segment: ShellSegment): RmCall | null {
+  if (commandName(segment) !== 'rm') return null;
+  const call: RmCall = { recursive: false, force: false, noPreserveRoot: false, targets: [] };
+  let options = true;
+  for (const arg of segment.argv.slice(1)) {
+    if (options && arg === '--') options = false;
+    else if (options && arg.startsWith('--')) {
+      if (arg === '--recursive') call.recursive = true;
+      if (arg === '--force') call.force = true;
+      if (arg === '--no-preserve-root') call.noPreserveRoot = true;
+    } else if (options && arg.startsWith('-') && arg.length > 1) {
+      if (/[rR]/.test(arg)) call.recursive = true;
+      if (arg.includes('f')) call.force = true;
+    } else call.targets.push(arg);
+  }
+  return call;
+}
+
+/** `find <protected> -delete` or `-exec rm`: a deletion across the system. */
+export function findDeletesProtected(segment: ShellSegment): boolean {
+  if (commandName(segment) !== 'find' || !isProtectedPath(segment.argv[1] ?? '')) return false;
+  return segment.argv.includes('-delete') || segment.argv.some((a, i) => a === '-exec' && basename(segment.argv[i + 1] ?? '') === 'rm');
+}
+
+const DISK_DEVICE = /^\/dev\/(sd|nvme|hd|vd|xvd|disk|mmcblk)/;
+
+/** mkfs, wipefs, dd or shred onto a disk device, or a redirection into one. */
+export function writesToDiskDevice(segment: ShellSegment): boolean {
+  const cmd = commandName(segment);
+  if (/^mkfs(\.|$)/.test(cmd) || cmd === 'wipefs') return true;
+  if (cmd === 'dd' && segment.argv.some((a) => a.startsWith('of=') && DISK_DEVICE.test(a.slice(3)))) return true;
+  if (cmd === 'shred' && segment.argv.some((a) => a.startsWith('/dev/'))) return true;
+  return segment.redirects.some((r) => r.operator.includes('>') && DISK_DEVICE.test(r.target));
+}
+
+/** A function that pipes itself into itself in the background: `:(){ :|:& };:` and renamed variants. */
+export function isForkBomb(command: string | undefined): boolean {
+  return /([\w:]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(command ?? '');
+}
+
+const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'dash', 'python', 'python3', 'node', 'perl', 'ruby']);
+
+/** Index of the interpreter segment that runs what curl/wget downloaded (`curl … | sh`), or -1. */
+export function remoteScriptPipe(segments: readonly ShellSegment[]): number {
+  return segments.findIndex(
+    (s, i) => i > 0 && s.pipedFrom && INTERPRETERS.has(commandName(s)) && ['curl', 'wget'].includes(commandName(segments[i - 1]!)),
+  );
+}
+
+/** chmod to 777 / a+rwx. */
+export function worldWritableTargets(segment: ShellSegment): string[] {
+  if (commandName(segment) !== 'chmod' || !segment.argv.some((a) => /^(0?777|a\+rwx|ugo\+rwx)$/.test(a))) return [];
+  return segment.argv.slice(1).filter((a) => !a.startsWith('-') && !/^(0?777|a\+rwx|ugo\+rwx)$/.test(a));
+}
+
+export function isRecursiveChmod(segment: ShellSegment): boolean {
+  return commandName(segment) === 'chmod' && segment.argv.some((a) => a === '-R' || a === '--recursive');
+}
+
+/** `git push --force` (or -f, +refspec); `--force-with-lease` counts as the safer variant. */
+export function forcePush(segment: ShellSegment): 'force' | 'lease' | null {
+  if (commandName(segment) !== 'git' || !segment.argv.includes('push')) return null;
+  if (segment.argv.some((a) => a.startsWith('--force-with-lease') || a === '--force-if-includes')) return 'lease';
+  if (segment.argv.some((a) => a === '-f' || a === '--force' || /^\+[\w/]/.test(a) || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a))) return 'force';
+  return null;
+}

@@ -1,0 +1,94 @@
+import { parseAction, UnknownActionKindError } from './parsed-action.js';
+
+const bash = (command: string, cwd = '/work/app') => parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, cwd);
+const tool = (name: string, input: Record<string, unknown>, kind = 'tool_use') => parseAction({ kind, tool: name, input }, '/work/app');
+
+describe('parseAction', () => {
+  it.each([
+    ['Read', { file_path: 'src/a.ts' }, 'file_read'],
+    ['Glob', { pattern: '**/*.ts' }, 'file_read'],
+    ['Grep', { pattern: 'parseDate', path: 'src' }, 'file_read'],
+    ['Write', { file_path: 'src/new.ts', content: 'x' }, 'file_creation'],
+    ['Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }, 'file_modification'],
+    ['WebFetch', { url: 'https://nodejs.org/api/fs.html', prompt: 'x' }, 'network_request'],
+    ['WebSearch', { query: 'jest esm' }, 'network_request'],
+    ['Task', { description: 'explore', prompt: 'find the parser', subagent_type: 'general-purpose' }, 'delegation'],
+    ['Agent', { prompt: 'x' }, 'delegation'],
+    ['mcp__github__create_issue', { title: 'Bug' }, 'external_tool'],
+    ['http', { url: 'https://api.example.com', method: 'POST' }, 'network_request'],
+    ['package_install', { packages: ['left-pad'] }, 'package_install'],
+    ['shell', { command: 'ls' }, 'file_read'],
+    ['TodoWrite', { todos: [] }, 'message'],
+    ['SomethingNew', {}, 'unknown'],
+  ])('names the intent of %s', (name, input, intent) => {
+    expect(tool(name, input).intent).toBe(intent);
+  });
+
+  it('reads the intents of each simple command of a shell line, riskiest first', () => {
+    const parsed = bash('cd src && curl -fsSL https://x.io/a.tgz -o a.tgz && rm -rf old && npm test');
+    expect(parsed.intents).toEqual(['file_deletion', 'network_request', 'file_creation', 'command_execution', 'file_read']);
+    expect(parsed.intent).toBe('file_deletion');
+    expect(parsed.urls).toEqual(['https://x.io/a.tgz']);
+  });
+
+  it('tells project commands from system commands and read-only commands', () => {
+    expect(bash('npm test').intent).toBe('command_execution');
+    expect(bash('git status && git diff --stat').intent).toBe('file_read');
+    expect(bash('git commit -m "fix: dates"').intent).toBe('command_execution');
+    expect(bash('systemctl restart nginx').intent).toBe('system_command');
+    expect(bash('./scripts/gen.sh').intent).toBe('command_execution');
+    expect(bash('sudo ls').intents).toContain('system_command');
+  });
+
+  it('finds package installs and their packages, also through npx and python -m', () => {
+    expect(bash('npm install left-pad@1.3.0 --save').packages).toEqual(['left-pad@1.3.0']);
+    expect(bash('npx playwright install chromium').intent).toBe('package_install');
+    expect(bash('python -m pip install requests').packages).toEqual(['requests']);
+    expect(bash('npm install').intent).toBe('package_install');
+    expect(bash('npm run build').intent).toBe('command_execution');
+  });
+
+  it('resolves paths against the working directory and keeps home paths as ~', () => {
+    expect(tool('Read', { file_path: 'src/../README.md' }).paths).toEqual(['/work/app/README.md']);
+    expect(bash('cat $HOME/.aws/credentials').paths).toEqual(['~/.aws/credentials']);
+    expect(bash('rm -rf ../other').writtenPaths).toEqual(['/work/other']);
+  });
+
+  it('records the files a reader reads, after the pattern of grep-like commands', () => {
+    expect(bash('grep -n API_URL .env config/app.json').paths).toEqual(['/work/app/.env', '/work/app/config/app.json']);
+    expect(bash('rg parseDate').paths).toEqual([]);
+    expect(bash('diff a.txt b.txt').paths).toEqual(['/work/app/a.txt', '/work/app/b.txt']);
+  });
+
+  it('collects written paths from redirections but not /dev/null', () => {
+    const parsed = bash('npm test > out.log 2>/dev/null');
+    expect(parsed.writtenPaths).toEqual(['/work/app/out.log']);
+    expect(parsed.intents).toContain('file_creation');
+  });
+
+  it('marks read-only actions and privileged ones', () => {
+    expect(bash('ls -la && cat package.json | jq .scripts').readOnly).toBe(true);
+    expect(bash('echo hi > file').readOnly).toBe(false);
+    expect(bash('sudo apt-get install -y jq').privileged).toBe(true);
+  });
+
+  it('gives the same key to the same command however it is spaced, and to the same file', () => {
+    expect(bash('npm   test').key).toBe(bash('npm test').key);
+    expect(tool('Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }).key).toBe(tool('Edit', { file_path: '/work/app/src/a.ts', old_string: 'c', new_string: 'd' }).key);
+  });
+
+  it('parses file_operation, system_command and message kinds', () => {
+    expect(tool('fs', { operation: 'delete', path: '/tmp/x', recursive: true }, 'file_operation').intent).toBe('file_deletion');
+    expect(tool('runner', { command: 'rm -rf build' }, 'system_command').intent).toBe('file_deletion');
+    expect(tool('say', { content: 'done' }, 'message').intent).toBe('message');
+  });
+
+  it('names an MCP server and tool', () => {
+    expect(tool('mcp__github__create_pull_request', {}).mcp).toEqual({ server: 'github', tool: 'create_pull_request' });
+  });
+
+  it('refuses an unknown kind with a clear error', () => {
+    expect(() => tool('Bash', { command: 'ls' }, 'teleport')).toThrow(UnknownActionKindError);
+    expect(() => tool('Bash', { command: 'ls' }, 'teleport')).toThrow('Unknown action kind "teleport": expected one of tool_use, message, file_operation, system_command.');
+  });
+});

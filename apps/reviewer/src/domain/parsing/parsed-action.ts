@@ -1,0 +1,365 @@
+import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
+import { commandName, readRm } from './command-facts.js';
+import { isStreamPath, resolvePath } from './paths.js';
+import { basename, parseShellCommand, type ShellSegment } from './shell-command.js';
+
+/** What an action would do, in the step reviewer's words (seed 001), plus the finer kinds Warden tells apart. */
+export type Intent =
+  | 'file_read'
+  | 'file_creation'
+  | 'file_modification'
+  | 'file_deletion'
+  | 'system_command'
+  | 'command_execution'
+  | 'network_request'
+  | 'package_install'
+  | 'delegation'
+  | 'external_tool'
+  | 'message'
+  | 'unknown';
+
+/**
+ * Base risk of each intent: the seed's values for deletion 0.8, system command 0.7, network 0.6,
+ * modification 0.4, creation 0.3 and read 0.1. `command_execution` is a project command (tests, builds,
+ * git commits) that changes nothing outside the project; `system_command` is everything else a shell runs.
+ */
+export const BASE_RISK: Record<Intent, number> = {
+  file_deletion: 0.8,
+  system_command: 0.7,
+  package_install: 0.7,
+  network_request: 0.6,
+  file_modification: 0.4,
+  external_tool: 0.4,
+  unknown: 0.4,
+  command_execution: 0.3,
+  file_creation: 0.3,
+  delegation: 0.2,
+  file_read: 0.1,
+  message: 0.1,
+};
+
+export interface ParsedAction {
+  kind: ActionKind;
+  tool: string;
+  input: Record<string, unknown>;
+  /** Every intent the action has, the riskiest first. */
+  intents: Intent[];
+  /** The riskiest intent. */
+  intent: Intent;
+  /** Shell command line, for Bash-like tools and `system_command` actions. */
+  command?: string;
+  segments: ShellSegment[];
+  /** Paths the action touches, resolved against the session's working directory. */
+  paths: string[];
+  /** Paths it writes, creates or deletes (a subset of `paths`). */
+  writtenPaths: string[];
+  urls: string[];
+  /** Packages it would install (`npm install left-pad` → left-pad). */
+  packages: string[];
+  mcp?: { server: string; tool: string };
+  description?: string;
+  /** Reads only: no file, process, network or package changes. */
+  readOnly: boolean;
+  /** Runs with raised privileges (sudo, doas, su -c). */
+  privileged: boolean;
+  /** Same tool, same command or file: how repetitions of "the same action" are recognised. */
+  key: string;
+}
+
+export class UnknownActionKindError extends Error {
+  constructor(readonly kind: string) {
+    super(`Unknown action kind "${kind}": expected one of ${ACTION_KINDS.join(', ')}.`);
+  }
+}
+
+const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoRead', 'read_file', 'list_files', 'list_directory', 'search', 'search_files']);
+const SHELL_TOOLS = new Set(['Bash', 'shell', 'bash', 'run_command', 'execute_command', 'terminal', 'BashOutput']);
+const CREATE_TOOLS = new Set(['Write', 'write_file', 'create_file']);
+const MODIFY_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'edit_file', 'str_replace_editor', 'apply_patch']);
+const DELETE_TOOLS = new Set(['Delete', 'delete_file', 'remove_file']);
+const NETWORK_TOOLS = new Set(['WebFetch', 'WebSearch', 'http', 'fetch', 'http_request']);
+const DELEGATION_TOOLS = new Set(['Task', 'Agent']);
+const MESSAGE_TOOLS = new Set(['TodoWrite', 'ExitPlanMode', 'AskUserQuestion', 'KillShell', 'SlashCommand']);
+
+/** Commands that only look: listing, reading, searching, inspecting. */
+const READ_COMMANDS = new Set([
+  'ls', 'cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'wc', 'pwd', 'echo',
+  'printf', 'which', 'whereis', 'type', 'file', 'stat', 'du', 'df', 'tree', 'diff', 'cmp', 'env', 'printenv', 'whoami', 'id',
+  'uname', 'hostname', 'date', 'ps', 'pgrep', 'jq', 'yq', 'sort', 'uniq', 'cut', 'tr', 'awk', 'sed', 'realpath', 'readlink',
+  'dirname', 'basename', 'test', '[', 'true', 'false', 'cd', 'history', 'sha256sum', 'md5sum', 'column', 'nl', 'xxd', 'od',
+  'lsof', 'ss', 'netstat', 'free', 'uptime', 'top', 'htop', 'man', 'help', 'tldr', 'sleep', 'wait', 'exit', 'set', 'export',
+  'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
+]);
+const GIT_READ = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'reflog', 'ls-remote', 'whatchanged', 'cat-file', 'ls-tree', 'config', 'remote', 'branch', 'tag', 'stash']);
+const GIT_NETWORK = new Set(['clone', 'push', 'pull', 'fetch', 'submodule']);
+const GIT_DELETE = new Set(['clean', 'rm']);
+/** Project tooling: runs code of the project, changes nothing outside it. */
+const PROJECT_COMMANDS = new Set([
+  'npm', 'npx', 'pnpm', 'yarn', 'bun', 'node', 'deno', 'tsx', 'ts-node', 'python', 'python3', 'pytest', 'go', 'cargo', 'rustc', 'make',
+  'cmake', 'tsc', 'eslint', 'prettier', 'jest', 'vitest', 'mocha', 'mvn', 'gradle', 'dotnet', 'ruby', 'rake', 'bundle', 'rspec',
+  'php', 'composer', 'java', 'javac', 'mix', 'elixir', 'swift', 'nx', 'turbo', 'vite', 'webpack', 'black', 'ruff', 'mypy',
+  'flake8', 'pylint', 'gofmt', 'golangci-lint', 'clippy', 'tar', 'unzip', 'zip', 'gzip', 'gunzip', 'mkdir', 'touch', 'cp', 'mv',
+  'ln', 'tee', 'patch', 'git', 'gh', 'uv', 'poetry', 'pip', 'pip3', 'playwright', 'cypress',
+]);
+const CREATE_COMMANDS = new Set(['mkdir', 'touch', 'tee', 'cp', 'ln']);
+const MODIFY_COMMANDS = new Set(['mv', 'patch', 'truncate']);
+const DELETE_COMMANDS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
+const NETWORK_COMMANDS = new Set(['curl', 'wget', 'http', 'https', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'telnet', 'ping', 'dig', 'nslookup', 'ftp', 'aria2c']);
+/** Commands that name files in all their non-option arguments. */
+const FILE_ARGUMENT_COMMANDS = new Set([
+  ...CREATE_COMMANDS, ...MODIFY_COMMANDS, ...DELETE_COMMANDS, 'cat', 'head', 'tail', 'less', 'more', 'ls', 'stat', 'file', 'wc', 'chmod', 'chown',
+  'tree', 'du', 'source', '.', 'bat', 'tac', 'zcat', 'cd',
+]);
+/** Readers whose first argument is a pattern or program and the rest are files (`grep -n TODO src/a.ts`). */
+const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'jq', 'yq', 'awk', 'sed']);
+/** Readers whose arguments are all files. */
+const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
+const PACKAGE_INSTALLERS: Record<string, { verbs: string[]; packageArgs: boolean }> = {
+  npm: { verbs: ['install', 'i', 'add', 'ci', 'isntall'], packageArgs: true },
+  pnpm: { verbs: ['install', 'i', 'add'], packageArgs: true },
+  yarn: { verbs: ['install', 'add'], packageArgs: true },
+  bun: { verbs: ['install', 'add', 'i'], packageArgs: true },
+  pip: { verbs: ['install'], packageArgs: true },
+  pip3: { verbs: ['install'], packageArgs: true },
+  uv: { verbs: ['add', 'pip'], packageArgs: true },
+  poetry: { verbs: ['add', 'install'], packageArgs: true },
+  apt: { verbs: ['install'], packageArgs: true },
+  'apt-get': { verbs: ['install'], packageArgs: true },
+  dnf: { verbs: ['install'], packageArgs: true },
+  yum: { verbs: ['install'], packageArgs: true },
+  apk: { verbs: ['add'], packageArgs: true },
+  pacman: { verbs: ['-S', '-Sy', '-Syu'], packageArgs: true },
+  brew: { verbs: ['install', 'reinstall'], packageArgs: true },
+  gem: { verbs: ['install'], packageArgs: true },
+  cargo: { verbs: ['install', 'add'], packageArgs: true },
+  go: { verbs: ['install', 'get'], packageArgs: true },
+  composer: { verbs: ['require', 'install'], packageArgs: true },
+  conda: { verbs: ['install'], packageArgs: true },
+  playwright: { verbs: ['install'], packageArgs: true },
+  choco: { verbs: ['install'], packageArgs: true },
+  snap: { verbs: ['install'], packageArgs: true },
+};
+
+const URL_PATTERN = /\b(?:https?|wss?|ftp):\/\/[^\s'"<>|;)]+/gi;
+
+function stringField(input: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const name of names) if (typeof input[name] === 'string') return input[name] as string;
+  return undefined;
+}
+
+function nonOptions(argv: readonly string[], from = 1): string[] {
+  return argv.slice(from).filter((a) => !a.startsWith('-') && a !== '');
+}
+
+/** `npx playwright install chromium` and `python -m pip install x` are installs too. */
+function installerCall(segment: ShellSegment): { manager: string; args: string[] } | null {
+  let argv = segment.argv.map((a, i) => (i === 0 ? basename(a) : a));
+  if ((argv[0] === 'npx' || argv[0] === 'pnpx' || argv[0] === 'bunx') && argv[1]) argv = argv.slice(argv[1] === '--yes' || argv[1] === '-y' ? 2 : 1);
+  if (/^python3?$/.test(argv[0] ?? '') && argv[1] === '-m' && argv[2]) argv = argv.slice(2);
+  const manager = basename(argv[0] ?? '');
+  const installer = PACKAGE_INSTALLERS[manager];
+  if (!installer) return null;
+  const verbIndex = argv.findIndex((a, i) => i > 0 && installer.verbs.includes(a));
+  if (verbIndex < 0) return null;
+  // `npm install` alone restores the lockfile's packages; a package argument adds new software.
+  return { manager, args: nonOptions(argv, verbIndex + 1).filter((a) => !(manager === 'uv' && a === 'install')) };
+}
+
+/** Intents of one simple shell command. */
+function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: string[]): void {
+  const cmd = commandName(segment);
+  if (!cmd) return;
+  const install = installerCall(segment);
+  if (install) {
+    out.add('package_install');
+    packages.push(...install.args);
+    return;
+  }
+  if (segment.privileged) out.add('system_command');
+  if (DELETE_COMMANDS.has(cmd)) out.add('file_deletion');
+  else if (cmd === 'find' && (segment.argv.includes('-delete') || segment.argv.includes('-exec'))) {
+    out.add(segment.argv.includes('-delete') || segment.argv.some((a) => basename(a) === 'rm') ? 'file_deletion' : 'system_command');
+  } else if (cmd === 'git') {
+    const sub = segment.argv.find((a, i) => i > 0 && !a.startsWith('-'));
+    if (sub && GIT_DELETE.has(sub)) out.add('file_deletion');
+    else if (sub && GIT_NETWORK.has(sub)) out.add('network_request');
+    else if (sub && GIT_READ.has(sub) && !segment.argv.some((a) => ['-D', '-d', '--delete', 'drop', 'clear', 'pop', '-m', 'set-url', 'add'].includes(a))) out.add('file_read');
+    else out.add('command_execution');
+  } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) out.add('file_modification');
+  else if (READ_COMMANDS.has(cmd)) out.add('file_read');
+  else if (CREATE_COMMANDS.has(cmd)) out.add('file_creation');
+  else if (MODIFY_COMMANDS.has(cmd)) out.add('file_modification');
+  else if (NETWORK_COMMANDS.has(cmd)) {
+    out.add('network_request');
+    if (segment.argv.some((a) => a === '-o' || a === '-O' || a.startsWith('--output'))) out.add('file_creation');
+  } else if (PROJECT_COMMANDS.has(cmd) || segment.argv[0]?.startsWith('./') || segment.argv[0]?.startsWith('bin/')) out.add('command_execution');
+  else out.add('system_command');
+  for (const redirect of segment.redirects) {
+    if (redirect.operator.includes('>') && !isStreamPath(redirect.target)) out.add(redirect.operator.includes('>>') ? 'file_modification' : 'file_creation');
+  }
+}
+
+/** Files a simple command names: all arguments of file commands, and anything that looks like an absolute or home path. */
+function segmentPaths(segment: ShellSegment): { read: string[]; written: string[] } {
+  const cmd = commandName(segment);
+  const read: string[] = [];
+  const written: string[] = [];
+  const args = segment.argv.slice(1);
+  if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
+    const ownership = cmd === 'chmod' || cmd === 'chown';
+    // chmod's mode and chown's owner are not files.
+    const files = nonOptions(segment.argv).filter((a, i) => !(ownership && i === 0));
+    if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'chmod' || cmd === 'chown') written.push(...files);
+    else if (cmd === 'cp' || cmd === 'ln') {
+      written.push(...files.slice(-1));
+      read.push(...files.slice(0, -1));
+    } else if (cmd === 'mv') written.push(...files);
+    else if (cmd === 'tee') written.push(...files);
+    else read.push(...files);
+  } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+    written.push(...nonOptions(segment.argv).slice(1));
+  } else if (PATTERN_FIRST_READERS.has(cmd)) {
+    read.push(...nonOptions(segment.argv).slice(1));
+  } else if (FILE_READERS.has(cmd)) {
+    read.push(...nonOptions(segment.argv));
+  } else {
+    for (const arg of args) {
+      const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
+      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) read.push(value);
+    }
+  }
+  const rm = readRm(segment);
+  if (rm) written.push(...rm.targets.filter((t) => !written.includes(t)));
+  for (const redirect of segment.redirects) {
+    if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
+    (redirect.operator.includes('>') ? written : read).push(redirect.target);
+  }
+  return { read, written };
+}
+
+function mcpName(tool: string): { server: string; tool: string } | undefined {
+  const match = /^mcp__([^_]+(?:_[^_]+)*)__(.+)$/.exec(tool);
+  return match ? { server: match[1]!, tool: match[2]! } : undefined;
+}
+
+/** Input of a file_operation action: `{ operation: read|write|create|modify|delete|move|mkdir, path, recursive }`. */
+function fileOperationIntent(operation: string | undefined): Intent {
+  switch (operation) {
+    case 'read':
+    case 'list':
+      return 'file_read';
+    case 'write':
+    case 'create':
+    case 'mkdir':
+      return 'file_creation';
+    case 'delete':
+    case 'remove':
+      return 'file_deletion';
+    default:
+      return 'file_modification';
+  }
+}
+
+function sortIntents(intents: Iterable<Intent>): Intent[] {
+  const list = [...new Set(intents)];
+  return list.length ? list.sort((a, b) => BASE_RISK[b] - BASE_RISK[a]) : ['unknown'];
+}
+
+function stableKey(tool: string, input: Record<string, unknown>): string {
+  const keys = Object.keys(input).sort();
+  const text = JSON.stringify(input, keys);
+  return `${tool}:${text.length > 512 ? text.slice(0, 512) : text}`;
+}
+
+/**
+ * Parses a proposed action into what it would do. Tool names of Claude Code (Bash, Read, Write, Edit,
+ * Glob, Grep, WebFetch, WebSearch, Task/Agent, mcp__server__tool) and generic ones (shell, http,
+ * package_install) are known; a shell command is parsed into its simple commands. Throws
+ * UnknownActionKindError for a kind outside tool_use, message, file_operation, system_command.
+ */
+export function parseAction(
+  action: { kind: string; tool: string; input: Record<string, unknown>; description?: string },
+  cwd?: string,
+): ParsedAction {
+  if (!(ACTION_KINDS as readonly string[]).includes(action.kind)) throw new UnknownActionKindError(action.kind);
+  const kind = action.kind as ActionKind;
+  const { tool, input } = action;
+  const intents = new Set<Intent>();
+  const read: string[] = [];
+  const written: string[] = [];
+  const urls: string[] = [];
+  const packages: string[] = [];
+  let segments: ShellSegment[] = [];
+  let command: string | undefined;
+  const path = stringField(input, 'file_path', 'path', 'notebook_path', 'target', 'filename');
+  const url = stringField(input, 'url', 'uri', 'endpoint');
+  if (url) urls.push(url);
+
+  if (kind === 'message' || MESSAGE_TOOLS.has(tool)) {
+    intents.add('message');
+  } else if (SHELL_TOOLS.has(tool) || kind === 'system_command' || (stringField(input, 'command', 'cmd', 'script') !== undefined && !READ_TOOLS.has(tool) && !tool.startsWith('mcp__'))) {
+    command = stringField(input, 'command', 'cmd', 'script') ?? '';
+    segments = parseShellCommand(command);
+    for (const segment of segments) {
+      segmentIntents(segment, intents, packages);
+      const files = segmentPaths(segment);
+      read.push(...files.read);
+      written.push(...files.written);
+    }
+    for (const match of command.matchAll(URL_PATTERN)) urls.push(match[0]);
+    if (input['run_in_background'] === true) intents.add('command_execution');
+    if (!segments.length) intents.add('command_execution');
+  } else if (tool === 'package_install') {
+    intents.add('package_install');
+    const names = input['packages'] ?? input['package'] ?? input['name'];
+    packages.push(...(Array.isArray(names) ? names.map(String) : typeof names === 'string' ? [names] : []));
+  } else if (kind === 'file_operation') {
+    const intent = fileOperationIntent(stringField(input, 'operation', 'op', 'action'));
+    intents.add(intent);
+    if (path) (intent === 'file_read' ? read : written).push(path);
+    const destination = stringField(input, 'destination', 'to', 'new_path');
+    if (destination) written.push(destination);
+  } else if (READ_TOOLS.has(tool)) {
+    intents.add('file_read');
+    if (path) read.push(path);
+  } else if (CREATE_TOOLS.has(tool) || MODIFY_TOOLS.has(tool) || DELETE_TOOLS.has(tool)) {
+    intents.add(CREATE_TOOLS.has(tool) ? 'file_creation' : MODIFY_TOOLS.has(tool) ? 'file_modification' : 'file_deletion');
+    if (path) written.push(path);
+  } else if (NETWORK_TOOLS.has(tool)) {
+    intents.add('network_request');
+  } else if (DELEGATION_TOOLS.has(tool)) {
+    intents.add('delegation');
+  } else if (tool.startsWith('mcp__')) {
+    intents.add('external_tool');
+    if (path) read.push(path);
+  } else {
+    intents.add('unknown');
+    if (path) read.push(path);
+  }
+
+  const resolvedWritten = [...new Set(written.map((p) => resolvePath(p, cwd)))];
+  const resolvedRead = read.map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
+  const sorted = sortIntents(intents);
+  const readOnly = sorted.every((i) => i === 'file_read' || i === 'message');
+  const description = action.description ?? stringField(input, 'description', 'prompt');
+  const parsed: ParsedAction = {
+    kind,
+    tool,
+    input,
+    intents: sorted,
+    intent: sorted[0]!,
+    segments,
+    paths: [...new Set([...resolvedWritten, ...resolvedRead])],
+    writtenPaths: resolvedWritten,
+    urls: [...new Set(urls)],
+    packages,
+    readOnly,
+    privileged: segments.some((s) => s.privileged),
+    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
+  };
+  if (command !== undefined) parsed.command = command;
+  const mcp = mcpName(tool);
+  if (mcp) parsed.mcp = mcp;
+  if (description) parsed.description = description;
+  return parsed;
+}

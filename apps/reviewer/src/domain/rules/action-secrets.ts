@@ -1,0 +1,82 @@
+import { SECRET_KEY, SECRET_PATTERNS } from '@warden/observability';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+
+/** The secrets an action's input carries in clear text. */
+export interface ActionSecrets {
+  /** Kinds found (`github_token`, `assigned_secret`, `named_secret` …); empty when none. */
+  kinds: string[];
+  /** Input fields that carry them (`command`, `headers.Authorization`). */
+  fields: string[];
+  /** Whether any is in file content being written (`content`, `new_string`). */
+  inFileContent: boolean;
+}
+
+/** Secrets whose shape alone identifies them; the only ones looked for in file content, where `token = getToken()` is ordinary code. */
+const DISTINCT_KINDS = new Set(['private_key', 'aws_access_key', 'github_token', 'gitlab_token', 'slack_token', 'stripe_key', 'anthropic_key', 'openai_key', 'google_api_key', 'npm_token', 'jwt']);
+const CONTENT_FIELDS = new Set(['content', 'contents', 'new_string', 'new_str', 'new_source', 'file_text', 'patch', 'diff']);
+/** Fields that repeat what is already on disk. */
+const SKIPPED_FIELDS = new Set(['old_string', 'old_str']);
+/** A value that names a secret instead of holding it: `$TOKEN`, `$(gh auth token)`, `process.env.KEY`, `<your-key>`. */
+const REFERENCE = /^(?:[$`<%]|\{\{|process\.env|os\.environ|ENV\[|getenv|\*{3,}|x{4,}|\.{3}|your[-_]|changeme|example|placeholder|dummy|redacted|\[REDACTED)/i;
+/** Keys that end like a secret's and hold none: pagination and sync cursors. */
+const CURSOR_KEY = /(?:page|next|continuation|sync|cursor)[_-]?token$/i;
+const MAX_DEPTH = 8;
+/** Beyond this, a field is not scanned further: a review must stay fast on huge writes. */
+const MAX_SCANNED = 128 * 1024;
+const NONE: ActionSecrets = Object.freeze({ kinds: [], fields: [], inFileContent: false }) as ActionSecrets;
+
+const cache = new WeakMap<ParsedAction, ActionSecrets>();
+
+function literalSecretKinds(text: string, contentOnly: boolean, kinds: Set<string>): boolean {
+  const scanned = text.length > MAX_SCANNED ? text.slice(0, MAX_SCANNED) : text;
+  let found = false;
+  for (const { kind, pattern, valueGroup } of SECRET_PATTERNS) {
+    if (contentOnly && !DISTINCT_KINDS.has(kind)) continue;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(scanned); match; match = pattern.exec(scanned)) {
+      const value = valueGroup ? match[valueGroup] : match[0];
+      if (value && !REFERENCE.test(value)) {
+        kinds.add(kind);
+        found = true;
+        break;
+      }
+    }
+    pattern.lastIndex = 0;
+  }
+  return found;
+}
+
+function scan(action: ParsedAction): ActionSecrets {
+  const kinds = new Set<string>();
+  const fields: string[] = [];
+  let inFileContent = false;
+  const walk = (value: unknown, path: string, key: string | undefined, content: boolean, depth: number): void => {
+    if (typeof value === 'string') {
+      if (key !== undefined && !content && SECRET_KEY.test(key) && !CURSOR_KEY.test(key) && value.length >= 4 && !REFERENCE.test(value)) {
+        kinds.add('named_secret');
+        fields.push(path);
+      } else if (literalSecretKinds(value, content, kinds)) {
+        fields.push(path);
+        inFileContent ||= content;
+      }
+    } else if (depth < MAX_DEPTH && Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, `${path}[${i}]`, undefined, content, depth + 1));
+    } else if (depth < MAX_DEPTH && value !== null && typeof value === 'object') {
+      for (const [name, item] of Object.entries(value)) {
+        if (!SKIPPED_FIELDS.has(name)) walk(item, path ? `${path}.${name}` : name, name, content || CONTENT_FIELDS.has(name), depth + 1);
+      }
+    }
+  };
+  walk(action.input, '', undefined, false, 0);
+  return kinds.size ? { kinds: [...kinds], fields, inFileContent } : NONE;
+}
+
+/** The secrets in an action's input, found once per parsed action. */
+export function secretsOf(action: ParsedAction): ActionSecrets {
+  let secrets = cache.get(action);
+  if (!secrets) {
+    secrets = scan(action);
+    cache.set(action, secrets);
+  }
+  return secrets;
+}

@@ -1,0 +1,55 @@
+import { databaseDestructionRule } from './database-rules.js';
+import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
+import { cloudDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
+import { testBypassRule } from './test-integrity-rules.js';
+import { productionDeployRule } from './deployment-rules.js';
+import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
+import { forcePushRule, historyDestructionRule, hookBypassRule } from './git-rules.js';
+import { warnExternalNetworkRule } from './network-rules.js';
+import { worldWritablePermissionsRule, worldWritableSystemRule } from './permission-rules.js';
+import type { ReviewRule } from './review-rule.js';
+import { secretExfiltrationRule, secretFileWriteRule, secretsInArgumentsRule } from './secret-rules.js';
+import {
+  destructiveRootDeletionRule,
+  diskDestructionRule,
+  forkBombRule,
+  privilegedCommandRule,
+  remoteScriptExecutionRule,
+} from './system-protection-rules.js';
+
+/** The reviewer's own rules; the essential ones (never allowed) first. */
+export const BUILT_IN_RULES: ReviewRule[] = [
+  destructiveRootDeletionRule,
+  diskDestructionRule,
+  forkBombRule,
+  remoteScriptExecutionRule,
+  worldWritableSystemRule,
+  preventRecursiveDeletionRule,
+  secretExfiltrationRule,
+  obfuscatedExecutionRule,
+  downloadAndRunRule,
+  systemShutdownRule,
+  limitFileOperationsRule,
+  deletionOutsideProjectRule,
+  productionDeployRule,
+  databaseDestructionRule,
+  cloudDestructionRule,
+  packagePublishRule,
+  writeOutsideProjectRule,
+  secretFileReadRule,
+  persistenceInstallRule,
+  massProcessKillRule,
+  remoteShellRule,
+  testBypassRule,
+  historyDestructionRule,
+  forcePushRule,
+  hookBypassRule,
+  worldWritablePermissionsRule,
+  recursiveDeletionRule,
+  privilegedCommandRule,
+  secretsInArgumentsRule,
+  secretFileWriteRule,
+  warnExternalNetworkRule,
+  readOutsideProjectRule,
+];

@@ -1,0 +1,283 @@
+import { ACTION_KINDS, type VerdictKind } from '@warden/contracts';
+import picomatch from 'picomatch';
+import { Compile } from 'typebox/compile';
+import { parse as parseYaml } from 'yaml';
+import { BASE_RISK } from '../parsing/parsed-action.js';
+import { nameMatcher, pathMatcher } from '../parsing/paths.js';
+import { fieldText, simpleCommands } from './action-text.js';
+import { CustomRuleDefinition } from './custom-rule-definition.js';
+import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
+import { severityOf } from './rule-severity.js';
+
+/** A custom rule that cannot be used, named by where it was written: `rules.yaml: rule "no_tf" match.command_regex: …`. */
+export class CustomRuleError extends Error {
+  constructor(
+    readonly source: string,
+    /** `rule "no_tf"`, or `rules[3]` before the rule's name is known. */
+    readonly rule: string | undefined,
+    readonly field: string | undefined,
+    readonly detail: string,
+  ) {
+    super(`${source}: ${rule ? `${rule} ` : ''}${field ? `${field}: ` : ''}${detail}`);
+    this.name = 'CustomRuleError';
+  }
+}
+
+/** Score of a finding whose rule gives none. */
+const DEFAULT_SCORES: Record<VerdictKind, number> = { allow: 0.1, warn: 0.5, modify: 0.7, require_approval: 0.8, block: 0.9 };
+const INTENTS = new Set(Object.keys(BASE_RISK));
+const KINDS = new Set<string>(ACTION_KINDS);
+
+type Condition = (context: RuleContext) => boolean;
+type Match = CustomRuleDefinition['match'];
+
+const listOf = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** Conditions in the order they are checked: the cheapest and most selective first. */
+const CONDITION_ORDER: (keyof Match)[] = [
+  'kind', 'privileged', 'intent', 'tool', 'agent', 'phase', 'environment', 'package', 'url', 'written_path', 'path', 'command', 'command_regex', 'input', 'out_of_scope',
+];
+const SESSION_CONDITIONS = new Set<keyof Match>(['phase', 'environment', 'agent', 'out_of_scope']);
+
+class RuleCompiler {
+  constructor(
+    private readonly source: string,
+    private readonly definition: CustomRuleDefinition,
+  ) {}
+
+  fail(field: string, detail: string): never {
+    throw new CustomRuleError(this.source, `rule "${this.definition.name}"`, field, detail);
+  }
+
+  regex(pattern: string, field: string, flags = ''): RegExp {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      return this.fail(field, (error as Error).message);
+    }
+  }
+
+  /** One regular expression per list entry, named `match.command_regex[1]` when the field is a list. */
+  regexes(value: string | string[], field: string): RegExp[] {
+    return Array.isArray(value) ? value.map((p, i) => this.regex(p, `${field}[${i}]`)) : [this.regex(value, field)];
+  }
+
+  glob(globs: string[], field: string, options: picomatch.PicomatchOptions): (text: string) => boolean {
+    try {
+      const match = picomatch(globs, options);
+      return (text) => match(text);
+    } catch (error) {
+      return this.fail(field, (error as Error).message);
+    }
+  }
+
+  condition(key: keyof Match): Condition | null {
+    const match = this.definition.match;
+    const field = `match.${key}`;
+    switch (key) {
+      case 'kind': {
+        const kinds = new Set(listOf(match.kind));
+        for (const kind of kinds) if (!KINDS.has(kind)) this.fail(field, `unknown action kind "${kind}" (expected ${ACTION_KINDS.join(', ')})`);
+        return kinds.size ? ({ action }) => kinds.has(action.kind) : null;
+      }
+      case 'privileged': {
+        const privileged = match.privileged;
+        return privileged === undefined ? null : ({ action }) => action.privileged === privileged;
+      }
+      case 'intent': {
+        const intents = new Set(listOf(match.intent));
+        for (const intent of intents) if (!INTENTS.has(intent)) this.fail(field, `unknown intent "${intent}" (expected ${[...INTENTS].join(', ')})`);
+        return intents.size ? ({ action }) => action.intents.some((i) => intents.has(i)) : null;
+      }
+      case 'tool': {
+        const tools = listOf(match.tool);
+        if (!tools.length) return null;
+        const matches = nameMatcher(tools);
+        return ({ action }) => matches(action.tool);
+      }
+      case 'agent': {
+        const agents = listOf(match.agent);
+        if (!agents.length) return null;
+        const matches = nameMatcher(agents);
+        return ({ session }) => matches(session.agentId);
+      }
+      case 'phase': {
+        const phases = new Set<string>(listOf(match.phase));
+        return phases.size ? ({ session }) => session.context.phase !== undefined && phases.has(session.context.phase) : null;
+      }
+      case 'environment': {
+        const environments = new Set(listOf(match.environment).map((e) => e.toLowerCase()));
+        return environments.size ? ({ session }) => session.context.environment !== undefined && environments.has(session.context.environment.toLowerCase()) : null;
+      }
+      case 'package': {
+        const packages = listOf(match.package);
+        if (!packages.length) return null;
+        const matches = nameMatcher(packages);
+        return ({ action }) => action.packages.some(matches);
+      }
+      case 'url': {
+        const urls = listOf(match.url);
+        if (!urls.length) return null;
+        const matches = this.glob(urls, field, { dot: true, nocase: true });
+        return ({ action }) => action.urls.some(matches);
+      }
+      case 'written_path':
+      case 'path': {
+        const globs = listOf(match[key]);
+        if (!globs.length) return null;
+        const matches = pathMatcher(globs);
+        return key === 'path' ? ({ action }) => action.paths.some(matches) : ({ action }) => action.writtenPaths.some(matches);
+      }
+      case 'command': {
+        const globs = listOf(match.command);
+        if (!globs.length) return null;
+        // bash: a `*` also crosses `/`, as a user means in "terraform apply*".
+        const matches = this.glob(globs, field, { bash: true, dot: true });
+        return ({ action }) => action.command !== undefined && simpleCommands(action).some(matches);
+      }
+      case 'command_regex': {
+        if (match.command_regex === undefined) return null;
+        const patterns = this.regexes(match.command_regex, field);
+        return ({ action }) => action.command !== undefined && patterns.some((p) => p.test(action.command!));
+      }
+      case 'input': {
+        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, pattern: this.regex(pattern, `${field}.${name}`) }));
+        if (!fields.length) return null;
+        return ({ action }) =>
+          fields.every(({ name, pattern }) => {
+            const text = fieldText(action, name);
+            return text !== undefined && pattern.test(text);
+          });
+      }
+      case 'out_of_scope': {
+        const outside = match.out_of_scope;
+        if (outside === undefined) return null;
+        return ({ action, inScope }) => action.paths.some((p) => !inScope(p)) === outside;
+      }
+    }
+    return null;
+  }
+
+  /** The modified input of a `modify` rule, or null when its changes change nothing. */
+  modification(): ((input: Record<string, unknown>) => Record<string, unknown> | null) | null {
+    const { verdict, modify } = this.definition;
+    const empty = !modify || (!modify.set && !modify.replace?.length);
+    if (verdict === 'modify' && empty) this.fail('modify', 'a rule with verdict modify needs modify.set or modify.replace');
+    if (verdict !== 'modify' && modify) this.fail('modify', `only a rule with verdict modify can modify the input (verdict is ${verdict})`);
+    if (!modify || empty) return null;
+    const set = Object.entries(modify.set ?? {}).map(([name, value]) => ({ name, value, json: JSON.stringify(value) }));
+    const replacements = (modify.replace ?? []).map((r, i) => ({ field: r.field, pattern: this.regex(r.pattern, `modify.replace[${i}].pattern`, 'g'), with: r.with }));
+    return (input) => {
+      const next = { ...input };
+      let changed = false;
+      for (const { name, value, json } of set) {
+        if (JSON.stringify(next[name]) === json) continue;
+        next[name] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+        changed = true;
+      }
+      for (const r of replacements) {
+        const current = next[r.field];
+        if (typeof current !== 'string') continue;
+        const replaced = current.replace(r.pattern, r.with);
+        if (replaced !== current) {
+          next[r.field] = replaced;
+          changed = true;
+        }
+      }
+      return changed ? next : null;
+    };
+  }
+}
+
+/**
+ * Compiles a rule written in configuration into a ReviewRule. Globs and regular expressions are
+ * compiled here, once; an invalid one, an unknown kind or intent, a rule without conditions or a
+ * modify rule without changes throws a CustomRuleError naming `source`, the rule and the field.
+ * `enabled` and `shadow` are the engine's business: see customRuleSwitches.
+ */
+export function compileCustomRule(definition: CustomRuleDefinition, source: string): ReviewRule {
+  const compiler = new RuleCompiler(source, definition);
+  const given = CONDITION_ORDER.filter((key) => definition.match[key] !== undefined && !(key === 'input' && !Object.keys(definition.match.input ?? {}).length));
+  // A rule without conditions would match every action or none; either is a mistake.
+  if (!given.length) compiler.fail('match', 'a rule needs at least one condition');
+  const conditions = given.map((key) => compiler.condition(key)).filter((c): c is Condition => c !== null);
+  const modification = compiler.modification();
+  const { name, verdict, reason, alternative, factors } = definition;
+  const score = definition.score ?? DEFAULT_SCORES[verdict];
+  const base: RuleFinding = { rule: name, verdict, score, severity: severityOf(score), factors: factors ?? ['custom_rule'], reason };
+  if (alternative !== undefined) base.alternative = alternative;
+  return {
+    name,
+    description: definition.description ?? reason,
+    essential: false,
+    reads: given.some((key) => SESSION_CONDITIONS.has(key)) ? 'session' : 'action',
+    evaluate(context) {
+      for (const condition of conditions) if (!condition(context)) return null;
+      if (!modification) return { ...base, factors: [...base.factors] };
+      const modifiedInput = modification(context.action.input);
+      return modifiedInput && { ...base, factors: [...base.factors], modifiedInput };
+    },
+  };
+}
+
+/** Names of the rules a list turns off (`enabled: false`) or only observes (`shadow: true`), for the engine's options. */
+export function customRuleSwitches(definitions: readonly CustomRuleDefinition[]): { disabled: string[]; shadow: string[] } {
+  return {
+    disabled: definitions.filter((d) => d.enabled === false).map((d) => d.name),
+    shadow: definitions.filter((d) => d.shadow === true).map((d) => d.name),
+  };
+}
+
+const validator = Compile(CustomRuleDefinition);
+const MAX_REPORTED_ERRORS = 3;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads custom rules from a YAML or JSON document: a list of rules, or `{ rules: [...] }`. Each rule is
+ * checked against the schema and compiled once, so that a mistake is reported here, with the source,
+ * the rule's index and the field, and not when the first action arrives.
+ */
+export function loadCustomRules(text: string, format: 'yaml' | 'json', source: string): CustomRuleDefinition[] {
+  let document: unknown;
+  try {
+    document = format === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new CustomRuleError(source, undefined, undefined, `not valid ${format.toUpperCase()}: ${(error as Error).message}`);
+  }
+  if (document === null || document === undefined) return [];
+  let items: unknown[];
+  if (Array.isArray(document)) items = document;
+  else if (isPlainObject(document) && Array.isArray(document['rules'])) {
+    const extra = Object.keys(document).find((key) => key !== 'rules');
+    if (extra !== undefined) throw new CustomRuleError(source, undefined, extra, 'unexpected key (the document holds only "rules")');
+    items = document['rules'];
+  } else {
+    throw new CustomRuleError(source, undefined, undefined, 'expected a list of rules, or an object with a "rules" list');
+  }
+  const names = new Map<string, number>();
+  return items.map((item, index) => {
+    const named = isPlainObject(item) && typeof item['name'] === 'string' ? ` (${item['name']})` : '';
+    if (!validator.Check(item)) {
+      // `boolean` errors ("schema is false") repeat an additional-property error in other words.
+      const errors = [...validator.Errors(item)]
+        .filter((e) => e.keyword !== 'boolean')
+        .slice(0, MAX_REPORTED_ERRORS)
+        .map((e) => `${e.instancePath || '/'}: ${e.message}`);
+      throw new CustomRuleError(source, `rules[${index}]${named}`, undefined, errors.join('; '));
+    }
+    const definition = item as CustomRuleDefinition;
+    const earlier = names.get(definition.name);
+    if (earlier !== undefined) throw new CustomRuleError(source, `rules[${index}]${named}`, 'name', `"${definition.name}" is already used by rules[${earlier}]`);
+    names.set(definition.name, index);
+    try {
+      compileCustomRule(definition, source);
+    } catch (error) {
+      if (error instanceof CustomRuleError) throw new CustomRuleError(source, `rules[${index}]${named}`, error.field, error.detail);
+      throw error;
+    }
+    return definition;
+  });
+}

@@ -1,0 +1,49 @@
+import { parseAction } from '../parsing/parsed-action.js';
+import { ReviewSession } from '../session/review-session.js';
+import { databaseDestructionRule } from './database-rules.js';
+import type { RuleContext } from './review-rule.js';
+
+function context(tool: string, input: Record<string, unknown>): RuleContext {
+  const action = parseAction({ kind: 'tool_use', tool, input }, '/work/app');
+  return { action, session: new ReviewSession('agent-1', 's1', Date.now()), limits: { maxFileOperations: 500 }, inScope: (p) => p.startsWith('/work/app') };
+}
+const bash = (command: string) => context('Bash', { command });
+
+describe('database_destruction', () => {
+  it.each([
+    ['psql -c "DROP TABLE users"', 'DROP TABLE through psql'],
+    ["mysql -u root -e 'truncate orders'", 'truncate through mysql'],
+    ['sqlite3 app.db "DELETE FROM users;"', 'DELETE FROM users through sqlite3'],
+    ['psql app <<SQL\nDROP DATABASE app;\nSQL', 'DROP DATABASE through psql'],
+    ['echo "drop schema public cascade" | psql', 'drop schema through psql'],
+    ['redis-cli FLUSHALL', 'FLUSHALL through redis-cli'],
+    ['dropdb app_test', 'dropdb'],
+    ['npx prisma migrate reset --force', 'prisma migrate reset'],
+    ['bin/rails db:drop', 'rails db:drop'],
+    ['python manage.py flush --noinput', 'manage.py flush'],
+  ])('needs approval for %s', (command, what) => {
+    const finding = databaseDestructionRule.evaluate(bash(command));
+    expect(finding).toMatchObject({ verdict: 'require_approval', score: 0.8, severity: 'high' });
+    expect(finding?.reason).toMatch(new RegExp(`^${what}`));
+  });
+
+  it.each([
+    ['mcp__postgres__query', { sql: 'DROP TABLE users' }],
+    ['mcp__supabase__execute_sql', { project_id: 'p', query: 'TRUNCATE logs' }],
+    ['mcp__warehouse__run', { sql: 'delete from events' }],
+  ])('needs approval for %s', (tool, input) => {
+    expect(databaseDestructionRule.evaluate(context(tool, input))?.verdict).toBe('require_approval');
+  });
+
+  it.each([
+    ['Bash', { command: 'sqlite3 app.db "DELETE FROM users WHERE id = 3"' }],
+    ['Bash', { command: 'psql -c "select * from users"' }],
+    ['Bash', { command: 'grep -rn "DROP TABLE" migrations/' }],
+    ['Bash', { command: 'npx prisma migrate dev' }],
+    ['mcp__postgres__query', { sql: 'SELECT 1' }],
+    ['mcp__brave__search', { query: 'DROP TABLE syntax' }],
+    ['Write', { file_path: 'migrations/002_down.sql', content: 'DROP TABLE users;' }],
+  ])('allows %s %j', (tool, input) => {
+    expect(databaseDestructionRule.evaluate(context(tool, input))).toBeNull();
+  });
+});

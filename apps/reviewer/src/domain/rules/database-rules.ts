@@ -1,0 +1,72 @@
+import { commandName } from '../parsing/command-facts.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import { basename, type ShellSegment } from '../parsing/shell-command.js';
+import { builtInRule } from './built-in-rule.js';
+
+const DATABASE_CLIENTS = new Set([
+  'psql', 'pgcli', 'mysql', 'mariadb', 'mycli', 'sqlite3', 'sqlite', 'litecli', 'duckdb', 'sqlcmd', 'clickhouse-client', 'cockroach', 'mongosh', 'mongo', 'redis-cli',
+]);
+/** Statements that destroy data; `DELETE FROM t` counts only without a WHERE clause. */
+const DESTRUCTIVE_STATEMENT = /\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)\b|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(?:;|$|["'])|dropDatabase\s*\(|FLUSH(?:ALL|DB)\b)/i;
+/** MCP servers and tools that speak to a database. */
+const DATABASE_TOOL = /sql|postgres|\bpg|mysql|maria|sqlite|(?:^|_)db|database|supabase|neon|planetscale|mongo|redis|clickhouse|snowflake|bigquery|duckdb/i;
+const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
+const QUERY_FIELDS = ['query', 'sql', 'statement', 'command'] as const;
+
+/** Framework commands that drop or reset a database. */
+function resetCommand(segment: ShellSegment): string | null {
+  // `npx prisma …` runs prisma.
+  const runner = RUNNERS.has(commandName(segment)) ? segment.argv.findIndex((a, i) => i > 0 && !a.startsWith('-')) : 0;
+  if (runner < 0) return null;
+  const cmd = basename(segment.argv[runner] ?? '');
+  const args = segment.argv.slice(runner + 1);
+  if (cmd === 'dropdb') return 'dropdb';
+  if (cmd === 'prisma' && args[0] === 'migrate' && args[1] === 'reset') return 'prisma migrate reset';
+  if (cmd === 'prisma' && args.includes('--force-reset')) return 'prisma db push --force-reset';
+  const task = args.find((a) => a === 'db:drop' || a === 'db:reset' || a === 'db:schema:load');
+  if ((cmd === 'rails' || cmd === 'rake') && task) return `${cmd} ${task}`;
+  if ((cmd === 'django-admin' || segment.argv.some((a) => basename(a) === 'manage.py')) && args.includes('flush')) return 'manage.py flush';
+  return null;
+}
+
+function destructiveStatement(text: string): string | null {
+  const match = DESTRUCTIVE_STATEMENT.exec(text);
+  return match ? match[0].replace(/\s+/g, ' ').replace(/[;"'(]+$/, '').trim() : null;
+}
+
+function destruction(action: ParsedAction): string | null {
+  if (action.command !== undefined) {
+    for (const segment of action.segments) {
+      const reset = resetCommand(segment);
+      if (reset) return reset;
+    }
+    // The statement may sit in an argument, a here-document or a pipe into the client: look at the whole line.
+    const client = action.segments.find((s) => DATABASE_CLIENTS.has(commandName(s)));
+    const statement = client ? destructiveStatement(action.command) : null;
+    return statement && `${statement} through ${commandName(client!)}`;
+  }
+  if (!action.mcp || !(DATABASE_TOOL.test(action.mcp.server) || DATABASE_TOOL.test(action.mcp.tool) || typeof action.input['sql'] === 'string')) return null;
+  for (const field of QUERY_FIELDS) {
+    const text = action.input[field];
+    const statement = typeof text === 'string' ? destructiveStatement(text) : null;
+    if (statement) return `${statement} through ${action.tool}`;
+  }
+  return null;
+}
+
+export const databaseDestructionRule = builtInRule({
+  name: 'database_destruction',
+  description: 'DROP, TRUNCATE, DELETE without WHERE, or a database reset, by a client or a database MCP tool, needs approval.',
+  reads: 'action',
+  check({ action }) {
+    const what = destruction(action);
+    if (!what) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.8,
+      factors: ['data_loss', 'irreversible'],
+      reason: `${what} permanently destroys data. A person must approve it.`,
+      alternative: "If you need an empty database for tests, use a throwaway database or the project's migrations against a local one.",
+    };
+  },
+});

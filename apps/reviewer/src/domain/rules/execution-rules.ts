@@ -1,0 +1,109 @@
+import { commandName } from '../parsing/command-facts.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import { basename } from '../parsing/shell-command.js';
+import { builtInRule } from './built-in-rule.js';
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'python3', 'node', 'perl', 'ruby']);
+const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
+  base64: (argv) => argv.some((a) => a === '-d' || a === '--decode' || a === '-D'),
+  xxd: (argv) => argv.includes('-r'),
+  openssl: (argv) => argv.includes('-d') || argv.includes('base64'),
+  gunzip: () => true,
+  zcat: () => true,
+  rev: () => true,
+};
+/** `curl … | sh` written as text (a crontab line, an echo into a file): it runs later, unread. */
+const REMOTE_SCRIPT_TEXT = /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/;
+const DOWNLOAD_FLAGS = new Set(['-o', '-O', '--output', '--output-document']);
+
+/** The file a curl/wget segment saves to, if any. */
+function downloadTarget(action: ParsedAction, index: number): string | undefined {
+  const segment = action.segments[index]!;
+  const cmd = commandName(segment);
+  if (cmd !== 'curl' && cmd !== 'wget') return undefined;
+  const flag = segment.argv.findIndex((a) => DOWNLOAD_FLAGS.has(a));
+  if (flag > 0) return segment.argv[flag + 1];
+  return segment.redirects.find((r) => r.operator === '>')?.target;
+}
+
+export const obfuscatedExecutionRule = builtInRule({
+  name: 'obfuscated_execution',
+  description: 'Decoding text (base64, xxd -r, …) straight into a shell runs code nobody can read; never allowed.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    const index = action.segments.findIndex((s, i) => {
+      if (i === 0 || !s.pipedFrom || !SHELLS.has(commandName(s))) return false;
+      const previous = action.segments[i - 1]!;
+      return DECODERS[commandName(previous)]?.(previous.argv) === true;
+    });
+    if (index < 0) return null;
+    return {
+      verdict: 'block',
+      score: 0.95,
+      factors: ['code_execution', 'obfuscation'],
+      reason: 'This decodes hidden text and runs it as a program; nobody can review what it does. It is never allowed.',
+      alternative: 'Write the commands out in plain text so that they can be reviewed.',
+    };
+  },
+});
+
+export const downloadAndRunRule = builtInRule({
+  name: 'download_and_run',
+  description: 'Downloading a script and running it in the same command runs code nobody has read.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    for (let i = 0; i < action.segments.length; i++) {
+      const target = downloadTarget(action, i);
+      if (!target) continue;
+      const name = basename(target);
+      const runs = action.segments.slice(i + 1).some((s) => {
+        const cmd = s.argv[0] ?? '';
+        return (basename(cmd) === name && cmd.includes('/')) || (SHELLS.has(commandName(s)) && s.argv.slice(1).some((a) => basename(a) === name));
+      });
+      if (!runs) continue;
+      return {
+        verdict: 'block',
+        score: 0.9,
+        factors: ['network_request', 'code_execution', 'unreviewed_code'],
+        reason: `This downloads ${target} and runs it straight away: code nobody has read runs with your rights.`,
+        alternative: 'Download the script, read it (or show it to the user), then run it as a separate step.',
+      };
+    }
+    if (REMOTE_SCRIPT_TEXT.test(action.command ?? '') || (action.intent !== 'file_read' && typeof action.input['content'] === 'string' && REMOTE_SCRIPT_TEXT.test(action.input['content']))) {
+      return {
+        verdict: 'block',
+        score: 0.9,
+        factors: ['network_request', 'code_execution', 'unreviewed_code'],
+        reason: 'This installs a command that pipes a download into a shell: it would run code nobody has read, later and repeatedly.',
+        alternative: 'Download the script into the project, review it, and run that copy.',
+      };
+    }
+    return null;
+  },
+});
+
+export const persistenceInstallRule = builtInRule({
+  name: 'persistence_install',
+  description: 'Scheduling commands (crontab, systemd units, launchd) outlives the session and needs approval.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => {
+      const cmd = commandName(s);
+      if (cmd === 'crontab') return !s.argv.includes('-l');
+      if (cmd === 'systemctl') return ['enable', 'link', 'edit'].includes(s.argv[1] ?? '');
+      if (cmd === 'launchctl') return ['load', 'bootstrap', 'submit'].includes(s.argv[1] ?? '');
+      return cmd === 'at' || cmd === 'batch';
+    });
+    const unit = action.writtenPaths.find((p) => /^\/etc\/(?:cron[^/]*|systemd)\/|\/\.config\/systemd\/|\/Library\/Launch(?:Agents|Daemons)\//.test(p));
+    if (!hit && !unit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.8,
+      factors: ['persistence', 'system_modification'],
+      reason: `${hit ? hit.argv.join(' ') : unit} schedules work that keeps running after this session ends. A person must approve it.`,
+      alternative: 'Run the task once now, or describe the schedule the user should set up.',
+    };
+  },
+});

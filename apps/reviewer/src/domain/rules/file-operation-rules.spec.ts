@@ -1,0 +1,94 @@
+import { parseAction } from '../parsing/parsed-action.js';
+import { ReviewSession } from '../session/review-session.js';
+import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
+import type { RuleContext } from './review-rule.js';
+
+const inProject = (p: string) => p.startsWith('/work/app');
+
+function context(tool: string, input: Record<string, unknown>, kind = 'tool_use', session = new ReviewSession('agent-1', 's1', Date.now())): RuleContext {
+  const action = parseAction({ kind, tool, input }, '/work/app');
+  return { action, session, limits: { maxFileOperations: 500 }, inScope: inProject };
+}
+const bash = (command: string, session?: ReviewSession) => context('Bash', { command }, 'tool_use', session);
+
+describe('prevent_recursive_deletion', () => {
+  it('blocks a file operation that deletes recursively, in the seed’s words', () => {
+    const finding = preventRecursiveDeletionRule.evaluate(context('file_operation', { operation: 'delete', path: '/work/app/build', recursive: true }, 'file_operation'));
+    expect(finding).toMatchObject({ verdict: 'block', reason: expect.stringMatching(/^Recursive deletion is not allowed/) });
+    expect(finding?.reason).toContain('/work/app/build');
+  });
+
+  it('blocks a Delete tool with recursive: true', () => {
+    expect(preventRecursiveDeletionRule.evaluate(context('Delete', { path: 'build', recursive: true }))?.verdict).toBe('block');
+  });
+
+  it.each([
+    ['a plain deletion', 'file_operation', { operation: 'delete', path: '/work/app/a.txt' }, 'file_operation'],
+    ['a recursive read', 'file_operation', { operation: 'list', path: '/work/app', recursive: true }, 'file_operation'],
+    ['a shell rm -rf (recursive_deletion’s)', 'Bash', { command: 'rm -rf build', recursive: true }, 'tool_use'],
+  ])('ignores %s', (_name, tool, input, kind) => {
+    expect(preventRecursiveDeletionRule.evaluate(context(tool, input, kind))).toBeNull();
+  });
+});
+
+describe('limit_file_operations', () => {
+  it('blocks a file change once the session used up its operations', () => {
+    const session = new ReviewSession('agent-1', 's1', Date.now());
+    session.fileOperations = 500;
+    const finding = limitFileOperationsRule.evaluate(context('Write', { file_path: 'a.ts', content: '' }, 'tool_use', session));
+    expect(finding).toMatchObject({ verdict: 'block', reason: expect.stringMatching(/^File operation limit exceeded \(501 of 500\)/) });
+  });
+
+  it('lets reads through, and changes below the limit', () => {
+    const session = new ReviewSession('agent-1', 's1', Date.now());
+    session.fileOperations = 500;
+    expect(limitFileOperationsRule.evaluate(context('Read', { file_path: 'a.ts' }, 'tool_use', session))).toBeNull();
+    session.fileOperations = 499;
+    expect(limitFileOperationsRule.evaluate(context('Write', { file_path: 'a.ts', content: '' }, 'tool_use', session))).toBeNull();
+  });
+});
+
+describe('recursive_deletion', () => {
+  it('warns about rm -r inside the project', () => {
+    expect(recursiveDeletionRule.evaluate(bash('rm -r dist'))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining('dist') });
+  });
+
+  it('ignores a single file', () => {
+    expect(recursiveDeletionRule.evaluate(bash('rm notes.txt'))).toBeNull();
+  });
+});
+
+describe('deletion_outside_project', () => {
+  it('blocks a deletion outside the scope and names the path', () => {
+    const finding = deletionOutsideProjectRule.evaluate(bash('rm -rf /srv/other/data'));
+    expect(finding).toMatchObject({ verdict: 'block', factors: ['file_deletion', 'out_of_scope'] });
+    expect(finding?.reason).toContain('/srv/other/data');
+  });
+
+  it('names the expected paths the session declared', () => {
+    const session = new ReviewSession('agent-1', 's1', Date.now());
+    session.declare({ expected_paths: ['/work/app/src'], cwd: '/work/app' });
+    const finding = deletionOutsideProjectRule.evaluate(bash('rm -r ../other', session));
+    expect(finding?.reason).toContain('/work/other');
+    expect(finding?.reason).toContain('/work/app/src');
+  });
+
+  it.each([
+    ['a Delete tool', 'Delete', { path: '/etc/hosts' }],
+    ['find -delete', 'Bash', { command: 'find /var/log/app -name "*.gz" -delete' }],
+    ['unlink', 'Bash', { command: 'unlink /usr/local/bin/tool' }],
+  ])('sees the deletion of %s', (_name, tool, input) => {
+    expect(deletionOutsideProjectRule.evaluate(context(tool, input))?.verdict).toBe('block');
+  });
+
+  it.each(['rm -rf build', 'rm -rf build && touch /tmp/marker', 'rm ../elsewhere.txt'])('allows %s', (command) => {
+    // Without a declared working directory, a relative path cannot be placed.
+    expect(deletionOutsideProjectRule.evaluate(bash(command))).toBeNull();
+  });
+
+  it('stays quiet when the scope lets everything in', () => {
+    const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'rm -rf /srv/other' } }, '/work/app');
+    const ctx: RuleContext = { action, session: new ReviewSession('agent-1', 's1', Date.now()), limits: { maxFileOperations: 500 }, inScope: () => true };
+    expect(deletionOutsideProjectRule.evaluate(ctx)).toBeNull();
+  });
+});

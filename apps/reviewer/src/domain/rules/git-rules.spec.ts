@@ -1,0 +1,103 @@
+import { parseAction } from '../parsing/parsed-action.js';
+import { ReviewSession } from '../session/review-session.js';
+import { forcePushRule, historyDestructionRule, hookBypassRule, leaseInsteadOfForce, withHooks } from './git-rules.js';
+import type { RuleContext } from './review-rule.js';
+
+function bash(command: string): RuleContext {
+  const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command, description: 'push' } }, '/work/app');
+  return { action, session: new ReviewSession('agent-1', 's1', Date.now()), limits: { maxFileOperations: 500 }, inScope: (p) => p.startsWith('/work/app') };
+}
+
+describe('force_push', () => {
+  it.each([
+    ['git push --force origin main', 'git push --force-with-lease origin main'],
+    ['git push -f', 'git push --force-with-lease'],
+    ['git push -uf origin feature', 'git push -u --force-with-lease origin feature'],
+    ['git -C repo push --force', 'git -C repo push --force-with-lease'],
+    ['git add . && git push -f && rm -f out.log', 'git add . && git push --force-with-lease && rm -f out.log'],
+    ['sudo git push -f origin main', 'sudo git push --force-with-lease origin main'],
+  ])('changes %s to %s', (command, modified) => {
+    const finding = forcePushRule.evaluate(bash(command));
+    expect(finding).toMatchObject({ verdict: 'modify', factors: ['history_rewrite'], reason: expect.stringContaining('--force-with-lease') });
+    expect(finding?.modifiedInput).toEqual({ command: modified, description: 'push' });
+  });
+
+  it.each(['git push origin +main', "bash -c 'git push --force'"])('warns when %s cannot be rewritten', (command) => {
+    expect(forcePushRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', alternative: expect.stringContaining('--force-with-lease') });
+  });
+
+  it.each(['git push origin main', 'git push --force-with-lease origin main', 'git fetch -f'])('leaves %s alone', (command) => {
+    expect(forcePushRule.evaluate(bash(command))).toBeNull();
+  });
+
+  it('returns null from the rewrite when there is no force flag', () => {
+    expect(leaseInsteadOfForce('git push origin main')).toBeNull();
+  });
+});
+
+describe('hook_bypass', () => {
+  it.each([
+    ['git commit --no-verify -m "wip"', 'git commit -m "wip"'],
+    ['git commit -m "wip" --no-verify', 'git commit -m "wip"'],
+    ['git commit -nm "wip"', 'git commit -m "wip"'],
+    ['git commit -a -n -m wip', 'git commit -a -m wip'],
+    ['git push --no-verify origin main', 'git push origin main'],
+    ['git -c core.hooksPath=/dev/null commit -m x', 'git commit -m x'],
+    ['git add -A && git commit --no-verify -m "x" && git push', 'git add -A && git commit -m "x" && git push'],
+  ])('changes %s to %s', (command, modified) => {
+    const finding = hookBypassRule.evaluate(bash(command));
+    expect(finding).toMatchObject({ verdict: 'modify', reason: expect.stringContaining('hides the failure instead of fixing it') });
+    expect(finding?.modifiedInput?.['command']).toBe(modified);
+  });
+
+  it('warns when the flag sits where it cannot be removed in place', () => {
+    expect(hookBypassRule.evaluate(bash('bash -c "git commit --no-verify -m x"'))).toMatchObject({ verdict: 'warn' });
+  });
+
+  it.each(['git commit -m "-n is a flag"', 'git commit -m "stop using --no-verify"', 'git push -n origin main', 'git commit -am "fix"', 'git log -n 3'])(
+    'leaves %s alone',
+    (command) => {
+      expect(hookBypassRule.evaluate(bash(command))).toBeNull();
+    },
+  );
+
+  it('returns null from the rewrite when nothing bypasses the hooks', () => {
+    expect(withHooks('git commit -m x')).toBeNull();
+  });
+});
+
+describe('history_destruction', () => {
+  it.each([
+    ['git reset --hard', 'reset --hard'],
+    ['git clean -fd', 'untracked'],
+    ['git clean -fdx', 'ignored'],
+    ['git checkout -- .', 'uncommitted'],
+    ['git checkout .', 'uncommitted'],
+    ['git restore .', 'uncommitted'],
+    ['git branch -D old-work', 'branch -D'],
+  ])('warns about %s', (command, text) => {
+    expect(historyDestructionRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining(text) });
+  });
+
+  it.each([
+    ['git push origin --delete feature', 'feature'],
+    ['git push -d origin old', 'old'],
+    ['git push origin :stale', 'stale'],
+  ])('needs approval to delete a remote branch: %s', (command, branch) => {
+    const finding = historyDestructionRule.evaluate(bash(command));
+    expect(finding).toMatchObject({ verdict: 'require_approval', score: 0.8 });
+    expect(finding?.reason).toContain(branch);
+  });
+
+  it('prefers the approval when a line also discards work', () => {
+    expect(historyDestructionRule.evaluate(bash('git reset --hard && git push origin --delete tmp'))?.verdict).toBe('require_approval');
+    expect(historyDestructionRule.evaluate(bash('git reset --hard HEAD~5'))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('drops the commits after HEAD~5') });
+  });
+
+  it.each(['git reset --soft HEAD~1', 'git clean -n', 'git clean -fdn', 'git checkout main', 'git checkout -- src/a.ts', 'git restore --staged .', 'git branch -d merged', 'git push origin main'])(
+    'leaves %s alone',
+    (command) => {
+      expect(historyDestructionRule.evaluate(bash(command))).toBeNull();
+    },
+  );
+});

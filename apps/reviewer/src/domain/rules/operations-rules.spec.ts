@@ -1,0 +1,56 @@
+import { parseAction } from '../parsing/parsed-action.js';
+import { ReviewSession } from '../session/review-session.js';
+import { cloudDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import type { RuleContext } from './review-rule.js';
+
+const bash = (command: string): RuleContext => ({
+  action: parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app'),
+  session: new ReviewSession('agent-1', 's1', 0),
+  limits: { maxFileOperations: 500 },
+  inScope: () => true,
+});
+
+describe('operations rules', () => {
+  it.each(['npm publish', 'npm publish --access public', 'cargo publish', 'twine upload dist/*', 'docker push registry.example.com/app:1.2', 'gh release create v1.2.0'])(
+    'package_publish asks for approval of %s',
+    (command) => {
+      expect(packagePublishRule.evaluate(bash(command))?.verdict).toBe('require_approval');
+    },
+  );
+
+  it('package_publish leaves a dry run and a pack alone', () => {
+    expect(packagePublishRule.evaluate(bash('npm pack'))).toBeNull();
+    expect(packagePublishRule.evaluate(bash('docker build -t app .'))).toBeNull();
+  });
+
+  it.each(['aws s3 rm s3://prod-backups --recursive', 'aws s3 rb s3://old-bucket --force', 'aws ec2 terminate-instances --instance-ids i-123', 'gcloud sql instances delete main', 'gsutil rm -r gs://bucket/dir'])(
+    'cloud_destruction asks for approval of %s',
+    (command) => {
+      expect(cloudDestructionRule.evaluate(bash(command))?.verdict).toBe('require_approval');
+    },
+  );
+
+  it('cloud_destruction leaves reads and copies alone', () => {
+    expect(cloudDestructionRule.evaluate(bash('aws s3 ls s3://bucket'))).toBeNull();
+    expect(cloudDestructionRule.evaluate(bash('aws s3 cp build s3://bucket --recursive'))).toBeNull();
+  });
+
+  it('remote_shell warns about ssh commands and asks for approval on production hosts', () => {
+    expect(remoteShellRule.evaluate(bash("ssh dev@build-box 'uptime'"))?.verdict).toBe('warn');
+    expect(remoteShellRule.evaluate(bash("ssh deploy@prod.shop.example.com 'sudo systemctl restart shop'"))).toMatchObject({ verdict: 'require_approval', factors: ['remote_execution', 'production'] });
+  });
+
+  it.each(['shutdown -h now', 'sudo reboot', 'systemctl poweroff', 'kill -9 -1', 'init 0'])('system_shutdown blocks %s', (command) => {
+    expect(systemShutdownRule.evaluate(bash(command))?.verdict).toBe('block');
+  });
+
+  it('system_shutdown lets the agent stop its own process', () => {
+    expect(systemShutdownRule.evaluate(bash('kill 4242'))).toBeNull();
+    expect(systemShutdownRule.evaluate(bash('kill -9 4242'))).toBeNull();
+  });
+
+  it('mass_process_kill asks for approval of killall and pkill', () => {
+    expect(massProcessKillRule.evaluate(bash('pkill -f node'))?.verdict).toBe('require_approval');
+    expect(massProcessKillRule.evaluate(bash('killall python3'))?.verdict).toBe('require_approval');
+  });
+});

@@ -1,0 +1,126 @@
+import { commandName } from '../parsing/command-facts.js';
+import { builtInRule } from './built-in-rule.js';
+
+const PUBLISHERS: Record<string, (argv: readonly string[]) => boolean> = {
+  npm: (argv) => argv[1] === 'publish' || argv[1] === 'unpublish' || (argv[1] === 'dist-tag' && argv[2] === 'add'),
+  yarn: (argv) => argv[1] === 'publish' || (argv[1] === 'npm' && argv[2] === 'publish'),
+  pnpm: (argv) => argv[1] === 'publish',
+  bun: (argv) => argv[1] === 'publish',
+  cargo: (argv) => argv[1] === 'publish' || argv[1] === 'yank',
+  twine: (argv) => argv[1] === 'upload',
+  gem: (argv) => argv[1] === 'push' || argv[1] === 'yank',
+  poetry: (argv) => argv[1] === 'publish',
+  docker: (argv) => argv[1] === 'push',
+  gh: (argv) => argv[1] === 'release' && argv[2] === 'create',
+  mvn: (argv) => argv.includes('deploy'),
+};
+
+export const packagePublishRule = builtInRule({
+  name: 'package_publish',
+  description: 'Publishing a package, image or release is public and cannot be taken back; it needs approval.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => PUBLISHERS[commandName(s)]?.(s.argv));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.8,
+      factors: ['publication', 'irreversible'],
+      reason: `${hit.argv.slice(0, 3).join(' ')} publishes to a registry for everyone; a published version cannot be withdrawn cleanly. A person must approve it.`,
+      alternative: 'Prepare the release (version, changelog, a dry run such as npm publish --dry-run) and let the user publish.',
+    };
+  },
+});
+
+/** Cloud commands that delete data or machines. */
+function destroysCloudResources(argv: readonly string[]): boolean {
+  const [cmd, service, verb] = argv;
+  if (cmd === 'aws') {
+    if (service === 's3') return verb === 'rb' || (verb === 'rm' && argv.includes('--recursive'));
+    return /^(?:delete|terminate|remove|deregister|purge)-/.test(verb ?? '');
+  }
+  if (cmd === 'gsutil') return (service === 'rm' && argv.some((a) => /^-[a-zA-Z]*r/.test(a))) || service === 'rb';
+  if (cmd === 'gcloud' || cmd === 'az' || cmd === 'doctl' || cmd === 'heroku') return argv.some((a) => a === 'delete' || a === 'destroy' || a.endsWith(':destroy'));
+  return false;
+}
+
+export const cloudDestructionRule = builtInRule({
+  name: 'cloud_destruction',
+  description: 'Deleting cloud storage, databases or machines needs approval.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => destroysCloudResources([commandName(s), ...s.argv.slice(1)]));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.85,
+      factors: ['cloud_resource_deletion', 'irreversible'],
+      reason: `${hit.argv.slice(0, 4).join(' ')} deletes cloud resources; data deleted there is usually gone for good. A person must approve it.`,
+      alternative: 'List what would be deleted first (a dry run or a describe/list command) and ask the user.',
+    };
+  },
+});
+
+const PRODUCTION_HOST = /(?:^|[.@-])(?:prod|production|live)(?:[.-]|\d|$)/i;
+
+export const remoteShellRule = builtInRule({
+  name: 'remote_shell',
+  description: 'Running commands on another machine over ssh warns; on a production host it needs approval.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => commandName(s) === 'ssh' && s.argv.slice(1).some((a) => !a.startsWith('-')));
+    if (!hit) return null;
+    const host = hit.argv.slice(1).find((a, i, all) => !a.startsWith('-') && !/^-[bcDEeFIiJLlmOopQRSWw]$/.test(all[i - 1] ?? '')) ?? '';
+    const production = PRODUCTION_HOST.test(host);
+    return {
+      verdict: production ? 'require_approval' : 'warn',
+      score: production ? 0.85 : 0.6,
+      factors: ['remote_execution', ...(production ? ['production'] : [])],
+      reason: production
+        ? `This runs commands on ${host}, a production machine. A person must approve changes there.`
+        : `This runs commands on another machine (${host}); what happens there is outside this project.`,
+      alternative: 'Describe the change for the operator of that machine, or use the deployment pipeline.',
+    };
+  },
+});
+
+export const systemShutdownRule = builtInRule({
+  name: 'system_shutdown',
+  description: 'Shutting down or rebooting the machine, or killing every process, is never allowed.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => {
+      const cmd = commandName(s);
+      if (['shutdown', 'reboot', 'halt', 'poweroff'].includes(cmd)) return true;
+      if ((cmd === 'init' || cmd === 'telinit') && ['0', '6'].includes(s.argv[1] ?? '')) return true;
+      if (cmd === 'systemctl' && ['poweroff', 'reboot', 'halt', 'kexec'].includes(s.argv[1] ?? '')) return true;
+      return cmd === 'kill' && s.argv.slice(1).includes('-1');
+    });
+    if (!hit) return null;
+    return {
+      verdict: 'block',
+      score: 1,
+      factors: ['system_modification', 'availability'],
+      reason: `${hit.argv.join(' ')} stops the whole machine or every process on it, including the user's work. It is never allowed.`,
+      alternative: 'Stop only the process you started, by its PID.',
+    };
+  },
+});
+
+export const massProcessKillRule = builtInRule({
+  name: 'mass_process_kill',
+  description: 'killall and pkill end processes by name, including ones the agent did not start; they need approval.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => ['killall', 'pkill'].includes(commandName(s)));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.75,
+      factors: ['process_termination'],
+      reason: `${hit.argv.join(' ')} ends every matching process, including the user's editor, servers and other sessions. A person must approve it.`,
+      alternative: 'Stop the process you started by its PID (kill <pid>), or use the job control of the tool that started it.',
+    };
+  },
+});

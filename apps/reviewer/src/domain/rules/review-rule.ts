@@ -1,0 +1,40 @@
+import type { Severity, VerdictKind } from '@warden/contracts';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import type { ReviewSession } from '../session/review-session.js';
+
+/** What a rule sees: the parsed action, the session it belongs to, and the limits in force. */
+export interface RuleContext {
+  action: ParsedAction;
+  session: ReviewSession;
+  limits: { maxFileOperations: number };
+  /** Whether a path lies inside the session's expected scope. */
+  inScope(path: string): boolean;
+}
+
+/** What a rule found; the strongest finding decides (block > require_approval > modify > warn > allow). */
+export interface RuleFinding {
+  rule: string;
+  verdict: VerdictKind;
+  /** Risk this finding implies, 0-1. */
+  score: number;
+  severity: Severity;
+  factors: string[];
+  /** Written for the agent (a model) and for people: what is wrong and what to do. */
+  reason: string;
+  alternative?: string;
+  /** For verdict `modify`: the input to run instead. */
+  modifiedInput?: Record<string, unknown>;
+}
+
+export interface ReviewRule {
+  readonly name: string;
+  readonly description: string;
+  /** Essential rules block what is never allowed; `rules.builtin: essential` keeps only these. */
+  readonly essential?: boolean;
+  /**
+   * `action`: the finding depends on the action alone, so it is cached with the action's analysis;
+   * `session`: it reads the session (history, phase, scope) and runs on every review.
+   */
+  readonly reads: 'action' | 'session';
+  evaluate(context: RuleContext): RuleFinding | null;
+}

@@ -1,0 +1,77 @@
+import { builtInRule } from './built-in-rule.js';
+import { isSecretFile } from './secret-files.js';
+
+/** Files whose change hands out access to the machine: never written by an agent. */
+const ACCESS_FILES = /^(?:\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|group|gshadow|pam\.d\/.*|ssh\/sshd_config)|~\/\.ssh\/authorized_keys\d?|\/root\/\.ssh\/.*|\/home\/[^/]+\/\.ssh\/authorized_keys\d?)$/;
+/** Files that run at every login or shell start: a change there outlives the session. */
+const STARTUP_FILES = /^(?:~|\/home\/[^/]+|\/root|\/Users\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc|zprofile|zshenv|config\/fish\/config\.fish)$|^\/etc\/(?:profile|environment|bash\.bashrc|profile\.d\/.*)$/;
+/** Reading here is how agents learn about the machine; harmless. */
+const SYSTEM_READS = /^\/(?:usr|proc|sys|opt|lib|lib64|bin|sbin|var\/log|etc\/(?:os-release|lsb-release|hostname|hosts|resolv\.conf|timezone|[\w-]+-release))(?:\/|$)/;
+/** Private keys and cloud credentials: reading them puts them into the model's context and transcript. */
+const PRIVATE_KEYS = /(?:^|\/)(?:id_(?:rsa|dsa|ecdsa|ed25519)|[^/]+\.pem|[^/]+\.key|\.aws\/credentials|\.config\/gcloud\/[^/]*credentials[^/]*|\.azure\/[^/]*token[^/]*|\.kube\/config|\.docker\/config\.json|\.netrc|\.pgpass|\.git-credentials)$/;
+
+export const writeOutsideProjectRule = builtInRule({
+  name: 'write_outside_project',
+  description: "Writing outside the session's expected paths needs approval; files that grant access to the machine are never written.",
+  reads: 'session',
+  check({ action, inScope }) {
+    const outside = action.writtenPaths.filter((p) => !inScope(p));
+    if (!outside.length || action.intent === 'file_deletion') return null;
+    const access = outside.find((p) => ACCESS_FILES.test(p));
+    if (access) {
+      return {
+        verdict: 'block',
+        score: 0.95,
+        factors: ['out_of_scope', 'privilege', 'access_control'],
+        reason: `${access} controls who can log in or become administrator. An agent never changes it.`,
+        alternative: 'Tell the user which access change the task needs; they can make it themselves.',
+      };
+    }
+    const startup = outside.find((p) => STARTUP_FILES.test(p));
+    return {
+      verdict: 'require_approval',
+      score: 0.8,
+      factors: ['out_of_scope', ...(startup ? ['persistence'] : [])],
+      reason: startup
+        ? `${startup} runs at every shell start: a change there outlives this session and affects everything the user runs. A person must approve it.`
+        : `${outside[0]} is outside the paths this task is expected to touch. A person must approve writing there.`,
+      alternative: 'Keep changes inside the project; if the task needs a file elsewhere, say so and let the user decide.',
+    };
+  },
+});
+
+export const secretFileReadRule = builtInRule({
+  name: 'secret_file_read',
+  description: 'Reading private keys and cloud credentials, or secret files outside the project, needs approval.',
+  reads: 'session',
+  check({ action, inScope }) {
+    if (action.intent === 'file_deletion') return null;
+    const read = action.paths.filter((p) => !action.writtenPaths.includes(p));
+    const hit = read.find((p) => PRIVATE_KEYS.test(p)) ?? read.find((p) => isSecretFile(p) && !inScope(p));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.8,
+      factors: ['secrets', 'out_of_scope'],
+      reason: `${hit} holds credentials. Reading it copies them into the conversation and its logs; a person must approve that.`,
+      alternative: 'Check that a credential is configured without printing it, e.g. test -f <file> or the tool’s own status command.',
+    };
+  },
+});
+
+export const readOutsideProjectRule = builtInRule({
+  name: 'read_outside_project',
+  description: "Looking outside the session's expected paths (home directory, other projects) warns.",
+  reads: 'session',
+  check({ action, inScope }) {
+    if (!action.readOnly) return null;
+    const outside = action.paths.find((p) => !inScope(p) && !SYSTEM_READS.test(p));
+    if (!outside) return null;
+    return {
+      verdict: 'warn',
+      score: 0.5,
+      factors: ['out_of_scope'],
+      reason: `${outside} is outside the paths this task is expected to touch. Stay within the project unless the task needs more.`,
+    };
+  },
+});

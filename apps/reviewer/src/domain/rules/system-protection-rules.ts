@@ -1,0 +1,116 @@
+import { commandName, findDeletesProtected, isForkBomb, isProtectedPath, readRm, remoteScriptPipe, writesToDiskDevice } from '../parsing/command-facts.js';
+import { resolvePath } from '../parsing/paths.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
+import { builtInRule } from './built-in-rule.js';
+
+/** Commands that run the code they are given: interpreters, `eval` and `source`. */
+const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'python3', 'node', 'perl', 'ruby', 'eval', 'source', '.']);
+const DOWNLOAD_SUBSTITUTION = /^(?:\$\(|`)\s*(?:curl|wget)\b/;
+const DOWNLOAD_PROCESS = /^\((?:curl|wget)\b/;
+
+/** `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(wget -O- …)"`: a download run without a pipe. */
+function runsSubstitutedDownload(segment: ShellSegment): boolean {
+  if (!RUNNERS.has(commandName(segment))) return false;
+  // The shell parser reads `<(curl …)` as an input redirection from `(curl`.
+  return segment.argv.some((a, i) => i > 0 && DOWNLOAD_SUBSTITUTION.test(a)) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
+}
+
+export const destructiveRootDeletionRule = builtInRule({
+  name: 'destructive_root_deletion',
+  description: "Recursive deletion of the filesystem root, a system directory or the user's home is never allowed.",
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    for (const segment of action.segments) {
+      const rm = readRm(segment);
+      const hit = rm?.recursive ? rm.targets.find((t) => isProtectedPath(t) || isProtectedPath(resolvePath(t))) : undefined;
+      if (hit !== undefined) {
+        return {
+          verdict: 'block',
+          score: 1,
+          factors: ['file_deletion', 'recursive', 'protected_path'],
+          reason: `Recursive deletion of ${hit} would destroy the system or the user's files. This command is never allowed.`,
+          alternative: 'Delete only the directory you mean, inside the project, e.g. rm -rf ./dist',
+        };
+      }
+      if (findDeletesProtected(segment)) {
+        return {
+          verdict: 'block',
+          score: 1,
+          factors: ['file_deletion', 'recursive', 'protected_path'],
+          reason: `find ${segment.argv[1]} with -delete would remove files across the system. This command is never allowed.`,
+          alternative: 'Search inside the project directory only, and list the matches before deleting them.',
+        };
+      }
+    }
+    return null;
+  },
+});
+
+export const diskDestructionRule = builtInRule({
+  name: 'disk_destruction',
+  description: 'mkfs, wipefs, dd or shred onto a disk device is never allowed.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find(writesToDiskDevice);
+    if (!hit) return null;
+    return {
+      verdict: 'block',
+      score: 1,
+      factors: ['system_modification', 'irreversible', 'device_write'],
+      reason: `${commandName(hit) || 'This command'} writes to a disk device and destroys its data. This command is never allowed.`,
+      alternative: 'If you need a disk image for a test, write to a file inside the project instead of a device.',
+    };
+  },
+});
+
+export const forkBombRule = builtInRule({
+  name: 'fork_bomb',
+  description: 'A function that forks itself without end exhausts the machine; never allowed.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    if (!isForkBomb(action.command)) return null;
+    return {
+      verdict: 'block',
+      score: 1,
+      factors: ['resource_exhaustion'],
+      reason: 'This is a fork bomb: it exhausts the machine. It is never allowed.',
+    };
+  },
+});
+
+export const remoteScriptExecutionRule = builtInRule({
+  name: 'remote_script_execution',
+  description: 'A downloaded script piped (or substituted) straight into an interpreter is never allowed.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    if (remoteScriptPipe(action.segments) < 0 && !action.segments.some(runsSubstitutedDownload)) return null;
+    return {
+      verdict: 'block',
+      score: 0.9,
+      factors: ['network_request', 'code_execution', 'unreviewed_code'],
+      reason: 'Running a downloaded script straight in an interpreter runs code nobody has read.',
+      alternative: 'Download the script to a file, read it, then run it if it is what you expect.',
+    };
+  },
+});
+
+export const privilegedCommandRule = builtInRule({
+  name: 'privileged_command',
+  description: 'A command run through sudo, doas or su.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => s.privileged);
+    if (!hit) return null;
+    return {
+      verdict: 'warn',
+      score: 0.75,
+      factors: ['privileged'],
+      reason: `${hit.argv[0] ?? 'The command'} runs with administrator rights, which can change the whole machine.`,
+      alternative: 'Run it without sudo if it only needs to touch the project; otherwise say why administrator rights are needed.',
+    };
+  },
+});

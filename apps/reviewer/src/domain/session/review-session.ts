@@ -1,0 +1,185 @@
+import type { Phase, PatternType, Severity, VerdictKind } from '@warden/contracts';
+import type { Intent, ParsedAction } from '../parsing/parsed-action.js';
+
+/** What the agent declared about its task (session.started, or the context sent with an action). */
+export interface DeclaredContext {
+  goal?: string;
+  expectedPaths: string[];
+  constraints: string[];
+  cwd?: string;
+  environment?: string;
+  phase?: Phase;
+  /** claude-code, openhands, ...: pipelines can be chosen by it. */
+  agentKind?: string;
+}
+
+/** One action of the session as the reviewer remembers it. */
+export interface ActionRecord {
+  actionId: string;
+  key: string;
+  tool: string;
+  intent: Intent;
+  intents: Intent[];
+  paths: string[];
+  writtenPaths: string[];
+  urls: string[];
+  command?: string;
+  readOnly: boolean;
+  verdict?: VerdictKind;
+  status: 'pending' | 'success' | 'error';
+  error?: { message: string; class?: string };
+  at: number;
+}
+
+export interface ActivePattern {
+  type: PatternType;
+  severity: Severity;
+  confidence: number;
+  shadow: boolean;
+  at: number;
+}
+
+export interface OutcomeReport {
+  actionId: string;
+  status: 'success' | 'error';
+  error?: { message: string; class?: string };
+}
+
+const CONNECTION_ERROR_CLASSES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const CONNECTION_ERROR_TEXT =
+  /connection refused|could not connect|failed to connect|unable to connect|can(no|')t connect|connect ECONN|timed? ?out|no route to host|name or service not known|getaddrinfo|network is unreachable|connection reset|ERR_CONNECTION|net::ERR_|socket hang up|server (is )?not running|browserType\.connect|connectOverCDP/i;
+
+/** A failure that says "could not reach something" (seed 004's `is_connection_failure`). */
+export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error'>): boolean {
+  if (record.status !== 'error' || !record.error) return false;
+  return (!!record.error.class && CONNECTION_ERROR_CLASSES.has(record.error.class)) || CONNECTION_ERROR_TEXT.test(record.error.message);
+}
+
+/** How long a pattern report keeps raising the risk of the session's actions. */
+export const PATTERN_MEMORY_MS = 10 * 60_000;
+
+/**
+ * What the reviewer knows about one session: the context the agent declared, the recent actions with
+ * their verdicts and outcomes, the patterns reported on it, and whether it saved checkpoints. Bounded:
+ * it keeps the last `historySize` actions.
+ */
+export class ReviewSession {
+  context: DeclaredContext = { expectedPaths: [], constraints: [] };
+  readonly history: ActionRecord[] = [];
+  readonly patterns: ActivePattern[] = [];
+  /** File-changing actions proposed and not blocked, for the file operation limit. */
+  fileOperations = 0;
+  checkpoints = 0;
+  lastSeen: number;
+  private readonly byActionId = new Map<string, ActionRecord>();
+
+  constructor(
+    readonly agentId: string,
+    readonly sessionId: string,
+    now: number,
+    private readonly historySize = 100,
+  ) {
+    this.lastSeen = now;
+  }
+
+  /** Merges what the agent declared; later declarations win field by field. */
+  declare(
+    context: { goal?: string; expected_paths?: string[]; constraints?: string[]; cwd?: string },
+    extra: { environment?: string; phase?: Phase; agentKind?: string } = {},
+  ): void {
+    const next = { ...this.context };
+    if (context.goal !== undefined) next.goal = context.goal;
+    if (context.expected_paths !== undefined) next.expectedPaths = [...context.expected_paths];
+    if (context.constraints !== undefined) next.constraints = [...context.constraints];
+    if (context.cwd !== undefined) next.cwd = context.cwd;
+    if (extra.environment !== undefined) next.environment = extra.environment;
+    if (extra.phase !== undefined) next.phase = extra.phase;
+    if (extra.agentKind !== undefined) next.agentKind = extra.agentKind;
+    this.context = next;
+  }
+
+  setPhase(phase: Phase): void {
+    this.context = { ...this.context, phase };
+  }
+
+  /** Remembers a reviewed action. A redelivered action (same id) replaces nothing. */
+  recordAction(action: ParsedAction, actionId: string, verdict: VerdictKind, now: number): void {
+    this.lastSeen = now;
+    if (this.byActionId.has(actionId)) return;
+    const record: ActionRecord = {
+      actionId,
+      key: action.key,
+      tool: action.tool,
+      intent: action.intent,
+      intents: action.intents,
+      paths: action.paths,
+      writtenPaths: action.writtenPaths,
+      urls: action.urls,
+      readOnly: action.readOnly,
+      verdict,
+      status: 'pending',
+      at: now,
+    };
+    if (action.command !== undefined) record.command = action.command;
+    this.history.push(record);
+    this.byActionId.set(actionId, record);
+    if (verdict !== 'block' && action.writtenPaths.length) this.fileOperations++;
+    while (this.history.length > this.historySize) this.byActionId.delete(this.history.shift()!.actionId);
+  }
+
+  recordOutcome(outcome: OutcomeReport, now: number): void {
+    this.lastSeen = now;
+    const record = this.byActionId.get(outcome.actionId);
+    if (!record) return;
+    record.status = outcome.status;
+    if (outcome.error) record.error = outcome.error;
+  }
+
+  recordPattern(pattern: ActivePattern): void {
+    this.patterns.push(pattern);
+    if (this.patterns.length > 20) this.patterns.shift();
+  }
+
+  recordCheckpoint(now: number): void {
+    this.lastSeen = now;
+    this.checkpoints++;
+  }
+
+  /** Earlier actions with the same key. */
+  similar(key: string): ActionRecord[] {
+    return this.history.filter((r) => r.key === key);
+  }
+
+  /** The last `limit` failed actions, newest first. */
+  recentFailures(limit = 10): ActionRecord[] {
+    const failures: ActionRecord[] = [];
+    for (let i = this.history.length - 1; i >= 0 && failures.length < limit; i--) {
+      if (this.history[i]!.status === 'error') failures.push(this.history[i]!);
+    }
+    return failures;
+  }
+
+  /** Actions after the given one, oldest first. */
+  since(record: ActionRecord): ActionRecord[] {
+    const index = this.history.indexOf(record);
+    return index < 0 ? [] : this.history.slice(index + 1);
+  }
+
+  last(): ActionRecord | undefined {
+    return this.history[this.history.length - 1];
+  }
+
+  /** Whether the session read (or wrote) this path before. */
+  hasSeen(path: string): boolean {
+    return this.history.some((r) => r.paths.includes(path));
+  }
+
+  hasRead(path: string): boolean {
+    return this.history.some((r) => r.paths.includes(path) && !r.writtenPaths.includes(path));
+  }
+
+  /** Non-shadow patterns reported in the last PATTERN_MEMORY_MS. */
+  activePatterns(now: number): ActivePattern[] {
+    return this.patterns.filter((p) => !p.shadow && now - p.at <= PATTERN_MEMORY_MS);
+  }
+}

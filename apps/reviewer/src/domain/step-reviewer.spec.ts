@@ -1,0 +1,162 @@
+import { StepReviewer, type ProposedAction } from './step-reviewer.js';
+import { SupervisionState } from './supervision/supervision-state.js';
+
+const address = { agentId: 'agent-1', sessionId: 's1' };
+let counter = 0;
+const action = (tool: string, input: Record<string, unknown>, extra: Partial<ProposedAction> = {}): ProposedAction => ({
+  action_id: `a${++counter}`,
+  kind: 'tool_use',
+  tool,
+  input,
+  ...extra,
+});
+const bash = (command: string) => action('Bash', { command });
+
+function started(reviewer: StepReviewer, at = address, environment?: string): StepReviewer {
+  reviewer.startSession(at, {
+    context: { goal: 'Fix the failing date parser test in src/utils/date.ts', expected_paths: ['/work/shop/**'], cwd: '/work/shop' },
+    ...(environment ? { environment } : {}),
+  });
+  return reviewer;
+}
+
+describe('StepReviewer', () => {
+  it('allows a read in the project and explains itself', () => {
+    const { verdict } = started(new StepReviewer()).review(action('Read', { file_path: 'src/utils/date.ts' }), address);
+    expect(verdict).toMatchObject({ verdict: 'allow', decided_by: 'matrix', mode: 'blocking', risk: { severity: 'low' } });
+    expect(verdict.rationality?.score).toBe(1);
+    expect(verdict.reasons[0]).toMatch(/^No concerns/);
+  });
+
+  it('blocks rm -rf / by rule, with the critical side effect and an alternative', () => {
+    const { verdict, ruleHits } = started(new StepReviewer()).review(bash('rm -rf /'), address);
+    expect(verdict.verdict).toBe('block');
+    expect(ruleHits).toContain('destructive_root_deletion');
+    expect(verdict.side_effects?.severity).toBe('critical');
+    expect(verdict.alternatives?.length).toBeGreaterThan(0);
+  });
+
+  it('raises the risk of an out-of-scope write and names the factor', () => {
+    const { verdict } = started(new StepReviewer()).review(action('Write', { file_path: '/srv/other/config.json', content: '{}' }), address);
+    expect(verdict.risk.factors).toContain('out_of_scope');
+    expect(verdict.risk.score).toBeGreaterThan(0.5);
+  });
+
+  it('answers an unknown action kind with a clear error verdict', () => {
+    const { verdict } = new StepReviewer().review(action('Bash', { command: 'ls' }, { kind: 'teleport' }), address);
+    expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'error', rule_hits: ['unknown_action_kind'] });
+    expect(verdict.reasons[0]).toContain('Unknown action kind "teleport"');
+  });
+
+  it('learns from outcomes: the same failing command gets riskier each time', () => {
+    const reviewer = started(new StepReviewer());
+    const scores: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const test = bash('npm test -- date');
+      scores.push(reviewer.review(test, address).verdict.risk.score);
+      reviewer.recordOutcome(address, { action_id: test.action_id, status: 'error', error: { message: 'Expected 2024-01-01, got Invalid Date' } });
+    }
+    expect(scores).toEqual([0.3, 0.4, 0.5, 0.7]);
+  });
+
+  it('blocks every action of a session whose breaker is open, with the breaker’s reason', () => {
+    const supervision = new SupervisionState();
+    const reviewer = started(new StepReviewer({ supervision }));
+    supervision.applyBreaker('agent-1', 's1', {
+      agent_id: 'agent-1',
+      session_id: 's1',
+      state: 'open',
+      breakers: [{ breaker: 'cost', state: 'open', reason: 'Run budget of $25.00 exceeded' }],
+      updated_at: new Date().toISOString(),
+    });
+    const { verdict } = reviewer.review(action('Read', { file_path: 'README.md' }), address);
+    expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'breaker' });
+    expect(verdict.reasons[0]).toContain('Run budget of $25.00 exceeded');
+    expect(reviewer.review(action('Read', { file_path: 'README.md' }), { agentId: 'agent-1', sessionId: 'other' }).verdict.verdict).toBe('allow');
+  });
+
+  it('asks for approval where the agent’s automation level does not allow the action', () => {
+    const supervision = new SupervisionState();
+    const reviewer = started(new StepReviewer({ supervision }));
+    const edit = () => action('Edit', { file_path: 'src/utils/date.ts', old_string: 'a', new_string: 'b' });
+    supervision.applyLevel('agent-1', { agent_id: 'agent-1', level: 1, updated_at: new Date().toISOString() });
+    expect(reviewer.review(edit(), address).verdict).toMatchObject({ verdict: 'require_approval', decided_by: 'ladder', automation_level: 1 });
+    expect(reviewer.review(action('Read', { file_path: 'src/utils/date.ts' }), address).verdict.verdict).toBe('allow');
+    supervision.applyLevel('agent-1', { agent_id: 'agent-1', level: 2, updated_at: new Date().toISOString() });
+    expect(reviewer.review(edit(), address).verdict).toMatchObject({ verdict: 'allow', automation_level: 2 });
+  });
+
+  it('lets a custom rule from the settings change a verdict, and counts a shadow rule without enforcing it', () => {
+    const custom = { name: 'no_terraform_apply', match: { command: 'terraform apply*' }, verdict: 'require_approval', reason: 'Terraform apply changes live infrastructure.' };
+    const shadow = { name: 'no_docker_run', shadow: true, match: { command: 'docker run*' }, verdict: 'block', reason: 'Trying out a docker ban.' };
+    const reviewer = started(new StepReviewer({ settings: { rules: { custom: [custom, shadow] } } }));
+    expect(started(new StepReviewer()).review(bash('terraform apply -auto-approve'), address).verdict.verdict).not.toBe('require_approval');
+    const applied = reviewer.review(bash('terraform apply -auto-approve'), address);
+    expect(applied.verdict).toMatchObject({ verdict: 'require_approval', decided_by: 'rule', rule_hits: ['no_terraform_apply'] });
+    const docker = reviewer.review(bash('docker run --rm alpine echo hi'), address);
+    expect(docker.verdict.verdict).not.toBe('block');
+    expect(docker.shadowHits).toEqual(['no_docker_run']);
+    expect(docker.verdict.shadow_rule_hits).toEqual(['no_docker_run']);
+  });
+
+  it('disables built-in rules by name', () => {
+    const reviewer = started(new StepReviewer({ settings: { rules: { disabled: ['destructive_root_deletion'] } } }));
+    expect(reviewer.review(bash('rm -rf /'), address).ruleHits).not.toContain('destructive_root_deletion');
+  });
+
+  it('applies a pipeline’s overrides to the agents it names', () => {
+    const reviewer = new StepReviewer({ settings: { pipelines: { ci: { agents: ['ci-*'], mode: 'async' } } } });
+    const ci = { agentId: 'ci-runner', sessionId: 's9' };
+    started(reviewer, ci);
+    const { verdict } = reviewer.review(bash('rm -rf /'), ci);
+    expect(verdict).toMatchObject({ verdict: 'allow', observed_verdict: 'block', mode: 'async', pipeline: 'ci' });
+    expect(started(reviewer).review(bash('rm -rf /'), address).verdict.verdict).toBe('block');
+  });
+
+  it('answers allow without review when the reviewer is disabled', () => {
+    const { verdict } = new StepReviewer({ settings: { enabled: false } }).review(bash('rm -rf /'), address);
+    expect(verdict).toMatchObject({ verdict: 'allow', decided_by: 'disabled' });
+  });
+
+  it('caches the analysis of an action, not its verdict: session history still counts', () => {
+    const reviewer = started(new StepReviewer());
+    const first = reviewer.review(bash('npm test'), address);
+    const again = bash('npm test');
+    const second = reviewer.review(again, address);
+    expect([first.cacheHit, second.cacheHit]).toEqual([false, true]);
+    reviewer.recordOutcome(address, { action_id: again.action_id, status: 'error', error: { message: 'x' } });
+    const third = reviewer.review(bash('npm test'), address);
+    expect(third.cacheHit).toBe(true);
+    expect(third.verdict.risk.factors).toContain('repeated_failure');
+    expect(reviewer.cacheStats()).toMatchObject({ hits: 2, misses: 1 });
+  });
+
+  it('escalates under a dangerous pattern reported on the session', () => {
+    const reviewer = started(new StepReviewer());
+    reviewer.recordPattern(address, {
+      pattern_id: 'p1',
+      pattern_type: 'scope_creep',
+      severity: 'critical',
+      confidence: 1,
+      impact_factor: 1,
+      description: 'reads other projects',
+      evidence_action_ids: [],
+      details: {},
+      episode: 1,
+      shadow: false,
+    });
+    const { verdict } = reviewer.review(bash('sudo npm install'), address);
+    expect(verdict.risk.factors).toContain('pattern:scope_creep');
+    expect(['modify', 'require_approval', 'block']).toContain(verdict.verdict);
+  });
+
+  it('takes the session context an action carries when no session.started was seen', () => {
+    const reviewer = new StepReviewer();
+    const { verdict } = reviewer.review(action('Write', { file_path: '/etc/cron.d/job', content: '' }, { context: { cwd: '/work/shop', expected_paths: ['/work/shop/**'] } }), address);
+    expect(verdict.risk.factors).toContain('out_of_scope');
+  });
+
+  it('rejects a configuration that does not hold, naming the problem', () => {
+    expect(() => new StepReviewer({ settings: { rules: { custom: [{ name: 'bad', match: { command_regex: '(' }, verdict: 'block', reason: 'x' }] } } })).toThrow('command_regex');
+  });
+});

@@ -1,0 +1,446 @@
+import {
+  AUTOMATION_LEVEL_DEFINITIONS,
+  isAllowedAtLevel,
+  type AutomationLevel,
+  type PayloadOf,
+  type Phase,
+  type Severity,
+  type VerdictKind,
+} from '@warden/contracts';
+import { RationalityChecker } from './analysis/rationality-checker.js';
+import { RiskCalculator, type RiskAnalysis } from './analysis/risk-calculator.js';
+import { SideEffectAnalyzer } from './analysis/side-effect-analyzer.js';
+import { ReviewCache } from './cache/review-cache.js';
+import { DecisionEngine, VERDICT_STRENGTH, type Decision } from './decision/decision-engine.js';
+import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
+import { nameMatcher, pathMatcher, type PathMatcher } from './parsing/paths.js';
+import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
+import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
+import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
+import { RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
+import type { ReviewSession } from './session/review-session.js';
+import { ReviewSessionStore, type SessionAddress } from './session/review-session-store.js';
+import { ladderActionOf } from './supervision/ladder-action.js';
+import { SupervisionState } from './supervision/supervision-state.js';
+import { resolveSettings, settingsFor, type ReviewerSettings } from './settings/reviewer-settings.js';
+import { knowledgeFor, type ProjectKnowledge } from './validation/project-knowledge.js';
+import type { ValidationFinding } from './validation/tool-validator.js';
+import { ToolSupervisor } from './validation/tool-supervisor.js';
+
+export type ProposedAction = PayloadOf<'action.proposed'>;
+export type Verdict = PayloadOf<'review.verdict'>;
+
+export interface StepReviewerOptions {
+  /** A configuration document (YAML/JSON parsed), or settings already resolved. Defaults apply where absent. */
+  settings?: unknown;
+  /** Custom rules from a rules file, besides those written inline in the settings. */
+  extraRules?: readonly CustomRuleDefinition[];
+  /** Where extraRules came from, for error messages. */
+  extraRulesSource?: string;
+  knowledge?: readonly ProjectKnowledge[];
+  /** Breaker states and automation levels, fed by the other services. */
+  supervision?: SupervisionState;
+  /** Sessions to keep reviewing with, e.g. those of the reviewer this one replaces after a configuration reload. */
+  sessions?: ReviewSessionStore;
+  clock?: () => number;
+}
+
+/** A review and what the metrics need to know about it. */
+export interface ReviewResult {
+  verdict: Verdict;
+  cacheHit: boolean;
+  ruleHits: string[];
+  shadowHits: string[];
+  ruleErrors: { rule: string; message: string }[];
+  validations: ValidationFinding[];
+  durationMs: number;
+  /** Slower than performance.max_review_time_ms. */
+  slow: boolean;
+}
+
+/** What does not depend on the session: cached by the normalised action. */
+interface ActionAnalysis {
+  parsed: ParsedAction;
+  evaluation: RuleEvaluation;
+}
+
+/** Settings with everything built from them: one for the defaults and one per pipeline. */
+interface ReviewProfile {
+  name: string | undefined;
+  settings: ReviewerSettings;
+  rules: RulesEngine;
+  supervisor: ToolSupervisor;
+  risk: RiskCalculator;
+  decisions: DecisionEngine;
+  matches?: (session: ReviewSession) => boolean;
+}
+
+interface SessionScope {
+  context: ReviewSession['context'];
+  inScope: (path: string) => boolean;
+  inExpectedPaths: (path: string) => boolean;
+  profile: ReviewProfile;
+}
+
+const MAX_CACHED_KEY = 4096;
+
+/**
+ * The step reviewer (seed 001) with supervisory tool validation (seed 004): parses an action, scores its
+ * risk and rationality against the session, analyses its side effects, runs the rules and validators,
+ * reads the breaker and ladder state, and decides. Plain TypeScript, synchronous, no I/O.
+ */
+export class StepReviewer {
+  readonly settings: ReviewerSettings;
+  readonly supervision: SupervisionState;
+  private readonly profiles: ReviewProfile[];
+  private readonly base: ReviewProfile;
+  private readonly sessions: ReviewSessionStore;
+  private readonly cache: ReviewCache<ActionAnalysis> | null;
+  private readonly knowledge: readonly ProjectKnowledge[];
+  private readonly rationality = new RationalityChecker();
+  private readonly sideEffects = new SideEffectAnalyzer();
+  private readonly scopes = new WeakMap<ReviewSession, SessionScope>();
+  private readonly clock: () => number;
+  private readonly alwaysInScope: PathMatcher;
+
+  constructor(options: StepReviewerOptions = {}) {
+    this.settings = resolveSettings(options.settings ?? {});
+    this.clock = options.clock ?? Date.now;
+    this.supervision = options.supervision ?? new SupervisionState();
+    this.knowledge = options.knowledge ?? [];
+    const definitions = [...this.settings.rules.custom, ...(options.extraRules ?? [])];
+    const custom = [
+      ...this.settings.rules.custom.map((d) => compileCustomRule(d, 'settings rules.custom')),
+      ...(options.extraRules ?? []).map((d) => compileCustomRule(d, options.extraRulesSource ?? 'custom rules file')),
+    ];
+    const switches = customRuleSwitches(definitions);
+    this.base = this.profile(undefined, this.settings, custom, switches);
+    this.profiles = Object.entries(this.settings.pipelines).map(([name, pipeline]) => {
+      const profile = this.profile(name, settingsFor(this.settings, pipeline), custom, switches);
+      const agents = nameMatcher(pipeline.agents ?? []);
+      const environments = new Set(pipeline.environments ?? []);
+      const kinds = new Set(pipeline.agent_kinds ?? []);
+      profile.matches = (session) =>
+        (!pipeline.agents || agents(session.agentId)) &&
+        (!pipeline.environments || environments.has(session.context.environment ?? '')) &&
+        (!pipeline.agent_kinds || kinds.has(session.context.agentKind ?? ''));
+      return profile;
+    });
+    const { cache, sessions, limits, scope } = this.settings;
+    this.cache = cache.enabled ? new ReviewCache(cache.max_size, cache.ttl_minutes * 60_000, this.clock) : null;
+    this.sessions = options.sessions ?? new ReviewSessionStore(sessions.max_sessions, sessions.idle_minutes * 60_000, limits.history_size, this.clock);
+    this.alwaysInScope = pathMatcher(scope.always_in_scope);
+  }
+
+  /** Names of every rule the reviewer knows (built-in and custom), for metrics and docs. */
+  get ruleNames(): string[] {
+    return this.base.rules.names;
+  }
+
+  cacheStats() {
+    return this.cache?.stats() ?? { hits: 0, misses: 0, evictions: 0, size: 0 };
+  }
+
+  get sessionStore(): ReviewSessionStore {
+    return this.sessions;
+  }
+
+  startSession(address: SessionAddress, payload: PayloadOf<'session.started'>): void {
+    const session = this.sessions.open(address);
+    const extra: { environment?: string; phase?: Phase; agentKind?: string } = {};
+    if (payload.environment !== undefined) extra.environment = payload.environment;
+    if (payload.phase !== undefined) extra.phase = payload.phase;
+    if (payload.agent_kind !== undefined) extra.agentKind = payload.agent_kind;
+    session.declare(payload.context, extra);
+  }
+
+  changePhase(address: SessionAddress, phase: Phase): void {
+    this.sessions.open(address).setPhase(phase);
+  }
+
+  endSession(address: SessionAddress): void {
+    this.sessions.close(address);
+  }
+
+  recordOutcome(address: SessionAddress, payload: PayloadOf<'action.outcome'>): void {
+    const session = this.sessions.find(address);
+    const outcome: { actionId: string; status: 'success' | 'error'; error?: { message: string; class?: string } } = {
+      actionId: payload.action_id,
+      status: payload.status,
+    };
+    if (payload.error) outcome.error = payload.error.class ? { message: payload.error.message, class: payload.error.class } : { message: payload.error.message };
+    session?.recordOutcome(outcome, this.clock());
+  }
+
+  recordPattern(address: SessionAddress, payload: PayloadOf<'pattern.detected'>): void {
+    this.sessions.open(address).recordPattern({
+      type: payload.pattern_type,
+      severity: payload.severity,
+      confidence: payload.confidence,
+      shadow: payload.shadow,
+      at: this.clock(),
+    });
+  }
+
+  recordCheckpoint(address: SessionAddress): void {
+    this.sessions.open(address).recordCheckpoint(this.clock());
+  }
+
+  review(action: ProposedAction, address: SessionAddress): ReviewResult {
+    const started = performance.now();
+    const now = this.clock();
+    const session = this.sessions.open(address);
+    if (action.context) session.declare(action.context);
+    if (action.phase) session.setPhase(action.phase);
+    const scope = this.scopeOf(session);
+    const { profile } = scope;
+    const copy = { kind: action.kind, tool: action.tool, input: action.input };
+
+    if (!profile.settings.enabled) {
+      return this.result(started, profile, {
+        verdict: this.bareVerdict(action, copy, 'allow', ['Review is disabled for this pipeline.'], 'disabled', 0),
+        cacheHit: false,
+        ruleHits: [],
+        shadowHits: [],
+        ruleErrors: [],
+        validations: [],
+      });
+    }
+
+    let analysis: ActionAnalysis;
+    let cacheHit = false;
+    try {
+      ({ analysis, cacheHit } = this.analyseAction(action, session, scope));
+    } catch (error) {
+      if (!(error instanceof UnknownActionKindError)) throw error;
+      return this.result(started, profile, {
+        verdict: this.bareVerdict(action, copy, 'block', [error.message], 'error', 1, ['unknown_action_kind']),
+        cacheHit: false,
+        ruleHits: ['unknown_action_kind'],
+        shadowHits: [],
+        ruleErrors: [],
+        validations: [],
+      });
+    }
+    const { parsed } = analysis;
+    const context = this.ruleContext(parsed, session, scope);
+    const sessionEvaluation = profile.rules.evaluate(context, 'session');
+    const findings = [...analysis.evaluation.findings, ...sessionEvaluation.findings].sort(strongestFirst);
+    const shadow = [...analysis.evaluation.shadow, ...sessionEvaluation.shadow];
+    const ruleErrors = [...analysis.evaluation.errors, ...sessionEvaluation.errors];
+
+    const risk = profile.risk.calculate(parsed, session, scope.inScope, findings, now);
+    const rationality = this.rationality.check(parsed, session, scope.inExpectedPaths);
+    const sideEffects = this.sideEffects.analyze(parsed, session, scope.inScope);
+    const knowledge = knowledgeFor(this.knowledge, session.context.cwd);
+    const validationContext = knowledge
+      ? { session, knowledge, suspectEndpoints: profile.settings.validators.suspect_endpoints }
+      : { session, suspectEndpoints: profile.settings.validators.suspect_endpoints };
+    const supervised = profile.supervisor.validate(parsed, validationContext);
+    const openBreakers = profile.settings.supervision.breaker ? this.supervision.openBreakers(address.agentId, address.sessionId) : [];
+    const input = {
+      action: parsed,
+      risk,
+      rationality,
+      sideEffects,
+      findings,
+      validations: supervised.findings,
+      firstTime: session.similar(parsed.key).length === 0,
+      dangerousPattern: session.activePatterns(now).some((p) => p.severity === 'high' || p.severity === 'critical'),
+      openBreakers: openBreakers.map((b) => (b.reason ? { breaker: b.breaker, reason: b.reason } : { breaker: b.breaker })),
+      contextDeclared: !!session.context.goal || session.context.expectedPaths.length > 0,
+      historyLength: session.history.length,
+    };
+    let decision = profile.decisions.decide(input);
+    const level = profile.settings.supervision.ladder ? (this.supervision.levelOf(address.agentId) ?? profile.settings.supervision.default_level ?? undefined) : undefined;
+    if (level !== undefined && decision.verdict !== 'block') {
+      const ladderAction = ladderActionOf(parsed, session.context.environment);
+      if (ladderAction) {
+        // What the reviewer allows outright counts as low risk on the ladder; anything it objects to counts at its severity.
+        const ladderRisk: Severity = decision.verdict === 'allow' ? 'low' : risk.severity === 'low' ? 'medium' : risk.severity;
+        const allowed = isAllowedAtLevel(level as AutomationLevel, ladderAction, ladderRisk);
+        if (!allowed) {
+          decision = profile.decisions.decide({
+            ...input,
+            ladder: { level, levelName: AUTOMATION_LEVEL_DEFINITIONS[level]!.name, action: ladderAction, allowed },
+          });
+        }
+      }
+    }
+
+    const { enforced, observed, mode } = this.enforcement(profile, decision, risk);
+    session.recordAction(parsed, action.action_id, enforced, now);
+    const verdict = this.verdictOf(action, copy, decision, enforced, risk, rationality, sideEffects, findings, shadow, supervised.findings, ruleErrors, cacheHit);
+    verdict.mode = mode;
+    if (observed) verdict.observed_verdict = observed;
+    if (level !== undefined) verdict.automation_level = level;
+    if (profile.name) verdict.pipeline = profile.name;
+    return this.result(started, profile, {
+      verdict,
+      cacheHit,
+      ruleHits: findings.map((f) => f.rule),
+      shadowHits: [...shadow.map((f) => f.rule), ...supervised.findings.filter((v) => v.shadow).map((v) => v.validator)],
+      ruleErrors: [...ruleErrors, ...supervised.errors.map((e) => ({ rule: e.validator, message: e.message }))],
+      validations: supervised.findings,
+    });
+  }
+
+  private profile(
+    name: string | undefined,
+    settings: ReviewerSettings,
+    custom: readonly ReviewRule[],
+    switches: { disabled: string[]; shadow: string[] },
+  ): ReviewProfile {
+    // Rules switched off or to shadow in their own definition, plus those the settings name.
+    const disabled = [...settings.rules.disabled, ...switches.disabled];
+    const shadow = [...settings.rules.shadow, ...switches.shadow];
+    return {
+      name,
+      settings,
+      rules: new RulesEngine(RulesEngine.select(settings.rules.builtin, [...custom]), { disabled, shadow }),
+      supervisor: new ToolSupervisor(undefined, { disabled, shadow }),
+      risk: new RiskCalculator(settings.risk),
+      decisions: new DecisionEngine({ risk: settings.risk, rationality: settings.rationality }),
+    };
+  }
+
+  /** The session's scope matchers and pipeline, rebuilt only when its declared context changes. */
+  private scopeOf(session: ReviewSession): SessionScope {
+    const known = this.scopes.get(session);
+    if (known && known.context === session.context) return known;
+    const { expectedPaths, cwd } = session.context;
+    const expected = pathMatcher(expectedPaths);
+    const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
+    const scope: SessionScope = {
+      context: session.context,
+      // With neither expected paths nor a working directory there is no scope to leave.
+      inScope: project ? (path) => project(path) || this.alwaysInScope(path) : () => true,
+      inExpectedPaths: expected,
+      profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
+    };
+    this.scopes.set(session, scope);
+    return scope;
+  }
+
+  private analyseAction(action: ProposedAction, session: ReviewSession, scope: SessionScope): { analysis: ActionAnalysis; cacheHit: boolean } {
+    const cwd = session.context.cwd;
+    let key: string | undefined;
+    if (this.cache) {
+      const text = JSON.stringify(action.input);
+      key = `${scope.profile.name ?? ''}\u0000${action.kind}\u0000${action.tool}\u0000${cwd ?? ''}\u0000${action.description ?? ''}\u0000${text}`;
+      if (key.length > MAX_CACHED_KEY) key = undefined;
+      const cached = key ? this.cache.get(key) : undefined;
+      if (cached) return { analysis: cached, cacheHit: true };
+    }
+    const parsed = parseAction(action, cwd);
+    const evaluation = scope.profile.rules.evaluate(this.ruleContext(parsed, session, scope), 'action');
+    const analysis = { parsed, evaluation };
+    if (key && this.cache) this.cache.set(key, analysis);
+    return { analysis, cacheHit: false };
+  }
+
+  private ruleContext(action: ParsedAction, session: ReviewSession, scope: SessionScope): RuleContext {
+    return { action, session, limits: { maxFileOperations: scope.profile.settings.limits.max_file_operations }, inScope: scope.inScope };
+  }
+
+  /** In async mode nothing is held; in blocking mode an action below the async threshold proceeds, its findings advisory. */
+  private enforcement(profile: ReviewProfile, decision: Decision, risk: RiskAnalysis): { enforced: VerdictKind; observed?: VerdictKind; mode: 'blocking' | 'async' } {
+    const { mode, performance } = profile.settings;
+    const advisory = mode === 'async' || (decision.source === 'matrix' && risk.score < performance.async_threshold && decision.verdict !== 'block');
+    if (!advisory || decision.verdict === 'allow' || decision.verdict === 'warn') return { enforced: decision.verdict, mode };
+    return { enforced: 'allow', observed: decision.verdict, mode };
+  }
+
+  private verdictOf(
+    action: ProposedAction,
+    copy: Verdict['action'],
+    decision: Decision,
+    enforced: VerdictKind,
+    risk: RiskAnalysis,
+    rationality: ReturnType<RationalityChecker['check']>,
+    sideEffects: ReturnType<SideEffectAnalyzer['analyze']>,
+    findings: readonly RuleFinding[],
+    shadow: readonly RuleFinding[],
+    validations: readonly ValidationFinding[],
+    ruleErrors: readonly { rule: string; message: string }[],
+    cacheHit: boolean,
+  ): Verdict {
+    const verdict: Verdict = {
+      action_id: action.action_id,
+      verdict: enforced,
+      reasons: decision.reasoning.all_reasons.map((r) => r.slice(0, 2000)),
+      risk: { score: risk.score, severity: risk.severity, factors: risk.factors },
+      confidence: decision.confidence,
+      rule_hits: findings.map((f) => f.rule),
+      action: copy,
+      decided_by: decision.source,
+      rationality: {
+        score: rationality.score,
+        components: rationality.components,
+        issues: rationality.issues.slice(0, 16),
+      },
+      side_effects: {
+        effects: sideEffects.effects.slice(0, 32).map((e) => ({ ...e, target: e.target.slice(0, 1024) })),
+        reversible: sideEffects.reversible,
+        ...(sideEffects.severity ? { severity: sideEffects.severity } : {}),
+      },
+      shadow_rule_hits: shadow.map((f) => f.rule),
+      cache_hit: cacheHit,
+    };
+    if (decision.alternatives.length) verdict.alternatives = decision.alternatives.map((a) => a.slice(0, 2000));
+    if (enforced === 'modify' && decision.modifiedInput) verdict.modified_input = decision.modifiedInput;
+    if (validations.length) verdict.validations = validations.slice(0, 16).map(validationOf);
+    if (ruleErrors.length) verdict.rule_errors = ruleErrors.slice(0, 16).map((e) => `Rule ${e.rule} failed: ${e.message}`.slice(0, 1000));
+    return verdict;
+  }
+
+  private bareVerdict(
+    action: ProposedAction,
+    copy: Verdict['action'],
+    verdict: VerdictKind,
+    reasons: string[],
+    decidedBy: 'error' | 'disabled',
+    score: number,
+    factors: string[] = [],
+  ): Verdict {
+    return {
+      action_id: action.action_id,
+      verdict,
+      reasons,
+      risk: { score, severity: score >= 0.95 ? 'critical' : 'low', factors },
+      confidence: 1,
+      rule_hits: decidedBy === 'error' ? ['unknown_action_kind'] : [],
+      action: copy,
+      decided_by: decidedBy,
+    };
+  }
+
+  private result(started: number, profile: ReviewProfile, partial: Omit<ReviewResult, 'durationMs' | 'slow'>): ReviewResult {
+    const durationMs = performance.now() - started;
+    partial.verdict.review_ms = Math.round(durationMs * 1000) / 1000;
+    return { ...partial, durationMs, slow: durationMs > profile.settings.performance.max_review_time_ms };
+  }
+}
+
+function strongestFirst(a: RuleFinding, b: RuleFinding): number {
+  return VERDICT_STRENGTH[b.verdict] - VERDICT_STRENGTH[a.verdict] || b.score - a.score;
+}
+
+function validationOf(finding: ValidationFinding): NonNullable<Verdict['validations']>[number] {
+  const { result } = finding;
+  const base = { validator: finding.validator, result: result.kind, shadow: finding.shadow };
+  switch (result.kind) {
+    case 'caution':
+      return { ...base, reason: result.warning };
+    case 'block':
+      return { ...base, reason: result.reason };
+    case 'require_confirmation':
+      return { ...base, reason: result.reason, risks: result.risks };
+    case 'require_prerequisites':
+      return {
+        ...base,
+        reason: result.reason,
+        checks: result.checks.map((c) => ({ description: c.description, method: { ...c.method }, success_criteria: c.success_criteria, priority: c.priority })),
+      };
+  }
+}

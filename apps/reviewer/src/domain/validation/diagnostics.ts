@@ -1,0 +1,92 @@
+import { commandName } from '../parsing/command-facts.js';
+import { pathMatcher, type PathMatcher } from '../parsing/paths.js';
+import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
+import type { ActionRecord, ReviewSession } from '../session/review-session.js';
+import { isConfigFile } from './config-files.js';
+import type { ProjectKnowledge } from './project-knowledge.js';
+
+/**
+ * Whether the agent looked before it leapt: after a failure, a diagnostic is an action that inspects the
+ * configuration or the service instead of changing anything.
+ */
+
+interface KnowledgeHints {
+  /** Files the knowledge names as configuration. */
+  configFile: PathMatcher;
+  /** Setting names (PLAYWRIGHT_SERVER_URL), lower case. */
+  settings: string[];
+}
+
+const NO_HINTS: KnowledgeHints = { configFile: () => false, settings: [] };
+const hintsByKnowledge = new WeakMap<ProjectKnowledge, KnowledgeHints>();
+const GLOB_LIKE = /[/*.]/;
+/** Globs from / or ~ stand as written; others match at any depth (the paths they meet are absolute). */
+const ANCHORED = /^[/~]/;
+
+function hintsOf(knowledge: ProjectKnowledge | undefined): KnowledgeHints {
+  if (!knowledge) return NO_HINTS;
+  let hints = hintsByKnowledge.get(knowledge);
+  if (!hints) {
+    const globs = knowledge.configPatterns.filter((p) => GLOB_LIKE.test(p.key)).map((p) => (ANCHORED.test(p.key) ? p.key : `**/${p.key}`));
+    const settings = [
+      ...knowledge.configPatterns.filter((p) => !GLOB_LIKE.test(p.key)).map((p) => p.key),
+      ...knowledge.endpoints.flatMap((e) => (e.configKey ? [e.configKey] : [])),
+    ].map((key) => key.toLowerCase());
+    hints = { configFile: pathMatcher(globs), settings };
+    hintsByKnowledge.set(knowledge, hints);
+  }
+  return hints;
+}
+
+const PROBES = new Set(['curl', 'wget', 'http', 'https', 'nc', 'ncat', 'netcat', 'telnet', 'ping', 'nslookup', 'dig', 'host']);
+const SOCKET_LISTERS = new Set(['ss', 'netstat']);
+const PROCESS_LISTERS = new Set(['ps', 'pgrep']);
+const CONTAINER_INSPECTION = new Set(['ps', 'logs', 'inspect', 'top', 'port']);
+const SERVICE_INSPECTION = new Set(['status', 'is-active', 'is-enabled']);
+/** Commands that print a file: a config file among their arguments is a read of it. */
+const FILE_PRINTERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'rg', 'ag', 'jq', 'yq', 'awk', 'bat', 'sed']);
+const VARIABLE = /\$\{?[A-Za-z_]/;
+/** `env` or `printenv` on its own, possibly piped into grep; `env FOO=1 cmd` runs cmd instead. */
+const ENV_LISTING = /(?:^|[;&|(]\s*)(?:env|printenv)\s*(?:$|[;&|)])/m;
+
+function segmentInspects(segment: ShellSegment): boolean {
+  const cmd = commandName(segment);
+  const args = segment.argv.slice(1);
+  if (cmd === 'printenv') return true;
+  if ((cmd === 'echo' || cmd === 'printf') && args.some((a) => VARIABLE.test(a))) return true;
+  if (PROBES.has(cmd)) return args.some((a) => !a.startsWith('-'));
+  if (cmd === 'lsof') return args.some((a) => a.startsWith('-i'));
+  if (SOCKET_LISTERS.has(cmd) || PROCESS_LISTERS.has(cmd)) return true;
+  if (cmd === 'docker' || cmd === 'podman') return args.some((a) => CONTAINER_INSPECTION.has(a)) || (args.includes('container') && args.includes('ls'));
+  if (cmd === 'docker-compose') return args.some((a) => CONTAINER_INSPECTION.has(a));
+  if (cmd === 'systemctl' || cmd === 'service') return args.some((a) => SERVICE_INSPECTION.has(a));
+  if (FILE_PRINTERS.has(cmd) && !(cmd === 'sed' && args.some((a) => a.startsWith('-i')))) return args.some((a) => !a.startsWith('-') && isConfigFile(a));
+  return false;
+}
+
+/**
+ * An action that checked configuration or connectivity: read a config or env file (or one the knowledge
+ * names), listed the environment or echoed a variable, named a setting of the knowledge, probed an
+ * endpoint (curl, wget, nc, telnet, ping, a fetch tool), listed sockets or processes (lsof -i, ss, netstat,
+ * ps), or inspected containers and services (docker ps, systemctl status). A blocked action did not run
+ * and does not count.
+ */
+export function isDiagnostic(record: ActionRecord, knowledge?: ProjectKnowledge): boolean {
+  if (record.verdict === 'block') return false;
+  const hints = hintsOf(knowledge);
+  const read = record.paths.filter((p) => !record.writtenPaths.includes(p));
+  if (read.some((p) => isConfigFile(p) || hints.configFile(p))) return true;
+  if (record.command === undefined) return record.intents.includes('network_request') && record.urls.length > 0;
+  const command = record.command;
+  if (ENV_LISTING.test(command)) return true;
+  if (hints.settings.length) {
+    const lower = command.toLowerCase();
+    if (hints.settings.some((setting) => lower.includes(setting))) return true;
+  }
+  return parseShellCommand(command).some(segmentInspects);
+}
+
+/** Whether a diagnostic ran at or after `record` (the failure itself may have been the check). */
+export function diagnosedSince(session: ReviewSession, record: ActionRecord, knowledge?: ProjectKnowledge): boolean {
+  return isDiagnostic(record, knowledge) || session.since(record).some((r) => isDiagnostic(r, knowledge));
+}

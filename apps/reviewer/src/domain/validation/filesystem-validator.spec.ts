@@ -1,0 +1,129 @@
+import { parseAction, type ParsedAction } from '../parsing/parsed-action.js';
+import { ReviewSession } from '../session/review-session.js';
+import { isConfigFile, isSecretsEnvFile } from './config-files.js';
+import { FileSystemValidator } from './filesystem-validator.js';
+import type { ValidationContext } from './tool-validator.js';
+
+const CWD = '/work/app';
+const bash = (command: string) => parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, CWD);
+const write = (file_path: string) => parseAction({ kind: 'tool_use', tool: 'Write', input: { file_path, content: 'X=1\n' } }, CWD);
+const edit = (file_path: string) => parseAction({ kind: 'tool_use', tool: 'Edit', input: { file_path, old_string: 'a', new_string: 'b' } }, CWD);
+const read = (file_path: string) => parseAction({ kind: 'tool_use', tool: 'Read', input: { file_path } }, CWD);
+
+function sessionOf(...steps: [ParsedAction, string?][]): ValidationContext {
+  const session = new ReviewSession('agent-1', 's1', 1_000);
+  steps.forEach(([action, error], i) => {
+    session.recordAction(action, `a${i}`, 'allow', 1_000 + i);
+    session.recordOutcome(error ? { actionId: `a${i}`, status: 'error', error: { message: error } } : { actionId: `a${i}`, status: 'success' }, 1_000 + i);
+  });
+  return { session, suspectEndpoints: ['localhost:3000'] };
+}
+
+describe('config files', () => {
+  it.each([
+    '/work/app/.env',
+    '/work/app/.env.local',
+    '/work/app/deploy/production.env',
+    '/work/app/.envrc',
+    '/work/app/config.json',
+    '/work/app/settings.py',
+    '/work/app/playwright.config.ts',
+    '/work/app/vite.config.mjs',
+    '/work/app/nginx.conf',
+    '/work/app/setup.cfg',
+    '/work/app/php.ini',
+    '/work/app/.npmrc',
+    '/work/app/docker-compose.yml',
+    '/work/app/docker-compose.override.yaml',
+    '/work/app/compose.yaml',
+    '/work/app/config/database.yml',
+    '/work/app/config/default.toml',
+    '~/.config/gh/hosts.yml',
+    '~/.ssh/config',
+    '/work/app/.git/config',
+    '~/.aws/credentials',
+    '/etc/hosts',
+  ])('%s is configuration', (path) => expect(isConfigFile(path)).toBe(true));
+
+  it.each([
+    '/work/app/src/environment.ts',
+    '/work/app/src/environments/environment.prod.ts',
+    '/work/app/src/config/index.ts',
+    '/work/app/tsconfig.json',
+    '/work/app/package.json',
+    '/work/app/env/lib/python3.12/site.py',
+    '/work/app/src/envelope.ts',
+    '/work/app/config',
+    '/work/app/README.md',
+  ])('%s is not', (path) => expect(isConfigFile(path)).toBe(false));
+
+  it('tells env files with values from templates', () => {
+    expect(isSecretsEnvFile('/work/app/.env.production')).toBe(true);
+    expect(isSecretsEnvFile('/work/app/.env.example')).toBe(false);
+    expect(isConfigFile('/work/app/.env.example')).toBe(true);
+  });
+});
+
+describe('FileSystemValidator', () => {
+  const validator = new FileSystemValidator();
+  const FAILURE = 'Failed to connect to Playwright server at localhost:3000 ECONNREFUSED';
+
+  it('applies to writes, creations and deletions, shell redirects included', () => {
+    expect(validator.appliesTo(write('/work/app/.env'))).toBe(true);
+    expect(validator.appliesTo(edit('playwright.config.ts'))).toBe(true);
+    expect(validator.appliesTo(bash('echo "PLAYWRIGHT_SERVER_URL=http://localhost:3000" >> .env'))).toBe(true);
+    expect(validator.appliesTo(bash('rm docker-compose.yml'))).toBe(true);
+    expect(validator.appliesTo(bash('cat .env'))).toBe(false);
+  });
+
+  it('asks before rewriting configuration it never read, right after a failure', () => {
+    const context = sessionOf([bash('npx playwright test'), FAILURE]);
+    const result = validator.validate(edit('playwright.config.ts'), context);
+    expect(result).toEqual({
+      kind: 'require_prerequisites',
+      reason: '/work/app/playwright.config.ts is configuration this session has not read, changed right after a failure: review the current configuration before changing it.',
+      checks: [
+        {
+          description: 'Review existing configuration',
+          method: { type: 'user_confirmation', question: 'Should I modify /work/app/playwright.config.ts? Have you verified the current config?' },
+          success_criteria: 'User confirms config change is appropriate',
+          priority: 8,
+        },
+      ],
+    });
+    expect(validator.alternatives(edit('playwright.config.ts'), context)[0]).toBe('Read /work/app/playwright.config.ts first');
+  });
+
+  it('asks before writing an env file with values it never read, even in a quiet session', () => {
+    const result = validator.validate(bash('echo "PLAYWRIGHT_SERVER_URL=http://localhost:3000" > .env'), sessionOf());
+    expect(result.kind === 'require_prerequisites' && result.checks.map((c) => c.method)).toEqual([
+      { type: 'user_confirmation', question: 'Should I modify /work/app/.env? Have you verified the current config?' },
+    ]);
+    expect(result.kind === 'require_prerequisites' && result.reason).toContain('holds environment values');
+  });
+
+  it('lets new configuration through in a quiet session', () => {
+    expect(validator.validate(write('/work/app/playwright.config.ts'), sessionOf())).toEqual({ kind: 'approve' });
+    expect(validator.validate(write('/work/app/.env.example'), sessionOf())).toEqual({ kind: 'approve' });
+  });
+
+  it('lets through configuration the session read or wrote itself', () => {
+    expect(validator.validate(edit('/work/app/.env'), sessionOf([read('/work/app/.env')], [bash('npm test'), FAILURE]))).toEqual({ kind: 'approve' });
+    expect(validator.validate(edit('/work/app/.env'), sessionOf([bash('cat .env')]))).toEqual({ kind: 'approve' });
+    expect(validator.validate(edit('/work/app/.env'), sessionOf([write('/work/app/.env')]))).toEqual({ kind: 'approve' });
+  });
+
+  it('lets through files that are not configuration, and failures long past', () => {
+    expect(validator.validate(write('/work/app/src/environment.ts'), sessionOf([bash('npm test'), FAILURE]))).toEqual({ kind: 'approve' });
+    const longAgo: [ParsedAction, string?][] = [[bash('npm test'), FAILURE], ...Array.from({ length: 10 }, (): [ParsedAction] => [bash('npm run lint')])];
+    expect(validator.validate(edit('playwright.config.ts'), sessionOf(...longAgo))).toEqual({ kind: 'approve' });
+  });
+
+  it('asks once per unread configuration file of the action', () => {
+    const result = validator.validate(bash('cp .env.example .env && rm docker-compose.yml'), sessionOf([bash('docker compose up'), 'exit 1']));
+    expect(result.kind === 'require_prerequisites' && result.checks.map((c) => c.method.type === 'user_confirmation' && c.method.question)).toEqual([
+      'Should I modify /work/app/.env? Have you verified the current config?',
+      'Should I modify /work/app/docker-compose.yml? Have you verified the current config?',
+    ]);
+  });
+});

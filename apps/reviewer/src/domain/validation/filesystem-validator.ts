@@ -1,0 +1,63 @@
+import type { Intent, ParsedAction } from '../parsing/parsed-action.js';
+import type { ReviewSession } from '../session/review-session.js';
+import { isConfigFile, isSecretsEnvFile } from './config-files.js';
+import type { PrerequisiteCheck, ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';
+
+const WRITE_INTENTS: ReadonlySet<Intent> = new Set(['file_creation', 'file_modification', 'file_deletion']);
+
+/** How many of the session's last actions a failure counts as recent. */
+export const RECENT_ACTIONS = 10;
+
+function failedRecently(session: ReviewSession): boolean {
+  const history = session.history;
+  for (let i = history.length - 1; i >= 0 && i >= history.length - RECENT_ACTIONS; i--) if (history[i]!.status === 'error') return true;
+  return false;
+}
+
+/** Read it, or wrote it earlier in the session with success: either way the agent knows what it holds. */
+function knows(session: ReviewSession, path: string): boolean {
+  return session.hasRead(path) || session.history.some((r) => r.status === 'success' && r.writtenPaths.includes(path));
+}
+
+/**
+ * The bypass trap (seed 004): rewriting configuration instead of understanding it. A write, creation or
+ * deletion (shell redirects included) of a configuration or env file the session has not read needs the
+ * user's confirmation. The seed asks on every write to a path containing "config" or "env"; Warden asks
+ * only when that write looks like a reaction to a failure (one among the last RECENT_ACTIONS actions) or
+ * touches an env file with real values, so that setting up a new project's config in a quiet session
+ * goes ahead.
+ */
+export class FileSystemValidator implements ToolValidator {
+  readonly id = 'filesystem_safety';
+
+  appliesTo(action: ParsedAction): boolean {
+    return action.writtenPaths.length > 0 && action.intents.some((i) => WRITE_INTENTS.has(i));
+  }
+
+  validate(action: ParsedAction, context: ValidationContext): ValidationResult {
+    const paths = this.unverifiedPaths(action, context.session);
+    if (!paths.length) return { kind: 'approve' };
+    const checks = paths.map(
+      (path): PrerequisiteCheck => ({
+        description: 'Review existing configuration',
+        method: { type: 'user_confirmation', question: `Should I modify ${path}? Have you verified the current config?` },
+        success_criteria: 'User confirms config change is appropriate',
+        priority: 8,
+      }),
+    );
+    const why = failedRecently(context.session) ? 'right after a failure' : 'and it holds environment values';
+    const reason = `${paths.join(', ')} ${paths.length === 1 ? 'is configuration' : 'are configuration'} this session has not read, changed ${why}: review the current configuration before changing it.`;
+    return { kind: 'require_prerequisites', reason, checks };
+  }
+
+  alternatives(action: ParsedAction, context: ValidationContext): string[] {
+    const paths = this.unverifiedPaths(action, context.session);
+    return [`Read ${paths.join(', ') || 'the existing configuration'} first`, 'Correct the value that is wrong instead of rewriting or working around the configuration'];
+  }
+
+  private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
+    const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p));
+    if (!unread.length) return [];
+    return failedRecently(session) ? unread : unread.filter(isSecretsEnvFile);
+  }
+}

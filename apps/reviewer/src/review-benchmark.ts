@@ -1,0 +1,164 @@
+import { performance } from 'node:perf_hooks';
+import type { CustomRuleDefinition } from './domain/rules/custom-rule-definition.js';
+import { StepReviewer, type ProposedAction } from './domain/step-reviewer.js';
+
+/**
+ * Measures the in-process review time of the step reviewer: every built-in rule and validator plus
+ * generated custom rules, over a realistic mix of agent actions in many sessions. Run by the suite's
+ * benchmark (test/bench) and on its own: `node apps/reviewer/dist/review-benchmark.js --help`.
+ */
+
+const HELP = `Usage: node apps/reviewer/dist/review-benchmark.js [options]
+
+Measures how long the step reviewer takes to review one action, in process.
+
+Options:
+  --custom-rules N   custom rules besides the built-in ones (default 200)
+  --count N          reviews measured per run (default 20000)
+  --warmup N         reviews before measuring (default 5000)
+  --sessions N       sessions the actions are spread over (default 50)
+  --json             print the figures as JSON only
+  --help             this text
+`;
+
+interface Options {
+  customRules: number;
+  count: number;
+  warmup: number;
+  sessions: number;
+  json: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { customRules: 200, count: 20_000, warmup: 5_000, sessions: 50, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const number = (name: keyof Options) => {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 0) throw new Error(`${arg} needs a whole number, got ${argv[i] ?? 'nothing'}`);
+      (options[name] as number) = value;
+    };
+    if (arg === '--help' || arg === '-h') {
+      process.stdout.write(HELP);
+      process.exit(0);
+    } else if (arg === '--json') options.json = true;
+    else if (arg === '--custom-rules') number('customRules');
+    else if (arg === '--count') number('count');
+    else if (arg === '--warmup') number('warmup');
+    else if (arg === '--sessions') number('sessions');
+    else throw new Error(`unknown option ${arg} (see --help)`);
+  }
+  return options;
+}
+
+/** Custom rules of the shapes teams write: commands, paths, URLs, input patterns, per environment. */
+export function generatedCustomRules(count: number): CustomRuleDefinition[] {
+  const shapes: ((i: number) => CustomRuleDefinition)[] = [
+    (i) => ({ name: `team_cli_${i}`, match: { command: `teamctl${i} deploy*` }, verdict: 'require_approval', reason: `teamctl${i} deploys need approval.` }),
+    (i) => ({ name: `protected_dir_${i}`, match: { written_path: `**/protected-${i}/**` }, verdict: 'block', reason: `protected-${i} is generated; do not edit it.` }),
+    (i) => ({ name: `internal_api_${i}`, match: { url: `https://svc-${i}.internal.example.com/**` }, verdict: 'warn', reason: `svc-${i} is internal.` }),
+    (i) => ({ name: `input_pattern_${i}`, match: { tool: 'Bash', command_regex: `\\bmigrate-${i}\\b` }, verdict: 'require_approval', reason: `migrate-${i} changes the schema.` }),
+    (i) => ({ name: `mcp_tool_${i}`, match: { tool: `mcp__tool${i}__*`, environment: 'production' }, verdict: 'block', reason: `tool${i} is off limits in production.` }),
+    (i) => ({ name: `package_${i}`, match: { intent: 'package_install', package: `forbidden-pkg-${i}*` }, verdict: 'block', reason: `forbidden-pkg-${i} is banned.` }),
+  ];
+  return Array.from({ length: count }, (_, i) => shapes[i % shapes.length]!(i));
+}
+
+/** What coding agents do, weighted roughly as they do it; `n` makes inputs distinct. */
+const ACTIONS: ((n: number) => Pick<ProposedAction, 'tool' | 'input'>)[] = [
+  (n) => ({ tool: 'Read', input: { file_path: `/work/app/src/module-${n}.ts` } }),
+  (n) => ({ tool: 'Read', input: { file_path: `/work/app/test/module-${n}.spec.ts` } }),
+  (n) => ({ tool: 'Grep', input: { pattern: `symbol${n}`, path: 'src' } }),
+  (n) => ({ tool: 'Glob', input: { pattern: `src/**/feature-${n}/*.ts` } }),
+  (n) => ({ tool: 'Edit', input: { file_path: `/work/app/src/module-${n}.ts`, old_string: `const a = ${n};`, new_string: `const a = ${n + 1};` } }),
+  (n) => ({ tool: 'Write', input: { file_path: `/work/app/src/new-${n}.ts`, content: `export const value = ${n};\n` } }),
+  (n) => ({ tool: 'Bash', input: { command: `npm test -- --testPathPattern module-${n}`, description: 'Run the tests' } }),
+  (n) => ({ tool: 'Bash', input: { command: `git status && git diff --stat src/module-${n}.ts` } }),
+  (n) => ({ tool: 'Bash', input: { command: `npx tsc --noEmit -p tsconfig.${n}.json 2>&1 | head -50` } }),
+  (n) => ({ tool: 'Bash', input: { command: `rm -rf dist/chunk-${n} && npm run build` } }),
+  (n) => ({ tool: 'Bash', input: { command: `git add -A && git commit -m "fix: module ${n}"` } }),
+  (n) => ({ tool: 'Bash', input: { command: `curl -s http://localhost:8080/health?probe=${n}` } }),
+  (n) => ({ tool: 'WebFetch', input: { url: `https://nodejs.org/api/fs.html#${n}`, prompt: 'How do I read a file?' } }),
+  (n) => ({ tool: 'Bash', input: { command: `npm install left-pad@1.${n}.0` } }),
+  (n) => ({ tool: 'Bash', input: { command: `rm -rf /tmp/cache-${n} /` } }),
+  (n) => ({ tool: 'Bash', input: { command: `cat ~/.aws/credentials-${n}` } }),
+  (n) => ({ tool: 'Bash', input: { command: `git push --force origin fix-${n}` } }),
+  (n) => ({ tool: 'mcp__github__create_issue', input: { title: `Bug ${n}`, body: 'Steps to reproduce' } }),
+];
+
+function summary(samples: number[]): Record<string, number> {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const round = (v: number) => Math.round(v * 10_000) / 10_000;
+  return {
+    count: sorted.length,
+    meanMs: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    p999Ms: round(at(0.999)),
+    maxMs: round(sorted[sorted.length - 1]!),
+  };
+}
+
+export function measureReviewTime(options: Omit<Options, 'json'>) {
+  const reviewer = new StepReviewer({ extraRules: generatedCustomRules(options.customRules), extraRulesSource: 'generated' });
+  const sessions = Array.from({ length: options.sessions }, (_, i) => ({ agentId: `agent-${i % 10}`, sessionId: `session-${i}` }));
+  for (const address of sessions) {
+    reviewer.startSession(address, { context: { goal: 'Fix the failing module tests', expected_paths: ['/work/app/**'], cwd: '/work/app' } });
+  }
+  let sequence = 0;
+  const run = (count: number, distinct: boolean): number[] => {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const n = distinct ? ++sequence : i % 50;
+      const template = ACTIONS[(i * 7) % ACTIONS.length]!(n);
+      const address = sessions[i % sessions.length]!;
+      const action: ProposedAction = { action_id: `a${++sequence}`, kind: 'tool_use', ...template };
+      const started = performance.now();
+      const result = reviewer.review(action, address);
+      times.push(performance.now() - started);
+      // Some commands fail, as they do, so that history-dependent analysis has something to read.
+      if (i % 11 === 0) reviewer.recordOutcome(address, { action_id: action.action_id, status: 'error', error: { message: 'exit code 1' } });
+      if (result.verdict.action_id !== action.action_id) throw new Error('verdict for another action');
+    }
+    return times;
+  };
+  run(options.warmup, true);
+  const uncached = summary(run(options.count, true));
+  const cached = summary(run(options.count, false));
+  return {
+    rules: { builtIn: reviewer.ruleNames.length - options.customRules, custom: options.customRules },
+    sessions: options.sessions,
+    actionTemplates: ACTIONS.length,
+    uncached,
+    cached,
+    cache: reviewer.cacheStats(),
+  };
+}
+
+function main(): void {
+  let options: Options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`review-benchmark: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const figures = measureReviewTime(options);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+    return;
+  }
+  const line = (name: string, s: Record<string, number>) =>
+    `${name}: p50 ${s['p50Ms']} ms, p99 ${s['p99Ms']} ms, p999 ${s['p999Ms']} ms, max ${s['maxMs']} ms over ${s['count']} reviews`;
+  process.stdout.write(
+    [
+      `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules, ${figures.sessions} sessions`,
+      line('distinct actions (cache misses)', figures.uncached),
+      line('repeated actions (cache hits)  ', figures.cached),
+      '',
+    ].join('\n'),
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

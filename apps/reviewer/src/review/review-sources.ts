@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { loadCustomRules } from '../domain/rules/custom-rules.js';
+import type { CustomRuleDefinition } from '../domain/rules/custom-rule-definition.js';
+import { loadProjectKnowledge, type ProjectKnowledge } from '../domain/validation/project-knowledge.js';
+
+/** Everything the step reviewer is built from, read from disk. */
+export interface ReviewSources {
+  settings: unknown;
+  extraRules: CustomRuleDefinition[];
+  extraRulesSource?: string;
+  knowledge: ProjectKnowledge[];
+  /** Every file read, to watch for changes. */
+  files: string[];
+}
+
+function formatOf(path: string): 'yaml' | 'json' {
+  return extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
+}
+
+/**
+ * Reads the review configuration, the custom rules file it names and the project knowledge files it
+ * lists. Paths inside the configuration are relative to the configuration file. Throws with the file
+ * and the problem when anything is missing or malformed.
+ */
+export function readReviewSources(configPath: string | undefined): ReviewSources {
+  if (!configPath) return { settings: {}, extraRules: [], knowledge: [], files: [] };
+  const path = resolve(configPath);
+  const text = readFileSync(path, 'utf8');
+  let document: unknown;
+  try {
+    document = formatOf(path) === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new Error(`${path}: not valid ${formatOf(path).toUpperCase()}: ${(error as Error).message}`);
+  }
+  document ??= {};
+  const root = (document as Record<string, unknown>)['step_reviewer'] ?? document;
+  const base = dirname(path);
+  const relative = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
+  const files = [path];
+  const sources: ReviewSources = { settings: document, extraRules: [], knowledge: [], files };
+
+  const rules = (root as { rules?: { custom_rules_path?: unknown } }).rules;
+  if (typeof rules?.custom_rules_path === 'string') {
+    const rulesPath = relative(rules.custom_rules_path);
+    files.push(rulesPath);
+    sources.extraRules = loadCustomRules(readFileSync(rulesPath, 'utf8'), formatOf(rulesPath), rulesPath);
+    sources.extraRulesSource = rulesPath;
+  }
+  const knowledge = (root as { knowledge?: { files?: unknown } }).knowledge;
+  if (Array.isArray(knowledge?.files)) {
+    for (const file of knowledge.files) {
+      if (typeof file !== 'string') continue;
+      const knowledgePath = relative(file);
+      files.push(knowledgePath);
+      sources.knowledge.push(loadProjectKnowledge(knowledgePath));
+    }
+  }
+  return sources;
+}

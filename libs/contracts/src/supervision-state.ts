@@ -1,0 +1,73 @@
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { BREAKER_KINDS, BREAKER_STATES, Timestamp } from './vocabulary.js';
+
+/**
+ * State other services read on their hot path instead of asking for it per action: the breaker and the
+ * ladder materialise it in JetStream KV buckets, and readers watch the buckets.
+ */
+
+/** Breaker state per session. Key: `<agent_id>.<session_id>`. Written by the breaker with compare-and-set. */
+export const BREAKER_STATE_BUCKET = 'warden_breaker_state';
+
+/** Automation level per agent. Key: `<agent_id>`. Written by the ladder. */
+export const AUTOMATION_LEVEL_BUCKET = 'warden_automation_levels';
+
+export function breakerStateKey(agentId: string, sessionId: string): string {
+  return `${agentId}.${sessionId}`;
+}
+
+export const BreakerStateRecord = Type.Object(
+  {
+    agent_id: Type.String(),
+    session_id: Type.String(),
+    /** The session's overall state: open if any breaker is open, half_open if any is probing. */
+    state: Type.Enum([...BREAKER_STATES]),
+    breakers: Type.Array(
+      Type.Object({
+        breaker: Type.Enum([...BREAKER_KINDS]),
+        state: Type.Enum([...BREAKER_STATES]),
+        reason: Type.Optional(Type.String({ maxLength: 2000 })),
+        opened_at: Type.Optional(Timestamp),
+        retry_at: Type.Optional(Timestamp),
+        /** Set by an operator: the breaker neither trips nor blocks. */
+        disabled: Type.Optional(Type.Boolean()),
+      }),
+      { maxItems: 16 },
+    ),
+    updated_at: Timestamp,
+  },
+  { description: 'Value of warden_breaker_state.<agent>.<session>.' },
+);
+export type BreakerStateRecord = Static<typeof BreakerStateRecord>;
+
+export const AutomationLevelRecord = Type.Object(
+  {
+    agent_id: Type.String(),
+    level: Type.Integer({ minimum: 0, maximum: 4 }),
+    updated_at: Timestamp,
+  },
+  { description: 'Value of warden_automation_levels.<agent>.' },
+);
+export type AutomationLevelRecord = Static<typeof AutomationLevelRecord>;
+
+const breakerValidator = Compile(BreakerStateRecord);
+const levelValidator = Compile(AutomationLevelRecord);
+
+/** Parses a KV value; null when it is not a valid record (a reader never trusts a bucket blindly). */
+export function parseBreakerState(data: Uint8Array | string): BreakerStateRecord | null {
+  return parseRecord(data, (v) => breakerValidator.Check(v)) as BreakerStateRecord | null;
+}
+
+export function parseAutomationLevel(data: Uint8Array | string): AutomationLevelRecord | null {
+  return parseRecord(data, (v) => levelValidator.Check(v)) as AutomationLevelRecord | null;
+}
+
+function parseRecord(data: Uint8Array | string, check: (value: unknown) => boolean): unknown {
+  try {
+    const value: unknown = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data));
+    return check(value) ? value : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { WORKSPACE_ROOT } from '@warden/local-runtime';
+
+const run = promisify(execFile);
+
+export interface ReviewTimeSummary {
+  count: number;
+  meanMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  maxMs: number;
+}
+
+export interface ReviewTimeFigures {
+  rules: { builtIn: number; custom: number };
+  sessions: number;
+  actionTemplates: number;
+  /** Every action distinct: the analysis cache never hits. */
+  uncached: ReviewTimeSummary;
+  /** The same 50 inputs again and again: the analysis comes from the cache. */
+  cached: ReviewTimeSummary;
+}
+
+/**
+ * The step reviewer's in-process review time, measured by the reviewer's own benchmark entry point
+ * (apps/reviewer/dist/review-benchmark.js) in a separate process so that nothing else shares its heap.
+ */
+export async function measureReviewTime(options: { customRules: number; count: number }): Promise<ReviewTimeFigures> {
+  const entry = join(WORKSPACE_ROOT, 'apps/reviewer/dist/review-benchmark.js');
+  const { stdout } = await run(process.execPath, [entry, '--json', '--custom-rules', String(options.customRules), '--count', String(options.count)], {
+    cwd: WORKSPACE_ROOT,
+    maxBuffer: 1024 * 1024,
+    timeout: 300_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ReviewTimeFigures;
+}
