@@ -221,6 +221,10 @@ describeServiceContract(
         expect(verdict.payload.shadow_rule_hits).toContain('shadow_docker_ban');
         const metrics = await (await fetch(`${harness.service.url}/metrics`)).text();
         expect(metrics).toMatch(/warden_review_rule_hits_total\{rule="shadow_docker_ban",mode="shadow",[^}]*\} [1-9]/);
+        expect(metrics).toMatch(/warden_reviews_total\{verdict="block",decided_by="rule",[^}]*\} [1-9]/);
+        expect(metrics).toMatch(/warden_review_cache_lookups_total\{result="miss",[^}]*\} [1-9]/);
+        expect(metrics).toMatch(/^warden_review_cache_hit_ratio\{[^}]*\} [0-9.]+$/m);
+        expect(metrics).toMatch(/^warden_review_duration_seconds_count\{[^}]*\} [1-9]/m);
       });
 
       it('applies a custom rule added to the rules file without a restart', async () => {

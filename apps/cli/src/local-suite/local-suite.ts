@@ -135,7 +135,7 @@ export class LocalSuite {
     const count = (kind: string) => report.changes.filter((c) => c.kind === kind && c.action !== 'stale').length;
     const created = report.changes.filter((c) => c.action === 'created').length;
     options.onProgress(
-      `topology provisioned: ${count('stream')} streams, ${count('consumer')} consumers, ${count('kv')} KV bucket` +
+      `topology provisioned: ${count('stream')} streams, ${count('consumer')} consumers, ${count('kv')} KV bucket${count('kv') === 1 ? '' : 's'}` +
         (created ? ` (${created} created)` : ' (all up to date)'),
     );
 

@@ -9,6 +9,8 @@ export class ReviewMetrics {
   private readonly duration;
   private readonly slow;
   private readonly cacheLookups;
+  private readonly cacheHitRatio;
+  private readonly sessions;
   private readonly ruleHits;
   private readonly ruleErrors;
   private readonly validations;
@@ -23,6 +25,8 @@ export class ReviewMetrics {
     });
     this.slow = metrics.counter({ name: 'warden_reviews_slow_total', help: 'Reviews slower than performance.max_review_time_ms.' });
     this.cacheLookups = metrics.counter({ name: 'warden_review_cache_lookups_total', help: 'Review cache lookups by result (hit ratio = hit / all).', labelNames: ['result'] });
+    this.cacheHitRatio = metrics.gauge({ name: 'warden_review_cache_hit_ratio', help: 'Review cache hits over lookups since the reviewer was configured.' });
+    this.sessions = metrics.gauge({ name: 'warden_review_sessions', help: 'Sessions the reviewer remembers on this replica.' });
     this.ruleHits = metrics.counter({
       name: 'warden_review_rule_hits_total',
       help: 'Rules that matched, by rule and whether they were enforced or in shadow mode.',
@@ -37,7 +41,10 @@ export class ReviewMetrics {
     this.configReloads = metrics.counter({ name: 'warden_review_config_reloads_total', help: 'Configuration reloads by result.', labelNames: ['result'] });
   }
 
-  record(result: ReviewResult): void {
+  record(result: ReviewResult, reviewer: { cacheStats(): { hits: number; misses: number }; sessionStore: { size: number } }): void {
+    const { hits, misses } = reviewer.cacheStats();
+    if (hits + misses) this.cacheHitRatio.set(hits / (hits + misses));
+    this.sessions.set(reviewer.sessionStore.size);
     this.reviews.inc({ verdict: result.verdict.verdict, decided_by: result.verdict.decided_by ?? 'matrix' });
     this.duration.observe(result.durationMs / 1000);
     if (result.slow) this.slow.inc();

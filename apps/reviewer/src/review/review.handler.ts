@@ -18,13 +18,14 @@ export class ReviewHandler {
 
   @OnMessage('action.proposed')
   async onActionProposed(@Payload() action: MessageOf<'action.proposed'>): Promise<void> {
-    const result = this.host.reviewer.review(action.payload, { agentId: action.agent_id, sessionId: action.session_id });
+    const reviewer = this.host.reviewer;
+    const result = reviewer.review(action.payload, { agentId: action.agent_id, sessionId: action.session_id });
     if (result.slow) this.logger.warn({ action_id: action.payload.action_id, review_ms: result.durationMs }, 'slow review');
     // One verdict per action: a redelivered action publishes a duplicate JetStream drops.
     await this.publisher.publishCausedBy(action, 'review.verdict', result.verdict, {
       key: `${action.agent_id}:${action.session_id}:${action.payload.action_id}`,
       carryControl: true,
     });
-    this.metrics.record(result);
+    this.metrics.record(result, reviewer);
   }
 }

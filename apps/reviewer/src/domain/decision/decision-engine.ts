@@ -89,8 +89,10 @@ export class DecisionEngine {
 
     let verdict = adjusted;
     let source: DecisionSource = 'matrix';
+    // A rule, validator, breaker or ladder that reaches the matrix's verdict is named as its source: it says more.
     const raise = (candidate: VerdictKind, from: DecisionSource) => {
-      if (VERDICT_STRENGTH[candidate] > VERDICT_STRENGTH[verdict]) {
+      const stronger = VERDICT_STRENGTH[candidate] - VERDICT_STRENGTH[verdict];
+      if (stronger > 0 || (stronger === 0 && source === 'matrix' && candidate !== 'allow')) {
         verdict = candidate;
         source = from;
       }

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WORKSPACE_ROOT } from '@warden/local-runtime';
+import { StepReviewer } from '../domain/step-reviewer.js';
+import { readReviewSources } from './review-sources.js';
+
+describe('readReviewSources', () => {
+  it('loads the example configuration in deploy/reviewer, with its rules and knowledge file', () => {
+    const sources = readReviewSources(join(WORKSPACE_ROOT, 'deploy/reviewer/reviewer.yaml'));
+    expect(sources.files.map((f) => f.slice(WORKSPACE_ROOT.length))).toEqual(['/deploy/reviewer/reviewer.yaml', '/deploy/reviewer/rules.yaml', '/deploy/reviewer/knowledge.toml']);
+    const reviewer = new StepReviewer(sources);
+    expect(reviewer.ruleNames).toEqual(expect.arrayContaining(['terraform_apply_needs_approval', 'npm_install_without_scripts', 'trial_block_docker_privileged']));
+    const address = { agentId: 'agent-1', sessionId: 's1' };
+    reviewer.startSession(address, { context: { cwd: '/work/app', expected_paths: ['/work/app/**'] } });
+    const install = reviewer.review({ action_id: 'a1', kind: 'tool_use', tool: 'Bash', input: { command: 'npm install left-pad' } }, address);
+    expect(install.verdict).toMatchObject({ verdict: 'modify', modified_input: { command: 'npm install --ignore-scripts left-pad' } });
+  });
+
+  it('uses the defaults without a configuration file', () => {
+    expect(readReviewSources(undefined)).toEqual({ settings: {}, extraRules: [], knowledge: [], files: [] });
+  });
+
+  it('names the file and the problem when a file does not load', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-review-sources-'));
+    try {
+      writeFileSync(join(dir, 'bad.yaml'), 'step_reviewer: [unclosed');
+      expect(() => readReviewSources(join(dir, 'bad.yaml'))).toThrow(/bad\.yaml: not valid YAML/);
+      writeFileSync(join(dir, 'missing-rules.yaml'), 'rules:\n  custom_rules_path: nowhere.yaml\n');
+      expect(() => readReviewSources(join(dir, 'missing-rules.yaml'))).toThrow(/nowhere\.yaml/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
