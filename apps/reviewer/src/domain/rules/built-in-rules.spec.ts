@@ -101,6 +101,7 @@ describe('BUILT_IN_RULES', () => {
 
   it('says which rules read the session', () => {
     expect(BUILT_IN_RULES.filter((r) => r.reads === 'session').map((r) => r.name).sort()).toEqual([
+      'assertion_rewrite',
       'deletion_outside_project',
       'limit_file_operations',
       'production_deploy',

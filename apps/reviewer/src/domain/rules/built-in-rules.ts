@@ -1,8 +1,9 @@
 import { databaseDestructionRule } from './database-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
-import { cloudDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
-import { testBypassRule } from './test-integrity-rules.js';
+import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
+import { tlsVerificationRule } from './trust-rules.js';
 import { productionDeployRule } from './deployment-rules.js';
 import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
 import { forcePushRule, historyDestructionRule, hookBypassRule } from './git-rules.js';
@@ -35,6 +36,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   productionDeployRule,
   databaseDestructionRule,
   cloudDestructionRule,
+  containerDataDestructionRule,
   packagePublishRule,
   writeOutsideProjectRule,
   secretFileReadRule,
@@ -42,6 +44,9 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   massProcessKillRule,
   remoteShellRule,
   testBypassRule,
+  assertionRewriteRule,
+  hookTamperingRule,
+  tlsVerificationRule,
   historyDestructionRule,
   forcePushRule,
   hookBypassRule,

@@ -6,8 +6,9 @@ import { builtInRule } from './built-in-rule.js';
 const DATABASE_CLIENTS = new Set([
   'psql', 'pgcli', 'mysql', 'mariadb', 'mycli', 'sqlite3', 'sqlite', 'litecli', 'duckdb', 'sqlcmd', 'clickhouse-client', 'cockroach', 'mongosh', 'mongo', 'redis-cli',
 ]);
-/** Statements that destroy data; `DELETE FROM t` counts only without a WHERE clause. */
-const DESTRUCTIVE_STATEMENT = /\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)\b|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(?:;|$|["'])|dropDatabase\s*\(|FLUSH(?:ALL|DB)\b)/i;
+/** Statements that destroy data; `DELETE FROM t` and `UPDATE t SET …` count only without a WHERE clause. */
+const DESTRUCTIVE_STATEMENT =
+  /\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)\b|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(?:;|$|["'])|UPDATE\s+[\w."`[\]]+\s+SET\s+(?:(?!\bWHERE\b)[^;])*(?:;|$)|dropDatabase\s*\(|FLUSH(?:ALL|DB)\b)/i;
 /** MCP servers and tools that speak to a database. */
 const DATABASE_TOOL = /sql|postgres|\bpg|mysql|maria|sqlite|(?:^|_)db|database|supabase|neon|planetscale|mongo|redis|clickhouse|snowflake|bigquery|duckdb/i;
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
@@ -31,7 +32,10 @@ function resetCommand(segment: ShellSegment): string | null {
 
 function destructiveStatement(text: string): string | null {
   const match = DESTRUCTIVE_STATEMENT.exec(text);
-  return match ? match[0].replace(/\s+/g, ' ').replace(/[;"'(]+$/, '').trim() : null;
+  if (!match) return null;
+  const statement = match[0].replace(/\s+/g, ' ').replace(/[;"'(]+$/, '').trim();
+  // An UPDATE is named by its table only: its SET list can be long.
+  return /^UPDATE/i.test(statement) ? `${statement.split(' SET ')[0]} SET … without WHERE` : statement;
 }
 
 function destruction(action: ParsedAction): string | null {
@@ -56,7 +60,7 @@ function destruction(action: ParsedAction): string | null {
 
 export const databaseDestructionRule = builtInRule({
   name: 'database_destruction',
-  description: 'DROP, TRUNCATE, DELETE without WHERE, or a database reset, by a client or a database MCP tool, needs approval.',
+  description: 'DROP, TRUNCATE, DELETE or UPDATE without WHERE, or a database reset, by a client or a database MCP tool, needs approval.',
   reads: 'action',
   check({ action }) {
     const what = destruction(action);

@@ -22,8 +22,8 @@ describe('force_push', () => {
     expect(finding?.modifiedInput).toEqual({ command: modified, description: 'push' });
   });
 
-  it.each(['git push origin +main', "bash -c 'git push --force'"])('warns when %s cannot be rewritten', (command) => {
-    expect(forcePushRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', alternative: expect.stringContaining('--force-with-lease') });
+  it.each(['git push origin +main', "bash -c 'git push --force'"])('asks for approval when %s cannot be rewritten', (command) => {
+    expect(forcePushRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval', alternative: expect.stringContaining('--force-with-lease') });
   });
 
   it.each(['git push origin main', 'git push --force-with-lease origin main', 'git fetch -f'])('leaves %s alone', (command) => {

@@ -79,11 +79,12 @@ export const forcePushRule = builtInRule({
         modifiedInput: withCommand(action, rewritten),
       };
     }
+    // Warden cannot make this push safe itself, so a person decides.
     return {
-      verdict: 'warn',
-      score: 0.7,
+      verdict: 'require_approval',
+      score: 0.8,
       factors: ['history_rewrite'],
-      reason: 'This force push (a +refspec or --force) overwrites the remote branch and can discard commits others pushed.',
+      reason: 'This force push (a +refspec or --force) overwrites the remote branch and can discard commits others pushed. A person must approve it.',
       alternative: 'Use git push --force-with-lease <remote> <branch>, which refuses if the remote moved since you fetched.',
     };
   },

@@ -1,6 +1,6 @@
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
-import { cloudDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import type { RuleContext } from './review-rule.js';
 
 const bash = (command: string): RuleContext => ({
@@ -52,5 +52,13 @@ describe('operations rules', () => {
   it('mass_process_kill asks for approval of killall and pkill', () => {
     expect(massProcessKillRule.evaluate(bash('pkill -f node'))?.verdict).toBe('require_approval');
     expect(massProcessKillRule.evaluate(bash('killall python3'))?.verdict).toBe('require_approval');
+  });
+
+  it('container_data_destruction asks for approval to delete volumes, not containers or images', () => {
+    for (const command of ['docker system prune -af --volumes', 'docker volume prune -f', 'docker volume rm pgdata', 'docker compose down -v']) {
+      expect({ command, verdict: containerDataDestructionRule.evaluate(bash(command))?.verdict }).toEqual({ command, verdict: 'require_approval' });
+    }
+    expect(containerDataDestructionRule.evaluate(bash('docker system prune -af'))).toBeNull();
+    expect(containerDataDestructionRule.evaluate(bash('docker compose down'))).toBeNull();
   });
 });

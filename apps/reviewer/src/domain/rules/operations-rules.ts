@@ -124,3 +124,29 @@ export const massProcessKillRule = builtInRule({
     };
   },
 });
+
+/** docker commands that delete volumes (data) rather than containers or images. */
+function deletesContainerData(argv: readonly string[]): boolean {
+  if (argv[0] !== 'docker' && argv[0] !== 'podman') return false;
+  const words = argv.slice(1);
+  if (words[0] === 'volume' && ['rm', 'prune'].includes(words[1] ?? '')) return true;
+  if (words[0] === 'system' && words[1] === 'prune') return words.includes('--volumes');
+  return words[0] === 'compose' && words.includes('down') && (words.includes('-v') || words.includes('--volumes'));
+}
+
+export const containerDataDestructionRule = builtInRule({
+  name: 'container_data_destruction',
+  description: 'Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v) destroys data and needs approval.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => deletesContainerData([commandName(s), ...s.argv.slice(1)]));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.8,
+      factors: ['data_deletion', 'irreversible'],
+      reason: `${hit.argv.join(' ')} deletes container volumes: databases and other data kept there are gone for good. A person must approve it.`,
+      alternative: 'Remove only the containers and images you created (docker container prune, docker image prune), and keep the volumes.',
+    };
+  },
+});

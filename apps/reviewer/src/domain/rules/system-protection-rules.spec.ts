@@ -72,3 +72,17 @@ describe('privileged_command', () => {
     expect(verdictOf(privilegedCommandRule, 'systemctl status nginx')).toBeNull();
   });
 });
+
+describe('destructive_root_deletion in inline code', () => {
+  it.each([
+    `python3 -c "import shutil; shutil.rmtree('/home/dev')"`,
+    `node -e "require('fs').rmSync(require('os').homedir(), { recursive: true, force: true })"`,
+    `ruby -e "require 'fileutils'; FileUtils.rm_rf('/')"`,
+  ])('blocks %s', (command) => {
+    expect(destructiveRootDeletionRule.evaluate(bash(command))?.verdict).toBe('block');
+  });
+
+  it('leaves inline code that deletes inside the project alone', () => {
+    expect(destructiveRootDeletionRule.evaluate(bash(`node -e "require('fs').rmSync('dist', { recursive: true })"`))).toBeNull();
+  });
+});

@@ -15,6 +15,23 @@ function runsSubstitutedDownload(segment: ShellSegment): boolean {
   return segment.argv.some((a, i) => i > 0 && DOWNLOAD_SUBSTITUTION.test(a)) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
 }
 
+const INLINE_CODE_FLAGS: Record<string, readonly string[]> = {
+  python: ['-c'], python3: ['-c'], node: ['-e', '--eval', '-p'], perl: ['-e', '-E'], ruby: ['-e'], deno: ['eval'], bun: ['-e', '--eval'],
+};
+/** Library calls that delete a tree. */
+const TREE_DELETION = /\b(?:shutil\.rmtree|rmSync|rmdirSync|fs\.rm\b|fs\.promises\.rm|rimraf|FileUtils\.rm_r[f]?|File\.rm_rf|remove_tree|rmtree)\b/;
+/** A protected target written as code: the home directory, the root or a system directory. */
+const PROTECTED_IN_CODE = /homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|ENV\[['"]HOME['"]\]|process\.env\.HOME|os\.environ\[['"]HOME['"]\]|['"](?:\/|~\/?|\/home(?:\/[^/'"]+)?\/?|\/Users(?:\/[^/'"]+)?\/?|\/(?:etc|usr|var|root|bin|boot|opt)\/?)['"]/;
+
+/** The code a `python -c`, `node -e` (…) runs, when it deletes a protected tree. */
+function inlineCodeDeletion(segment: ShellSegment): string | null {
+  const flags = INLINE_CODE_FLAGS[commandName(segment)];
+  if (!flags) return null;
+  const index = segment.argv.findIndex((a) => flags.includes(a));
+  const code = index > 0 ? segment.argv[index + 1] : undefined;
+  return code && TREE_DELETION.test(code) && PROTECTED_IN_CODE.test(code) ? code : null;
+}
+
 export const destructiveRootDeletionRule = builtInRule({
   name: 'destructive_root_deletion',
   description: "Recursive deletion of the filesystem root, a system directory or the user's home is never allowed.",
@@ -31,6 +48,15 @@ export const destructiveRootDeletionRule = builtInRule({
           factors: ['file_deletion', 'recursive', 'protected_path'],
           reason: `Recursive deletion of ${hit} would destroy the system or the user's files. This command is never allowed.`,
           alternative: 'Delete only the directory you mean, inside the project, e.g. rm -rf ./dist',
+        };
+      }
+      if (inlineCodeDeletion(segment)) {
+        return {
+          verdict: 'block',
+          score: 1,
+          factors: ['file_deletion', 'recursive', 'protected_path'],
+          reason: `This ${commandName(segment)} code deletes the home directory, the filesystem root or a system directory. It is never allowed.`,
+          alternative: 'Delete only the directory you mean, inside the project.',
         };
       }
       if (findDeletesProtected(segment)) {

@@ -1,7 +1,7 @@
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import type { RuleContext } from './review-rule.js';
-import { testBypassRule } from './test-integrity-rules.js';
+import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 
 const edit = (file_path: string, old_string: string, new_string: string): RuleContext => ({
   action: parseAction({ kind: 'tool_use', tool: 'Edit', input: { file_path, old_string, new_string } }, '/work/app'),
@@ -27,5 +27,39 @@ describe('test_bypass', () => {
     expect(testBypassRule.evaluate(edit('src/a.test.ts', 'expect(a).toBe(1);', 'expect(a).toBe(2);'))).toBeNull();
     expect(testBypassRule.evaluate(edit('src/a.test.ts', "it.skip('x', () => {\n  a();", "it.skip('x', () => {\n  b();"))).toBeNull();
     expect(testBypassRule.evaluate(edit('src/date.ts', 'a', "it.skip('x')"))).toBeNull();
+  });
+});
+
+describe('assertion_rewrite', () => {
+  const failedTests = (): ReviewSession => {
+    const session = new ReviewSession('agent-1', 's1', 0);
+    const run = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'npm test -- date' } }, '/work/app');
+    session.recordAction(run, 'a1', 'allow', 0);
+    session.recordOutcome({ actionId: 'a1', status: 'error', error: { message: 'Expected 2024-01-15T10:00:00.000Z' } }, 0);
+    return session;
+  };
+  const rewrite = (session: ReviewSession) =>
+    assertionRewriteRule.evaluate({
+      ...edit('src/date.test.ts', "expect(parse(x).toISOString()).toBe('2024-01-15T10:00:00.000Z');", "expect(parse(x).toString()).toBe('Invalid Date');"),
+      session,
+    });
+
+  it('asks for approval when a failing test is made to expect what the code does', () => {
+    expect(rewrite(failedTests())).toMatchObject({ verdict: 'require_approval', factors: ['test_bypass'] });
+  });
+
+  it('leaves assertion changes alone while the tests pass', () => {
+    expect(rewrite(new ReviewSession('agent-1', 's1', 0))).toBeNull();
+  });
+});
+
+describe('hook_tampering', () => {
+  it('asks for approval to replace a git hook or point git at other hooks', () => {
+    const write = (file_path: string): RuleContext => ({ ...edit('x', 'a', 'b'), action: parseAction({ kind: 'tool_use', tool: 'Write', input: { file_path, content: '#!/bin/sh\nexit 0\n' } }, '/work/app') });
+    expect(hookTamperingRule.evaluate(write('.git/hooks/pre-commit'))?.verdict).toBe('require_approval');
+    expect(hookTamperingRule.evaluate(write('.husky/pre-push'))?.verdict).toBe('require_approval');
+    const config = { ...edit('x', 'a', 'b'), action: parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'git config core.hooksPath /dev/null' } }, '/work/app') };
+    expect(hookTamperingRule.evaluate(config)?.verdict).toBe('require_approval');
+    expect(hookTamperingRule.evaluate(write('src/hooks/use-date.ts'))).toBeNull();
   });
 });

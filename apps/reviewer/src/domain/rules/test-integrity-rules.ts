@@ -1,3 +1,4 @@
+import { commandName } from '../parsing/command-facts.js';
 import { builtInRule } from './built-in-rule.js';
 
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py)$|(?:^|\/)test_[^/]+\.py$|Test\.(?:java|kt)$/;
@@ -28,6 +29,53 @@ export const testBypassRule = builtInRule({
         ? `This marks a test in ${file} as skipped instead of fixing what it tests: the failure is hidden, not solved. A person must approve it.`
         : `This replaces an assertion in ${file} with one that cannot fail: the test stops testing. A person must approve it.`,
       alternative: 'Read the failure, fix the code under test, and keep the test as it was.',
+    };
+  },
+});
+
+/** An assertion's expected value: what follows toBe/toEqual/assertEqual/==. */
+const EXPECTATION = /(?:\.(?:toBe|toEqual|toStrictEqual|toMatch|toContain|toHaveLength|toThrow)\s*\(|assert(?:Equal|Equals|That)?\s*\(|assert\s+[^=\n]+==)/;
+const TEST_RUNNERS = /\b(?:jest|vitest|mocha|pytest|go\s+test|cargo\s+test|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|rspec|phpunit)\b/;
+
+export const assertionRewriteRule = builtInRule({
+  name: 'assertion_rewrite',
+  description: "Changing what a failing test expects, instead of fixing the code under test, needs approval (the bypass trap).",
+  reads: 'session',
+  check({ action, session }) {
+    const file = action.writtenPaths.find((p) => TEST_FILE.test(p));
+    const before = action.input['old_string'];
+    const after = action.input['new_string'];
+    if (!file || typeof before !== 'string' || typeof after !== 'string') return null;
+    if (!EXPECTATION.test(before) || !EXPECTATION.test(after) || before === after) return null;
+    // Only after the tests failed: rewriting an assertion of a passing suite is ordinary test work.
+    const lastRun = [...session.history].reverse().find((r) => r.command !== undefined && TEST_RUNNERS.test(r.command));
+    if (lastRun?.status !== 'error') return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.75,
+      factors: ['test_bypass'],
+      reason: `The tests just failed, and this changes what a test in ${file} expects instead of the code it tests: the failure would be hidden, not fixed. A person must approve it.`,
+      alternative: 'Fix the code under test so that the test passes as written; change the test only if the task says the expectation is wrong.',
+    };
+  },
+});
+
+const HOOK_FILE = /(?:^|\/)\.git\/hooks\/[^/]+$|(?:^|\/)\.husky\/[^/_][^/]*$/;
+
+export const hookTamperingRule = builtInRule({
+  name: 'hook_tampering',
+  description: "Rewriting the repository's git hooks, or pointing git at other hooks, needs approval: hooks are the project's checks.",
+  reads: 'action',
+  check({ action }) {
+    const file = action.writtenPaths.find((p) => HOOK_FILE.test(p));
+    const redirect = action.segments.find((s) => commandName(s) === 'git' && s.argv.includes('config') && s.argv.some((a) => a === 'core.hooksPath'));
+    if (!file && !redirect) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.75,
+      factors: ['test_bypass', 'hook_change'],
+      reason: `${file ?? 'git config core.hooksPath'} changes the checks git runs before a commit or push; replacing them hides failures instead of fixing them. A person must approve it.`,
+      alternative: 'Make the code pass the existing hooks; if a hook itself is wrong, say so in your report.',
     };
   },
 });
