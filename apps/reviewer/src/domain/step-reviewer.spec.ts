@@ -160,3 +160,17 @@ describe('StepReviewer', () => {
     expect(() => new StepReviewer({ settings: { rules: { custom: [{ name: 'bad', match: { command_regex: '(' }, verdict: 'block', reason: 'x' }] } } })).toThrow('command_regex');
   });
 });
+
+describe('StepReviewer session context', () => {
+  it('keeps the declared context when an action repeats it, and takes a changed one', () => {
+    const reviewer = new StepReviewer();
+    const context = { cwd: '/work/shop', expected_paths: ['/work/shop/**'] };
+    reviewer.review(action('Read', { file_path: 'a.ts' }, { context }), address);
+    const session = reviewer.sessionStore.find(address)!;
+    const declared = session.context;
+    reviewer.review(action('Read', { file_path: 'b.ts' }, { context: { ...context, expected_paths: ['/work/shop/**'] } }), address);
+    expect(session.context).toBe(declared);
+    reviewer.review(action('Read', { file_path: 'c.ts' }, { context: { ...context, expected_paths: ['/work/shop/src/**'] } }), address);
+    expect(session.context.expectedPaths).toEqual(['/work/shop/src/**']);
+  });
+});

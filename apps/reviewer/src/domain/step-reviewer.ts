@@ -325,7 +325,8 @@ export class StepReviewer {
   private analyseAction(action: ProposedAction, session: ReviewSession, scope: SessionScope): { analysis: ActionAnalysis; cacheHit: boolean } {
     const cwd = session.context.cwd;
     let key: string | undefined;
-    if (this.cache) {
+    // Large inputs (a file's content) are not cached: their key would cost more than the analysis saves.
+    if (this.cache && !Object.values(action.input).some((v) => typeof v === 'string' && v.length > MAX_CACHED_KEY)) {
       const text = JSON.stringify(action.input);
       key = `${scope.profile.name ?? ''}\u0000${action.kind}\u0000${action.tool}\u0000${cwd ?? ''}\u0000${action.description ?? ''}\u0000${text}`;
       if (key.length > MAX_CACHED_KEY) key = undefined;

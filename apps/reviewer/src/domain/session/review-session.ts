@@ -49,6 +49,19 @@ const CONNECTION_ERROR_CLASSES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDO
 const CONNECTION_ERROR_TEXT =
   /connection refused|could not connect|failed to connect|unable to connect|can(no|')t connect|connect ECONN|timed? ?out|no route to host|name or service not known|getaddrinfo|network is unreachable|connection reset|ERR_CONNECTION|net::ERR_|socket hang up|server (is )?not running|browserType\.connect|connectOverCDP/i;
 
+function sameContext(a: DeclaredContext, b: DeclaredContext): boolean {
+  const sameList = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return (
+    a.goal === b.goal &&
+    a.cwd === b.cwd &&
+    a.environment === b.environment &&
+    a.phase === b.phase &&
+    a.agentKind === b.agentKind &&
+    sameList(a.expectedPaths, b.expectedPaths) &&
+    sameList(a.constraints, b.constraints)
+  );
+}
+
 /** A failure that says "could not reach something" (seed 004's `is_connection_failure`). */
 export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error'>): boolean {
   if (record.status !== 'error' || !record.error) return false;
@@ -95,7 +108,8 @@ export class ReviewSession {
     if (extra.environment !== undefined) next.environment = extra.environment;
     if (extra.phase !== undefined) next.phase = extra.phase;
     if (extra.agentKind !== undefined) next.agentKind = extra.agentKind;
-    this.context = next;
+    // Agents may send the same context with every action; keeping the object lets scope matchers stay compiled.
+    if (!sameContext(this.context, next)) this.context = next;
   }
 
   setPhase(phase: Phase): void {
