@@ -8,7 +8,7 @@ import {
   type PriorAction,
   type ProposedActionSpec,
   type RealisticAction,
-} from './realistic-actions.js';
+} from './realistic-actions.fixture.js';
 
 type Verdict = PayloadOf<'review.verdict'>;
 type Address = { agentId: string; sessionId: string };
