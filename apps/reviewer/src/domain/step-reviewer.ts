@@ -11,13 +11,13 @@ import { RationalityChecker } from './analysis/rationality-checker.js';
 import { RiskCalculator, type RiskAnalysis } from './analysis/risk-calculator.js';
 import { SideEffectAnalyzer } from './analysis/side-effect-analyzer.js';
 import { ReviewCache } from './cache/review-cache.js';
-import { DecisionEngine, VERDICT_STRENGTH, type Decision } from './decision/decision-engine.js';
+import { DecisionEngine, type Decision } from './decision/decision-engine.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
 import { nameMatcher, pathMatcher, type PathMatcher } from './parsing/paths.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
-import { RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
+import { byStrength, RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
 import type { ReviewSession } from './session/review-session.js';
 import { ReviewSessionStore, type SessionAddress } from './session/review-session-store.js';
 import { ladderActionOf } from './supervision/ladder-action.js';
@@ -225,7 +225,7 @@ export class StepReviewer {
     const { parsed } = analysis;
     const context = this.ruleContext(parsed, session, scope);
     const sessionEvaluation = profile.rules.evaluate(context, 'session');
-    const findings = [...analysis.evaluation.findings, ...sessionEvaluation.findings].sort(strongestFirst);
+    const findings = [...analysis.evaluation.findings, ...sessionEvaluation.findings].sort(byStrength);
     const shadow = [...analysis.evaluation.shadow, ...sessionEvaluation.shadow];
     const ruleErrors = [...analysis.evaluation.errors, ...sessionEvaluation.errors];
 
@@ -421,10 +421,6 @@ export class StepReviewer {
     partial.verdict.review_ms = Math.round(durationMs * 1000) / 1000;
     return { ...partial, durationMs, slow: durationMs > profile.settings.performance.max_review_time_ms };
   }
-}
-
-function strongestFirst(a: RuleFinding, b: RuleFinding): number {
-  return VERDICT_STRENGTH[b.verdict] - VERDICT_STRENGTH[a.verdict] || b.score - a.score;
 }
 
 function validationOf(finding: ValidationFinding): NonNullable<Verdict['validations']>[number] {

@@ -5,6 +5,7 @@ import type { SideEffectAnalysis } from '../analysis/side-effect-analyzer.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { RuleFinding } from '../rules/review-rule.js';
 import type { ValidationFinding } from '../validation/tool-validator.js';
+import { VERDICT_STRENGTH } from '../verdict-strength.js';
 import { proposeModification } from './action-modifications.js';
 
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
@@ -18,7 +19,6 @@ export const DECISION_MATRIX: Record<RiskLevel, Record<RationalityLevel, Verdict
   critical: { high: 'block', medium: 'block', low: 'block' },
 };
 
-export const VERDICT_STRENGTH: Record<VerdictKind, number> = { allow: 0, warn: 1, modify: 2, require_approval: 3, block: 4 };
 
 export interface DecisionThresholds {
   risk: { low_threshold: number; medium_threshold: number; high_threshold: number; critical_threshold: number };

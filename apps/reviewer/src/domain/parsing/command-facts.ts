@@ -68,7 +68,8 @@ export function isForkBomb(command: string | undefined): boolean {
   return /([\w:]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(command ?? '');
 }
 
-const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'dash', 'python', 'python3', 'node', 'perl', 'ruby']);
+/** Programs that run the code they are given on their input or as an argument. */
+export const INTERPRETERS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'python3', 'node', 'perl', 'ruby']);
 
 /** Index of the interpreter segment that runs what curl/wget downloaded (`curl … | sh`), or -1. */
 export function remoteScriptPipe(segments: readonly ShellSegment[]): number {

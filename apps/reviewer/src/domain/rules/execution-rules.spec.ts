@@ -1,15 +1,5 @@
-import { parseAction } from '../parsing/parsed-action.js';
-import { ReviewSession } from '../session/review-session.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
-import type { RuleContext } from './review-rule.js';
-
-const context = (tool: string, input: Record<string, unknown>): RuleContext => ({
-  action: parseAction({ kind: 'tool_use', tool, input }, '/work/app'),
-  session: new ReviewSession('agent-1', 's1', 0),
-  limits: { maxFileOperations: 500 },
-  inScope: () => true,
-});
-const bash = (command: string) => context('Bash', { command });
+import { bashContext as bash, ruleContext as context } from './rule-context.fixture.js';
 
 describe('obfuscated_execution', () => {
   it.each(['echo ZWNobyBoaQ== | base64 -d | sh', 'cat payload.hex | xxd -r -p | bash', 'base64 --decode x.b64 | python3'])('blocks %s', (command) => {

@@ -1,9 +1,8 @@
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, INTERPRETERS } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { basename } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'python3', 'node', 'perl', 'ruby']);
 const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
   base64: (argv) => argv.some((a) => a === '-d' || a === '--decode' || a === '-D'),
   xxd: (argv) => argv.includes('-r'),
@@ -33,7 +32,7 @@ export const obfuscatedExecutionRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const index = action.segments.findIndex((s, i) => {
-      if (i === 0 || !s.pipedFrom || !SHELLS.has(commandName(s))) return false;
+      if (i === 0 || !s.pipedFrom || !INTERPRETERS.has(commandName(s))) return false;
       const previous = action.segments[i - 1]!;
       return DECODERS[commandName(previous)]?.(previous.argv) === true;
     });
@@ -60,7 +59,7 @@ export const downloadAndRunRule = builtInRule({
       const name = basename(target);
       const runs = action.segments.slice(i + 1).some((s) => {
         const cmd = s.argv[0] ?? '';
-        return (basename(cmd) === name && cmd.includes('/')) || (SHELLS.has(commandName(s)) && s.argv.slice(1).some((a) => basename(a) === name));
+        return (basename(cmd) === name && cmd.includes('/')) || (INTERPRETERS.has(commandName(s)) && s.argv.slice(1).some((a) => basename(a) === name));
       });
       if (!runs) continue;
       return {

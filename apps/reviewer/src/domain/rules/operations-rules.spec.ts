@@ -1,14 +1,5 @@
-import { parseAction } from '../parsing/parsed-action.js';
-import { ReviewSession } from '../session/review-session.js';
 import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
-import type { RuleContext } from './review-rule.js';
-
-const bash = (command: string): RuleContext => ({
-  action: parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app'),
-  session: new ReviewSession('agent-1', 's1', 0),
-  limits: { maxFileOperations: 500 },
-  inScope: () => true,
-});
+import { bashContext as bash } from './rule-context.fixture.js';
 
 describe('operations rules', () => {
   it.each(['npm publish', 'npm publish --access public', 'cargo publish', 'twine upload dist/*', 'docker push registry.example.com/app:1.2', 'gh release create v1.2.0'])(

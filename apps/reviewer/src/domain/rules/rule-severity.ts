@@ -1,9 +1,8 @@
 import type { Severity } from '@warden/contracts';
+import { severityOf as riskSeverityOf } from '../analysis/risk-calculator.js';
+import { DEFAULT_REVIEWER_SETTINGS } from '../settings/reviewer-settings.js';
 
-/** Seed 001's thresholds: below 0.3 low, below 0.6 medium, below 0.95 high, then critical. */
+/** A finding's severity on seed 001's default bands: below 0.3 low, below 0.6 medium, below 0.95 high, then critical. */
 export function severityOf(score: number): Severity {
-  if (score >= 0.95) return 'critical';
-  if (score >= 0.6) return 'high';
-  if (score >= 0.3) return 'medium';
-  return 'low';
+  return riskSeverityOf(score, DEFAULT_REVIEWER_SETTINGS.risk);
 }

@@ -1,4 +1,4 @@
-import type { VerdictKind } from '@warden/contracts';
+import { VERDICT_STRENGTH } from '../verdict-strength.js';
 import { BUILT_IN_RULES } from './built-in-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
 
@@ -25,11 +25,10 @@ export class DuplicateRuleError extends Error {
   }
 }
 
-const STRENGTH: Record<VerdictKind, number> = { block: 4, require_approval: 3, modify: 2, warn: 1, allow: 0 };
 
 /** Strongest first: by verdict, then by score. */
 export function byStrength(a: RuleFinding, b: RuleFinding): number {
-  return STRENGTH[b.verdict] - STRENGTH[a.verdict] || b.score - a.score;
+  return VERDICT_STRENGTH[b.verdict] - VERDICT_STRENGTH[a.verdict] || b.score - a.score;
 }
 
 interface RuleSet {

@@ -1,14 +1,8 @@
-import { parseAction } from '../parsing/parsed-action.js';
-import { ReviewSession } from '../session/review-session.js';
-import type { RuleContext } from './review-rule.js';
+import { ruleContext } from './rule-context.fixture.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
 
-const context = (tool: string, input: Record<string, unknown>): RuleContext => ({
-  action: parseAction({ kind: 'tool_use', tool, input }, '/work/app'),
-  session: new ReviewSession('agent-1', 's1', 0),
-  limits: { maxFileOperations: 500 },
-  inScope: (p) => p.startsWith('/work/app') || p.startsWith('/tmp/'),
-});
+const inProject = (path: string) => path.startsWith('/work/app') || path.startsWith('/tmp/');
+const context = (tool: string, input: Record<string, unknown>) => ruleContext(tool, input, inProject);
 const bash = (command: string) => context('Bash', { command });
 
 describe('write_outside_project', () => {

@@ -1,10 +1,10 @@
-import { commandName, findDeletesProtected, isForkBomb, isProtectedPath, readRm, remoteScriptPipe, writesToDiskDevice } from '../parsing/command-facts.js';
+import { commandName, findDeletesProtected, INTERPRETERS, isForkBomb, isProtectedPath, readRm, remoteScriptPipe, writesToDiskDevice } from '../parsing/command-facts.js';
 import { resolvePath } from '../parsing/paths.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 /** Commands that run the code they are given: interpreters, `eval` and `source`. */
-const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'python3', 'node', 'perl', 'ruby', 'eval', 'source', '.']);
+const RUNNERS = new Set([...INTERPRETERS, 'eval', 'source', '.']);
 const DOWNLOAD_SUBSTITUTION = /^(?:\$\(|`)\s*(?:curl|wget)\b/;
 const DOWNLOAD_PROCESS = /^\((?:curl|wget)\b/;
 

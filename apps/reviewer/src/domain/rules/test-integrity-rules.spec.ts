@@ -1,14 +1,10 @@
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import type { RuleContext } from './review-rule.js';
+import { ruleContext } from './rule-context.fixture.js';
 import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 
-const edit = (file_path: string, old_string: string, new_string: string): RuleContext => ({
-  action: parseAction({ kind: 'tool_use', tool: 'Edit', input: { file_path, old_string, new_string } }, '/work/app'),
-  session: new ReviewSession('agent-1', 's1', 0),
-  limits: { maxFileOperations: 500 },
-  inScope: () => true,
-});
+const edit = (file_path: string, old_string: string, new_string: string): RuleContext => ruleContext('Edit', { file_path, old_string, new_string });
 
 describe('test_bypass', () => {
   it.each([

@@ -1,15 +1,5 @@
-import { parseAction } from '../parsing/parsed-action.js';
-import { ReviewSession } from '../session/review-session.js';
-import type { RuleContext } from './review-rule.js';
 import { tlsVerificationRule } from './trust-rules.js';
-
-const context = (tool: string, input: Record<string, unknown>): RuleContext => ({
-  action: parseAction({ kind: 'tool_use', tool, input }, '/work/app'),
-  session: new ReviewSession('agent-1', 's1', 0),
-  limits: { maxFileOperations: 500 },
-  inScope: () => true,
-});
-const bash = (command: string) => context('Bash', { command });
+import { bashContext as bash, ruleContext as context } from './rule-context.fixture.js';
 
 describe('tls_verification_disabled', () => {
   it.each([
