@@ -25,7 +25,7 @@ import {
   HitlResumed,
 } from './messages/gate.js';
 import { IncidentCreated, InterventionEvaluated, InterventionIssued } from './messages/intervention.js';
-import { LadderLevelChanged, LadderMetricsUpdated } from './messages/ladder.js';
+import { LadderCommand, LadderLevelChanged, LadderMetricsUpdated } from './messages/ladder.js';
 import { PatternDetected } from './messages/pattern.js';
 import { ReviewVerdict } from './messages/review.js';
 import { SessionEnded, SessionPhaseChanged, SessionStarted } from './messages/session.js';
@@ -61,6 +61,7 @@ export const MESSAGE_DEFINITIONS = [
   GateCommand,
   LadderMetricsUpdated,
   LadderLevelChanged,
+  LadderCommand,
   DeadLetterRecorded,
   AuditQuery,
   AuditResult,

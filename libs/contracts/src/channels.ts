@@ -126,7 +126,7 @@ export const CHANNELS = {
     title: 'Interventions and incidents',
     description: 'Interventions chosen for a session, their measured effect, and incident reports of emergency stops.',
     senders: ['intervention-controller'],
-    receivers: ['breaker', 'gate', 'audit'],
+    receivers: ['breaker', 'gate', 'ladder', 'audit'],
   }),
   breaker: sessionChannel({
     id: 'breaker',
@@ -155,6 +155,13 @@ export const CHANNELS = {
     description: 'Operator commands to force-open, disable or reset a breaker of a session.',
     senders: ['operator'],
     receivers: ['breaker', 'audit'],
+  }),
+  ladder_command: sessionChannel({
+    id: 'ladder_command',
+    title: 'Ladder commands',
+    description: "Operator commands for an agent's automation level (pin, unpin, set), published with the session token `_`.",
+    senders: ['operator'],
+    receivers: ['ladder', 'audit'],
   }),
   ladder: sessionChannel({
     id: 'ladder',

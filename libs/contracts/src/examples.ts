@@ -187,6 +187,7 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     changed_by: 'ladder',
     metrics: { total_runs: 50, successful_runs: 46, false_positives: 2, missed_critical_bugs: 0, approval_rate: 0.82 },
   },
+  'ladder.command': { command: 'pin', level: 1, operator_id: 'operator-xander', reason: 'New agent version: keep it supervised' },
   'deadletter.recorded': {
     service: 'reviewer',
     reason: 'schema_invalid',

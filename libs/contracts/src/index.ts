@@ -24,3 +24,4 @@ export * from './messages/deadletter.js';
 export * from './messages/audit.js';
 export * from './supervision-state.js';
 export * from './automation-ladder.js';
+export * from './phase-progress.js';

@@ -13,6 +13,16 @@ export const BREAKER_STATE_BUCKET = 'warden_breaker_state';
 /** Automation level per agent. Key: `<agent_id>`. Written by the ladder. */
 export const AUTOMATION_LEVEL_BUCKET = 'warden_automation_levels';
 
+/**
+ * The breaker's own accounting (iteration counts, costs, error windows, phase clocks) per session
+ * (`session.<agent>.<session>`) and per agent for the rolling day (`day.<agent>`). Private to the breaker;
+ * it lets a restarted or new replica carry on where the last one stopped.
+ */
+export const BREAKER_LEDGER_BUCKET = 'warden_breaker_ledger';
+
+/** The ladder's track record per agent (`<agent_id>`): metrics, level, pin. Private to the ladder. */
+export const LADDER_RECORD_BUCKET = 'warden_ladder_records';
+
 export function breakerStateKey(agentId: string, sessionId: string): string {
   return `${agentId}.${sessionId}`;
 }
@@ -28,6 +38,8 @@ export const BreakerStateRecord = Type.Object(
         breaker: Type.Enum([...BREAKER_KINDS]),
         state: Type.Enum([...BREAKER_STATES]),
         reason: Type.Optional(Type.String({ maxLength: 2000 })),
+        /** What the agent should do about it, written for the agent to read. */
+        suggestion: Type.Optional(Type.String({ maxLength: 2000 })),
         opened_at: Type.Optional(Timestamp),
         retry_at: Type.Optional(Timestamp),
         /** Set by an operator: the breaker neither trips nor blocks. */

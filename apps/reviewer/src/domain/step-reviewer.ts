@@ -247,7 +247,7 @@ export class StepReviewer {
       validations: supervised.findings,
       firstTime: session.similar(parsed.key).length === 0,
       dangerousPattern: session.activePatterns(now).some((p) => p.severity === 'high' || p.severity === 'critical'),
-      openBreakers: openBreakers.map((b) => (b.reason ? { breaker: b.breaker, reason: b.reason } : { breaker: b.breaker })),
+      openBreakers: openBreakers.map((b) => ({ breaker: b.breaker, ...(b.reason ? { reason: b.reason } : {}), ...(b.suggestion ? { suggestion: b.suggestion } : {}) })),
       contextDeclared: !!session.context.goal || session.context.expectedPaths.length > 0,
       historyLength: session.history.length,
     };

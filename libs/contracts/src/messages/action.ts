@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
+import { PhaseProgress } from '../phase-progress.js';
 import { PhaseSchema, SubjectToken } from '../vocabulary.js';
 
 /** What the agent declared about its task; the reviewer scores scope and rationality against it. */
@@ -61,5 +62,6 @@ export const ActionOutcome = defineMessage({
     files_touched: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1000 })),
     output_excerpt: Type.Optional(Type.String({ maxLength: 4000 })),
     phase: Type.Optional(PhaseSchema),
+    progress: Type.Optional(PhaseProgress),
   }),
 });

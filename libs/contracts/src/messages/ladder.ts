@@ -32,3 +32,16 @@ export const LadderLevelChanged = defineMessage({
     metrics: LadderMetrics,
   }),
 });
+
+export const LadderCommand = defineMessage({
+  type: 'ladder.command',
+  version: 1,
+  channel: 'ladder_command',
+  summary: "An operator command for an agent's automation level (the session token is `_`).",
+  payload: Type.Object({
+    command: Type.Enum(['pin', 'unpin', 'set_level']),
+    level: Type.Optional(AutomationLevelSchema),
+    operator_id: Type.String({ minLength: 1, maxLength: 256 }),
+    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+  }),
+});

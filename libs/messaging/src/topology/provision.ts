@@ -104,7 +104,12 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
       exists = false;
     }
     if (!exists && !options.dryRun) {
-      await new Kvm(nc).create(spec.bucket, { history: spec.history, replicas: spec.replicas, description: spec.description });
+      await new Kvm(nc).create(spec.bucket, {
+        history: spec.history,
+        replicas: spec.replicas,
+        description: spec.description,
+        ...(spec.ttlMs ? { ttl: spec.ttlMs } : {}),
+      });
     }
     record({ kind: 'kv', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
   }

@@ -1,6 +1,8 @@
 import {
   AUTOMATION_LEVEL_BUCKET,
+  BREAKER_LEDGER_BUCKET,
   BREAKER_STATE_BUCKET,
+  LADDER_RECORD_BUCKET,
   CHANNELS,
   channelsReceivedBy,
   deadLetterStreamSubject,
@@ -63,6 +65,8 @@ export interface KeyValueSpec {
   description: string;
   history: number;
   replicas: number;
+  /** Keys not written for this long expire; none when unset. */
+  ttlMs?: number;
 }
 
 export interface Topology {
@@ -132,6 +136,20 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
     {
       bucket: AUTOMATION_LEVEL_BUCKET,
       description: 'Automation level per agent, written by the ladder, read by the reviewer.',
+      history: 1,
+      replicas: options.replicas,
+    },
+    {
+      bucket: BREAKER_LEDGER_BUCKET,
+      description: "The breaker's accounting per session and per agent's rolling day, so replicas take over where others stopped.",
+      history: 1,
+      replicas: options.replicas,
+      // Sessions silent for a week (and their phase clocks) are forgotten; the day ledger needs only 24 hours.
+      ttlMs: 7 * 24 * 3_600_000,
+    },
+    {
+      bucket: LADDER_RECORD_BUCKET,
+      description: "The ladder's track record per agent: metrics, level and operator pin.",
       history: 1,
       replicas: options.replicas,
     },

@@ -38,7 +38,7 @@ export interface DecisionInput {
   /** A pattern detector reported a high or critical pattern on the session. */
   dangerousPattern?: boolean;
   /** Open breakers of the session. */
-  openBreakers?: readonly { breaker: string; reason?: string }[];
+  openBreakers?: readonly { breaker: string; reason?: string; suggestion?: string }[];
   /** The automation ladder's ruling, when the agent has a level. */
   ladder?: { level: number; levelName: string; action: string; allowed: boolean };
   /** The session declared a goal or expected paths, and how much history the review could use. */
@@ -149,7 +149,10 @@ export class DecisionEngine {
   private reasons(input: DecisionInput, findings: readonly RuleFinding[], validations: readonly ValidationFinding[], notes: string[]): string[] {
     const reasons: string[] = [];
     for (const breaker of input.openBreakers ?? []) {
-      reasons.push(`The ${breaker.breaker} breaker of this session is open${breaker.reason ? `: ${breaker.reason}` : ''}. Stop and wait for it to close or for an operator to reset it.`);
+      const advice = breaker.suggestion ? ` ${breaker.suggestion}` : '';
+      reasons.push(
+        `The ${breaker.breaker} breaker of this session is open${breaker.reason ? `: ${breaker.reason}` : ''}.${advice} Stop and wait for it to close or for an operator to reset it.`,
+      );
     }
     for (const finding of findings) reasons.push(finding.reason);
     for (const validation of validations) reasons.push(validationReason(validation));
