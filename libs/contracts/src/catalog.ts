@@ -5,6 +5,7 @@ import { ActionOutcome, ActionProposed } from './messages/action.js';
 import { AuditQuery, AuditResult } from './messages/audit.js';
 import {
   BreakerCommand,
+  BreakerCommandApplied,
   BreakerCostRecorded,
   BreakerError,
   BreakerStateChanged,
@@ -52,6 +53,7 @@ export const MESSAGE_DEFINITIONS = [
   BreakerCostRecorded,
   BreakerError,
   BreakerCommand,
+  BreakerCommandApplied,
   GateRequested,
   GateResponded,
   GateEscalated,

@@ -143,6 +143,14 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
   },
   'breaker.error': { code: 'unknown_model', message: 'No price for model "gpt-9"', action_id: 'a1' },
   'breaker.command': { command: 'reset', breaker: 'cost', operator_id: 'operator-xander', reason: 'Budget raised' },
+  'breaker.command_applied': {
+    command: 'reset',
+    breaker: 'cost',
+    operator_id: 'operator-xander',
+    reason: 'Budget raised',
+    command_message_id: '0f9c2d1e-7a6b-4c5d-8e9f-a0b1c2d3e4f5',
+    changed: ['cost'],
+  },
   'gate.requested': {
     request_id: 'req-1',
     gate_id: 'production_deploy',

@@ -31,7 +31,7 @@ export const BreakerStateRecord = Type.Object(
   {
     agent_id: Type.String(),
     session_id: Type.String(),
-    /** The session's overall state: open if any breaker is open, half_open if any is probing. */
+    /** The session's overall state: open if any enforced, enabled breaker is open, half_open if any is probing. */
     state: Type.Enum([...BREAKER_STATES]),
     breakers: Type.Array(
       Type.Object({
@@ -44,6 +44,8 @@ export const BreakerStateRecord = Type.Object(
         retry_at: Type.Optional(Timestamp),
         /** Set by an operator: the breaker neither trips nor blocks. */
         disabled: Type.Optional(Type.Boolean()),
+        /** The breaker is configured to report only: an OPEN state here blocks nothing. */
+        metrics_only: Type.Optional(Type.Boolean()),
       }),
       { maxItems: 16 },
     ),

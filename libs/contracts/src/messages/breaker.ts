@@ -5,6 +5,10 @@ import { BREAKER_KINDS, BREAKER_STATES, PhaseSchema } from '../vocabulary.js';
 const BreakerKind = Type.Enum([...BREAKER_KINDS]);
 const BreakerStateSchema = Type.Enum([...BREAKER_STATES]);
 
+const BreakerModeSchema = Type.Enum(['enforce', 'metrics_only'], {
+  description: 'metrics_only: the breaker is evaluated and reported but blocks nothing.',
+});
+
 const Measurement = {
   breaker: BreakerKind,
   reason: Type.String({ maxLength: 2000 }),
@@ -12,6 +16,7 @@ const Measurement = {
   threshold: Type.Number(),
   phase: Type.Optional(PhaseSchema),
   suggestion: Type.Optional(Type.String({ maxLength: 2000 })),
+  mode: Type.Optional(BreakerModeSchema),
 };
 
 export const BreakerTripped = defineMessage({
@@ -41,6 +46,9 @@ export const BreakerStateChanged = defineMessage({
     to: BreakerStateSchema,
     reason: Type.String({ maxLength: 2000 }),
     cause: Type.Enum(['threshold', 'reset_timeout', 'probe_succeeded', 'probe_failed', 'operator']),
+    operator_id: Type.Optional(Type.String({ maxLength: 256, description: 'Set when cause is operator.' })),
+    retry_at: Type.Optional(Type.String({ format: 'date-time', description: 'When an OPEN breaker will start probing.' })),
+    mode: Type.Optional(BreakerModeSchema),
   }),
 });
 
@@ -82,5 +90,20 @@ export const BreakerCommand = defineMessage({
     breaker: Type.Union([BreakerKind, Type.Literal('all')]),
     operator_id: Type.String({ minLength: 1, maxLength: 256 }),
     reason: Type.Optional(Type.String({ maxLength: 2000 })),
+  }),
+});
+
+export const BreakerCommandApplied = defineMessage({
+  type: 'breaker.command_applied',
+  version: 1,
+  channel: 'breaker',
+  summary: "The audit record of an operator's breaker command: what was asked, by whom, and what it did.",
+  payload: Type.Object({
+    command: Type.Enum(['force_open', 'disable', 'enable', 'reset']),
+    breaker: Type.Union([BreakerKind, Type.Literal('all')]),
+    operator_id: Type.String({ minLength: 1, maxLength: 256 }),
+    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+    command_message_id: Type.String({ maxLength: 128 }),
+    changed: Type.Array(BreakerKind, { description: 'Breakers whose state or disabled flag the command changed.' }),
   }),
 });

@@ -19,11 +19,11 @@ export class SupervisionState {
     else this.levels.delete(agentId);
   }
 
-  /** The session's open breakers that are not disabled by an operator. */
+  /** The session's open breakers that block: not disabled by an operator, not configured to report only. */
   openBreakers(agentId: string, sessionId: string): BreakerStateRecord['breakers'] {
     const record = this.breakers.get(`${agentId}\u0000${sessionId}`);
     if (!record || record.state !== 'open') return [];
-    return record.breakers.filter((b) => b.state === 'open' && !b.disabled);
+    return record.breakers.filter((b) => b.state === 'open' && !b.disabled && !b.metrics_only);
   }
 
   levelOf(agentId: string): AutomationLevel | undefined {

@@ -1,0 +1,84 @@
+import type { Phase } from '@warden/contracts';
+import type { CostSettings, ModelPrice } from './breaker-settings.js';
+import { phaseKey, type PhaseKey } from './iteration-measure.js';
+import { levelOf, mostSevere, usd, type Measurement } from './measurement.js';
+
+export interface CostSnapshot {
+  /** USD spent per phase of this run. */
+  phase: Partial<Record<PhaseKey, number>>;
+  /** USD spent in this run. */
+  run: number;
+}
+
+/** The result of pricing one model call. */
+export type PricedCall = { priced: true; usd: number } | { priced: false; model: string };
+
+/** Prices a model call from the table (seed 002 §3.1): per 1,000 prompt and completion tokens. */
+export function priceCall(pricing: Record<string, ModelPrice>, model: string, promptTokens: number, completionTokens: number): PricedCall {
+  const price = Object.hasOwn(pricing, model) ? pricing[model] : undefined;
+  if (!price) return { priced: false, model };
+  return { priced: true, usd: (promptTokens / 1000) * price.input + (completionTokens / 1000) * price.output };
+}
+
+/**
+ * The cost breaker's measure (seed 002 §3.2): spending of the phase, of the run, and of the agent's
+ * rolling day against their budgets. The day's total comes from outside, because it spans sessions.
+ */
+export class CostMeasure {
+  constructor(
+    private readonly settings: CostSettings,
+    readonly snapshot: CostSnapshot,
+  ) {}
+
+  static empty(): CostSnapshot {
+    return { phase: {}, run: 0 };
+  }
+
+  record(phase: Phase | undefined, cost: number): void {
+    const key = phaseKey(phase);
+    this.snapshot.phase[key] = (this.snapshot.phase[key] ?? 0) + cost;
+    this.snapshot.run += cost;
+  }
+
+  /** The most severe of the phase, run and day readings, in the seed's order. */
+  evaluate(phase: Phase | undefined, dayTotal: number): Measurement {
+    const { budgets, warning } = this.settings;
+    const name = phase ?? 'default';
+    const phaseSpent = this.snapshot.phase[phaseKey(phase)] ?? 0;
+    const phaseBudget = budgets.perPhase[phaseKey(phase)];
+    return mostSevere([
+      this.reading(phase, 'PHASE', phaseSpent, phaseBudget, warning, {
+        trip: `Phase ${name} exceeded ${usd(phaseBudget)} budget. Consider simplifying approach.`,
+        warning: `Phase ${name} at ${usd(phaseSpent)} of ${usd(phaseBudget)} budget.`,
+      }),
+      this.reading(phase, 'RUN', this.snapshot.run, budgets.perRun, warning, {
+        trip: `Run exceeded ${usd(budgets.perRun)} total budget.`,
+        warning: `Run at ${usd(this.snapshot.run)} of ${usd(budgets.perRun)} budget.`,
+      }),
+      this.reading(phase, 'DAILY', dayTotal, budgets.perDay, warning, {
+        trip: `Daily budget of ${usd(budgets.perDay)} exceeded. Operations halted until spending falls out of the rolling day.`,
+        warning: `Daily spending at ${usd(dayTotal)} of ${usd(budgets.perDay)} budget.`,
+      }),
+    ]);
+  }
+
+  /** Forgets the run's spending (an operator reset). The agent's day is not the session's to forget. */
+  reset(): void {
+    Object.assign(this.snapshot, CostMeasure.empty());
+  }
+
+  private reading(
+    phase: Phase | undefined,
+    scope: 'PHASE' | 'RUN' | 'DAILY',
+    spent: number,
+    budget: number,
+    warning: number,
+    suggestions: { trip: string; warning: string },
+  ): Measurement {
+    const level = levelOf(spent, budget, warning);
+    const base = { breaker: 'cost' as const, level, current: spent, threshold: budget, ...(phase ? { phase } : {}) };
+    if (level === 'trip') return { ...base, reason: `${scope}_BUDGET_EXCEEDED`, suggestion: suggestions.trip };
+    if (level === 'warning') return { ...base, reason: `${scope}_BUDGET_WARNING`, suggestion: suggestions.warning };
+    return base;
+  }
+}

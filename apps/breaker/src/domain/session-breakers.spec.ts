@@ -1,0 +1,205 @@
+import { validateMessage, createMessage, type BreakerStateRecord } from '@warden/contracts';
+import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './breaker-settings.js';
+import { SessionBreakers, type BreakerEvent } from './session-breakers.js';
+
+const MINUTE = 60_000;
+let sequence = 0;
+const id = () => `m-${++sequence}`;
+
+/** The seed's defaults, but phases with room to spend so that the run budget is the one reached. */
+function settings(change: (s: BreakerSettings) => void = () => undefined): BreakerSettings {
+  const s = structuredClone(DEFAULT_BREAKER_SETTINGS);
+  for (const phase of Object.keys(s.cost.budgets.perPhase) as (keyof typeof s.cost.budgets.perPhase)[]) s.cost.budgets.perPhase[phase] = 1000;
+  change(s);
+  return s;
+}
+
+const types = (events: BreakerEvent[]) => events.map((e) => e.type);
+const expensive = { action_id: 'a', status: 'success' as const, model: 'claude-opus-4-6', tokens: { prompt: 100_000, completion: 100_000 } }; // $9.00
+
+/** Every event the aggregate produces is a valid message of the contract. */
+function expectValid(events: BreakerEvent[]): void {
+  for (const event of events) {
+    const message = createMessage(event.type, { session_id: 's1', agent_id: 'agent-1', payload: event.payload as never });
+    expect(validateMessage(message).ok).toBe(true);
+  }
+}
+
+function breakerOf(record: BreakerStateRecord, kind: string) {
+  return record.breakers.find((b) => b.breaker === kind)!;
+}
+
+describe('SessionBreakers', () => {
+  it('trips the cost breaker when the run budget is passed, and the state says why and what to do', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    let events: BreakerEvent[] = [];
+    let day = 0;
+    for (let i = 0; i < 6; i++) {
+      day += 9;
+      events = session.outcomeReported(id(), i, { ...expensive, action_id: `a${i}` }, day);
+      expectValid(events);
+    }
+    expect(types(events)).toEqual(['breaker.cost_recorded', 'breaker.tripped', 'breaker.state_changed']);
+    expect(events[1]!.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', current_value: 54, threshold: 50, mode: 'enforce' });
+    const record = session.stateRecord(10);
+    expect(record.state).toBe('open');
+    expect(breakerOf(record, 'cost')).toMatchObject({
+      state: 'open',
+      reason: 'RUN_BUDGET_EXCEEDED',
+      suggestion: 'Run exceeded $50.00 total budget.',
+      retry_at: new Date(5 + 5 * MINUTE).toISOString(),
+    });
+  });
+
+  it('warns once per crossing, not on every event past the warning fraction', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    const warnings: BreakerEvent[] = [];
+    for (let i = 0; i < 12; i++) warnings.push(...session.actionProposed(id(), i, 'review').filter((e) => e.type === 'breaker.warning'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.payload).toMatchObject({ breaker: 'iteration', reason: 'APPROACHING_ITERATION_LIMIT', current_value: 8, threshold: 10 });
+  });
+
+  it('applies a message once, however often it is delivered', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    const first = session.outcomeReported('dup', 0, expensive, 9);
+    expect(types(first)).toEqual(['breaker.cost_recorded']);
+    expect(session.outcomeReported('dup', 0, expensive, 9)).toEqual([]);
+    expect(session.ledger.cost.run).toBe(9);
+  });
+
+  it('reports an unknown model as an error event and does not count it as zero', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    const events = session.outcomeReported(id(), 0, { ...expensive, model: 'gpt-9-ultra' }, 0);
+    expectValid(events);
+    expect(events).toEqual([
+      { type: 'breaker.error', payload: expect.objectContaining({ code: 'unknown_model', action_id: 'a', message: expect.stringContaining('"gpt-9-ultra"') }) },
+    ]);
+    expect(session.ledger.cost.run).toBe(0);
+    expect(types(session.outcomeReported(id(), 0, { ...expensive, model: undefined }, 0))).toEqual(['breaker.error']);
+  });
+
+  it('trips the time breaker of a silent session on a tick, and says when it needs the next one', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'deployment');
+    expect(session.nextWakeAt(0)).toBe(13.5 * MINUTE);
+    const warning = session.tick(13.5 * MINUTE);
+    expect(warning).toEqual([{ type: 'breaker.warning', payload: expect.objectContaining({ breaker: 'time', reason: 'PHASE_TIMEOUT_WARNING' }) }]);
+    expect(session.nextWakeAt(13.5 * MINUTE)).toBe(15 * MINUTE);
+    const trip = session.tick(15 * MINUTE);
+    expectValid(trip);
+    expect(types(trip)).toEqual(['breaker.tripped', 'breaker.state_changed']);
+    expect(trip[0]!.payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_EXCEEDED' });
+    expect(session.stateRecord(15 * MINUTE).state).toBe('open');
+    // Now the breaker's own reset time is next.
+    expect(session.nextWakeAt(15 * MINUTE)).toBe(20 * MINUTE);
+  });
+
+  it('probes in HALF_OPEN with the agent\'s own events and closes when they pass', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    for (let i = 0; i < 10; i++) session.outcomeReported(id(), 0, { action_id: `e${i}`, status: 'error' }, 0);
+    expect(breakerOf(session.stateRecord(0), 'error_rate').state).toBe('open');
+    expect(types(session.tick(5 * MINUTE))).toEqual(['breaker.state_changed']);
+    expect(session.stateRecord(5 * MINUTE).state).toBe('half_open');
+    // A timer tick is not a probe.
+    session.tick(5 * MINUTE + 1);
+    expect(session.ledger.circuits.error_rate.probes_passed).toBe(0);
+    session.outcomeReported(id(), 5 * MINUTE + 2, { action_id: 'p1', status: 'success' }, 0);
+    session.outcomeReported(id(), 5 * MINUTE + 3, { action_id: 'p2', status: 'success' }, 0);
+    const closing = session.outcomeReported(id(), 5 * MINUTE + 4, { action_id: 'p3', status: 'success' }, 0);
+    expect(closing).toEqual([
+      { type: 'breaker.state_changed', payload: expect.objectContaining({ breaker: 'error_rate', from: 'half_open', to: 'closed', cause: 'probe_succeeded' }) },
+    ]);
+    expect(session.stateRecord(6 * MINUTE).state).toBe('closed');
+  });
+
+  it('re-opens with a longer wait when a probe fails', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    for (let i = 0; i < 10; i++) session.outcomeReported(id(), 0, { action_id: `e${i}`, status: 'error' }, 0);
+    session.tick(5 * MINUTE);
+    const events = session.outcomeReported(id(), 5 * MINUTE + 1, { action_id: 'f1', status: 'error' }, 0);
+    expect(events[0]).toEqual({ type: 'breaker.tripped', payload: expect.objectContaining({ breaker: 'error_rate', reason: 'ERROR_DURING_RECOVERY' }) });
+    expect(session.ledger.circuits.error_rate).toMatchObject({ state: 'open', consecutive_opens: 2, retry_at: 5 * MINUTE + 1 + 10 * MINUTE });
+  });
+
+  it('does not count actions refused while the iteration breaker is open, and a new phase starts its count again', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'deployment');
+    for (let i = 0; i < 4; i++) session.actionProposed(id(), i, undefined);
+    expect(session.stateRecord(4).state).toBe('open');
+    for (let i = 0; i < 5; i++) session.actionProposed(id(), 10 + i, undefined);
+    expect(session.ledger.iteration.counts.deployment).toBe(4);
+    session.phaseChanged(id(), 20, 'testing');
+    expect(session.ledger.iteration.counts.testing).toBeUndefined();
+  });
+
+  it('trips on stagnation reported with outcomes', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'testing');
+    let events: BreakerEvent[] = [];
+    for (let i = 0; i < 3; i++) events = session.outcomeReported(id(), i, { action_id: `t${i}`, status: 'success', progress: { tests_passed: 0 } }, 0);
+    expect(events[0]).toEqual({ type: 'breaker.tripped', payload: expect.objectContaining({ breaker: 'iteration', reason: 'STAGNATION_DETECTED' }) });
+  });
+
+  it('carries out operator commands and records each one', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    const forced = session.command(id(), 1, { command: 'force_open', breaker: 'time', operator_id: 'op-1', reason: 'looks stuck' });
+    expectValid(forced);
+    expect(forced).toEqual([
+      { type: 'breaker.state_changed', payload: expect.objectContaining({ breaker: 'time', from: 'closed', to: 'open', cause: 'operator', operator_id: 'op-1' }) },
+      { type: 'breaker.command_applied', payload: expect.objectContaining({ command: 'force_open', breaker: 'time', changed: ['time'] }) },
+    ]);
+    expect(session.nextWakeAt(1)).toBe(120 * MINUTE * 0.9);
+    expect(breakerOf(session.stateRecord(1), 'time')).toMatchObject({ state: 'open', reason: 'force_open by op-1: looks stuck' });
+
+    const disabled = session.command(id(), 2, { command: 'disable', breaker: 'all', operator_id: 'op-1' });
+    expect(disabled[0]!.payload).toMatchObject({ command: 'disable', changed: ['iteration', 'cost', 'time', 'error_rate'] });
+    expect(session.stateRecord(2).state).toBe('closed');
+    for (let i = 0; i < 6; i++) session.outcomeReported(id(), 3, { ...expensive, action_id: `d${i}` }, 54);
+    expect(session.ledger.circuits.cost.state).toBe('closed');
+
+    session.command(id(), 4, { command: 'enable', breaker: 'all', operator_id: 'op-1' });
+    expect(session.stateRecord(4).state).toBe('open');
+    const reset = session.command(id(), 5, { command: 'reset', breaker: 'all', operator_id: 'op-1' });
+    expect(reset.at(-1)!.payload).toMatchObject({ command: 'reset', changed: ['time'] });
+    expect(session.ledger.cost.run).toBe(0);
+    expect(session.stateRecord(5).state).toBe('closed');
+  });
+
+  it('a reset clears the measure, so the next action is not blocked by the same figures', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    for (let i = 0; i < 6; i++) session.outcomeReported(id(), i, { ...expensive, action_id: `c${i}` }, 9 * (i + 1));
+    expect(session.stateRecord(6).state).toBe('open');
+    session.command(id(), 7, { command: 'reset', breaker: 'cost', operator_id: 'op-1' });
+    expect(session.stateRecord(7).state).toBe('closed');
+    expect(types(session.outcomeReported(id(), 8, { ...expensive, action_id: 'after' }, 63))).toEqual(['breaker.cost_recorded']);
+    expect(session.stateRecord(8).state).toBe('closed');
+  });
+
+  it('in metrics-only mode reports the trip but leaves the session unblocked', () => {
+    const session = SessionBreakers.open(settings((s) => (s.cost.mode = 'metrics_only')), 'agent-1', 's1', 0);
+    let events: BreakerEvent[] = [];
+    for (let i = 0; i < 6; i++) events = session.outcomeReported(id(), i, { ...expensive, action_id: `m${i}` }, 9 * (i + 1));
+    expect(events[1]).toEqual({ type: 'breaker.tripped', payload: expect.objectContaining({ mode: 'metrics_only' }) });
+    const record = session.stateRecord(6);
+    expect(record.state).toBe('closed');
+    expect(breakerOf(record, 'cost')).toMatchObject({ state: 'open', metrics_only: true });
+  });
+
+  it('an ended session needs no timer and trips nothing more', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'deployment');
+    session.end(id());
+    expect(session.nextWakeAt(0)).toBeUndefined();
+    expect(session.tick(200 * MINUTE)).toEqual([]);
+  });
+
+  it('survives a round trip through its stored ledger', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'implementation');
+    for (let i = 0; i < 5; i++) session.actionProposed(id(), i, undefined);
+    const restored = SessionBreakers.restore(settings(), JSON.parse(JSON.stringify(session.ledger)));
+    expect(restored.stateRecord(5)).toEqual(session.stateRecord(5));
+    restored.actionProposed(id(), 6, undefined);
+    expect(restored.ledger.iteration.counts.implementation).toBe(6);
+  });
+});

@@ -1,0 +1,376 @@
+import {
+  BREAKER_KINDS,
+  type BreakerKind,
+  type BreakerStateName,
+  type BreakerStateRecord,
+  type PayloadOf,
+  type Phase,
+  type PhaseProgress,
+} from '@warden/contracts';
+import type { BreakerSettings } from './breaker-settings.js';
+import { Circuit, closedCircuit, type CircuitSnapshot, type CircuitTransition } from './circuit.js';
+import { CostMeasure, priceCall, type CostSnapshot } from './cost-measure.js';
+import { ErrorRateMeasure, type ErrorWindowSnapshot } from './error-rate-measure.js';
+import { IterationMeasure, type IterationSnapshot } from './iteration-measure.js';
+import type { Measurement } from './measurement.js';
+import { TimeMeasure, type TimeSnapshot } from './time-measure.js';
+
+/** What the breaker publishes about a session. */
+export type BreakerEventType =
+  | 'breaker.tripped'
+  | 'breaker.warning'
+  | 'breaker.state_changed'
+  | 'breaker.cost_recorded'
+  | 'breaker.error'
+  | 'breaker.command_applied';
+export type BreakerEvent = { [T in BreakerEventType]: { type: T; payload: PayloadOf<T> } }[BreakerEventType];
+
+/** Everything the breaker keeps about one session between events: stored in the ledger as it is. */
+export interface SessionLedger {
+  version: 1;
+  agent_id: string;
+  session_id: string;
+  phase?: Phase;
+  ended?: boolean;
+  time: TimeSnapshot;
+  iteration: IterationSnapshot;
+  cost: CostSnapshot;
+  errors: ErrorWindowSnapshot;
+  circuits: Record<BreakerKind, CircuitSnapshot>;
+  /** Warnings already published, `<breaker>:<reason>:<phase>`, so a warning is sent once per crossing. */
+  warned: string[];
+  /** Ids of the last messages applied, so that a redelivered one is not counted twice. */
+  processed: string[];
+}
+
+/** The part of an action outcome the breakers read. */
+export interface OutcomeReading {
+  action_id: string;
+  status: 'success' | 'error';
+  phase?: Phase;
+  model?: string;
+  tokens?: { prompt: number; completion: number };
+  progress?: PhaseProgress;
+}
+
+export type BreakerCommandPayload = PayloadOf<'breaker.command'>;
+
+const REMEMBERED_MESSAGES = 64;
+
+/**
+ * The four breakers of one session (seed 002 §1-5): their measures, their state machines, and the
+ * events they cause. Plain data in, events out; the service stores the ledger and publishes.
+ */
+export class SessionBreakers {
+  private readonly iteration: IterationMeasure;
+  private readonly cost: CostMeasure;
+  private readonly time: TimeMeasure;
+  private readonly errors: ErrorRateMeasure;
+  private readonly circuits: Record<BreakerKind, Circuit>;
+  private events: BreakerEvent[] = [];
+
+  private constructor(
+    private readonly settings: BreakerSettings,
+    readonly ledger: SessionLedger,
+  ) {
+    this.iteration = new IterationMeasure(settings.iteration, ledger.iteration);
+    this.cost = new CostMeasure(settings.cost, ledger.cost);
+    this.time = new TimeMeasure(settings.time, ledger.time);
+    this.errors = new ErrorRateMeasure(settings.error_rate, ledger.errors);
+    this.circuits = Object.fromEntries(BREAKER_KINDS.map((kind) => [kind, new Circuit(kind, settings[kind], ledger.circuits[kind])])) as Record<
+      BreakerKind,
+      Circuit
+    >;
+  }
+
+  /** A session seen for the first time, by whichever event came first. */
+  static open(settings: BreakerSettings, agentId: string, sessionId: string, at: number): SessionBreakers {
+    return new SessionBreakers(settings, {
+      version: 1,
+      agent_id: agentId,
+      session_id: sessionId,
+      time: { started_at: at },
+      iteration: IterationMeasure.empty(),
+      cost: CostMeasure.empty(),
+      errors: ErrorRateMeasure.empty(),
+      circuits: Object.fromEntries(BREAKER_KINDS.map((kind) => [kind, closedCircuit()])) as Record<BreakerKind, CircuitSnapshot>,
+      warned: [],
+      processed: [],
+    });
+  }
+
+  static restore(settings: BreakerSettings, ledger: SessionLedger): SessionBreakers {
+    return new SessionBreakers(settings, ledger);
+  }
+
+  get agentId(): string {
+    return this.ledger.agent_id;
+  }
+
+  get sessionId(): string {
+    return this.ledger.session_id;
+  }
+
+  get ended(): boolean {
+    return Boolean(this.ledger.ended);
+  }
+
+  hasApplied(messageId: string): boolean {
+    return this.ledger.processed.includes(messageId);
+  }
+
+  /** The session declared its start; the phase clock starts if it named a phase. */
+  started(messageId: string, at: number, phase: Phase | undefined): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      this.ledger.time.started_at = Math.min(this.ledger.time.started_at, at);
+      if (phase) this.enterPhase(phase, at);
+    });
+  }
+
+  /** A new phase: its iteration count and clock start from zero (the seed's resetPhase). */
+  phaseChanged(messageId: string, at: number, phase: Phase): BreakerEvent[] {
+    return this.apply(messageId, () => this.enterPhase(phase, at));
+  }
+
+  /** One proposed action: one iteration of its phase, and a look at the clocks. */
+  actionProposed(messageId: string, at: number, phase: Phase | undefined): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      const current = phase ?? this.ledger.phase;
+      // Actions refused while the iteration breaker is open are not iterations the agent got to run.
+      if (!this.circuits.iteration.blocking) this.feed(this.iteration.countAction(current), at, true);
+      this.feed(this.time.evaluate(this.ledger.phase, at), at, true);
+    });
+  }
+
+  /**
+   * What an action did: an outcome for the error rate, its model call for the cost, and its progress
+   * report for stagnation. `dayTotal` is the agent's rolling-day spending including this call.
+   */
+  outcomeReported(messageId: string, at: number, outcome: OutcomeReading, dayTotal: number): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      const phase = outcome.phase ?? this.ledger.phase;
+      this.errors.record(at, outcome.status === 'error');
+      const rate = this.errors.evaluate(at);
+      // While probing, a failed action fails the probe even if the window is too thin for a rate.
+      if (this.circuits.error_rate.state === 'half_open' && outcome.status === 'error' && rate.level !== 'trip') {
+        this.feed(
+          { ...rate, level: 'trip', reason: 'ERROR_DURING_RECOVERY', suggestion: 'An action failed while the breaker was testing recovery. Find out what fails before trying again.' },
+          at,
+          true,
+        );
+      } else this.feed(rate, at, true);
+      const cost = this.chargeable(outcome);
+      if (cost !== undefined) {
+        this.cost.record(phase, cost);
+        this.feed(this.cost.evaluate(phase, dayTotal), at, true);
+      }
+      if (outcome.progress) this.feed(this.iteration.recordProgress(phase, outcome.progress), at, true);
+    });
+  }
+
+  /** The price of the outcome's model call, or undefined with an error event when it cannot be priced. */
+  chargeable(outcome: OutcomeReading): number | undefined {
+    if (!outcome.tokens) return undefined;
+    if (!outcome.model) {
+      this.events.push({
+        type: 'breaker.error',
+        payload: { code: 'invalid_measurement', message: 'tokens were reported without the model that used them; the call is not priced', action_id: outcome.action_id },
+      });
+      return undefined;
+    }
+    const call = priceCall(this.settings.cost.pricing, outcome.model, outcome.tokens.prompt, outcome.tokens.completion);
+    if (!call.priced) {
+      this.events.push({
+        type: 'breaker.error',
+        payload: {
+          code: 'unknown_model',
+          message: `no price for model "${outcome.model}" in the pricing table; add it to cost.pricing. The call is not counted against the budgets.`,
+          action_id: outcome.action_id,
+        },
+      });
+      return undefined;
+    }
+    this.events.push({
+      type: 'breaker.cost_recorded',
+      payload: {
+        action_id: outcome.action_id,
+        ...(outcome.phase ?? this.ledger.phase ? { phase: (outcome.phase ?? this.ledger.phase)! } : {}),
+        model: outcome.model,
+        prompt_tokens: outcome.tokens.prompt,
+        completion_tokens: outcome.tokens.completion,
+        cost_usd: call.usd,
+        operation: 'action.outcome',
+      },
+    });
+    return call.usd;
+  }
+
+  /** Time passes: OPEN breakers whose wait is over start probing, and the clocks are read. */
+  tick(now: number): BreakerEvent[] {
+    this.events = [];
+    if (this.ledger.ended) return [];
+    for (const kind of BREAKER_KINDS) this.transition(this.circuits[kind].tick(now));
+    // A timer is not a probe: only the agent's own events test a HALF_OPEN breaker.
+    this.feed(this.time.evaluate(this.ledger.phase, now), now, false);
+    return this.flush();
+  }
+
+  /** An operator's command: force open, disable, enable or reset one breaker or all. */
+  command(messageId: string, at: number, command: BreakerCommandPayload): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      const kinds = command.breaker === 'all' ? [...BREAKER_KINDS] : [command.breaker];
+      const changed: BreakerKind[] = [];
+      const reason = `${command.command} by ${command.operator_id}${command.reason ? `: ${command.reason}` : ''}`;
+      for (const kind of kinds) {
+        const circuit = this.circuits[kind];
+        let transition: CircuitTransition | null = null;
+        let flagChanged = false;
+        switch (command.command) {
+          case 'force_open':
+            transition = circuit.forceOpen(at, reason);
+            break;
+          case 'disable':
+            flagChanged = circuit.setDisabled(true);
+            break;
+          case 'enable':
+            flagChanged = circuit.setDisabled(false);
+            break;
+          case 'reset':
+            transition = circuit.reset(at, reason);
+            this.resetMeasure(kind, at);
+            break;
+        }
+        this.transition(transition, command.operator_id);
+        if (transition || flagChanged) changed.push(kind);
+      }
+      this.events.push({
+        type: 'breaker.command_applied',
+        payload: {
+          command: command.command,
+          breaker: command.breaker,
+          operator_id: command.operator_id,
+          ...(command.reason ? { reason: command.reason } : {}),
+          command_message_id: messageId,
+          changed,
+        },
+      });
+    });
+  }
+
+  /** The run is over: nothing more trips, and no timer is needed. */
+  end(messageId: string): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      this.ledger.ended = true;
+    });
+  }
+
+  /** When the session next needs a tick: a breaker's reset time, or a clock reaching a warning or a timeout. */
+  nextWakeAt(now: number): number | undefined {
+    if (this.ledger.ended) return undefined;
+    const moments = [this.time.nextDeadline(this.ledger.phase, now), ...BREAKER_KINDS.map((k) => this.circuits[k].nextWakeAt())].filter(
+      (m): m is number => m !== undefined,
+    );
+    return moments.length ? Math.min(...moments) : undefined;
+  }
+
+  /** The materialised state the reviewer reads. */
+  stateRecord(now: number): BreakerStateRecord {
+    const breakers = BREAKER_KINDS.map((kind) => {
+      const c = this.ledger.circuits[kind];
+      return {
+        breaker: kind,
+        state: c.state,
+        ...(c.reason ? { reason: c.reason } : {}),
+        ...(c.suggestion ? { suggestion: c.suggestion } : {}),
+        ...(c.opened_at !== undefined ? { opened_at: new Date(c.opened_at).toISOString() } : {}),
+        ...(c.retry_at !== undefined ? { retry_at: new Date(c.retry_at).toISOString() } : {}),
+        ...(c.disabled ? { disabled: true } : {}),
+        ...(this.settings[kind].mode === 'metrics_only' ? { metrics_only: true } : {}),
+      };
+    });
+    const enforced = BREAKER_KINDS.filter((k) => !this.ledger.circuits[k].disabled && this.settings[k].mode === 'enforce');
+    let state: BreakerStateName = 'closed';
+    if (enforced.some((k) => this.ledger.circuits[k].state === 'half_open')) state = 'half_open';
+    if (enforced.some((k) => this.circuits[k].blocking)) state = 'open';
+    return { agent_id: this.agentId, session_id: this.sessionId, state, breakers, updated_at: new Date(now).toISOString() };
+  }
+
+  private apply(messageId: string, change: () => void): BreakerEvent[] {
+    this.events = [];
+    if (this.hasApplied(messageId)) return [];
+    change();
+    this.ledger.processed.push(messageId);
+    if (this.ledger.processed.length > REMEMBERED_MESSAGES) this.ledger.processed.splice(0, this.ledger.processed.length - REMEMBERED_MESSAGES);
+    return this.flush();
+  }
+
+  private flush(): BreakerEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+
+  private enterPhase(phase: Phase, at: number): void {
+    this.ledger.phase = phase;
+    this.iteration.resetPhase(phase);
+    this.time.startPhase(at);
+    this.ledger.warned = this.ledger.warned.filter((key) => !key.startsWith('iteration:') && !key.includes(':PHASE_'));
+  }
+
+  private resetMeasure(kind: BreakerKind, at: number): void {
+    if (kind === 'iteration') this.iteration.reset();
+    if (kind === 'cost') this.cost.reset();
+    if (kind === 'time') this.time.reset(at);
+    if (kind === 'error_rate') this.errors.reset();
+    this.ledger.warned = this.ledger.warned.filter((key) => !key.startsWith(`${kind}:`));
+  }
+
+  /** Hands a reading to its breaker: a warning is published once per crossing, a trip moves the state machine. */
+  private feed(measurement: Measurement, at: number, probe: boolean): void {
+    const circuit = this.circuits[measurement.breaker];
+    if (!this.settings[measurement.breaker].enabled || circuit.snapshot.disabled) return;
+    const mode = this.settings[measurement.breaker].mode;
+    const prefix = `${measurement.breaker}:`;
+    if (measurement.level === 'ok') this.ledger.warned = this.ledger.warned.filter((key) => !key.startsWith(prefix));
+    if (measurement.level === 'warning' && measurement.reason) {
+      const key = `${prefix}${measurement.reason}:${measurement.phase ?? ''}`;
+      if (!this.ledger.warned.includes(key)) {
+        this.ledger.warned.push(key);
+        this.events.push({ type: 'breaker.warning', payload: { ...this.measurementPayload(measurement), mode } });
+      }
+    }
+    if (!probe && circuit.state === 'half_open' && measurement.level !== 'trip') return;
+    const transition = circuit.observe(measurement, at);
+    if (transition?.to === 'open') this.events.push({ type: 'breaker.tripped', payload: { ...this.measurementPayload(measurement), mode } });
+    this.transition(transition);
+  }
+
+  private transition(transition: CircuitTransition | null, operatorId?: string): void {
+    if (!transition) return;
+    const retryAt = this.ledger.circuits[transition.breaker].retry_at;
+    this.events.push({
+      type: 'breaker.state_changed',
+      payload: {
+        breaker: transition.breaker,
+        from: transition.from,
+        to: transition.to,
+        reason: transition.reason,
+        cause: transition.cause,
+        ...(operatorId ? { operator_id: operatorId } : {}),
+        ...(transition.to === 'open' && retryAt !== undefined ? { retry_at: new Date(retryAt).toISOString() } : {}),
+        mode: this.settings[transition.breaker].mode,
+      },
+    });
+  }
+
+  private measurementPayload(m: Measurement) {
+    return {
+      breaker: m.breaker,
+      reason: m.reason ?? 'threshold reached',
+      current_value: m.current,
+      threshold: m.threshold,
+      ...(m.phase ? { phase: m.phase } : {}),
+      ...(m.suggestion ? { suggestion: m.suggestion } : {}),
+    };
+  }
+}
