@@ -1,16 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { serviceInfrastructure } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
+import { BreakersModule } from './breakers/breakers.module.js';
 import type { BreakerConfig } from './config.js';
 
-/**
- * Circuit breakers for iteration, cost, time and error-rate budgets per session.
- * The service already consumes, validates and acknowledges every channel the contracts route to it,
- * with dead letters, metrics and health; its feature modules add handlers for the messages it acts on.
- */
+/** Circuit breakers for iteration, cost, time and error-rate budgets per session (seed 002 §1-5). */
 @Module({})
 export class BreakerAppModule {
   static forRoot(config: BreakerConfig, logger: Logger): DynamicModule {
-    return { module: BreakerAppModule, imports: [...serviceInfrastructure(config, logger)] };
+    return { module: BreakerAppModule, imports: [...serviceInfrastructure(config, logger), BreakersModule.forRoot(config)] };
   }
 }

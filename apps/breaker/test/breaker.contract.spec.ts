@@ -1,8 +1,184 @@
+import { Kvm } from '@nats-io/kv';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BREAKER_STATE_BUCKET,
+  breakerStateKey,
+  parseBreakerState,
+  publishSubject,
+  validateMessage,
+  type BreakerStateRecord,
+  type MessageType,
+  type PayloadOf,
+} from '@warden/contracts';
 import { describeServiceContract } from '@warden/testing';
 import { BreakerAppModule } from '../src/app.module.js';
 import { loadBreakerConfig } from '../src/config.js';
 
-describeServiceContract({
-  service: 'breaker',
-  createModule: (env, logger) => BreakerAppModule.forRoot(loadBreakerConfig(env), logger),
-});
+const encoder = new TextEncoder();
+const configDir = mkdtempSync(join(tmpdir(), 'warden-breaker-contract-'));
+const configPath = join(configDir, 'breakers.yaml');
+
+// Small budgets and a short deployment phase, so that trips happen in a test's time.
+writeFileSync(
+  configPath,
+  `breakers:
+  cost:
+    budgets:
+      per_run: 10
+      per_phase: { default: 100, planning: 100, implementation: 100, review: 100, testing: 100, deployment: 100 }
+      per_day: 45
+  time:
+    warning: 0.5
+    reset_after_ms: 60000
+    timeouts: { deployment: 1500 }
+  error_rate:
+    min_events: 4
+`,
+);
+
+describeServiceContract(
+  {
+    service: 'breaker',
+    createModule: (env, logger) => BreakerAppModule.forRoot(loadBreakerConfig(env), logger),
+    prepare: async () => ({ env: { BREAKER_CONFIG: configPath }, cleanup: async () => rmSync(configDir, { recursive: true, force: true }) }),
+  },
+  (harness) => {
+    let sequence = 0;
+    const newSession = () => `brk-${Date.now().toString(36)}-${++sequence}`;
+    const channelOf: Partial<Record<MessageType, 'session' | 'outcome' | 'action' | 'breaker_command'>> = {
+      'session.started': 'session',
+      'session.phase_changed': 'session',
+      'action.proposed': 'action',
+      'action.outcome': 'outcome',
+      'breaker.command': 'breaker_command',
+    };
+
+    async function send<T extends 'session.started' | 'session.phase_changed' | 'action.proposed' | 'action.outcome' | 'breaker.command'>(
+      type: T,
+      session: string,
+      payload: PayloadOf<T>,
+      agent = 'agent-1',
+    ): Promise<string> {
+      const channel = channelOf[type]!;
+      const before = await harness.processed(channel, type);
+      const message: Record<string, unknown> = { ...harness.example(type, session), payload, agent_id: agent };
+      // Published as the agent would, on its own subject.
+      await harness.bus.js.publish(publishSubject(channel, agent, session), encoder.encode(JSON.stringify(message)), { msgID: message['id'] as string });
+      await harness.waitProcessed(channel, type, before + 1);
+      return message['id'] as string;
+    }
+
+    const opus = (actionId: string, tokens: number): PayloadOf<'action.outcome'> => ({
+      action_id: actionId,
+      status: 'success',
+      model: 'claude-opus-4-6',
+      tokens: { prompt: tokens, completion: tokens },
+    });
+
+    /** A breaker event of the session, checked against its contract. */
+    async function event(session: string, type: string, where: (payload: Record<string, unknown>) => boolean = () => true) {
+      const found = await harness.recorder.waitFor(
+        (m) => m.subject.startsWith('warden.breaker.') && m.body.session_id === session && m.body.type === type && where(m.body.payload as Record<string, unknown>),
+      );
+      expect(validateMessage(found.body)).toMatchObject({ ok: true });
+      return found.body as { id: string; causation_id?: string; payload: Record<string, unknown> };
+    }
+
+    async function state(session: string): Promise<BreakerStateRecord | null> {
+      const kv = await new Kvm(harness.bus.nc).open(BREAKER_STATE_BUCKET);
+      const entry = await kv.get(breakerStateKey('agent-1', session));
+      return entry && entry.operation === 'PUT' ? parseBreakerState(entry.value) : null;
+    }
+
+    async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const value = await read();
+        if (check(value)) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(value)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
+    describe('breakers over the bus', () => {
+      it('opens the cost breaker past the run budget, publishes why, and materialises the state for the reviewer', async () => {
+        const session = newSession();
+        const first = await send('action.outcome', session, opus('a1', 50_000)); // $4.50
+        const cost = await event(session, 'breaker.cost_recorded');
+        expect(cost.payload).toMatchObject({ action_id: 'a1', model: 'claude-opus-4-6', cost_usd: 4.5 });
+        expect(cost.causation_id).toBe(first);
+        await send('action.outcome', session, opus('a2', 50_000)); // $9.00: warning at 80 %
+        expect((await event(session, 'breaker.warning')).payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_WARNING' });
+        await send('action.outcome', session, opus('a3', 20_000)); // $10.80
+        expect((await event(session, 'breaker.tripped')).payload).toMatchObject({
+          breaker: 'cost',
+          reason: 'RUN_BUDGET_EXCEEDED',
+          threshold: 10,
+          suggestion: 'Run exceeded $10.00 total budget.',
+          mode: 'enforce',
+        });
+        expect((await event(session, 'breaker.state_changed')).payload).toMatchObject({ breaker: 'cost', from: 'closed', to: 'open', cause: 'threshold' });
+        const record = await eventually(() => state(session), (r) => r?.state === 'open', 'the open state');
+        expect(record!.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'open', reason: 'RUN_BUDGET_EXCEEDED', suggestion: 'Run exceeded $10.00 total budget.' });
+      });
+
+      it('lets an operator reset a breaker, and records the command', async () => {
+        const session = newSession();
+        await send('action.outcome', session, opus('b1', 120_000)); // $10.80
+        await eventually(() => state(session), (r) => r?.state === 'open', 'the open state');
+        const command = await send('breaker.command', session, { command: 'reset', breaker: 'cost', operator_id: 'operator-xander', reason: 'budget raised' });
+        expect((await event(session, 'breaker.command_applied')).payload).toMatchObject({ command: 'reset', operator_id: 'operator-xander', command_message_id: command, changed: ['cost'] });
+        expect((await event(session, 'breaker.state_changed', (p) => p['cause'] === 'operator')).payload).toMatchObject({ from: 'open', to: 'closed', operator_id: 'operator-xander' });
+        await eventually(() => state(session), (r) => r?.state === 'closed', 'the closed state');
+      });
+
+      it('counts the rolling day across the sessions of an agent', async () => {
+        const sessions = [newSession(), newSession(), newSession(), newSession(), newSession()];
+        // $9.00 in each session, under its run budget; the agent's day budget is $45.
+        for (const [i, session] of sessions.entries()) await send('action.outcome', session, opus(`d${i}`, 100_000), 'agent-day');
+        expect((await event(sessions[4]!, 'breaker.tripped')).payload).toMatchObject({ breaker: 'cost', reason: 'DAILY_BUDGET_EXCEEDED', current_value: 45, threshold: 45 });
+        expect(harness.recorder.messages.filter((m) => sessions.slice(0, 4).includes(m.body.session_id as string) && m.body.type === 'breaker.tripped')).toEqual([]);
+      });
+
+      it('reports a model missing from the pricing table as an error event', async () => {
+        const session = newSession();
+        await send('action.outcome', session, { ...opus('u1', 10), model: 'gpt-9-ultra' });
+        expect((await event(session, 'breaker.error')).payload).toMatchObject({ code: 'unknown_model', action_id: 'u1' });
+      });
+
+      it('trips the time breaker of a session that goes silent', async () => {
+        const session = newSession();
+        await send('session.started', session, { context: { goal: 'deploy' }, phase: 'deployment' });
+        // Nothing more is sent: the timer reads the clock.
+        expect((await event(session, 'breaker.warning')).payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_WARNING' });
+        expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_EXCEEDED', threshold: 1500 });
+        await eventually(() => state(session), (r) => r?.state === 'open', 'the open state');
+      });
+
+      it('needs the minimum number of outcomes before an error rate counts', async () => {
+        const session = newSession();
+        for (let i = 0; i < 3; i++) await send('action.outcome', session, { action_id: `e${i}`, status: 'error', error: { message: 'boom' } });
+        expect((await state(session))?.state).toBe('closed');
+        await send('action.outcome', session, { action_id: 'e3', status: 'error', error: { message: 'boom' } });
+        expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'error_rate', reason: 'ERROR_RATE_CRITICAL', current_value: 1 });
+      });
+
+      it('counts a redelivered outcome once', async () => {
+        const session = newSession();
+        const message: Record<string, unknown> = { ...harness.example('action.outcome', session), payload: opus('r1', 50_000) };
+        const before = await harness.processed('outcome', 'action.outcome');
+        const data = encoder.encode(JSON.stringify(message));
+        // Same message, two JetStream ids: JetStream stores it twice, the breaker applies it once.
+        await harness.publishRaw('outcome', session, data, message['id'] as string);
+        await harness.publishRaw('outcome', session, data, `${message['id'] as string}-again`);
+        await harness.waitProcessed('outcome', 'action.outcome', before + 2);
+        await send('action.outcome', session, opus('r2', 50_000));
+        // $4.50 + $4.50 = $9.00 is a warning; a double count would have tripped at $13.50.
+        expect((await event(session, 'breaker.warning')).payload).toMatchObject({ reason: 'RUN_BUDGET_WARNING', current_value: 9 });
+        expect(harness.recorder.messages.filter((m) => m.body.session_id === session && m.body.type === 'breaker.tripped')).toEqual([]);
+      });
+    });
+  },
+);

@@ -10,13 +10,13 @@ export interface CircuitSettings {
   /** Fraction of the threshold at which a warning is raised (0-1). */
   warning: number;
   /** How long a breaker stays OPEN before it lets probes through (HALF_OPEN). */
-  resetAfterMs: number;
+  reset_after_ms: number;
   /** Probe events that must pass in HALF_OPEN before the breaker closes. */
-  halfOpenProbes: number;
+  half_open_probes: number;
   /** Each consecutive OPEN period lasts this many times longer than the last... */
-  backoffMultiplier: number;
+  backoff_multiplier: number;
   /** ...up to this. */
-  maxResetAfterMs: number;
+  max_reset_after_ms: number;
 }
 
 export type PhaseLimits = Record<Phase | 'default', number>;
@@ -25,7 +25,7 @@ export interface IterationSettings extends CircuitSettings {
   /** Actions allowed per phase (seed 002 §2.1). */
   limits: PhaseLimits;
   /** Consecutive progress reports without progress that trip the breaker (seed: 3). */
-  stagnationThreshold: number;
+  stagnation_threshold: number;
 }
 
 export interface ModelPrice {
@@ -38,15 +38,15 @@ export interface ModelPrice {
 export interface CostSettings extends CircuitSettings {
   budgets: {
     /** USD per phase of a run; `default` for a session without a phase. */
-    perPhase: PhaseLimits;
-    perRun: number;
+    per_phase: PhaseLimits;
+    per_run: number;
     /** USD per agent in any rolling 24 hours, across all its sessions. */
-    perDay: number;
+    per_day: number;
   };
   /** Model prices per 1,000 tokens. An outcome naming a model missing here is an error event, not a zero. */
   pricing: Record<string, ModelPrice>;
   /** Width of the buckets the rolling day is kept in: the day's edge is exact to this. */
-  dayBucketMs: number;
+  day_bucket_ms: number;
 }
 
 export interface TimeSettings extends CircuitSettings {
@@ -55,12 +55,12 @@ export interface TimeSettings extends CircuitSettings {
 }
 
 export interface ErrorRateSettings extends CircuitSettings {
-  windowMs: number;
+  window_ms: number;
   thresholds: { warning: number; critical: number };
   /** Outcomes the window must hold before a rate counts, so one error in one call does not trip. */
-  minEvents: number;
+  min_events: number;
   /** Most outcomes kept in the window (seed: a circular buffer of 1000). */
-  maxEvents: number;
+  max_events: number;
 }
 
 export interface BreakerSettings {
@@ -77,10 +77,10 @@ const MINUTE = 60_000;
 const CIRCUIT_DEFAULTS = {
   enabled: true,
   mode: 'enforce',
-  resetAfterMs: 5 * MINUTE,
-  halfOpenProbes: 3,
-  backoffMultiplier: 2,
-  maxResetAfterMs: 60 * MINUTE,
+  reset_after_ms: 5 * MINUTE,
+  half_open_probes: 3,
+  backoff_multiplier: 2,
+  max_reset_after_ms: 60 * MINUTE,
 } as const satisfies Omit<CircuitSettings, 'warning'>;
 
 /** The seed's models and prices per 1,000 tokens (seed 002 §3.1). */
@@ -101,18 +101,18 @@ export const DEFAULT_BREAKER_SETTINGS: BreakerSettings = {
     ...CIRCUIT_DEFAULTS,
     warning: 0.8,
     limits: { default: 10, planning: 20, implementation: 50, review: 10, testing: 5, deployment: 3 },
-    stagnationThreshold: 3,
+    stagnation_threshold: 3,
   },
   cost: {
     ...CIRCUIT_DEFAULTS,
     warning: 0.8,
     budgets: {
-      perPhase: { default: 5, planning: 5, implementation: 10, review: 2, testing: 3, deployment: 2 },
-      perRun: 50,
-      perDay: 200,
+      per_phase: { default: 5, planning: 5, implementation: 10, review: 2, testing: 3, deployment: 2 },
+      per_run: 50,
+      per_day: 200,
     },
     pricing: DEFAULT_MODEL_PRICING,
-    dayBucketMs: 5 * MINUTE,
+    day_bucket_ms: 5 * MINUTE,
   },
   time: {
     ...CIRCUIT_DEFAULTS,
@@ -131,9 +131,9 @@ export const DEFAULT_BREAKER_SETTINGS: BreakerSettings = {
     ...CIRCUIT_DEFAULTS,
     // The seed's warning for this breaker is a rate (thresholds.warning); this fraction is not used.
     warning: 0.4,
-    windowMs: 5 * MINUTE,
+    window_ms: 5 * MINUTE,
     thresholds: { warning: 0.1, critical: 0.25 },
-    minEvents: 10,
-    maxEvents: 1000,
+    min_events: 10,
+    max_events: 1000,
   },
 };

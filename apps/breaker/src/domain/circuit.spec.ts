@@ -6,10 +6,10 @@ const settings: CircuitSettings = {
   enabled: true,
   mode: 'enforce',
   warning: 0.8,
-  resetAfterMs: 1000,
-  halfOpenProbes: 2,
-  backoffMultiplier: 2,
-  maxResetAfterMs: 3000,
+  reset_after_ms: 1000,
+  half_open_probes: 2,
+  backoff_multiplier: 2,
+  max_reset_after_ms: 3000,
 };
 const trip: Measurement = { breaker: 'cost', level: 'trip', reason: 'RUN_BUDGET_EXCEEDED', current: 51, threshold: 50, suggestion: 'Run exceeded $50.00 total budget.' };
 const ok: Measurement = { breaker: 'cost', level: 'ok', current: 1, threshold: 50 };
@@ -70,8 +70,8 @@ describe('Circuit (seed 002 §1.2 state machine)', () => {
     expect(c.snapshot.retry_at).toBe(8000); // backoff starts over after a close
   });
 
-  it('a single probe closes it when halfOpenProbes is 1', () => {
-    const c = circuit({ halfOpenProbes: 1 });
+  it('a single probe closes it when half_open_probes is 1', () => {
+    const c = circuit({ half_open_probes: 1 });
     c.observe(trip, 0);
     c.tick(1000);
     expect(c.observe(ok, 1000)).toMatchObject({ to: 'closed' });

@@ -38,9 +38,9 @@ export function closedCircuit(): CircuitSnapshot {
 
 /**
  * The state machine of seed 002 §1.2, with what mature breakers add: CLOSED trips to OPEN at the
- * threshold; OPEN turns HALF_OPEN after `resetAfterMs` (longer after each consecutive OPEN period, up
- * to `maxResetAfterMs`); in HALF_OPEN every evaluated event is a probe: one that would trip re-opens the
- * breaker, and `halfOpenProbes` that pass close it. Operators can force it open, disable it, or reset it.
+ * threshold; OPEN turns HALF_OPEN after `reset_after_ms` (longer after each consecutive OPEN period, up
+ * to `max_reset_after_ms`); in HALF_OPEN every evaluated event is a probe: one that would trip re-opens the
+ * breaker, and `half_open_probes` that pass close it. Operators can force it open, disable it, or reset it.
  * Works on a snapshot in place, so the session can store it as it is.
  */
 export class Circuit {
@@ -73,7 +73,7 @@ export class Circuit {
       case 'half_open':
         if (measurement.level === 'trip') return this.open(measurement, now, 'probe_failed');
         s.probes_passed += 1;
-        if (s.probes_passed < this.settings.halfOpenProbes) return null;
+        if (s.probes_passed < this.settings.half_open_probes) return null;
         return this.close(now, 'probe_succeeded', `${s.probes_passed} probe(s) passed`);
     }
   }
@@ -117,8 +117,8 @@ export class Circuit {
     const from = s.state;
     s.consecutive_opens += 1;
     const period = Math.min(
-      this.settings.resetAfterMs * this.settings.backoffMultiplier ** (s.consecutive_opens - 1),
-      this.settings.maxResetAfterMs,
+      this.settings.reset_after_ms * this.settings.backoff_multiplier ** (s.consecutive_opens - 1),
+      this.settings.max_reset_after_ms,
     );
     Object.assign(s, { state: 'open', opened_at: now, retry_at: now + period, probes_passed: 0 });
     this.describe(measurement);

@@ -45,19 +45,19 @@ export class CostMeasure {
     const { budgets, warning } = this.settings;
     const name = phase ?? 'default';
     const phaseSpent = this.snapshot.phase[phaseKey(phase)] ?? 0;
-    const phaseBudget = budgets.perPhase[phaseKey(phase)];
+    const phaseBudget = budgets.per_phase[phaseKey(phase)];
     return mostSevere([
       this.reading(phase, 'PHASE', phaseSpent, phaseBudget, warning, {
         trip: `Phase ${name} exceeded ${usd(phaseBudget)} budget. Consider simplifying approach.`,
         warning: `Phase ${name} at ${usd(phaseSpent)} of ${usd(phaseBudget)} budget.`,
       }),
-      this.reading(phase, 'RUN', this.snapshot.run, budgets.perRun, warning, {
-        trip: `Run exceeded ${usd(budgets.perRun)} total budget.`,
-        warning: `Run at ${usd(this.snapshot.run)} of ${usd(budgets.perRun)} budget.`,
+      this.reading(phase, 'RUN', this.snapshot.run, budgets.per_run, warning, {
+        trip: `Run exceeded ${usd(budgets.per_run)} total budget.`,
+        warning: `Run at ${usd(this.snapshot.run)} of ${usd(budgets.per_run)} budget.`,
       }),
-      this.reading(phase, 'DAILY', dayTotal, budgets.perDay, warning, {
-        trip: `Daily budget of ${usd(budgets.perDay)} exceeded. Operations halted until spending falls out of the rolling day.`,
-        warning: `Daily spending at ${usd(dayTotal)} of ${usd(budgets.perDay)} budget.`,
+      this.reading(phase, 'DAILY', dayTotal, budgets.per_day, warning, {
+        trip: `Daily budget of ${usd(budgets.per_day)} exceeded. Operations halted until spending falls out of the rolling day.`,
+        warning: `Daily spending at ${usd(dayTotal)} of ${usd(budgets.per_day)} budget.`,
       }),
     ]);
   }

@@ -25,12 +25,12 @@ export class ErrorRateMeasure {
     events.push([at, failed ? 1 : 0]);
     // Outcomes arrive in order almost always; a late one is put in its place.
     if (events.length > 1 && events[events.length - 2]![0] > at) events.sort((a, b) => a[0] - b[0]);
-    if (events.length > this.settings.maxEvents) events.splice(0, events.length - this.settings.maxEvents);
+    if (events.length > this.settings.max_events) events.splice(0, events.length - this.settings.max_events);
   }
 
   evaluate(now: number): Measurement {
-    const { thresholds, windowMs, minEvents } = this.settings;
-    const from = now - windowMs;
+    const { thresholds, window_ms, min_events } = this.settings;
+    const from = now - window_ms;
     const events = this.snapshot.events;
     let drop = 0;
     while (drop < events.length && events[drop]![0] < from) drop++;
@@ -38,7 +38,7 @@ export class ErrorRateMeasure {
     const errors = events.reduce((sum, [, failed]) => sum + failed, 0);
     const rate = events.length ? errors / events.length : 0;
     const base = { breaker: 'error_rate' as const, current: rate };
-    if (events.length < minEvents) return { ...base, level: 'ok', threshold: thresholds.critical };
+    if (events.length < min_events) return { ...base, level: 'ok', threshold: thresholds.critical };
     const percent = `${(rate * 100).toFixed(1)}%`;
     if (rate >= thresholds.critical) {
       return { ...base, level: 'trip', threshold: thresholds.critical, reason: 'ERROR_RATE_CRITICAL', suggestion: `Error rate ${percent} exceeds critical threshold. Halting operations.` };

@@ -42,7 +42,7 @@ export class IterationMeasure {
     const key = phaseKey(phase);
     const previous = this.snapshot.last_progress[key];
     this.snapshot.last_progress[key] = progress;
-    const threshold = this.settings.stagnationThreshold;
+    const threshold = this.settings.stagnation_threshold;
     if (hasPhaseProgress(phase, progress, previous)) {
       this.snapshot.stagnation[key] = 0;
       return { breaker: 'iteration', level: 'ok', current: 0, threshold, ...(phase ? { phase } : {}) };

@@ -204,8 +204,8 @@ describe('ErrorRateMeasure (seed 002 §5)', () => {
     expect(m.snapshot.events).toHaveLength(10);
   });
 
-  it('keeps at most maxEvents outcomes', () => {
-    const m = measure({ maxEvents: 20 });
+  it('keeps at most max_events outcomes', () => {
+    const m = measure({ max_events: 20 });
     for (let i = 0; i < 30; i++) m.record(i, i < 10);
     expect(m.snapshot.events).toHaveLength(20);
     expect(m.evaluate(30).current).toBe(0);

@@ -9,7 +9,7 @@ const id = () => `m-${++sequence}`;
 /** The seed's defaults, but phases with room to spend so that the run budget is the one reached. */
 function settings(change: (s: BreakerSettings) => void = () => undefined): BreakerSettings {
   const s = structuredClone(DEFAULT_BREAKER_SETTINGS);
-  for (const phase of Object.keys(s.cost.budgets.perPhase) as (keyof typeof s.cost.budgets.perPhase)[]) s.cost.budgets.perPhase[phase] = 1000;
+  for (const phase of Object.keys(s.cost.budgets.per_phase) as (keyof typeof s.cost.budgets.per_phase)[]) s.cost.budgets.per_phase[phase] = 1000;
   change(s);
   return s;
 }

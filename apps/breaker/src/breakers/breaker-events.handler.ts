@@ -1,0 +1,74 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import type { AnyMessage, MessageOf } from '@warden/contracts';
+import { JetStreamContext, OnMessage } from '@warden/messaging';
+import { priceCall } from '../domain/cost-measure.js';
+import type { BreakerSettings } from '../domain/breaker-settings.js';
+import { BREAKER_SETTINGS, BreakerSupervisor } from './breaker-supervisor.js';
+
+/**
+ * Feeds the session's breakers: lifecycle events start and move the clocks, each proposed action is an
+ * iteration, each outcome counts for the error rate, the cost and stagnation, and operators' commands
+ * force, disable, enable or reset. Times are the moments JetStream stored the messages, so a
+ * redelivery or a replay computes the same thing.
+ */
+@Controller()
+export class BreakerEventsHandler {
+  constructor(
+    private readonly supervisor: BreakerSupervisor,
+    @Inject(BREAKER_SETTINGS) private readonly settings: BreakerSettings,
+  ) {}
+
+  @OnMessage('session.started')
+  onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.started(message.id, at, message.payload.phase));
+  }
+
+  @OnMessage('session.phase_changed')
+  onPhaseChanged(@Payload() message: MessageOf<'session.phase_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.phaseChanged(message.id, at, message.payload.phase));
+  }
+
+  @OnMessage('session.ended')
+  onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.supervisor.apply(address(message, storedAt(context)), { message }, 'session', (b) => b.end(message.id));
+  }
+
+  @OnMessage('action.proposed')
+  onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(address(message, at), { message }, 'action', (b) => b.actionProposed(message.id, at, message.payload.phase));
+  }
+
+  @OnMessage('action.outcome')
+  onOutcome(@Payload() message: MessageOf<'action.outcome'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    const { model, tokens } = message.payload;
+    const call = model && tokens ? priceCall(this.settings.cost.pricing, model, tokens.prompt, tokens.completion) : undefined;
+    return this.supervisor.apply(
+      address(message, at),
+      { message },
+      'outcome',
+      (b, dayTotal) => b.outcomeReported(message.id, at, message.payload, dayTotal),
+      // Only a priced call changes the day, and only then is the day's total read.
+      async () => (call?.priced ? this.supervisor.addToDay(message.agent_id, message.id, at, call.usd) : 0),
+    );
+  }
+
+  @OnMessage('breaker.command')
+  onCommand(@Payload() message: MessageOf<'breaker.command'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(address(message, at), { message }, 'command', (b) => b.command(message.id, at, message.payload));
+  }
+}
+
+function address(message: AnyMessage, at: number) {
+  return { agentId: message.agent_id, sessionId: message.session_id, at };
+}
+
+/** When JetStream stored the message, in epoch milliseconds. */
+function storedAt(context: JetStreamContext): number {
+  return Math.floor(context.getMessage().info.timestampNanos / 1e6);
+}
