@@ -5,6 +5,7 @@ import {
   type MessageOf,
   type PayloadOf,
   type Phase,
+  type PhaseProgress,
 } from '@warden/contracts';
 import type { ActionDecision } from './decision.js';
 import type { WardenClient } from './warden-client.js';
@@ -42,6 +43,8 @@ export interface ActionOutcome {
   filesTouched?: string[];
   outputExcerpt?: string;
   phase?: Phase;
+  /** Progress made in this iteration, per the phase's definition (tasks, files, tests, findings, stage). */
+  progress?: PhaseProgress;
 }
 
 /** One session of an agent: what it declares, proposes, reports and is told. */
@@ -109,6 +112,7 @@ export class AgentSession {
       ...(outcome.filesTouched ? { files_touched: outcome.filesTouched } : {}),
       ...(outcome.outputExcerpt ? { output_excerpt: outcome.outputExcerpt } : {}),
       ...(outcome.phase ? { phase: outcome.phase } : {}),
+      ...(outcome.progress ? { progress: outcome.progress } : {}),
     };
     await this.client.publish(
       this.client.message('action.outcome', this.sessionId, {

@@ -24,7 +24,9 @@ export async function probePartitionMapping(nc: NatsConnection, partitions: numb
   })();
   await nc.flush();
   for (const key of keys) nc.publish(`${PARTITION_PROBE_ROOT}.${key}`);
-  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
   sub.unsubscribe();
   if (seen.size < keys.length) {
     return { ok: false, detail: `partition probe got ${seen.size} of ${keys.length} replies; is this user allowed on ${PARTITION_PROBE_ROOT}.>?` };

@@ -1,0 +1,97 @@
+import { Kvm } from '@nats-io/kv';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BREAKER_STATE_BUCKET, breakerStateKey, createMessage, parseBreakerState, publishSubject } from '@warden/contracts';
+import { ServiceProcess } from '@warden/local-runtime';
+import { BusConnection } from '@warden/messaging';
+import type { ActionDecision, AgentSession } from '@warden/sdk';
+import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
+
+const configDir = mkdtempSync(join(tmpdir(), 'warden-breaker-scenario-'));
+const configPath = join(configDir, 'breakers.yaml');
+writeFileSync(configPath, 'breakers:\n  cost:\n    budgets:\n      per_run: 5\n');
+
+/**
+ * The budget path end to end, every service a real process on a real nats-server: an agent's model
+ * calls pass its run budget, the breaker opens, the reviewer blocks the next action with the breaker's
+ * reason and suggestion; the breaker dies and comes back; an operator's reset lets the agent go on.
+ */
+describe('a session that spends past its run budget', () => {
+  let path: DecisionPath;
+  let breaker: ServiceProcess;
+  let operator: BusConnection;
+  let observer: BusConnection;
+
+  const startBreaker = () =>
+    ServiceProcess.start({ app: 'breaker', nats: path.nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, BREAKER_CONFIG: configPath } });
+
+  beforeAll(async () => {
+    path = await DecisionPath.start(1);
+    breaker = await startBreaker();
+    operator = await BusConnection.open(path.nats.operator);
+    observer = await BusConnection.open(path.nats.service);
+  });
+
+  afterAll(async () => {
+    await operator?.close();
+    await observer?.close();
+    await breaker?.stop();
+    await path?.stop();
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  let counter = 0;
+  /** Proposes harmless reads until one gets the wanted answer (the breaker's state reaches the reviewer asynchronously). */
+  async function proposeUntil(session: AgentSession, allowed: boolean): Promise<ActionDecision> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const decision = await session.propose({ actionId: `read-${++counter}`, tool: 'Read', input: { file_path: '/work/app/README.md' } });
+      if (decision.allowed === allowed) return decision;
+      if (Date.now() > deadline) throw new Error(`no ${allowed ? 'allowed' : 'denied'} decision in time; last: ${JSON.stringify(decision)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function breakerState(sessionId: string) {
+    const entry = await (await new Kvm(observer.nc).open(BREAKER_STATE_BUCKET)).get(breakerStateKey('agent-1', sessionId));
+    return entry && entry.operation === 'PUT' ? parseBreakerState(entry.value) : null;
+  }
+
+  it('is blocked by the reviewer with the breaker\'s reason and suggestion, and a reset lets it through', async () => {
+    const client = await path.agent();
+    const session = client.session(`budget-${Date.now().toString(36)}`);
+    await session.start({ context: { goal: 'Fix the date parser', cwd: '/work/app' }, phase: 'implementation' });
+
+    const first = await session.propose({ actionId: 'edit-1', tool: 'Read', input: { file_path: '/work/app/src/date.ts' } });
+    expect(first).toMatchObject({ allowed: true, decidedBy: 'reviewer' });
+    // One model call of 100k prompt and 100k completion tokens on claude-opus-4-6: $9.00, past the $5.00 run budget.
+    await session.report({ actionId: 'edit-1', status: 'success', model: 'claude-opus-4-6', tokens: { prompt: 100_000, completion: 100_000 } });
+
+    const blocked = await proposeUntil(session, false);
+    expect(blocked).toMatchObject({ decidedBy: 'reviewer', verdict: 'block' });
+    expect(blocked.reason).toBe(
+      'The cost breaker of this session is open: RUN_BUDGET_EXCEEDED. Run exceeded $5.00 total budget. Stop and wait for it to close or for an operator to reset it.',
+    );
+
+    // The breaker's state outlives the breaker: killed and restarted, it still knows the session.
+    await breaker.kill();
+    breaker = await startBreaker();
+    expect((await breakerState(session.sessionId))?.state).toBe('open');
+    expect((await session.propose({ actionId: 'still-blocked', tool: 'Read', input: { file_path: '/work/app/a.ts' } })).allowed).toBe(false);
+
+    const reset = createMessage('breaker.command', {
+      agent_id: 'agent-1',
+      session_id: session.sessionId,
+      payload: { command: 'reset', breaker: 'cost', operator_id: 'operator-xander', reason: 'budget raised for this task' },
+    });
+    await operator.js.publish(publishSubject('breaker_command', 'agent-1', session.sessionId), JSON.stringify(reset), { msgID: reset.id });
+
+    const through = await proposeUntil(session, true);
+    expect(through).toMatchObject({ decidedBy: 'reviewer', verdict: 'allow' });
+    expect((await breakerState(session.sessionId))?.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'closed' });
+    // The restarted breaker carried the session's spending over: the reset is what cleared it.
+    expect(breaker.logs).toMatch(/breaker sessions taken over/);
+    await client.close();
+  });
+});
