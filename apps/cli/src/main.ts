@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { parse, UsageError, type Command } from './command.js';
 import { demoCommand } from './commands/demo.command.js';
+import { ladderCommand } from './commands/ladder.command.js';
 import { natsConfigCommand } from './commands/nats-config.command.js';
 import { provisionCommand } from './commands/provision.command.js';
 import { upCommand } from './commands/up.command.js';
 import { out } from './output.js';
 
-const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand];
+const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand, ladderCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

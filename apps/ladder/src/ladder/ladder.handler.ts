@@ -1,0 +1,30 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { MessageOf } from '@warden/contracts';
+import { OnMessage } from '@warden/messaging';
+import { LadderService } from './ladder.service.js';
+
+/**
+ * The messages that move the ladder: the outcome of each run, emergency stops and operator commands.
+ * Actions, outcomes, decisions and gate events reach the service too and are acknowledged unhandled:
+ * the track record is built from run outcomes (seed 002 §7.2).
+ */
+@Controller()
+export class LadderHandler {
+  constructor(private readonly ladder: LadderService) {}
+
+  @OnMessage('session.ended')
+  onSessionEnded(@Payload() message: MessageOf<'session.ended'>): Promise<void> {
+    return this.ladder.recordRun(message);
+  }
+
+  @OnMessage('intervention.issued')
+  async onInterventionIssued(@Payload() message: MessageOf<'intervention.issued'>): Promise<void> {
+    if (message.payload.intervention_type === 'emergency_stop') await this.ladder.emergencyStop(message);
+  }
+
+  @OnMessage('ladder.command')
+  onLadderCommand(@Payload() message: MessageOf<'ladder.command'>): Promise<void> {
+    return this.ladder.applyCommand(message);
+  }
+}
