@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { parse, UsageError, type Command } from './command.js';
+import { breakerCommand } from './commands/breaker.command.js';
 import { demoCommand } from './commands/demo.command.js';
 import { ladderCommand } from './commands/ladder.command.js';
 import { natsConfigCommand } from './commands/nats-config.command.js';
@@ -7,7 +8,7 @@ import { provisionCommand } from './commands/provision.command.js';
 import { upCommand } from './commands/up.command.js';
 import { out } from './output.js';
 
-const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand, ladderCommand];
+const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand, breakerCommand, ladderCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

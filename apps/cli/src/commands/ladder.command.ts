@@ -1,6 +1,4 @@
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   AUTOMATION_LEVEL_DEFINITIONS,
   createMessage,
@@ -13,12 +11,11 @@ import {
   type MessageOf,
   type PayloadOf,
 } from '@warden/contracts';
-import { natsSettingsFromEnv } from '@warden/messaging';
 import { integerOption, UsageError, type Command } from '../command.js';
+import { withOperatorBus, type OperatorBus } from '../operator-bus.js';
 import { out, style } from '../output.js';
 
 const DEFAULT_WAIT_MS = 10_000;
-const CONNECT_TIMEOUT_MS = 5_000;
 const LEVELS = AUTOMATION_LEVEL_DEFINITIONS.map((d) => `${d.level} ${d.name}`).join(', ');
 
 /** What `warden ladder …` was asked to do, checked before anything connects. */
@@ -101,33 +98,16 @@ Examples:
   },
   async run(values, positionals) {
     const request = parseLadderRequest(values, positionals);
-    const settings = natsSettingsFromEnv(process.env, 'warden-ladder-cli');
-    let nc: NatsConnection;
-    try {
-      // One attempt, not the services' reconnect-forever: a command line says at once when the bus is not there.
-      nc = await connect({ servers: settings.servers.split(',').map((s) => s.trim()), user: settings.user, pass: settings.password, name: settings.name, timeout: CONNECT_TIMEOUT_MS });
-    } catch (error) {
-      out.error(`cannot reach NATS at ${settings.servers}: ${(error as Error).message}`);
-      return 1;
-    }
-    const bus: Bus = { nc, js: jetstream(nc, { checkAPI: false }) };
-    try {
-      return request.action === 'show' ? await show(bus, request.agentId, request.json) : await send(bus, request.agentId, request.payload, request.waitMs);
-    } finally {
-      await nc.drain().catch(() => nc.close());
-    }
+    return withOperatorBus('warden-ladder-cli', (bus) =>
+      request.action === 'show' ? show(bus, request.agentId, request.json) : send(bus, request.agentId, request.payload, request.waitMs),
+    );
   },
 };
-
-interface Bus {
-  nc: NatsConnection;
-  js: JetStreamClient;
-}
 
 const label = (level: number) => `${AUTOMATION_LEVEL_DEFINITIONS[level]?.name ?? 'unknown'} (level ${level})`;
 
 /** Publishes the command, then waits for the level change it caused or the dead letter that refused it. */
-async function send(bus: Bus, agentId: string, payload: PayloadOf<'ladder.command'>, waitMs: number): Promise<number> {
+async function send(bus: OperatorBus, agentId: string, payload: PayloadOf<'ladder.command'>, waitMs: number): Promise<number> {
   const message = createMessage('ladder.command', { agent_id: agentId, session_id: NO_SCOPE, payload });
   // Subscribed before publishing, so that a fast answer is not missed.
   const changes = bus.nc.subscribe(`warden.ladder.*.${agentId}.${NO_SCOPE}`);
@@ -222,7 +202,7 @@ function looksLikeRecord(value: unknown): value is ShownRecord {
   );
 }
 
-async function show(bus: Bus, agentId: string, json: boolean): Promise<number> {
+async function show(bus: OperatorBus, agentId: string, json: boolean): Promise<number> {
   let text: string | undefined;
   try {
     const kv = await new Kvm(bus.nc).open(LADDER_RECORD_BUCKET);
