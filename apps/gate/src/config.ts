@@ -1,8 +1,67 @@
-import { loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { readFileSync } from 'node:fs';
+import { ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { parse as parseYaml } from 'yaml';
+import { ConditionError } from './domain/gate-conditions.js';
+import { resolveGates, type GateSettings, type HumanGate } from './domain/human-gates.js';
 
-/** The gate's configuration: the shared service environment (HTTP port 3105 by default). */
-export type GateConfig = ServiceRuntime;
+/**
+ * The gate's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port 3105
+ * by default) plus:
+ *
+ * - `GATE_CONFIG`: path of the human gates configuration (YAML or JSON): overrides of the standard gates
+ *   and custom gates. Absent: the four standard gates of seed 002 §6.1 with their defaults.
+ * - `GATE_INBOX_DIR`: the command inbox directory of FR-11.4 (`<dir>/<session_id>/<id>.json`). Absent:
+ *   no inbox; commands come over HTTP and the bus only.
+ * - `GATE_INBOX_SCAN_MS` (default 1000): how often the inbox is scanned besides file-system events.
+ * - `GATE_COMMAND_REPLY_TIMEOUT_MS` (default 15000): how long an HTTP command waits for the replica that
+ *   owns the session to apply it before answering 202 (stored, applied when that replica is back).
+ * - `GATE_FAULT_KILL_AFTER_FLUSHED`: test only. The process kills itself (SIGKILL) after a flush has
+ *   published this many messages, to prove that an interrupted flush resumes without loss or duplicate.
+ */
+export interface GateConfig extends ServiceRuntime {
+  gate: GateOptions;
+}
+
+export interface GateOptions {
+  configPath?: string;
+  gates: HumanGate[];
+  inbox?: { dir: string; scanMs: number };
+  commandReplyTimeoutMs: number;
+  faultKillAfterFlushed?: number;
+}
 
 export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig {
-  return loadServiceRuntime('gate', env);
+  const configPath = env.GATE_CONFIG?.trim() || undefined;
+  const inboxDir = env.GATE_INBOX_DIR?.trim() || undefined;
+  const fault = env.GATE_FAULT_KILL_AFTER_FLUSHED?.trim();
+  return {
+    ...loadServiceRuntime('gate', env),
+    gate: {
+      ...(configPath ? { configPath } : {}),
+      gates: loadGates(configPath),
+      ...(inboxDir ? { inbox: { dir: inboxDir, scanMs: integerFromEnv(env, 'GATE_INBOX_SCAN_MS', 1000, 10) } } : {}),
+      commandReplyTimeoutMs: integerFromEnv(env, 'GATE_COMMAND_REPLY_TIMEOUT_MS', 15_000, 1),
+      ...(fault ? { faultKillAfterFlushed: integerFromEnv(env, 'GATE_FAULT_KILL_AFTER_FLUSHED', 0, 1) } : {}),
+    },
+  };
+}
+
+/** The gates in effect for a configuration file (YAML or JSON), or the standard ones without a file. */
+export function loadGates(path: string | undefined): HumanGate[] {
+  if (!path) return resolveGates();
+  let settings: unknown;
+  try {
+    settings = parseYaml(readFileSync(path, 'utf8')) ?? {};
+  } catch (error) {
+    throw new ConfigurationError(`GATE_CONFIG ${path}: ${(error as Error).message}`);
+  }
+  if (typeof settings !== 'object' || Array.isArray(settings)) throw new ConfigurationError(`GATE_CONFIG ${path}: expected a map`);
+  const unknown = Object.keys(settings as object).filter((k) => k !== 'standard_gates' && k !== 'gates');
+  if (unknown.length) throw new ConfigurationError(`GATE_CONFIG ${path}: unknown setting ${unknown.join(', ')} (standard_gates, gates)`);
+  try {
+    return resolveGates(settings as GateSettings);
+  } catch (error) {
+    if (error instanceof ConditionError) throw new ConfigurationError(`GATE_CONFIG ${path}: ${error.message}`);
+    throw error;
+  }
 }

@@ -25,3 +25,4 @@ export * from './messages/audit.js';
 export * from './supervision-state.js';
 export * from './automation-ladder.js';
 export * from './phase-progress.js';
+export * from './gate-state.js';

@@ -1,12 +1,15 @@
 import type { PayloadOf } from '@warden/contracts';
+import { OPERATOR_REJECTION_PROMPT } from '@warden/contracts';
+import type { DecisionEntry } from './buffer-entry.js';
 
 export type Verdict = PayloadOf<'review.verdict'>;
 export type Decision = PayloadOf<'decision.made'>;
 
 /**
  * Turns a reviewer verdict into the agent's final decision. allow and warn let the action run (a
- * warning's reason travels with it), modify runs the modified input, block denies. require_approval is
- * denied until an operator approves: the gate fails closed when a human is needed.
+ * warning's reason travels with it), modify runs the modified input, block denies. require_approval
+ * never reaches this in the normal state: it pauses the session for an operator (FR-11.9); should it,
+ * it is denied, since the gate fails closed when a human is needed.
  */
 export function decisionFromVerdict(verdict: Verdict): Decision {
   const base = { action_id: verdict.action_id, verdict: verdict.verdict, reasons: verdict.reasons };
@@ -26,4 +29,77 @@ export function decisionFromVerdict(verdict: Verdict): Decision {
     case 'block':
       return { ...base, decision: 'deny', reason: first || 'Blocked by the reviewer.', decided_by: 'reviewer' };
   }
+}
+
+/** How the operator (or the on-timeout policy) resolved a paused session. */
+export interface Resolution {
+  resolution: 'approve' | 'reject';
+  operator_id: string;
+  decided_by: 'operator' | 'gate_timeout';
+  conditions?: string[];
+  reason?: string;
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * The decision a held verdict becomes when its session is flushed. Whatever did not need approval
+ * passes as the reviewer decided. What needed approval is allowed or denied by the resolution, except a
+ * block, which no approval overrides. A rewritten action was approved by the operator who rewrote it:
+ * it runs with the operator's input.
+ */
+export function decisionForHeld(entry: DecisionEntry, rewrite: { input: Record<string, unknown>; operator_id: string } | undefined, resolution: Resolution): Decision {
+  const verdict = entry.verdict.payload;
+  const reviewed = decisionFromVerdict(verdict);
+  if (rewrite) {
+    return {
+      action_id: verdict.action_id,
+      verdict: verdict.verdict,
+      decision: 'allow',
+      reason: `Rewritten and approved by operator ${rewrite.operator_id}: run the operator's input instead of the proposed one.`,
+      reasons: verdict.reasons,
+      updated_input: rewrite.input,
+      decided_by: 'operator',
+      operator_id: rewrite.operator_id,
+    };
+  }
+  if (verdict.verdict === 'block' || !entry.needs_approval) return reviewed;
+  const operator = resolution.decided_by === 'operator' ? { operator_id: resolution.operator_id } : {};
+  if (resolution.resolution === 'reject') {
+    const why =
+      resolution.decided_by === 'gate_timeout'
+        ? "No operator answered in time; the gate's on-timeout policy denies it. Do not retry it without an approval."
+        : `Rejected by operator ${resolution.operator_id}: ${resolution.reason || OPERATOR_REJECTION_PROMPT}`;
+    return {
+      action_id: verdict.action_id,
+      verdict: verdict.verdict,
+      decision: 'deny',
+      reason: clip(why, 4000),
+      reasons: verdict.reasons,
+      decided_by: resolution.decided_by,
+      ...operator,
+    };
+  }
+  const approved: Decision =
+    verdict.verdict === 'require_approval'
+      ? {
+          action_id: verdict.action_id,
+          verdict: verdict.verdict,
+          decision: 'allow',
+          reason: '',
+          reasons: verdict.reasons,
+          ...(verdict.modified_input ? { updated_input: verdict.modified_input } : {}),
+          decided_by: resolution.decided_by,
+        }
+      : { ...reviewed, decided_by: reviewed.decision === 'allow' ? resolution.decided_by : reviewed.decided_by };
+  if (approved.decision === 'deny') return approved;
+  const by = resolution.decided_by === 'gate_timeout' ? "the gate's on-timeout policy" : `operator ${resolution.operator_id}`;
+  const conditions = resolution.conditions?.length ? ` with conditions: ${resolution.conditions.join('; ')}` : '';
+  const first = verdict.reasons[0] ? ` (${verdict.reasons[0]})` : '';
+  return {
+    ...approved,
+    ...operator,
+    reason: clip(`Approved by ${by}${conditions}${first}`, 4000),
+    reasons: [...(resolution.conditions ?? []).map((c) => clip(`Condition: ${c}`, 2000)), ...verdict.reasons].slice(0, 32),
+  };
 }

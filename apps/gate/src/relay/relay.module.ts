@@ -1,6 +1,76 @@
-import { Module } from '@nestjs/common';
-import { DecisionRelayHandler } from './decision-relay.handler.js';
+import { writeSync } from 'node:fs';
+import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { JetStreamServer, MessagePublisher } from '@warden/messaging';
+import { LOGGER, type Logger } from '@warden/observability';
+import type { GateOptions } from '../config.js';
+import { GATE_OPTIONS } from '../core/gate-options.js';
+import type { HumanGate } from '../domain/human-gates.js';
+import { HUMAN_GATES, HumanGatesModule } from '../human-gates/human-gates.module.js';
+import { GateMetrics } from './gate-metrics.js';
+import { GateMessageHandlers } from './gate-message.handlers.js';
+import { HitlRelay } from './hitl-relay.js';
+import { GateStores } from './relay-stores.js';
 
-/** Forwards verdicts to agents as decisions. Uses MessagePublisher and MetricsRegistry from the global modules. */
-@Module({ controllers: [DecisionRelayHandler] })
+/** Follows partition ownership: load a partition's paused sessions when it arrives, forget them when it leaves. */
+@Injectable()
+class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    private readonly relay: HitlRelay,
+    private readonly server: JetStreamServer,
+  ) {}
+
+  onModuleInit(): void {
+    this.server.on('partition.acquired', (partition: number) => void this.relay.onPartitionAcquired(partition));
+    this.server.on('partition.released', (partition: number) => this.relay.onPartitionReleased(partition));
+  }
+
+  onModuleDestroy(): void {
+    this.relay.stop();
+  }
+}
+
+/** The HITL relay on the bus: every verdict passes through it on its way to becoming a decision. */
+@Module({
+  imports: [HumanGatesModule],
+  controllers: [GateMessageHandlers],
+  providers: [
+    {
+      provide: HitlRelay,
+      useFactory: (
+        stores: GateStores,
+        publisher: MessagePublisher,
+        metrics: GateMetrics,
+        logger: Logger,
+        server: JetStreamServer,
+        options: GateOptions,
+        gates: readonly HumanGate[],
+      ) => {
+        const killAfter = options.faultKillAfterFlushed;
+        return new HitlRelay({
+          stores,
+          publish: (message) => publisher.publishMessage(message),
+          gates: () => gates,
+          metrics,
+          log: logger,
+          partitions: server.options.topology.options.partitions,
+          owns: (partition) => server.ownedPartitions().includes(partition),
+          ...(killAfter
+            ? {
+                afterFlushed: (published: number) => {
+                  if (published !== killAfter) return;
+                  // Written synchronously: the logger's asynchronous write would die with the process.
+                  writeSync(2, `${JSON.stringify({ level: 'fatal', service: 'gate', published, msg: 'GATE_FAULT_KILL_AFTER_FLUSHED reached: killing the process mid-flush' })}\n`);
+                  process.kill(process.pid, 'SIGKILL');
+                },
+              }
+            : {}),
+        });
+      },
+      inject: [GateStores, MessagePublisher, GateMetrics, LOGGER, JetStreamServer, GATE_OPTIONS, HUMAN_GATES],
+    },
+    RelayLifecycle,
+  ],
+  exports: [HitlRelay],
+})
 export class RelayModule {}
+

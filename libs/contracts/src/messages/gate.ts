@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
-import { HITL_COMMANDS, PhaseSchema, SubjectToken } from '../vocabulary.js';
+import { HITL_COMMANDS, PhaseSchema, SubjectToken, Timestamp } from '../vocabulary.js';
 
 export const GateRequested = defineMessage({
   type: 'gate.requested',
@@ -16,6 +16,11 @@ export const GateRequested = defineMessage({
     escalation: Type.Optional(Type.String({ maxLength: 256 })),
     action_id: Type.Optional(Type.String({ maxLength: 128 })),
     phase: Type.Optional(PhaseSchema),
+    details: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'What the operator needs to decide: phase, environment, the action and its review.' }),
+    ),
+    on_timeout: Type.Optional(Type.Enum(['deny', 'approve'], { description: 'What happens when nobody answers in time.' })),
+    expires_at: Type.Optional(Timestamp),
   }),
 });
 
@@ -32,6 +37,7 @@ export const GateResponded = defineMessage({
     reason: Type.Optional(Type.String({ maxLength: 4000 })),
     conditions: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 32 })),
     response_ms: Type.Number({ minimum: 0 }),
+    outcome: Type.Optional(Type.Enum(['approved', 'approved_with_conditions', 'rejected', 'timed_out'])),
   }),
 });
 
@@ -44,6 +50,8 @@ export const GateEscalated = defineMessage({
     request_id: SubjectToken('The gate request escalated.'),
     gate_id: Type.String({ maxLength: 128 }),
     escalation: Type.String({ maxLength: 256 }),
+    reason: Type.Optional(Type.String({ maxLength: 256, description: 'Why it was escalated, e.g. TIMEOUT.' })),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
 });
 
@@ -55,6 +63,12 @@ export const HitlPaused = defineMessage({
   payload: Type.Object({
     operator_id: Type.String({ maxLength: 256 }),
     reason: Type.String({ maxLength: 2000 }),
+    trigger: Type.Optional(
+      Type.Enum(['operator', 'hitl_required_flag', 'require_approval', 'gate'], {
+        description: 'An operator command, or an automatic pause (FR-11.9) by the control flag, a reviewer verdict or a human gate.',
+      }),
+    ),
+    request_id: Type.Optional(Type.String({ maxLength: 128, description: 'The gate request that paused the session.' })),
   }),
 });
 
@@ -66,6 +80,7 @@ export const HitlResumed = defineMessage({
   payload: Type.Object({
     operator_id: Type.String({ maxLength: 256 }),
     flushed: Type.Integer({ minimum: 0 }),
+    resolution: Type.Optional(Type.Enum(['approve', 'reject'], { description: 'What became of the held actions that needed approval.' })),
   }),
 });
 
@@ -81,6 +96,9 @@ export const HitlInterventionRecorded = defineMessage({
     before_state: Type.Union([Type.String({ pattern: '^[a-f0-9]{64}$' }), Type.Null()]),
     after_state: Type.Union([Type.String({ pattern: '^[a-f0-9]{64}$' }), Type.Null()]),
     reversed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    occurred_at: Type.String({ format: 'date-time', description: 'When the command took effect; a later record with reversed_at keeps it.' }),
+    target_trace_id: Type.Optional(Type.String({ maxLength: 128, description: 'Trace of the buffered message the command changed.' })),
+    command_id: Type.Optional(Type.String({ maxLength: 128, description: 'Id of the gate.command message processed.' })),
   }),
 });
 
@@ -95,6 +113,13 @@ export const GateCommand = defineMessage({
     reason: Type.Optional(Type.String({ maxLength: 2000 })),
     original_trace_id: Type.Optional(Type.String({ maxLength: 128 })),
     new_content: Type.Optional(Type.String({ maxLength: 100000 })),
-    prompt: Type.Optional(Type.String({ maxLength: 100000 })),
+    prompt: Type.Optional(Type.String({ maxLength: 16000 })),
+    resolution: Type.Optional(
+      Type.Enum(['approve', 'reject'], {
+        description: 'hitl_unpause: approve (default) or reject the held actions that need approval; reject injects the rejection prompt first.',
+      }),
+    ),
+    request_id: Type.Optional(Type.String({ maxLength: 128, description: 'hitl_unpause: the gate request this answers.' })),
+    conditions: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 32, description: 'hitl_unpause: approval with conditions.' })),
   }),
 });

@@ -2,6 +2,11 @@ import {
   AUTOMATION_LEVEL_BUCKET,
   BREAKER_LEDGER_BUCKET,
   BREAKER_STATE_BUCKET,
+  GATE_BUFFER_STREAM,
+  GATE_CONTEXT_BUCKET,
+  GATE_REQUEST_BUCKET,
+  GATE_SESSION_BUCKET,
+  gateBufferStreamSubject,
   LADDER_RECORD_BUCKET,
   CHANNELS,
   channelsReceivedBy,
@@ -114,6 +119,14 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
       replicas: options.replicas,
     });
   }
+  // The gate's buffer of paused sessions: kept until flushed (no age limit), read only by the gate.
+  streams.push({
+    name: GATE_BUFFER_STREAM,
+    subjects: [gateBufferStreamSubject()],
+    maxAgeMs: 0,
+    duplicateWindowMs: options.duplicateWindowMs,
+    replicas: options.replicas,
+  });
   const consumers: ConsumerSpec[] = [];
   for (const service of SERVICES) {
     for (const channelId of channelsReceivedBy(service)) {
@@ -152,6 +165,26 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
       description: "The ladder's track record per agent: metrics, level and operator pin.",
       history: 1,
       replicas: options.replicas,
+    },
+    {
+      bucket: GATE_SESSION_BUCKET,
+      description: "The gate's relay state of each paused session and the progress of its flush.",
+      history: 1,
+      replicas: options.replicas,
+    },
+    {
+      bucket: GATE_CONTEXT_BUCKET,
+      description: 'Phase and environment of each session, for the human gates.',
+      history: 1,
+      replicas: options.replicas,
+      ttlMs: 30 * 24 * 3_600_000,
+    },
+    {
+      bucket: GATE_REQUEST_BUCKET,
+      description: 'Human gate approval requests, pending and answered (answers to stale requests are refused).',
+      history: 1,
+      replicas: options.replicas,
+      ttlMs: 30 * 24 * 3_600_000,
     },
   ];
   return { options, streams, consumers, keyValues };

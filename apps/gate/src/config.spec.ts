@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigurationError } from '@warden/messaging';
+import { loadGateConfig } from './config.js';
+
+describe('gate configuration', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'gate-config-spec-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('defaults: the standard gates, no inbox, a 15 s reply wait', () => {
+    const config = loadGateConfig({});
+    expect(config.gate.gates.map((g) => g.id)).toEqual(['architecture_approval', 'production_deploy', 'security_findings', 'cost_overrun']);
+    expect(config.gate.inbox).toBeUndefined();
+    expect(config.gate.commandReplyTimeoutMs).toBe(15_000);
+    expect(config.http.port).toBe(3105);
+  });
+
+  it('reads the inbox directory and gates from the environment', () => {
+    const path = file('gates.yaml', 'gates:\n  - { id: deploys, prompt: Deploys need a look., when: { path: action.tool, equals: Deploy }, timeout_ms: 60000 }\n');
+    const config = loadGateConfig({ GATE_CONFIG: path, GATE_INBOX_DIR: '/tmp/inbox', GATE_INBOX_SCAN_MS: '250' });
+    expect(config.gate.gates.map((g) => g.id)).toContain('deploys');
+    expect(config.gate.inbox).toEqual({ dir: '/tmp/inbox', scanMs: 250 });
+  });
+
+  it('refuses a bad file with the reason', () => {
+    expect(() => loadGateConfig({ GATE_CONFIG: file('bad.yaml', 'gates: [{ id: x, prompt: p, when: { path: a, gt: big }, timeout_ms: 5 }]') })).toThrow(/gates\[0\]\.when\.gt must be a number/);
+    expect(() => loadGateConfig({ GATE_CONFIG: file('unknown.yaml', 'gate: []') })).toThrow(ConfigurationError);
+    expect(() => loadGateConfig({ GATE_CONFIG: join(dir, 'missing.yaml') })).toThrow(/GATE_CONFIG/);
+    expect(() => loadGateConfig({ GATE_INBOX_SCAN_MS: '1', GATE_INBOX_DIR: '/tmp/x' })).toThrow(/GATE_INBOX_SCAN_MS/);
+  });
+});

@@ -1,0 +1,34 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { BusConnection } from '@warden/messaging';
+import { MetricsRegistry } from '@warden/observability';
+import type { GateOptions } from '../config.js';
+import { GateMetrics } from '../relay/gate-metrics.js';
+import { GateStores } from '../relay/relay-stores.js';
+import { CommandDispatcher } from './command-dispatcher.js';
+import { GATE_OPTIONS } from './gate-options.js';
+import { GatewayBodyParsing } from './gateway-body.js';
+import { OperatorAuthenticator, OperatorGuard, OperatorHeaderAuthenticator } from './operator.guard.js';
+
+/**
+ * What the gate's features share: its options, the stores (KV buckets and the buffer stream), metrics,
+ * the command dispatcher and the operator check of its HTTP API.
+ */
+@Global()
+@Module({})
+export class GateCoreModule {
+  static forRoot(options: GateOptions): DynamicModule {
+    return {
+      module: GateCoreModule,
+      providers: [
+        { provide: GATE_OPTIONS, useValue: options },
+        { provide: GateStores, useFactory: (bus: BusConnection) => GateStores.open(bus), inject: [BusConnection] },
+        { provide: GateMetrics, useFactory: (metrics: MetricsRegistry) => new GateMetrics(metrics), inject: [MetricsRegistry] },
+        CommandDispatcher,
+        { provide: OperatorAuthenticator, useClass: OperatorHeaderAuthenticator },
+        OperatorGuard,
+        GatewayBodyParsing,
+      ],
+      exports: [GATE_OPTIONS, GateStores, GateMetrics, CommandDispatcher, OperatorAuthenticator, OperatorGuard],
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { createMessage, derivedMessageId, type MessageOf } from '@warden/contracts';
+import { entryContent, type InjectEntry, type StoredEntry } from './buffer-entry.js';
+import { decisionForHeld, type Resolution } from './decision-policy.js';
+
+export type OutgoingMessage = MessageOf<'decision.made'> | MessageOf<'control.issued'>;
+
+/** The id of the one decision per action: the same in the normal path and in a flush, so a re-publish is dropped. */
+export function decisionId(agentId: string, sessionId: string, actionId: string): string {
+  return derivedMessageId('decision.made', `${agentId}:${sessionId}:${actionId}`);
+}
+
+/** The synthetic message an inject sends the agent (FR-11.4): an operator message on the control channel. */
+export function injectedControl(
+  agentId: string,
+  sessionId: string,
+  inject: { source_id: string; trace_id: string; prompt: string; operator_id: string },
+): MessageOf<'control.issued'> {
+  const id = derivedMessageId('control.issued', `hitl_inject:${inject.source_id}`);
+  return createMessage('control.issued', {
+    id,
+    session_id: sessionId,
+    agent_id: agentId,
+    trace_id: inject.trace_id,
+    causation_id: inject.source_id,
+    payload: {
+      control_id: `hitl-${id}`,
+      kind: 'operator_message',
+      message: inject.prompt,
+      requires_ack: false,
+    },
+  });
+}
+
+export interface FlushSpec extends Resolution {
+  window_id: string;
+  /** Derived ids of a rejection prompt come from this (the unpause command, or the timed-out request). */
+  cause_id: string;
+  rejection_prompt?: string;
+  through_seq: number;
+}
+
+/**
+ * What an unpause sends, in order (FR-11.3, FR-11.10): on reject the rejection prompt first, then every
+ * buffered entry of the window in arrival order with its rewrite applied. Deterministic: planning the
+ * same flush again after a crash yields the same messages with the same ids.
+ */
+export function planFlush(
+  agentId: string,
+  sessionId: string,
+  entries: StoredEntry[],
+  rewrites: Record<string, { new_content: string; operator_id: string }>,
+  spec: FlushSpec,
+): OutgoingMessage[] {
+  const plan: OutgoingMessage[] = [];
+  if (spec.resolution === 'reject') {
+    plan.push(
+      injectedControl(agentId, sessionId, {
+        source_id: `reject:${spec.cause_id}`,
+        trace_id: spec.window_id,
+        prompt: spec.rejection_prompt ?? '',
+        operator_id: spec.operator_id,
+      }),
+    );
+  }
+  const ordered = entries.filter((e) => e.entry.window_id === spec.window_id && e.seq <= spec.through_seq).sort((a, b) => a.seq - b.seq);
+  for (const { entry } of ordered) {
+    const rewrite = rewrites[entry.trace_id];
+    if (entry.kind === 'inject') {
+      const prompt = rewrite ? (entryContent(entry, rewrite.new_content) as { prompt: string }).prompt : entry.prompt;
+      plan.push(injectedControl(agentId, sessionId, { ...(entry as InjectEntry), prompt }));
+      continue;
+    }
+    const decision = decisionForHeld(
+      entry,
+      rewrite ? { input: JSON.parse(rewrite.new_content) as Record<string, unknown>, operator_id: rewrite.operator_id } : undefined,
+      spec,
+    );
+    plan.push(
+      createMessage('decision.made', {
+        id: decisionId(agentId, sessionId, entry.action_id),
+        session_id: sessionId,
+        agent_id: agentId,
+        trace_id: entry.verdict.trace_id,
+        causation_id: entry.verdict.id,
+        payload: decision,
+      }),
+    );
+  }
+  return plan;
+}

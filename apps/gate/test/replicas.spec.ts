@@ -1,0 +1,60 @@
+import { newMessageId, partitionOf } from '@warden/contracts';
+import { GateFixture, until } from './gate-fixture.js';
+
+/**
+ * Two gate replicas share the partitions: a command given to either reaches the replica that owns the
+ * session, and a paused session moves with its partition when its owner stops.
+ */
+describe('gate replicas', () => {
+  let f: GateFixture;
+
+  beforeAll(async () => {
+    f = await GateFixture.start({}, 2);
+    await until(() => f.gates.every((g) => g.transport.ownedPartitions().length > 0), 'both replicas to own partitions');
+  }, 60_000);
+
+  afterAll(async () => {
+    await f?.stop();
+  }, 30_000);
+
+  /** A session whose partition the given replica owns. */
+  const sessionOwnedBy = (replica: number) => {
+    for (;;) {
+      const session = `r-${newMessageId().slice(0, 8)}`;
+      if (f.gates[replica]!.transport.ownedPartitions().includes(partitionOf(session, f.nats.partitions))) return session;
+    }
+  };
+
+  it('applies a command sent to the replica that does not own the session and answers with the owner\'s outcome', async () => {
+    const session = sessionOwnedBy(0);
+    expect(await f.command(session, 'pause', {}, 1)).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await f.command(session, 'pause', {}, 1)).toEqual({ status: 200, body: { status: 'ok', note: 'already_paused' } });
+    const held = await f.verdict(session);
+    await f.waitBuffered(session, 1);
+    expect((await f.command(session, 'rewrite', { original_trace_id: 'nope', new_content: '{}' }, 1)).body).toEqual({
+      status: 'error',
+      reason: 'trace_id_not_found_in_buffer',
+    });
+    // Either replica shows the same state: it is read from the stores.
+    expect((await f.http('GET', `/gateway/sessions/${session}`, { replica: 1 })).body.messages).toHaveLength(1);
+    expect(await f.command(session, 'unpause', {}, 1)).toEqual({ status: 200, body: { status: 'ok' } });
+    await f.waitDecision(session, held.payload.action_id);
+  });
+
+  it('hands a paused session with its buffer to the other replica when the owner stops', async () => {
+    const session = sessionOwnedBy(0);
+    await f.command(session, 'pause', {}, 0);
+    const held = [await f.verdict(session), await f.verdict(session), await f.verdict(session)];
+    await f.waitBuffered(session, 3);
+    await f.gates[0]!.close();
+    f.reader = 1;
+    const partition = partitionOf(session, f.nats.partitions);
+    await until(() => f.gates[1]!.transport.ownedPartitions().includes(partition), 'the other replica to take the partition over');
+    const more = await f.verdict(session);
+    await f.waitBuffered(session, 4);
+    expect(f.on('decision', session)).toHaveLength(0);
+    expect(await f.command(session, 'unpause', {}, 1)).toEqual({ status: 200, body: { status: 'ok' } });
+    await f.waitDecision(session, more.payload.action_id);
+    expect(f.on('decision', session).map((m) => (m.body.payload as { action_id: string }).action_id)).toEqual([...held, more].map((v) => v.payload.action_id));
+  });
+});
