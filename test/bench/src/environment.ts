@@ -98,13 +98,14 @@ export class BenchEnvironment {
   }
 
   /** Starts a built service (apps/<app>/dist) as its own process against the server. */
-  async startService(app: string): Promise<ServiceProcess> {
+  async startService(app: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const service = await ServiceProcess.start({
       app,
       nats: this.service,
       partitions: this.options.partitions,
       logFile: join(this.logDir, `${app}.log`),
       readyTimeoutMs: 60_000,
+      env,
     });
     this.services.push(service);
     return service;

@@ -1,14 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createMessage } from '@warden/contracts';
+import { CHANNELS, channelsReceivedBy, createMessage } from '@warden/contracts';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection, consumerName, streamName } from '@warden/messaging';
 import { WardenClient, type AgentSession } from '@warden/sdk';
 import { measureJetStream, measureRequestReply } from './baselines.js';
+import { BENCH_BREAKER_CONFIG, measureBreakerTime } from './breaker-time.js';
 import { CpuMeter } from './cpu.js';
 import { BenchEnvironment } from './environment.js';
 import { ACTION_MIX, LoadDriver, type BacklogProbe, type LoadResult } from './load.js';
+import { measureGateRelay } from './gate-relay.js';
 import { machineInfo } from './machine.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import { Progress } from './progress.js';
@@ -102,6 +104,10 @@ class Bench {
         `p999 ${ms(review.uncached.p999Ms)}; cached p99 ${ms(review.cached.p99Ms)}`,
     );
 
+    progress.phase('K: breakers in process');
+    const breakerTime = await measureBreakerTime({ count: options.quick ? 10_000 : 50_000 });
+    progress.note(`K: breaker check per event in process: p50 ${ms(breakerTime.all.p50Ms)}, p99 ${ms(breakerTime.all.p99Ms)}, p999 ${ms(breakerTime.all.p999Ms)}`);
+
     progress.phase('starting nats-server');
     await env.startNats();
     progress.phase('provisioning the topology');
@@ -125,6 +131,13 @@ class Bench {
     );
     progress.note(
       `B: publish-ack p50 ${ms(jetstream.sequentialRtt.p50)}, p99 ${ms(jetstream.sequentialRtt.p99)}; ${num(jetstream.acksPerSecond)} acks/s with ${jetstream.window} in flight`,
+    );
+
+    progress.phase('G: gate relay (normal state, 10,000-message flush)');
+    const gateRelay = await measureGateRelay(env.service, { partitions: options.partitions, buffer: options.quick ? 2_000 : 10_000 });
+    progress.note(
+      `G: gate relay adds p50 ${ms(gateRelay.normal_path.added_p50_ms)} to a bare publish; flush of ${num(gateRelay.flush.messages)} buffered: ` +
+        `${num(gateRelay.flush.messages_per_second)}/s`,
     );
 
     for (const app of ['reviewer', 'gate']) {
@@ -190,6 +203,8 @@ class Bench {
         `max ${ms(latency.latency.max)}; ${latency.lost} lost of ${num(latency.sent)}`,
     );
 
+    const withBreaker = await this.latencyWithBreaker(driver, cpu, probeBacklog);
+
     const steps: StepResult[] = [];
     for (const rate of options.steps) {
       await sleep(PAUSE_BETWEEN_PHASES_MS);
@@ -226,7 +241,7 @@ class Bench {
     }
 
     progress.phase('stopping');
-    const figures = { requestReply, jetstream, latency, steps, review, ...(closedLoop ? { closedLoop } : {}) };
+    const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
     const targets = evaluateTargets(figures, options.rate);
     const ratioFigures = ratios(figures);
     const serviceLogs = Object.fromEntries(env.services.map((s) => [s.app, s.logs]));
@@ -282,6 +297,13 @@ class Bench {
       },
       ratios: ratioFigures,
       review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
+      gateRelay,
+      breaker: {
+        inProcess: breakerTime,
+        latencyWithBreaker: tidy(withBreaker),
+        addedP50Ms: round(withBreaker.latency.p50 - latency.latency.p50),
+        addedP99Ms: round(withBreaker.latency.p99 - latency.latency.p99),
+      },
       serviceWarnings: Object.fromEntries(
         Object.entries(serviceLogs).map(([app, logs]) => [app, logs.split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(0, 20)]),
       ),
@@ -309,6 +331,45 @@ class Bench {
     ].join('\n');
     process.stdout.write(out);
     return options.strict && !targets.every((t) => t.met) ? 1 : 0;
+  }
+
+  /**
+   * The latency phase again with the breaker running beside the decision path: it consumes every
+   * action and keeps its ledger in KV, and the reviewer reads its state. The breaker starts from new
+   * messages (its consumers are recreated so), not by replaying the phases before it, and stops after.
+   */
+  private async latencyWithBreaker(driver: LoadDriver, cpu: CpuMeter, probeBacklog: () => Promise<BacklogProbe>): Promise<LoadResult> {
+    const { options, progress, env } = this;
+    await sleep(PAUSE_BETWEEN_PHASES_MS);
+    progress.phase('starting breaker');
+    const jsm = this.bus!.jsm;
+    for (const channel of channelsReceivedBy('breaker').filter((c) => CHANNELS[c].kind === 'session')) {
+      for (let p = 0; p < options.partitions; p++) {
+        const name = consumerName('breaker', channel, p);
+        const { config } = await jsm.consumers.info(streamName(channel), name);
+        await jsm.consumers.delete(streamName(channel), name);
+        await jsm.consumers.add(streamName(channel), { ...config, deliver_policy: 'new' as never });
+      }
+    }
+    const configPath = join(env.logDir, 'breakers.yaml');
+    writeFileSync(configPath, BENCH_BREAKER_CONFIG);
+    const breaker = await env.startService('breaker', { BREAKER_CONFIG: configPath });
+    progress.note(`breaker ready at ${breaker.url} (pid ${breaker.pid})`);
+    const status = (name: string) => (s: Parameters<Progress['phase']>[1]) => progress.phase(name, s);
+    const maxBacklog = Math.max(1_000, options.rate * 2);
+    const warm = `breaker warm-up ${num(options.rate)}/s for ${Math.min(5, options.warmupS)} s`;
+    await driver.openLoop({ label: 'breaker-warmup', rate: options.rate, durationS: Math.min(5, options.warmupS), maxBacklog, status: status(warm) });
+    await sleep(PAUSE_BETWEEN_PHASES_MS);
+    const name = `latency with the breaker ${num(options.rate)}/s for ${options.durationS} s`;
+    const measured = await this.withServiceFigures(() =>
+      driver.openLoop({ label: 'latency-with-breaker', rate: options.rate, durationS: options.durationS, maxBacklog, status: status(name), cpu, probeBacklog }),
+    );
+    progress.note(
+      `latency with the breaker @ ${num(options.rate)}/s: p50 ${ms(measured.latency.p50)}, p99 ${ms(measured.latency.p99)}; ${measured.lost} lost of ${num(measured.sent)}`,
+    );
+    progress.phase('stopping breaker');
+    await breaker.stop();
+    return measured;
   }
 
   /** Runs a load phase between two reads of the services' own metrics. */

@@ -1,8 +1,10 @@
+import type { BreakerTimeFigures } from './breaker-time.js';
+import type { GateRelayFigures } from './gate-relay.js';
 import type { JetStreamResult, RequestReplyResult } from './baselines.js';
 import type { CpuShares } from './cpu.js';
 import type { LoadResult } from './load.js';
 import type { ReviewTimeFigures } from './review-time.js';
-import { IN_PROCESS_REVIEW } from './service-metrics.js';
+import { BREAKER_EVENT, IN_PROCESS_REVIEW } from './service-metrics.js';
 
 export const TARGETS = {
   /** Decision round trip p99 at the latency phase's rate, ms. */
@@ -35,6 +37,9 @@ export interface Figures {
   steps: StepResult[];
   closedLoop?: LoadResult;
   review?: ReviewTimeFigures;
+  /** The breakers' check time in process, and the latency phase again with the breaker running. */
+  breaker?: { inProcess: BreakerTimeFigures; withBreaker: LoadResult };
+  gateRelay?: GateRelayFigures;
 }
 
 /**
@@ -202,6 +207,29 @@ const cpuText = (cpu: CpuShares | undefined) =>
         .join(', ')
     : 'n/a';
 
+/** The breaker's figures: its check time per event, and what running it adds to the decision path. */
+function breakerRows(b: NonNullable<Figures['breaker']>, without: LoadResult, rate: number): (Row | 'rule')[] {
+  const handled = b.withBreaker.services?.['breaker']?.handlers[BREAKER_EVENT];
+  const added = (a: number, base: number) => `${a - base >= 0 ? '+' : ''}${ms(a - base)}`;
+  return [
+    'rule',
+    { measurement: 'Breaker check per event, in process, p50 / p99', value: `${ms(b.inProcess.all.p50Ms)} / ${ms(b.inProcess.all.p99Ms)}` },
+    { measurement: '  proposed action p99 / outcome p99 (cost, error window, progress)', value: `${ms(b.inProcess.action.p99Ms)} / ${ms(b.inProcess.outcome.p99Ms)}` },
+    {
+      measurement: `Breaker event end to end p99 @ ${num(rate)}/s (evaluate, publish, ledger and state in KV)`,
+      value: handled ? ms(handled.p99Ms) : 'n/a',
+      baseline: handled ? `p50 ${ms(handled.p50Ms)}` : '',
+    },
+    {
+      measurement: `Decision p50 / p99 @ ${num(rate)}/s with the breaker running`,
+      value: `${ms(b.withBreaker.latency.p50)} / ${ms(b.withBreaker.latency.p99)}`,
+      baseline: `without: ${ms(without.latency.p50)} / ${ms(without.latency.p99)}`,
+      ratio: `${added(b.withBreaker.latency.p50, without.latency.p50)} / ${added(b.withBreaker.latency.p99, without.latency.p99)}`,
+    },
+    { measurement: `Lost decisions with the breaker running`, value: `${b.withBreaker.lost + b.withBreaker.rejected + b.withBreaker.errors} of ${num(b.withBreaker.sent)}` },
+  ];
+}
+
 export function renderReport(f: Figures, targets: TargetResult[], r: Record<string, number | null>, options: { sessions: number; agents: number; stepDurationS: number }): string {
   const rr = f.requestReply.rtt;
   const js = f.jetstream;
@@ -281,6 +309,23 @@ export function renderReport(f: Figures, targets: TargetResult[], r: Record<stri
             measurement: "  reviewer's handler, receive to ack (review + verdict publish-ack)",
             value: `${(share.handlerShare * 100).toFixed(1)}%`,
             baseline: `handler ${ms(share.handlerMeanMs)}`,
+          },
+        ]
+      : []),
+    ...(f.breaker ? breakerRows(f.breaker, f.latency, rate) : []),
+    ...(f.gateRelay
+      ? [
+          'rule' as const,
+          {
+            measurement: 'Gate relay per verdict, normal state, p50 / p99 (lookup, gates, decision publish)',
+            value: `${ms(f.gateRelay.normal_path.relay_p50_ms)} / ${ms(f.gateRelay.normal_path.relay_p99_ms)}`,
+            baseline: `bare publish ${ms(f.gateRelay.normal_path.publish_p50_ms)} / ${ms(f.gateRelay.normal_path.publish_p99_ms)}`,
+            ratio: `+${ms(f.gateRelay.normal_path.added_p50_ms)} p50`,
+          },
+          {
+            measurement: `Gate flush of a ${num(f.gateRelay.flush.messages)}-message buffer (in order, each acked)`,
+            value: `${num(f.gateRelay.flush.messages_per_second)}/s`,
+            baseline: `${f.gateRelay.flush.seconds} s`,
           },
         ]
       : []),

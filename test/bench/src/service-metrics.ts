@@ -38,6 +38,16 @@ export interface ServicePhaseFigures {
 
 /** Key of the reviewer's in-process review time among the handler figures. */
 export const IN_PROCESS_REVIEW = 'review (in process)';
+/** Keys of the breaker's evaluation time (in process) and whole event handling (evaluate, publish, KV writes). */
+export const BREAKER_EVALUATION = 'breaker evaluation (in process)';
+export const BREAKER_EVENT = 'breaker event (end to end)';
+
+/** Histograms read into the handler figures under a name of their own, summed over their labels. */
+const STAGE_HISTOGRAMS: Record<string, string> = {
+  warden_review_duration_seconds: IN_PROCESS_REVIEW,
+  warden_breaker_evaluation_seconds: BREAKER_EVALUATION,
+  warden_breaker_event_seconds: BREAKER_EVENT,
+};
 
 const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$/;
 
@@ -57,6 +67,21 @@ export function parseMetrics(text: string): ServiceSnapshot {
     const [, name, rawLabels, rawValue] = m;
     const value = Number(rawValue);
     const l = labels(rawLabels);
+    const stage = /^(.*)_(bucket|sum|count)$/.exec(name!);
+    const stageName = stage ? STAGE_HISTOGRAMS[stage[1]!] : undefined;
+    if (stage && stageName) {
+      // In-process stages shown beside the handlers; label sets (e.g. the breaker's event kinds) add up.
+      const target = series(stageName);
+      if (stage[2] === 'sum') target.sum += value;
+      else if (stage[2] === 'count') target.count += value;
+      else {
+        const le = l.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(l.le);
+        const bucket = target.buckets.find(([b]) => b === le);
+        if (bucket) bucket[1] += value;
+        else target.buckets.push([le, value]);
+      }
+      continue;
+    }
     switch (name) {
       case 'warden_handler_duration_seconds_bucket':
         series(l.type!).buckets.push([l.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(l.le), value]);
@@ -66,16 +91,6 @@ export function parseMetrics(text: string): ServiceSnapshot {
         break;
       case 'warden_handler_duration_seconds_count':
         series(l.type!).count = value;
-        break;
-      // The reviewer's in-process review time, shown beside the handlers as a stage of its own.
-      case 'warden_review_duration_seconds_bucket':
-        series(IN_PROCESS_REVIEW).buckets.push([l.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(l.le), value]);
-        break;
-      case 'warden_review_duration_seconds_sum':
-        series(IN_PROCESS_REVIEW).sum = value;
-        break;
-      case 'warden_review_duration_seconds_count':
-        series(IN_PROCESS_REVIEW).count = value;
         break;
       case 'nodejs_gc_duration_seconds_sum':
         snapshot.gcSeconds += value;
