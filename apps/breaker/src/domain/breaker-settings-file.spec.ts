@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { BreakerSettingsError, resolveBreakerSettings } from './breaker-settings-file.js';
 import { DEFAULT_BREAKER_SETTINGS } from './breaker-settings.js';
 
@@ -20,6 +22,11 @@ describe('resolveBreakerSettings', () => {
     expect(Object.keys(settings.cost.pricing)).toEqual([...Object.keys(DEFAULT_BREAKER_SETTINGS.cost.pricing), 'local-llama']);
     expect(settings.error_rate.mode).toBe('metrics_only');
     expect(resolveBreakerSettings({ time: { timeouts: { total: 1000 } } }).time.timeouts.total).toBe(1000);
+  });
+
+  it('is what deploy/breaker/breakers.yaml documents', () => {
+    const file = new URL('../../../../deploy/breaker/breakers.yaml', import.meta.url);
+    expect(resolveBreakerSettings(parseYaml(readFileSync(file, 'utf8')))).toEqual(DEFAULT_BREAKER_SETTINGS);
   });
 
   it('names the setting that is wrong', () => {
