@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BREAKER_STATE_BUCKET, breakerStateKey, createMessage, parseBreakerState, publishSubject } from '@warden/contracts';
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import type { ActionDecision, AgentSession } from '@warden/sdk';
+import type { ActionDecision, AgentSession, WardenClient } from '@warden/sdk';
 import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'warden-breaker-scenario-'));
@@ -22,6 +22,7 @@ describe('a session that spends past its run budget', () => {
   let breaker: ServiceProcess;
   let operator: BusConnection;
   let observer: BusConnection;
+  let client: WardenClient | undefined;
 
   const startBreaker = () =>
     ServiceProcess.start({ app: 'breaker', nats: path.nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, BREAKER_CONFIG: configPath } });
@@ -34,6 +35,7 @@ describe('a session that spends past its run budget', () => {
   });
 
   afterAll(async () => {
+    await client?.close();
     await operator?.close();
     await observer?.close();
     await breaker?.stop();
@@ -59,7 +61,7 @@ describe('a session that spends past its run budget', () => {
   }
 
   it('is blocked by the reviewer with the breaker\'s reason and suggestion, and a reset lets it through', async () => {
-    const client = await path.agent();
+    client = await path.agent();
     const session = client.session(`budget-${Date.now().toString(36)}`);
     await session.start({ context: { goal: 'Fix the date parser', cwd: '/work/app' }, phase: 'implementation' });
 
@@ -102,6 +104,5 @@ describe('a session that spends past its run budget', () => {
     const through = await proposeUntil(session, true);
     expect(through).toMatchObject({ decidedBy: 'reviewer', verdict: 'allow' });
     expect((await breakerState(session.sessionId))?.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'closed' });
-    await client.close();
   });
 });
