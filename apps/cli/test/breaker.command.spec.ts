@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { ServiceProcess } from '@warden/local-runtime';
 import { createMessage, publishSubject } from '@warden/contracts';
-import { BusConnection, type NatsSettings } from '@warden/messaging';
+import { BusConnection } from '@warden/messaging';
 import { TestNatsServer } from '@warden/testing';
 import { UsageError } from '../src/command.js';
 import { parseBreakerRequest } from '../src/commands/breaker.command.js';
-
-const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+import { warden } from './warden-process.fixture.js';
 
 describe('warden breaker: arguments', () => {
   const parse = (positionals: string[], values: Record<string, unknown> = {}) => () => parseBreakerRequest(values, positionals);
@@ -39,19 +36,6 @@ describe('warden breaker: arguments', () => {
     expect(parse([...positionals], values)).toThrow(message);
   });
 });
-
-async function warden(args: string[], nats: NatsSettings): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { FORCE_COLOR: _forced, ...inherited } = process.env;
-  const env = { ...inherited, NO_COLOR: '1', NATS_URL: nats.servers, NATS_USER: nats.user ?? '', NATS_PASSWORD: nats.password ?? '' };
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WARDEN, ...args], { env, cwd: WORKSPACE_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('warden breaker against a running breaker', () => {
   let nats: TestNatsServer;

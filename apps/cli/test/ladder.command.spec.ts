@@ -1,14 +1,11 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { Kvm } from '@nats-io/kv';
 import { LADDER_RECORD_BUCKET } from '@warden/contracts';
-import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
-import { BusConnection, type NatsSettings } from '@warden/messaging';
+import { ServiceProcess } from '@warden/local-runtime';
+import { BusConnection } from '@warden/messaging';
 import { TestNatsServer } from '@warden/testing';
 import { UsageError } from '../src/command.js';
 import { parseLadderRequest } from '../src/commands/ladder.command.js';
-
-const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+import { warden } from './warden-process.fixture.js';
 
 describe('warden ladder: arguments', () => {
   const parse = (positionals: string[], values: Record<string, unknown> = {}) => () => parseLadderRequest(values, positionals);
@@ -45,20 +42,6 @@ describe('warden ladder: arguments', () => {
     expect(parse([...positionals], values)).toThrow(message);
   });
 });
-
-async function warden(args: string[], nats: NatsSettings): Promise<{ code: number; stdout: string; stderr: string }> {
-  // Plain output, as in a pipe; test runners set FORCE_COLOR, which Node refuses to combine with NO_COLOR.
-  const { FORCE_COLOR: _forced, ...inherited } = process.env;
-  const env = { ...inherited, NO_COLOR: '1', NATS_URL: nats.servers, NATS_USER: nats.user ?? '', NATS_PASSWORD: nats.password ?? '' };
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WARDEN, ...args], { env, cwd: WORKSPACE_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('warden ladder against a running ladder', () => {
   let nats: TestNatsServer;
