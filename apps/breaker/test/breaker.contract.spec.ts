@@ -49,13 +49,14 @@ describeServiceContract(
     const newSession = () => `brk-${Date.now().toString(36)}-${++sequence}`;
     const channelOf: Partial<Record<MessageType, 'session' | 'outcome' | 'action' | 'breaker_command'>> = {
       'session.started': 'session',
+      'session.ended': 'session',
       'session.phase_changed': 'session',
       'action.proposed': 'action',
       'action.outcome': 'outcome',
       'breaker.command': 'breaker_command',
     };
 
-    async function send<T extends 'session.started' | 'session.phase_changed' | 'action.proposed' | 'action.outcome' | 'breaker.command'>(
+    async function send<T extends 'session.started' | 'session.phase_changed' | 'session.ended' | 'action.proposed' | 'action.outcome' | 'breaker.command'>(
       type: T,
       session: string,
       payload: PayloadOf<T>,
@@ -163,6 +164,18 @@ describeServiceContract(
         expect((await state(session))?.state).toBe('closed');
         await send('action.outcome', session, { action_id: 'e3', status: 'error', error: { message: 'boom' } });
         expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'error_rate', reason: 'ERROR_RATE_CRITICAL', current_value: 1 });
+      });
+
+      it('forgets a session when it ends, and ignores what arrives after the end', async () => {
+        const session = newSession();
+        await send('action.outcome', session, opus('x1', 50_000));
+        await eventually(() => state(session), (r) => r?.state === 'closed', 'the state record');
+        await send('session.ended', session, { status: 'success' });
+        await eventually(() => state(session), (r) => r === null, 'the state to be removed');
+        const late = await send('action.outcome', session, opus('x2', 200_000)); // would trip the run budget
+        await send('action.outcome', session, opus('x3', 1)); // handled after x2: x2 is done by then
+        expect(harness.recorder.messages.filter((m) => m.body.session_id === session && m.body['causation_id'] === late)).toEqual([]);
+        expect(await state(session)).toBeNull();
       });
 
       it('counts a redelivered outcome once', async () => {

@@ -82,6 +82,11 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     return this.serialised(key(address.agentId, address.sessionId), async () => {
       const started = performance.now();
       const session = await this.session(address.agentId, address.sessionId, address.at);
+      if (session.breakers.ended) {
+        // A straggler after the run ended (an outcome on another channel, say) has nothing left to trip.
+        this.forget(key(address.agentId, address.sessionId));
+        return;
+      }
       if ('message' in cause && session.breakers.hasApplied(cause.message.id)) {
         // A redelivery of what is stored: only make sure the state record followed.
         await this.writeState(session);
