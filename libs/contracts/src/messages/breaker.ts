@@ -80,17 +80,20 @@ export const BreakerError = defineMessage({
   }),
 });
 
+/** What an operator asks of a session's breakers; the command and its audit record both carry it. */
+const OperatorCommand = {
+  command: Type.Enum(['force_open', 'disable', 'enable', 'reset']),
+  breaker: Type.Union([BreakerKind, Type.Literal('all')]),
+  operator_id: Type.String({ minLength: 1, maxLength: 256 }),
+  reason: Type.Optional(Type.String({ maxLength: 2000 })),
+};
+
 export const BreakerCommand = defineMessage({
   type: 'breaker.command',
   version: 1,
   channel: 'breaker_command',
   summary: 'An operator command for a breaker of a session.',
-  payload: Type.Object({
-    command: Type.Enum(['force_open', 'disable', 'enable', 'reset']),
-    breaker: Type.Union([BreakerKind, Type.Literal('all')]),
-    operator_id: Type.String({ minLength: 1, maxLength: 256 }),
-    reason: Type.Optional(Type.String({ maxLength: 2000 })),
-  }),
+  payload: Type.Object({ ...OperatorCommand }),
 });
 
 export const BreakerCommandApplied = defineMessage({
@@ -99,10 +102,7 @@ export const BreakerCommandApplied = defineMessage({
   channel: 'breaker',
   summary: "The audit record of an operator's breaker command: what was asked, by whom, and what it did.",
   payload: Type.Object({
-    command: Type.Enum(['force_open', 'disable', 'enable', 'reset']),
-    breaker: Type.Union([BreakerKind, Type.Literal('all')]),
-    operator_id: Type.String({ minLength: 1, maxLength: 256 }),
-    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+    ...OperatorCommand,
     command_message_id: Type.String({ maxLength: 128 }),
     changed: Type.Array(BreakerKind, { description: 'Breakers whose state or disabled flag the command changed.' }),
   }),
