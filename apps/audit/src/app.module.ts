@@ -4,13 +4,19 @@ import type { Logger } from '@warden/observability';
 import type { AuditConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { IngestModule } from './ingest/ingest.module.js';
+import { QueriesModule } from './queries/queries.module.js';
 
 @Module({})
 export class AuditAppModule {
   static forRoot(config: AuditConfig, logger: Logger): DynamicModule {
     return {
       module: AuditAppModule,
-      imports: [...serviceInfrastructure(config, logger), DatabaseModule.forRoot(config.database), IngestModule.forRoot(config.ingest)],
+      imports: [
+        ...serviceInfrastructure(config, logger),
+        DatabaseModule.forRoot(config.database),
+        IngestModule.forRoot(config.ingest),
+        QueriesModule.forRoot({ gaugeRefreshMs: config.gaugeRefreshMs, retention: config.retention }),
+      ],
     };
   }
 }

@@ -47,16 +47,19 @@ describeServiceContract(
   (harness) => {
     let sequence = 0;
     const newSession = () => `brk-${Date.now().toString(36)}-${++sequence}`;
-    const channelOf: Partial<Record<MessageType, 'session' | 'outcome' | 'action' | 'breaker_command'>> = {
+    const channelOf: Partial<Record<MessageType, 'session' | 'outcome' | 'action' | 'breaker_command' | 'intervention'>> = {
       'session.started': 'session',
       'session.ended': 'session',
       'session.phase_changed': 'session',
       'action.proposed': 'action',
       'action.outcome': 'outcome',
       'breaker.command': 'breaker_command',
+      'intervention.issued': 'intervention',
     };
 
-    async function send<T extends 'session.started' | 'session.phase_changed' | 'session.ended' | 'action.proposed' | 'action.outcome' | 'breaker.command'>(
+    async function send<
+      T extends 'session.started' | 'session.phase_changed' | 'session.ended' | 'action.proposed' | 'action.outcome' | 'breaker.command' | 'intervention.issued',
+    >(
       type: T,
       session: string,
       payload: PayloadOf<T>,
@@ -176,6 +179,26 @@ describeServiceContract(
         await send('action.outcome', session, opus('x3', 1)); // handled after x2: x2 is done by then
         expect(harness.recorder.messages.filter((m) => m.body.session_id === session && m.body['causation_id'] === late)).toEqual([]);
         expect(await state(session)).toBeNull();
+      });
+
+      it("enforces the intervention controller's resource throttling: the run budget shrinks and the next call trips it", async () => {
+        const session = newSession();
+        // Its own agent, so that its spending stays out of the other cases' rolling day.
+        const agent = 'agent-throttled';
+        await send('action.outcome', session, opus('t1', 50_000), agent); // $4.50 of $10.00: nothing yet
+        await send('intervention.issued', session, {
+          intervention_id: 'int-throttle',
+          intervention_type: 'resource_throttling',
+          trigger: { kind: 'pattern', message_id: 'pat-1', issue_type: 'resource_spiral' },
+          severity: 'high',
+          severity_score: 0.6,
+          escalation_level: 0,
+          strategy: 'progressive',
+          limits: { max_cost_usd: 5 },
+          reduction_factors: { iterations: 0.5, cost: 0.5 },
+        }, agent);
+        await send('action.outcome', session, opus('t2', 10_000), agent); // $5.40: past the throttled $5.00
+        expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', threshold: 5, current_value: 5.4 });
       });
 
       it('counts a redelivered outcome once', async () => {

@@ -1,15 +1,18 @@
 import 'reflect-metadata';
 import { parse, UsageError, type Command } from './command.js';
+import { auditCommand } from './commands/audit.command.js';
 import { breakerCommand } from './commands/breaker.command.js';
 import { demoCommand } from './commands/demo.command.js';
 import { gateCommand } from './commands/gate.command.js';
+import { hookCommand } from './commands/hook.command.js';
 import { ladderCommand } from './commands/ladder.command.js';
 import { natsConfigCommand } from './commands/nats-config.command.js';
 import { provisionCommand } from './commands/provision.command.js';
+import { replayCommand } from './commands/replay.command.js';
 import { upCommand } from './commands/up.command.js';
 import { out } from './output.js';
 
-const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand, breakerCommand, ladderCommand, gateCommand];
+const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand, breakerCommand, ladderCommand, gateCommand, hookCommand, replayCommand, auditCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

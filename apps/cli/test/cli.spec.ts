@@ -95,21 +95,3 @@ describe('warden provision', () => {
     expect(second).toMatchObject({ code: 0, stdout: expect.stringMatching(/: \d+ unchanged\n$/) });
   });
 });
-
-describe('warden demo', () => {
-  it('runs the suite and prints the decision for each action of the scripted session', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'warden-demo-'));
-    try {
-      const { code, stdout, stderr } = await warden(['demo', '--exit', '--state-dir', stateDir]);
-      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-      expect(stdout).toMatch(/1\. Read README\.md\n\s+→ ALLOW\s+verdict allow, decided by reviewer/);
-      expect(stdout).toMatch(/3\. Bash: rm -rf \/.*\n\s+→ DENY\s+verdict block, decided by reviewer.*\n\s+Recursive deletion of \//);
-      expect(stdout).toMatch(/4\. A malformed action.*\n\s+→ REJECTED\s+verdict none, decided by rejected.*\n\s+Warden rejected the action \(schema_invalid\): \/payload\/tool: must be string/);
-      for (const service of ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit']) {
-        expect(stdout).toMatch(new RegExp(`${service} +http://127\\.0\\.0\\.1:\\d+/metrics`));
-      }
-    } finally {
-      rmSync(stateDir, { recursive: true, force: true });
-    }
-  }, 120_000);
-});

@@ -41,14 +41,14 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
   'checkpoint.saved': {
     checkpoint_id: 'ckpt-7',
     label: 'before refactoring the parser',
-    object_store: { bucket: 'warden_checkpoints', key: 'sess-1/ckpt-7' },
+    object_store: { bucket: 'warden_checkpoints_agent-1', key: 'sess-1/ckpt-7' },
     files: [
       { path: 'src/parser.ts', sha256: 'a'.repeat(64) },
       { path: 'src/parser.old.ts', deleted: true },
     ],
     conversation_position: 42,
   },
-  'control.acknowledged': { control_id: 'ctl-1', status: 'applied' },
+  'control.acknowledged': { control_id: 'ctl-1', status: 'applied', restored_files: ['src/parser.ts', 'src/parser.old.ts'] },
   'review.verdict': {
     action_id: 'toolu_01A09q90qw90lq917835lq9',
     verdict: 'block',
@@ -87,6 +87,7 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     kind: 'soft_correction',
     message: "I notice you're encountering the same error repeatedly. Let's try a different approach.",
     intervention_id: 'int-1',
+    issue_type: 'repetitive_errors',
     requires_ack: true,
   },
   'pattern.detected': {
@@ -110,6 +111,7 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     escalation_level: 0,
     control_id: 'ctl-1',
     strategy: 'progressive',
+    escalated: false,
   },
   'intervention.evaluated': { intervention_id: 'int-1', outcome: 'effective', effectiveness: 0.8, next_step: 'de_escalate' },
   'incident.created': {
@@ -121,6 +123,11 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     root_cause: { pattern: 'resource_spiral' },
     recommendations: ['Review the loop that creates temporary files'],
     recovery_options: ['Roll back to checkpoint ckpt-7', 'Resume with stricter limits'],
+    recovery_plan: [
+      { option: 'rollback_and_retry', description: 'Roll back to last safe checkpoint and retry', details: { checkpoint_id: 'ckpt-7' } },
+      { option: 'abort', description: 'Abort the pipeline execution', details: { cleanup_required: [] } },
+    ],
+    intervention_id: 'int-9',
   },
   'breaker.tripped': {
     breaker: 'cost',

@@ -1,4 +1,6 @@
 import {
+  checkpointBucket,
+  checkpointObjectName,
   derivedMessageId,
   newMessageId,
   type ActionKind,
@@ -47,10 +49,44 @@ export interface ActionOutcome {
   progress?: PhaseProgress;
 }
 
-/** One session of an agent: what it declares, proposes, reports and is told. */
+export interface CheckpointOptions {
+  /** Default a new id. */
+  id?: string;
+  label?: string;
+  /** Where the agent's conversation stood (e.g. the number of messages), to return to on rollback. */
+  conversationPosition?: number;
+  lastActionId?: string;
+}
+
+export interface SavedCheckpoint {
+  checkpointId: string;
+  bucket: string;
+  key: string;
+  files: { path: string; sha256?: string; deleted?: boolean }[];
+}
+
+/** Called when Warden stops the session; the stop is confirmed to Warden once every hook has resolved. */
+export type StopHook = (control: ControlMessage) => void | Promise<void>;
+
+/**
+ * One session of an agent: what it declares, proposes, reports and is told.
+ *
+ * Control messages are handled in arrival order. Two kinds the SDK applies itself (unless the client
+ * was connected with `applyControl: false`) before passing them to `onControl` listeners:
+ * - `checkpoint_rollback`: the checkpoint's files are restored from the object store (written, and
+ *   deleted where the snapshot says they did not exist), then acknowledged with the restored paths.
+ *   Returning the conversation to `conversation_position` is the agent's part.
+ * - `emergency_stop`: `stopSignal` is aborted, every `onStop` hook is awaited, and the stop is
+ *   acknowledged with status `stopped`. From then on `propose` denies every action without sending it,
+ *   until a `resume` control message (an operator's) gives the session a fresh `stopSignal`.
+ * The others (corrections, reinforcement, throttling) are for the agent to read and `acknowledge`.
+ */
 export class AgentSession {
   private readonly listeners = new Set<(control: ControlMessage) => void>();
   private readonly backlog: ControlMessage[] = [];
+  private readonly stopHooks = new Set<StopHook>();
+  private stopController = new AbortController();
+  private controls: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: WardenClient,
@@ -83,6 +119,10 @@ export class AgentSession {
    */
   propose(action: ProposedAction, options: ProposeOptions = {}): Promise<ActionDecision> {
     const actionId = action.actionId ?? newMessageId();
+    if (this.stopped) {
+      const reason = `Warden stopped this session: ${String(this.stopSignal.reason)}`;
+      return Promise.resolve({ actionId, allowed: false, verdict: null, reason, reasons: [reason], decidedBy: 'stopped', latencyMs: 0 });
+    }
     const message = this.client.message('action.proposed', this.sessionId, {
       id: this.client.actionMessageId(this.sessionId, actionId),
       payload: {
@@ -134,19 +174,114 @@ export class AgentSession {
   }
 
   /** Confirms that a control message was applied (or could not be), e.g. that the agent stopped. */
-  async acknowledge(control: ControlMessage, status: 'applied' | 'failed' | 'stopped', detail?: string): Promise<void> {
+  async acknowledge(control: ControlMessage, status: 'applied' | 'failed' | 'stopped', detail?: string, restoredFiles?: string[]): Promise<void> {
     await this.client.publish(
       this.client.message('control.acknowledged', this.sessionId, {
+        // One acknowledgement per control message, however often it is sent.
+        id: derivedMessageId('control.acknowledged', `${this.agentId}:${this.sessionId}:${control.payload.control_id}`),
         trace_id: control.trace_id,
         causation_id: control.id,
-        payload: { control_id: control.payload.control_id, status, ...(detail ? { detail } : {}) },
+        payload: {
+          control_id: control.payload.control_id,
+          status,
+          ...(detail ? { detail: detail.slice(0, 4000) } : {}),
+          ...(restoredFiles ? { restored_files: restoredFiles } : {}),
+        },
       }),
     );
   }
 
+  /**
+   * Saves a checkpoint Warden can roll the session back to: the files' contents (a path that does not
+   * exist is recorded as deleted, and is deleted again on rollback) go to this agent's object store
+   * bucket, then `checkpoint.saved` tells Warden. Relative paths are resolved against the client's
+   * `checkpointRoot` (default: the working directory).
+   */
+  async checkpoint(files: string[], options: CheckpointOptions = {}): Promise<SavedCheckpoint> {
+    const checkpointId = options.id ?? newMessageId();
+    const key = checkpointObjectName(this.sessionId, checkpointId);
+    const store = this.client.checkpoints(checkpointBucket(this.agentId));
+    const snapshot = await store.save(key, checkpointId, files);
+    const listed = snapshot.files.map((f) => ({ path: f.path, ...(f.deleted ? { deleted: true } : { sha256: f.sha256! }) }));
+    await this.client.publish(
+      this.client.message('checkpoint.saved', this.sessionId, {
+        id: derivedMessageId('checkpoint.saved', `${this.agentId}:${this.sessionId}:${checkpointId}`),
+        payload: {
+          checkpoint_id: checkpointId,
+          ...(options.label ? { label: options.label } : {}),
+          object_store: { bucket: store.bucket, key },
+          files: listed,
+          ...(options.conversationPosition !== undefined ? { conversation_position: options.conversationPosition } : {}),
+          ...(options.lastActionId ? { last_action_id: options.lastActionId } : {}),
+        },
+      }),
+    );
+    return { checkpointId, bucket: store.bucket, key, files: listed };
+  }
+
+  /**
+   * Aborted when Warden orders an emergency stop; the agent's loop checks it or listens for its `abort`
+   * event. After a `resume` this is a new, unaborted signal: read it again rather than keeping it.
+   */
+  get stopSignal(): AbortSignal {
+    return this.stopController.signal;
+  }
+
+  get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  /**
+   * Registers a hook run on an emergency stop, e.g. one that resolves once the agent's loop has wound
+   * down; Warden is told the session stopped after every hook resolved. Returns a function that removes it.
+   */
+  onStop(hook: StopHook): () => void {
+    this.stopHooks.add(hook);
+    return () => this.stopHooks.delete(hook);
+  }
+
   /** @internal routed here by the client */
   deliverControl(control: ControlMessage): void {
+    this.controls = this.controls.then(() => this.handleControl(control)).catch(() => undefined);
+  }
+
+  /** @internal resolves when every control message received so far has been handled */
+  settled(): Promise<void> {
+    return this.controls;
+  }
+
+  private async handleControl(control: ControlMessage): Promise<void> {
+    const { kind, checkpoint_id: checkpointId } = control.payload;
+    if (this.client.applyControl && kind === 'checkpoint_rollback' && checkpointId) await this.rollBack(control, checkpointId);
+    if (this.client.applyControl && kind === 'emergency_stop') await this.stop(control);
+    // An operator resumed the session: a fresh signal for the agent's next run.
+    if (this.client.applyControl && kind === 'resume' && this.stopped) this.stopController = new AbortController();
     if (!this.listeners.size) this.backlog.push(control);
     for (const listener of this.listeners) listener(control);
+  }
+
+  private async rollBack(control: ControlMessage, checkpointId: string): Promise<void> {
+    const location = control.payload.object_store ?? { bucket: checkpointBucket(this.agentId), key: checkpointObjectName(this.sessionId, checkpointId) };
+    let restored: string[];
+    try {
+      restored = await this.client.checkpoints(location.bucket).restore(location.key);
+    } catch (error) {
+      await this.acknowledge(control, 'failed', `rollback to ${checkpointId} failed: ${(error as Error).message}`);
+      return;
+    }
+    await this.acknowledge(control, 'applied', `restored checkpoint ${checkpointId}`, restored);
+  }
+
+  private async stop(control: ControlMessage): Promise<void> {
+    if (!this.stopped) this.stopController.abort(control.payload.message ?? 'emergency stop');
+    const failures: string[] = [];
+    for (const hook of this.stopHooks) {
+      try {
+        await hook(control);
+      } catch (error) {
+        failures.push((error as Error).message);
+      }
+    }
+    await this.acknowledge(control, 'stopped', failures.length ? `stopped; stop hooks failed: ${failures.join('; ')}` : 'the agent stopped');
   }
 }

@@ -3,9 +3,9 @@ import type { MessageOf, VerdictKind } from '@warden/contracts';
 /**
  * Who settled a decision: a service (reviewer, operator, gate timeout, policy), Warden's rejection of
  * the message (`rejected`, with the reason), or this SDK's fallback when Warden could not be reached or
- * did not answer in time (`fallback`).
+ * did not answer in time (`fallback`), or the session having been stopped by Warden (`stopped`, not sent).
  */
-export type DecidedBy = MessageOf<'decision.made'>['payload']['decided_by'] | 'rejected' | 'fallback';
+export type DecidedBy = MessageOf<'decision.made'>['payload']['decided_by'] | 'rejected' | 'fallback' | 'stopped';
 
 /** The one final answer to a proposed action. */
 export interface ActionDecision {

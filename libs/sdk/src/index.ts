@@ -2,3 +2,4 @@ export * from './warden-client.js';
 export * from './agent-session.js';
 export * from './decision.js';
 export * from './errors.js';
+export * from './checkpoint-store.js';

@@ -14,6 +14,7 @@ import {
   type SessionChannelId,
 } from '@warden/contracts';
 import { AgentSession } from './agent-session.js';
+import { CheckpointStore } from './checkpoint-store.js';
 import type { ActionDecision, TimeoutPolicy } from './decision.js';
 import { InvalidMessageError } from './errors.js';
 
@@ -34,6 +35,13 @@ export interface WardenClientOptions {
    */
   validate?: boolean;
   name?: string;
+  /** Relative checkpoint paths are resolved against this directory. Default: the working directory. */
+  checkpointRoot?: string;
+  /**
+   * Apply rollbacks and emergency stops as they arrive (default true); false leaves them to the
+   * agent's `onControl` listeners and its own `acknowledge`.
+   */
+  applyControl?: boolean;
 }
 
 interface Pending {
@@ -55,9 +63,12 @@ export class WardenClient {
   private readonly pending = new Map<string, Pending>();
   private readonly sessions = new Map<string, AgentSession>();
   private readonly subscriptions: Subscription[] = [];
+  private readonly stores = new Map<string, CheckpointStore>();
   readonly decisionTimeoutMs: number;
   readonly onTimeout: TimeoutPolicy;
   readonly validate: boolean;
+  readonly applyControl: boolean;
+  readonly checkpointRoot: string;
 
   private constructor(
     readonly nc: NatsConnection,
@@ -68,6 +79,18 @@ export class WardenClient {
     this.decisionTimeoutMs = options.decisionTimeoutMs ?? 15_000;
     this.onTimeout = options.onTimeout ?? 'deny';
     this.validate = options.validate ?? true;
+    this.applyControl = options.applyControl ?? true;
+    this.checkpointRoot = options.checkpointRoot ?? process.cwd();
+  }
+
+  /** The checkpoint store of a bucket (this agent's own: `checkpointBucket(agentId)`). */
+  checkpoints(bucket: string): CheckpointStore {
+    let store = this.stores.get(bucket);
+    if (!store) {
+      store = new CheckpointStore(this.js, bucket, this.checkpointRoot);
+      this.stores.set(bucket, store);
+    }
+    return store;
   }
 
   static async connect(options: WardenClientOptions): Promise<WardenClient> {

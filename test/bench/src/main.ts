@@ -6,6 +6,9 @@ import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection, consumerName, streamName } from '@warden/messaging';
 import { WardenClient, type AgentSession } from '@warden/sdk';
 import { measureJetStream, measureRequestReply } from './baselines.js';
+import { TestPostgres } from '@warden/testing';
+import { measureAuditIngest } from './audit-ingest.js';
+import { ingestLagSince, type IngestLagFigures } from './audit-lag.js';
 import { BENCH_BREAKER_CONFIG, measureBreakerTime } from './breaker-time.js';
 import { CpuMeter } from './cpu.js';
 import { BenchEnvironment } from './environment.js';
@@ -108,6 +111,13 @@ class Bench {
     const breakerTime = await measureBreakerTime({ count: options.quick ? 10_000 : 50_000 });
     progress.note(`K: breaker check per event in process: p50 ${ms(breakerTime.all.p50Ms)}, p99 ${ms(breakerTime.all.p99Ms)}, p999 ${ms(breakerTime.all.p999Ms)}`);
 
+    progress.phase('I: audit ingest vs raw insert (own nats-server and PostgreSQL)');
+    const auditIngest = await measureAuditIngest({ count: options.quick ? 5_000 : 20_000 });
+    progress.note(
+      `I: audit ingest ${num(auditIngest.ingestPersistedPerSec)} events/s persisted, raw multi-row insert ${num(auditIngest.baselineInsertPerSec)}/s ` +
+        `(${auditIngest.ingestVsBaseline}x)`,
+    );
+
     progress.phase('starting nats-server');
     await env.startNats();
     progress.phase('provisioning the topology');
@@ -204,6 +214,7 @@ class Bench {
     );
 
     const withBreaker = await this.latencyWithBreaker(driver, cpu, probeBacklog);
+    const auditUnderLoad = await this.auditUnderLoad(driver, cpu, probeBacklog);
 
     const steps: StepResult[] = [];
     for (const rate of options.steps) {
@@ -241,7 +252,7 @@ class Bench {
     }
 
     progress.phase('stopping');
-    const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
+    const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
     const targets = evaluateTargets(figures, options.rate);
     const ratioFigures = ratios(figures);
     const serviceLogs = Object.fromEntries(env.services.map((s) => [s.app, s.logs]));
@@ -298,6 +309,7 @@ class Bench {
       ratios: ratioFigures,
       review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
       gateRelay,
+      audit: { ingest: auditIngest, underLoad: { ...auditUnderLoad, latency: tidy(auditUnderLoad.latency) } },
       breaker: {
         inProcess: breakerTime,
         latencyWithBreaker: tidy(withBreaker),
@@ -342,15 +354,7 @@ class Bench {
     const { options, progress, env } = this;
     await sleep(PAUSE_BETWEEN_PHASES_MS);
     progress.phase('starting breaker');
-    const jsm = this.bus!.jsm;
-    for (const channel of channelsReceivedBy('breaker').filter((c) => CHANNELS[c].kind === 'session')) {
-      for (let p = 0; p < options.partitions; p++) {
-        const name = consumerName('breaker', channel, p);
-        const { config } = await jsm.consumers.info(streamName(channel), name);
-        await jsm.consumers.delete(streamName(channel), name);
-        await jsm.consumers.add(streamName(channel), { ...config, deliver_policy: 'new' as never });
-      }
-    }
+    await this.startFromNewMessages('breaker');
     const configPath = join(env.logDir, 'breakers.yaml');
     writeFileSync(configPath, BENCH_BREAKER_CONFIG);
     const breaker = await env.startService('breaker', { BREAKER_CONFIG: configPath });
@@ -370,6 +374,74 @@ class Bench {
     progress.phase('stopping breaker');
     await breaker.stop();
     return measured;
+  }
+
+  /**
+   * The latency phase's load once more with the audit service persisting everything into a real
+   * PostgreSQL beside the decision path: how far behind the audit log runs under that load (from each
+   * event's timestamp to its row), and what it costs the decision path. Audit starts from new messages.
+   */
+  private async auditUnderLoad(
+    driver: LoadDriver,
+    cpu: CpuMeter,
+    probeBacklog: () => Promise<BacklogProbe>,
+  ): Promise<{ latency: LoadResult; ingest: IngestLagFigures; drainedMs: number }> {
+    const { options, progress, env } = this;
+    await sleep(PAUSE_BETWEEN_PHASES_MS);
+    progress.phase('starting PostgreSQL and audit');
+    await this.startFromNewMessages('audit');
+    const postgres = await TestPostgres.start();
+    try {
+      const databaseUrl = await postgres.createDatabase('warden_bench_audit');
+      const audit = await env.startService('audit', { DATABASE_URL: databaseUrl });
+      progress.note(`audit ready at ${audit.url} (pid ${audit.pid}), PostgreSQL on 127.0.0.1:${postgres.port}`);
+      const maxBacklog = Math.max(1_000, options.rate * 2);
+      const name = `latency with audit ${num(options.rate)}/s for ${options.durationS} s`;
+      const since = new Date();
+      const latency = await this.withServiceFigures(() =>
+        driver.openLoop({ label: 'latency-with-audit', rate: options.rate, durationS: options.durationS, maxBacklog, status: (s) => progress.phase(name, s), cpu, probeBacklog }),
+      );
+      progress.phase('audit catching up');
+      const drainStarted = performance.now();
+      while ((await this.pendingFor('audit')) > 0 && performance.now() - drainStarted < 60_000) await sleep(200);
+      const drainedMs = Math.round(performance.now() - drainStarted);
+      const ingest = await ingestLagSince(databaseUrl, since);
+      progress.note(
+        `audit under ${num(options.rate)}/s actions: ${num(ingest.events)} events persisted, ${num(ingest.persistedPerSecond)}/s, ` +
+          `ingest lag p50 ${ms(ingest.lagP50Ms)}, p99 ${ms(ingest.lagP99Ms)}, max ${ms(ingest.lagMaxMs)}; decision p99 ${ms(latency.latency.p99)}`,
+      );
+      progress.phase('stopping audit');
+      await audit.stop();
+      return { latency, ingest, drainedMs };
+    } finally {
+      await postgres.destroy();
+    }
+  }
+
+  /** Recreates a service's consumers to deliver only what is published from now on. */
+  private async startFromNewMessages(service: 'breaker' | 'audit'): Promise<void> {
+    const jsm = this.bus!.jsm;
+    for (const channel of channelsReceivedBy(service).filter((c) => CHANNELS[c].kind === 'session')) {
+      for (let p = 0; p < this.options.partitions; p++) {
+        const name = consumerName(service, channel, p);
+        const { config } = await jsm.consumers.info(streamName(channel), name);
+        await jsm.consumers.delete(streamName(channel), name);
+        await jsm.consumers.add(streamName(channel), { ...config, deliver_policy: 'new' as never });
+      }
+    }
+  }
+
+  /** Messages a service's session consumers have not acknowledged yet. */
+  private async pendingFor(service: 'audit'): Promise<number> {
+    const jsm = this.bus!.jsm;
+    let total = 0;
+    for (const channel of channelsReceivedBy(service).filter((c) => CHANNELS[c].kind === 'session')) {
+      for (let p = 0; p < this.options.partitions; p++) {
+        const info = await jsm.consumers.info(streamName(channel), consumerName(service, channel, p));
+        total += info.num_pending + info.num_ack_pending;
+      }
+    }
+    return total;
   }
 
   /** Runs a load phase between two reads of the services' own metrics. */

@@ -1,3 +1,5 @@
+import type { AuditIngestFigures } from './audit-ingest.js';
+import type { IngestLagFigures } from './audit-lag.js';
 import type { BreakerTimeFigures } from './breaker-time.js';
 import type { GateRelayFigures } from './gate-relay.js';
 import type { JetStreamResult, RequestReplyResult } from './baselines.js';
@@ -40,6 +42,8 @@ export interface Figures {
   /** The breakers' check time in process, and the latency phase again with the breaker running. */
   breaker?: { inProcess: BreakerTimeFigures; withBreaker: LoadResult };
   gateRelay?: GateRelayFigures;
+  /** The latency phase again with the audit service persisting into PostgreSQL. */
+  audit?: { ingest: AuditIngestFigures; underLoad: { latency: LoadResult; ingest: IngestLagFigures; drainedMs: number } };
 }
 
 /**
@@ -230,6 +234,35 @@ function breakerRows(b: NonNullable<Figures['breaker']>, without: LoadResult, ra
   ];
 }
 
+/** The audit log under the end-to-end load: how far behind it runs, and what it costs the decision path. */
+function auditRows(a: NonNullable<Figures['audit']>, without: LoadResult, rate: number): (Row | 'rule')[] {
+  const { latency, ingest, drainedMs } = a.underLoad;
+  return [
+    'rule',
+    {
+      measurement: `Audit ingest, events/s persisted (JetStream, redaction, hash chain, insert, ack after commit)`,
+      value: `${num(a.ingest.ingestPersistedPerSec)}/s`,
+      baseline: `raw multi-row INSERT ${num(a.ingest.baselineInsertPerSec)}/s`,
+      ratio: times(a.ingest.ingestVsBaseline),
+    },
+    {
+      measurement: `Audit ingest lag @ ${num(rate)}/s actions, p50 / p99 (event timestamp to row)`,
+      value: `${ms(ingest.lagP50Ms)} / ${ms(ingest.lagP99Ms)}`,
+      baseline: `max ${ms(ingest.lagMaxMs)}`,
+    },
+    {
+      measurement: `Audit events persisted during that phase`,
+      value: `${num(ingest.events)} (${num(ingest.persistedPerSecond)}/s)`,
+      baseline: `caught up ${ms(drainedMs)} after the load`,
+    },
+    {
+      measurement: `Decision p50 / p99 @ ${num(rate)}/s with audit running`,
+      value: `${ms(latency.latency.p50)} / ${ms(latency.latency.p99)}`,
+      baseline: `without: ${ms(without.latency.p50)} / ${ms(without.latency.p99)}`,
+    },
+  ];
+}
+
 export function renderReport(f: Figures, targets: TargetResult[], r: Record<string, number | null>, options: { sessions: number; agents: number; stepDurationS: number }): string {
   const rr = f.requestReply.rtt;
   const js = f.jetstream;
@@ -313,6 +346,7 @@ export function renderReport(f: Figures, targets: TargetResult[], r: Record<stri
         ]
       : []),
     ...(f.breaker ? breakerRows(f.breaker, f.latency, rate) : []),
+    ...(f.audit ? auditRows(f.audit, f.latency, rate) : []),
     ...(f.gateRelay
       ? [
           'rule' as const,

@@ -2,9 +2,10 @@ import { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config.js';
 import { AuditEvent } from './audit-event.entity.js';
 import { CreateAuditEvent1763700000000 } from './migrations/1763700000000-create-audit-event.js';
+import { ChainViewsRetention1763800000000 } from './migrations/1763800000000-chain-views-retention.js';
 
 export const AUDIT_ENTITIES = [AuditEvent];
-export const AUDIT_MIGRATIONS = [CreateAuditEvent1763700000000];
+export const AUDIT_MIGRATIONS = [CreateAuditEvent1763700000000, ChainViewsRetention1763800000000];
 
 /** Arbitrary but fixed: replicas that start together take turns applying migrations. */
 const MIGRATION_LOCK = 7_311_842;

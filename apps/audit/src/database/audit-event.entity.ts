@@ -44,4 +44,15 @@ export class AuditEvent {
 
   @Column({ type: 'jsonb', nullable: true })
   control!: Record<string, unknown> | null;
+
+  /** Position in the session's hash chain (1 for its first event). */
+  @Column({ name: 'chain_seq', type: 'bigint', nullable: true })
+  chainSeq!: string | null;
+
+  @Column({ name: 'prev_hash', type: 'text', nullable: true })
+  prevHash!: string | null;
+
+  /** sha256 of the previous link's hash and this event's content (domain/event-hash.ts). */
+  @Column({ type: 'text', nullable: true })
+  hash!: string | null;
 }

@@ -1,20 +1,49 @@
 import { TransientError } from '@warden/messaging';
-import type { DataSource, QueryDeepPartialEntity } from 'typeorm';
-import { AuditEvent } from '../database/audit-event.entity.js';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { isConnectionError } from '../database/audit-data-source.js';
+import { linkEvents, type ChainHead, type Unchained } from '../domain/chain-links.js';
 
-export type AuditEventRow = Omit<AuditEvent, 'recordedAt'>;
+/** One event to store, secrets already redacted. */
+export type AuditEventRow = Unchained;
 
 export interface WriteResult {
+  /** Rows that were not in the store before this write (each event is counted once, from here). */
+  inserted: AuditEventRow[];
   /** Rows that could not be stored, with the database's reason. */
   refused: Map<string, Error>;
 }
 
+/** Fixed key space of the per-session advisory locks (pg_advisory_xact_lock(bigint)). */
+const CHAIN_LOCK_SEED = 7_311_843;
+/** deadlock_detected, serialization_failure: another replica held the same sessions; try again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+function transient(error: unknown): boolean {
+  const code = (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+  return isConnectionError(error) || (code !== undefined && RETRYABLE.has(code));
+}
+
+const INSERT_EVENTS = `
+  INSERT INTO audit_event
+    (id, type, version, channel, session_id, agent_id, trace_id, causation_id, occurred_at, stream_sequence, payload, control, chain_seq, prev_hash, hash)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::timestamptz[], $10::bigint[], $11::jsonb[], $12::jsonb[], $13::bigint[], $14::text[], $15::text[])`;
+
+const UPSERT_HEADS = `
+  INSERT INTO audit_chain_head (session_id, chain_seq, hash, updated_at)
+  SELECT s, n, h, now() FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(s, n, h)
+  ON CONFLICT (session_id) DO UPDATE SET chain_seq = EXCLUDED.chain_seq, hash = EXCLUDED.hash, updated_at = now()`;
+
 /**
- * Writes audit rows with one multi-row insert per batch, ignoring ids already stored (a redelivered
- * message never makes a second row). When the database is unreachable it throws TransientError, so the
- * messages stay unacknowledged and are redelivered later. When the database refuses the batch, rows are
- * retried one by one so that one bad row does not hold back the others.
+ * Writes a batch of events in one transaction: locks the batch's sessions (a transaction-scoped advisory
+ * lock per session, taken in a fixed order), leaves out ids already stored (a redelivered message never
+ * makes a second row), links the new events to their sessions' hash chains from the heads read under the
+ * lock, and inserts them with one multi-row insert. So two replicas (or a replica and the dead-letter
+ * consumer) writing the same session serialise, and the chain stays one line per session.
+ *
+ * When the database is unreachable it throws TransientError: the messages stay unacknowledged and are
+ * redelivered later. When the database refuses the batch, rows are retried one by one so that one bad
+ * row does not hold back the others.
  */
 export class AuditEventWriter {
   constructor(private readonly dataSource: DataSource) {}
@@ -22,24 +51,74 @@ export class AuditEventWriter {
   async write(rows: AuditEventRow[]): Promise<WriteResult> {
     const refused = new Map<string, Error>();
     try {
-      await this.insert(rows);
+      return { inserted: await this.transaction(rows), refused };
     } catch (error) {
-      if (isConnectionError(error)) throw new TransientError(`database unavailable: ${(error as Error).message}`, { cause: error });
-      for (const row of rows) {
-        try {
-          await this.insert([row]);
-        } catch (rowError) {
-          if (isConnectionError(rowError)) throw new TransientError(`database unavailable: ${(rowError as Error).message}`, { cause: rowError });
-          refused.set(row.id, rowError as Error);
-        }
+      if (transient(error)) throw new TransientError(`database unavailable: ${(error as Error).message}`, { cause: error });
+    }
+    const inserted: AuditEventRow[] = [];
+    for (const row of rows) {
+      try {
+        inserted.push(...(await this.transaction([row])));
+      } catch (rowError) {
+        if (transient(rowError)) throw new TransientError(`database unavailable: ${(rowError as Error).message}`, { cause: rowError });
+        refused.set(row.id, rowError as Error);
       }
     }
-    return { refused };
+    return { inserted, refused };
   }
 
-  private async insert(rows: AuditEventRow[]): Promise<void> {
-    // jsonb columns hold arbitrary JSON, which TypeORM's deep-partial typing cannot express.
-    const values = rows as QueryDeepPartialEntity<AuditEvent>[];
-    await this.dataSource.createQueryBuilder().insert().into(AuditEvent).values(values).orIgnore().execute();
+  private async transaction(rows: AuditEventRow[]): Promise<AuditEventRow[]> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const inserted = await this.insertNew(runner, rows);
+      await runner.commitTransaction();
+      return inserted;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async insertNew(runner: QueryRunner, rows: AuditEventRow[]): Promise<AuditEventRow[]> {
+    const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+    const sessions = [...new Set(unique.map((r) => r.sessionId))].sort();
+    await runner.query(
+      `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(s, ${CHAIN_LOCK_SEED}) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS locks`,
+      [sessions],
+    );
+    const stored = new Set(((await runner.query(`SELECT id FROM audit_event WHERE id = ANY($1::text[])`, [unique.map((r) => r.id)])) as { id: string }[]).map((r) => r.id));
+    const fresh = unique.filter((r) => !stored.has(r.id));
+    if (!fresh.length) return [];
+    const heads = new Map<string, ChainHead>();
+    const headRows = (await runner.query(`SELECT session_id, chain_seq, hash FROM audit_chain_head WHERE session_id = ANY($1::text[])`, [
+      [...new Set(fresh.map((r) => r.sessionId))],
+    ])) as { session_id: string; chain_seq: string; hash: string }[];
+    for (const h of headRows) heads.set(h.session_id, { chainSeq: Number(h.chain_seq), hash: h.hash });
+    const linked = linkEvents(fresh, heads);
+    const c = linked.chained;
+    await runner.query(INSERT_EVENTS, [
+      c.map((x) => x.event.id),
+      c.map((x) => x.event.type),
+      c.map((x) => x.event.version),
+      c.map((x) => x.event.channel),
+      c.map((x) => x.event.sessionId),
+      c.map((x) => x.event.agentId),
+      c.map((x) => x.event.traceId),
+      c.map((x) => x.event.causationId),
+      c.map((x) => x.event.occurredAt.toISOString()),
+      c.map((x) => x.event.streamSequence),
+      c.map((x) => JSON.stringify(x.event.payload)),
+      c.map((x) => (x.event.control == null ? null : JSON.stringify(x.event.control))),
+      c.map((x) => x.chainSeq),
+      c.map((x) => x.prevHash),
+      c.map((x) => x.hash),
+    ]);
+    const next = [...linked.heads.entries()];
+    await runner.query(UPSERT_HEADS, [next.map(([s]) => s), next.map(([, h]) => h.chainSeq), next.map(([, h]) => h.hash)]);
+    return c.map((x) => x.event);
   }
 }

@@ -6,6 +6,7 @@ import { MetricsRegistry, redactValue } from '@warden/observability';
 import { AuditEventWriter, type AuditEventRow } from './audit-event-writer.js';
 import { EventBatcher } from './event-batcher.js';
 import { INGEST_OPTIONS, type IngestOptions } from './ingest.options.js';
+import { SuiteMetrics } from './suite-metrics.js';
 
 /** PostgreSQL text cannot hold NUL characters; they become U+FFFD rather than losing the event. */
 export function withoutNul(value: unknown): unknown {
@@ -17,27 +18,37 @@ export function withoutNul(value: unknown): unknown {
   return value;
 }
 
+interface IngestItem {
+  row: AuditEventRow;
+  /** When JetStream stored the message: the start of the ingest lag. */
+  publishedAtMs: number;
+}
+
 /**
  * Stores every message the audit service receives, in batches. A message is acknowledged only after the
- * batch that holds it is committed; secrets in it are redacted first and never stored raw.
+ * batch that holds it is committed; secrets in it are redacted first and never stored raw. The suite
+ * metrics count an event when it is stored for the first time.
  */
 @Controller()
 export class IngestHandler {
-  private readonly batcher: EventBatcher<AuditEventRow>;
-  private readonly stored;
+  private readonly batcher: EventBatcher<IngestItem>;
   private readonly redacted;
-  private readonly lag;
 
   constructor(writer: AuditEventWriter, metrics: MetricsRegistry, @Inject(INGEST_OPTIONS) options: IngestOptions) {
-    this.stored = metrics.counter({ name: 'warden_audit_events_stored_total', help: 'Events committed to PostgreSQL, by channel.', labelNames: ['channel'] });
     this.redacted = metrics.counter({ name: 'warden_secrets_redacted_total', help: 'Secrets removed before a message excerpt was logged or stored, by kind.', labelNames: ['kind'] });
-    this.lag = metrics.histogram({ name: 'warden_audit_ingest_lag_seconds', help: 'Time from an event being published to it being stored.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] });
+    const suite = new SuiteMetrics(metrics);
     const batchSize = metrics.histogram({ name: 'warden_audit_batch_size', help: 'Events per insert.', buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000] });
     const writeTime = metrics.histogram({ name: 'warden_audit_batch_write_duration_seconds', help: 'Time to commit one batch.' });
-    this.batcher = new EventBatcher<AuditEventRow>(
-      async (rows) => {
-        const { refused } = await writer.write(rows);
-        return rows.map((row) => refused.get(row.id));
+    this.batcher = new EventBatcher<IngestItem>(
+      async (items) => {
+        const { inserted, refused } = await writer.write(items.map((i) => i.row));
+        const fresh = new Set(inserted.map((r) => r.id));
+        const now = Date.now();
+        for (const item of items) {
+          // A message delivered twice in one batch is counted for its first copy only.
+          if (fresh.delete(item.row.id)) suite.observe(item.row, item.publishedAtMs, now);
+        }
+        return items.map((item) => refused.get(item.row.id));
       },
       { maxBatch: options.batchSize, maxWaitMs: options.batchWaitMs },
       (size, seconds) => {
@@ -50,6 +61,7 @@ export class IngestHandler {
   @OnAnyMessage()
   async store(@Payload() message: AnyMessage, @Ctx() context: JetStreamContext): Promise<void> {
     const { value: payload, counts } = redactValue(message.payload);
+    const { value: control } = redactValue(message.control ?? null);
     for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
     const row: AuditEventRow = {
@@ -64,15 +76,13 @@ export class IngestHandler {
       occurredAt: new Date(message.timestamp),
       streamSequence: String(context.getStreamSequence()),
       payload: withoutNul(payload) as Record<string, unknown>,
-      control: message.control ?? null,
+      control: withoutNul(control) as Record<string, unknown> | null,
     };
     try {
-      await this.batcher.add(row);
+      await this.batcher.add({ row, publishedAtMs: context.getMessage().info.timestampNanos / 1_000_000 });
     } catch (error) {
       if (error instanceof TransientError) throw error;
       throw new RejectMessageError(`the database refused the event: ${(error as Error).message}`);
     }
-    this.stored.inc({ channel });
-    this.lag.observe(Math.max(0, (Date.now() - context.getMessage().info.timestampNanos / 1_000_000) / 1000));
   }
 }

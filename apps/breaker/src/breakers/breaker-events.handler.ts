@@ -8,8 +8,8 @@ import { BREAKER_SETTINGS, BreakerSupervisor } from './breaker-supervisor.js';
 
 /**
  * Feeds the session's breakers: lifecycle events start and move the clocks, each proposed action is an
- * iteration, each outcome counts for the error rate, the cost and stagnation, and operators' commands
- * force, disable, enable or reset. Times are the moments JetStream stored the messages, so a
+ * iteration, each outcome counts for the error rate, the cost and stagnation, operators' commands
+ * force, disable, enable or reset, and the intervention controller's throttling tightens the limits. Times are the moments JetStream stored the messages, so a
  * redelivery or a replay computes the same thing.
  */
 @Controller()
@@ -54,6 +54,20 @@ export class BreakerEventsHandler {
       (b, dayTotal) => b.outcomeReported(message.id, at, message.payload, dayTotal),
       // Only a priced call changes the day, and only then is the day's total read.
       async () => (call?.priced ? this.supervisor.addToDay(message.agent_id, message.id, at, call.usd) : 0),
+    );
+  }
+
+  /**
+   * Resource throttling ordered by the intervention controller is enforced here: the session's
+   * iteration limits and cost budgets shrink by the intervention's reduction factors.
+   */
+  @OnMessage('intervention.issued')
+  onIntervention(@Payload() message: MessageOf<'intervention.issued'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const { intervention_type: type, reduction_factors: factors } = message.payload;
+    if (type !== 'resource_throttling' || !factors) return Promise.resolve();
+    const at = storedAt(context);
+    return this.supervisor.apply(address(message, at), { message }, 'throttle', (b) =>
+      b.throttled(message.id, { ...(factors.iterations !== undefined ? { iterations: factors.iterations } : {}), ...(factors.cost !== undefined ? { cost: factors.cost } : {}) }),
     );
   }
 

@@ -41,6 +41,27 @@ export interface SessionLedger {
   warned: string[];
   /** Ids of the last messages applied, so that a redelivered one is not counted twice. */
   processed: string[];
+  /**
+   * Limits tightened by the intervention controller's resource throttling: the product of every
+   * factor applied so far, per kind (1 or absent = the configured limits).
+   */
+  throttle?: { iterations: number; cost: number };
+}
+
+/** The settings with a session's throttling applied: iteration limits and cost budgets scaled down. */
+export function throttledSettings(settings: BreakerSettings, throttle: SessionLedger['throttle']): BreakerSettings {
+  if (!throttle || (throttle.iterations >= 1 && throttle.cost >= 1)) return settings;
+  const limits = Object.fromEntries(
+    Object.entries(settings.iteration.limits).map(([phase, limit]) => [phase, Math.max(1, Math.round(limit * throttle.iterations))]),
+  ) as typeof settings.iteration.limits;
+  const perPhase = Object.fromEntries(
+    Object.entries(settings.cost.budgets.per_phase).map(([phase, budget]) => [phase, budget * throttle.cost]),
+  ) as typeof settings.cost.budgets.per_phase;
+  return {
+    ...settings,
+    iteration: { ...settings.iteration, limits },
+    cost: { ...settings.cost, budgets: { ...settings.cost.budgets, per_phase: perPhase, per_run: settings.cost.budgets.per_run * throttle.cost } },
+  };
 }
 
 /** The part of an action outcome the breakers read. */
@@ -62,17 +83,20 @@ const REMEMBERED_MESSAGES = 64;
  * events they cause. Plain data in, events out; the service stores the ledger and publishes.
  */
 export class SessionBreakers {
-  private readonly iteration: IterationMeasure;
-  private readonly cost: CostMeasure;
+  private iteration: IterationMeasure;
+  private cost: CostMeasure;
+  private settings: BreakerSettings;
   private readonly time: TimeMeasure;
   private readonly errors: ErrorRateMeasure;
   private readonly circuits: Record<BreakerKind, Circuit>;
   private events: BreakerEvent[] = [];
 
   private constructor(
-    private readonly settings: BreakerSettings,
+    private readonly configured: BreakerSettings,
     readonly ledger: SessionLedger,
   ) {
+    this.settings = throttledSettings(configured, ledger.throttle);
+    const settings = this.settings;
     this.iteration = new IterationMeasure(settings.iteration, ledger.iteration);
     this.cost = new CostMeasure(settings.cost, ledger.cost);
     this.time = new TimeMeasure(settings.time, ledger.time);
@@ -254,6 +278,21 @@ export class SessionBreakers {
           changed,
         },
       });
+    });
+  }
+
+  /**
+   * The intervention controller throttled the session: its iteration limits and cost budgets shrink by
+   * the factors (compounding with earlier throttles), so that its next actions trip sooner.
+   */
+  throttled(messageId: string, factors: { iterations?: number; cost?: number }): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      const current = this.ledger.throttle ?? { iterations: 1, cost: 1 };
+      const clamp = (f: number | undefined) => (f === undefined || !(f > 0) ? 1 : Math.min(1, f));
+      this.ledger.throttle = { iterations: current.iterations * clamp(factors.iterations), cost: current.cost * clamp(factors.cost) };
+      this.settings = throttledSettings(this.configured, this.ledger.throttle);
+      this.iteration = new IterationMeasure(this.settings.iteration, this.ledger.iteration);
+      this.cost = new CostMeasure(this.settings.cost, this.ledger.cost);
     });
   }
 

@@ -1,31 +1,61 @@
+import { relative, resolve } from 'node:path';
 import type { Command } from '../command.js';
-import { formatResult } from '../demo/demo-report.js';
-import { runDemoSession } from '../demo/demo-session.js';
+import { sampleSessions, SAMPLE_SESSIONS_DIR } from '../demo/sample-sessions.js';
 import { out, style } from '../output.js';
+import { readRecording } from '../replay/read-recording.js';
+import { renderReport } from '../replay/replay-report.js';
+import { REPLAY_DEFAULTS, replaySession } from '../replay/replay-runner.js';
+import { replaySessionId } from './replay.command.js';
 import { printRunning, runUntilInterrupted, startSuite, SUITE_OPTIONS, SUITE_OPTIONS_HELP } from './up.command.js';
+
+/**
+ * Each sample replays as its own agent: the automation ladder keeps a track record per agent, and one
+ * sample's emergency stop must not change how the next sample is treated.
+ */
+const DEMO_AGENTS = ['demo-agent', 'demo-claude-code', 'demo-swe-agent'];
+const agentFor = (index: number) => DEMO_AGENTS[index % DEMO_AGENTS.length]!;
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'Run the suite and a scripted agent session through it',
+  summary: 'Run the suite and replay the sample agent sessions through it',
   help: `Usage: warden demo [options]
 
-Starts the suite as \`warden up\` does, then plays a short session of a coding agent through it with the
-SDK: a file read (allowed), the tests (allowed), rm -rf / (denied) and a malformed action (rejected with
-the reason). Prints the decision for each, then keeps the suite running until Ctrl-C.
+Starts the suite as \`warden up\` does, then replays the recorded sessions that ship in examples/sessions
+through it, as \`warden replay\` does: a coding agent in Warden's own format (a read, failing tests, a
+malformed action, a forced push, rm -rf /), a Claude Code transcript and a SWE-agent trajectory, each as
+its own agent.
+Prints the report of each (verdicts, decisions, patterns, interventions, breaker trips), then keeps the
+suite running until Ctrl-C.
 
-${SUITE_OPTIONS_HELP}`,
-  options: SUITE_OPTIONS,
+${SUITE_OPTIONS_HELP}
+  --sessions DIR      recordings to replay [examples/sessions]`,
+  options: { ...SUITE_OPTIONS, sessions: { type: 'string' } },
   async run(values) {
-    const suite = await startSuite(values);
+    const dir = resolve((values.sessions as string | undefined) ?? SAMPLE_SESSIONS_DIR);
+    const files = sampleSessions(dir);
+    const suite = await startSuite({ ...values, agent: [...((values.agent as string[] | undefined) ?? []), ...DEMO_AGENTS.slice(1)] });
     let failed = false;
     try {
-      out.line();
-      out.line(style.bold('Demo session (agent demo-agent)'));
-      let index = 0;
-      await runDemoSession(suite.agentSettings('demo-agent'), 'demo-agent', (result) => {
-        out.line(formatResult(++index, result));
-        if (result.decision.decidedBy === 'fallback') failed = true;
-      });
+      const operator = suite.credentials.operator;
+      for (const [index, file] of files.entries()) {
+        const agentId = agentFor(index);
+        const agent = suite.agentSettings(agentId);
+        const shown = relative(process.cwd(), file) || file;
+        out.line();
+        const report = await replaySession({
+          file: shown.startsWith('..') ? file : shown,
+          recording: readRecording(file),
+          agent: { servers: agent.servers, agentId, password: agent.password },
+          observer: { servers: suite.natsUrl, user: operator.user, password: operator.password, name: 'warden-demo' },
+          sessionId: replaySessionId(file),
+          timing: 'compressed',
+          approvals: 'approve',
+          decisionTimeoutMs: 10_000,
+          settleMs: REPLAY_DEFAULTS.settleMs,
+        });
+        out.line(renderReport(report, style));
+        if (report.summary.undecided) failed = true;
+      }
     } catch (error) {
       await suite.stop();
       throw error;

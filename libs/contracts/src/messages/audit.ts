@@ -10,13 +10,16 @@ export const AUDIT_QUERIES = [
   'breaker_history',
   'paused_sessions',
   'incidents',
+  'chain_verify',
+  'retention_run',
 ] as const;
 
 export const AuditQuery = defineMessage({
   type: 'audit.query',
   version: 1,
   channel: 'audit_query',
-  summary: 'A query against the audit store, answered with audit.result.',
+  summary:
+    'A query against the audit store, answered with audit.result. chain_verify checks the hash chain (of one session with params.session_id, else of all) and retention_run deletes what is past its retention, in bounded batches.',
   payload: Type.Object({
     query: Type.Enum([...AUDIT_QUERIES]),
     params: Type.Record(Type.String(), Type.Unknown()),

@@ -2,6 +2,19 @@ import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
 import { SubjectToken } from '../vocabulary.js';
 
+/**
+ * Each agent keeps its checkpoints' file snapshots in its own JetStream object store bucket, so that
+ * the server's permissions can keep one agent away from another's files.
+ */
+export function checkpointBucket(agentId: string): string {
+  return `warden_checkpoints_${agentId}`;
+}
+
+/** The object holding a checkpoint's snapshot in the agent's bucket. */
+export function checkpointObjectName(sessionId: string, checkpointId: string): string {
+  return `${sessionId}/${checkpointId}`;
+}
+
 export const CheckpointSaved = defineMessage({
   type: 'checkpoint.saved',
   version: 1,

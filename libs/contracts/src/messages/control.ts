@@ -18,6 +18,8 @@ export const ResourceLimits = Type.Object({
   max_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
   max_execution_time_ms: Type.Optional(Type.Integer({ minimum: 0 })),
   batch_size: Type.Optional(Type.Integer({ minimum: 1 })),
+  max_iterations: Type.Optional(Type.Integer({ minimum: 0, description: 'Actions per phase; the breaker enforces it.' })),
+  max_cost_usd: Type.Optional(Type.Number({ minimum: 0, description: 'Budget of the run in USD; the breaker enforces it.' })),
 });
 
 export const ControlIssued = defineMessage({
@@ -33,6 +35,19 @@ export const ControlIssued = defineMessage({
     checkpoint_id: Type.Optional(Type.String({ maxLength: 128 })),
     incident_id: Type.Optional(Type.String({ maxLength: 128 })),
     intervention_id: Type.Optional(Type.String({ maxLength: 128 })),
+    issue_type: Type.Optional(Type.String({ maxLength: 128, description: 'Pattern type, breaker kind or verdict that caused it.' })),
+    object_store: Type.Optional(
+      Type.Object(
+        { bucket: Type.String({ maxLength: 128 }), key: Type.String({ maxLength: 512 }) },
+        { description: 'checkpoint_rollback: where the snapshot to restore lives.' },
+      ),
+    ),
+    conversation_position: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'checkpoint_rollback: the conversation position to return to.' }),
+    ),
+    recovery_plan: Type.Optional(
+      Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 32, description: 'checkpoint_rollback without a safe checkpoint: steps to recover.' }),
+    ),
     requires_ack: Type.Boolean(),
   }),
 });

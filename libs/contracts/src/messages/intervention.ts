@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
-import { INTERVENTION_TYPES, SeveritySchema, SubjectToken } from '../vocabulary.js';
+import { INTERVENTION_TYPES, Probability, SeveritySchema, SubjectToken } from '../vocabulary.js';
 
 export const InterventionTrigger = Type.Object({
   kind: Type.Enum(['pattern', 'breaker', 'verdict', 'gate']),
@@ -23,6 +23,23 @@ export const InterventionIssued = defineMessage({
     control_id: Type.Optional(Type.String({ maxLength: 128 })),
     strategy: Type.Enum(['progressive', 'pattern_specific', 'custom']),
     limits: Type.Optional(Type.Record(Type.String(), Type.Number())),
+    reduction_factors: Type.Optional(
+      Type.Object(
+        {
+          iterations: Type.Optional(Probability('Factor applied to the iteration limits of every phase.')),
+          cost: Type.Optional(Probability('Factor applied to the phase and run budgets.')),
+          tokens: Type.Optional(Probability('Factor applied to the token limit.')),
+          file_operations: Type.Optional(Probability('Factor applied to the file operation limit.')),
+        },
+        { description: 'resource_throttling: how much each limit shrank; the breaker applies these to its own limits.' },
+      ),
+    ),
+    escalated: Type.Optional(Type.Boolean({ description: 'Chosen above what severity alone gave, because the issue persisted.' })),
+    previous_intervention_type: Type.Optional(Type.Enum([...INTERVENTION_TYPES])),
+    checkpoint_id: Type.Optional(Type.String({ maxLength: 128, description: 'checkpoint_rollback: the checkpoint ordered.' })),
+    recovery_needed: Type.Optional(Type.Boolean({ description: 'checkpoint_rollback found no safe checkpoint: a recovery plan was sent.' })),
+    incident_id: Type.Optional(Type.String({ maxLength: 128 })),
+    handler: Type.Optional(Type.String({ maxLength: 128, description: 'strategy custom: the registered handler that chose it.' })),
   }),
 });
 
@@ -56,5 +73,16 @@ export const IncidentCreated = defineMessage({
     root_cause: Type.Record(Type.String(), Type.Unknown()),
     recommendations: Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 100 }),
     recovery_options: Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 100 }),
+    recovery_plan: Type.Optional(
+      Type.Array(
+        Type.Object({
+          option: Type.Enum(['resume_with_limits', 'rollback_and_retry', 'manual_intervention', 'abort']),
+          description: Type.String({ maxLength: 2000 }),
+          details: Type.Record(Type.String(), Type.Unknown()),
+        }),
+        { maxItems: 16, description: 'The recovery options with what each would change.' },
+      ),
+    ),
+    intervention_id: Type.Optional(Type.String({ maxLength: 128 })),
   }),
 });

@@ -1,5 +1,6 @@
 import {
   CHANNELS,
+  checkpointBucket,
   DEAD_LETTER_ROOT,
   partitionMapping,
   partitionProbeMapping,
@@ -7,6 +8,7 @@ import {
   SESSION_CHANNEL_IDS,
   type SessionChannelId,
 } from '@warden/contracts';
+import { streamName } from './topology.js';
 
 /** A password literally, or `$NAME` to let nats-server read it from the environment. */
 export type Secret = string;
@@ -40,9 +42,25 @@ const list = (items: string[]) => `[${items.map((i) => JSON.stringify(i)).join('
 export function agentPermissions(agentId: string): { publish: string[]; subscribe: string[] } {
   const sent = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].senders as readonly string[]).includes('agent'));
   const received = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].receivers as readonly string[]).includes('agent'));
+  const bucket = checkpointBucket(agentId);
+  const checkpoints = `OBJ_${bucket}`;
   return {
     // Permissions apply to the subject after the server mapping, hence the partition wildcard.
-    publish: sent.map((id) => `warden.${id}.*.${agentId}.*`),
+    publish: [
+      ...sent.map((id) => `warden.${id}.*.${agentId}.*`),
+      // A consumer on its own stored control messages only (the filtered create subject), so that a
+      // short-lived agent process (the Claude Code hook) can read what was sent between its runs.
+      `$JS.API.CONSUMER.CREATE.${streamName('control')}.*.warden.control.*.${agentId}.*`,
+      // Its own checkpoint object store (file snapshots for rollback), and no other agent's.
+      '$JS.API.INFO',
+      `$JS.API.STREAM.*.${checkpoints}`,
+      `$JS.API.STREAM.MSG.GET.${checkpoints}`,
+      `$JS.API.DIRECT.GET.${checkpoints}`,
+      `$JS.API.DIRECT.GET.${checkpoints}.>`,
+      `$JS.API.CONSUMER.*.${checkpoints}`,
+      `$JS.API.CONSUMER.*.${checkpoints}.>`,
+      `$O.${bucket}.>`,
+    ],
     subscribe: [
       ...received.map((id) => `warden.${id}.*.${agentId}.*`),
       `${DEAD_LETTER_ROOT}.*.*.*.${agentId}.*`,

@@ -1,0 +1,87 @@
+import { linkEvents, type Unchained } from './chain-links.js';
+import { ChainVerifier, type ChainEntry } from './chain-verifier.js';
+import { canonicalJson, chainHash, GENESIS_HASH } from './event-hash.js';
+
+function event(id: string, sessionId: string, at: number, payload: unknown = { n: id }): Unchained {
+  return {
+    id,
+    type: 'action.proposed',
+    version: 1,
+    channel: 'action',
+    sessionId,
+    agentId: 'agent-1',
+    traceId: `t-${id}`,
+    causationId: null,
+    occurredAt: new Date(at),
+    payload,
+    control: null,
+    streamSequence: String(at),
+  };
+}
+
+function entries(events: Unchained[]): ChainEntry[] {
+  return linkEvents(events, new Map()).chained.map((c) => ({ kind: 'event', chainSeq: c.chainSeq, prevHash: c.prevHash, hash: c.hash, content: c.event }));
+}
+
+function verify(list: ChainEntry[], head = { chainSeq: list.length, hash: list.at(-1)!.hash }) {
+  const verifier = new ChainVerifier('s1');
+  for (const e of list) verifier.add(e);
+  return verifier.finish(head);
+}
+
+describe('canonicalJson', () => {
+  it('gives the same text whatever the key order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
+    expect(canonicalJson({ a: 1, skip: undefined })).toBe('{"a":1}');
+  });
+});
+
+describe('the hash chain of a session', () => {
+  it('links events per session in time order, starting from the genesis hash', () => {
+    const { chained, heads } = linkEvents([event('b', 's1', 2), event('x', 's2', 1), event('a', 's1', 1)], new Map());
+    const s1 = chained.filter((c) => c.event.sessionId === 's1');
+    expect(s1.map((c) => [c.event.id, c.chainSeq])).toEqual([['a', 1], ['b', 2]]);
+    expect(s1[0]!.prevHash).toBe(GENESIS_HASH);
+    expect(s1[1]!.prevHash).toBe(s1[0]!.hash);
+    expect(heads.get('s1')).toEqual({ chainSeq: 2, hash: s1[1]!.hash });
+    expect(heads.get('s2')!.chainSeq).toBe(1);
+  });
+
+  it('continues from the stored head of the session', () => {
+    const first = linkEvents([event('a', 's1', 1)], new Map());
+    const second = linkEvents([event('b', 's1', 2)], first.heads);
+    expect(second.chained[0]!.chainSeq).toBe(2);
+    expect(second.chained[0]!.prevHash).toBe(first.chained[0]!.hash);
+  });
+
+  it('holds when nothing was changed', () => {
+    expect(verify(entries([event('a', 's1', 1), event('b', 's1', 2), event('c', 's1', 3)]))).toBeNull();
+  });
+
+  it('finds an altered event', () => {
+    const list = entries([event('a', 's1', 1), event('b', 's1', 2), event('c', 's1', 3)]);
+    (list[1] as { content: { payload: unknown } }).content.payload = { n: 'forged' };
+    expect(verify(list)).toMatchObject({ chainSeq: 2, eventId: 'b', problem: 'altered' });
+  });
+
+  it('finds an altered event whose hash was recomputed, at the next link', () => {
+    const list = entries([event('a', 's1', 1), event('b', 's1', 2), event('c', 's1', 3)]);
+    const forged = list[1] as Extract<ChainEntry, { kind: 'event' }>;
+    forged.content.payload = { n: 'forged' };
+    forged.hash = chainHash(forged.prevHash, forged.content);
+    expect(verify(list, { chainSeq: 3, hash: list[2]!.hash })).toMatchObject({ chainSeq: 3, eventId: 'c', problem: 'broken_link' });
+  });
+
+  it('finds a deleted event, also the newest one', () => {
+    const list = entries([event('a', 's1', 1), event('b', 's1', 2), event('c', 's1', 3)]);
+    const head = { chainSeq: 3, hash: list[2]!.hash };
+    expect(verify([list[0]!, list[2]!], head)).toMatchObject({ chainSeq: 2, problem: 'missing' });
+    expect(verify([list[0]!, list[1]!], head)).toMatchObject({ chainSeq: 3, problem: 'missing' });
+  });
+
+  it('accepts a tombstone retention left in place of a deleted event', () => {
+    const list = entries([event('a', 's1', 1), event('b', 's1', 2)]);
+    const tombstone: ChainEntry = { kind: 'tombstone', chainSeq: 1, prevHash: list[0]!.prevHash, hash: list[0]!.hash, eventId: 'a' };
+    expect(verify([tombstone, list[1]!], { chainSeq: 2, hash: list[1]!.hash })).toBeNull();
+  });
+});

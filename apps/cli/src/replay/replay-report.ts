@@ -1,0 +1,165 @@
+import type { VerdictKind } from '@warden/contracts';
+import type { RecordingFormat } from './recorded-session.js';
+
+export interface ReplayedAction {
+  index: number;
+  actionId: string;
+  tool: string;
+  title: string;
+  /** The reviewer's verdict (null when nobody reviewed it, e.g. Warden rejected the message). */
+  verdict: VerdictKind | null;
+  decision: 'allow' | 'deny' | 'none';
+  decidedBy: string;
+  reason: string;
+  updatedInput?: Record<string, unknown>;
+  /** The gate held the action for a human; the replay answered as its --approvals option says. */
+  heldForApproval: boolean;
+  /** What the recorded action did: reported to Warden when it was allowed, `not_run` when Warden denied it. */
+  outcome: 'success' | 'error' | 'not_run' | 'none';
+  /** Ids of the patterns that cite this action as evidence. */
+  patterns: string[];
+  latencyMs: number;
+}
+
+export interface ReplayedPattern {
+  patternId: string;
+  type: string;
+  severity: string;
+  confidence: number;
+  description: string;
+  evidence: string[];
+  shadow: boolean;
+}
+
+export interface ReplayedIntervention {
+  interventionId: string;
+  type: string;
+  severity: string;
+  trigger: string;
+  controlId?: string;
+}
+
+export interface ReplayedControl {
+  controlId: string;
+  kind: string;
+  message?: string;
+}
+
+export interface ReplayedBreakerTrip {
+  breaker: string;
+  reason: string;
+  currentValue: number;
+  threshold: number;
+}
+
+export interface ReplaySummary {
+  actions: number;
+  allowed: number;
+  /** Denied: by a block verdict, an operator, a gate timeout or a rejection of the message. */
+  blocked: number;
+  warned: number;
+  modified: number;
+  heldForApproval: number;
+  rejected: number;
+  /** Not proposed: the suite had stopped the session (emergency stop) before them. */
+  stopped: number;
+  undecided: number;
+  patterns: number;
+  interventions: number;
+  breakerTrips: number;
+}
+
+export interface ReplayReport {
+  file: string;
+  format: RecordingFormat;
+  recordedSessionId?: string;
+  sessionId: string;
+  agentId: string;
+  actions: ReplayedAction[];
+  patterns: ReplayedPattern[];
+  interventions: ReplayedIntervention[];
+  controls: ReplayedControl[];
+  breakerTrips: ReplayedBreakerTrip[];
+  summary: ReplaySummary;
+}
+
+export function summarize(report: Omit<ReplayReport, 'summary'>): ReplaySummary {
+  const a = report.actions;
+  return {
+    actions: a.length,
+    allowed: a.filter((x) => x.decision === 'allow').length,
+    blocked: a.filter((x) => x.decision === 'deny').length,
+    warned: a.filter((x) => x.verdict === 'warn').length,
+    modified: a.filter((x) => x.decision === 'allow' && x.updatedInput).length,
+    heldForApproval: a.filter((x) => x.heldForApproval).length,
+    rejected: a.filter((x) => x.decidedBy === 'rejected').length,
+    stopped: a.filter((x) => x.decidedBy === 'stopped').length,
+    undecided: a.filter((x) => x.decision === 'none').length,
+    patterns: report.patterns.length,
+    interventions: report.interventions.length,
+    breakerTrips: report.breakerTrips.length,
+  };
+}
+
+export interface Painter {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+}
+
+function label(action: ReplayedAction, paint: Painter): string {
+  if (action.decidedBy === 'rejected') return paint.yellow('REJECTED');
+  if (action.decision === 'none') return paint.red('NO ANSWER');
+  if (action.decidedBy === 'stopped') return paint.red('STOPPED');
+  if (action.decision === 'deny') return paint.red('DENY');
+  if (action.updatedInput) return paint.yellow('ALLOW (modified)');
+  if (action.heldForApproval) return paint.yellow('ALLOW (approved)');
+  return action.verdict === 'warn' ? paint.yellow('ALLOW (warned)') : paint.green('ALLOW');
+}
+
+/** The report for people: one block per action, then patterns, interventions, breaker trips and the summary. */
+export function renderReport(report: ReplayReport, paint: Painter): string {
+  const lines: string[] = [];
+  const origin = report.recordedSessionId ? ` (recorded session ${report.recordedSessionId})` : '';
+  lines.push(paint.bold(`Replay of ${report.file}: ${report.format} format${origin}, as session ${report.sessionId} of agent ${report.agentId}`));
+  for (const action of report.actions) {
+    lines.push(`  ${paint.bold(`${action.index}.`)} ${action.title}`);
+    const held = action.heldForApproval ? ', held for approval' : '';
+    lines.push(`     → ${label(action, paint)}  ${paint.dim(`verdict ${action.verdict ?? 'none'}, decided by ${action.decidedBy}${held}, ${action.latencyMs.toFixed(1)} ms`)}`);
+    lines.push(`       ${action.reason}`);
+    if (action.updatedInput) lines.push(`       ${paint.dim(`runs instead: ${JSON.stringify(action.updatedInput)}`)}`);
+    if (action.patterns.length) lines.push(`       ${paint.dim(`evidence of pattern ${action.patterns.join(', ')}`)}`);
+  }
+  const indexOf = new Map(report.actions.map((a) => [a.actionId, a.index]));
+  if (report.patterns.length) {
+    lines.push('', paint.bold('Patterns'));
+    for (const p of report.patterns) {
+      const evidence = p.evidence.map((id) => (indexOf.has(id) ? `#${indexOf.get(id)}` : id)).join(', ');
+      lines.push(`  ${p.type} (${p.severity}, confidence ${p.confidence.toFixed(2)}${p.shadow ? ', shadow' : ''}): ${p.description}`);
+      lines.push(`    ${paint.dim(`evidence: actions ${evidence || 'none'}`)}`);
+    }
+  }
+  if (report.interventions.length || report.controls.length) {
+    lines.push('', paint.bold('Interventions'));
+    for (const i of report.interventions) lines.push(`  ${i.type} (${i.severity}) triggered by ${i.trigger}${i.controlId ? `, control ${i.controlId}` : ''}`);
+    // Control messages are often several lines of text for the model: kept, indented under their line.
+    for (const c of report.controls) lines.push(`  sent to the agent: ${c.kind}${c.message ? `: ${c.message.trim().replace(/\n/g, '\n      ')}` : ''}`);
+  }
+  if (report.breakerTrips.length) {
+    lines.push('', paint.bold('Breaker trips'));
+    for (const t of report.breakerTrips) lines.push(`  ${t.breaker}: ${t.reason} (${t.currentValue} of ${t.threshold})`);
+  }
+  const s = report.summary;
+  lines.push(
+    '',
+    paint.bold('Summary'),
+    `  ${s.actions} actions: ${s.allowed} allowed, ${s.blocked} would have been blocked, ${s.warned} warned, ${s.modified} modified, ${s.heldForApproval} held for approval` +
+      (s.rejected ? `, ${s.rejected} rejected as malformed` : '') +
+      (s.stopped ? `, ${s.stopped} not run after the emergency stop` : '') +
+      (s.undecided ? `, ${s.undecided} without an answer` : ''),
+    `  ${s.patterns} pattern${s.patterns === 1 ? '' : 's'}, ${s.interventions} intervention${s.interventions === 1 ? '' : 's'}, ${s.breakerTrips} breaker trip${s.breakerTrips === 1 ? '' : 's'}`,
+  );
+  return lines.join('\n');
+}

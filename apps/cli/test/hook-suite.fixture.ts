@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMessage, publishSubject, type MessageType, type PayloadOf } from '@warden/contracts';
+import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { BusConnection } from '@warden/messaging';
+import { BusRecorder, TestNatsServer } from '@warden/testing';
+
+const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+const encoder = new TextEncoder();
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `warden` command with `stdin` piped in, as Claude Code runs a hook. */
+export function runWarden(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string } = {}): Promise<Run> {
+  const { FORCE_COLOR: _forced, ...inherited } = process.env;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [WARDEN, ...args], { env: { ...inherited, NO_COLOR: '1', ...options.env }, cwd: options.cwd ?? WORKSPACE_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(options.stdin ?? '');
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
+ * Takes from agent users the permission to read their own stored control messages (creating a consumer
+ * filtered to their control subjects, see apps/cli/src/hook/control-backlog.ts), as a server configured
+ * before that permission existed would have it: the rendered nats.conf is changed and the server
+ * restarted on the same store.
+ */
+export async function revokeControlReads(nats: TestNatsServer, agents: string[]): Promise<void> {
+  if (!agents.length) return;
+  const config = readFileSync(nats.configPath, 'utf8');
+  let patched = config;
+  for (const agent of agents) {
+    const grant = `, "$JS.API.CONSUMER.CREATE.WARDEN_CONTROL.*.warden.control.*.${agent}.*"`;
+    if (!patched.includes(grant)) throw new Error(`nats.conf has no control-read permission for ${agent} to revoke`);
+    patched = patched.replace(grant, '');
+  }
+  await nats.kill();
+  writeFileSync(nats.configPath, patched);
+  await nats.start();
+}
+
+/** nats-server, the reviewer and the gate as processes, and a service connection that records the bus. */
+export class HookSuite {
+  readonly services: ServiceProcess[] = [];
+  bus!: BusConnection;
+  recorder!: BusRecorder;
+
+  private constructor(readonly nats: TestNatsServer) {}
+
+  /** `readControl`: the agents given the permission to read their stored control messages (default all). */
+  static async start(agents: string[], apps: string[] = ['reviewer', 'gate'], readControl: string[] = agents): Promise<HookSuite> {
+    const nats = await TestNatsServer.start({ partitions: 2, agents });
+    await revokeControlReads(nats, agents.filter((agent) => !readControl.includes(agent)));
+    const suite = new HookSuite(nats);
+    try {
+      for (const app of apps) {
+        suite.services.push(await ServiceProcess.start({ app, nats: nats.service, partitions: 2, env: { LOG_LEVEL: 'warn' }, readyTimeoutMs: 60_000 }));
+      }
+      suite.bus = await BusConnection.open(nats.service);
+      suite.recorder = await BusRecorder.start(suite.bus.nc, 'warden.>');
+    } catch (error) {
+      await suite.stop();
+      throw error;
+    }
+    return suite;
+  }
+
+  service(app: string): ServiceProcess {
+    return this.services.find((s) => s.app === app)!;
+  }
+
+  /** Publishes a message of the suite for a session (control.issued, pattern.detected, ...), as the services would. */
+  async publish<T extends MessageType>(type: T, channel: Parameters<typeof publishSubject>[0], agentId: string, sessionId: string, payload: PayloadOf<T>): Promise<void> {
+    const message = createMessage(type, { agent_id: agentId, session_id: sessionId, payload } as Parameters<typeof createMessage<T>>[1]);
+    await this.bus.js.publish(publishSubject(channel, agentId, sessionId), encoder.encode(JSON.stringify(message)), { msgID: message.id });
+  }
+
+  async stop(): Promise<void> {
+    this.recorder?.stop();
+    await this.bus?.close();
+    for (const service of this.services) await service.stop();
+    await this.nats.stop();
+  }
+}

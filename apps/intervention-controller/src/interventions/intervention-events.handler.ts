@@ -1,0 +1,113 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import type { AnyMessage, MessageOf } from '@warden/contracts';
+import { JetStreamContext, OnMessage } from '@warden/messaging';
+import { issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRejection, type Issue } from '../domain/issue.js';
+import { InterventionSupervisor } from './intervention-supervisor.js';
+
+/**
+ * What the controller listens to: issues (patterns, breaker trips, blocked verdicts, rejected gate
+ * requests) to act on; the session's declaration for the text of corrections; actions and outcomes to
+ * date issues and measure effectiveness; checkpoints to roll back to; the agent's acknowledgements.
+ * Times are the moments JetStream stored the messages, so a redelivery or a replay computes the same.
+ */
+@Controller()
+export class InterventionEventsHandler {
+  constructor(private readonly supervisor: InterventionSupervisor) {}
+
+  @OnMessage('pattern.detected')
+  onPattern(@Payload() message: MessageOf<'pattern.detected'>, @Ctx() context: JetStreamContext): Promise<void> {
+    // A detector in shadow mode is counted, never acted on.
+    if (message.payload.shadow) return this.supervisor.apply(message, () => undefined);
+    return this.issue(message, issueFromPattern(message), context);
+  }
+
+  @OnMessage('breaker.tripped')
+  onBreakerTrip(@Payload() message: MessageOf<'breaker.tripped'>, @Ctx() context: JetStreamContext): Promise<void> {
+    if (message.payload.mode === 'metrics_only') return this.supervisor.apply(message, () => undefined);
+    return this.issue(message, issueFromBreakerTrip(message), context);
+  }
+
+  @OnMessage('review.verdict')
+  onVerdict(@Payload() message: MessageOf<'review.verdict'>, @Ctx() context: JetStreamContext): Promise<void> {
+    if (message.payload.verdict === 'block' && message.payload.mode !== 'async') return this.issue(message, issueFromBlock(message), context);
+    return Promise.resolve();
+  }
+
+  @OnMessage('gate.responded')
+  onGateResponse(@Payload() message: MessageOf<'gate.responded'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const { approved, outcome } = message.payload;
+    if (!approved && outcome !== 'timed_out') return this.issue(message, issueFromRejection(message), context);
+    return Promise.resolve();
+  }
+
+  @OnMessage('session.started')
+  onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(message, (session) => session.declare(message.payload.context, at));
+  }
+
+  @OnMessage('session.ended')
+  onEnded(@Payload() message: MessageOf<'session.ended'>): Promise<void> {
+    return this.supervisor.apply(message, (session) => session.end());
+  }
+
+  @OnMessage('action.proposed')
+  onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(message, (session) => session.recordAction(message.payload.action_id, at));
+  }
+
+  @OnMessage('action.outcome')
+  onOutcome(@Payload() message: MessageOf<'action.outcome'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    const p = message.payload;
+    return this.supervisor.apply(message, (session, effects) => {
+      const settled = session.recordOutcome({
+        action_id: p.action_id,
+        at,
+        ok: p.status === 'success',
+        ...(p.tokens ? { tokens: p.tokens.prompt + p.tokens.completion } : {}),
+        ...(p.files_touched ? { files: p.files_touched } : {}),
+      });
+      this.supervisor.judge(settled, effects);
+    });
+  }
+
+  @OnMessage('checkpoint.saved')
+  onCheckpoint(@Payload() message: MessageOf<'checkpoint.saved'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    const p = message.payload;
+    return this.supervisor.apply(message, (session) =>
+      session.recordCheckpoint({
+        id: p.checkpoint_id,
+        at,
+        ...(p.label ? { label: p.label } : {}),
+        files: p.files.map((f) => ({ path: f.path, ...(f.deleted ? { deleted: true } : {}) })),
+        ...(p.object_store ? { object_store: p.object_store } : {}),
+        ...(p.conversation_position !== undefined ? { conversation_position: p.conversation_position } : {}),
+      }),
+    );
+  }
+
+  @OnMessage('control.acknowledged')
+  onAcknowledged(@Payload() message: MessageOf<'control.acknowledged'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    const p = message.payload;
+    return this.supervisor.apply(message, (session, effects) => {
+      const { entry, evaluated } = session.acknowledge(p.control_id, p.status, at, p.restored_files);
+      if (entry) effects.after.push(() => this.supervisor.countAcknowledgement(entry.type, p.status));
+      if (evaluated) this.supervisor.judge([evaluated], effects);
+    });
+  }
+
+  private issue(message: AnyMessage, issue: Issue, context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.onIssue(message, { ...issue, at }, at);
+  }
+}
+
+/** When JetStream stored the message, in epoch milliseconds. */
+function storedAt(context: JetStreamContext): number {
+  return Math.floor(context.getMessage().info.timestampNanos / 1e6);
+}

@@ -1,0 +1,352 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { derivedMessageId, partitionOf, type AnyMessage, type MessageInit, type MessageType } from '@warden/contracts';
+import { JetStreamServer, MessagePublisher } from '@warden/messaging';
+import { LOGGER, type Logger } from '@warden/observability';
+import type { InterventionRegistry } from '../domain/custom-handlers.js';
+import type { IncidentReport } from '../domain/incident.js';
+import { InterventionSession, type Evaluated } from '../domain/intervention-session.js';
+import type { InterventionSettings } from '../domain/intervention-settings.js';
+import { intervene } from '../domain/interventions.js';
+import type { Issue } from '../domain/issue.js';
+import type { PromptTemplates } from '../domain/prompts.js';
+import { emptyRecord } from '../domain/session-record.js';
+import { InterventionMetrics } from './intervention-metrics.js';
+import { InterventionStore, RecordConflictError } from './intervention-store.js';
+import type { Notifier } from './notifier.js';
+
+export const INTERVENTION_SETTINGS = Symbol('INTERVENTION_SETTINGS');
+export const INTERVENTION_TEMPLATES = Symbol('INTERVENTION_TEMPLATES');
+export const INTERVENTION_REGISTRY = Symbol('INTERVENTION_REGISTRY');
+export const INTERVENTION_NOTIFIERS = Symbol('INTERVENTION_NOTIFIERS');
+export const INTERVENTION_PARTITIONS = Symbol('INTERVENTION_PARTITIONS');
+export const INTERVENTION_SWEEP_MS = Symbol('INTERVENTION_SWEEP_MS');
+
+/** The longest text a control message carries (control.issued `message`). */
+const MAX_CONTROL_TEXT = 16_000;
+
+/** The operator id the controller's own gate commands carry. */
+export const CONTROLLER_OPERATOR = 'intervention-controller';
+
+interface Publication<T extends MessageType = MessageType> {
+  type: T;
+  payload: MessageInit<T>['payload'];
+  /** Makes the id: the same key publishes the same id, which JetStream drops on a retry. */
+  key: string;
+}
+
+/** What a change to a session leads to: messages to publish, and counters to move once stored. */
+export interface Effects {
+  publications: Publication[];
+  after: (() => void)[];
+  /** Sent once the record is stored (an emergency stop's notification). */
+  notice?: IncidentReport;
+}
+
+interface HeldSession {
+  session: InterventionSession;
+  revision: number;
+}
+
+const emptyEffects = (): Effects => ({ publications: [], after: [] });
+
+/**
+ * Runs the sessions of the partitions this replica owns. Each session's messages are applied one at a
+ * time to its record (cached, loaded from the KV bucket on first sight): the domain decides, the
+ * resulting messages are published with ids derived from their cause, then the record is written with
+ * compare-and-set. A sweep judges interventions whose observation time is over.
+ */
+@Injectable()
+export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdown {
+  private readonly sessions = new Map<string, HeldSession>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private sweepTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    @Inject(INTERVENTION_SETTINGS) private readonly settings: InterventionSettings,
+    @Inject(INTERVENTION_TEMPLATES) private readonly templates: PromptTemplates,
+    @Inject(INTERVENTION_REGISTRY) private readonly registry: InterventionRegistry,
+    @Inject(INTERVENTION_NOTIFIERS) private readonly notifiers: Notifier[],
+    @Inject(INTERVENTION_PARTITIONS) private readonly partitions: number,
+    @Inject(INTERVENTION_SWEEP_MS) private readonly sweepMs: number,
+    private readonly store: InterventionStore,
+    private readonly publisher: MessagePublisher,
+    private readonly server: JetStreamServer,
+    private readonly metrics: InterventionMetrics,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.server.on('partition.released', (partition: number) => {
+      for (const [k, held] of this.sessions) if (partitionOf(held.session.sessionId, this.partitions) === partition) this.sessions.delete(k);
+      this.metrics.sessions.set(this.sessions.size);
+    });
+    this.sweepTimer = setInterval(() => void this.sweep(), this.sweepMs);
+    this.sweepTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sessions.clear();
+  }
+
+  /**
+   * Applies `change` to the session of `message` (once per message id) and makes its consequences
+   * durable before resolving: messages published, record stored.
+   */
+  apply(message: AnyMessage, change: (session: InterventionSession, effects: Effects) => Promise<void> | void): Promise<void> {
+    return this.serialised(key(message.agent_id, message.session_id), async () => {
+      const held = await this.held(message.agent_id, message.session_id);
+      if (held.session.hasApplied(message.id)) return;
+      try {
+        const effects = emptyEffects();
+        await change(held.session, effects);
+        held.session.markApplied(message.id);
+        // Interventions whose time is over are judged with every event of the session, not only by the sweep.
+        this.judge(held.session.evaluateDue(Date.now()), effects);
+        await this.commit(held, effects, message);
+      } catch (error) {
+        // The cached copy holds a change that was not stored: the redelivery starts from the stored record.
+        this.forget(message.agent_id, message.session_id);
+        throw error;
+      }
+    });
+  }
+
+  /** An issue arrived: choose and issue an intervention, or record why not. */
+  async onIssue(message: AnyMessage, issue: Issue, at: number): Promise<void> {
+    await this.apply(message, async (session, effects) => {
+      const custom = await this.customDecision(session, issue);
+      const { plan, evaluated } = session.consider(issue, at, custom ? { type: custom.decision.intervention_type, handler: custom.handler } : undefined);
+      this.judge(evaluated, effects);
+      if (plan.skip) {
+        const type = plan.selection?.type ?? 'none';
+        effects.after.push(() => this.metrics.interventions.inc({ intervention_type: type, outcome: `suppressed_${plan.skip}` }));
+        this.logger.info({ agent_id: session.agentId, session_id: session.sessionId, issue_type: issue.type, reason: plan.skip }, 'no intervention issued');
+        return;
+      }
+      const selection = plan.selection;
+      const interventionId = derivedMessageId('intervention', message.id);
+      const controlId = derivedMessageId('control', message.id);
+      const incidentId = derivedMessageId('incident', message.id);
+      const result = intervene(selection.type, {
+        issue,
+        record: session.record,
+        settings: this.settings,
+        templates: this.templates,
+        interventionId,
+        incidentId,
+        now: at,
+        ...(custom?.decision.message ? { message: custom.decision.message } : {}),
+      });
+      const publish = <T extends MessageType>(type: T, payload: MessageInit<T>['payload'], suffix: string) =>
+        effects.publications.push({ type, payload, key: `${message.id}:${suffix}` } as Publication);
+
+      if (result.incident) {
+        // Paused first: from now on nothing of the session passes the gate, whatever the agent does.
+        publish('gate.command', { command_type: 'hitl_pause', operator_id: CONTROLLER_OPERATOR, reason: `Emergency stop (incident ${incidentId}): ${issue.description}`.slice(0, 2000) }, 'pause');
+        publish('incident.created', result.incident, 'incident');
+        effects.notice = result.incident;
+        session.stop(at, incidentId, controlId);
+      }
+      publish(
+        'control.issued',
+        {
+          control_id: controlId,
+          intervention_id: interventionId,
+          issue_type: issue.type,
+          ...result.control,
+          // Long declared contexts or custom texts are cut to what the contract carries.
+          ...(result.control.message ? { message: result.control.message.slice(0, MAX_CONTROL_TEXT) } : {}),
+        },
+        'control',
+      );
+      publish(
+        'intervention.issued',
+        {
+          intervention_id: interventionId,
+          intervention_type: selection.type,
+          trigger: issue.trigger,
+          severity: issue.severity,
+          severity_score: Math.round(selection.severity_score * 1e6) / 1e6,
+          escalation_level: selection.escalation_level,
+          control_id: controlId,
+          strategy: selection.strategy,
+          escalated: selection.escalated,
+          ...(selection.previous ? { previous_intervention_type: selection.previous.type } : {}),
+          ...(selection.handler ? { handler: selection.handler } : {}),
+          ...(result.throttle
+            ? {
+                limits: result.throttle.limits as Record<string, number>,
+                reduction_factors: {
+                  iterations: result.throttle.factors.iterations,
+                  cost: result.throttle.factors.cost,
+                  tokens: result.throttle.factors.tokens,
+                  file_operations: result.throttle.factors.file_operations,
+                },
+              }
+            : {}),
+          ...(result.checkpoint ? { checkpoint_id: result.checkpoint.id } : {}),
+          ...(result.recoveryNeeded ? { recovery_needed: true } : {}),
+          ...(result.incident ? { incident_id: incidentId } : {}),
+        },
+        'intervention',
+      );
+      if (result.throttle) session.record.limits = result.throttle.limits;
+      session.issued({
+        id: interventionId,
+        type: selection.type,
+        issue_type: issue.type,
+        at,
+        control_id: controlId,
+        strategy: selection.strategy,
+        severity_score: selection.severity_score,
+        escalation_level: selection.escalation_level,
+        escalated: selection.escalated,
+        ...(selection.handler ? { handler: selection.handler } : {}),
+        ...(result.checkpoint ? { checkpoint_id: result.checkpoint.id } : {}),
+        ...(result.incident ? { incident_id: incidentId } : {}),
+      });
+      effects.after.push(() => {
+        this.metrics.interventions.inc({ intervention_type: selection.type, outcome: 'issued' });
+        if (selection.escalated) this.metrics.escalations.inc({ intervention_type: selection.type });
+      });
+      this.logger.info(
+        { agent_id: session.agentId, session_id: session.sessionId, issue_type: issue.type, intervention_type: selection.type, intervention_id: interventionId, escalation_level: selection.escalation_level },
+        'intervention issued',
+      );
+    });
+  }
+
+  /** A registered handler's choice; a handler that fails is logged and the strategy decides instead. */
+  private async customDecision(session: InterventionSession, issue: Issue) {
+    if (!this.registry.names.length) return null;
+    try {
+      return await this.registry.decide(issue, {
+        ...session.record.context,
+        interventions: session.record.interventions.map((i) => ({ type: i.type, issue_type: i.issue_type, at: i.at })),
+      });
+    } catch (error) {
+      this.logger.error({ agent_id: session.agentId, session_id: session.sessionId, issue_type: issue.type, err: error }, 'a custom intervention handler failed; the strategy decides');
+      return null;
+    }
+  }
+
+  countAcknowledgement(type: string, status: 'applied' | 'failed' | 'stopped'): void {
+    this.metrics.interventions.inc({ intervention_type: type, outcome: status });
+  }
+
+  /** Settled evaluations become intervention.evaluated messages (one per intervention) and metrics. */
+  judge(evaluated: Evaluated[], effects: Effects): void {
+    for (const { intervention, evaluation } of evaluated) {
+      effects.publications.push({
+        type: 'intervention.evaluated',
+        payload: {
+          intervention_id: intervention.id,
+          outcome: evaluation.outcome,
+          effectiveness: Math.round(evaluation.effectiveness * 1e6) / 1e6,
+          next_step: evaluation.next_step,
+        },
+        key: `evaluated:${intervention.id}`,
+      } as Publication);
+      effects.after.push(() => {
+        this.metrics.interventions.inc({ intervention_type: intervention.type, outcome: evaluation.outcome });
+        if (evaluation.outcome !== 'unknown') this.metrics.effectiveness.observe({ intervention_type: intervention.type }, evaluation.effectiveness);
+      });
+    }
+  }
+
+  private async held(agentId: string, sessionId: string): Promise<HeldSession> {
+    const k = key(agentId, sessionId);
+    let held = this.sessions.get(k);
+    if (!held) {
+      const stored = await this.store.load(agentId, sessionId);
+      held = stored
+        ? { session: new InterventionSession(this.settings, stored.record), revision: stored.revision }
+        : { session: new InterventionSession(this.settings, emptyRecord(agentId, sessionId, this.settings.resource_throttling.default_limits)), revision: 0 };
+      this.sessions.set(k, held);
+      this.metrics.sessions.set(this.sessions.size);
+    }
+    return held;
+  }
+
+  private async commit(held: HeldSession, effects: Effects, cause: AnyMessage | undefined): Promise<void> {
+    const { session } = held;
+    for (const p of effects.publications) {
+      const id = derivedMessageId(p.type, p.key);
+      if (cause) {
+        await this.publisher.publishCausedBy(cause, p.type, p.payload as never, { key: p.key });
+      } else {
+        await this.publisher.publish(p.type, { id, agent_id: session.agentId, session_id: session.sessionId, payload: p.payload as never });
+      }
+    }
+    try {
+      held.revision = await this.store.save({ record: session.record, revision: held.revision });
+    } catch (error) {
+      if (error instanceof RecordConflictError) this.metrics.conflicts.inc();
+      throw error;
+    }
+    for (const after of effects.after) after();
+    if (effects.notice) void this.notify(session.agentId, session.sessionId, effects.notice);
+  }
+
+  private forget(agentId: string, sessionId: string): void {
+    this.sessions.delete(key(agentId, sessionId));
+    this.metrics.sessions.set(this.sessions.size);
+  }
+
+  private async notify(agentId: string, sessionId: string, incident: IncidentReport): Promise<void> {
+    await Promise.all(
+      this.notifiers.map(async (notifier) => {
+        try {
+          await notifier.notify({ agent_id: agentId, session_id: sessionId, incident });
+          this.metrics.notifications.inc({ notifier: notifier.name, result: 'delivered' });
+        } catch (error) {
+          this.metrics.notifications.inc({ notifier: notifier.name, result: 'failed' });
+          this.logger.error({ agent_id: agentId, session_id: sessionId, incident_id: incident.incident_id, err: error }, `emergency stop notification via ${notifier.name} failed`);
+        }
+      }),
+    );
+  }
+
+  /** Judges the interventions of held sessions whose observation time is over. */
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const [k, held] of [...this.sessions]) {
+      if (this.stopped) return;
+      const due = held.session.nextEvaluationAt();
+      if (due === undefined || due > now) continue;
+      await this.serialised(k, async () => {
+        const current = this.sessions.get(k);
+        if (!current) return;
+        const effects = emptyEffects();
+        this.judge(current.session.evaluateDue(Date.now()), effects);
+        if (!effects.publications.length) return;
+        try {
+          await this.commit(current, effects, undefined);
+        } catch (error) {
+          this.forget(current.session.agentId, current.session.sessionId);
+          throw error;
+        }
+      }).catch((error: unknown) => this.logger.warn({ err: error }, 'intervention sweep failed; retried on the next one'));
+    }
+  }
+
+  /** Runs `task` after every earlier task of the same session. */
+  private serialised<T>(k: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(k) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(k, settled);
+    void settled.then(() => {
+      if (this.queues.get(k) === settled) this.queues.delete(k);
+    });
+    return run;
+  }
+}
+
+const key = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;

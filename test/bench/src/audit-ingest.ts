@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { WORKSPACE_ROOT } from '@warden/local-runtime';
+
+const run = promisify(execFile);
+
+/** What apps/audit/dist/audit-benchmark.js prints with --json. */
+export interface AuditIngestFigures {
+  events: number;
+  sessions: number;
+  batch: number;
+  /** Raw multi-row INSERT of the same rows into the same PostgreSQL, events/s. */
+  baselineInsertPerSec: number;
+  /** Through JetStream, the audit service's checks, hash chain and insert, acked after commit, events/s. */
+  ingestPersistedPerSec: number;
+  ingestVsBaseline: number;
+  ingestMeanBatch: number;
+  lag: { publishRatePerSec: number; events: number; p50Seconds: number; p99Seconds: number };
+}
+
+/**
+ * The audit's ingest rate beside a raw multi-row insert baseline, measured by the audit's own benchmark
+ * entry point in a separate process with its own nats-server and PostgreSQL cluster.
+ */
+export async function measureAuditIngest(options: { count: number }): Promise<AuditIngestFigures> {
+  const entry = join(WORKSPACE_ROOT, 'apps/audit/dist/audit-benchmark.js');
+  const { stdout } = await run(process.execPath, [entry, '--json', '--count', String(options.count)], {
+    cwd: WORKSPACE_ROOT,
+    maxBuffer: 4 * 1024 * 1024,
+    timeout: 600_000,
+  });
+  const figures = JSON.parse(stdout.trim().split('\n').pop()!) as AuditIngestFigures & { database?: string };
+  delete figures.database;
+  return figures;
+}
