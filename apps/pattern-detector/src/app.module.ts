@@ -2,15 +2,15 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { serviceInfrastructure } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
 import type { PatternDetectorConfig } from './config.js';
+import { PatternsModule } from './patterns/patterns.module.js';
 
 /**
- * Session-level pattern detection (repetitive errors, scope creep, goal drift, resource spirals, escalation traps, stagnation).
- * The service already consumes, validates and acknowledges every channel the contracts route to it,
- * with dead letters, metrics and health; its feature modules add handlers for the messages it acts on.
+ * Session-level pattern detection (repetitive errors, polling loops, scope creep, goal drift, resource
+ * spirals, hallucination, escalation traps, stagnation) over per-session windows kept in JetStream KV.
  */
 @Module({})
 export class PatternDetectorAppModule {
   static forRoot(config: PatternDetectorConfig, logger: Logger): DynamicModule {
-    return { module: PatternDetectorAppModule, imports: [...serviceInfrastructure(config, logger)] };
+    return { module: PatternDetectorAppModule, imports: [...serviceInfrastructure(config, logger), PatternsModule.forRoot(config)] };
   }
 }

@@ -1,8 +1,58 @@
-import { loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { parse as parseYaml } from 'yaml';
+import { resolvePatternSettings } from './domain/detector-settings-file.js';
+import type { PatternSettings } from './domain/detector-settings.js';
+import { loadProjectKnowledge, type ProjectKnowledge } from './domain/project-knowledge.js';
 
-/** The pattern-detector's configuration: the shared service environment (HTTP port 3102 by default). */
-export type PatternDetectorConfig = ServiceRuntime;
+/**
+ * The pattern-detector's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP
+ * port 3102 by default) plus:
+ *
+ * - `PATTERN_DETECTOR_CONFIG`: path of the detector configuration (YAML or JSON): windows, episodes,
+ *   thresholds, mode (enforce / shadow) per detector, knowledge files. Absent: the documented defaults
+ *   of `domain/detector-settings.ts` (DEFAULT_PATTERN_SETTINGS; deploy/pattern-detector/patterns.yaml
+ *   repeats them). Read at start.
+ * - `PATTERN_KNOWLEDGE`: project knowledge files (seed 004 format, like deploy/reviewer/knowledge.toml),
+ *   comma separated, whose known issues the escalation-trap detectors match; added to the
+ *   configuration's `knowledge_files`. Relative paths in the configuration file are taken from its directory.
+ */
+export interface PatternDetectorConfig extends ServiceRuntime {
+  configPath: string | undefined;
+  settings: PatternSettings;
+  knowledge: ProjectKnowledge[];
+}
 
 export function loadPatternDetectorConfig(env: NodeJS.ProcessEnv = process.env): PatternDetectorConfig {
-  return loadServiceRuntime('pattern-detector', env);
+  const configPath = env['PATTERN_DETECTOR_CONFIG']?.trim() || undefined;
+  const settings = configPath ? readSettings(configPath) : resolvePatternSettings();
+  const base = configPath ? configPath.slice(0, Math.max(0, configPath.lastIndexOf('/'))) : '';
+  const files = [
+    ...settings.knowledge_files.map((f) => (f.startsWith('/') || !base ? f : `${base}/${f}`)),
+    ...(env['PATTERN_KNOWLEDGE'] ?? '').split(',').map((f) => f.trim()).filter(Boolean),
+  ];
+  const knowledge = files.map((file) => {
+    try {
+      return loadProjectKnowledge(file);
+    } catch (error) {
+      throw new ConfigurationError(`pattern detector knowledge: ${(error as Error).message}`);
+    }
+  });
+  return { ...loadServiceRuntime('pattern-detector', env), configPath, settings, knowledge };
+}
+
+function readSettings(path: string): PatternSettings {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigurationError(`PATTERN_DETECTOR_CONFIG: cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const document: unknown = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+    return resolvePatternSettings(document ?? {});
+  } catch (error) {
+    throw new ConfigurationError(`PATTERN_DETECTOR_CONFIG ${path}: ${(error as Error).message}`);
+  }
 }

@@ -1,8 +1,119 @@
-import { describeServiceContract } from '@warden/testing';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMessage, publishSubject, validateMessage, type AnyMessage, type MessageType, type PayloadOf } from '@warden/contracts';
+import { describeServiceContract, startInProcess, type ContractHarness } from '@warden/testing';
 import { PatternDetectorAppModule } from '../src/app.module.js';
 import { loadPatternDetectorConfig } from '../src/config.js';
 
-describeServiceContract({
-  service: 'pattern-detector',
-  createModule: (env, logger) => PatternDetectorAppModule.forRoot(loadPatternDetectorConfig(env), logger),
+const encoder = new TextEncoder();
+const configDir = mkdtempSync(join(tmpdir(), 'warden-patterns-contract-'));
+const configPath = join(configDir, 'patterns.yaml');
+
+// Hallucination in shadow mode, to see a shadow report on the bus; everything else at its default.
+writeFileSync(configPath, 'patterns:\n  hallucination:\n    mode: shadow\n');
+
+const serviceEnv = (harness: ContractHarness): NodeJS.ProcessEnv => ({
+  NATS_URL: harness.nats.url,
+  NATS_USER: harness.nats.service.user,
+  NATS_PASSWORD: harness.nats.service.password,
+  WARDEN_PARTITIONS: String(harness.nats.partitions),
+  WARDEN_HEARTBEAT_MS: '200',
+  WARDEN_LEASE_MS: '1000',
+  HTTP_PORT: '0',
+  PATTERN_DETECTOR_CONFIG: configPath,
 });
+
+const CHANNEL: Partial<Record<MessageType, 'session' | 'action' | 'outcome' | 'verdict'>> = {
+  'session.started': 'session',
+  'action.proposed': 'action',
+  'action.outcome': 'outcome',
+};
+
+describeServiceContract(
+  {
+    service: 'pattern-detector',
+    createModule: (env, logger) => PatternDetectorAppModule.forRoot(loadPatternDetectorConfig(env), logger),
+    prepare: async () => ({ env: { PATTERN_DETECTOR_CONFIG: configPath }, cleanup: async () => rmSync(configDir, { recursive: true, force: true }) }),
+  },
+  (harness) => {
+    let sequence = 0;
+    const newSession = () => `pat-${Date.now().toString(36)}-${++sequence}`;
+
+    async function send<T extends 'session.started' | 'action.proposed' | 'action.outcome'>(type: T, session: string, payload: PayloadOf<T>): Promise<AnyMessage> {
+      const channel = CHANNEL[type]!;
+      const before = await harness.processed(channel, type);
+      const message = createMessage(type, { session_id: session, agent_id: 'agent-1', payload } as never) as AnyMessage;
+      await harness.bus.js.publish(publishSubject(channel, 'agent-1', session), encoder.encode(JSON.stringify(message)), { msgID: message.id });
+      await harness.waitProcessed(channel, type, before + 1);
+      return message;
+    }
+
+    /** One failing test run: the proposal and its outcome, with a line number that changes between runs. */
+    async function failingRun(session: string, id: string, line: number): Promise<void> {
+      await send('action.proposed', session, { action_id: id, kind: 'tool_use', tool: 'Bash', input: { command: 'npx jest test/cart.test.ts' } });
+      await send('action.outcome', session, {
+        action_id: id,
+        status: 'error',
+        error: { message: `TypeError: Cannot read properties of undefined (reading 'price') at src/cart.ts:${line}:12`, class: 'TypeError' },
+      });
+    }
+
+    const patternsOf = (session: string) =>
+      harness.recorder.messages.filter((m) => m.subject.startsWith('warden.pattern.') && m.body.session_id === session).map((m) => m.body as unknown as AnyMessage & { payload: PayloadOf<'pattern.detected'> });
+
+    async function pattern(session: string, where: (p: PayloadOf<'pattern.detected'>) => boolean) {
+      const found = await harness.recorder.waitFor((m) => m.subject.startsWith('warden.pattern.') && m.body.session_id === session && where(m.body.payload as PayloadOf<'pattern.detected'>));
+      expect(validateMessage(found.body)).toMatchObject({ ok: true });
+      return found.body as unknown as AnyMessage & { payload: PayloadOf<'pattern.detected'> };
+    }
+
+    describe('patterns over the bus', () => {
+      it('reports repeated failures once per episode, and again only when it gets worse', async () => {
+        const session = newSession();
+        await send('session.started', session, { context: { goal: 'Fix the cart total in src/cart.ts', cwd: '/work/cart', expected_paths: ['src/**', 'test/**'] } });
+        for (let i = 1; i <= 3; i++) await failingRun(session, `run-${i}`, 10 + i);
+        const first = await pattern(session, (p) => p.pattern_type === 'repetitive_errors');
+        expect(first.payload).toMatchObject({ severity: 'medium', episode: 1, shadow: false, evidence_action_ids: ['run-1', 'run-2', 'run-3'] });
+        expect(first.payload.details).toMatchObject({ repetitions: 3, command: 'npx jest test/cart.test.ts', error_class: 'TypeError' });
+        await failingRun(session, 'run-4', 14);
+        // Still medium: nothing new is published while the episode merely continues.
+        expect(patternsOf(session)).toHaveLength(1);
+        await failingRun(session, 'run-5', 15);
+        const worse = await pattern(session, (p) => p.pattern_type === 'repetitive_errors' && p.severity === 'high');
+        expect(worse.payload).toMatchObject({ episode: 1, evidence_action_ids: ['run-1', 'run-2', 'run-3', 'run-4', 'run-5'] });
+        expect(worse.causation_id).toBeDefined();
+        expect(patternsOf(session)).toHaveLength(2);
+      });
+
+      it('publishes a shadow detector\'s pattern marked shadow and counts it by mode', async () => {
+        const session = newSession();
+        await send('session.started', session, { context: { goal: 'Add token rotation', cwd: '/work/auth' } });
+        for (const [i, path] of ['src/lib/jwt.ts', 'src/auth/jwt.ts', 'src/tokens/jwt.ts'].entries()) {
+          await send('action.proposed', session, { action_id: `read-${i}`, kind: 'tool_use', tool: 'Read', input: { file_path: `/work/auth/${path}` } });
+          await send('action.outcome', session, { action_id: `read-${i}`, status: 'error', error: { message: `ENOENT: no such file or directory, open '/work/auth/${path}'`, class: 'ENOENT' } });
+        }
+        const shadow = await pattern(session, (p) => p.pattern_type === 'hallucination');
+        expect(shadow.payload).toMatchObject({ shadow: true, severity: 'medium', evidence_action_ids: ['read-0', 'read-1', 'read-2'] });
+        const metrics = await (await fetch(`${harness.service.url}/metrics`)).text();
+        expect(metrics).toMatch(/warden_patterns_detected_total\{[^}]*pattern_type="hallucination",severity="medium",shadow="true"[^}]*\} 1$/m);
+        expect(metrics).toMatch(/warden_pattern_detector_evaluation_seconds_count\{[^}]*event="outcome"[^}]*\} [1-9]\d*$/m);
+      });
+
+      it('keeps a session across a restart: the pattern fires with evidence from both halves', async () => {
+        const session = newSession();
+        await send('session.started', session, { context: { goal: 'Fix the cart total in src/cart.ts', cwd: '/work/cart' } });
+        await failingRun(session, 'before-1', 21);
+        await failingRun(session, 'before-2', 22);
+        expect(patternsOf(session)).toEqual([]);
+
+        await harness.service.close();
+        harness.service = await startInProcess('pattern-detector', (logger) => PatternDetectorAppModule.forRoot(loadPatternDetectorConfig(serviceEnv(harness)), logger));
+
+        await failingRun(session, 'after-1', 23);
+        const found = await pattern(session, (p) => p.pattern_type === 'repetitive_errors');
+        expect(found.payload).toMatchObject({ severity: 'medium', episode: 1, evidence_action_ids: ['before-1', 'before-2', 'after-1'] });
+      });
+    });
+  },
+);

@@ -23,6 +23,21 @@ export const BREAKER_LEDGER_BUCKET = 'warden_breaker_ledger';
 /** The ladder's track record per agent (`<agent_id>`): metrics, level, pin. Private to the ladder. */
 export const LADDER_RECORD_BUCKET = 'warden_ladder_records';
 
+/**
+ * The pattern detector's windows and episodes per session (`session.<agent>.<session>`). Private to the
+ * detector; it lets a restarted or new replica carry on where the last one stopped.
+ */
+export const PATTERN_SESSION_BUCKET = 'warden_pattern_sessions';
+
+/**
+ * The intervention controller's record per session (`session.<agent>.<session>`): intervention history,
+ * cooldown, counts, known checkpoints. Private to the controller.
+ */
+export const INTERVENTION_STATE_BUCKET = 'warden_interventions';
+
+/** Sessions silent this long are forgotten by the buckets of per-session working state. */
+export const SESSION_STATE_TTL_MS = 7 * 24 * 3_600_000;
+
 export function breakerStateKey(agentId: string, sessionId: string): string {
   return `${agentId}.${sessionId}`;
 }

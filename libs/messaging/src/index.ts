@@ -11,6 +11,7 @@ export * from './partitions/partition-coordinator.js';
 export * from './consumer/message-screen.js';
 export * from './consumer/dead-letter.js';
 export * from './consumer/session-lanes.js';
+export * from './state/kv-records.js';
 export * from './transport/errors.js';
 export * from './transport/on-message.decorator.js';
 export * from './transport/jetstream.context.js';

@@ -15,6 +15,7 @@ import { BenchEnvironment } from './environment.js';
 import { ACTION_MIX, LoadDriver, type BacklogProbe, type LoadResult } from './load.js';
 import { measureGateRelay } from './gate-relay.js';
 import { machineInfo } from './machine.js';
+import { measurePatternTime } from './pattern-time.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import { Progress } from './progress.js';
 import { cpuPerDecision, evaluateTargets, judgeStep, ms, num, ratios, renderReport, reviewerShare, sustainedStep, TARGETS, type StepResult } from './report.js';
@@ -110,6 +111,13 @@ class Bench {
     progress.phase('K: breakers in process');
     const breakerTime = await measureBreakerTime({ count: options.quick ? 10_000 : 50_000 });
     progress.note(`K: breaker check per event in process: p50 ${ms(breakerTime.all.p50Ms)}, p99 ${ms(breakerTime.all.p99Ms)}, p999 ${ms(breakerTime.all.p999Ms)}`);
+
+    progress.phase('P: pattern detectors in process (10,000 active sessions)');
+    const patternTime = await measurePatternTime({ sessions: options.quick ? 1_000 : 10_000, count: options.quick ? 10_000 : 50_000 });
+    progress.note(
+      `P: detectors per event in process with ${num(patternTime.sessions)} sessions: p50 ${ms(patternTime.event.p50Ms)}, p99 ${ms(patternTime.event.p99Ms)}; ` +
+        `heap ${num(patternTime.memory.heapUsedMb)} MB, RSS ${num(patternTime.memory.rssMb)} MB`,
+    );
 
     progress.phase('I: audit ingest vs raw insert (own nats-server and PostgreSQL)');
     const auditIngest = await measureAuditIngest({ count: options.quick ? 5_000 : 20_000 });
@@ -252,7 +260,7 @@ class Bench {
     }
 
     progress.phase('stopping');
-    const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
+    const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, patterns: patternTime, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
     const targets = evaluateTargets(figures, options.rate);
     const ratioFigures = ratios(figures);
     const serviceLogs = Object.fromEntries(env.services.map((s) => [s.app, s.logs]));
@@ -309,6 +317,7 @@ class Bench {
       ratios: ratioFigures,
       review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
       gateRelay,
+      patterns: patternTime,
       audit: { ingest: auditIngest, underLoad: { ...auditUnderLoad, latency: tidy(auditUnderLoad.latency) } },
       breaker: {
         inProcess: breakerTime,

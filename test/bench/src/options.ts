@@ -46,15 +46,22 @@ NATS baselines measured in the same run on the same nats-server.
 Usage: node test/bench/dist/main.js [options]      (or: npx nx run bench:run -- [options])
 
 What it does, in one run:
-  1. starts nats-server on free loopback ports with a temporary store, configured with Warden's
+  1. in process, each in its own process: the step reviewer's review time (R), the breakers' check
+     time per event (K), the pattern detectors' time per event and memory with 10,000 active sessions
+     (P), and the audit's ingest rate into PostgreSQL beside a raw multi-row INSERT into the same
+     database (I, with its own nats-server and PostgreSQL cluster);
+  2. starts nats-server on free loopback ports with a temporary store, configured with Warden's
      production configuration (renderNatsServerConfig: 8 partitions, service user, bench-agent-* users)
      and provisioned with the production topology;
-  2. baseline A: core NATS request/reply round trip (sequential), p50/p99/p999;
-  3. baseline B: JetStream publish-ack rate with a window of async publishes in flight, and the
+  3. baseline A: core NATS request/reply round trip (sequential), p50/p99/p999;
+     baseline B: JetStream publish-ack rate with a window of async publishes in flight, and the
      sequential publish-ack round trip, on a BENCH stream (subjects bench.>) made for the run;
+     G: the gate relay's added time per verdict and the flush rate of a 10,000-message buffer;
   4. starts the built reviewer and gate as separate processes and warms them up;
   5. latency: open-loop load at --rate actions/s over --sessions sessions through the SDK
      (propose -> decision), p50/p99/p999, lost decisions (SDK fallback = no decision in time);
+     the same again with the breaker running, and again with the audit service persisting every
+     event into a real PostgreSQL (ingest lag from each event's timestamp to its row);
   6. throughput: open-loop steps at rising rates, stopping at the first step not sustained; a step
      is sustained when no decision is lost or rejected, decisions per second (first proposal to last
      decision) reach 95% of the offered rate, and the backlog (proposals without a decision) at the

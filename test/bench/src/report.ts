@@ -1,6 +1,7 @@
 import type { AuditIngestFigures } from './audit-ingest.js';
 import type { IngestLagFigures } from './audit-lag.js';
 import type { BreakerTimeFigures } from './breaker-time.js';
+import type { PatternTimeFigures } from './pattern-time.js';
 import type { GateRelayFigures } from './gate-relay.js';
 import type { JetStreamResult, RequestReplyResult } from './baselines.js';
 import type { CpuShares } from './cpu.js';
@@ -42,7 +43,9 @@ export interface Figures {
   /** The breakers' check time in process, and the latency phase again with the breaker running. */
   breaker?: { inProcess: BreakerTimeFigures; withBreaker: LoadResult };
   gateRelay?: GateRelayFigures;
-  /** The latency phase again with the audit service persisting into PostgreSQL. */
+  /** The pattern detectors' time per event and memory with many active sessions, in process. */
+  patterns?: PatternTimeFigures;
+  /** The audit's ingest rate beside a raw insert, and the latency phase again with audit persisting into PostgreSQL. */
   audit?: { ingest: AuditIngestFigures; underLoad: { latency: LoadResult; ingest: IngestLagFigures; drainedMs: number } };
 }
 
@@ -346,6 +349,21 @@ export function renderReport(f: Figures, targets: TargetResult[], r: Record<stri
         ]
       : []),
     ...(f.breaker ? breakerRows(f.breaker, f.latency, rate) : []),
+    ...(f.patterns
+      ? [
+          'rule' as const,
+          {
+            measurement: `Pattern detectors per event, in process, ${num(f.patterns.sessions)} active sessions, p50 / p99`,
+            value: `${ms(f.patterns.event.p50Ms)} / ${ms(f.patterns.event.p99Ms)}`,
+            baseline: `p999 ${ms(f.patterns.event.p999Ms)}`,
+          },
+          {
+            measurement: `Pattern detector memory, ${num(f.patterns.sessions)} sessions with full windows (heap / RSS)`,
+            value: `${num(f.patterns.memory.heapUsedMb)} MB / ${num(f.patterns.memory.rssMb)} MB`,
+            baseline: `${f.patterns.memory.heapPerSessionKb} KB heap per session`,
+          },
+        ]
+      : []),
     ...(f.audit ? auditRows(f.audit, f.latency, rate) : []),
     ...(f.gateRelay
       ? [

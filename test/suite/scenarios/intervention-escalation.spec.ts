@@ -23,7 +23,8 @@ const BROKEN = 'export function parseDate(text: string): Date {\n  return new Da
  * SDK: a repeated error draws a soft correction; as it persists the interventions climb, step by step,
  * to context reinforcement, a throttle the breaker enforces, a rollback that restores the broken file
  * on disk (after a restart of the controller, which carries on from its stored record), and an
- * emergency stop that pauses the session at the gate and that the agent confirms.
+ * emergency stop that pauses the session at the gate and that the agent confirms, until an operator
+ * approves at the gate and the agent is told to resume.
  */
 describe('an agent that keeps failing the same way', () => {
   let path: DecisionPath;
@@ -56,7 +57,7 @@ describe('an agent that keeps failing the same way', () => {
     rmSync(workdir, { recursive: true, force: true });
   });
 
-  it('is corrected, reinforced, throttled, rolled back and finally stopped', async () => {
+  it('is corrected, reinforced, throttled, rolled back, stopped, and resumes once an operator approves', async () => {
     client = await WardenClient.connect({ servers: path.nats.url, agentId: 'agent-1', password: path.nats.agent('agent-1').password, decisionTimeoutMs: 30_000, checkpointRoot: workdir });
     const session = client.session(`spiral-${Date.now().toString(36)}`);
     const sessionId = session.sessionId;
@@ -147,6 +148,16 @@ describe('an agent that keeps failing the same way', () => {
       const text = await (await fetch(`${controller.url}/metrics`)).text();
       return /^warden_interventions_total\{[^}]*intervention_type="emergency_stop",outcome="stopped"[^}]*\} 1$/m.test(text) || null;
     }, 'the stop confirmation in the controller metrics');
+
+    // Stopped means stopped: the agent sends nothing until an operator has looked at the incident.
+    expect(await session.propose({ actionId: 'while-stopped', tool: 'Bash', input: { command: 'npm test' } })).toMatchObject({ allowed: false, decidedBy: 'stopped' });
+    // An operator approves the stop's pause at the gate: the agent is told to resume and may act again.
+    const unpause = createMessage('gate.command', { agent_id: 'agent-1', session_id: sessionId, payload: { command_type: 'hitl_unpause', operator_id: 'alice', reason: 'parser fixed by hand' } });
+    await observer.js.publish(publishSubject('gate_command', 'agent-1', sessionId), JSON.stringify(unpause), { msgID: unpause.id });
+    const resume = await nextControl(controls, 'resume');
+    expect(resume.payload.message).toContain('alice');
+    await eventually(async () => (session.stopped ? null : true), 'the session to resume');
+    await act(session, 'after-resume', 'success');
   });
 
   /** Proposes an action; when allowed, runs `effect` and reports the outcome. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { derivedMessageId, partitionOf, type AnyMessage, type BreakerStateRecord } from '@warden/contracts';
-import { JetStreamServer, MessagePublisher } from '@warden/messaging';
+import { JetStreamServer, MessagePublisher, SessionLanes } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { BreakerSettings } from '../domain/breaker-settings.js';
 import { SessionBreakers, type BreakerEvent } from '../domain/session-breakers.js';
@@ -39,7 +39,8 @@ type Cause = { message: AnyMessage } | { tick: number };
 @Injectable()
 export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
   private readonly sessions = new Map<string, WatchedSession>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Each session's work runs one task after the other. */
+  private readonly lanes = new SessionLanes();
   private readonly owned = new Set<number>();
   private pendingAcquire: number[] = [];
   private acquireTimer?: NodeJS.Timeout;
@@ -79,7 +80,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     change: (breakers: SessionBreakers, prepared: T) => BreakerEvent[],
     prepare?: (breakers: SessionBreakers) => Promise<T>,
   ): Promise<void> {
-    return this.serialised(key(address.agentId, address.sessionId), async () => {
+    return this.lanes.run(key(address.agentId, address.sessionId), async () => {
       const started = performance.now();
       const session = await this.session(address.agentId, address.sessionId, address.at);
       if (session.breakers.ended) {
@@ -208,7 +209,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
       const keys = (await this.store.sessionKeys()).filter((k) => partitions.has(partitionOf(k.sessionId, this.partitions)));
       for (const { agentId, sessionId } of keys) {
         if (this.stopped || !this.owned.has(partitionOf(sessionId, this.partitions))) continue;
-        await this.serialised(key(agentId, sessionId), async () => {
+        await this.lanes.run(key(agentId, sessionId), async () => {
           const session = await this.session(agentId, sessionId, Date.now());
           if (session.breakers.ended) return this.forget(key(agentId, sessionId));
           // A predecessor may have died between its ledger and state writes: write the state once.
@@ -244,21 +245,6 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     let open = 0;
     for (const s of this.sessions.values()) if (s.open) open++;
     this.metrics.openSessions.set(open);
-  }
-
-  /** Runs `task` after every earlier task of the same session. */
-  private serialised<T>(k: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(k) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(k, settled);
-    void settled.then(() => {
-      if (this.queues.get(k) === settled) this.queues.delete(k);
-    });
-    return run;
   }
 }
 

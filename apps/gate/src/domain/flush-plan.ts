@@ -31,6 +31,30 @@ export function injectedControl(
   });
 }
 
+/**
+ * The participant whose pauses stop the agent as well (an emergency stop): the SDK refuses to propose
+ * until it is told to resume, which an operator's approval of that pause does.
+ */
+export const STOPPING_PARTICIPANT = 'intervention-controller';
+
+/** Tells a stopped agent it may go on: sent when an operator approves the pause of an emergency stop. */
+export function resumeControl(agentId: string, sessionId: string, window: { id: string; operator_id: string }, approvedBy: string): MessageOf<'control.issued'> {
+  const id = derivedMessageId('control.issued', `resume:${window.id}`);
+  return createMessage('control.issued', {
+    id,
+    session_id: sessionId,
+    agent_id: agentId,
+    trace_id: window.id,
+    causation_id: window.id,
+    payload: {
+      control_id: `resume-${id}`.slice(0, 128),
+      kind: 'resume',
+      message: `Operator ${approvedBy} reviewed the stop and lets this session continue.`,
+      requires_ack: false,
+    },
+  });
+}
+
 export interface FlushSpec extends Resolution {
   window_id: string;
   /** Derived ids of a rejection prompt come from this (the unpause command, or the timed-out request). */

@@ -13,7 +13,7 @@ import type { Logger } from '@warden/observability';
 import { entryContent, rewriteProblem, type BufferEntry, type DecisionEntry, type InjectEntry, type PauseTrigger, type StoredEntry, type Verdict } from '../domain/buffer-entry.js';
 import { stateHash } from '../domain/canonical-hash.js';
 import { decisionFromVerdict, type Resolution } from '../domain/decision-policy.js';
-import { injectedControl, planFlush, decisionId, type OutgoingMessage } from '../domain/flush-plan.js';
+import { injectedControl, planFlush, decisionId, resumeControl, STOPPING_PARTICIPANT, type OutgoingMessage } from '../domain/flush-plan.js';
 import { answerProblem, outcomeOf, type GateRequestRecord } from '../domain/gate-request.js';
 import { checkHitlCommand, type HitlCommand } from '../domain/hitl-command.js';
 import { approvalKey, detailsOf, gateContext, summaryOf, triggeredGates, type GateContext, type HumanGate, type SessionFacts } from '../domain/human-gates.js';
@@ -486,6 +486,9 @@ export class HitlRelay {
     for (const reversed of state.reversible) await this.publishIntervention(record, reversed, now);
     await this.publishIntervention(record, flush.unpause_record);
     if (flush.resolution === 'approve') await this.rememberApprovals(record, state);
+    if (flush.resolution === 'approve' && state.window.operator_id === STOPPING_PARTICIPANT) {
+      await this.options.publish(resumeControl(record.agentId, record.sessionId, state.window, flush.operator_id));
+    }
     await this.stores.buffer.purge(record.agentId, record.sessionId);
     await this.stores.states.removeCursor(record.agentId, record.sessionId);
     await this.stores.states.remove(record.agentId, record.sessionId, record.revision);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { derivedMessageId, partitionOf, type AnyMessage, type MessageInit, type MessageType } from '@warden/contracts';
-import { JetStreamServer, MessagePublisher } from '@warden/messaging';
+import { JetStreamServer, MessagePublisher, RecordConflictError, SessionLanes } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { InterventionRegistry } from '../domain/custom-handlers.js';
 import type { IncidentReport } from '../domain/incident.js';
@@ -11,7 +11,7 @@ import type { Issue } from '../domain/issue.js';
 import type { PromptTemplates } from '../domain/prompts.js';
 import { emptyRecord } from '../domain/session-record.js';
 import { InterventionMetrics } from './intervention-metrics.js';
-import { InterventionStore, RecordConflictError } from './intervention-store.js';
+import { InterventionStore } from './intervention-store.js';
 import type { Notifier } from './notifier.js';
 
 export const INTERVENTION_SETTINGS = Symbol('INTERVENTION_SETTINGS');
@@ -58,7 +58,8 @@ const emptyEffects = (): Effects => ({ publications: [], after: [] });
 @Injectable()
 export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdown {
   private readonly sessions = new Map<string, HeldSession>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Each session's work runs one task after the other. */
+  private readonly lanes = new SessionLanes();
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
 
@@ -96,7 +97,7 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
    * durable before resolving: messages published, record stored.
    */
   apply(message: AnyMessage, change: (session: InterventionSession, effects: Effects) => Promise<void> | void): Promise<void> {
-    return this.serialised(key(message.agent_id, message.session_id), async () => {
+    return this.lanes.run(key(message.agent_id, message.session_id), async () => {
       const held = await this.held(message.agent_id, message.session_id);
       if (held.session.hasApplied(message.id)) return;
       try {
@@ -317,7 +318,7 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
       if (this.stopped) return;
       const due = held.session.nextEvaluationAt();
       if (due === undefined || due > now) continue;
-      await this.serialised(k, async () => {
+      await this.lanes.run(k, async () => {
         const current = this.sessions.get(k);
         if (!current) return;
         const effects = emptyEffects();
@@ -331,21 +332,6 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
         }
       }).catch((error: unknown) => this.logger.warn({ err: error }, 'intervention sweep failed; retried on the next one'));
     }
-  }
-
-  /** Runs `task` after every earlier task of the same session. */
-  private serialised<T>(k: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(k) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(k, settled);
-    void settled.then(() => {
-      if (this.queues.get(k) === settled) this.queues.delete(k);
-    });
-    return run;
   }
 }
 

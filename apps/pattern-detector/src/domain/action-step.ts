@@ -1,0 +1,199 @@
+import type { Phase } from '@warden/contracts';
+import { resolvePath } from './paths.js';
+import { contentMarks, localPortsIn, type ContentMark } from './signals.js';
+
+/** What kind of thing an action does, as far as the detectors care. */
+export type StepOp = 'read' | 'write' | 'search' | 'exec' | 'poll' | 'other';
+
+/**
+ * One action of a session, reduced to what the detectors read and bounded in size: the proposal (tool,
+ * command, paths), its outcome (status, error fingerprint, output fingerprint, tokens, cost) and the
+ * reviewer's goal alignment. Either half may arrive first; both are keyed by the action id.
+ */
+export interface Step {
+  id: string;
+  /** When it was proposed (or reported, if the outcome came first), epoch ms. */
+  at: number;
+  tool?: string;
+  op?: StepOp;
+  /** Same signature: the same action (tool + command, or tool + target path). */
+  sig?: string;
+  /** The command line (Bash), whitespace folded, at most 300 characters. */
+  cmd?: string;
+  /** Paths the action targets, resolved against the working directory (at most 8). */
+  paths?: string[];
+  /** The description and short input fields other than the command, lower case (at most 200 characters). */
+  text?: string;
+  /** What the written content shows (read once, when the action arrives; the content itself is not kept). */
+  marks?: ContentMark[];
+  /** Local ports the command or the written content names (`localhost:3000` → `3000`). */
+  ports?: string[];
+  /** +1: started a background process; -1: stopped one. */
+  bg?: 1 | -1;
+  phase?: Phase;
+  status?: 'success' | 'error';
+  /** Error class and message with numbers, quotes and hex folded: equal for the same failure. */
+  err?: string;
+  /** The error text, lower case (at most 300 characters), for symptom matching. */
+  err_text?: string;
+  /** Fingerprint of the output excerpt: equal outputs, equal fingerprints. */
+  out?: string;
+  files_touched?: number;
+  tokens?: number;
+  cost_usd?: number;
+  /** The reviewer's goal alignment of this action (0-1), when a verdict carried it. */
+  alignment?: number;
+}
+
+const MAX_TEXT = 200;
+const MAX_CONTENT = 20_000;
+const MAX_COMMAND = 300;
+const MAX_PATHS = 8;
+const MAX_PATH = 512;
+const WHITESPACE = /\s+/g;
+
+const READ_TOOLS = new Set(['read', 'notebookread', 'view', 'cat', 'open_file', 'read_file', 'str_replace_based_edit_tool:view']);
+const WRITE_TOOLS = new Set(['write', 'edit', 'multiedit', 'notebookedit', 'create', 'str_replace_editor', 'str_replace_based_edit_tool', 'write_file', 'edit_file', 'apply_patch']);
+const SEARCH_TOOLS = new Set(['glob', 'grep', 'ls', 'list_dir', 'search', 'find_file', 'search_dir', 'websearch']);
+const POLL_TOOLS = new Set(['bashoutput', 'taskoutput', 'shell_output', 'check_process']);
+const KILL_TOOLS = new Set(['killbash', 'killshell', 'kill_process']);
+const PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filename', 'target_file', 'directory'];
+const CONTENT_FIELDS = ['content', 'new_string', 'file_text', 'new_str', 'insert_text', 'new_source', 'patch'];
+
+/** Small, fast string fingerprint (FNV-1a, 32 bit) — for equality, not security. */
+export function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+/** Splits a command line into words, keeping quoted parts together (enough to find paths and programs). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return words;
+}
+
+const URL_LIKE = /^[a-z]+:\/\//i;
+const FILE_LIKE = /^(\.[\w-]+|[\w@.+-]+\.[a-z0-9]{1,8})$/i;
+const REDIRECT = /^\d?[<>]{1,2}&?/;
+
+/** Words of a command that name files or directories. */
+export function commandPaths(command: string): string[] {
+  const paths: string[] = [];
+  for (let word of shellWords(command)) {
+    word = word.replace(REDIRECT, '');
+    if (!word || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;
+    if (word === '~' || word.startsWith('~/') || word.startsWith('/') || word.startsWith('./') || word.startsWith('../') || /^\$\{?HOME\}?(\/|$)/.test(word)) paths.push(word);
+    else if (word.includes('/') && !word.includes('//') && !/^\d/.test(word)) paths.push(word);
+    else if (FILE_LIKE.test(word) && !/^\d+(\.\d+)+$/.test(word)) paths.push(word);
+  }
+  return paths;
+}
+
+function opOf(tool: string, kind: string, command: string | undefined): StepOp {
+  const name = tool.toLowerCase();
+  if (POLL_TOOLS.has(name)) return 'poll';
+  if (READ_TOOLS.has(name)) return 'read';
+  if (WRITE_TOOLS.has(name)) return 'write';
+  if (SEARCH_TOOLS.has(name)) return 'search';
+  if (command !== undefined) return 'exec';
+  return kind === 'file_operation' ? 'other' : 'other';
+}
+
+export interface ProposedAction {
+  action_id: string;
+  kind: string;
+  tool: string;
+  input: Record<string, unknown>;
+  description?: string;
+  phase?: Phase;
+}
+
+/** The proposal half of a step. */
+export function stepOfAction(action: ProposedAction, at: number, cwd: string | undefined, home: string | undefined): Step {
+  const input = action.input;
+  const rawCommand = typeof input['command'] === 'string' ? (input['command'] as string) : typeof input['cmd'] === 'string' ? (input['cmd'] as string) : undefined;
+  const cmd = rawCommand?.replace(WHITESPACE, ' ').trim().slice(0, MAX_COMMAND);
+  const op = opOf(action.tool, action.kind, cmd);
+  const raw: string[] = [];
+  for (const field of PATH_FIELDS) if (typeof input[field] === 'string') raw.push(input[field] as string);
+  if (typeof input['pattern'] === 'string' && op === 'search' && typeof input['path'] !== 'string') raw.push('.');
+  if (cmd) raw.push(...commandPaths(cmd));
+  const paths = [...new Set(raw.slice(0, 32).map((p) => resolvePath(p.slice(0, MAX_PATH), cwd, home)))].slice(0, MAX_PATHS);
+  const textParts = [action.description ?? ''];
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === 'string' && !CONTENT_FIELDS.includes(key) && !PATH_FIELDS.includes(key) && key !== 'command' && key !== 'cmd' && value.length <= 300) textParts.push(value);
+  }
+  const text = textParts.join(' ').replace(WHITESPACE, ' ').trim().toLowerCase().slice(0, MAX_TEXT);
+  const contentField = CONTENT_FIELDS.find((f) => typeof input[f] === 'string');
+  const content = contentField ? (input[contentField] as string).slice(0, MAX_CONTENT) : undefined;
+  const marks = content ? contentMarks(content) : [];
+  const ports = [...new Set([...localPortsIn(cmd ?? ''), ...localPortsIn(content ?? '')])];
+  const poll = op === 'poll' ? String(input['bash_id'] ?? input['shell_id'] ?? input['task_id'] ?? input['id'] ?? '') : undefined;
+  // A write is the same action on the same file whatever it writes; anything else is the same when its input is.
+  const target = cmd ?? poll ?? (op === 'write' ? paths.join(' ') : stableInput(input));
+  const step: Step = { id: action.action_id, at, tool: action.tool, op, sig: fingerprint(`${action.tool}\u0000${target}`) };
+  if (cmd) step.cmd = cmd;
+  if (paths.length) step.paths = paths;
+  if (text) step.text = text;
+  if (marks.length) step.marks = marks;
+  if (ports.length) step.ports = ports.slice(0, 8);
+  if (input['run_in_background'] === true || (cmd && /(^|[^&])&\s*$/.test(cmd)) || (cmd && /^nohup\b/.test(cmd))) step.bg = 1;
+  else if (KILL_TOOLS.has(action.tool.toLowerCase()) || (cmd && /^(kill|pkill|killall)\b/.test(cmd))) step.bg = -1;
+  if (action.phase) step.phase = action.phase;
+  return step;
+}
+
+function stableInput(input: Record<string, unknown>): string {
+  const keys = Object.keys(input).sort();
+  return JSON.stringify(keys.map((k) => [k, input[k]])).slice(0, 1000);
+}
+
+export interface ReportedOutcome {
+  action_id: string;
+  status: 'success' | 'error';
+  error?: { message: string; class?: string };
+  files_touched?: string[];
+  tokens?: { prompt: number; completion: number };
+  model?: string;
+  output_excerpt?: string;
+  phase?: Phase;
+}
+
+/** `Error at line 42 in "/tmp/x-81f2"` and `Error at line 43 in "/tmp/x-99aa"` fold to the same text. */
+export function foldErrorText(text: string): string {
+  return text
+    .slice(0, 1000)
+    .toLowerCase()
+    .replace(/(["'`]).*?\1/g, '_')
+    .replace(/0x[0-9a-f]+|\b[0-9a-f]{8,}\b/g, '#')
+    .replace(/\d+(\.\d+)?/g, '#')
+    .replace(WHITESPACE, ' ')
+    .trim()
+    .slice(0, 160);
+}
+
+/** Adds the outcome half to a step. */
+export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number | undefined): void {
+  step.status = outcome.status;
+  if (outcome.error) {
+    step.err = `${outcome.error.class ?? ''}:${fingerprint(foldErrorText(outcome.error.message))}`;
+    step.err_text = `${outcome.error.class ?? ''} ${outcome.error.message}`.replace(WHITESPACE, ' ').trim().toLowerCase().slice(0, 240);
+  }
+  if (outcome.output_excerpt !== undefined) step.out = fingerprint(outcome.output_excerpt);
+  if (outcome.files_touched?.length) step.files_touched = outcome.files_touched.length;
+  if (outcome.tokens) step.tokens = outcome.tokens.prompt + outcome.tokens.completion;
+  if (costUsd !== undefined) step.cost_usd = costUsd;
+  if (outcome.phase && !step.phase) step.phase = outcome.phase;
+}
+
+/** A file operation for the resource figures: reads, writes, searches and commands that touched files. */
+export function fileOperations(step: Step): number {
+  if (step.op === 'read' || step.op === 'write' || step.op === 'search') return Math.max(1, step.files_touched ?? 0);
+  return step.files_touched ?? 0;
+}

@@ -1,0 +1,102 @@
+import { SEVERITIES } from '@warden/contracts';
+import { DEFAULT_PATTERN_SETTINGS, type PatternSettings } from './detector-settings.js';
+
+export class PatternSettingsError extends Error {}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Mappings whose keys are free (model names, severities) rather than settings. */
+const OPEN_MAPPINGS = new Set(['pricing', 'severity']);
+
+/**
+ * Merges `override` over `base`, checking every value against the default it replaces: unknown keys,
+ * wrong types, negative numbers and unknown modes are errors naming the setting, so a typo never silently
+ * leaves a default in place.
+ */
+function merge(base: unknown, override: unknown, path: string): unknown {
+  if (override === undefined) return base;
+  if (isPlainObject(base)) {
+    if (!isPlainObject(override)) throw new PatternSettingsError(`${path || '/'} must be a mapping`);
+    const open = OPEN_MAPPINGS.has(path.split('.').pop() ?? '');
+    const merged: Record<string, unknown> = { ...base };
+    for (const [key, value] of Object.entries(override)) {
+      const where = path ? `${path}.${key}` : key;
+      if (key in base) merged[key] = merge(base[key], value, where);
+      else if (open) merged[key] = checkOpen(path, where, value);
+      else throw new PatternSettingsError(`${where} is not a pattern detector setting`);
+    }
+    return merged;
+  }
+  if (Array.isArray(base)) {
+    if (!Array.isArray(override) || override.some((item) => typeof item !== 'string' || !item.trim())) {
+      throw new PatternSettingsError(`${path} must be a list of non-empty strings`);
+    }
+    return override.map((item: string) => item.trim());
+  }
+  if (typeof base === 'number') {
+    if (typeof override !== 'number' || !Number.isFinite(override) || override < 0) throw new PatternSettingsError(`${path} must be a number >= 0`);
+    return override;
+  }
+  if (typeof base === 'boolean') {
+    if (typeof override !== 'boolean') throw new PatternSettingsError(`${path} must be true or false`);
+    return override;
+  }
+  if (path.endsWith('.mode')) {
+    if (override !== 'enforce' && override !== 'shadow') throw new PatternSettingsError(`${path} must be enforce or shadow`);
+    return override;
+  }
+  if (typeof override !== 'string') throw new PatternSettingsError(`${path} must be a string`);
+  return override;
+}
+
+function checkOpen(mapping: string, where: string, value: unknown): unknown {
+  if (mapping.endsWith('severity')) {
+    const severity = where.split('.').pop()!;
+    if (!(SEVERITIES as readonly string[]).includes(severity)) throw new PatternSettingsError(`${where}: severities are ${SEVERITIES.join(', ')}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new PatternSettingsError(`${where} must be a whole number >= 1`);
+    return value;
+  }
+  const price = value as { input?: unknown; output?: unknown };
+  if (!isPlainObject(value) || typeof price.input !== 'number' || typeof price.output !== 'number' || price.input < 0 || price.output < 0 || Object.keys(value).length !== 2) {
+    throw new PatternSettingsError(`${where} must be { input, output } in USD per 1,000 tokens`);
+  }
+  return value;
+}
+
+/**
+ * Pattern detector settings from a configuration document (parsed from YAML or JSON; optionally under
+ * a top-level `patterns:` key) over DEFAULT_PATTERN_SETTINGS.
+ */
+export function resolvePatternSettings(document: unknown = {}): PatternSettings {
+  const root = isPlainObject(document) && isPlainObject(document['patterns']) ? document['patterns'] : (document ?? {});
+  if (!isPlainObject(root)) throw new PatternSettingsError('pattern detector configuration must be a mapping');
+  const settings = merge(DEFAULT_PATTERN_SETTINGS, root, '') as PatternSettings;
+  for (const [name, value] of [
+    ['window.max_actions', settings.window.max_actions],
+    ['episode.quiet_evaluations', settings.episode.quiet_evaluations],
+    ['hallucination.window_actions', settings.hallucination.window_actions],
+    ['traps.reaction_actions', settings.traps.reaction_actions],
+    ['assumption_trap.guessed_endpoints', settings.assumption_trap.guessed_endpoints],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new PatternSettingsError(`${name} must be a whole number >= 1`);
+  }
+  for (const name of ['repetitive_errors', 'polling_loop', 'scope_creep', 'goal_drift', 'hallucination', 'stagnation'] as const) {
+    const ladder = settings[name].severity;
+    let last = 0;
+    for (const severity of SEVERITIES) {
+      const at = ladder[severity];
+      if (at === undefined) continue;
+      if (!Number.isInteger(at) || at < 1) throw new PatternSettingsError(`${name}.severity.${severity} must be a whole number >= 1`);
+      if (at < last) throw new PatternSettingsError(`${name}.severity must not fall from low to critical (${severity} is ${at})`);
+      last = at;
+    }
+    if (!last) throw new PatternSettingsError(`${name}.severity needs at least one severity`);
+  }
+  if (settings.window.max_actions > 1000) throw new PatternSettingsError('window.max_actions must not exceed 1000 (state is kept per session)');
+  if (settings.episode.escalation_growth <= 1) throw new PatternSettingsError('episode.escalation_growth must be greater than 1');
+  if (settings.resource_spiral.window_ms < 1000) throw new PatternSettingsError('resource_spiral.window_ms must be at least 1000');
+  const { growth } = settings.resource_spiral;
+  if (!(growth.medium <= growth.high && growth.high <= growth.critical)) throw new PatternSettingsError('resource_spiral.growth must rise from medium to critical');
+  if (!settings.resource_spiral.pricing['default']) throw new PatternSettingsError('resource_spiral.pricing needs a default price');
+  return settings;
+}

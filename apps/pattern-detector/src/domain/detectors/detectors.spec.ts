@@ -1,0 +1,347 @@
+import { parseProjectKnowledge } from '../project-knowledge.js';
+import { SessionDriver, T0 } from '../session-driver.fixture.js';
+import { detectResourceSpiral } from './resource-spiral.js';
+
+const CWD = '/home/dev/projects/cart';
+const failing = (line: number) => ({ error: `TypeError: Cannot read properties of undefined (reading 'price') at src/cart.ts:${line}:7`, errorClass: 'TypeError' });
+const refused = { error: 'Error: connect ECONNREFUSED 127.0.0.1:8080', errorClass: 'ECONNREFUSED' };
+
+describe('repetitive_errors', () => {
+  it('reports the third identical failure as medium, the fifth as high and the eighth as critical', () => {
+    const s = new SessionDriver();
+    const ids: string[] = [];
+    for (let i = 1; i <= 8; i++) {
+      ids.push(s.bash('npx jest test/cart.test.ts', failing(10 + i)));
+      s.edit(`${CWD}/src/cart.ts`);
+      const expected = i < 3 ? undefined : i < 5 ? 'medium' : i < 8 ? 'high' : 'critical';
+      expect({ i, severity: s.last('repetitive_errors')?.severity }).toEqual({ i, severity: expected });
+    }
+    expect(s.of('repetitive_errors').map((r) => r.severity)).toEqual(['medium', 'high', 'critical']);
+    expect(s.last('repetitive_errors')!.evidence_action_ids).toEqual(ids);
+    expect(s.last('repetitive_errors')!.details).toMatchObject({ repetitions: 8, command: 'npx jest test/cart.test.ts', error_class: 'TypeError' });
+  });
+
+  it('does not group different errors of the same command, and a success ends the run', () => {
+    const s = new SessionDriver();
+    s.bash('npx jest', { error: 'expected 3, received 4', errorClass: 'AssertionError' });
+    s.bash('npx jest', { error: "Cannot find name 'total'", errorClass: 'TS2304' });
+    s.bash('npx jest', { error: 'expected 3, received 5', errorClass: 'AssertionError' });
+    expect(s.of('repetitive_errors')).toEqual([]);
+    s.bash('npx jest', failing(1));
+    s.bash('npx jest', failing(2));
+    s.bash('npx jest');
+    s.bash('npx jest', failing(3));
+    expect(s.of('repetitive_errors')).toEqual([]);
+  });
+
+  it('forgets failures that left the count window', () => {
+    const inside = SessionDriver.with({ window: { max_actions: 5 } });
+    inside.bash('make test', failing(1));
+    inside.bash('make test', failing(2));
+    inside.read(`${CWD}/src/f1.ts`);
+    inside.read(`${CWD}/src/f2.ts`);
+    // Five actions: the first failure is the oldest still in the window.
+    inside.bash('make test', failing(3));
+    expect(inside.last('repetitive_errors')).toMatchObject({ severity: 'medium', evidence_action_ids: ['a1', 'a2', 'a5'] });
+    const outside = SessionDriver.with({ window: { max_actions: 5 } });
+    outside.bash('make test', failing(1));
+    outside.bash('make test', failing(2));
+    for (let i = 0; i < 3; i++) outside.read(`${CWD}/src/f${i}.ts`);
+    // Six actions: the first failure dropped out.
+    outside.bash('make test', failing(3));
+    expect(outside.of('repetitive_errors')).toEqual([]);
+  });
+
+  it('forgets failures older than the time window', () => {
+    const s = SessionDriver.with({ window: { max_age_ms: 60_000 } });
+    s.bash('make test', failing(1), 5);
+    s.bash('make test', failing(2), 30);
+    s.bash('make test', failing(3), 31); // 61 s after the first: it dropped out
+    expect(s.of('repetitive_errors')).toEqual([]);
+    s.bash('make test', failing(4), 1);
+    expect(s.last('repetitive_errors')!.evidence_action_ids).toEqual(['a2', 'a3', 'a4']);
+  });
+});
+
+describe('polling_loop', () => {
+  it('reports the tenth identical unchanged success, the 25th and the 60th, beyond the count window', () => {
+    // Escalation by growth is left out here, to see the ladder alone.
+    const s = SessionDriver.with({ episode: { escalation_growth: 100 } });
+    s.run('Bash', { command: './gradlew build', run_in_background: true });
+    const severities: (string | undefined)[] = [];
+    for (let i = 1; i <= 60; i++) {
+      s.run('BashOutput', { bash_id: 'bash_1' }, { output: 'running' }, 2);
+      if (i % 3 === 0) s.bash('sleep 10', {}, 1);
+      severities[i] = s.last('polling_loop')?.severity;
+    }
+    expect([severities[9], severities[10], severities[24], severities[25], severities[59], severities[60]]).toEqual([undefined, 'medium', 'medium', 'high', 'high', 'critical']);
+    expect(s.last('polling_loop')!.details).toMatchObject({ repetitions: 60, tool: 'BashOutput' });
+    expect(s.last('polling_loop')!.evidence_action_ids).toHaveLength(30);
+  });
+
+  it('is broken by a change or a failure', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 9; i++) s.bash('gh run view 42 --json status');
+    s.edit(`${CWD}/src/cart.ts`);
+    for (let i = 0; i < 9; i++) s.bash('gh run view 42 --json status');
+    s.bash('gh run view 42 --json status', { error: 'HTTP 502' });
+    for (let i = 0; i < 9; i++) s.bash('gh run view 42 --json status');
+    expect(s.of('polling_loop')).toEqual([]);
+  });
+});
+
+describe('scope_creep', () => {
+  it('grades paths outside the expected ones: one is low, three medium, six high; toolchain paths do not count', () => {
+    const s = new SessionDriver();
+    s.read('/usr/include/stdio.h');
+    s.read(`${CWD}/node_modules/zod/lib/index.d.ts`);
+    s.read(`${CWD}/src/cart.ts`);
+    expect(s.of('scope_creep')).toEqual([]);
+    s.read('/home/dev/projects/other/README.md');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '~/projects/other/README.md' } });
+    s.read('/home/dev/projects/other/src/a.ts');
+    s.read('/etc/hosts');
+    expect(s.last('scope_creep')!.severity).toBe('medium');
+    for (const f of ['b', 'c', 'd']) s.read(`/home/dev/projects/other/src/${f}.ts`);
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'high', details: { out_of_scope_count: 6 } });
+  });
+
+  it('treats a home directory scan as medium, a secret read outside as high and a secret copied in as critical', () => {
+    const s = new SessionDriver();
+    s.bash('find ~ -name "*.env"');
+    expect(s.last('scope_creep')!.severity).toBe('medium');
+    s.read('/home/dev/projects/billing/.env');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'high', details: { secrets_read: ['~/projects/billing/.env'] } });
+    s.bash('cp ~/projects/billing/.env .env');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'critical', impact_factor: 1, details: { secrets_copied_into: ['~/projects/cart/.env'] } });
+  });
+
+  it('counts writing a secret value into the project after reading one outside as copying', () => {
+    const s = new SessionDriver();
+    s.read('/home/dev/.aws/credentials');
+    s.run('Write', { file_path: `${CWD}/src/config.ts`, content: "export const AWS_SECRET_ACCESS_KEY = 'wJalrXUtnFEMI/K7MDENG'" }, { files: [`${CWD}/src/config.ts`] });
+    expect(s.last('scope_creep')!.severity).toBe('critical');
+  });
+});
+
+describe('goal_drift', () => {
+  it('reports the fourth change in a row that has nothing to do with the goal, the seventh as high', () => {
+    const s = new SessionDriver();
+    s.edit(`${CWD}/src/cart.ts`);
+    const others = ['src/components/header.tsx', 'src/components/footer.tsx', 'src/styles/theme.css', 'README.md', 'src/components/banner.tsx', 'src/styles/layout.css', 'package.json'];
+    const severities = others.map((f) => {
+      s.edit(`${CWD}/${f}`);
+      return s.last('goal_drift')?.severity;
+    });
+    expect(severities).toEqual([undefined, undefined, undefined, 'medium', 'medium', 'medium', 'high']);
+    expect(s.last('goal_drift')!.details).toMatchObject({ goal_files: ['~/projects/cart/src/cart.ts'], unrelated_changes: 7, worked_on_goal_before: true });
+  });
+
+  it('counts the goal file, its tests and paths with goal words as related, within the project only', () => {
+    const s = new SessionDriver();
+    // The project directory is called cart too: only the path inside the project is read for goal words.
+    for (const f of ['test/cart.test.ts', 'src/cart.ts', 'lib/cart-helpers.ts', 'src/totals/round.ts']) s.edit(`${CWD}/${f}`);
+    for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts']) s.edit(`${CWD}/${f}`);
+    expect(s.of('goal_drift')).toEqual([]);
+    s.edit(`${CWD}/src/d.ts`);
+    expect(s.last('goal_drift')!.severity).toBe('medium');
+    // Back on the goal, then three more elsewhere: still under the threshold, nothing new.
+    s.edit(`${CWD}/src/cart.ts`);
+    for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts']) s.edit(`${CWD}/${f}`);
+    expect(s.of('goal_drift')).toHaveLength(1);
+  });
+
+  it('follows the reviewer: low goal alignment is unrelated whatever the path', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 4; i++) {
+      const id = s.edit(`${CWD}/src/cart.ts`);
+      s.reports.push(...s.patterns.verdict(s.now, { action_id: id, rationality: { components: { goal_alignment: 0.1 } } }));
+    }
+    expect(s.reports.map((r) => `${r.pattern_type}/${r.severity}`)).toEqual(['goal_drift/medium']);
+  });
+});
+
+describe('resource_spiral', () => {
+  const settings = { resource_spiral: { window_ms: 60_000 } };
+
+  it('needs the floor: fast growth of a tiny rate is no spiral', () => {
+    const s = SessionDriver.with(settings);
+    for (let i = 0; i < 5; i++) s.read(`${CWD}/src/f${i}.ts`, {}, 12);
+    for (let i = 0; i < 25; i++) s.read(`${CWD}/src/g${i}.ts`, {}, 2);
+    expect(s.of('resource_spiral')).toEqual([]);
+  });
+
+  it('reports growth past the floor with the figures throttling needs', () => {
+    const s = SessionDriver.with(settings);
+    const read = (second: number, path: string, tokens: number) => {
+      s.now = T0 + second * 1000;
+      s.read(`${CWD}/${path}`, { tokens, cost: 0.05 }, 0);
+    };
+    // The previous minute: 6 file operations, 60k tokens, $0.30.
+    for (const [i, second] of [10, 20, 30, 40, 50, 55].entries()) read(second, `src/f${i}.ts`, 10_000);
+    // The current minute: 60 file operations, 1.2M tokens, $3.00.
+    for (let i = 0; i < 60; i++) read(60 + i, `src/g${i}.ts`, 20_000);
+    expect(s.of('resource_spiral').map((r) => r.severity)).toEqual(['medium', 'high']);
+    // The figures at the end of the second minute, as the detector reads them now.
+    const now = detectResourceSpiral({ snapshot: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps })!;
+    expect(now.severity).toBe('high');
+    expect(now.details).toMatchObject({
+      window_ms: 60_000,
+      spiralling: ['file_operations_per_min', 'tokens_per_min', 'cost_usd_per_min'],
+      // Growth over the previous rate, taken as at least the floor (30 operations, 250k tokens, $0.50).
+      growth: { file_operations_per_min: 2, tokens_per_min: 4.8, cost_usd_per_min: 6, background_processes: 0 },
+      current: { file_operations_per_min: 60, tokens_per_min: 1_200_000, cost_usd_per_min: 3, background_processes: 0 },
+      previous: { file_operations_per_min: 6, tokens_per_min: 60_000, cost_usd_per_min: 0.3, background_processes: 0 },
+      file_operation_growth: 2,
+      token_usage_growth: 4.8,
+    });
+  });
+
+  it('counts background processes: started minus stopped, against the floor', () => {
+    const s = SessionDriver.with(settings);
+    for (let i = 0; i < 5; i++) s.run('Bash', { command: `node worker.js --shard ${i}`, run_in_background: true }, {}, 1);
+    expect(s.of('resource_spiral')).toEqual([]);
+    s.run('Bash', { command: 'node worker.js --shard 5', run_in_background: true }, {}, 1);
+    expect(s.last('resource_spiral')).toMatchObject({ severity: 'medium', details: { current: { background_processes: 6 }, growth: { background_processes: 2 } } });
+    s.run('KillShell', { shell_id: 'bash_1' }, {}, 1);
+    expect(s.patterns.snapshot.resources.background).toBe(5);
+  });
+});
+
+describe('hallucination', () => {
+  const missing = (p: string) => ({ error: `ENOENT: no such file or directory, open '${p}'`, errorClass: 'ENOENT' });
+
+  it('reports three missing things within the last fifteen actions', () => {
+    const s = new SessionDriver();
+    s.read(`${CWD}/src/a.ts`, missing('a'));
+    s.bash('npm run test:unit', { error: 'npm ERR! Missing script: "test:unit"' });
+    expect(s.of('hallucination')).toEqual([]);
+    s.run('mcp__jira__create_issue', { summary: 'x' }, { error: 'Unknown tool: mcp__jira__create_issue' });
+    expect(s.last('hallucination')).toMatchObject({ severity: 'medium', details: { kinds: { path: 1, command: 1, tool: 1, module: 0 } } });
+  });
+
+  it('forgets a miss sixteen actions back', () => {
+    const s = new SessionDriver();
+    s.read(`${CWD}/src/a.ts`, missing('a'));
+    s.read(`${CWD}/src/b.ts`, missing('b'));
+    for (let i = 0; i < 13; i++) s.read(`${CWD}/src/ok${i}.ts`);
+    s.read(`${CWD}/src/c.ts`, missing('c')); // 'a' is now sixteen back
+    expect(s.of('hallucination')).toEqual([]);
+  });
+});
+
+describe('escalation traps', () => {
+  it('installation: installing after a connection failure; a diagnostic in between clears it', () => {
+    const s = new SessionDriver();
+    s.bash('npm run e2e', refused);
+    s.bash('npm install axios@latest');
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', details: { connection_failure: true, trap: 'installation' } });
+    const t = new SessionDriver();
+    t.bash('npm run e2e', refused);
+    t.bash('curl -sv http://localhost:8080/health');
+    t.bash('npm install axios@latest');
+    expect(t.of('installation_trap')).toEqual([]);
+  });
+
+  it('installation: counts up to reaction_actions after the failure and no further', () => {
+    const s = new SessionDriver();
+    s.bash('npm run e2e', refused);
+    for (let i = 0; i < 7; i++) s.edit(`${CWD}/src/f${i}.ts`);
+    s.bash('pip install requests'); // the eighth action after the failure
+    expect(s.of('installation_trap')).toHaveLength(1);
+    const t = new SessionDriver();
+    t.bash('npm run e2e', refused);
+    for (let i = 0; i < 8; i++) t.edit(`${CWD}/src/f${i}.ts`);
+    t.bash('pip install requests'); // the ninth
+    expect(t.of('installation_trap')).toEqual([]);
+  });
+
+  it('matches the known issues of the project knowledge file', () => {
+    const knowledge = parseProjectKnowledge(
+      'knowledge.toml',
+      '[[known_issues]]\nsymptom = "Failed to connect to Playwright server"\nsimple_fix = "Check PLAYWRIGHT_SERVER_URL"\nescalation_trap = "playwright install"\n',
+      'toml',
+    );
+    const s = new SessionDriver(undefined, undefined, [knowledge]);
+    s.bash('npx playwright test', { error: 'Failed to connect to Playwright server at ws://localhost:3000' });
+    s.bash('npx playwright install chromium');
+    expect(s.last('installation_trap')).toMatchObject({
+      severity: 'high',
+      confidence: 0.95,
+      details: { known_issue: { symptom: 'Failed to connect to Playwright server', simple_fix: 'Check PLAYWRIGHT_SERVER_URL' } },
+    });
+  });
+
+  it('bypass: skipping a failing test or committing past the hook; rewriting configuration after a connection failure', () => {
+    const s = new SessionDriver();
+    s.bash('npx jest', failing(1));
+    s.run('Edit', { file_path: `${CWD}/test/cart.test.ts`, old_string: "it('adds'", new_string: "it.skip('adds'" }, { files: [`${CWD}/test/cart.test.ts`] });
+    expect(s.last('bypass_trap')!.severity).toBe('medium');
+    s.bash('git commit -am wip --no-verify');
+    expect(s.last('bypass_trap')!.severity).toBe('high');
+    const t = new SessionDriver();
+    t.bash('npm run e2e', refused);
+    t.edit(`${CWD}/.env.test`);
+    expect(t.last('bypass_trap')).toMatchObject({ severity: 'medium', details: { connection_failure: true } });
+  });
+
+  it('complexity: containers and mock servers after a failure', () => {
+    const s = new SessionDriver();
+    s.bash('npm test', refused);
+    s.bash('docker run -d -p 8080:8080 wiremock/wiremock');
+    s.run('Write', { file_path: `${CWD}/test/mock-server.js`, content: 'http.createServer()' }, { files: [`${CWD}/test/mock-server.js`] });
+    s.bash('docker compose up -d');
+    expect(s.of('complexity_trap').map((r) => r.severity)).toEqual(['medium', 'high', 'critical']);
+  });
+
+  it('assumption: three guessed local endpoints after a connection failure, without reading the configuration', () => {
+    const s = new SessionDriver();
+    s.bash('curl http://localhost:3000/health', { error: 'Failed to connect to localhost port 3000: Connection refused' });
+    s.bash('curl http://localhost:3001/health', { error: 'Failed to connect to localhost port 3001: Connection refused' });
+    expect(s.of('assumption_trap')).toEqual([]);
+    s.bash('curl http://localhost:8080/health');
+    expect(s.last('assumption_trap')).toMatchObject({ severity: 'medium', details: { guessed_ports: ['3000', '3001', '8080'] } });
+    const t = new SessionDriver();
+    t.bash('curl http://localhost:3000/health', { error: 'Failed to connect to localhost port 3000: Connection refused' });
+    t.bash('grep -r PORT .env');
+    t.bash('curl http://localhost:3001/health');
+    t.bash('curl http://localhost:8080/health');
+    expect(t.of('assumption_trap')).toEqual([]);
+  });
+});
+
+describe('stagnation', () => {
+  const none = { findings_resolved: 0, new_findings: 0 };
+
+  it('reports the third report without progress in a phase, the fifth as high; progress restarts the count', () => {
+    const s = new SessionDriver(undefined, { context: { goal: 'review the rules', cwd: CWD }, phase: 'review' });
+    const run = (progress: object) => s.bash('npx eslint src', { progress: progress as never });
+    run(none);
+    run(none);
+    run({ findings_resolved: 1 });
+    run(none);
+    run(none);
+    expect(s.of('stagnation')).toEqual([]);
+    run(none);
+    expect(s.last('stagnation')).toMatchObject({ severity: 'medium', details: { phase: 'review', iterations_without_progress: 3 } });
+    run(none);
+    run(none);
+    expect(s.last('stagnation')!.severity).toBe('high');
+  });
+
+  it('judges progress by the phase of the report, per the seed, and restarts with a new phase', () => {
+    const s = new SessionDriver();
+    s.patterns.phaseChanged(s.now, 'testing');
+    const run = (passed: number) => s.run('Bash', { command: 'npm test' }, { progress: { tests_passed: passed } });
+    // Testing progresses when more tests pass than in the phase's last report.
+    for (const passed of [3, 3, 3, 4, 4, 4]) run(passed);
+    expect(s.of('stagnation')).toEqual([]);
+    run(4);
+    expect(s.last('stagnation')).toMatchObject({ severity: 'medium', details: { phase: 'testing', iterations_without_progress: 3 } });
+    s.patterns.phaseChanged(s.now, 'review');
+    s.patterns.phaseChanged(s.now, 'testing');
+    run(4);
+    run(4);
+    expect(s.patterns.snapshot.stagnation.testing).toMatchObject({ count: 1 });
+  });
+});

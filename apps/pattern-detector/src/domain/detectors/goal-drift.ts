@@ -1,0 +1,92 @@
+import type { Step } from '../action-step.js';
+import { severityFor } from '../detector-settings.js';
+import { commandPaths } from '../action-step.js';
+import { pathMatcher, resolvePath, stemOf, type PathMatcher } from '../paths.js';
+import { wordsOf } from '../project-knowledge.js';
+import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
+
+export interface GoalTargets {
+  files: string[];
+  stems: string[];
+  keywords: string[];
+  expected?: PathMatcher;
+}
+
+const goals = new Map<string, GoalTargets>();
+const MAX_CACHED = 1000;
+
+/** What the declared goal points at: files it names, their stems and directories, and its meaningful words. */
+export function goalTargets(goal: string, cwd: string | undefined, home: string | undefined, expected: readonly string[] | undefined, ignoredWords: readonly string[]): GoalTargets {
+  const key = `${goal}\u0000${cwd ?? ''}\u0000${(expected ?? []).join(',')}`;
+  const cached = goals.get(key);
+  if (cached) return cached;
+  const named = commandPaths(goal.replace(/[`'"(),:;]/g, ' ')).filter((p) => /\.[a-z0-9]{1,8}$/i.test(p));
+  const files = named.map((p) => resolvePath(p, cwd, home));
+  const ignored = new Set(ignoredWords.flatMap((w) => wordsOf(w)));
+  const keywords = [...new Set(wordsOf(goal.replace(/\S+\.[a-z0-9]{1,8}\b/gi, ' ')).filter((w) => w.length >= 4 && !ignored.has(w)))];
+  const targets: GoalTargets = {
+    files,
+    stems: files.map(stemOf),
+    keywords,
+    ...(expected?.length ? { expected: pathMatcher(expected, cwd, home) } : {}),
+  };
+  if (goals.size >= MAX_CACHED) goals.clear();
+  goals.set(key, targets);
+  return targets;
+}
+
+/**
+ * Related to the goal: the reviewer judged it aligned, or it touches a file the goal names or one named
+ * after it (its tests), or its path inside the project has a goal word in it.
+ */
+function related(step: Step, targets: GoalTargets, project: string | undefined): boolean {
+  if (step.alignment !== undefined && step.alignment >= 0.6) return true;
+  if (step.alignment !== undefined && step.alignment <= 0.3) return false;
+  return (step.paths ?? []).some((path) => {
+    const inside = (project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path).toLowerCase();
+    const stem = stemOf(path);
+    if (targets.files.includes(path) || targets.stems.some((s) => s && (stem === s || stem.startsWith(s)))) return true;
+    if (targets.keywords.some((k) => inside.includes(k))) return true;
+    return !targets.files.length && !!targets.expected?.(path);
+  });
+}
+
+/**
+ * The actions stop relating to the declared goal: the latest changes (writes) all touch files the goal
+ * does not point at, e.g. the agent abandons the file it was asked to fix and edits others.
+ */
+export function detectGoalDrift(view: SessionView): Finding | undefined {
+  const { goal, cwd, expected_paths } = view.snapshot.context;
+  if (!goal) return undefined;
+  const settings = view.settings.goal_drift;
+  const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words);
+  if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
+  const project = cwd ? resolvePath(cwd, undefined, view.home) : undefined;
+  const writes = view.completed.filter((s) => s.op === 'write' || (s.cmd && /^(sed -i|perl -pi|mv|rm|git mv|git rm)\b/.test(s.cmd)));
+  const drift: Step[] = [];
+  let anyRelated = false;
+  for (let i = writes.length - 1; i >= 0; i--) {
+    if (related(writes[i]!, targets, project)) {
+      anyRelated = true;
+      break;
+    }
+    drift.unshift(writes[i]!);
+  }
+  const severity = severityFor(settings.severity, drift.length);
+  if (!severity) return undefined;
+  const paths = [...new Set(drift.flatMap((s) => s.paths ?? []))];
+  return {
+    severity,
+    confidence: confidenceFrom(anyRelated ? 0.7 : 0.55, 0.04 * (drift.length - (settings.severity.medium ?? 4))),
+    description: `The last ${drift.length} changes touched ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ' and others' : ''}, none of which the goal is about${targets.files.length ? ` (it names ${targets.files.join(', ')})` : ''}.`,
+    evidence: lastIds(drift.map((s) => s.id)),
+    details: {
+      goal: goal.slice(0, 300),
+      goal_files: targets.files,
+      unrelated_changes: drift.length,
+      recent_targets: paths.slice(-10),
+      worked_on_goal_before: anyRelated,
+    },
+    magnitude: drift.length,
+  };
+}

@@ -1,0 +1,130 @@
+import type { Severity } from '@warden/contracts';
+import type { Step } from '../action-step.js';
+import { severityFor, severityRank } from '../detector-settings.js';
+import { pathMatcher, type PathMatcher } from '../paths.js';
+import { copiesFiles } from '../signals.js';
+import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
+
+const matchers = new WeakMap<readonly string[], PathMatcher>();
+function compiled(globs: readonly string[]): PathMatcher {
+  let match = matchers.get(globs);
+  if (!match) matchers.set(globs, (match = pathMatcher(globs)));
+  return match;
+}
+
+const ROOTS = new Set(['~', '/', '/home', '/Users']);
+const isRoot = (path: string, home: string | undefined) => ROOTS.has(path) || path === home;
+
+/** Listing or searching a whole home directory or the file system root. */
+function isBroadScan(step: Step, home: string | undefined): boolean {
+  if (step.op === 'search' || step.op === 'read') return !!step.paths?.some((p) => isRoot(p, home));
+  if (!step.cmd) return false;
+  return /^(find|ls|du|tree|grep|rg|locate|fd)\b/.test(step.cmd) && !!step.paths?.some((p) => isRoot(p, home));
+}
+
+/** Whether a path is ignored or a secret, per settings: the same paths recur, so the answers are kept (bounded). */
+const classified = new Map<string, { ignored: boolean; secret: boolean }>();
+const MAX_CLASSIFIED = 20_000;
+function classify(path: string, ignored: PathMatcher, secret: PathMatcher, settingsKey: string) {
+  const key = `${settingsKey}\u0000${path}`;
+  let found = classified.get(key);
+  if (!found) {
+    if (classified.size >= MAX_CLASSIFIED) classified.clear();
+    found = { ignored: ignored(path), secret: secret(path) };
+    classified.set(key, found);
+  }
+  return found;
+}
+const settingsKeys = new WeakMap<object, string>();
+let keySequence = 0;
+
+const max = (a: Severity | undefined, b: Severity): Severity => (a && severityRank(a) >= severityRank(b) ? a : b);
+
+/**
+ * Actions outside the session's declared scope (its working directory and expected paths): other
+ * projects' files, scans of the home directory, secrets read from outside — and worst, secrets copied
+ * from there into the project. Toolchain and cache directories are not scope creep.
+ */
+export function detectScopeCreep(view: SessionView): Finding | undefined {
+  const settings = view.settings.scope_creep;
+  const ignored = compiled(settings.ignored_paths);
+  const secret = compiled(settings.secret_paths);
+  let settingsKey = settingsKeys.get(settings);
+  if (!settingsKey) settingsKeys.set(settings, (settingsKey = String(++keySequence)));
+  const outside = new Set<string>();
+  const evidence: string[] = [];
+  const scans: string[] = [];
+  const secretsRead: string[] = [];
+  const copiedInto: string[] = [];
+  let secretReadSeen = false;
+  for (const step of view.completed) {
+    let involved = false;
+    if (isBroadScan(step, view.home)) {
+      scans.push(step.cmd ?? step.paths?.[0] ?? step.id);
+      involved = true;
+    }
+    const outsidePaths: string[] = [];
+    const insidePaths: string[] = [];
+    let outsideSecret = false;
+    if (view.inScope) {
+      for (const p of step.paths ?? []) {
+        if (view.inScope(p)) insidePaths.push(p);
+        else if (p !== '.' && !isRoot(p, view.home)) {
+          const kind = classify(p, ignored, secret, settingsKey);
+          if (kind.ignored) continue;
+          outsidePaths.push(p);
+          if (kind.secret) {
+            outsideSecret = true;
+            if (!secretsRead.includes(p)) secretsRead.push(p);
+          }
+        }
+      }
+    }
+    for (const path of outsidePaths) {
+      outside.add(path);
+      involved = true;
+    }
+    if (outsideSecret) secretReadSeen = true;
+    // A copy from an outside secret into the project, or a write into the project of secret values after reading one outside.
+    if (outsideSecret && insidePaths.length && (copiesFiles(step) || /[>|]/.test(step.cmd ?? ''))) {
+      copiedInto.push(...insidePaths);
+      involved = true;
+    } else if (secretReadSeen && step.op === 'write' && insidePaths.length && !!step.marks?.includes('secret')) {
+      copiedInto.push(...insidePaths);
+      involved = true;
+    }
+    if (involved) evidence.push(step.id);
+  }
+  if (!evidence.length) return undefined;
+  let severity = severityFor(settings.severity, outside.size);
+  if (scans.length) severity = max(severity, 'medium');
+  if (secretsRead.length) severity = max(severity, 'high');
+  if (copiedInto.length) severity = max(severity, 'critical');
+  if (!severity) return undefined;
+  const newest = [...outside].pop();
+  const description = copiedInto.length
+    ? `Secrets from outside the project (${secretsRead.join(', ')}) were copied into ${[...new Set(copiedInto)].join(', ')}.`
+    : secretsRead.length
+      ? `The agent read secrets outside the project: ${secretsRead.slice(0, 3).join(', ')}.`
+      : scans.length
+        ? `The agent scanned beyond the project (${scans[0]!.slice(0, 80)}) and touched ${outside.size} path(s) outside it.`
+        : `The agent touched ${outside.size} path(s) outside the session's expected paths, most recently ${newest}.`;
+  return {
+    severity,
+    confidence: confidenceFrom(copiedInto.length || secretsRead.length ? 0.9 : 0.6, 0.05 * outside.size),
+    ...(copiedInto.length ? { impact: 1 } : secretsRead.length ? { impact: 0.8 } : {}),
+    description,
+    evidence: lastIds(evidence),
+    details: {
+      out_of_scope_path: newest ?? null,
+      out_of_scope_paths: [...outside].slice(-10),
+      out_of_scope_count: outside.size,
+      expected_paths: view.snapshot.context.expected_paths ?? [],
+      cwd: view.snapshot.context.cwd ?? null,
+      broad_scans: scans.slice(-5),
+      secrets_read: secretsRead.slice(-5),
+      secrets_copied_into: [...new Set(copiedInto)].slice(-5),
+    },
+    magnitude: outside.size + scans.length * 3 + secretsRead.length * 3 + copiedInto.length * 5,
+  };
+}

@@ -1,0 +1,123 @@
+import { SessionDriver, T0 } from './session-driver.fixture.js';
+import { eventTime } from './session-patterns.js';
+
+const CWD = '/home/dev/projects/cart';
+const failing = (line: number) => ({ error: `TypeError: x is undefined at src/cart.ts:${line}`, errorClass: 'TypeError' });
+
+describe('episodes', () => {
+  it('reports a pattern once while it continues, closes the episode after quiet evaluations, and numbers the next one', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 4; i++) s.bash('npm test', failing(i));
+    expect(s.of('repetitive_errors').map((r) => [r.severity, r.episode])).toEqual([['medium', 1]]);
+    s.bash('npm test'); // success ends the run: one quiet evaluation for the action, one for the outcome
+    s.read(`${CWD}/src/cart.ts`); // two more: closed after three
+    expect(s.patterns.snapshot.episodes.repetitive_errors).toMatchObject({ n: 1, open: false });
+    for (let i = 0; i < 3; i++) s.bash('npm test', failing(i));
+    expect(s.of('repetitive_errors').map((r) => [r.severity, r.episode])).toEqual([
+      ['medium', 1],
+      ['medium', 2],
+    ]);
+    expect(s.last('repetitive_errors')!.pattern_id).not.toBe(s.of('repetitive_errors')[0]!.pattern_id);
+  });
+
+  it('keeps an episode open across a short pause in the evidence', () => {
+    // Each action is two evaluations (proposal, outcome): the pause and the new run are seven.
+    const s = SessionDriver.with({ episode: { quiet_evaluations: 8 } });
+    for (let i = 0; i < 3; i++) s.bash('npm test', failing(i));
+    s.bash('npm test');
+    for (let i = 0; i < 3; i++) s.bash('npm test', failing(i));
+    expect(s.of('repetitive_errors').map((r) => r.episode)).toEqual([1]);
+  });
+
+  it('re-reports one severity higher when the evidence grew by the escalation factor', () => {
+    // A ladder with medium only: growth alone escalates.
+    const s = SessionDriver.with({ repetitive_errors: { severity: { medium: 2 } }, episode: { escalation_growth: 2 } });
+    for (let i = 0; i < 8; i++) s.bash('npm test', failing(i));
+    expect(s.of('repetitive_errors').map((r) => [r.severity, r.evidence_action_ids.length])).toEqual([
+      ['medium', 2],
+      ['high', 4],
+      ['critical', 8],
+    ]);
+  });
+
+  it('marks the patterns of a shadow detector, and a disabled detector reports nothing', () => {
+    const s = SessionDriver.with({ repetitive_errors: { mode: 'shadow' }, hallucination: { enabled: false } });
+    for (let i = 0; i < 3; i++) s.read(`${CWD}/src/missing${i}.ts`, { error: 'ENOENT: no such file or directory', errorClass: 'ENOENT' });
+    for (let i = 0; i < 3; i++) s.read(`${CWD}/src/missing.ts`, { error: 'ENOENT: no such file or directory', errorClass: 'ENOENT' });
+    expect(s.reports.map((r) => [r.pattern_type, r.shadow])).toEqual([['repetitive_errors', true]]);
+  });
+});
+
+describe('events', () => {
+  it('applies a redelivered action or outcome once', () => {
+    const s = new SessionDriver();
+    const proposal = { action_id: 'x1', kind: 'tool_use', tool: 'Bash', input: { command: 'npm test' } };
+    const outcome = { action_id: 'x1', status: 'error' as const, error: { message: 'boom', class: 'Error' } };
+    for (let i = 0; i < 3; i++) {
+      s.patterns.actionProposed(T0 + 1000, proposal);
+      s.patterns.outcomeReported(T0 + 2000, outcome, undefined);
+    }
+    expect(s.patterns.snapshot.steps).toHaveLength(1);
+    expect(s.patterns.snapshot.counted).toEqual(['x1']);
+    expect(s.patterns.evaluate()).toEqual([]);
+  });
+
+  it('joins an outcome that arrives before its proposal, in proposal order', () => {
+    const s = new SessionDriver();
+    s.patterns.outcomeReported(T0 + 3000, { action_id: 'late', status: 'error', error: { message: 'boom', class: 'Error' } }, undefined);
+    s.patterns.actionProposed(T0 + 4000, { action_id: 'next', kind: 'tool_use', tool: 'Read', input: { file_path: `${CWD}/a.ts` } });
+    s.patterns.actionProposed(T0 + 1000, { action_id: 'late', kind: 'tool_use', tool: 'Bash', input: { command: 'npm test' } });
+    expect(s.patterns.snapshot.steps.map((x) => [x.id, x.status, x.cmd])).toEqual([
+      ['late', 'error', 'npm test'],
+      ['next', undefined, undefined],
+    ]);
+    expect(s.patterns.snapshot.counted).toEqual(['late']);
+  });
+
+  it('keeps only the mark of an ended session', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 5; i++) s.bash('npm test', failing(i));
+    s.patterns.end();
+    expect(s.patterns.ended).toBe(true);
+    expect(s.patterns.snapshot).toMatchObject({ ended: true, steps: [], counted: [] });
+    expect(JSON.stringify(s.patterns.snapshot).length).toBeLessThan(1000);
+  });
+
+  it('takes the agent timestamp unless it lies in the future of the stored time', () => {
+    const stored = Date.parse('2026-03-02T10:00:00Z');
+    expect(eventTime('2026-03-02T09:59:00Z', stored, 5000)).toBe(stored - 60_000);
+    expect(eventTime('2026-03-02T10:00:05Z', stored, 5000)).toBe(stored + 5000);
+    expect(eventTime('2026-03-02T10:00:05.001Z', stored, 5000)).toBe(stored);
+    expect(eventTime('yesterday', stored, 5000)).toBe(stored);
+  });
+});
+
+describe('state', () => {
+  it('survives a restart mid-session: a JSON copy carries the windows, runs and episodes on', () => {
+    const s = new SessionDriver();
+    s.bash('npm test', failing(1));
+    s.bash('npm test', failing(2));
+    for (let i = 0; i < 9; i++) s.run('BashOutput', { bash_id: 'b1' });
+    s.restart();
+    s.bash('npm test', failing(3));
+    expect(s.last('repetitive_errors')!.evidence_action_ids).toEqual(['a1', 'a2', 'a12']);
+    s.run('BashOutput', { bash_id: 'b1' });
+    s.restart();
+    for (let i = 0; i < 9; i++) s.run('BashOutput', { bash_id: 'b1' });
+    expect(s.last('polling_loop')!.details).toMatchObject({ repetitions: 10 });
+    // The open episode came through the restart too: no second report of the same pattern.
+    s.restart();
+    s.bash('npm test', failing(4));
+    expect(s.of('repetitive_errors')).toHaveLength(1);
+  });
+
+  it('stays bounded however long the session runs', () => {
+    const s = SessionDriver.with({ window: { max_actions: 20 } });
+    for (let i = 0; i < 500; i++) s.run('Read', { file_path: `${CWD}/src/f${i}.ts` }, { tokens: 1000 }, 1);
+    const { snapshot } = s.patterns;
+    expect(snapshot.steps).toHaveLength(20);
+    expect(snapshot.counted.length).toBeLessThanOrEqual(20);
+    expect(snapshot.resources.slots.length).toBeLessThanOrEqual(13);
+    expect(JSON.stringify(snapshot).length).toBeLessThan(12_000);
+  });
+});

@@ -1,0 +1,363 @@
+import { hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
+import { addOutcome, fileOperations, fingerprint, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
+import { DETECTOR_NAMES, severityAt, severityRank, type PatternSettings } from './detector-settings.js';
+import type { Detector, Detectors, Finding, SessionView } from './detectors/detector.js';
+import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
+import { detectGoalDrift } from './detectors/goal-drift.js';
+import { detectHallucination } from './detectors/hallucination.js';
+import { detectPollingLoop } from './detectors/polling-loop.js';
+import { detectRepetitiveErrors } from './detectors/repetitive-errors.js';
+import { detectResourceSpiral } from './detectors/resource-spiral.js';
+import { detectScopeCreep } from './detectors/scope-creep.js';
+import { detectStagnation } from './detectors/stagnation.js';
+import { homeOf, pathMatcher, type PathMatcher } from './paths.js';
+import { knowledgeFor, type ProjectKnowledge } from './project-knowledge.js';
+import { emptySnapshot, type PhaseKey, type SessionSnapshot } from './session-state.js';
+
+export const DETECTORS: Detectors = {
+  repetitive_errors: detectRepetitiveErrors,
+  polling_loop: detectPollingLoop,
+  scope_creep: detectScopeCreep,
+  goal_drift: detectGoalDrift,
+  resource_spiral: detectResourceSpiral,
+  hallucination: detectHallucination,
+  installation_trap: detectInstallationTrap,
+  bypass_trap: detectBypassTrap,
+  complexity_trap: detectComplexityTrap,
+  assumption_trap: detectAssumptionTrap,
+  stagnation: detectStagnation,
+};
+
+/** A pattern to publish: the payload of `pattern.detected`. */
+export interface PatternReport {
+  pattern_id: string;
+  pattern_type: PatternType;
+  severity: Severity;
+  confidence: number;
+  impact_factor: number;
+  description: string;
+  evidence_action_ids: string[];
+  details: Record<string, unknown>;
+  episode: number;
+  shadow: boolean;
+}
+
+export interface SessionStart {
+  context: { goal?: string; expected_paths?: string[]; cwd?: string };
+  phase?: Phase;
+}
+
+export interface VerdictSeen {
+  action_id: string;
+  rationality?: { components: { goal_alignment: number } };
+}
+
+const MAX_RUN_IDS = 30;
+const SLOTS_PER_WINDOW = 6;
+
+/** The event time: the agent's timestamp unless it is unreadable or later than JetStream stored the message. */
+export function eventTime(timestamp: string | undefined, storedAt: number, maxSkewMs: number): number {
+  const agent = timestamp ? Date.parse(timestamp) : NaN;
+  return Number.isFinite(agent) && agent <= storedAt + maxSkewMs ? agent : storedAt;
+}
+
+/**
+ * One session's pattern detection: its windows (kept in a JSON snapshot that survives restarts),
+ * the detectors run over them after every event, and the episodes that turn findings into reports —
+ * one report when a pattern starts, another only when it gets worse, none while it merely continues.
+ * Every event is idempotent: the same action, outcome or verdict applied twice changes nothing.
+ */
+export class SessionPatterns {
+  private scope?: { key: string; match?: PathMatcher };
+
+  private constructor(
+    private readonly settings: PatternSettings,
+    private readonly knowledgeFiles: readonly ProjectKnowledge[],
+    readonly snapshot: SessionSnapshot,
+    private readonly detectors: Detectors,
+  ) {}
+
+  static open(settings: PatternSettings, knowledge: readonly ProjectKnowledge[], agentId: string, sessionId: string, now: number, detectors: Detectors = DETECTORS): SessionPatterns {
+    return new SessionPatterns(settings, knowledge, emptySnapshot(agentId, sessionId, now), detectors);
+  }
+
+  static restore(settings: PatternSettings, knowledge: readonly ProjectKnowledge[], snapshot: SessionSnapshot, detectors: Detectors = DETECTORS): SessionPatterns {
+    return new SessionPatterns(settings, knowledge, snapshot, detectors);
+  }
+
+  get ended(): boolean {
+    return !!this.snapshot.ended;
+  }
+
+  started(at: number, start: SessionStart): PatternReport[] {
+    this.advance(at);
+    this.snapshot.context = { ...start.context };
+    if (start.phase) this.snapshot.phase = start.phase;
+    return this.evaluate();
+  }
+
+  phaseChanged(at: number, phase: Phase): PatternReport[] {
+    this.advance(at);
+    if (this.snapshot.phase !== phase) {
+      this.snapshot.phase = phase;
+      delete this.snapshot.stagnation[phase];
+      delete this.snapshot.last_progress[phase];
+    }
+    return this.evaluate();
+  }
+
+  /** The session is over: only the mark is kept, so stragglers are ignored and the stored copy is small. */
+  end(): void {
+    const { snapshot } = this;
+    snapshot.ended = true;
+    snapshot.steps = [];
+    snapshot.counted = [];
+    snapshot.stagnation = {};
+    snapshot.last_progress = {};
+    snapshot.resources = { slots: [], background: 0 };
+    delete snapshot.polling;
+  }
+
+  actionProposed(at: number, action: ProposedAction & { context?: SessionStart['context'] }): PatternReport[] {
+    this.advance(at);
+    const { snapshot } = this;
+    if (action.context && !snapshot.context.goal && !snapshot.context.cwd) snapshot.context = { ...action.context };
+    if (snapshot.counted.includes(action.action_id)) return [];
+    const existing = snapshot.steps.find((s) => s.id === action.action_id);
+    if (existing?.sig) return [];
+    const cwd = snapshot.context.cwd;
+    const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(cwd)), existing ? pick(existing) : {});
+    if (existing) snapshot.steps.splice(snapshot.steps.indexOf(existing), 1);
+    this.insert(step);
+    if (step.bg) this.addBackground(step.bg);
+    if (step.status) this.count(step);
+    this.trim();
+    return this.evaluate();
+  }
+
+  outcomeReported(at: number, outcome: ReportedOutcome & { progress?: PhaseProgress }, costUsd: number | undefined): PatternReport[] {
+    this.advance(at);
+    const { snapshot } = this;
+    if (snapshot.counted.includes(outcome.action_id)) return [];
+    let step = snapshot.steps.find((s) => s.id === outcome.action_id);
+    if (step?.status) return [];
+    if (!step) {
+      step = { id: outcome.action_id, at };
+      this.insert(step);
+    }
+    addOutcome(step, outcome, costUsd);
+    if (outcome.progress) this.recordProgress(outcome.phase ?? step.phase ?? snapshot.phase, outcome.progress, step.id);
+    if (step.sig) this.count(step);
+    this.trim();
+    return this.evaluate();
+  }
+
+  verdict(at: number, verdict: VerdictSeen): PatternReport[] {
+    this.advance(at);
+    const alignment = verdict.rationality?.components.goal_alignment;
+    if (alignment === undefined) return [];
+    let step = this.snapshot.steps.find((s) => s.id === verdict.action_id);
+    if (!step) {
+      if (this.snapshot.counted.includes(verdict.action_id)) return [];
+      step = { id: verdict.action_id, at };
+      this.insert(step);
+    }
+    if (step.alignment === alignment) return [];
+    step.alignment = alignment;
+    this.trim();
+    return this.evaluate();
+  }
+
+  /** Runs every enabled detector over the current windows and turns findings into reports per episode. */
+  evaluate(): PatternReport[] {
+    const view = this.view();
+    const reports: PatternReport[] = [];
+    for (const type of DETECTOR_NAMES) {
+      const toggle = this.settings[type];
+      if (!toggle.enabled) continue;
+      const finding = (this.detectors[type] as Detector)(view);
+      const report = this.episode(type, finding);
+      if (report) reports.push(report);
+    }
+    return reports;
+  }
+
+  private view(): SessionView {
+    const { context } = this.snapshot;
+    const home = homeOf(context.cwd);
+    const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}`;
+    if (this.scope?.key !== key) this.scope = scopeOf(key, context, home);
+    const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd);
+    return {
+      snapshot: this.snapshot,
+      settings: this.settings,
+      completed: this.snapshot.steps.filter((s) => s.sig !== undefined && s.status !== undefined),
+      ...(this.scope.match ? { inScope: this.scope.match } : {}),
+      ...(knowledge ? { knowledge } : {}),
+      ...(home ? { home } : {}),
+    };
+  }
+
+  private episode(type: PatternType, finding: Finding | undefined): PatternReport | undefined {
+    const episodes = this.snapshot.episodes;
+    const episode = episodes[type];
+    if (!finding) {
+      if (episode?.open && ++episode.quiet >= this.settings.episode.quiet_evaluations) episode.open = false;
+      return undefined;
+    }
+    if (!episode?.open) {
+      const n = (episode?.n ?? 0) + 1;
+      episodes[type] = { n, open: true, severity: finding.severity, magnitude: finding.magnitude, quiet: 0 };
+      return this.report(type, n, finding.severity, finding);
+    }
+    episode.quiet = 0;
+    let severity = finding.severity;
+    // Still going and its evidence grew by the escalation factor: one step worse than last reported.
+    if (severityRank(severity) <= severityRank(episode.severity) && finding.magnitude >= episode.magnitude * this.settings.episode.escalation_growth) {
+      severity = severityAt(severityRank(episode.severity) + 1);
+    }
+    if (severityRank(severity) <= severityRank(episode.severity)) return undefined;
+    episode.severity = severity;
+    episode.magnitude = finding.magnitude;
+    return this.report(type, episode.n, severity, finding);
+  }
+
+  private report(type: PatternType, episode: number, severity: Severity, finding: Finding): PatternReport {
+    const toggle = this.settings[type];
+    return {
+      pattern_id: `pat-${fingerprint(`${this.snapshot.agent_id}:${this.snapshot.session_id}`)}-${type}-${episode}-${severity}`,
+      pattern_type: type,
+      severity,
+      confidence: finding.confidence,
+      impact_factor: Math.min(10, finding.impact ?? toggle.impact),
+      description: finding.description.slice(0, 2000),
+      evidence_action_ids: finding.evidence.slice(-500).map((id) => id.slice(0, 128)),
+      details: finding.details,
+      episode,
+      shadow: toggle.mode === 'shadow',
+    };
+  }
+
+  private advance(at: number): void {
+    if (at > this.snapshot.now) this.snapshot.now = at;
+  }
+
+  /** Keeps steps in proposal order; a step whose outcome came first moves to where its proposal belongs. */
+  private insert(step: Step): void {
+    const steps = this.snapshot.steps;
+    let index = steps.length;
+    while (index > 0 && steps[index - 1]!.at > step.at) index--;
+    steps.splice(index, 0, step);
+  }
+
+  /** Counts a step once both halves are in: the polling run and the resource slots. */
+  private count(step: Step): void {
+    const { snapshot } = this;
+    snapshot.counted.push(step.id);
+    if (snapshot.counted.length > this.settings.window.max_actions) snapshot.counted.splice(0, snapshot.counted.length - this.settings.window.max_actions);
+    this.countPolling(step);
+    const slot = this.slot();
+    slot.file_operations += fileOperations(step);
+    slot.tokens += step.tokens ?? 0;
+    slot.cost_usd += step.cost_usd ?? 0;
+  }
+
+  private countPolling(step: Step): void {
+    const { snapshot } = this;
+    // Waiting between two polls does not end the run.
+    if (step.cmd && /^sleep\s+[\d.]+[smh]?$/.test(step.cmd)) return;
+    const changes = step.op === 'write' || (step.op === 'exec' && (step.files_touched ?? 0) > 0);
+    if (step.status !== 'success' || changes || !step.sig) {
+      delete snapshot.polling;
+      return;
+    }
+    const run = snapshot.polling;
+    if (run && run.sig === step.sig) {
+      run.count++;
+      run.ids.push(step.id);
+      if (run.ids.length > MAX_RUN_IDS) run.ids.shift();
+      if (step.out && !run.outputs.includes(step.out) && run.outputs.length < 5) run.outputs.push(step.out);
+      return;
+    }
+    snapshot.polling = { sig: step.sig, count: 1, ids: [step.id], outputs: step.out ? [step.out] : [], ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
+  }
+
+  private recordProgress(phase: Phase | undefined, progress: PhaseProgress, actionId: string): void {
+    const { snapshot } = this;
+    const key: PhaseKey = phase ?? 'default';
+    const previous = snapshot.last_progress[key];
+    snapshot.last_progress[key] = progress;
+    snapshot.progress_phase = key;
+    if (hasPhaseProgress(phase, progress, previous)) {
+      snapshot.stagnation[key] = { count: 0, ids: [] };
+      return;
+    }
+    const run = (snapshot.stagnation[key] ??= { count: 0, ids: [] });
+    run.count++;
+    run.ids.push(actionId);
+    if (run.ids.length > MAX_RUN_IDS) run.ids.shift();
+  }
+
+  private addBackground(delta: 1 | -1): void {
+    const resources = this.snapshot.resources;
+    resources.background = Math.max(0, resources.background + delta);
+    this.slot().background = resources.background;
+  }
+
+  /** The resource slot of the session's "now", created when needed. */
+  private slot() {
+    const { resources, now } = this.snapshot;
+    const width = Math.max(1, Math.floor(this.settings.resource_spiral.window_ms / SLOTS_PER_WINDOW));
+    const t = now - (now % width);
+    let slot = resources.slots.find((s) => s.t === t);
+    if (!slot) {
+      slot = { t, file_operations: 0, tokens: 0, cost_usd: 0, background: resources.background };
+      resources.slots.push(slot);
+      resources.slots.sort((a, b) => a.t - b.t);
+    }
+    return slot;
+  }
+
+  /** Drops what fell out of the windows: steps beyond the count or age, resource slots older than two windows. */
+  private trim(): void {
+    const { snapshot, settings } = this;
+    const oldest = snapshot.now - settings.window.max_age_ms;
+    let drop = Math.max(0, snapshot.steps.length - settings.window.max_actions);
+    while (drop < snapshot.steps.length && snapshot.steps[drop]!.at < oldest) drop++;
+    if (drop) snapshot.steps.splice(0, drop);
+    const horizon = snapshot.now - 2 * settings.resource_spiral.window_ms;
+    const slots = snapshot.resources.slots;
+    while (slots.length && slots[0]!.t + settings.resource_spiral.window_ms / SLOTS_PER_WINDOW <= horizon) slots.shift();
+  }
+}
+
+/** Sessions of one project share their scope matcher: compiled globs are the larger part of a session's memory otherwise. */
+const scopes = new Map<string, { key: string; match?: PathMatcher }>();
+const MAX_SCOPES = 5000;
+
+function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined): { key: string; match?: PathMatcher } {
+  let scope = scopes.get(key);
+  if (!scope) {
+    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? [])];
+    scope = { key, ...(globs.length ? { match: pathMatcher(globs, context.cwd, home) } : {}) };
+    if (scopes.size >= MAX_SCOPES) scopes.clear();
+    scopes.set(key, scope);
+  }
+  return scope;
+}
+
+/** What only the outcome or verdict half of a step knows, kept when the proposal arrives later. */
+function pick(step: Step): Partial<Step> {
+  const kept: Partial<Step> = {};
+  for (const key of ['status', 'err', 'err_text', 'out', 'files_touched', 'tokens', 'cost_usd', 'alignment'] as const) {
+    if (step[key] !== undefined) (kept as Record<string, unknown>)[key] = step[key];
+  }
+  return kept;
+}
+
+/** USD for a model call at the configured prices (per 1,000 tokens); unknown models at the default price. */
+export function priceOf(pricing: PatternSettings['resource_spiral']['pricing'], model: string | undefined, tokens: { prompt: number; completion: number } | undefined): number | undefined {
+  if (!tokens) return undefined;
+  const price = (model && pricing[model]) || pricing['default']!;
+  return (tokens.prompt * price.input + tokens.completion * price.output) / 1000;
+}

@@ -1,0 +1,87 @@
+import type { PatternType, Phase, PhaseProgress, Severity } from '@warden/contracts';
+import type { Step } from './action-step.js';
+
+/** One pattern's episode: reported once when it starts, again only when it gets worse, closed after quiet evaluations. */
+export interface Episode {
+  /** Episode number, from 1. */
+  n: number;
+  open: boolean;
+  /** Severity last reported. */
+  severity: Severity;
+  /** Size of the evidence last reported (repetitions, paths, growth): the base for escalation. */
+  magnitude: number;
+  /** Evaluations in a row without the pattern. */
+  quiet: number;
+}
+
+/** The run of identical successful actions that changed nothing, counted across the count window. */
+export interface PollingRun {
+  sig: string;
+  count: number;
+  /** Newest action ids of the run (at most 30). */
+  ids: string[];
+  /** Distinct output fingerprints seen (at most 5 kept). */
+  outputs: string[];
+  tool?: string;
+  cmd?: string;
+}
+
+export interface StagnationRun {
+  count: number;
+  ids: string[];
+}
+
+/** Resource use per slot of a sixth of the resource window, for the last two windows. */
+export interface ResourceSlot {
+  /** Slot start, epoch ms. */
+  t: number;
+  file_operations: number;
+  tokens: number;
+  cost_usd: number;
+  /** Background processes running at the end of the slot. */
+  background: number;
+}
+
+export type PhaseKey = Phase | 'default';
+
+/**
+ * Everything the detector knows about one session, as JSON: what it stores in its KV bucket so that a
+ * restarted or new replica carries on. Bounded: at most `window.max_actions` steps, 30 ids per run, 12
+ * resource slots, one episode per pattern type.
+ */
+export interface SessionSnapshot {
+  version: 1;
+  agent_id: string;
+  session_id: string;
+  context: { goal?: string; expected_paths?: string[]; cwd?: string };
+  phase?: Phase;
+  /** Latest event time seen, epoch ms: "now" for the time windows. */
+  now: number;
+  steps: Step[];
+  polling?: PollingRun;
+  stagnation: Partial<Record<PhaseKey, StagnationRun>>;
+  last_progress: Partial<Record<PhaseKey, PhaseProgress>>;
+  /** The phase of the latest progress report. */
+  progress_phase?: PhaseKey;
+  resources: { slots: ResourceSlot[]; background: number };
+  episodes: Partial<Record<PatternType, Episode>>;
+  /** Action ids whose outcome has been counted (progress, polling, resources), newest last, at most max_actions. */
+  counted: string[];
+  ended?: boolean;
+}
+
+export function emptySnapshot(agentId: string, sessionId: string, now: number): SessionSnapshot {
+  return {
+    version: 1,
+    agent_id: agentId,
+    session_id: sessionId,
+    context: {},
+    now,
+    steps: [],
+    stagnation: {},
+    last_progress: {},
+    resources: { slots: [], background: 0 },
+    episodes: {},
+    counted: [],
+  };
+}

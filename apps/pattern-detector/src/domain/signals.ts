@@ -1,0 +1,101 @@
+import type { Step } from './action-step.js';
+import { baseName } from './paths.js';
+
+/**
+ * What single steps mean for the session-level detectors: a connection failure, a missing thing, an
+ * installation, a diagnostic, a bypass, a complex workaround. Word lists, kept in one place so the
+ * detectors and their tests agree on them.
+ */
+
+const CONNECTION_FAILURE =
+  /econnrefused|econnreset|etimedout|enotfound|ehostunreach|enetunreach|connection refused|failed to connect|could not connect|couldn't connect|unable to connect|connect(ion)? timed out|network is unreachable|socket hang up|no route to host|name or service not known|could not resolve host|err_connection_refused/;
+
+export function isConnectionFailure(step: Step): boolean {
+  return step.status === 'error' && !!step.err_text && CONNECTION_FAILURE.test(step.err_text);
+}
+
+const NOT_FOUND =
+  /enoent|no such file or directory|command not found|cannot find module|module not found|modulenotfounderror|no module named|unknown tool|no such tool|tool [^ ]+ (is )?not (found|available)|missing script|does not exist|could not find file|pathspec .* did not match|unknown command|is not a (git )?command|no matches found|file not found/;
+
+/** A failure because the path, command, module or tool the action names does not exist. */
+export function isNotFound(step: Step): boolean {
+  return step.status === 'error' && !!step.err_text && NOT_FOUND.test(step.err_text);
+}
+
+const INSTALL =
+  /\b(npm|pnpm|yarn|bun)\s+(install|i|add|ci)\b|\bpip3?\s+install\b|\bpython3? -m pip install\b|\bapt(-get)?\s+(install|update)\b|\bbrew\s+install\b|\bplaywright\s+install\b|\bcargo\s+install\b|\bgo\s+(install|get)\b|\bgem\s+install\b|\bconda\s+install\b|\bsnap\s+install\b|\bdnf\s+install\b|\byum\s+install\b|\bapk\s+add\b|\bdocker\s+pull\b|\bcurl\b[^|]*\|\s*(ba|z)?sh\b/;
+
+export function isInstall(step: Step): boolean {
+  return !!step.cmd && INSTALL.test(step.cmd.toLowerCase());
+}
+
+const DIAGNOSTIC_COMMAND =
+  /^(sudo\s+)?(curl|wget|nc|ncat|ping|telnet|ss|netstat|lsof|dig|nslookup|host|traceroute|printenv|env|docker\s+(ps|logs|inspect)|docker compose (ps|logs)|systemctl\s+status|service\s+\S+\s+status|ps(\s|$)|pgrep|pg_isready|redis-cli\s+ping|kubectl\s+(get|describe|logs))\b|^echo\s+"?\$\{?[a-z_]+|^(cat|grep|rg|head|less|tail)\b.*(config|\.env|settings|\.ya?ml|\.toml|\.json|\.ini|\.conf|url|port|host)/;
+const CONFIG_NAME = /(config|settings|\.env|\.ya?ml$|\.toml$|\.ini$|\.conf$|\.json$|\.properties$)/;
+
+/** A look before acting: testing the endpoint, reading the configuration, checking the service. */
+export function isDiagnostic(step: Step): boolean {
+  if (step.cmd && DIAGNOSTIC_COMMAND.test(step.cmd.toLowerCase())) return true;
+  if ((step.op === 'read' || step.op === 'search') && step.paths?.some((p) => CONFIG_NAME.test(baseName(p).toLowerCase()))) return true;
+  return step.op === 'search' && !!step.text && /url|port|host|endpoint/.test(step.text);
+}
+
+/** Writing configuration: a config or environment file. */
+export function writesConfig(step: Step): boolean {
+  return step.op === 'write' && !!step.paths?.some((p) => CONFIG_NAME.test(baseName(p).toLowerCase()) && !/(package|tsconfig|jest)/.test(baseName(p).toLowerCase()));
+}
+
+const BYPASS_COMMAND =
+  /--no-verify\b|--force\b|\bpush -f\b|--skip-?tests?\b|--no-check\b|--insecure\b|\bcurl\b.*\s-k\b|node_tls_reject_unauthorized=0|pythonhttpsverify=0|git_ssl_no_verify|--legacy-peer-deps|\bchmod\s+(-r\s+)?777\b|\|\|\s*true\b|--passwithnotests|--bail=0|\bset \+e\b|--disable-|--ignore-scripts|-k\s+["']?not\s|--deselect\b/;
+const BYPASS_CONTENT =
+  /\b(it|test|describe)\.skip\(|\bxit\(|\bxdescribe\(|@pytest\.mark\.skip|@ts-ignore|@ts-nocheck|eslint-disable|# type: ignore|# noqa|verify\s*=\s*false|rejectunauthorized\s*:\s*false|strict_ssl\s*=\s*false|process\.exit\(0\)|\bexpect\(true\)\.tobe\(true\)/;
+
+/** Working around a problem instead of finding its cause: skipping checks, forcing, disabling verification. */
+export function isBypass(step: Step): boolean {
+  if (step.cmd && BYPASS_COMMAND.test(step.cmd.toLowerCase())) return true;
+  return step.op === 'write' && !!step.marks?.includes('bypass');
+}
+
+const COMPLEX_COMMAND =
+  /\bdocker\s+(run|build|compose\s+up|-compose\s+up)\b|\bdocker-compose\s+up\b|\bkubectl\s+(apply|create)\b|\bminikube\s+start\b|\bkind\s+create\b|\bpython3?\s+-m\s+venv\b|\bvirtualenv\b|\bnvm\s+install\b|\bgit\s+clone\b|\bterraform\s+apply\b|\bvagrant\s+up\b/;
+const COMPLEX_FILE = /^(dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|vagrantfile|.*mock[-_]?server.*|.*fake[-_]?server.*|.*stub[-_]?server.*|setup[-_]env.*\.sh|.*\.tf)$/;
+
+/** A heavyweight way round a small problem: new containers, environments, clones, mock servers. */
+export function isComplexWorkaround(step: Step): boolean {
+  if (step.cmd && COMPLEX_COMMAND.test(step.cmd.toLowerCase())) return true;
+  return step.op === 'write' && !!step.paths?.some((p) => COMPLEX_FILE.test(baseName(p).toLowerCase()));
+}
+
+const LOCAL_ENDPOINT = /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(\d{2,5})\b/g;
+
+/** The local ports a text names (`localhost:3000`, `127.0.0.1:8080`). */
+export function localPortsIn(text: string): string[] {
+  return [...text.matchAll(LOCAL_ENDPOINT)].map((m) => m[1]!);
+}
+
+/** The local ports a step names in its command or the content it writes. */
+export function localPorts(step: Step): string[] {
+  return step.ports ?? [];
+}
+
+const SECRET_VALUE = /\b[a-z0-9_]*(secret|token|password|passwd|api[_-]?key|access[_-]?key|private[_-]?key)[a-z0-9_]*\s*[=:]\s*\S{6,}|-----begin [a-z ]*private key-----|\b(sk|pk|ghp|gho|xox[bp]|akia)[-_][a-z0-9]{8,}/i;
+
+/** Whether text carries what looks like a credential. */
+export function hasSecretValue(text: string | undefined): boolean {
+  return !!text && SECRET_VALUE.test(text);
+}
+
+export type ContentMark = 'bypass' | 'secret';
+
+/** What written content shows: a bypass (skipped tests, disabled checks) or a credential. */
+export function contentMarks(content: string): ContentMark[] {
+  const marks: ContentMark[] = [];
+  if (BYPASS_CONTENT.test(content.toLowerCase())) marks.push('bypass');
+  if (hasSecretValue(content)) marks.push('secret');
+  return marks;
+}
+
+/** Whether a command copies from one place into another (cp, cat >, tee, rsync, mv). */
+export function copiesFiles(step: Step): boolean {
+  return !!step.cmd && /^(cp|rsync|scp|mv|install)\b|\bcat\b[^|]*>{1,2}|\|\s*tee\b|\bgrep\b[^|]*>{1,2}/.test(step.cmd);
+}

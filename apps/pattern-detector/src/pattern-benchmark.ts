@@ -1,0 +1,185 @@
+import { performance } from 'node:perf_hooks';
+import { resolvePatternSettings } from './domain/detector-settings-file.js';
+import { priceOf, SessionPatterns } from './domain/session-patterns.js';
+
+/**
+ * Measures the pattern detector in process: the time to apply one event (a proposed action or an
+ * outcome) to its session and run all eleven detectors over the session's windows, and the memory of
+ * many active sessions whose windows are full. Run by the suite's benchmark (test/bench) and on its own:
+ * `node apps/pattern-detector/dist/pattern-benchmark.js --help`.
+ */
+
+const HELP = `Usage: node apps/pattern-detector/dist/pattern-benchmark.js [options]
+
+Measures pattern detection per event and the memory of active sessions, in process.
+
+Options:
+  --sessions N   active sessions, each with full windows (default 10000)
+  --count N      events measured, spread over the sessions (default 50000)
+  --warmup N     events before measuring (default 10000)
+  --json         print the figures as JSON only (one line, the last of stdout)
+  --help         this text
+
+Run node with --expose-gc for steadier memory figures.
+`;
+
+interface Options {
+  sessions: number;
+  count: number;
+  warmup: number;
+  json: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { sessions: 10_000, count: 50_000, warmup: 10_000, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const number = (name: 'count' | 'warmup' | 'sessions') => {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a whole number >= 1, got ${argv[i] ?? 'nothing'}`);
+      options[name] = value;
+    };
+    if (arg === '--help' || arg === '-h') {
+      process.stdout.write(HELP);
+      process.exit(0);
+    } else if (arg === '--json') options.json = true;
+    else if (arg === '--count') number('count');
+    else if (arg === '--warmup') number('warmup');
+    else if (arg === '--sessions') number('sessions');
+    else throw new Error(`unknown option ${arg} (see --help)`);
+  }
+  return options;
+}
+
+function summary(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const round = (v: number) => Math.round(v * 10_000) / 10_000;
+  return {
+    count: sorted.length,
+    meanMs: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
+    p50Ms: round(at(0.5)),
+    p95Ms: round(at(0.95)),
+    p99Ms: round(at(0.99)),
+    p999Ms: round(at(0.999)),
+    maxMs: round(sorted[sorted.length - 1]!),
+  };
+}
+
+const settings = resolvePatternSettings();
+const MB = 1024 * 1024;
+
+/** A coding agent's ordinary mix: reads, searches, edits, test runs (some failing), background polls, model calls. */
+function action(session: number, n: number) {
+  const cwd = `/home/dev/projects/p${session % 50}`;
+  const id = `s${session}-a${n}`;
+  switch (n % 8) {
+    case 0:
+    case 1:
+      return { action: { action_id: id, kind: 'tool_use', tool: 'Read', input: { file_path: `${cwd}/src/module${n % 40}/file${n % 13}.ts` } }, ok: true };
+    case 2:
+      return { action: { action_id: id, kind: 'tool_use', tool: 'Grep', input: { pattern: `handle${n % 17}`, path: `${cwd}/src` } }, ok: true };
+    case 3:
+    case 4:
+      return { action: { action_id: id, kind: 'tool_use', tool: 'Edit', input: { file_path: `${cwd}/src/module${n % 40}/file${n % 13}.ts`, old_string: 'const a = 1;', new_string: `const a = ${n};` } }, ok: true, files: [`${cwd}/src/module${n % 40}/file${n % 13}.ts`] };
+    case 5:
+      return { action: { action_id: id, kind: 'tool_use', tool: 'Bash', input: { command: `npx jest test/module${n % 40}.test.ts` } }, ok: n % 3 !== 0 };
+    case 6:
+      return { action: { action_id: id, kind: 'tool_use', tool: 'BashOutput', input: { bash_id: `bash_${n % 3}` } }, ok: true };
+    default:
+      return { action: { action_id: id, kind: 'tool_use', tool: 'Bash', input: { command: `git diff --stat src/module${n % 40}` } }, ok: true };
+  }
+}
+
+export function measurePatternDetector(options: Omit<Options, 'json'>) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage();
+  const start = Date.parse('2026-03-02T09:00:00Z');
+  const sessions: SessionPatterns[] = [];
+  const next: number[] = [];
+  const clock: number[] = [];
+  for (let i = 0; i < options.sessions; i++) {
+    const patterns = SessionPatterns.open(settings, [], `agent-${i % 100}`, `session-${i}`, start);
+    patterns.started(start, { context: { goal: `Fix the failing handler in src/module${i % 40}/file1.ts`, cwd: `/home/dev/projects/p${i % 50}`, expected_paths: ['src/**', 'test/**'] }, phase: 'implementation' });
+    sessions.push(patterns);
+    next.push(0);
+    clock.push(start);
+  }
+  /** Applies the next event of session `i`: its next action, or that action's outcome. */
+  const step = (i: number): number => {
+    const patterns = sessions[i]!;
+    const n = next[i]!++;
+    const a = action(i, n >> 1);
+    clock[i]! += 2500;
+    const at = clock[i]!;
+    const began = performance.now();
+    if (n % 2 === 0) patterns.actionProposed(at, a.action);
+    else {
+      const tokens = { prompt: 6000 + (n % 50) * 100, completion: 300 };
+      patterns.outcomeReported(
+        at,
+        {
+          action_id: a.action.action_id,
+          status: a.ok ? 'success' : 'error',
+          ...(a.ok ? {} : { error: { message: `TypeError: Cannot read properties of undefined (reading 'id') at src/module${n % 40}.ts:${n % 90}:7`, class: 'TypeError' } }),
+          ...(a.files ? { files_touched: a.files } : {}),
+          model: 'claude-sonnet-4-5-20250929',
+          tokens,
+          output_excerpt: n % 4 === 0 ? 'running' : `ok ${n % 7}`,
+          ...(n % 10 === 1 ? { progress: { files_modified: n % 20 === 1 ? 1 : 0, lines_added: n } } : {}),
+        },
+        priceOf(settings.resource_spiral.pricing, 'claude-sonnet-4-5-20250929', tokens),
+      );
+    }
+    return performance.now() - began;
+  };
+  // Fill every session's windows: max_actions actions with their outcomes each.
+  for (let round = 0; round < settings.window.max_actions * 2; round++) for (let i = 0; i < sessions.length; i++) step(i);
+  gc?.();
+  const filled = process.memoryUsage();
+  let snapshotBytes = 0;
+  for (let i = 0; i < sessions.length; i += Math.max(1, Math.floor(sessions.length / 200))) snapshotBytes = Math.max(snapshotBytes, JSON.stringify(sessions[i]!.snapshot).length);
+  for (let k = 0; k < options.warmup; k++) step((k * 7919) % sessions.length);
+  const samples: number[] = [];
+  for (let k = 0; k < options.count; k++) samples.push(step((k * 7919 + 13) % sessions.length));
+  return {
+    sessions: options.sessions,
+    windowActions: settings.window.max_actions,
+    event: summary(samples),
+    memory: {
+      gcExposed: !!gc,
+      heapUsedMb: Math.round((filled.heapUsed / MB) * 10) / 10,
+      rssMb: Math.round((filled.rss / MB) * 10) / 10,
+      heapPerSessionKb: Math.round(((filled.heapUsed - before.heapUsed) / options.sessions / 1024) * 10) / 10,
+      largestSnapshotKb: Math.round((snapshotBytes / 1024) * 10) / 10,
+    },
+  };
+}
+
+function main(): void {
+  let options: Options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`pattern-benchmark: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const figures = measurePatternDetector(options);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+    return;
+  }
+  const e = figures.event;
+  const m = figures.memory;
+  process.stdout.write(
+    [
+      `Pattern detection in process, ${figures.sessions} active sessions with full windows (${figures.windowActions} actions each)`,
+      `per event (apply + 11 detectors): p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, p99 ${e.p99Ms} ms, p999 ${e.p999Ms} ms, max ${e.maxMs} ms over ${e.count} events`,
+      `memory: heap ${m.heapUsedMb} MB, RSS ${m.rssMb} MB, ${m.heapPerSessionKb} KB heap per session, largest stored snapshot ${m.largestSnapshotKb} KB${m.gcExposed ? '' : ' (run with --expose-gc for steadier figures)'}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

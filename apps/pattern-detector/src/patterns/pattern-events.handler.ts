@@ -1,0 +1,64 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import type { AnyMessage, MessageOf } from '@warden/contracts';
+import { JetStreamContext, OnMessage } from '@warden/messaging';
+import type { PatternSettings } from '../domain/detector-settings.js';
+import { eventTime, priceOf } from '../domain/session-patterns.js';
+import { PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';
+
+/**
+ * Feeds each session's windows: its declared context and phase, every proposed action, every outcome
+ * and every verdict. Times are the agent's timestamps (bounded by when JetStream stored the message),
+ * so a replay of a session computes the same rates and windows as the session did live.
+ */
+@Controller()
+export class PatternEventsHandler {
+  constructor(
+    private readonly supervisor: PatternSupervisor,
+    @Inject(PATTERN_SETTINGS) private readonly settings: PatternSettings,
+  ) {}
+
+  @OnMessage('session.started')
+  onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    return this.supervisor.apply(message, at, 'session', (p) => p.started(at, message.payload));
+  }
+
+  @OnMessage('session.phase_changed')
+  onPhaseChanged(@Payload() message: MessageOf<'session.phase_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    return this.supervisor.apply(message, at, 'session', (p) => p.phaseChanged(at, message.payload.phase));
+  }
+
+  @OnMessage('session.ended')
+  onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.supervisor.apply(message, this.at(message, context), 'session', (p) => {
+      p.end();
+      return [];
+    });
+  }
+
+  @OnMessage('action.proposed')
+  onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    return this.supervisor.apply(message, at, 'action', (p) => p.actionProposed(at, message.payload));
+  }
+
+  @OnMessage('action.outcome')
+  onOutcome(@Payload() message: MessageOf<'action.outcome'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    const cost = priceOf(this.settings.resource_spiral.pricing, message.payload.model, message.payload.tokens);
+    return this.supervisor.apply(message, at, 'outcome', (p) => p.outcomeReported(at, message.payload, cost));
+  }
+
+  @OnMessage('review.verdict')
+  onVerdict(@Payload() message: MessageOf<'review.verdict'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    return this.supervisor.apply(message, at, 'verdict', (p) => p.verdict(at, message.payload));
+  }
+
+  private at(message: AnyMessage, context: JetStreamContext): number {
+    const stored = Math.floor(context.getMessage().info.timestampNanos / 1e6);
+    return eventTime(message.timestamp, stored, this.settings.window.max_clock_skew_ms);
+  }
+}

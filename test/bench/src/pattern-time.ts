@@ -1,0 +1,25 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { WORKSPACE_ROOT } from '@warden/local-runtime';
+
+const run = promisify(execFile);
+
+/** What apps/pattern-detector/dist/pattern-benchmark.js prints with --json. */
+export interface PatternTimeFigures {
+  sessions: number;
+  windowActions: number;
+  event: { count: number; meanMs: number; p50Ms: number; p95Ms: number; p99Ms: number; p999Ms: number; maxMs: number };
+  memory: { gcExposed: boolean; heapUsedMb: number; rssMb: number; heapPerSessionKb: number; largestSnapshotKb: number };
+}
+
+/**
+ * The detectors' time per event and their memory with many active sessions, in process, measured by the
+ * pattern detector's own benchmark entry point in a separate process (so its heap is its own).
+ */
+export async function measurePatternTime(options: { sessions: number; count: number }): Promise<PatternTimeFigures> {
+  const entry = join(WORKSPACE_ROOT, 'apps/pattern-detector/dist/pattern-benchmark.js');
+  const args = ['--expose-gc', entry, '--json', '--sessions', String(options.sessions), '--count', String(options.count)];
+  const { stdout } = await run(process.execPath, args, { cwd: WORKSPACE_ROOT, maxBuffer: 4 * 1024 * 1024, timeout: 600_000 });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as PatternTimeFigures;
+}
