@@ -7,8 +7,9 @@ import { baseName } from './paths.js';
  * detectors and their tests agree on them.
  */
 
+// Error codes as whole words: `modulenotfounderror` contains `enotfound` and is no connection failure.
 const CONNECTION_FAILURE =
-  /econnrefused|econnreset|etimedout|enotfound|ehostunreach|enetunreach|connection refused|failed to connect|could not connect|couldn't connect|unable to connect|connect(ion)? timed out|network is unreachable|socket hang up|no route to host|name or service not known|could not resolve host|err_connection_refused/;
+  /\b(?:econnrefused|econnreset|etimedout|enotfound|ehostunreach|enetunreach)\b|connection refused|failed to connect|could not connect|couldn't connect|unable to connect|connect(ion)? timed out|network is unreachable|socket hang up|no route to host|name or service not known|could not resolve host|err_connection_refused/;
 
 export function isConnectionFailure(step: Step): boolean {
   return step.status === 'error' && !!step.err_text && CONNECTION_FAILURE.test(step.err_text);

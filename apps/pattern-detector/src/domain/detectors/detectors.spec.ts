@@ -243,6 +243,31 @@ describe('escalation traps', () => {
     expect(t.of('installation_trap')).toEqual([]);
   });
 
+  it('installation: a missing Python module is no connection failure (ModuleNotFoundError holds "enotfound")', () => {
+    const s = new SessionDriver();
+    s.bash('python reproduce.py', { error: "ModuleNotFoundError: No module named 'app'" });
+    s.bash('sudo apt-get install -y python3-dev');
+    expect(s.of('installation_trap')).toEqual([]);
+    const t = new SessionDriver();
+    t.bash('python fetch.py', { error: 'getaddrinfo ENOTFOUND api.internal' });
+    t.bash('pip install requests');
+    expect(t.last('installation_trap')).toMatchObject({ details: { connection_failure: true } });
+  });
+
+  it('bypass: what follows once the failing action succeeds is no reaction to the failure', () => {
+    const s = new SessionDriver();
+    s.bash('npm test', failing(1));
+    s.edit(`${CWD}/src/date.ts`);
+    s.bash('npm test');
+    s.bash('git push --force origin main');
+    expect(s.of('bypass_trap')).toEqual([]);
+    const t = new SessionDriver();
+    t.bash('npm test', failing(1));
+    t.edit(`${CWD}/src/date.ts`);
+    t.bash('git push --force origin main');
+    expect(t.of('bypass_trap')).toHaveLength(1);
+  });
+
   it('installation: counts up to reaction_actions after the failure and no further', () => {
     const s = new SessionDriver();
     s.bash('npm run e2e', refused);
