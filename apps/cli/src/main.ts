@@ -1,27 +1,33 @@
 import 'reflect-metadata';
 import { parse, UsageError, type Command } from './command.js';
-import { auditCommand } from './commands/audit.command.js';
-import { breakerCommand } from './commands/breaker.command.js';
-import { demoCommand } from './commands/demo.command.js';
-import { gateCommand } from './commands/gate.command.js';
-import { hookCommand } from './commands/hook.command.js';
-import { ladderCommand } from './commands/ladder.command.js';
-import { natsConfigCommand } from './commands/nats-config.command.js';
-import { provisionCommand } from './commands/provision.command.js';
-import { replayCommand } from './commands/replay.command.js';
-import { upCommand } from './commands/up.command.js';
 import { out } from './output.js';
 
-const COMMANDS: Command[] = [demoCommand, upCommand, provisionCommand, natsConfigCommand, breakerCommand, ladderCommand, gateCommand, hookCommand, replayCommand, auditCommand];
+/**
+ * Each command is loaded when it is run: `warden hook` runs once per tool call of an agent, and should
+ * not pay for loading the local suite or the operator commands.
+ */
+const COMMANDS: readonly (readonly [name: string, load: () => Promise<Command>])[] = [
+  ['demo', async () => (await import('./commands/demo.command.js')).demoCommand],
+  ['up', async () => (await import('./commands/up.command.js')).upCommand],
+  ['provision', async () => (await import('./commands/provision.command.js')).provisionCommand],
+  ['nats-config', async () => (await import('./commands/nats-config.command.js')).natsConfigCommand],
+  ['breaker', async () => (await import('./commands/breaker.command.js')).breakerCommand],
+  ['ladder', async () => (await import('./commands/ladder.command.js')).ladderCommand],
+  ['gate', async () => (await import('./commands/gate.command.js')).gateCommand],
+  ['hook', async () => (await import('./commands/hook.command.js')).hookCommand],
+  ['replay', async () => (await import('./commands/replay.command.js')).replayCommand],
+  ['audit', async () => (await import('./commands/audit.command.js')).auditCommand],
+];
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+async function usage(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map(([, load]) => load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
   return `warden: supervise AI agents while they work
 
 Usage: warden <command> [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Run \`warden <command> --help\` for a command's options.`;
 }
@@ -29,14 +35,15 @@ Run \`warden <command> --help\` for a command's options.`;
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    out.line(usage());
+    out.line(await usage());
     return name ? 0 : 1;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    out.error(`unknown command "${name}"\n\n${usage()}`);
+  const load = COMMANDS.find(([command]) => command === name)?.[1];
+  if (!load) {
+    out.error(`unknown command "${name}"\n\n${await usage()}`);
     return 1;
   }
+  const command = await load();
   try {
     const { values, positionals } = parse(command, rest);
     if (values.help) {
