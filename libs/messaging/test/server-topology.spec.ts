@@ -1,6 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
+import { Objm } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { partitionOf, publishSubject } from '@warden/contracts';
+import { checkpointBucket, partitionOf, publishSubject } from '@warden/contracts';
 import { TestNatsServer } from '@warden/testing';
 import { BusConnection, buildTopology, probePartitionMapping, provision } from '../src/index.js';
 
@@ -110,5 +111,27 @@ describe('agent permissions', () => {
 
   it('refuses an agent that publishes verdicts or decisions itself', async () => {
     await expect(jetstream(agent).publish(publishSubject('decision', 'agent-1', 'sess-own'), '{}', { timeout: 500 })).rejects.toThrow();
+  });
+
+  /** Creates a push consumer on the control stream with the filtered create subject, as the hook does. */
+  async function createControlConsumer(ofAgent: string): Promise<string> {
+    const name = `read-${ofAgent}-${Date.now().toString(36)}`;
+    const filter = `warden.control.*.${ofAgent}.*`;
+    const request = { stream_name: 'WARDEN_CONTROL', config: { name, filter_subject: filter, deliver_subject: `_INBOX_agent-1.${name}`, ack_policy: 'none', deliver_policy: 'all' } };
+    const reply = await agent.request(`$JS.API.CONSUMER.CREATE.WARDEN_CONTROL.${name}.${filter}`, JSON.stringify(request), { timeout: 1_000 });
+    return reply.string();
+  }
+
+  it('lets an agent read its own stored control messages, and no other agent\'s', async () => {
+    expect(JSON.parse(await createControlConsumer('agent-1'))).toMatchObject({ stream_name: 'WARDEN_CONTROL', config: { filter_subject: 'warden.control.*.agent-1.*' } });
+    await expect(createControlConsumer('agent-2')).rejects.toThrow();
+    expect(server.serverLog).toMatch(/Publish Violation - User "agent-1", Subject "\$JS\.API\.CONSUMER\.CREATE\.WARDEN_CONTROL\.read-agent-2-[a-z0-9]+\.warden\.control\.\*\.agent-2\.\*"/);
+  });
+
+  it('lets an agent keep checkpoints in its own object store, and keeps it out of another agent\'s', async () => {
+    const own = await new Objm(agent).create(checkpointBucket('agent-1'));
+    await own.putBlob({ name: 'sess-own/ckpt-1' }, new TextEncoder().encode('snapshot'));
+    expect(new TextDecoder().decode((await own.getBlob('sess-own/ckpt-1'))!)).toBe('snapshot');
+    await expect(new Objm(agent).create(checkpointBucket('agent-2'))).rejects.toThrow();
   });
 });
