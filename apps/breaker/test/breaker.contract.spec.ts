@@ -201,6 +201,27 @@ describeServiceContract(
         expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', threshold: 5, current_value: 5.4 });
       });
 
+      it("holds a throttled session to the file operations the controller allowed", async () => {
+        const session = newSession();
+        const agent = 'agent-throttled-files';
+        const write = (id: string): PayloadOf<'action.proposed'> => ({ action_id: id, kind: 'tool_use', tool: 'Write', input: { file_path: `/work/app/${id}.ts`, content: '' } });
+        await send('action.proposed', session, write('w1'), agent);
+        await send('intervention.issued', session, {
+          intervention_id: 'int-throttle-files',
+          intervention_type: 'resource_throttling',
+          trigger: { kind: 'pattern', message_id: 'pat-2', issue_type: 'resource_spiral' },
+          severity: 'high',
+          severity_score: 0.6,
+          escalation_level: 0,
+          strategy: 'progressive',
+          limits: { max_file_operations: 2 },
+        }, agent);
+        await send('action.proposed', session, { action_id: 'r1', kind: 'tool_use', tool: 'Read', input: { file_path: '/work/app/a.ts' } }, agent);
+        await send('action.proposed', session, write('w2'), agent);
+        await send('action.proposed', session, write('w3'), agent); // the third write: past the two allowed
+        expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'iteration', reason: 'FILE_OPERATION_LIMIT_EXCEEDED', threshold: 2, current_value: 3 });
+      });
+
       it('counts a redelivered outcome once', async () => {
         const session = newSession();
         const message: Record<string, unknown> = { ...harness.example('action.outcome', session), payload: opus('r1', 50_000) };

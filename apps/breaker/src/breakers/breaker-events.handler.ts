@@ -39,7 +39,9 @@ export class BreakerEventsHandler {
   @OnMessage('action.proposed')
   onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(address(message, at), { message }, 'action', (b) => b.actionProposed(message.id, at, message.payload.phase));
+    return this.supervisor.apply(address(message, at), { message }, 'action', (b) =>
+      b.actionProposed(message.id, at, message.payload.phase, { tool: message.payload.tool, kind: message.payload.kind }),
+    );
   }
 
   @OnMessage('action.outcome')
@@ -63,11 +65,15 @@ export class BreakerEventsHandler {
    */
   @OnMessage('intervention.issued')
   onIntervention(@Payload() message: MessageOf<'intervention.issued'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const { intervention_type: type, reduction_factors: factors } = message.payload;
-    if (type !== 'resource_throttling' || !factors) return Promise.resolve();
+    const { intervention_type: type, reduction_factors: factors = {}, limits = {} } = message.payload;
+    if (type !== 'resource_throttling') return Promise.resolve();
     const at = storedAt(context);
     return this.supervisor.apply(address(message, at), { message }, 'throttle', (b) =>
-      b.throttled(message.id, { ...(factors.iterations !== undefined ? { iterations: factors.iterations } : {}), ...(factors.cost !== undefined ? { cost: factors.cost } : {}) }),
+      b.throttled(
+        message.id,
+        { ...(factors.iterations !== undefined ? { iterations: factors.iterations } : {}), ...(factors.cost !== undefined ? { cost: factors.cost } : {}) },
+        { ...(limits['max_tokens'] !== undefined ? { max_tokens: limits['max_tokens'] } : {}), ...(limits['max_file_operations'] !== undefined ? { max_file_operations: limits['max_file_operations'] } : {}) },
+      ),
     );
   }
 

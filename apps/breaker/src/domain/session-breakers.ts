@@ -12,7 +12,8 @@ import { Circuit, closedCircuit, type CircuitSnapshot, type CircuitTransition } 
 import { CostMeasure, priceCall, type CostSnapshot } from './cost-measure.js';
 import { ErrorRateMeasure, type ErrorWindowSnapshot } from './error-rate-measure.js';
 import { IterationMeasure, type IterationSnapshot } from './iteration-measure.js';
-import type { Measurement } from './measurement.js';
+import { mostSevere, type Measurement } from './measurement.js';
+import { isFileOperation, readFileOperations, readTokens, tighter, type SessionUsage, type ThrottleLimits } from './throttle-limits.js';
 import { TimeMeasure, type TimeSnapshot } from './time-measure.js';
 
 /** What the breaker publishes about a session. */
@@ -45,7 +46,9 @@ export interface SessionLedger {
    * Limits tightened by the intervention controller's resource throttling: the product of every
    * factor applied so far, per kind (1 or absent = the configured limits).
    */
-  throttle?: { iterations: number; cost: number };
+  throttle?: { iterations: number; cost: number } & ThrottleLimits;
+  /** Tokens and file operations since the session's first event, read against the throttle's limits. */
+  usage?: SessionUsage;
 }
 
 /** The settings with a session's throttling applied: iteration limits and cost budgets scaled down. */
@@ -156,12 +159,24 @@ export class SessionBreakers {
     return this.apply(messageId, () => this.enterPhase(phase, at));
   }
 
-  /** One proposed action: one iteration of its phase, and a look at the clocks. */
-  actionProposed(messageId: string, at: number, phase: Phase | undefined): BreakerEvent[] {
+  /**
+   * One proposed action: one iteration of its phase (and one file operation when it writes files),
+   * and a look at the clocks.
+   */
+  actionProposed(messageId: string, at: number, phase: Phase | undefined, action: { tool?: string; kind?: string } = {}): BreakerEvent[] {
     return this.apply(messageId, () => {
       const current = phase ?? this.ledger.phase;
       // Actions refused while the iteration breaker is open are not iterations the agent got to run.
-      if (!this.circuits.iteration.blocking) this.feed(this.iteration.countAction(current), at, true);
+      if (!this.circuits.iteration.blocking) {
+        const readings = [this.iteration.countAction(current)];
+        if (isFileOperation(action)) {
+          const usage = this.usage();
+          usage.file_operations++;
+          const limit = this.ledger.throttle?.max_file_operations;
+          if (limit !== undefined) readings.push(readFileOperations(usage, limit, this.settings.iteration.warning, current));
+        }
+        this.feed(mostSevere(readings), at, true);
+      }
       this.feed(this.time.evaluate(this.ledger.phase, at), at, true);
     });
   }
@@ -184,10 +199,18 @@ export class SessionBreakers {
         );
       } else this.feed(rate, at, true);
       const cost = this.chargeable(outcome);
+      const readings: Measurement[] = [];
       if (cost !== undefined) {
         this.cost.record(phase, cost);
-        this.feed(this.cost.evaluate(phase, dayTotal), at, true);
+        readings.push(this.cost.evaluate(phase, dayTotal));
       }
+      if (outcome.tokens) {
+        const usage = this.usage();
+        usage.tokens += outcome.tokens.prompt + outcome.tokens.completion;
+        const limit = this.ledger.throttle?.max_tokens;
+        if (limit !== undefined) readings.push(readTokens(usage, limit, this.settings.cost.warning, phase));
+      }
+      if (readings.length) this.feed(mostSevere(readings), at, true);
       if (outcome.progress) this.feed(this.iteration.recordProgress(phase, outcome.progress), at, true);
     });
   }
@@ -283,13 +306,22 @@ export class SessionBreakers {
 
   /**
    * The intervention controller throttled the session: its iteration limits and cost budgets shrink by
-   * the factors (compounding with earlier throttles), so that its next actions trip sooner.
+   * the factors (compounding with earlier throttles), and its tokens and file operations get the
+   * limits it set (the lowest so far), so that its next actions trip sooner.
    */
-  throttled(messageId: string, factors: { iterations?: number; cost?: number }): BreakerEvent[] {
+  throttled(messageId: string, factors: { iterations?: number; cost?: number }, limits: ThrottleLimits = {}): BreakerEvent[] {
     return this.apply(messageId, () => {
       const current = this.ledger.throttle ?? { iterations: 1, cost: 1 };
       const clamp = (f: number | undefined) => (f === undefined || !(f > 0) ? 1 : Math.min(1, f));
-      this.ledger.throttle = { iterations: current.iterations * clamp(factors.iterations), cost: current.cost * clamp(factors.cost) };
+      const positive = (n: number | undefined) => (n !== undefined && n > 0 ? n : undefined);
+      const maxTokens = tighter(current.max_tokens, positive(limits.max_tokens));
+      const maxFileOperations = tighter(current.max_file_operations, positive(limits.max_file_operations));
+      this.ledger.throttle = {
+        iterations: current.iterations * clamp(factors.iterations),
+        cost: current.cost * clamp(factors.cost),
+        ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+        ...(maxFileOperations !== undefined ? { max_file_operations: maxFileOperations } : {}),
+      };
       this.settings = throttledSettings(this.configured, this.ledger.throttle);
       this.iteration = new IterationMeasure(this.settings.iteration, this.ledger.iteration);
       this.cost = new CostMeasure(this.settings.cost, this.ledger.cost);
@@ -334,6 +366,11 @@ export class SessionBreakers {
     return { agent_id: this.agentId, session_id: this.sessionId, state, breakers, updated_at: new Date(now).toISOString() };
   }
 
+  /** The session's usage counters, created on first use (ledgers stored before they existed have none). */
+  private usage(): SessionUsage {
+    return (this.ledger.usage ??= { tokens: 0, file_operations: 0 });
+  }
+
   private apply(messageId: string, change: () => void): BreakerEvent[] {
     this.events = [];
     if (this.hasApplied(messageId)) return [];
@@ -357,8 +394,15 @@ export class SessionBreakers {
   }
 
   private resetMeasure(kind: BreakerKind, at: number): void {
-    if (kind === 'iteration') this.iteration.reset();
-    if (kind === 'cost') this.cost.reset();
+    // A reset gives the session a fresh start against the throttled limits too.
+    if (kind === 'iteration') {
+      this.iteration.reset();
+      if (this.ledger.usage) this.ledger.usage.file_operations = 0;
+    }
+    if (kind === 'cost') {
+      this.cost.reset();
+      if (this.ledger.usage) this.ledger.usage.tokens = 0;
+    }
     if (kind === 'time') this.time.reset(at);
     if (kind === 'error_rate') this.errors.reset();
     this.ledger.warned = this.ledger.warned.filter((key) => !key.startsWith(`${kind}:`));

@@ -37,4 +37,48 @@ describe('resource throttling from the intervention controller', () => {
     session.throttled(id(), { iterations: 3, cost: -1 });
     expect(session.ledger.throttle).toEqual({ iterations: 0.5, cost: 1 });
   });
+
+  it('enforces the throttled file-operation limit: writes and edits count, reads do not; the one past the limit trips', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    session.actionProposed(id(), 1, 'implementation', { tool: 'Write' });
+    session.throttled(id(), {}, { max_file_operations: 3 });
+    const events = [
+      session.actionProposed(id(), 2, 'implementation', { tool: 'Read' }),
+      session.actionProposed(id(), 3, 'implementation', { tool: 'Edit' }),
+      session.actionProposed(id(), 4, 'implementation', { tool: 'Bash', kind: 'file_operation' }),
+    ].flat();
+    expect(events.map((e) => e.type)).toEqual(['breaker.warning']);
+    expect(session.ledger.usage).toEqual({ tokens: 0, file_operations: 3 });
+    const tripping = session.actionProposed(id(), 5, 'implementation', { tool: 'MultiEdit' });
+    expect(tripping.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({
+      breaker: 'iteration',
+      reason: 'FILE_OPERATION_LIMIT_EXCEEDED',
+      current_value: 4,
+      threshold: 3,
+    });
+    expect(session.stateRecord(5).state).toBe('open');
+  });
+
+  it('enforces the throttled token limit on the cost breaker, counting every reported token since the start', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const outcome = (prompt: number, completion: number) => ({ action_id: id(), status: 'success' as const, model: 'claude-sonnet-4-5-20250929', tokens: { prompt, completion } });
+    session.outcomeReported(id(), 1, outcome(4_000, 1_000), 0);
+    session.throttled(id(), {}, { max_tokens: 10_000 });
+    expect(session.outcomeReported(id(), 2, outcome(4_000, 999), 0).map((e) => e.type)).not.toContain('breaker.tripped');
+    const tripping = session.outcomeReported(id(), 3, outcome(1, 0), 0);
+    expect(tripping.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'TOKEN_LIMIT_EXCEEDED', current_value: 10_000, threshold: 10_000 });
+  });
+
+  it('keeps the lowest limit of several throttles, survives a restore, and an operator reset starts the count again', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    session.throttled(id(), {}, { max_file_operations: 5, max_tokens: 1_000 });
+    session.throttled(id(), {}, { max_file_operations: 8, max_tokens: 0 });
+    expect(session.ledger.throttle).toMatchObject({ max_file_operations: 5, max_tokens: 1_000 });
+    const restored = SessionBreakers.restore(DEFAULT_BREAKER_SETTINGS, structuredClone(session.ledger));
+    for (let i = 0; i < 6; i++) restored.actionProposed(id(), i, 'implementation', { tool: 'Write' });
+    expect(restored.stateRecord(6).state).toBe('open');
+    restored.command(id(), 7, { command: 'reset', breaker: 'iteration', operator_id: 'alice' });
+    expect(restored.ledger.usage?.file_operations).toBe(0);
+    expect(restored.actionProposed(id(), 8, 'implementation', { tool: 'Write' }).map((e) => e.type)).not.toContain('breaker.tripped');
+  });
 });
