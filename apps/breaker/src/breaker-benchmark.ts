@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { parseBenchmarkOptions, summariseLatencies, type LatencySummary } from '@warden/observability';
 import type { Phase } from '@warden/contracts';
 import { resolveBreakerSettings } from './domain/breaker-settings-file.js';
 import { SessionBreakers, type BreakerEvent } from './domain/session-breakers.js';
@@ -22,47 +23,9 @@ Options:
   --help         this text
 `;
 
-interface Options {
-  count: number;
-  warmup: number;
-  sessions: number;
-  json: boolean;
-}
+const parseOptions = (argv: string[]) => parseBenchmarkOptions(argv, { count: 50_000, warmup: 10_000, sessions: 200 }, HELP);
+type Options = ReturnType<typeof parseOptions>;
 
-function parseOptions(argv: string[]): Options {
-  const options: Options = { count: 50_000, warmup: 10_000, sessions: 200, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const number = (name: 'count' | 'warmup' | 'sessions') => {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a whole number >= 1, got ${argv[i] ?? 'nothing'}`);
-      options[name] = value;
-    };
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(HELP);
-      process.exit(0);
-    } else if (arg === '--json') options.json = true;
-    else if (arg === '--count') number('count');
-    else if (arg === '--warmup') number('warmup');
-    else if (arg === '--sessions') number('sessions');
-    else throw new Error(`unknown option ${arg} (see --help)`);
-  }
-  return options;
-}
-
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  const round = (v: number) => Math.round(v * 10_000) / 10_000;
-  return {
-    count: sorted.length,
-    meanMs: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
-    p50Ms: round(at(0.5)),
-    p99Ms: round(at(0.99)),
-    p999Ms: round(at(0.999)),
-    maxMs: round(sorted[sorted.length - 1]!),
-  };
-}
 
 const PHASES: Phase[] = ['planning', 'implementation', 'testing', 'review'];
 
@@ -109,9 +72,9 @@ export function measureBreakerTime(options: Omit<Options, 'json'>) {
   const measured = run(options.count);
   return {
     sessions: options.sessions,
-    action: summary(measured.action),
-    outcome: summary(measured.outcome),
-    all: summary([...measured.action, ...measured.outcome]),
+    action: summariseLatencies(measured.action),
+    outcome: summariseLatencies(measured.outcome),
+    all: summariseLatencies([...measured.action, ...measured.outcome]),
     eventsPublished: events,
   };
 }
@@ -129,7 +92,7 @@ function main(): void {
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     return;
   }
-  const line = (name: string, s: ReturnType<typeof summary>) =>
+  const line = (name: string, s: LatencySummary) =>
     `${name}: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, p999 ${s.p999Ms} ms, max ${s.maxMs} ms over ${s.count} events`;
   process.stdout.write(
     [`Breakers of a session, in process, ${figures.sessions} sessions`, line('proposed action', figures.action), line('outcome        ', figures.outcome), line('all            ', figures.all), ''].join('\n'),

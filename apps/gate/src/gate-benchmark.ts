@@ -10,7 +10,7 @@ import {
   type PayloadOf,
 } from '@warden/contracts';
 import { buildTopology, BusConnection, MessagePublisher, MessagingMetrics, provision } from '@warden/messaging';
-import { createLogger, MetricsRegistry } from '@warden/observability';
+import { createLogger, MetricsRegistry, percentile } from '@warden/observability';
 import { resolveGates } from './domain/human-gates.js';
 import { GateMetrics } from './relay/gate-metrics.js';
 import { HitlRelay } from './relay/hitl-relay.js';
@@ -120,7 +120,6 @@ function command(sessionId: string, type: 'hitl_pause' | 'hitl_unpause'): Messag
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<void> {
@@ -187,11 +186,11 @@ async function main(): Promise<void> {
       nats: options.nats.replace(/\/\/[^@/]*@/, '//'),
       normal_path: {
         samples: options.samples,
-        relay_p50_ms: round(percentile(relayMs, 50)),
-        relay_p99_ms: round(percentile(relayMs, 99)),
-        publish_p50_ms: round(percentile(publishMs, 50)),
-        publish_p99_ms: round(percentile(publishMs, 99)),
-        added_p50_ms: round(percentile(relayMs, 50) - percentile(publishMs, 50)),
+        relay_p50_ms: round(percentile(relayMs, 0.5)),
+        relay_p99_ms: round(percentile(relayMs, 0.99)),
+        publish_p50_ms: round(percentile(publishMs, 0.5)),
+        publish_p99_ms: round(percentile(publishMs, 0.99)),
+        added_p50_ms: round(percentile(relayMs, 0.5) - percentile(publishMs, 0.5)),
       },
       buffering: { messages: buffered, seconds: round(bufferSeconds), messages_per_second: Math.round(buffered / bufferSeconds) },
       flush: { messages: flushed, seconds: round(flushSeconds), messages_per_second: Math.round(flushed / flushSeconds) },

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { parseBenchmarkOptions, summariseLatencies } from '@warden/observability';
 import { resolvePatternSettings } from './domain/detector-settings-file.js';
 import { priceOf, SessionPatterns } from './domain/session-patterns.js';
 
@@ -23,48 +24,9 @@ Options:
 Run node with --expose-gc for steadier memory figures.
 `;
 
-interface Options {
-  sessions: number;
-  count: number;
-  warmup: number;
-  json: boolean;
-}
+const parseOptions = (argv: string[]) => parseBenchmarkOptions(argv, { sessions: 10_000, count: 50_000, warmup: 10_000 }, HELP);
+type Options = ReturnType<typeof parseOptions>;
 
-function parseOptions(argv: string[]): Options {
-  const options: Options = { sessions: 10_000, count: 50_000, warmup: 10_000, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const number = (name: 'count' | 'warmup' | 'sessions') => {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a whole number >= 1, got ${argv[i] ?? 'nothing'}`);
-      options[name] = value;
-    };
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(HELP);
-      process.exit(0);
-    } else if (arg === '--json') options.json = true;
-    else if (arg === '--count') number('count');
-    else if (arg === '--warmup') number('warmup');
-    else if (arg === '--sessions') number('sessions');
-    else throw new Error(`unknown option ${arg} (see --help)`);
-  }
-  return options;
-}
-
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  const round = (v: number) => Math.round(v * 10_000) / 10_000;
-  return {
-    count: sorted.length,
-    meanMs: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
-    p50Ms: round(at(0.5)),
-    p95Ms: round(at(0.95)),
-    p99Ms: round(at(0.99)),
-    p999Ms: round(at(0.999)),
-    maxMs: round(sorted[sorted.length - 1]!),
-  };
-}
 
 const settings = resolvePatternSettings();
 const MB = 1024 * 1024;
@@ -146,7 +108,7 @@ export function measurePatternDetector(options: Omit<Options, 'json'>) {
   return {
     sessions: options.sessions,
     windowActions: settings.window.max_actions,
-    event: summary(samples),
+    event: summariseLatencies(samples),
     memory: {
       gcExposed: !!gc,
       heapUsedMb: Math.round((filled.heapUsed / MB) * 10) / 10,

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { parseBenchmarkOptions, summariseLatencies, type LatencySummary } from '@warden/observability';
 import type { CustomRuleDefinition } from './domain/rules/custom-rule-definition.js';
 import { StepReviewer, type ProposedAction } from './domain/step-reviewer.js';
 
@@ -21,35 +22,8 @@ Options:
   --help             this text
 `;
 
-interface Options {
-  customRules: number;
-  count: number;
-  warmup: number;
-  sessions: number;
-  json: boolean;
-}
-
-function parseOptions(argv: string[]): Options {
-  const options: Options = { customRules: 200, count: 20_000, warmup: 5_000, sessions: 50, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const number = (name: keyof Options) => {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 0) throw new Error(`${arg} needs a whole number, got ${argv[i] ?? 'nothing'}`);
-      (options[name] as number) = value;
-    };
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(HELP);
-      process.exit(0);
-    } else if (arg === '--json') options.json = true;
-    else if (arg === '--custom-rules') number('customRules');
-    else if (arg === '--count') number('count');
-    else if (arg === '--warmup') number('warmup');
-    else if (arg === '--sessions') number('sessions');
-    else throw new Error(`unknown option ${arg} (see --help)`);
-  }
-  return options;
-}
+const parseOptions = (argv: string[]) => parseBenchmarkOptions(argv, { customRules: 200, count: 20_000, warmup: 5_000, sessions: 50 }, HELP, 0);
+type Options = ReturnType<typeof parseOptions>;
 
 /** Custom rules of the shapes teams write: commands, paths, URLs, input patterns, per environment. */
 export function generatedCustomRules(count: number): CustomRuleDefinition[] {
@@ -86,19 +60,6 @@ const ACTIONS: ((n: number) => Pick<ProposedAction, 'tool' | 'input'>)[] = [
   (n) => ({ tool: 'mcp__github__create_issue', input: { title: `Bug ${n}`, body: 'Steps to reproduce' } }),
 ];
 
-function summary(samples: number[]): Record<string, number> {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  const round = (v: number) => Math.round(v * 10_000) / 10_000;
-  return {
-    count: sorted.length,
-    meanMs: round(sorted.reduce((s, v) => s + v, 0) / sorted.length),
-    p50Ms: round(at(0.5)),
-    p99Ms: round(at(0.99)),
-    p999Ms: round(at(0.999)),
-    maxMs: round(sorted[sorted.length - 1]!),
-  };
-}
 
 export function measureReviewTime(options: Omit<Options, 'json'>) {
   const reviewer = new StepReviewer({ extraRules: generatedCustomRules(options.customRules), extraRulesSource: 'generated' });
@@ -124,8 +85,8 @@ export function measureReviewTime(options: Omit<Options, 'json'>) {
     return times;
   };
   run(options.warmup, true);
-  const uncached = summary(run(options.count, true));
-  const cached = summary(run(options.count, false));
+  const uncached = summariseLatencies(run(options.count, true));
+  const cached = summariseLatencies(run(options.count, false));
   return {
     rules: { builtIn: reviewer.ruleNames.length - options.customRules, custom: options.customRules },
     sessions: options.sessions,
@@ -149,8 +110,7 @@ function main(): void {
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     return;
   }
-  const line = (name: string, s: Record<string, number>) =>
-    `${name}: p50 ${s['p50Ms']} ms, p99 ${s['p99Ms']} ms, p999 ${s['p999Ms']} ms, max ${s['maxMs']} ms over ${s['count']} reviews`;
+  const line = (name: string, s: LatencySummary) => `${name}: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, p999 ${s.p999Ms} ms, max ${s.maxMs} ms over ${s.count} reviews`;
   process.stdout.write(
     [
       `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules, ${figures.sessions} sessions`,

@@ -7,4 +7,5 @@ export * from './logging/logger.js';
 export * from './logging/nest-logger.js';
 export * from './secrets/secret-patterns.js';
 export * from './secrets/redact.js';
+export * from './benchmark/benchmark-kit.js';
 export * from './observability.module.js';
