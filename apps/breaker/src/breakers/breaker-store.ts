@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Kvm, type KV } from '@nats-io/kv';
 import { BREAKER_LEDGER_BUCKET, BREAKER_STATE_BUCKET, breakerStateKey, type BreakerStateRecord } from '@warden/contracts';
-import { BusConnection } from '@warden/messaging';
+import { BusConnection, KvRecords, RecordConflictError } from '@warden/messaging';
 import { RollingDay, type RollingDaySnapshot } from '../domain/rolling-day.js';
 import type { SessionLedger } from '../domain/session-breakers.js';
 
-const WRONG_SEQUENCE = /wrong last sequence|key exists/i;
 const DAY_RETRIES = 20;
-
-/** Another replica wrote the key since it was read: the reader's copy is stale. */
-export class LedgerConflictError extends Error {
-  constructor(key: string) {
-    super(`the breaker ledger ${key} changed under this replica; it is reloaded and the event retried`);
-  }
-}
 
 export interface StoredLedger {
   ledger: SessionLedger;
@@ -22,7 +14,6 @@ export interface StoredLedger {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const sessionKey = (agentId: string, sessionId: string) => `session.${agentId}.${sessionId}`;
 
 /**
@@ -32,34 +23,29 @@ const sessionKey = (agentId: string, sessionId: string) => `session.${agentId}.$
  */
 @Injectable()
 export class BreakerStore {
-  private ledgerBucket?: Promise<KV>;
+  private readonly sessions: KvRecords<SessionLedger>;
+  private readonly days: KvRecords<RollingDaySnapshot>;
   private stateBucket?: Promise<KV>;
 
-  constructor(private readonly bus: BusConnection) {}
+  constructor(private readonly bus: BusConnection) {
+    this.sessions = new KvRecords(bus.nc, BREAKER_LEDGER_BUCKET);
+    this.days = new KvRecords(bus.nc, BREAKER_LEDGER_BUCKET);
+  }
 
   async loadSession(agentId: string, sessionId: string): Promise<StoredLedger | null> {
-    const entry = await (await this.ledgers()).get(sessionKey(agentId, sessionId));
-    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return null;
-    return { ledger: JSON.parse(decoder.decode(entry.value)) as SessionLedger, revision: entry.revision };
+    const stored = await this.sessions.get(sessionKey(agentId, sessionId));
+    return stored && { ledger: stored.value, revision: stored.revision };
   }
 
   /** Writes the ledger if nobody else has since `revision`; returns the new revision. */
-  async saveSession(stored: StoredLedger): Promise<number> {
-    const kv = await this.ledgers();
-    const key = sessionKey(stored.ledger.agent_id, stored.ledger.session_id);
-    const value = encoder.encode(JSON.stringify(stored.ledger));
-    try {
-      return stored.revision === 0 ? await kv.create(key, value) : await kv.update(key, value, stored.revision);
-    } catch (error) {
-      if (error instanceof Error && WRONG_SEQUENCE.test(error.message)) throw new LedgerConflictError(key);
-      throw error;
-    }
+  saveSession(stored: StoredLedger): Promise<number> {
+    return this.sessions.put(sessionKey(stored.ledger.agent_id, stored.ledger.session_id), stored.ledger, stored.revision);
   }
 
   /** Every stored session (agent, session), for a replica that takes over partitions. */
   async sessionKeys(): Promise<{ agentId: string; sessionId: string }[]> {
     const keys: { agentId: string; sessionId: string }[] = [];
-    for await (const key of await (await this.ledgers()).keys('session.>')) {
+    for (const key of await this.sessions.keys('session.>')) {
       const [, agentId, sessionId] = key.split('.');
       if (agentId && sessionId) keys.push({ agentId, sessionId });
     }
@@ -71,23 +57,19 @@ export class BreakerStore {
    * day's total. Sessions of one agent run on different replicas, hence the compare-and-set loop.
    */
   async addToDay(agentId: string, costId: string, at: number, usd: number, bucketMs: number): Promise<number> {
-    const kv = await this.ledgers();
     const key = `day.${agentId}`;
     for (let attempt = 0; attempt < DAY_RETRIES; attempt++) {
-      const entry = await kv.get(key);
-      const exists = entry !== null && entry.operation === 'PUT' && entry.length > 0;
-      const day = new RollingDay(bucketMs, exists ? (JSON.parse(decoder.decode(entry.value)) as RollingDaySnapshot) : RollingDay.empty());
+      const stored = await this.days.get(key);
+      const day = new RollingDay(bucketMs, stored?.value ?? RollingDay.empty());
       if (!day.add(costId, at, usd)) return day.total(at);
-      const value = encoder.encode(JSON.stringify(day.snapshot));
       try {
-        if (exists) await kv.update(key, value, entry.revision);
-        else await kv.create(key, value);
+        await this.days.put(key, day.snapshot, stored?.revision ?? 0);
         return day.total(at);
       } catch (error) {
-        if (!(error instanceof Error && WRONG_SEQUENCE.test(error.message))) throw error;
+        if (!(error instanceof RecordConflictError)) throw error;
       }
     }
-    throw new LedgerConflictError(key);
+    throw new RecordConflictError(BREAKER_LEDGER_BUCKET, key);
   }
 
   async writeState(record: BreakerStateRecord): Promise<void> {
@@ -96,11 +78,6 @@ export class BreakerStore {
 
   async removeState(agentId: string, sessionId: string): Promise<void> {
     await (await this.states()).delete(breakerStateKey(agentId, sessionId));
-  }
-
-  private ledgers(): Promise<KV> {
-    this.ledgerBucket ??= this.open(BREAKER_LEDGER_BUCKET, () => (this.ledgerBucket = undefined));
-    return this.ledgerBucket;
   }
 
   private states(): Promise<KV> {

@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { derivedMessageId, partitionOf, type AnyMessage, type BreakerStateRecord } from '@warden/contracts';
-import { JetStreamServer, MessagePublisher, SessionLanes } from '@warden/messaging';
+import { JetStreamServer, MessagePublisher, RecordConflictError, SessionLanes } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { BreakerSettings } from '../domain/breaker-settings.js';
 import { SessionBreakers, type BreakerEvent } from '../domain/session-breakers.js';
 import { BreakerMetrics } from './breaker-metrics.js';
-import { BreakerStore, LedgerConflictError } from './breaker-store.js';
+import { BreakerStore } from './breaker-store.js';
 
 export const BREAKER_SETTINGS = Symbol('BREAKER_SETTINGS');
 export const BREAKER_PARTITIONS = Symbol('BREAKER_PARTITIONS');
@@ -129,7 +129,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     try {
       session.revision = await this.store.saveSession({ ledger: breakers.ledger, revision: session.revision });
     } catch (error) {
-      if (error instanceof LedgerConflictError) {
+      if (error instanceof RecordConflictError) {
         // Another replica applied events to this session: drop the stale copy; the redelivery reloads it.
         this.forget(key(breakers.agentId, breakers.sessionId));
         this.metrics.conflicts.inc();
