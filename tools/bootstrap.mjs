@@ -79,7 +79,10 @@ function build(projects) {
   runSync('npx', ['nx', 'run-many', '-t', 'build', ...(projects ? ['-p', ...projects] : []), '--output-style=static']);
 }
 
-/** Runs the test targets, echoing everything, and ends with one `N passed, N failed` line over all projects. */
+/**
+ * Runs the test targets, echoing everything, and ends with the failed tests by name (a CI log is often
+ * read from its end) and one `N passed, N failed` line over all projects.
+ */
 function test() {
   say('Running lint, type checks and tests for every project');
   const child = spawn('npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2', '--output-style=stream'], {
@@ -90,25 +93,31 @@ function test() {
   let passed = 0;
   let failed = 0;
   let pending = '';
+  const failures = new Set();
   const scan = (chunk, sink) => {
     sink.write(chunk);
     pending += chunk.toString();
     const lines = pending.split('\n');
     pending = lines.pop();
-    for (const line of lines) {
+    for (const raw of lines) {
+      const line = raw.replace(/\u001b\[[0-9;]*m/g, '');
+      // Jest's failed suites and tests: `project: FAIL test/x.spec.ts`, `project:   ● describe › test`.
+      const failure = /^(?:([\w-]+):\s+)?(?:FAIL\s+(\S+)(?:\s+\(.*\))?|●\s+(?!Console\b)(.+))$/.exec(line.trimEnd());
+      if (failure) failures.add(`${failure[1] ? `${failure[1]}: ` : ''}${failure[2] ? `suite ${failure[2]}` : failure[3]}`);
       // Jest's summary, possibly prefixed by the project name and coloured.
-      const m = /Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:\d+ todo, )?(\d+) passed, \d+ total/.exec(line.replace(/\u001b\[[0-9;]*m/g, ''));
+      const m = /Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:\d+ todo, )?(\d+) passed, \d+ total/.exec(line);
       if (m) {
         failed += Number(m[1] ?? 0);
         passed += Number(m[2]);
       }
-      const onlyFailed = /Tests:\s+(\d+) failed, \d+ total/.exec(line.replace(/\u001b\[[0-9;]*m/g, ''));
+      const onlyFailed = /Tests:\s+(\d+) failed, \d+ total/.exec(line);
       if (onlyFailed) failed += Number(onlyFailed[1]);
     }
   };
   child.stdout.on('data', (chunk) => scan(chunk, process.stdout));
   child.stderr.on('data', (chunk) => scan(chunk, process.stderr));
   child.on('exit', (code) => {
+    if (failures.size) process.stdout.write(`\nFailed:\n${[...failures].map((f) => `  ${f}`).join('\n')}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
     process.exit(code === 0 && failed === 0 ? 0 : 1);
   });

@@ -99,7 +99,7 @@ describe('agent permissions', () => {
     await expect(
       jetstream(agent).publish(publishSubject('action', 'agent-2', 'sess-x'), '{}', { timeout: 500 }),
     ).rejects.toThrow();
-    expect(server.serverLog).toMatch(/Publish Violation - User "agent-1", Subject "warden\.action\.\d\.agent-2\.sess-x"/);
+    await server.waitForLog(/Publish Violation - User "agent-1", Subject "warden\.action\.\d\.agent-2\.sess-x"/);
   });
 
   it("refuses an agent that reads another agent's decisions", async () => {
@@ -125,7 +125,7 @@ describe('agent permissions', () => {
   it('lets an agent read its own stored control messages, and no other agent\'s', async () => {
     expect(JSON.parse(await createControlConsumer('agent-1'))).toMatchObject({ stream_name: 'WARDEN_CONTROL', config: { filter_subject: 'warden.control.*.agent-1.*' } });
     await expect(createControlConsumer('agent-2')).rejects.toThrow();
-    expect(server.serverLog).toMatch(/Publish Violation - User "agent-1", Subject "\$JS\.API\.CONSUMER\.CREATE\.WARDEN_CONTROL\.read-agent-2-[a-z0-9]+\.warden\.control\.\*\.agent-2\.\*"/);
+    await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.CONSUMER\.CREATE\.WARDEN_CONTROL\.read-agent-2-[a-z0-9]+\.warden\.control\.\*\.agent-2\.\*"/);
   });
 
   it('lets an agent keep checkpoints in its own object store, and keeps it out of another agent\'s', async () => {

@@ -137,10 +137,7 @@ describe('propose', () => {
     try {
       const decision = await impostor.session('sess-x').propose({ tool: 'Read', input: {} }, { timeoutMs: 1_000 });
       expect(decision).toMatchObject({ allowed: false, decidedBy: 'fallback' });
-      // The server writes its log on its own schedule: wait for the line rather than race it.
-      const violation = /Publish Violation - User "agent-1", Subject "warden\.action\.\d\.agent-2\.sess-x"/;
-      for (let i = 0; i < 50 && !violation.test(nats.serverLog); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(nats.serverLog).toMatch(violation);
+      await nats.waitForLog(/Publish Violation - User "agent-1", Subject "warden\.action\.\d\.agent-2\.sess-x"/);
     } finally {
       await impostor.close();
     }

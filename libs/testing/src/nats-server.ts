@@ -75,6 +75,19 @@ export class TestNatsServer {
     return this.server.log;
   }
 
+  /**
+   * Resolves with the server log once it matches `pattern`. The server writes its log on its own
+   * schedule (a refused client may hear of it before the line reaches the pipe): wait, never race it.
+   */
+  async waitForLog(pattern: RegExp, timeoutMs = 5_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.server.log)) {
+      if (Date.now() >= deadline) throw new Error(`the nats-server log did not show ${pattern} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.server.log;
+  }
+
   start(): Promise<void> {
     return this.server.start();
   }
