@@ -12,7 +12,7 @@ import {
   type MessageType,
   type PayloadOf,
 } from '@warden/contracts';
-import { describeServiceContract } from '@warden/testing';
+import { describeServiceContract, eventually } from '@warden/testing';
 import { BreakerAppModule } from '../src/app.module.js';
 import { loadBreakerConfig } from '../src/config.js';
 
@@ -96,15 +96,6 @@ describeServiceContract(
       return entry && entry.operation === 'PUT' ? parseBreakerState(entry.value) : null;
     }
 
-    async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const value = await read();
-        if (check(value)) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(value)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
 
     describe('breakers over the bus', () => {
       it('opens the cost breaker past the run budget, publishes why, and materialises the state for the reviewer', async () => {
@@ -124,18 +115,18 @@ describeServiceContract(
           mode: 'enforce',
         });
         expect((await event(session, 'breaker.state_changed')).payload).toMatchObject({ breaker: 'cost', from: 'closed', to: 'open', cause: 'threshold' });
-        const record = await eventually(() => state(session), (r) => r?.state === 'open', 'the open state');
+        const record = await eventually('the open state', () => state(session), (r) => r?.state === 'open');
         expect(record!.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'open', reason: 'RUN_BUDGET_EXCEEDED', suggestion: 'Run exceeded $10.00 total budget.' });
       });
 
       it('lets an operator reset a breaker, and records the command', async () => {
         const session = newSession();
         await send('action.outcome', session, opus('b1', 120_000)); // $10.80
-        await eventually(() => state(session), (r) => r?.state === 'open', 'the open state');
+        await eventually('the open state', () => state(session), (r) => r?.state === 'open');
         const command = await send('breaker.command', session, { command: 'reset', breaker: 'cost', operator_id: 'operator-xander', reason: 'budget raised' });
         expect((await event(session, 'breaker.command_applied')).payload).toMatchObject({ command: 'reset', operator_id: 'operator-xander', command_message_id: command, changed: ['cost'] });
         expect((await event(session, 'breaker.state_changed', (p) => p['cause'] === 'operator')).payload).toMatchObject({ from: 'open', to: 'closed', operator_id: 'operator-xander' });
-        await eventually(() => state(session), (r) => r?.state === 'closed', 'the closed state');
+        await eventually('the closed state', () => state(session), (r) => r?.state === 'closed');
       });
 
       it('counts the rolling day across the sessions of an agent', async () => {
@@ -158,7 +149,7 @@ describeServiceContract(
         // Nothing more is sent: the timer reads the clock.
         expect((await event(session, 'breaker.warning')).payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_WARNING' });
         expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_EXCEEDED', threshold: 1500 });
-        await eventually(() => state(session), (r) => r?.state === 'open', 'the open state');
+        await eventually('the open state', () => state(session), (r) => r?.state === 'open');
       });
 
       it('needs the minimum number of outcomes before an error rate counts', async () => {
@@ -172,9 +163,9 @@ describeServiceContract(
       it('forgets a session when it ends, and ignores what arrives after the end', async () => {
         const session = newSession();
         await send('action.outcome', session, opus('x1', 50_000));
-        await eventually(() => state(session), (r) => r?.state === 'closed', 'the state record');
+        await eventually('the state record', () => state(session), (r) => r?.state === 'closed');
         await send('session.ended', session, { status: 'success' });
-        await eventually(() => state(session), (r) => r === null, 'the state to be removed');
+        await eventually('the state to be removed', () => state(session), (r) => r === null);
         const late = await send('action.outcome', session, opus('x2', 200_000)); // would trip the run budget
         await send('action.outcome', session, opus('x3', 1)); // handled after x2: x2 is done by then
         expect(harness.recorder.messages.filter((m) => m.body.session_id === session && m.body['causation_id'] === late)).toEqual([]);

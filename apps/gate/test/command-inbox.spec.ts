@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENT, GateFixture, until } from './gate-fixture.js';
+import { eventually } from '@warden/testing';
+import { AGENT, GateFixture } from './gate-fixture.js';
 
 /** The command inbox of FR-11.4 (GATE_INBOX_DIR): one JSON file per command, processed once. */
 describe('command inbox directory', () => {
@@ -29,7 +30,7 @@ describe('command inbox directory', () => {
     timestamp: new Date().toISOString(),
     ...fields,
   });
-  const waitFile = (path: string) => until(() => existsSync(path), path);
+  const waitFile = (path: string) => eventually(path, () => existsSync(path));
   const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
   it('applies a command file once and keeps it with the result under .processed', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GATE_BUFFER_STREAM, gateBufferSubject, OPERATOR_ID_HEADER, OPERATOR_REJECTION_PROMPT, partitionOf, sessionSubscription, validateMessage } from '@warden/contracts';
-import { AGENT, GateFixture, OPERATOR, until } from './gate-fixture.js';
+import { eventually } from '@warden/testing';
+import { AGENT, GateFixture, OPERATOR } from './gate-fixture.js';
 
 /**
  * FRD-011 over real NATS and HTTP: every FR-11.1 … FR-11.10 positive and negative path, against a gate
@@ -390,7 +391,7 @@ describe('HITL intervention API (FRD-011)', () => {
       await f.command(mine, 'pause', { reason: 'Review the plan' });
       await f.command(other, 'unpause');
       await f.command(mine, 'unpause');
-      await until(() => received.includes(`hitl.resumed:${mine}`), 'the close event');
+      await eventually('the close event', () => received.includes(`hitl.resumed:${mine}`));
       sub.unsubscribe();
       expect(received.every((r) => r.endsWith(`:${mine}`))).toBe(true);
       expect(received.filter((r) => /^hitl\.(paused|resumed):/.test(r))).toEqual([`hitl.paused:${mine}`, `hitl.resumed:${mine}`]);

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATOR_REJECTION_PROMPT, validateMessage } from '@warden/contracts';
-import { AGENT, GateFixture, OPERATOR, until } from './gate-fixture.js';
+import { eventually } from '@warden/testing';
+import { AGENT, GateFixture, OPERATOR } from './gate-fixture.js';
 
 /**
  * Human gates (seed 002 §6) over real NATS and HTTP: conditions from a configuration file, approval
@@ -245,7 +246,7 @@ describe('human gates', () => {
   });
 
   it('counts gate requests by gate and outcome in its metrics', async () => {
-    await until(async () => /warden_gate_requests_total\{[^}]*gate="quick_deny",outcome="timed_out"[^}]*\} 1/.test(await (await fetch(`${f.gate.url}/metrics`)).text()), 'the timed_out count');
+    await eventually('the timed_out count', async () => /warden_gate_requests_total\{[^}]*gate="quick_deny",outcome="timed_out"[^}]*\} 1/.test(await (await fetch(`${f.gate.url}/metrics`)).text()));
     const text = await (await fetch(`${f.gate.url}/metrics`)).text();
     expect(text).toMatch(/warden_gate_requests_total\{[^}]*gate="migrations",outcome="approved_with_conditions"[^}]*\} 1/);
     expect(text).toMatch(/warden_gate_response_time_seconds_count\{[^}]*gate="migrations"[^}]*\} [1-9]/);

@@ -1,5 +1,6 @@
 import { newMessageId, partitionOf } from '@warden/contracts';
-import { GateFixture, until } from './gate-fixture.js';
+import { eventually } from '@warden/testing';
+import { GateFixture } from './gate-fixture.js';
 
 /**
  * Two gate replicas share the partitions: a command given to either reaches the replica that owns the
@@ -10,7 +11,7 @@ describe('gate replicas', () => {
 
   beforeAll(async () => {
     f = await GateFixture.start({}, 2);
-    await until(() => f.gates.every((g) => g.transport.ownedPartitions().length > 0), 'both replicas to own partitions');
+    await eventually('both replicas to own partitions', () => f.gates.every((g) => g.transport.ownedPartitions().length > 0));
   }, 60_000);
 
   afterAll(async () => {
@@ -49,7 +50,7 @@ describe('gate replicas', () => {
     await f.gates[0]!.close();
     f.reader = 1;
     const partition = partitionOf(session, f.nats.partitions);
-    await until(() => f.gates[1]!.transport.ownedPartitions().includes(partition), 'the other replica to take the partition over');
+    await eventually('the other replica to take the partition over', () => f.gates[1]!.transport.ownedPartitions().includes(partition));
     const more = await f.verdict(session);
     await f.waitBuffered(session, 4);
     expect(f.on('decision', session)).toHaveLength(0);

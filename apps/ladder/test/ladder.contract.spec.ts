@@ -11,7 +11,7 @@ import {
   type MessageOf,
   type PayloadOf,
 } from '@warden/contracts';
-import { describeServiceContract, startInProcess, type RecordedMessage } from '@warden/testing';
+import { describeServiceContract, eventually, startInProcess, type RecordedMessage } from '@warden/testing';
 import { LadderAppModule } from '../src/app.module.js';
 import { loadLadderConfig } from '../src/config.js';
 import type { TrackRecord } from '../src/domain/track-record.js';
@@ -65,16 +65,6 @@ describeServiceContract(
       return entry?.operation === 'PUT' ? parseAutomationLevel(entry.value)?.level : undefined;
     }
 
-    async function eventually<T>(what: string, probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-      const deadline = Date.now() + timeoutMs;
-      let value = await probe();
-      while (!accept(value)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        value = await probe();
-      }
-      return value;
-    }
 
     /** The ladder event of `type` caused by `cause`, validated against the contracts. */
     async function eventCausedBy<T extends 'ladder.metrics_updated' | 'ladder.level_changed'>(type: T, cause: { id: string }): Promise<MessageOf<T>> {

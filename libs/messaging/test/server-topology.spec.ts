@@ -2,7 +2,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { checkpointBucket, partitionOf, publishSubject } from '@warden/contracts';
-import { TestNatsServer } from '@warden/testing';
+import { eventually, TestNatsServer } from '@warden/testing';
 import { BusConnection, buildTopology, probePartitionMapping, provision } from '../src/index.js';
 
 let server: TestNatsServer;
@@ -105,8 +105,8 @@ describe('agent permissions', () => {
   it("refuses an agent that reads another agent's decisions", async () => {
     agent.subscribe('warden.decision.*.agent-2.*');
     await agent.flush();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(errors.join('\n')).toMatch(/Permissions Violation for Subscription to "warden\.decision\.\*\.agent-2\.\*"/i);
+    const violation = /Permissions Violation for Subscription to "warden\.decision\.\*\.agent-2\.\*"/i;
+    await eventually('the subscription violation at the agent', () => errors.join('\n'), (text) => violation.test(text));
   });
 
   it('refuses an agent that publishes verdicts or decisions itself', async () => {

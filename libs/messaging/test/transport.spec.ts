@@ -2,7 +2,7 @@ import { Controller, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { createMessage, partitionOf, type MessageOf } from '@warden/contracts';
 import { ObservabilityModule, type Logger } from '@warden/observability';
-import { BusRecorder, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
+import { BusRecorder, eventually, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
 import {
   BusConnection,
   JetStreamContext,
@@ -110,9 +110,12 @@ describe('the JetStream transport', () => {
     expect(handled.message).toEqual(message);
     expect(handled.deliveries).toBe(1);
     const partition = partitionOf('sess-ok', 8);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const info = await bus.jsm.consumers.info('WARDEN_ACTION', `reviewer-action-p${partition}`);
-    expect(info.num_ack_pending).toBe(0);
+    // The acknowledgement reaches the server just after the handler returns.
+    const info = await eventually(
+      'the acknowledgement at the server',
+      () => bus.jsm.consumers.info('WARDEN_ACTION', `reviewer-action-p${partition}`),
+      (i) => i.num_ack_pending === 0,
+    );
     expect(info.ack_floor.stream_seq).toBeGreaterThan(0);
   });
 

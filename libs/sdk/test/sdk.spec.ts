@@ -1,6 +1,6 @@
 import { createMessage, parseSessionSubject, type MessageOf } from '@warden/contracts';
 import { BusConnection, buildDeadLetter } from '@warden/messaging';
-import { BusRecorder, TestNatsServer } from '@warden/testing';
+import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
 import { InvalidMessageError, WardenClient } from '../src/index.js';
 
 let nats: TestNatsServer;
@@ -176,7 +176,7 @@ describe('control messages', () => {
     const seen: string[] = [];
     session.onControl((control) => seen.push(control.payload.control_id));
     await send('late');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually('both control messages at the handler', () => seen.length >= 2);
     expect(seen).toEqual(['early', 'late']);
 
     const acks = await BusRecorder.start(bus.nc, 'warden.control_ack.>');

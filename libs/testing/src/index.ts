@@ -5,3 +5,4 @@ export * from './bus-recorder.js';
 export * from './test-logger.js';
 export * from './service-app.js';
 export * from './contract-suite.js';
+export * from './eventually.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createMessage, EXAMPLE_PAYLOADS, newMessageId, OPERATOR_REJECTION_PROMPT, publishSubject, type PayloadOf } from '@warden/contracts';
 import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import { BusRecorder, TestNatsServer } from '@warden/testing';
+import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
 import { FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const encoder = new TextEncoder();
@@ -108,7 +108,7 @@ describe('warden gate', () => {
     expect((await warden(['pause', s, '--agent', 'agent-1', '--reason', 'Hold on'])).code).toBe(0);
     const first = await verdict(s, 'rm -rf build');
     const second = await verdict(s, 'ls');
-    await until(async () => (await warden(['show', s])).stdout.includes(second.trace_id));
+    await eventually('the second decision in `warden gate show`', async () => (await warden(['show', s])).stdout.includes(second.trace_id));
     expect((await warden(['inject', s, '--prompt', 'Only delete dist'])).code).toBe(0);
     expect((await warden(['rewrite', s, '--trace', first.trace_id, '--content', '{"command":"rm -rf dist"}', '--approve'])).stdout).toContain(`rewrote ${first.trace_id} and approved`);
     expect(await decisionOf(s, first.payload.action_id)).toMatchObject({ decision: 'allow', updated_input: { command: 'rm -rf dist' }, operator_id: 'operator-cli' });
@@ -116,7 +116,7 @@ describe('warden gate', () => {
 
     const r = session();
     const held = await verdict(r, 'deploy', { verdict: 'require_approval' });
-    await until(async () => (await warden(['show', r])).stdout.includes(held.trace_id));
+    await eventually('the held decision in `warden gate show`', async () => (await warden(['show', r])).stdout.includes(held.trace_id));
     expect((await warden(['reject', r, '--reason', 'Freeze'])).code).toBe(0);
     expect(await decisionOf(r, held.payload.action_id)).toMatchObject({ decision: 'deny', reason: 'Rejected by operator operator-cli: Freeze' });
     const control = recorder.messages.find((m) => m.body.type === 'control.issued' && m.body.session_id === r);
@@ -150,10 +150,3 @@ describe('warden gate', () => {
   });
 });
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -5,19 +5,11 @@ import { createMessage, EXAMPLE_PAYLOADS, GATE_BUFFER_STREAM, gateBufferSubject,
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
 import type { ActionDecision } from '@warden/sdk';
-import { BusRecorder, TestNatsServer } from '@warden/testing';
+import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
 import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function command(gate: ServiceProcess, session: string, name: string, fields: Record<string, unknown> = {}) {
   const response = await fetch(`${gate.url}/gateway/sessions/${session}/${name}`, {
@@ -67,7 +59,7 @@ describe('killing the gate', () => {
       for (let i = 1; i < 6; i++) {
         proposals.push({ actionId: `held-${i}`, decision: session.propose({ tool: 'Read', input: { file_path: `/work/app/f${i}.ts` }, actionId: `held-${i}` }) });
       }
-      await until(async () => (await buffered(path.gate!, session.sessionId)) === 6, 'six buffered decisions');
+      await eventually('six buffered decisions', async () => (await buffered(path.gate!, session.sessionId)) === 6, { timeoutMs: 60_000 });
 
       await path.gate!.kill();
       restarted = await ServiceProcess.start({ app: 'gate', nats: path.nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, WARDEN_REPLICA_ID: 'gate-restarted' } });
@@ -125,7 +117,7 @@ describe('killing the gate', () => {
         }),
       );
       const subject = gateBufferSubject('agent-1', session);
-      await until(async () => ((await bus.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: subject })).state.subjects?.[subject] ?? 0) === total, 'the full buffer');
+      await eventually('the full buffer', async () => ((await bus.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: subject })).state.subjects?.[subject] ?? 0) === total, { timeoutMs: 60_000 });
 
       // The faulty gate kills itself after publishing `killAt` decisions of the flush.
       await command(gate, session, 'unpause').catch(() => undefined);
@@ -137,7 +129,7 @@ describe('killing the gate', () => {
       gate = await ServiceProcess.start({ app: 'gate', nats: nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, WARDEN_REPLICA_ID: 'gate-restarted' } });
       await recorder.waitFor((m) => m.body.type === 'hitl.resumed' && m.body.session_id === session, 90_000);
       const restarted = gate;
-      await until(() => restarted.logs.includes('resuming an interrupted flush'), 'the log line of the resumed flush');
+      await eventually('the log line of the resumed flush', () => restarted.logs.includes('resuming an interrupted flush'), { timeoutMs: 60_000 });
       const stored = await storedDecisions(bus, session);
       expect(stored).toHaveLength(total);
       expect(stored).toEqual(actions);

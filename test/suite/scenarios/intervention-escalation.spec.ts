@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BREAKER_LEDGER_BUCKET, createMessage, publishSubject, type PayloadOf } from '@warden/contracts';
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import { BusRecorder } from '@warden/testing';
+import { BusRecorder, eventually } from '@warden/testing';
 import { WardenClient, type AgentSession, type ControlMessage } from '@warden/sdk';
 import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
@@ -106,10 +106,10 @@ describe('an agent that keeps failing the same way', () => {
     expect(throttle.payload.limits?.max_iterations).toBeLessThan(50);
     await session.acknowledge(throttle, 'applied');
     // Enforced, not only announced: the breaker's ledger for the session carries the tighter limits.
-    const ledger = await eventually(async () => {
+    const ledger = await eventually('the throttle in the breaker ledger', async () => {
       const entry = await (await new Kvm(observer.nc).open(BREAKER_LEDGER_BUCKET)).get(`session.agent-1.${sessionId}`);
-      return entry && entry.operation === 'PUT' ? (entry.json<{ throttle?: { iterations: number; cost: number } }>().throttle ?? null) : null;
-    }, 'the throttle in the breaker ledger');
+      return entry && entry.operation === 'PUT' ? entry.json<{ throttle?: { iterations: number; cost: number } }>().throttle : undefined;
+    });
     expect(ledger.iterations).toBeLessThan(1);
 
     // The controller restarts: what it knows of the session (history, checkpoint) comes from its store.
@@ -144,10 +144,10 @@ describe('an agent that keeps failing the same way', () => {
       .map((m) => (m.body.payload as { intervention_type: string }).intervention_type);
     expect(ladder).toEqual(['soft_correction', 'context_reinforcement', 'resource_throttling', 'checkpoint_rollback', 'emergency_stop']);
     // The controller heard the agent stop.
-    await eventually(async () => {
+    await eventually('the stop confirmation in the controller metrics', async () => {
       const text = await (await fetch(`${controller.url}/metrics`)).text();
-      return /^warden_interventions_total\{[^}]*intervention_type="emergency_stop",outcome="stopped"[^}]*\} 1$/m.test(text) || null;
-    }, 'the stop confirmation in the controller metrics');
+      return /^warden_interventions_total\{[^}]*intervention_type="emergency_stop",outcome="stopped"[^}]*\} 1$/m.test(text);
+    });
 
     // Stopped means stopped: the agent sends nothing until an operator has looked at the incident.
     expect(await session.propose({ actionId: 'while-stopped', tool: 'Bash', input: { command: 'npm test' } })).toMatchObject({ allowed: false, decidedBy: 'stopped' });
@@ -156,7 +156,7 @@ describe('an agent that keeps failing the same way', () => {
     await observer.js.publish(publishSubject('gate_command', 'agent-1', sessionId), JSON.stringify(unpause), { msgID: unpause.id });
     const resume = await nextControl(controls, 'resume');
     expect(resume.payload.message).toContain('alice');
-    await eventually(async () => (session.stopped ? null : true), 'the session to resume');
+    await eventually('the session to resume', () => !session.stopped);
     await act(session, 'after-resume', 'success');
   });
 
@@ -189,15 +189,6 @@ describe('an agent that keeps failing the same way', () => {
 
 /** The first control message of a kind the agent received (waiting for it). */
 async function nextControl(controls: ControlMessage[], kind: ControlMessage['payload']['kind']): Promise<ControlMessage> {
-  return eventually(async () => controls.find((c) => c.payload.kind === kind) ?? null, `a ${kind} control message`);
+  return eventually(`a ${kind} control message`, () => controls.find((c) => c.payload.kind === kind));
 }
 
-async function eventually<T>(read: () => Promise<T | null>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,6 +1,6 @@
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import { BusRecorder } from '@warden/testing';
+import { BusRecorder, eventually } from '@warden/testing';
 import type { AgentSession, ControlMessage, WardenClient } from '@warden/sdk';
 import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
@@ -79,7 +79,7 @@ describe('the supervision loop', () => {
     const intervention = issued.body.payload as Intervention;
     expect(intervention.trigger).toMatchObject({ message_id: pattern.body.id, issue_type: 'repetitive_errors' });
 
-    const received = await eventually(() => controls.find((c) => c.payload.control_id === intervention.control_id) ?? null, 'the control message at the agent');
+    const received = await eventually('the control message at the agent', () => controls.find((c) => c.payload.control_id === intervention.control_id));
     expect(received.payload.kind).toBe(intervention.intervention_type);
     expect(received.payload.message).toContain('Fix the date parser');
   });
@@ -98,12 +98,3 @@ describe('the supervision loop', () => {
   }
 });
 
-async function eventually<T>(read: () => T | null, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
