@@ -19,7 +19,7 @@ describe('warden hook install', () => {
   const settings = () => JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8')) as Record<string, unknown>;
   const entry = (command: string) => [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 60 }] }];
 
-  it('adds the three hooks to the settings the project has, keeping everything else', async () => {
+  it('adds the four hooks to the settings the project has, keeping everything else', async () => {
     mkdirSync(join(project, '.claude'));
     const lint = { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'npm run lint --silent' }] };
     writeFileSync(
@@ -30,7 +30,7 @@ describe('warden hook install', () => {
     const run = await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook']);
     expect(run).toEqual({
       code: 0,
-      stdout: `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
+      stdout: `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
       stderr: '',
     });
     expect(settings()).toEqual({
@@ -41,6 +41,7 @@ describe('warden hook install', () => {
         Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
         PreToolUse: entry('warden hook'),
         PostToolUseFailure: entry('warden hook'),
+        SessionEnd: entry('warden hook'),
       },
     });
     expect(JSON.parse(readFileSync(join(project, '.warden/hook.json'), 'utf8'))).toEqual({

@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { validateMessage } from '@warden/contracts';
 import { HookSuite, runWarden, type Run } from './hook-suite.fixture.js';
 
 const AGENT = 'claude-code';
 /** An agent user without the permission to read its stored control messages (a server configured before it existed). */
 const PLAIN_AGENT = 'plain-agent';
+/** An agent whose sessions end: its track record (and so its automation level) does not touch the others'. */
+const ENDING_AGENT = 'ending-agent';
 
 /**
  * `warden hook` as Claude Code runs it: a payload on stdin (the hooks reference's PreToolUse /
@@ -18,7 +21,7 @@ describe('warden hook against the running suite', () => {
   let stateDir: string;
 
   beforeAll(async () => {
-    suite = await HookSuite.start([AGENT, PLAIN_AGENT], ['reviewer', 'gate'], [AGENT]);
+    suite = await HookSuite.start([AGENT, PLAIN_AGENT, ENDING_AGENT], ['reviewer', 'gate', 'ladder'], [AGENT, ENDING_AGENT]);
     project = mkdtempSync(join(tmpdir(), 'hook-project-'));
     stateDir = mkdtempSync(join(tmpdir(), 'hook-state-'));
   }, 120_000);
@@ -142,7 +145,7 @@ describe('warden hook against the running suite', () => {
   it.each([
     ['not JSON', '{"session_id": ', 'the hook input is not a Claude Code tool hook payload: stdin is not JSON'],
     ['no payload at all', '', 'the hook input is not a Claude Code tool hook payload: stdin is not JSON'],
-    ['an event it does not answer', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'Stop', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }), 'hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure (got "Stop")'],
+    ['an event it does not answer', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'Stop', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }), 'hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, SessionEnd (got "Stop")'],
     ['a call without tool_use_id', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }), 'tool_use_id is missing or not a string'],
     ['tool_input that is no object', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: 'rm -rf /', tool_use_id: 't' }), 'tool_input must be a JSON object'],
   ])('fails closed on malformed stdin: %s', async (_name, stdin, message) => {
@@ -214,6 +217,61 @@ describe('warden hook against the running suite', () => {
       expect(answer(await hook(pre(session, 'Read', { file_path: join(project, 'README.md') })))).toEqual(
         allow('Warden allowed this action: No concerns: file read with low risk.', { additionalContext: 'Warden: you may continue: The operator resumed the session.' }),
       );
+    }, 60_000);
+  });
+
+  describe('the end of a session', () => {
+    const as = () => ({ WARDEN_AGENT_ID: ENDING_AGENT, WARDEN_AGENT_PASSWORD: suite.nats.agent(ENDING_AGENT).password });
+    const end = (sessionId: string, reason: string) =>
+      hook({ session_id: sessionId, transcript_path: join(project, `${sessionId}.jsonl`), cwd: project, hook_event_name: 'SessionEnd', reason }, as());
+    const read = (sessionId: string) => hook(pre(sessionId, 'Read', { file_path: join(project, 'README.md') }), as());
+    const endsOf = (session: string) => suite.recorder.messages.filter((m) => m.body.type === 'session.ended' && m.body.session_id === session);
+    const quiet = { code: 0, stdout: '', stderr: '' };
+    const allowedRead = allow('Warden allowed this action: No concerns: file read with low risk.');
+
+    it('records the run on the agent’s track record, once per end, and nothing for a session without tool calls', async () => {
+      const session = 'hook-end';
+      expect(answer(await read(session))).toEqual(allowedRead);
+      expect(await end(session, 'prompt_input_exit')).toEqual(quiet);
+      const ended = await suite.recorder.waitFor((m) => m.body.type === 'session.ended' && m.body.session_id === session);
+      expect(validateMessage(ended.body)).toEqual({ ok: true, message: ended.body });
+      expect(ended.body).toMatchObject({ agent_id: ENDING_AGENT, payload: { status: 'success', summary: 'Claude Code session ended (prompt_input_exit)' } });
+      const updated = await suite.recorder.waitFor((m) => m.body.type === 'ladder.metrics_updated' && m.body.causation_id === ended.body.id, 20_000);
+      expect(updated.body).toMatchObject({ agent_id: ENDING_AGENT, payload: { metrics: { total_runs: 1, successful_runs: 1 } } });
+
+      // Resumed and ended again: a second run, under its own message id.
+      expect(answer(await read(session))).toEqual(allowedRead);
+      expect(await end(session, 'other')).toEqual(quiet);
+      await suite.recorder.waitForCount(2, 10_000, (m) => m.body.type === 'session.ended' && m.body.session_id === session);
+      expect(new Set(endsOf(session).map((m) => m.body.id)).size).toBe(2);
+      const second = endsOf(session)[1]!;
+      const counted = await suite.recorder.waitFor((m) => m.body.type === 'ladder.metrics_updated' && m.body.causation_id === second.body.id, 20_000);
+      expect(counted.body).toMatchObject({ payload: { metrics: { total_runs: 2 } } });
+
+      // A session that never proposed anything was never declared: there is no run to record.
+      expect(await end('hook-end-empty', 'clear')).toEqual(quiet);
+      expect(suite.recorder.messages.filter((m) => m.body.session_id === 'hook-end-empty')).toEqual([]);
+    }, 60_000);
+
+    it('records a session that ends under an emergency stop as aborted, and confirms the stop', async () => {
+      const session = 'hook-end-stopped';
+      expect(answer(await read(session))).toEqual(allowedRead);
+      // The stop arrives after the last tool call: the end still sees it.
+      await suite.publish('control.issued', 'control', ENDING_AGENT, session, {
+        control_id: 'ctl-end-stop',
+        kind: 'emergency_stop',
+        message: 'Deleting production data',
+        incident_id: 'inc-9',
+        requires_ack: true,
+      });
+      expect(await end(session, 'prompt_input_exit')).toEqual(quiet);
+      const ended = await suite.recorder.waitFor((m) => m.body.type === 'session.ended' && m.body.session_id === session);
+      expect(ended.body.payload).toEqual({
+        status: 'aborted',
+        summary: 'Claude Code session ended (prompt_input_exit) while Warden had it stopped: Warden stopped this session (emergency stop, incident inc-9): Deleting production data',
+      });
+      const ack = await suite.recorder.waitFor((m) => m.body.type === 'control.acknowledged' && m.body.session_id === session);
+      expect(ack.body.payload).toMatchObject({ control_id: 'ctl-end-stop', status: 'stopped' });
     }, 60_000);
   });
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, type Command } from '../command.js';
-import { HookInstallError, installHook } from '../hook/hook-install.js';
+import { HookInstallError, INSTALLED_EVENTS, installHook } from '../hook/hook-install.js';
 import { runHook } from '../hook/hook-runner.js';
 import { HOOK_DEFAULTS, type HookConfigFile } from '../hook/hook-settings.js';
 import { out } from '../output.js';
@@ -31,7 +31,7 @@ function install(values: Record<string, unknown>): number {
   const command = (values.command as string | undefined) ?? `${JSON.stringify(process.execPath)} ${JSON.stringify(WARDEN_BIN)} hook`;
   try {
     const result = installHook({ projectDir, command, config });
-    out.line(`Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure) → ${result.settingsPath}`);
+    out.line(`Claude Code hooks (${INSTALLED_EVENTS.join(', ')}) → ${result.settingsPath}`);
     out.line(result.configWritten ? `Warden hook settings → ${result.configPath}` : `Kept the existing ${result.configPath}`);
     if (!credentialsFile) out.warn(`no credentials file found: set WARDEN_AGENT_PASSWORD, or "password"/"credentialsFile" in ${result.configPath}`);
     return 0;
@@ -54,7 +54,7 @@ As a PreToolUse hook it proposes the tool call to Warden and answers Claude Code
 modify with updatedInput) or deny with the reason for the model; held actions wait for the gate.
 Control messages for the session (corrections, reminders, operator messages) come back as
 additionalContext; an emergency stop answers "continue": false. As a PostToolUse / PostToolUseFailure
-hook it reports the outcome. When Warden cannot be reached or does not answer within the deadline the
+hook it reports the outcome; as a SessionEnd hook it records the run for the automation ladder. When Warden cannot be reached or does not answer within the deadline the
 hook exits 2 (Claude Code blocks the call) unless the tool is listed as fail-open.
 
 Install options:

@@ -1,8 +1,10 @@
 import { isSubjectToken } from '@warden/contracts';
 
-/** The hook events the adapter answers. */
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+/** The tool hook events the adapter answers. */
+export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+export type HookEvent = (typeof TOOL_HOOK_EVENTS)[number];
+/** Every hook event the adapter answers: the tool events, and the end of the session. */
+export const HOOK_EVENTS = [...TOOL_HOOK_EVENTS, 'SessionEnd'] as const;
 
 /**
  * What Claude Code writes on a tool hook's stdin (hooks reference, "PreToolUse input" /
@@ -25,12 +27,24 @@ export interface HookInput {
   agent_type?: string;
 }
 
+/**
+ * What Claude Code writes on the SessionEnd hook's stdin (hooks reference, "SessionEnd input"): the
+ * common fields and why the session ended (`clear`, `logout`, `prompt_input_exit`, `other`, …).
+ */
+export interface SessionEndInput {
+  session_id: string;
+  transcript_path?: string;
+  cwd: string;
+  hook_event_name: 'SessionEnd';
+  reason: string;
+}
+
 export class HookInputError extends Error {}
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** Reads the hook's stdin; throws HookInputError naming what is wrong. */
-export function parseHookInput(text: string): HookInput {
+export function parseHookInput(text: string): HookInput | SessionEndInput {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -47,13 +61,17 @@ export function parseHookInput(text: string): HookInput {
     if (typeof value !== 'string' || !value) throw new HookInputError(`${name} is missing or not a string`);
     return value;
   };
+  const optionalText = (name: string) => (typeof raw[name] === 'string' ? { [name]: raw[name] as string } : {});
   const sessionId = text_('session_id');
-  const toolUseId = text_('tool_use_id');
   // Both travel in NATS subjects and message ids; Claude Code's are UUIDs and toolu_… ids.
   if (!isSubjectToken(sessionId)) throw new HookInputError(`session_id "${sessionId}" must be 1-128 letters, digits, - or _`);
+  if (event === 'SessionEnd') {
+    const reason = typeof raw.reason === 'string' && raw.reason ? raw.reason.slice(0, 200) : 'other';
+    return { session_id: sessionId, cwd: text_('cwd'), hook_event_name: 'SessionEnd', reason, ...optionalText('transcript_path') };
+  }
+  const toolUseId = text_('tool_use_id');
   if (!isSubjectToken(toolUseId)) throw new HookInputError(`tool_use_id "${toolUseId}" must be 1-128 letters, digits, - or _`);
   if (!isObject(raw.tool_input)) throw new HookInputError('tool_input must be a JSON object');
-  const optionalText = (name: string) => (typeof raw[name] === 'string' ? { [name]: raw[name] as string } : {});
   return {
     session_id: sessionId,
     cwd: text_('cwd'),

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HOOK_DEFAULTS, type HookConfigFile } from './hook-settings.js';
 
-/** The events `warden hook` answers, each for every tool. */
-export const INSTALLED_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+/** The events `warden hook` answers: the tool events for every tool, and the end of the session. */
+export const INSTALLED_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SessionEnd'] as const;
 
 /** Claude Code's hook timeout in seconds for the adapter: above the adapter's own deadline. */
 export const HOOK_TIMEOUT_SECONDS = 60;

@@ -11,7 +11,7 @@ import {
   type ControlGuidance,
   type HookOutput,
 } from './hook-answer.js';
-import { HookInputError, parseHookInput, type HookInput } from './hook-input.js';
+import { HookInputError, parseHookInput, type HookInput, type SessionEndInput } from './hook-input.js';
 import { HookSettingsError, loadHookSettings, type HookSettings } from './hook-settings.js';
 import { SessionStateFile, type HookSessionState } from './session-state.js';
 import { claudeSessionDeclaration } from './session-declaration.js';
@@ -57,13 +57,15 @@ function withDeadline<T>(promise: Promise<T>, ms: number, why: string): Promise<
  * reports its outcome), and answers in Claude Code's format. Never throws: every path ends in a result.
  */
 export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<HookResult> {
-  let input: HookInput;
+  let parsed: HookInput | SessionEndInput;
   try {
-    input = parseHookInput(stdin);
+    parsed = parseHookInput(stdin);
   } catch (error) {
     if (error instanceof HookInputError) return failClosed(`the hook input is not a Claude Code tool hook payload: ${error.message}`);
     throw error;
   }
+  if (parsed.hook_event_name === 'SessionEnd') return endSession(parsed, env);
+  const input = parsed;
   const pre = input.hook_event_name === 'PreToolUse';
   let settings: HookSettings;
   try {
@@ -82,11 +84,7 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
 
   let client: WardenClient;
   try {
-    client = await withTimeout(
-      WardenClient.connect({ servers: settings.servers, agentId: settings.agentId, password: settings.password, decisionTimeoutMs: settings.deadlineMs, applyControl: false, name: `warden-hook-${settings.agentId}` }),
-      Math.min(settings.connectTimeoutMs, remaining()),
-      'connecting to NATS',
-    );
+    client = await connectClient(settings, remaining);
   } catch (error) {
     return couldNotDecide(`cannot reach Warden at ${settings.servers}: ${(error as Error).message}`);
   }
@@ -97,6 +95,81 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+function connectClient(settings: HookSettings, remaining: () => number): Promise<WardenClient> {
+  return withTimeout(
+    WardenClient.connect({ servers: settings.servers, agentId: settings.agentId, password: settings.password, decisionTimeoutMs: settings.deadlineMs, applyControl: false, name: `warden-hook-${settings.agentId}` }),
+    Math.min(settings.connectTimeoutMs, remaining()),
+    'connecting to NATS',
+  );
+}
+
+/**
+ * SessionEnd: the run is over, and its end (session.ended) goes to the agent's track record on the
+ * automation ladder. Claude Code does not say whether the task succeeded: a session that ends while
+ * Warden has it stopped counts as `aborted`, any other as `success`. A session that never made a tool
+ * call was never declared and is not a run. Claude Code cannot be held here: the answer is always empty.
+ */
+async function endSession(input: SessionEndInput, env: NodeJS.ProcessEnv): Promise<HookResult> {
+  const notRecorded = (why: string): HookResult => ({ code: 1, stdout: '', stderr: `warden hook: the end of session ${input.session_id} was not recorded in Warden: ${why}\n` });
+  let settings: HookSettings;
+  try {
+    settings = loadHookSettings(env.CLAUDE_PROJECT_DIR || input.cwd, env);
+  } catch (error) {
+    if (!(error instanceof HookSettingsError)) throw error;
+    return notRecorded(`the hook configuration is wrong: ${error.message}`);
+  }
+  const stateFile = new SessionStateFile(settings.stateDir, settings.agentId, input.session_id);
+  if (!stateFile.read().declared) return answer(null);
+  const started = Date.now();
+  const remaining = () => Math.max(1, settings.deadlineMs - (Date.now() - started));
+  let client: WardenClient;
+  try {
+    client = await connectClient(settings, remaining);
+  } catch (error) {
+    return notRecorded(`cannot reach Warden at ${settings.servers}: ${(error as Error).message}`);
+  }
+  try {
+    await withDeadline(recordEnd(client, input, settings, stateFile, remaining), remaining(), `not done within ${settings.deadlineMs} ms (the hook's deadline)`);
+    return answer(null);
+  } catch (error) {
+    return notRecorded((error as Error).message);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function recordEnd(client: WardenClient, input: SessionEndInput, settings: HookSettings, stateFile: SessionStateFile, remaining: () => number): Promise<void> {
+  const session = client.session(input.session_id);
+  const end = await withState(stateFile, remaining, async (state) => {
+    // A stop sent after the last tool call still counts: read what was stored since.
+    const backlog = await readControlBacklog(client.nc, settings.agentId, input.session_id, state.controlSequence, Math.min(settings.controlReadMs, remaining()));
+    let stopped = state.stopped;
+    const stops: ControlMessage[] = [];
+    for (const { message } of backlog.controls) {
+      if (message.payload.kind === 'emergency_stop') {
+        stopped = stopReasonOf(message);
+        stops.push(message);
+      } else if (message.payload.kind === 'resume') {
+        stopped = undefined;
+      }
+    }
+    state.endedRuns = (state.endedRuns ?? 0) + 1;
+    return { stopped, stops, run: state.endedRuns };
+  });
+  // The session is over, so a stop it had not seen yet is carried out: confirm it as stopped.
+  for (const stop of end.stops) if (stop.payload.requires_ack) await session.acknowledge(stop, 'stopped');
+  const summary = end.stopped
+    ? `Claude Code session ended (${input.reason}) while Warden had it stopped: ${end.stopped}`
+    : `Claude Code session ended (${input.reason})`;
+  await client.publish(
+    client.message('session.ended', input.session_id, {
+      id: derivedMessageId('session.ended', `${settings.agentId}:${input.session_id}:${end.run}`),
+      payload: { status: end.stopped ? 'aborted' : 'success', summary: summary.slice(0, 4000) },
+    }),
+    Math.min(5_000, remaining()),
+  );
 }
 
 async function handle(

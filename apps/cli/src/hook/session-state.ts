@@ -11,6 +11,8 @@ export interface HookSessionState {
   seenControls: string[];
   /** Set by an emergency stop, cleared by a resume: every later call is denied. */
   stopped?: string;
+  /** How often the session ended (a resumed session ends again): numbers its session.ended messages. */
+  endedRuns?: number;
 }
 
 const SEEN_KEPT = 200;

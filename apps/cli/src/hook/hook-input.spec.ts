@@ -1,0 +1,31 @@
+import { HookInputError, parseHookInput } from './hook-input.js';
+
+describe('parseHookInput', () => {
+  const tool = { session_id: 'sess-1', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_01' };
+
+  it('reads a tool hook payload, keeping only the fields it knows', () => {
+    expect(parseHookInput(JSON.stringify({ ...tool, permission_mode: 'default', model: 'x', duration_ms: -1 }))).toEqual({ ...tool, permission_mode: 'default' });
+  });
+
+  it('reads a SessionEnd payload, which has no tool call', () => {
+    expect(parseHookInput(JSON.stringify({ session_id: 'sess-1', transcript_path: '/t.jsonl', cwd: '/p', hook_event_name: 'SessionEnd', reason: 'logout' }))).toEqual({
+      session_id: 'sess-1',
+      transcript_path: '/t.jsonl',
+      cwd: '/p',
+      hook_event_name: 'SessionEnd',
+      reason: 'logout',
+    });
+    expect(parseHookInput(JSON.stringify({ session_id: 'sess-1', cwd: '/p', hook_event_name: 'SessionEnd' }))).toMatchObject({ reason: 'other' });
+  });
+
+  it.each([
+    ['not JSON', '{', /stdin is not JSON/],
+    ['an event it does not answer', JSON.stringify({ ...tool, hook_event_name: 'Stop' }), /hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, SessionEnd \(got "Stop"\)/],
+    ['a session id that cannot be a subject token', JSON.stringify({ ...tool, session_id: 'a.b' }), /session_id "a\.b" must be/],
+    ['a SessionEnd without cwd', JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd' }), /cwd is missing/],
+    ['a tool call without tool_use_id', JSON.stringify({ ...tool, tool_use_id: undefined }), /tool_use_id is missing/],
+  ])('refuses %s, naming what is wrong', (_name, text, message) => {
+    expect(() => parseHookInput(text)).toThrow(HookInputError);
+    expect(() => parseHookInput(text)).toThrow(message);
+  });
+});
