@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { natsServerBinary, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { BusConnection } from '@warden/messaging';
 import { TestNatsServer } from '@warden/testing';
 
 const run = promisify(execFile);
@@ -93,5 +94,19 @@ describe('warden provision', () => {
     expect(first.stdout).toMatch(/Provisioned nats:\/\/127\.0\.0\.1:\d+: \d+ created/);
     const second = await warden(['provision', '--partitions', '4'], env());
     expect(second).toMatchObject({ code: 0, stdout: expect.stringMatching(/: \d+ unchanged\n$/) });
+  });
+
+  it("creates the checkpoint store of each agent it is given, which the agent cannot create itself", async () => {
+    const run = await warden(['provision', '--partitions', '4', '--agent', 'agent-1', '--agent', 'agent-2'], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('created   object-store warden_checkpoints_agent-1\n');
+    expect(run.stdout).toContain('created   object-store warden_checkpoints_agent-2\n');
+    const bus = await BusConnection.open(nats.service);
+    try {
+      expect((await bus.jsm.streams.info('OBJ_warden_checkpoints_agent-1')).config.subjects).toEqual(['$O.warden_checkpoints_agent-1.C.>', '$O.warden_checkpoints_agent-1.M.>']);
+    } finally {
+      await bus.close();
+    }
+    expect(await warden(['provision', '--partitions', '4', '--agent', 'a.b'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('agent id "a.b" must be') });
   });
 });

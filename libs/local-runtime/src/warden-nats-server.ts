@@ -114,11 +114,15 @@ export class WardenNatsServer {
     return this.process.start();
   }
 
-  /** Creates or updates the suite's streams, consumers and KV buckets (as `warden provision` does). */
+  /**
+   * Creates or updates the suite's streams, consumers, KV buckets and the checkpoint store of each of
+   * its agents (as `warden provision --agent …` does).
+   */
   async provision(overrides: Partial<TopologyOptions> = {}): Promise<ProvisionReport> {
     const bus = await BusConnection.open(this.service);
     try {
-      return await provision(bus.nc, bus.jsm, buildTopology({ partitions: this.options.partitions, ...overrides }));
+      const agents = this.options.agents.map((a) => a.user);
+      return await provision(bus.nc, bus.jsm, buildTopology({ partitions: this.options.partitions, agents, ...overrides }));
     } finally {
       await bus.close();
     }

@@ -128,10 +128,31 @@ describe('agent permissions', () => {
     await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.CONSUMER\.CREATE\.WARDEN_CONTROL\.read-agent-2-[a-z0-9]+\.warden\.control\.\*\.agent-2\.\*"/);
   });
 
-  it('lets an agent keep checkpoints in its own object store, and keeps it out of another agent\'s', async () => {
-    const own = await new Objm(agent).create(checkpointBucket('agent-1'));
+  it('never lets an agent create a stream, not even under the name of its own checkpoint store', async () => {
+    // A stream the agent configured could capture subjects it may not read: the services' replies.
+    const jsm = await jetstream(agent).jetstreamManager();
+    await expect(jsm.streams.add({ name: `OBJ_${checkpointBucket('agent-1')}`, subjects: ['_INBOX.>'] })).rejects.toThrow();
+    await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.STREAM\.CREATE\.OBJ_warden_checkpoints_agent-1"/);
+    expect((await bus.jsm.streams.names().next()).includes(`OBJ_${checkpointBucket('agent-1')}`)).toBe(false);
+  });
+
+  it('lets an agent keep checkpoints in the store Warden provisioned for it, and keeps it out of another agent\'s', async () => {
+    await expect(new Objm(agent).open(checkpointBucket('agent-1'))).rejects.toThrow(/object store not found/);
+    const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8, agents: ['agent-1', 'agent-2'] }));
+    expect(report.changes.filter((c) => c.kind === 'object-store')).toEqual([
+      { kind: 'object-store', name: 'warden_checkpoints_agent-1', action: 'created' },
+      { kind: 'object-store', name: 'warden_checkpoints_agent-2', action: 'created' },
+    ]);
+    const own = await new Objm(agent).open(checkpointBucket('agent-1'));
     await own.putBlob({ name: 'sess-own/ckpt-1' }, new TextEncoder().encode('snapshot'));
-    expect(new TextDecoder().decode((await own.getBlob('sess-own/ckpt-1'))!)).toBe('snapshot');
-    await expect(new Objm(agent).create(checkpointBucket('agent-2'))).rejects.toThrow();
+    // Replacing an object purges its old chunks: allowed on its own store.
+    await own.putBlob({ name: 'sess-own/ckpt-1' }, new TextEncoder().encode('snapshot 2'));
+    expect(new TextDecoder().decode((await own.getBlob('sess-own/ckpt-1'))!)).toBe('snapshot 2');
+    await expect(new Objm(agent).open(checkpointBucket('agent-2'))).rejects.toThrow();
+    // Its own store cannot be reconfigured either (e.g. to capture more subjects).
+    const jsm = await jetstream(agent).jetstreamManager();
+    const info = await jsm.streams.info(`OBJ_${checkpointBucket('agent-1')}`);
+    await expect(jsm.streams.update(info.config.name, { ...info.config, subjects: [...info.config.subjects, '_INBOX.>'] })).rejects.toThrow();
+    await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.STREAM\.UPDATE\.OBJ_warden_checkpoints_agent-1"/);
   });
 });

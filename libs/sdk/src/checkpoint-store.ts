@@ -77,11 +77,13 @@ export class CheckpointStore {
     return isAbsolute(path) ? path : resolve(this.root, path);
   }
 
-  /** Opens the bucket, creating it the first time (an agent may create only its own). */
+  /** Opens the bucket, which Warden provisions for the agent (`warden provision --agent <id>`). */
   private open(): Promise<ObjectStore> {
-    this.store ??= new Objm(this.js).create(this.bucket, { description: 'Checkpoint snapshots of one agent (Warden).' }).catch((error: unknown) => {
+    this.store ??= new Objm(this.js).open(this.bucket).catch((error: unknown) => {
       this.store = undefined;
-      throw new Error(`the checkpoint bucket ${this.bucket} is unavailable: ${(error as Error).message}`);
+      throw new Error(
+        `the checkpoint bucket ${this.bucket} is unavailable (${(error as Error).message}); Warden creates it for each agent it knows: \`warden provision --agent <agent id>\``,
+      );
     });
     return this.store;
   }

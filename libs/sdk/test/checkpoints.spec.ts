@@ -13,7 +13,7 @@ let workdir: string;
 const encoder = new TextEncoder();
 
 beforeAll(async () => {
-  nats = await TestNatsServer.start({ partitions: 4, agents: ['agent-1'] });
+  nats = await TestNatsServer.start({ partitions: 4, agents: ['agent-1', 'agent-2'] });
   bus = await BusConnection.open(nats.service);
   workdir = mkdtempSync(join(tmpdir(), 'warden-sdk-checkpoints-'));
   client = await WardenClient.connect({ servers: nats.url, agentId: 'agent-1', password: nats.agent('agent-1').password, checkpointRoot: workdir });
@@ -33,6 +33,18 @@ async function sendControl(sessionId: string, payload: MessageOf<'control.issued
 }
 
 describe('checkpoints', () => {
+  it('says how to get a checkpoint store when Warden has not provisioned one for the agent', async () => {
+    await bus.jsm.streams.delete(`OBJ_${checkpointBucket('agent-2')}`);
+    const other = await WardenClient.connect({ servers: nats.url, agentId: 'agent-2', password: nats.agent('agent-2').password, checkpointRoot: workdir });
+    try {
+      await expect(other.session('sess-none').checkpoint([], { id: 'ckpt-none' })).rejects.toThrow(
+        'the checkpoint bucket warden_checkpoints_agent-2 is unavailable (object store not found); Warden creates it for each agent it knows: `warden provision --agent <agent id>`',
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
   it('snapshots files into the agent object store and reports checkpoint.saved', async () => {
     const session = client.session('sess-ckpt');
     writeFileSync(join(workdir, 'parser.ts'), 'export const ok = true;\n');

@@ -13,7 +13,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
 const DOCKERFILE = join(ROOT, 'deploy', 'docker', 'Dockerfile');
 const PARAMS = JSON.parse(readFileSync(join(ROOT, 'deploy', 'nats', 'params.json'), 'utf8')) as {
-  server: { partitions: number; port: number; monitorPort: number; storeDir: string };
+  server: { partitions: number; port: number; monitorPort: number; storeDir: string; agents: { user: string }[] };
 };
 
 // Compose v2 (`docker compose`, JSON) and Debian's docker-compose 1.29 (YAML) print the resolved file
@@ -172,12 +172,13 @@ describe('docker-compose.yml', () => {
     expect(words(services.postgres.healthcheck?.test)).toContain('pg_isready');
   });
 
-  it('provisions once, with the CLI image, the configured partitions and the service user, after NATS is healthy', () => {
+  it('provisions once, with the CLI image, the configured partitions, every agent\'s checkpoint store and the service user, after NATS is healthy', () => {
     const provision = services.provision;
     const build = buildOf(provision);
     expect(build.dockerfile).toBe(DOCKERFILE);
     expect(build.args).toEqual({ APP: 'cli' });
-    expect(words(provision.command)).toBe(`provision --partitions ${PARAMS.server.partitions}`);
+    const agents = PARAMS.server.agents.map((a) => ` --agent ${a.user}`).join('');
+    expect(words(provision.command)).toBe(`provision --partitions ${PARAMS.server.partitions}${agents}`);
     expect(dependsOn(provision)).toEqual({ nats: 'service_healthy' });
     expect(env(provision)).toMatchObject({ NATS_URL: `nats://nats:${PARAMS.server.port}`, NATS_USER: 'warden', NATS_PASSWORD: env(services.nats).WARDEN_SERVICE_PASSWORD });
   });

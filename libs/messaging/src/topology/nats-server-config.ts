@@ -51,9 +51,13 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
       // A consumer on its own stored control messages only (the filtered create subject), so that a
       // short-lived agent process (the Claude Code hook) can read what was sent between its runs.
       `$JS.API.CONSUMER.CREATE.${streamName('control')}.*.warden.control.*.${agentId}.*`,
-      // Its own checkpoint object store (file snapshots for rollback), and no other agent's.
+      // Its own checkpoint object store (file snapshots for rollback), and no other agent's. Warden
+      // provisions it: an agent never creates or reconfigures a stream, since a stream it configured
+      // could capture subjects it may not read (other agents' inboxes, the services' replies).
       '$JS.API.INFO',
-      `$JS.API.STREAM.*.${checkpoints}`,
+      `$JS.API.STREAM.INFO.${checkpoints}`,
+      // Replacing or deleting an object purges its old chunks.
+      `$JS.API.STREAM.PURGE.${checkpoints}`,
       `$JS.API.STREAM.MSG.GET.${checkpoints}`,
       `$JS.API.DIRECT.GET.${checkpoints}`,
       `$JS.API.DIRECT.GET.${checkpoints}.>`,

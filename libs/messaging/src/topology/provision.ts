@@ -11,13 +11,14 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
+import { Objm } from '@nats-io/obj';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { ConsumerSpec, StreamSpec, Topology } from './topology.js';
 
 export type ChangeAction = 'created' | 'updated' | 'unchanged' | 'conflict' | 'stale' | 'deleted';
 
 export interface ProvisionChange {
-  kind: 'stream' | 'consumer' | 'kv';
+  kind: 'stream' | 'consumer' | 'kv' | 'object-store';
   name: string;
   action: ChangeAction;
   detail?: string;
@@ -95,14 +96,7 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
   for (const spec of topology.streams) record(await provisionStream(jsm, spec, options.dryRun ?? false));
   for (const spec of topology.consumers) record(await provisionConsumer(jsm, spec, options.dryRun ?? false));
   for (const spec of topology.keyValues) {
-    const streamName = `KV_${spec.bucket}`;
-    let exists = true;
-    try {
-      await jsm.streams.info(streamName);
-    } catch (error) {
-      if (!isApiError(error, STREAM_NOT_FOUND)) throw error;
-      exists = false;
-    }
+    const exists = await streamExists(jsm, `KV_${spec.bucket}`);
     if (!exists && !options.dryRun) {
       await new Kvm(nc).create(spec.bucket, {
         history: spec.history,
@@ -112,6 +106,11 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
       });
     }
     record({ kind: 'kv', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
+  }
+  for (const spec of topology.objectStores) {
+    const exists = await streamExists(jsm, `OBJ_${spec.bucket}`);
+    if (!exists && !options.dryRun) await new Objm(nc).create(spec.bucket, { description: spec.description, replicas: spec.replicas });
+    record({ kind: 'object-store', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
   }
   for (const stale of await staleConsumers(jsm, topology)) {
     if (options.prune && !options.dryRun) {
@@ -127,6 +126,16 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
     }
   }
   return { changes, ok: !changes.some((c) => c.action === 'conflict') };
+}
+
+async function streamExists(jsm: JetStreamManager, name: string): Promise<boolean> {
+  try {
+    await jsm.streams.info(name);
+    return true;
+  } catch (error) {
+    if (!isApiError(error, STREAM_NOT_FOUND)) throw error;
+    return false;
+  }
 }
 
 async function provisionStream(jsm: JetStreamManager, spec: StreamSpec, dryRun: boolean): Promise<ProvisionChange> {

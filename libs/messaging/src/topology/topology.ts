@@ -2,6 +2,7 @@ import {
   AUTOMATION_LEVEL_BUCKET,
   BREAKER_LEDGER_BUCKET,
   BREAKER_STATE_BUCKET,
+  checkpointBucket,
   GATE_BUFFER_STREAM,
   GATE_CONTEXT_BUCKET,
   GATE_REQUEST_BUCKET,
@@ -45,6 +46,11 @@ export interface TopologyOptions {
   ackWaitMs: number;
   maxDeliver: number;
   maxAckPending: number;
+  /**
+   * Agents whose checkpoint object store is provisioned. Agents may use their store but not create
+   * streams (a stream an agent configured could capture other subjects), so Warden creates it. Default none.
+   */
+  agents?: readonly string[];
 }
 
 export interface StreamSpec {
@@ -77,11 +83,19 @@ export interface KeyValueSpec {
   ttlMs?: number;
 }
 
+/** An object store of the suite: each agent's checkpoint snapshots. */
+export interface ObjectStoreSpec {
+  bucket: string;
+  description: string;
+  replicas: number;
+}
+
 export interface Topology {
   options: TopologyOptions;
   streams: StreamSpec[];
   consumers: ConsumerSpec[];
   keyValues: KeyValueSpec[];
+  objectStores: ObjectStoreSpec[];
 }
 
 export function streamName(channelId: ChannelId): string {
@@ -204,7 +218,12 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
       ttlMs: 30 * 24 * 3_600_000,
     },
   ];
-  return { options, streams, consumers, keyValues };
+  const objectStores: ObjectStoreSpec[] = [...new Set(options.agents ?? [])].map((agent) => ({
+    bucket: checkpointBucket(agent),
+    description: `Checkpoint snapshots of agent ${agent}, for rollback; only that agent reads and writes it.`,
+    replicas: options.replicas,
+  }));
+  return { options, streams, consumers, keyValues, objectStores };
 }
 
 function consumersOf(service: ServiceName, channelId: ChannelId, options: TopologyOptions): ConsumerSpec[] {
