@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, WardenNatsServer } from '@warden/local-runtime';
 import type { NatsSettings, ProvisionReport, TopologyOptions } from '@warden/messaging';
+import { eventually } from './eventually.js';
 
 export interface TestNatsOptions {
   partitions?: number;
@@ -79,13 +80,8 @@ export class TestNatsServer {
    * Resolves with the server log once it matches `pattern`. The server writes its log on its own
    * schedule (a refused client may hear of it before the line reaches the pipe): wait, never race it.
    */
-  async waitForLog(pattern: RegExp, timeoutMs = 5_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(this.server.log)) {
-      if (Date.now() >= deadline) throw new Error(`the nats-server log did not show ${pattern} within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return this.server.log;
+  waitForLog(pattern: RegExp, timeoutMs = 5_000): Promise<string> {
+    return eventually(`${pattern} in the nats-server log`, () => this.server.log, (log) => pattern.test(log), { timeoutMs });
   }
 
   start(): Promise<void> {
