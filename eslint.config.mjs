@@ -1,7 +1,10 @@
 // Lint: typescript-eslint's recommended rules, and Nx module boundaries on two axes.
 //   scope:*  which part of the product a project belongs to (shared, agent, cli, suite, one per service)
-//   type:*   what kind of project it is (app, contracts, util, runtime, sdk, testing, e2e)
+//   type:*   what kind of project it is (app, contracts, domain, util, runtime, sdk, testing, e2e)
 // Apps never import apps, libraries never import apps, and only tests may use the test harness.
+// A domain library is plain TypeScript: it depends on contracts and other domain libraries only, and
+// imports no Nest, NATS, database, metrics or logging; the command line may use the services' domains
+// (`warden check` and `warden eval` judge in process).
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -10,23 +13,24 @@ const SERVICES = ['reviewer', 'pattern-detector', 'intervention-controller', 'br
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared'] },
-  { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+  { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent', ...SERVICES.map((service) => `scope:${service}`)] },
   { sourceTag: 'scope:suite', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
-  ...SERVICES.map((service) => ({ sourceTag: `scope:${service}`, onlyDependOnLibsWithTags: ['scope:shared'] })),
+  ...SERVICES.map((service) => ({ sourceTag: `scope:${service}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${service}`] })),
 ];
 
 const typeConstraints = (testCode) => [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', ...(testCode ? ['type:testing'] : [])] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'] },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', ...(testCode ? ['type:testing'] : [])] },
   // The SDK's own tests play the services' side with the runtime; the SDK itself stays free of it.
   { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk'] },
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk', ...(testCode ? ['type:testing'] : [])],
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', ...(testCode ? ['type:testing'] : [])],
   },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:sdk', 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:testing'] },
 ];
 
 const boundaries = (testCode) => [
@@ -56,6 +60,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'no-console': 'error',
+    },
+  },
+  {
+    files: ['libs/{secrets,review,breakers,patterns,interventions}/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nestjs/*', '@nats-io/*', 'pg', 'typeorm', 'prom-client', 'pino', 'express'], message: 'A domain library is plain TypeScript: wire it to the bus, database, metrics or logs in its service.' },
+            { group: ['@warden/messaging', '@warden/observability', '@warden/local-runtime', '@warden/testing'], message: 'A domain library depends on contracts and other domain libraries only.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { parseBenchmarkOptions, summariseLatencies, type LatencySummary } from '@warden/observability';
 import type { Phase } from '@warden/contracts';
-import { resolveBreakerSettings } from './domain/breaker-settings-file.js';
-import { SessionBreakers, type BreakerEvent } from './domain/session-breakers.js';
+import { resolveBreakerSettings } from '@warden/breakers';
+import { SessionBreakers, type BreakerEvent } from '@warden/breakers';
 
 /**
  * Measures the breaker's check time per event, in process: one session's four breakers evaluating a

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
 import { parse as parseYaml } from 'yaml';
-import { resolveBreakerSettings } from './domain/breaker-settings-file.js';
-import type { BreakerSettings } from './domain/breaker-settings.js';
+import { resolveBreakerSettings } from '@warden/breakers';
+import type { BreakerSettings } from '@warden/breakers';
 
 /**
  * The breaker's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '@warden/messaging';
 import { loadInterventionControllerConfig } from './config.js';
-import { DEFAULT_INTERVENTION_SETTINGS } from './domain/intervention-settings.js';
-import { DEFAULT_PROMPTS } from './domain/prompts.js';
+import { DEFAULT_INTERVENTION_SETTINGS } from '@warden/interventions';
+import { DEFAULT_PROMPTS } from '@warden/interventions';
 
 const deployed = join(dirname(fileURLToPath(import.meta.url)), '../../../deploy/intervention-controller/interventions.yaml');
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
 import { parse as parseYaml } from 'yaml';
-import { resolveInterventionSettings } from './domain/intervention-settings-file.js';
-import type { InterventionSettings } from './domain/intervention-settings.js';
-import { resolvePromptTemplates, type PromptTemplates } from './domain/prompts.js';
+import { resolveInterventionSettings } from '@warden/interventions';
+import type { InterventionSettings } from '@warden/interventions';
+import { resolvePromptTemplates, type PromptTemplates } from '@warden/interventions';
 
 /**
  * The intervention-controller's configuration. Its environment is the shared one (see

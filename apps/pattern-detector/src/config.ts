@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
 import { parse as parseYaml } from 'yaml';
-import { resolvePatternSettings } from './domain/detector-settings-file.js';
-import type { PatternSettings } from './domain/detector-settings.js';
-import { loadProjectKnowledge, type ProjectKnowledge } from './domain/project-knowledge.js';
+import { resolvePatternSettings } from '@warden/patterns';
+import type { PatternSettings } from '@warden/patterns';
+import { loadProjectKnowledge, type ProjectKnowledge } from '@warden/patterns';
 
 /**
  * The pattern-detector's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseBenchmarkOptions, summariseLatencies } from '@warden/observability';
-import { resolvePatternSettings } from './domain/detector-settings-file.js';
-import { priceOf, SessionPatterns } from './domain/session-patterns.js';
+import { resolvePatternSettings } from '@warden/patterns';
+import { priceOf, SessionPatterns } from '@warden/patterns';
 
 /**
  * Measures the pattern detector in process: the time to apply one event (a proposed action or an

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SEVERITIES, type AnyMessage } from '@warden/contracts';
-import { resolvePatternSettings } from '../src/domain/detector-settings-file.js';
-import { loadProjectKnowledge } from '../src/domain/project-knowledge.js';
-import { priceOf, SessionPatterns, type PatternReport } from '../src/domain/session-patterns.js';
+import { resolvePatternSettings } from '@warden/patterns';
+import { loadProjectKnowledge } from '@warden/patterns';
+import { priceOf, SessionPatterns, type PatternReport } from '@warden/patterns';
 import { durationOf, formatScores, loadCorpus, score, sessionMessages, type Detected } from './corpus/corpus.js';
 
 /**

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseBenchmarkOptions, summariseLatencies, type LatencySummary } from '@warden/observability';
-import type { CustomRuleDefinition } from './domain/rules/custom-rule-definition.js';
-import { StepReviewer, type ProposedAction } from './domain/step-reviewer.js';
+import type { CustomRuleDefinition } from '@warden/review';
+import { StepReviewer, type ProposedAction } from '@warden/review';
 
 /**
  * Measures the in-process review time of the step reviewer: every built-in rule and validator plus

@@ -5,7 +5,6 @@ export * from './health/health.controller.js';
 export * from './logging/log-context.js';
 export * from './logging/logger.js';
 export * from './logging/nest-logger.js';
-export * from './secrets/secret-patterns.js';
-export * from './secrets/redact.js';
+export { SECRET_KEY, SECRET_PATTERNS, type SecretPattern, redactText, redactValue, totalRedactions, type Redaction } from '@warden/secrets';
 export * from './benchmark/benchmark-kit.js';
 export * from './observability.module.js';

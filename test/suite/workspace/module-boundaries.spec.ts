@@ -4,11 +4,13 @@ import { WORKSPACE_ROOT } from '@warden/local-runtime';
 
 const eslint = new ESLint({ cwd: WORKSPACE_ROOT });
 
-/** Lints `code` as if it were the file at `path`, and returns the module-boundary complaints. */
-async function boundaryErrors(path: string, code: string): Promise<string[]> {
+/** Lints `code` as if it were the file at `path`, and returns the complaints of one rule. */
+async function ruleErrors(path: string, code: string, rule: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(WORKSPACE_ROOT, path) });
-  return result!.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
+
+const boundaryErrors = (path: string, code: string) => ruleErrors(path, code, '@nx/enforce-module-boundaries');
 
 describe('module boundaries', () => {
   it('refuse a library that imports an app', async () => {
@@ -56,5 +58,27 @@ describe('module boundaries', () => {
   it('accept what the architecture allows', async () => {
     const code = `import { MessagePublisher } from '@warden/messaging';\nimport { ReviewVerdict } from '@warden/contracts';\nexport const probe = [MessagePublisher, ReviewVerdict];\n`;
     expect(await boundaryErrors('apps/gate/src/boundary-probe.ts', code)).toEqual([]);
+  });
+
+  it('keep a domain library plain: no Nest, NATS, database, metrics or logging, no runtime library', async () => {
+    const nest = `import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n`;
+    expect(await ruleErrors('libs/review/src/boundary-probe.ts', nest, 'no-restricted-imports')).toEqual([expect.stringContaining('A domain library is plain TypeScript')]);
+    const nats = `import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n`;
+    expect(await ruleErrors('libs/breakers/src/boundary-probe.ts', nats, 'no-restricted-imports')).toEqual([expect.stringContaining('A domain library is plain TypeScript')]);
+    const runtime = `import { MessagePublisher } from '@warden/messaging';\nexport const probe = MessagePublisher;\n`;
+    expect(await boundaryErrors('libs/patterns/src/boundary-probe.ts', runtime)).toEqual([
+      expect.stringContaining('A project tagged with "type:domain" can only depend on libs tagged with "type:contracts", "type:domain"'),
+    ]);
+  });
+
+  it('keep a service to its own domain, and let the command line judge in process with any', async () => {
+    const other = `import { SessionBreakers } from '@warden/breakers';\nexport const probe = SessionBreakers;\n`;
+    expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', other)).toEqual([
+      expect.stringContaining('A project tagged with "scope:reviewer" can only depend on libs tagged with "scope:shared", "scope:reviewer"'),
+    ]);
+    const own = `import { StepReviewer } from '@warden/review';\nexport const probe = StepReviewer;\n`;
+    expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', own)).toEqual([]);
+    const cli = `import { StepReviewer } from '@warden/review';\nimport { SessionBreakers } from '@warden/breakers';\nexport const probe = [StepReviewer, SessionBreakers];\n`;
+    expect(await boundaryErrors('apps/cli/src/boundary-probe.ts', cli)).toEqual([]);
   });
 });

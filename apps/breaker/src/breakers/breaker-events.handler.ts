@@ -2,8 +2,8 @@ import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging';
-import { priceCall } from '../domain/cost-measure.js';
-import type { BreakerSettings } from '../domain/breaker-settings.js';
+import { priceCall } from '@warden/breakers';
+import type { BreakerSettings } from '@warden/breakers';
 import { BREAKER_SETTINGS, BreakerSupervisor } from './breaker-supervisor.js';
 
 /**

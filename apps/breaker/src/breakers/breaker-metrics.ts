@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsRegistry } from '@warden/observability';
-import type { BreakerEvent } from '../domain/session-breakers.js';
+import type { BreakerEvent } from '@warden/breakers';
 
 /** The breaker's series: trips, warnings, transitions, cost by model, accounting errors, and evaluation time. */
 @Injectable()

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Kvm, type KV } from '@nats-io/kv';
 import { BREAKER_LEDGER_BUCKET, BREAKER_STATE_BUCKET, breakerStateKey, type BreakerStateRecord } from '@warden/contracts';
 import { BusConnection, KvRecords, RecordConflictError } from '@warden/messaging';
-import { RollingDay, type RollingDaySnapshot } from '../domain/rolling-day.js';
-import type { SessionLedger } from '../domain/session-breakers.js';
+import { RollingDay, type RollingDaySnapshot } from '@warden/breakers';
+import type { SessionLedger } from '@warden/breakers';
 
 const DAY_RETRIES = 20;
 

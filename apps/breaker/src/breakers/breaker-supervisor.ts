@@ -2,8 +2,8 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { derivedMessageId, partitionOf, type AnyMessage, type BreakerStateRecord } from '@warden/contracts';
 import { JetStreamServer, MessagePublisher, RecordConflictError, SessionLanes } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
-import type { BreakerSettings } from '../domain/breaker-settings.js';
-import { SessionBreakers, type BreakerEvent } from '../domain/session-breakers.js';
+import type { BreakerSettings } from '@warden/breakers';
+import { SessionBreakers, type BreakerEvent } from '@warden/breakers';
 import { BreakerMetrics } from './breaker-metrics.js';
 import { BreakerStore } from './breaker-store.js';
 

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging';
-import { issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRejection, type Issue } from '../domain/issue.js';
+import { issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRejection, type Issue } from '@warden/interventions';
 import { InterventionSupervisor } from './intervention-supervisor.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { INTERVENTION_STATE_BUCKET } from '@warden/contracts';
 import { BusConnection, KvRecords } from '@warden/messaging';
-import type { SessionRecord } from '../domain/session-record.js';
+import type { SessionRecord } from '@warden/interventions';
 
 export interface StoredRecord {
   record: SessionRecord;

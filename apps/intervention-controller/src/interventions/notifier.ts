@@ -1,5 +1,5 @@
 import type { Logger } from '@warden/observability';
-import type { IncidentReport } from '../domain/incident.js';
+import type { IncidentReport } from '@warden/interventions';
 
 /** Who gets told about an emergency stop. */
 export interface IncidentNotice {

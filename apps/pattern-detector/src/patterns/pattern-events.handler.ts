@@ -2,8 +2,8 @@ import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging';
-import type { PatternSettings } from '../domain/detector-settings.js';
-import { eventTime, priceOf } from '../domain/session-patterns.js';
+import type { PatternSettings } from '@warden/patterns';
+import { eventTime, priceOf } from '@warden/patterns';
 import { PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';
 
 /**

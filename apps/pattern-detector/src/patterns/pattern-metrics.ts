@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsRegistry } from '@warden/observability';
-import type { PatternReport } from '../domain/session-patterns.js';
+import type { PatternReport } from '@warden/patterns';
 
 /** The detector's series: patterns by type, severity and shadow mode, evaluation time, sessions, conflicts. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PATTERN_SESSION_BUCKET } from '@warden/contracts';
 import { BusConnection, KvRecords } from '@warden/messaging';
-import type { SessionSnapshot } from '../domain/session-state.js';
+import type { SessionSnapshot } from '@warden/patterns';
 
 export interface StoredSession {
   snapshot: SessionSnapshot;

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { partitionOf, type AnyMessage } from '@warden/contracts';
 import { JetStreamServer, MessagePublisher, RecordConflictError, SessionLanes } from '@warden/messaging';
-import type { PatternSettings } from '../domain/detector-settings.js';
-import type { ProjectKnowledge } from '../domain/project-knowledge.js';
-import { SessionPatterns, type PatternReport } from '../domain/session-patterns.js';
+import type { PatternSettings } from '@warden/patterns';
+import type { ProjectKnowledge } from '@warden/patterns';
+import { SessionPatterns, type PatternReport } from '@warden/patterns';
 import { PatternMetrics } from './pattern-metrics.js';
 import { PatternStore } from './pattern-store.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsRegistry } from '@warden/observability';
-import type { ReviewResult } from '../domain/step-reviewer.js';
+import type { ReviewResult } from '@warden/review';
 
 /** The reviewer's series: reviews by verdict, review time, cache hit ratio, rule and validator hits. */
 @Injectable()

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
-import { StepReviewer } from '../domain/step-reviewer.js';
+import { StepReviewer } from '@warden/review';
 import { readReviewSources } from './review-sources.js';
 
 describe('readReviewSources', () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { loadCustomRules } from '../domain/rules/custom-rules.js';
-import type { CustomRuleDefinition } from '../domain/rules/custom-rule-definition.js';
-import { loadProjectKnowledge, type ProjectKnowledge } from '../domain/validation/project-knowledge.js';
+import { loadCustomRules } from '@warden/review';
+import type { CustomRuleDefinition } from '@warden/review';
+import { loadProjectKnowledge, type ProjectKnowledge } from '@warden/review';
 
 /** Everything the step reviewer is built from, read from disk. */
 export interface ReviewSources {

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { ReviewerConfig } from '../config.js';
-import { SupervisionState } from '../domain/supervision/supervision-state.js';
+import { SupervisionState } from '@warden/review';
 import { ReviewHandler } from './review.handler.js';
 import { ReviewMetrics } from './review-metrics.js';
 import { SessionEventsHandler } from './session-events.handler.js';

@@ -2,8 +2,8 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { statSync } from 'node:fs';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { ReviewerConfig } from '../config.js';
-import { StepReviewer } from '../domain/step-reviewer.js';
-import { SupervisionState } from '../domain/supervision/supervision-state.js';
+import { StepReviewer } from '@warden/review';
+import { SupervisionState } from '@warden/review';
 import { readReviewSources } from './review-sources.js';
 import { ReviewMetrics } from './review-metrics.js';
 

@@ -4,7 +4,7 @@ import type { QueuedIterator } from '@nats-io/transport-node';
 import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, parseAutomationLevel, parseBreakerState } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
 import { HealthRegistry, LOGGER, type Logger } from '@warden/observability';
-import { SupervisionState } from '../domain/supervision/supervision-state.js';
+import { SupervisionState } from '@warden/review';
 
 const RETRY_MS = 5000;
 

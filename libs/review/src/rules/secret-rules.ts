@@ -1,4 +1,4 @@
-import { redactText } from '@warden/observability';
+import { redactText } from '@warden/secrets';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ShellSegment } from '../parsing/shell-command.js';

@@ -1,4 +1,4 @@
-import { redactText } from '@warden/observability';
+import { redactText } from '@warden/secrets';
 import { builtInRule } from './built-in-rule.js';
 import { isExternalUrl } from './network-destination.js';
 

@@ -6,7 +6,7 @@ import { DEFAULT_PATTERN_SETTINGS } from './detector-settings.js';
 describe('pattern detector settings', () => {
   it('defaults to the documented values, and deploy/pattern-detector/patterns.yaml repeats every one of them', () => {
     expect(resolvePatternSettings()).toEqual(DEFAULT_PATTERN_SETTINGS);
-    const file = parseYaml(readFileSync(new URL('../../../../deploy/pattern-detector/patterns.yaml', import.meta.url), 'utf8'));
+    const file = parseYaml(readFileSync(new URL('../../../deploy/pattern-detector/patterns.yaml', import.meta.url), 'utf8'));
     expect(resolvePatternSettings(file)).toEqual(DEFAULT_PATTERN_SETTINGS);
     expect(Object.keys(file.patterns).sort()).toEqual(Object.keys(DEFAULT_PATTERN_SETTINGS).sort());
   });

@@ -1,4 +1,4 @@
-import { SECRET_KEY, SECRET_PATTERNS } from '@warden/observability';
+import { SECRET_KEY, SECRET_PATTERNS } from '@warden/secrets';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 
 /** The secrets an action's input carries in clear text. */

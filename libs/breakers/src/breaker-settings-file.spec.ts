@@ -25,7 +25,7 @@ describe('resolveBreakerSettings', () => {
   });
 
   it('is what deploy/breaker/breakers.yaml documents', () => {
-    const file = new URL('../../../../deploy/breaker/breakers.yaml', import.meta.url);
+    const file = new URL('../../../deploy/breaker/breakers.yaml', import.meta.url);
     expect(resolveBreakerSettings(parseYaml(readFileSync(file, 'utf8')))).toEqual(DEFAULT_BREAKER_SETTINGS);
   });
 

@@ -1,0 +1,6 @@
+// What the services and the command line use of this library.
+export { resolveBreakerSettings } from './breaker-settings-file.js';
+export { type BreakerSettings } from './breaker-settings.js';
+export { priceCall } from './cost-measure.js';
+export { RollingDay, type RollingDaySnapshot } from './rolling-day.js';
+export { type BreakerEvent, SessionBreakers, type SessionLedger } from './session-breakers.js';
