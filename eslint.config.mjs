@@ -63,7 +63,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/{secrets,review,breakers,patterns,interventions}/src/**/*.ts'],
+    files: ['libs/{secrets,pricing,signatures,review,breakers,patterns,interventions}/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -20,11 +20,14 @@ const encoder = new TextEncoder();
 const configDir = mkdtempSync(join(tmpdir(), 'warden-breaker-contract-'));
 const configPath = join(configDir, 'breakers.yaml');
 
-// Small budgets and a short deployment phase, so that trips happen in a test's time.
+// Small budgets and a short deployment phase, so that trips happen in a test's time; the seed's price of
+// Opus 4.6 (since lowered) and error-rate thresholds, which the figures below are written in.
 writeFileSync(
   configPath,
   `breakers:
   cost:
+    pricing:
+      claude-opus-4-6: { input: 0.015, output: 0.075 }
     budgets:
       per_run: 10
       per_phase: { default: 100, planning: 100, implementation: 100, review: 100, testing: 100, deployment: 100 }
@@ -209,7 +212,8 @@ describeServiceContract(
         }, agent);
         await send('action.proposed', session, { action_id: 'r1', kind: 'tool_use', tool: 'Read', input: { file_path: '/work/app/a.ts' } }, agent);
         await send('action.proposed', session, write('w2'), agent);
-        await send('action.proposed', session, write('w3'), agent); // the third write: past the two allowed
+        await send('action.proposed', session, write('w3'), agent);
+        await send('action.proposed', session, write('w4'), agent); // the third write since the throttle: past the two allowed (w1 came before it)
         expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'iteration', reason: 'FILE_OPERATION_LIMIT_EXCEEDED', threshold: 2, current_value: 3 });
       });
 

@@ -202,7 +202,7 @@ describeServiceContract(
         const issued = await published(session, 'intervention.issued');
         expect(issued.payload).toMatchObject({
           intervention_type: 'resource_throttling',
-          limits: { max_tokens: 100_000, max_file_operations: 850, max_iterations: 25, max_cost_usd: 25, batch_size: 50 },
+          limits: { max_tokens: 500_000, max_file_operations: 850, max_iterations: 25, max_cost_usd: 25, batch_size: 50 },
           reduction_factors: { iterations: 0.5, tokens: 0.5, cost: 0.5, file_operations: 0.85 },
         });
         expect((await published(session, 'control.issued')).payload).toMatchObject({ kind: 'resource_throttling', limits: { max_iterations: 25 } });

@@ -103,10 +103,11 @@ describe('the labelled corpus through the service over NATS', () => {
       growth: { file_operations_per_min: expect.any(Number), tokens_per_min: expect.any(Number), cost_usd_per_min: expect.any(Number), background_processes: expect.any(Number) },
       current: { file_operations_per_min: expect.any(Number), tokens_per_min: expect.any(Number), cost_usd_per_min: expect.any(Number), background_processes: expect.any(Number) },
     });
-    // Six indexers started in the background, and a context that grew several times over within the minute.
+    // Six indexers started in the background (under the floor of eight measured on real sessions), and a
+    // context that grew several times over within the minute.
     expect(spiral.payload.details['current']).toMatchObject({ background_processes: 6 });
     expect((spiral.payload.details['growth'] as Record<string, number>)['tokens_per_min']).toBeGreaterThan(2);
-    expect(spiral.payload.details['spiralling']).toEqual(expect.arrayContaining(['tokens_per_min', 'background_processes']));
+    expect(spiral.payload.details['spiralling']).toEqual(expect.arrayContaining(['tokens_per_min']));
   });
 
   it('matches the known issues of the project knowledge file', () => {

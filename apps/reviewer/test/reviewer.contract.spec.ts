@@ -167,7 +167,7 @@ describeServiceContract(
     });
 
     describe('state materialised by the breaker and the ladder', () => {
-      it('blocks every action of a session whose breaker is OPEN, with the breaker’s reason, and allows again when it closes', async () => {
+      it('blocks what changes something while a breaker of the session is OPEN, with the breaker’s reason, and allows again when it closes', async () => {
         const session = newSession();
         const kv = await new Kvm(harness.bus.nc).open(BREAKER_STATE_BUCKET);
         const record = (state: 'open' | 'closed') => ({
@@ -179,9 +179,10 @@ describeServiceContract(
         });
         await kv.put(breakerStateKey('agent-1', session), JSON.stringify(record('open')));
         await waitForVerdict(session, 'block');
-        const { verdict } = await review(session, 'Read', { file_path: 'README.md' });
+        const { verdict } = await review(session, 'Write', { file_path: 'NOTES.md', content: 'x' });
         expect(verdict.payload).toMatchObject({ verdict: 'block', decided_by: 'breaker' });
         expect(verdict.payload.reasons[0]).toContain('Iteration limit of 25 reached');
+        expect((await review(session, 'Read', { file_path: 'README.md' })).verdict.payload.verdict).toBe('allow');
         await kv.put(breakerStateKey('agent-1', session), JSON.stringify(record('closed')));
         await waitForVerdict(session, 'allow');
       });
@@ -206,7 +207,7 @@ describeServiceContract(
       async function waitForVerdict(session: string, expected: string): Promise<void> {
         const deadline = Date.now() + 10_000;
         for (;;) {
-          const { verdict } = await review(session, 'Read', { file_path: 'README.md' });
+          const { verdict } = await review(session, 'Write', { file_path: 'NOTES.md', content: 'x' });
           if (verdict.payload.verdict === expected) return;
           if (Date.now() > deadline) throw new Error(`verdict stayed ${verdict.payload.verdict}, expected ${expected}`);
           await new Promise((resolve) => setTimeout(resolve, 100));

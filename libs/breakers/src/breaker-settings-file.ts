@@ -26,7 +26,7 @@ const circuit = {
 const BreakerSettingsSchema = Type.Object(
   {
     iteration: Type.Object(
-      { ...circuit, limits: PhaseNumbers(Type.Integer({ minimum: 1 })), stagnation_threshold: Type.Integer({ minimum: 1 }) },
+      { ...circuit, counts: Type.Enum(['checks', 'actions']), limits: PhaseNumbers(Type.Integer({ minimum: 1 })), stagnation_threshold: Type.Integer({ minimum: 1 }), repeated_failures: Type.Integer({ minimum: 2 }) },
       { additionalProperties: false },
     ),
     cost: Type.Object(
@@ -35,7 +35,10 @@ const BreakerSettingsSchema = Type.Object(
         budgets: Type.Object({ per_phase: PhaseNumbers(Positive), per_run: Positive, per_day: Positive }, { additionalProperties: false }),
         pricing: Type.Record(
           Type.String({ minLength: 1 }),
-          Type.Object({ input: Type.Number({ minimum: 0 }), output: Type.Number({ minimum: 0 }) }, { additionalProperties: false }),
+          Type.Object(
+            { input: Type.Number({ minimum: 0 }), output: Type.Number({ minimum: 0 }), cache_read: Type.Optional(Type.Number({ minimum: 0 })), cache_write: Type.Optional(Type.Number({ minimum: 0 })) },
+            { additionalProperties: false },
+          ),
         ),
         day_bucket_ms: Type.Integer({ minimum: 1000, maximum: 3_600_000 }),
       },
@@ -56,6 +59,7 @@ const BreakerSettingsSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
+        idle_gap_ms: Type.Integer({ minimum: 0 }),
       },
       { additionalProperties: false },
     ),

@@ -30,6 +30,8 @@ export interface CircuitSnapshot {
   forced?: boolean;
   /** Disabled by an operator: neither trips nor blocks. */
   disabled?: boolean;
+  /** The one action held back while OPEN, when the trip was about it repeating. */
+  repeated_action?: { tool: string; target: string };
 }
 
 export function closedCircuit(): CircuitSnapshot {
@@ -98,6 +100,7 @@ export class Circuit {
     const from = this.snapshot.state;
     Object.assign(this.snapshot, { state: 'open', opened_at: now, forced: true, probes_passed: 0, reason, suggestion: 'An operator opened this breaker; wait for them to reset it.' });
     delete this.snapshot.retry_at;
+    delete this.snapshot.repeated_action;
     return from === 'open' ? null : { breaker: this.breaker, from, to: 'open', reason, cause: 'operator', at: now };
   }
 
@@ -130,12 +133,14 @@ export class Circuit {
     const from = this.snapshot.state;
     Object.assign(this.snapshot, closedCircuit());
     // An operator's disable outlives the close; everything about the last OPEN period goes.
-    for (const key of ['opened_at', 'retry_at', 'reason', 'suggestion', 'forced'] as const) delete this.snapshot[key];
+    for (const key of ['opened_at', 'retry_at', 'reason', 'suggestion', 'forced', 'repeated_action'] as const) delete this.snapshot[key];
     return { breaker: this.breaker, from, to: 'closed', reason, cause, at: now };
   }
 
   private describe(measurement: Measurement): void {
     if (measurement.reason) this.snapshot.reason = measurement.reason;
     if (measurement.suggestion) this.snapshot.suggestion = measurement.suggestion;
+    if (measurement.repeated_action) this.snapshot.repeated_action = measurement.repeated_action;
+    else delete this.snapshot.repeated_action;
   }
 }

@@ -1,5 +1,6 @@
 import type { Phase } from '@warden/contracts';
-import type { CostSettings, ModelPrice } from './breaker-settings.js';
+import { priceModelCall, type ModelPrice, type PricedCall, type TokenUsage } from '@warden/pricing';
+import type { CostSettings } from './breaker-settings.js';
 import { phaseKey, type PhaseKey } from './iteration-measure.js';
 import { levelOf, mostSevere, usd, type Measurement } from './measurement.js';
 
@@ -10,14 +11,13 @@ export interface CostSnapshot {
   run: number;
 }
 
-/** The result of pricing one model call. */
-export type PricedCall = { priced: true; usd: number } | { priced: false; model: string };
-
-/** Prices a model call from the table (seed 002 §3.1): per 1,000 prompt and completion tokens. */
-export function priceCall(pricing: Record<string, ModelPrice>, model: string, promptTokens: number, completionTokens: number): PricedCall {
-  const price = Object.hasOwn(pricing, model) ? pricing[model] : undefined;
-  if (!price) return { priced: false, model };
-  return { priced: true, usd: (promptTokens / 1000) * price.input + (completionTokens / 1000) * price.output };
+/**
+ * Prices a model call (seed 002 §3.1, per 1,000 tokens) from Warden's price table with the configured
+ * prices laid over it: cache reads and writes at their own prices, a model not listed by its family or
+ * the documented fallback — the same prices the pattern detector uses.
+ */
+export function priceCall(pricing: Readonly<Record<string, ModelPrice>>, model: string, tokens: TokenUsage): PricedCall {
+  return priceModelCall(model, tokens, pricing);
 }
 
 /**

@@ -11,7 +11,30 @@ export interface IterationSnapshot {
   stagnation: Partial<Record<PhaseKey, number>>;
   /** The last progress report per phase, the baseline for the next (cumulative counters). */
   last_progress: Partial<Record<PhaseKey, PhaseProgress>>;
+  /** Per action signature: how many times in a row it failed with the same failure signature. */
+  repeats?: Record<string, RepeatRun>;
 }
+
+/** One action failing the same way again and again. */
+export interface RepeatRun {
+  tool: string;
+  target: string;
+  failure: string;
+  count: number;
+}
+
+/** An attempt of an action, as the outcome reports it. */
+export interface Attempt {
+  signature: string;
+  tool: string;
+  target: string;
+  failed: boolean;
+  /** The failure's signature (error class and folded text); absent for a success. */
+  failure?: string;
+}
+
+/** Actions whose failures are followed at once; older runs are forgotten first. */
+const MAX_REPEAT_RUNS = 32;
 
 export const phaseKey = (phase: Phase | undefined): PhaseKey => phase ?? 'default';
 
@@ -61,6 +84,43 @@ export class IterationMeasure {
     };
   }
 
+  /**
+   * Repetition without progress: the same action (tool and target) failing with the same failure again.
+   * A success of that action, or a different failure, ends the run. Reads nothing when there is no run to
+   * speak of, so that a successful action does not disturb the count readings.
+   */
+  recordAttempt(phase: Phase | undefined, attempt: Attempt): Measurement | null {
+    const repeats = (this.snapshot.repeats ??= {});
+    const run = repeats[attempt.signature];
+    if (!attempt.failed) {
+      if (!run) return null;
+      delete repeats[attempt.signature];
+      return { breaker: 'iteration', level: 'ok', current: 0, threshold: this.settings.repeated_failures, ...(phase ? { phase } : {}) };
+    }
+    const failure = attempt.failure ?? '';
+    const next: RepeatRun = run && run.failure === failure ? { ...run, count: run.count + 1 } : { tool: attempt.tool, target: attempt.target, failure, count: 1 };
+    delete repeats[attempt.signature];
+    repeats[attempt.signature] = next;
+    const keys = Object.keys(repeats);
+    for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REPEAT_RUNS))) delete repeats[key];
+    const limit = this.settings.repeated_failures;
+    const base = { breaker: 'iteration' as const, current: next.count, threshold: limit, ...(phase ? { phase } : {}) };
+    const shown = next.target.length > 160 ? `${next.target.slice(0, 157)}...` : next.target;
+    if (next.count >= limit) {
+      return {
+        ...base,
+        level: 'trip',
+        reason: 'REPEATED_FAILURE',
+        repeated_action: { tool: next.tool, target: next.target },
+        suggestion: `${next.tool} \`${shown}\` failed ${next.count} times in a row with the same error: running it again will fail again. Read the error and change its cause, try another way, or ask for help. Warden holds back this one action; the rest of your work goes on.`,
+      };
+    }
+    if (next.count >= Math.max(2, Math.ceil(limit * this.settings.warning))) {
+      return { ...base, level: 'warning', reason: 'REPEATED_FAILURE_WARNING', suggestion: `${next.tool} \`${shown}\` failed ${next.count} times in a row with the same error.` };
+    }
+    return { ...base, level: 'ok' };
+  }
+
   /** Forgets the phase's count and stagnation, as when the phase starts again. */
   resetPhase(phase: Phase | undefined): void {
     const key = phaseKey(phase);
@@ -71,6 +131,7 @@ export class IterationMeasure {
 
   reset(): void {
     Object.assign(this.snapshot, IterationMeasure.empty());
+    delete this.snapshot.repeats;
   }
 
   private readCount(phase: Phase | undefined, count: number): Measurement {

@@ -14,6 +14,8 @@ export interface Measurement {
   phase?: Phase;
   /** Written for the agent to read. */
   suggestion?: string;
+  /** The one action a trip holds back, when the trip is about that action repeating (not the session). */
+  repeated_action?: { tool: string; target: string };
 }
 
 const RANK: Record<MeasurementLevel, number> = { ok: 0, warning: 1, trip: 2 };

@@ -1,11 +1,13 @@
 import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './breaker-settings.js';
+import { seedSettings } from './seed-settings.fixture.js';
 import { CostMeasure, priceCall } from './cost-measure.js';
 import { ErrorRateMeasure } from './error-rate-measure.js';
 import { IterationMeasure } from './iteration-measure.js';
 import { RollingDay } from './rolling-day.js';
 import { TimeMeasure } from './time-measure.js';
 
-const settings: BreakerSettings = structuredClone(DEFAULT_BREAKER_SETTINGS);
+// The seed's values where Warden's defaults differ (why is said beside each default in breaker-settings.ts).
+const settings: BreakerSettings = seedSettings();
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -66,17 +68,29 @@ describe('IterationMeasure (seed 002 §2)', () => {
 });
 
 describe('CostMeasure and pricing (seed 002 §3)', () => {
-  it('prices per 1,000 tokens from the table and refuses an unknown model', () => {
-    expect(priceCall(settings.cost.pricing, 'claude-sonnet-4-5-20250929', 1000, 500)).toEqual({ priced: true, usd: 0.003 + 0.0075 });
-    expect(priceCall(settings.cost.pricing, 'claude-opus-4-6', 10_000, 5000)).toEqual({ priced: true, usd: 0.15 + 0.375 });
-    expect(priceCall(settings.cost.pricing, 'mystery-model', 1, 1)).toEqual({ priced: false, model: 'mystery-model' });
-    expect(priceCall(settings.cost.pricing, 'constructor', 1, 1)).toEqual({ priced: false, model: 'constructor' });
+  // The seed's table (seed 002 §3.1), configured as the seed has it: Opus 4.6 has since become cheaper.
+  const SEED_PRICES = {
+    'claude-sonnet-4-5-20250929': { input: 0.003, output: 0.015 },
+    'claude-haiku-4-5-20251001': { input: 0.00025, output: 0.00125 },
+    'claude-opus-4-6': { input: 0.015, output: 0.075 },
+  };
+
+  it('prices per 1,000 tokens from the table (seed test, with the seed prices)', () => {
+    expect(priceCall(SEED_PRICES, 'claude-sonnet-4-5-20250929', { prompt: 1000, completion: 500 }).usd).toBeCloseTo(0.003 + 0.0075, 12);
+    expect(priceCall(SEED_PRICES, 'claude-opus-4-6', { prompt: 10_000, completion: 5000 }).usd).toBeCloseTo(0.15 + 0.375, 12);
+  });
+
+  it('prices current models at their published prices, and a model it does not list by its family or the fallback, never as free', () => {
+    expect(priceCall(settings.cost.pricing, 'claude-opus-4-6', { prompt: 10_000, completion: 5000 })).toMatchObject({ match: 'listed', usd: expect.closeTo(0.05 + 0.125, 12) });
+    expect(priceCall(settings.cost.pricing, 'claude-opus-4-7', { prompt: 0, completion: 0, cache_read: 100_000 }).usd).toBeCloseTo(0.05, 12);
+    expect(priceCall(settings.cost.pricing, 'mystery-model', { prompt: 1000, completion: 0 })).toMatchObject({ match: 'fallback', priced_as: 'claude-sonnet-4-6', usd: expect.closeTo(0.003, 12) });
+    expect(priceCall(settings.cost.pricing, 'constructor', { prompt: 1000, completion: 0 })).toMatchObject({ match: 'fallback' });
   });
 
   it('does not trip under budget (seed test)', () => {
     const m = new CostMeasure(settings.cost, CostMeasure.empty());
-    const call = priceCall(settings.cost.pricing, 'claude-sonnet-4-5-20250929', 1000, 500);
-    m.record('implementation', call.priced ? call.usd : 0);
+    const call = priceCall(SEED_PRICES, 'claude-sonnet-4-5-20250929', { prompt: 1000, completion: 500 });
+    m.record('implementation', call.usd);
     expect(m.evaluate('implementation', 0.0105)).toMatchObject({ level: 'ok' });
   });
 
@@ -162,6 +176,21 @@ describe('TimeMeasure (seed 002 §4)', () => {
     expect(m.nextDeadline('deployment', 13.5 * MINUTE)).toBe(15 * MINUTE);
     expect(m.nextDeadline('deployment', 15 * MINUTE)).toBe(108 * MINUTE);
     expect(m.nextDeadline('deployment', 120 * MINUTE)).toBeUndefined();
+  });
+
+  it('counts working time by default: a silence longer than the idle gap counts only up to it', () => {
+    const time = { ...DEFAULT_BREAKER_SETTINGS.time, timeouts: { ...DEFAULT_BREAKER_SETTINGS.time.timeouts, total: 2 * HOUR } };
+    const m = new TimeMeasure(time, { started_at: 0 });
+    // An hour of work, a night away (14 hours, of which 10 minutes count), then another 40 minutes: 110 minutes.
+    for (let t = 0; t <= HOUR; t += 5 * MINUTE) m.touch(t);
+    for (let t = 15 * HOUR; t <= 15 * HOUR + 40 * MINUTE; t += 5 * MINUTE) m.touch(t);
+    expect(m.evaluate(undefined, 15 * HOUR + 40 * MINUTE)).toMatchObject({ level: 'warning', current: 110 * MINUTE, threshold: 2 * HOUR });
+    // Silent from here, it reaches the total only within the idle gap: ten minutes on.
+    expect(m.nextDeadline(undefined, 15 * HOUR + 40 * MINUTE)).toBe(15 * HOUR + 50 * MINUTE);
+    expect(m.evaluate(undefined, 40 * HOUR)).toMatchObject({ level: 'trip', current: 2 * HOUR });
+    const quiet = new TimeMeasure(time, { started_at: 0 });
+    quiet.touch(HOUR);
+    expect(quiet.nextDeadline(undefined, HOUR)).toBeUndefined();
   });
 });
 

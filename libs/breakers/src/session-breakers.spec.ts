@@ -1,14 +1,19 @@
 import { validateMessage, createMessage, type BreakerStateRecord } from '@warden/contracts';
 import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './breaker-settings.js';
+import { seedSettings } from './seed-settings.fixture.js';
 import { SessionBreakers, type BreakerEvent } from './session-breakers.js';
 
 const MINUTE = 60_000;
 let sequence = 0;
 const id = () => `m-${++sequence}`;
 
-/** The seed's defaults, but phases with room to spend so that the run budget is the one reached. */
+/**
+ * The seed's defaults (its iteration limit without a phase, and its Opus 4.6 price, which has since fallen),
+ * but phases with room to spend so that the run budget is the one reached.
+ */
 function settings(change: (s: BreakerSettings) => void = () => undefined): BreakerSettings {
-  const s = structuredClone(DEFAULT_BREAKER_SETTINGS);
+  const s = seedSettings();
+  s.cost.pricing = { 'claude-opus-4-6': { input: 0.015, output: 0.075 } };
   for (const phase of Object.keys(s.cost.budgets.per_phase) as (keyof typeof s.cost.budgets.per_phase)[]) s.cost.budgets.per_phase[phase] = 1000;
   change(s);
   return s;
@@ -67,15 +72,73 @@ describe('SessionBreakers', () => {
     expect(session.ledger.cost.run).toBe(9);
   });
 
-  it('reports an unknown model as an error event and does not count it as zero', () => {
+  it('prices a model it does not list by the documented fallback, never as zero, and says so once per session', () => {
     const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
     const events = session.outcomeReported(id(), 0, { ...expensive, model: 'gpt-9-ultra' }, 0);
     expectValid(events);
     expect(events).toEqual([
-      { type: 'breaker.error', payload: expect.objectContaining({ code: 'unknown_model', action_id: 'a', message: expect.stringContaining('"gpt-9-ultra"') }) },
+      { type: 'breaker.error', payload: expect.objectContaining({ code: 'unknown_model', action_id: 'a', message: expect.stringContaining('"gpt-9-ultra" in the pricing table; it is priced as claude-sonnet-4-6') }) },
+      { type: 'breaker.cost_recorded', payload: expect.objectContaining({ model: 'gpt-9-ultra', cost_usd: expect.closeTo(1.8, 9) }) },
     ]);
-    expect(session.ledger.cost.run).toBe(0);
-    expect(types(session.outcomeReported(id(), 0, { ...expensive, model: undefined }, 0))).toEqual(['breaker.error']);
+    expect(session.ledger.cost.run).toBeCloseTo(1.8, 9);
+    expect(types(session.outcomeReported(id(), 1, { ...expensive, action_id: 'b', model: 'gpt-9-ultra' }, 0))).toEqual(['breaker.cost_recorded']);
+    expect(types(session.outcomeReported(id(), 2, { ...expensive, model: undefined }, 0))).toEqual(['breaker.error']);
+  });
+
+  it('prices cache reads and writes at their own prices, as a real Claude Code turn reports them', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const turn = { action_id: 't', status: 'success' as const, model: 'claude-opus-4-7', tokens: { prompt: 6, completion: 350, cache_read: 95_000, cache_write: 1_200 } };
+    const events = session.outcomeReported(id(), 0, turn, 0);
+    expectValid(events);
+    expect(events).toEqual([{ type: 'breaker.cost_recorded', payload: expect.objectContaining({ prompt_tokens: 96_206, completion_tokens: 350, cost_usd: expect.closeTo(0.06378, 9) }) }]);
+  });
+
+  it('trips on the same action failing the same way again and again, and holds back only that action', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const build = { tool: 'Bash', input: { command: 'cargo build' } };
+    const fail = (n: number, line: number) => {
+      session.actionProposed(id(), n, undefined, { action_id: `b${n}`, ...build });
+      return session.outcomeReported(id(), n, { action_id: `b${n}`, status: 'error', error: { message: `error[E0277]: the trait bound is not satisfied --> src/main.rs:${line}:5` } }, 0);
+    };
+    fail(1, 10);
+    // An edit in between does not break the run: the same build fails the same way after it.
+    session.actionProposed(id(), 2, undefined, { action_id: 'e1', tool: 'Edit', input: { file_path: '/w/Cargo.toml', old_string: 'a', new_string: 'b' } });
+    session.outcomeReported(id(), 2, { action_id: 'e1', status: 'success' }, 0);
+    fail(3, 11);
+    fail(4, 12);
+    expect(types(fail(5, 13))).toEqual(['breaker.warning']);
+    const trip = fail(6, 14);
+    expectValid(trip);
+    expect(trip.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'REPEATED_FAILURE', current_value: 5, threshold: 5 });
+    expect(breakerOf(session.stateRecord(6), 'iteration')).toMatchObject({ state: 'open', repeated_action: { tool: 'Bash', target: 'cargo build' } });
+  });
+
+  it('counts the checks an agent runs as the iterations of a declared phase, not every read and edit', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    session.started(id(), 0, 'testing');
+    let n = 0;
+    const act = (tool: string, input: Record<string, unknown>) => session.actionProposed(id(), ++n, 'testing', { action_id: `a${n}`, tool, input });
+    for (let i = 0; i < 12; i++) act('Read', { file_path: `/w/src/f${i}.ts` });
+    for (let i = 0; i < 6; i++) act('Edit', { file_path: '/w/src/a.ts', old_string: `${i}`, new_string: `${i + 1}` });
+    expect(session.stateRecord(n).state).toBe('closed');
+    for (let i = 0; i < 5; i++) act('Bash', { command: 'npx vitest run test/cart.test.ts' });
+    expect(session.stateRecord(n).state).toBe('closed');
+    const trip = act('Bash', { command: 'npx vitest run test/cart.test.ts' });
+    expect(trip.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'MAX_ITERATIONS_EXCEEDED', current_value: 6, threshold: 5 });
+  });
+
+  it('does not count a different failure, or a success, as repetition', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const run = (n: number, status: 'success' | 'error', message = 'AssertionError: expected 2 to equal 3') => {
+      session.actionProposed(id(), n, undefined, { action_id: `t${n}`, tool: 'Bash', input: { command: 'npm test' } });
+      return session.outcomeReported(id(), n, { action_id: `t${n}`, status, ...(status === 'error' ? { error: { message } } : {}) }, 0);
+    };
+    for (let i = 0; i < 4; i++) run(i, 'error');
+    run(4, 'success');
+    for (let i = 5; i < 9; i++) run(i, 'error');
+    run(9, 'error', 'TypeError: cannot read properties of undefined');
+    for (let i = 10; i < 14; i++) run(i, 'error', `test ${i} failed: timeout`);
+    expect(breakerOf(session.stateRecord(14), 'iteration').state).toBe('closed');
   });
 
   it('trips the time breaker of a silent session on a tick, and says when it needs the next one', () => {

@@ -7,6 +7,8 @@ import {
   type Phase,
   type PhaseProgress,
 } from '@warden/contracts';
+import type { TokenUsage } from '@warden/pricing';
+import { actionSignature, actionTarget, failureSignature, isCheckCommand } from '@warden/signatures';
 import type { BreakerSettings } from './breaker-settings.js';
 import { Circuit, closedCircuit, type CircuitSnapshot, type CircuitTransition } from './circuit.js';
 import { CostMeasure, priceCall, type CostSnapshot } from './cost-measure.js';
@@ -47,8 +49,20 @@ export interface SessionLedger {
    * factor applied so far, per kind (1 or absent = the configured limits).
    */
   throttle?: { iterations: number; cost: number } & ThrottleLimits;
-  /** Tokens and file operations since the session's first event, read against the throttle's limits. */
+  /** Tokens and file operations since the throttle's limits were last set, read against them. */
   usage?: SessionUsage;
+  /** The last proposed actions (id, signature, tool, target), so that an outcome finds what it is about. */
+  recent?: { id: string; sig: string; tool: string; target: string }[];
+}
+
+/** Proposed actions remembered for their outcomes. */
+const RECENT_ACTIONS = 32;
+
+/** Whether an action is an iteration: every action, or one that runs a check (an action not described counts). */
+function isIteration(counts: 'checks' | 'actions', action: ActionReading): boolean {
+  if (counts === 'actions' || !action.input) return true;
+  const command = action.input['command'] ?? action.input['cmd'];
+  return typeof command === 'string' && isCheckCommand(command);
 }
 
 /** The settings with a session's throttling applied: iteration limits and cost budgets scaled down. */
@@ -71,10 +85,19 @@ export function throttledSettings(settings: BreakerSettings, throttle: SessionLe
 export interface OutcomeReading {
   action_id: string;
   status: 'success' | 'error';
+  error?: { message: string; class?: string };
   phase?: Phase;
   model?: string;
-  tokens?: { prompt: number; completion: number };
+  tokens?: TokenUsage;
   progress?: PhaseProgress;
+}
+
+/** The part of a proposed action the breakers read. */
+export interface ActionReading {
+  action_id?: string;
+  tool?: string;
+  kind?: string;
+  input?: Record<string, unknown>;
 }
 
 export type BreakerCommandPayload = PayloadOf<'breaker.command'>;
@@ -163,20 +186,26 @@ export class SessionBreakers {
    * One proposed action: one iteration of its phase (and one file operation when it writes files),
    * and a look at the clocks.
    */
-  actionProposed(messageId: string, at: number, phase: Phase | undefined, action: { tool?: string; kind?: string } = {}): BreakerEvent[] {
+  actionProposed(messageId: string, at: number, phase: Phase | undefined, action: ActionReading = {}): BreakerEvent[] {
     return this.apply(messageId, () => {
       const current = phase ?? this.ledger.phase;
+      if (action.action_id && action.tool && action.input) {
+        const recent = (this.ledger.recent ??= []);
+        recent.push({ id: action.action_id, sig: actionSignature(action.tool, action.input), tool: action.tool, target: actionTarget(action.input) });
+        if (recent.length > RECENT_ACTIONS) recent.splice(0, recent.length - RECENT_ACTIONS);
+      }
       // Actions refused while the iteration breaker is open are not iterations the agent got to run.
       if (!this.circuits.iteration.blocking) {
-        const readings = [this.iteration.countAction(current)];
+        const readings = isIteration(this.settings.iteration.counts, action) ? [this.iteration.countAction(current)] : [];
         if (isFileOperation(action)) {
           const usage = this.usage();
           usage.file_operations++;
           const limit = this.ledger.throttle?.max_file_operations;
           if (limit !== undefined) readings.push(readFileOperations(usage, limit, this.settings.iteration.warning, current));
         }
-        this.feed(mostSevere(readings), at, true);
+        if (readings.length) this.feed(mostSevere(readings), at, true);
       }
+      this.time.touch(at);
       this.feed(this.time.evaluate(this.ledger.phase, at), at, true);
     });
   }
@@ -188,6 +217,7 @@ export class SessionBreakers {
   outcomeReported(messageId: string, at: number, outcome: OutcomeReading, dayTotal: number): BreakerEvent[] {
     return this.apply(messageId, () => {
       const phase = outcome.phase ?? this.ledger.phase;
+      this.time.touch(at);
       this.errors.record(at, outcome.status === 'error');
       const rate = this.errors.evaluate(at);
       // While probing, a failed action fails the probe even if the window is too thin for a rate.
@@ -206,16 +236,26 @@ export class SessionBreakers {
       }
       if (outcome.tokens) {
         const usage = this.usage();
-        usage.tokens += outcome.tokens.prompt + outcome.tokens.completion;
+        // Tokens the model newly read or wrote; re-reading its cached context is not more work.
+        usage.tokens += outcome.tokens.prompt + outcome.tokens.completion + (outcome.tokens.cache_write ?? 0);
         const limit = this.ledger.throttle?.max_tokens;
         if (limit !== undefined) readings.push(readTokens(usage, limit, this.settings.cost.warning, phase));
       }
       if (readings.length) this.feed(mostSevere(readings), at, true);
       if (outcome.progress) this.feed(this.iteration.recordProgress(phase, outcome.progress), at, true);
+      const action = this.ledger.recent?.find((a) => a.id === outcome.action_id);
+      if (action) {
+        const failed = outcome.status === 'error';
+        const repeat = this.iteration.recordAttempt(phase, { signature: action.sig, tool: action.tool, target: action.target, failed, ...(failed ? { failure: failureSignature(outcome.error) } : {}) });
+        if (repeat) this.feed(repeat, at, true);
+      }
     });
   }
 
-  /** The price of the outcome's model call, or undefined with an error event when it cannot be priced. */
+  /**
+   * The price of the outcome's model call (undefined when it reports no tokens). A model the price table
+   * does not list is priced by its family or the fallback, and reported once per session.
+   */
   chargeable(outcome: OutcomeReading): number | undefined {
     if (!outcome.tokens) return undefined;
     if (!outcome.model) {
@@ -225,25 +265,27 @@ export class SessionBreakers {
       });
       return undefined;
     }
-    const call = priceCall(this.settings.cost.pricing, outcome.model, outcome.tokens.prompt, outcome.tokens.completion);
-    if (!call.priced) {
+    const call = priceCall(this.settings.cost.pricing, outcome.model, outcome.tokens);
+    const noted = `price:${outcome.model}`;
+    if (call.match !== 'listed' && !this.ledger.warned.includes(noted)) {
+      this.ledger.warned.push(noted);
       this.events.push({
         type: 'breaker.error',
         payload: {
           code: 'unknown_model',
-          message: `no price for model "${outcome.model}" in the pricing table; add it to cost.pricing. The call is not counted against the budgets.`,
+          message: `no price for model "${outcome.model}" in the pricing table; it is priced as ${call.priced_as} (${call.match === 'family' ? 'its family' : 'the fallback'}). Add it to cost.pricing for exact figures.`,
           action_id: outcome.action_id,
         },
       });
-      return undefined;
     }
+    const phase = outcome.phase ?? this.ledger.phase;
     this.events.push({
       type: 'breaker.cost_recorded',
       payload: {
         action_id: outcome.action_id,
-        ...(outcome.phase ?? this.ledger.phase ? { phase: (outcome.phase ?? this.ledger.phase)! } : {}),
+        ...(phase ? { phase } : {}),
         model: outcome.model,
-        prompt_tokens: outcome.tokens.prompt,
+        prompt_tokens: outcome.tokens.prompt + (outcome.tokens.cache_read ?? 0) + (outcome.tokens.cache_write ?? 0),
         completion_tokens: outcome.tokens.completion,
         cost_usd: call.usd,
         operation: 'action.outcome',
@@ -325,6 +367,8 @@ export class SessionBreakers {
       this.settings = throttledSettings(this.configured, this.ledger.throttle);
       this.iteration = new IterationMeasure(this.settings.iteration, this.ledger.iteration);
       this.cost = new CostMeasure(this.settings.cost, this.ledger.cost);
+      // A throttled limit counts from the moment it is set, not from the session's start.
+      if (limits.max_tokens !== undefined || limits.max_file_operations !== undefined) this.ledger.usage = { tokens: 0, file_operations: 0 };
     });
   }
 
@@ -357,6 +401,7 @@ export class SessionBreakers {
         ...(c.retry_at !== undefined ? { retry_at: new Date(c.retry_at).toISOString() } : {}),
         ...(c.disabled ? { disabled: true } : {}),
         ...(this.settings[kind].mode === 'metrics_only' ? { metrics_only: true } : {}),
+        ...(c.repeated_action && c.state !== 'closed' ? { repeated_action: c.repeated_action } : {}),
       };
     });
     const enforced = BREAKER_KINDS.filter((k) => !this.ledger.circuits[k].disabled && this.settings[k].mode === 'enforce');

@@ -29,7 +29,7 @@ import { IncidentCreated, InterventionEvaluated, InterventionIssued } from './me
 import { LadderCommand, LadderLevelChanged, LadderMetricsUpdated } from './messages/ladder.js';
 import { PatternDetected } from './messages/pattern.js';
 import { ReviewVerdict } from './messages/review.js';
-import { SessionEnded, SessionPhaseChanged, SessionStarted } from './messages/session.js';
+import { SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted } from './messages/session.js';
 
 /** Every message type of the suite. The one source of truth for types, validation and the AsyncAPI document. */
 export const MESSAGE_DEFINITIONS = [
@@ -37,6 +37,7 @@ export const MESSAGE_DEFINITIONS = [
   ActionOutcome,
   SessionStarted,
   SessionPhaseChanged,
+  SessionGoalChanged,
   SessionEnded,
   CheckpointSaved,
   ControlAcknowledged,

@@ -37,6 +37,7 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     environment: 'development',
   },
   'session.phase_changed': { phase: 'testing', previous_phase: 'implementation' },
+  'session.goal_changed': { goal: 'Now also handle ISO week dates in the parser', source: 'user_prompt' },
   'session.ended': { status: 'success', false_positives: 0, missed_critical_bugs: 0, human_approved: true },
   'checkpoint.saved': {
     checkpoint_id: 'ckpt-7',

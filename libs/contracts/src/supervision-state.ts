@@ -61,6 +61,11 @@ export const BreakerStateRecord = Type.Object(
         disabled: Type.Optional(Type.Boolean()),
         /** The breaker is configured to report only: an OPEN state here blocks nothing. */
         metrics_only: Type.Optional(Type.Boolean()),
+        /**
+         * Set when the breaker opened on one action failing the same way again and again: only that action
+         * (same tool, same target: the command line or file) is held back; the agent's other work goes on.
+         */
+        repeated_action: Type.Optional(Type.Object({ tool: Type.String({ maxLength: 128 }), target: Type.String({ maxLength: 1000 }) })),
       }),
       { maxItems: 16 },
     ),

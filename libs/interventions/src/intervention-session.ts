@@ -1,4 +1,4 @@
-import type { InterventionType } from '@warden/contracts';
+import { SEVERITIES, type InterventionType } from '@warden/contracts';
 import type { Issue } from './issue.js';
 import { PROGRESSION, type InterventionSettings, type StrategyType } from './intervention-settings.js';
 import { atRank, rank, selectBySeverityAndEscalation, severityScore, stronger } from './severity.js';
@@ -198,7 +198,7 @@ export class InterventionSession {
     }
     // The seed's maybe_escalate: the same issue reported twice before and still here goes past the last step.
     if (previous && similarBefore >= 2 && rank(type) <= rank(previous.type)) type = atRank(rank(previous.type) + 1);
-    type = this.available(type);
+    type = this.available(type, issue);
     return {
       type,
       strategy: used,
@@ -214,7 +214,7 @@ export class InterventionSession {
     const onIssue = this.record.interventions.filter((i) => i.issue_type === issue.type && i.at >= windowStart);
     const previous = onIssue.at(-1);
     return {
-      type: this.available(custom.type),
+      type: this.available(custom.type, issue),
       strategy: 'custom',
       severity_score: severityScore(issue),
       escalation_level: onIssue.filter((i) => i.evaluation?.outcome !== 'effective').length,
@@ -224,10 +224,14 @@ export class InterventionSession {
     };
   }
 
-  /** The chosen step, or the next stronger one that is enabled and not used up (the next milder one at the top). */
-  private available(type: InterventionType): InterventionType {
+  /**
+   * The chosen step, or the next stronger one that is enabled and not used up (the next milder one at the
+   * top). An emergency stop is usable only for an issue at least as severe as emergency_stop.min_severity.
+   */
+  private available(type: InterventionType, issue: Issue): InterventionType {
     const usable = (t: InterventionType) =>
       this.settings[t].enabled &&
+      (t !== 'emergency_stop' || SEVERITIES.indexOf(issue.severity) >= SEVERITIES.indexOf(this.settings.emergency_stop.min_severity)) &&
       !(t === 'soft_correction' && this.record.interventions.filter((i) => i.type === 'soft_correction').length >= this.settings.soft_correction.max_attempts);
     for (let r = rank(type); r < PROGRESSION.length; r++) if (usable(atRank(r))) return atRank(r);
     for (let r = rank(type) - 1; r >= 0; r--) if (usable(atRank(r))) return atRank(r);

@@ -57,6 +57,7 @@ const SettingsSchema = Type.Object(
     emergency_stop: Type.Object(
       {
         enabled: Type.Boolean(),
+        min_severity: Type.Enum(['low', 'medium', 'high', 'critical']),
         auto_cleanup: Type.Boolean(),
         notification_channels: Type.Array(Type.Enum(['log', 'webhook'])),
         preserve_incident_data_days: Seconds,

@@ -1,4 +1,4 @@
-import type { InterventionType, PatternType } from '@warden/contracts';
+import type { InterventionType, Severity, PatternType } from '@warden/contracts';
 
 export type StrategyType = 'progressive' | 'pattern_specific' | 'custom';
 
@@ -52,6 +52,11 @@ export interface InterventionSettings {
   };
   emergency_stop: {
     enabled: boolean;
+    /**
+     * The least severity of an issue that may stop the session. Below it, escalation ends at the strongest
+     * milder step (a rollback): a stuck or wandering agent is corrected, not stopped.
+     */
+    min_severity: Severity;
     auto_cleanup: boolean;
     /** Notifiers by name: `log` writes the incident to the service log, `webhook` posts it to `webhook.url`. */
     notification_channels: string[];
@@ -103,7 +108,10 @@ export const DEFAULT_INTERVENTION_SETTINGS: InterventionSettings = {
     enabled: true,
     reduction_factors: { moderate: 0.85, high: 0.7, aggressive: 0.5, severe: 0.25 },
     metrics_window_seconds: 60,
-    default_limits: { max_file_operations: 1000, max_tokens: 200_000, batch_size: 100, max_iterations: 50, max_cost_usd: 50 },
+    // max_tokens counts the tokens a throttled session newly reads or writes (not its cached context, which
+    // a coding agent re-reads every turn): a Claude Code turn adds 3,000-10,000. 200,000 ended ordinary
+    // sessions within thirty turns of a throttle; a million is a budget for the rest of the work.
+    default_limits: { max_file_operations: 1000, max_tokens: 1_000_000, batch_size: 100, max_iterations: 50, max_cost_usd: 50 },
   },
   checkpoint_rollback: {
     enabled: true,
@@ -113,6 +121,9 @@ export const DEFAULT_INTERVENTION_SETTINGS: InterventionSettings = {
   },
   emergency_stop: {
     enabled: true,
+    // The seed stops at any severity once escalation reaches the top: on real sessions that stopped ordinary
+    // work whose blocked actions had already been prevented. Only a critical issue is an emergency.
+    min_severity: 'critical',
     auto_cleanup: false,
     notification_channels: ['log'],
     preserve_incident_data_days: 30,

@@ -92,3 +92,24 @@ export function issueFromRejection(message: MessageOf<'gate.responded'>): Issue 
     at: time(message.timestamp),
   };
 }
+
+/** The messages that can report an issue. */
+export type IssueMessage = MessageOf<'pattern.detected'> | MessageOf<'breaker.tripped'> | MessageOf<'review.verdict'> | MessageOf<'gate.responded'>;
+
+/**
+ * Whether a message reports an issue the controller acts on, and which: a pattern (not one reported in
+ * shadow mode), a breaker trip (not one in metrics-only mode), a blocking verdict (not one given in async
+ * mode, which held nothing), an operator's rejection (not a timeout, which the gate already handled).
+ */
+export function issueOf(message: IssueMessage): Issue | undefined {
+  switch (message.type) {
+    case 'pattern.detected':
+      return message.payload.shadow ? undefined : issueFromPattern(message);
+    case 'breaker.tripped':
+      return message.payload.mode === 'metrics_only' ? undefined : issueFromBreakerTrip(message);
+    case 'review.verdict':
+      return message.payload.verdict === 'block' && message.payload.mode !== 'async' ? issueFromBlock(message) : undefined;
+    case 'gate.responded':
+      return !message.payload.approved && message.payload.outcome !== 'timed_out' ? issueFromRejection(message) : undefined;
+  }
+}

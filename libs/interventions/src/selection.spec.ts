@@ -83,7 +83,8 @@ describe('a session choosing interventions (progressive)', () => {
   });
 
   it('escalates step by step while the issue keeps coming back (escalation weight 0.2)', () => {
-    const s = session(settings({ strategy: { escalation_weight: 0.2 } }));
+    // The seed lets escalation stop a session at any severity.
+    const s = session(settings({ strategy: { escalation_weight: 0.2 }, emergency_stop: { min_severity: 'low' } }));
     const chosen: string[] = [];
     for (let i = 0; i < 5; i++) {
       const at = 1000 * (i + 1);
@@ -96,7 +97,7 @@ describe('a session choosing interventions (progressive)', () => {
   });
 
   it('with the seed weight 0.3, three failed interventions reach the emergency stop from any score', () => {
-    const s = session();
+    const s = session(settings({ emergency_stop: { min_severity: 'low' } }));
     const chosen: string[] = [];
     for (let i = 0; i < 4; i++) {
       const at = 1000 * (i + 1);
@@ -105,6 +106,20 @@ describe('a session choosing interventions (progressive)', () => {
       s.issued(entry(type, 'repetitive_errors', at));
     }
     expect(chosen).toEqual(['soft_correction', 'context_reinforcement', 'resource_throttling', 'emergency_stop']);
+  });
+
+  it('stops a session only for a critical issue by default: a lesser one that keeps coming back ends at a rollback', () => {
+    const s = session();
+    const chosen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const at = 1000 * (i + 1);
+      const type = s.consider(issue({ severity: 'high', confidence: 0.9, at }), at).plan.selection!.type;
+      chosen.push(type);
+      s.issued(entry(type, 'repetitive_errors', at));
+    }
+    expect(chosen).not.toContain('emergency_stop');
+    expect(chosen.at(-1)).toBe('checkpoint_rollback');
+    expect(s.consider(issue({ severity: 'critical', confidence: 1, at: 9000 }), 9000).plan.selection).toMatchObject({ type: 'emergency_stop' });
   });
 
   it('de-escalates after an intervention that worked, measured from the outcomes that followed', () => {

@@ -1,3 +1,5 @@
+import type { TokenUsage } from '@warden/pricing';
+import { fingerprint, foldErrorText } from '@warden/signatures';
 import type { Phase } from '@warden/contracts';
 import { resolvePath } from './paths.js';
 import { contentMarks, localPortsIn, type ContentMark } from './signals.js';
@@ -59,16 +61,6 @@ const POLL_TOOLS = new Set(['bashoutput', 'taskoutput', 'shell_output', 'check_p
 const KILL_TOOLS = new Set(['killbash', 'killshell', 'kill_process']);
 const PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filename', 'target_file', 'directory'];
 const CONTENT_FIELDS = ['content', 'new_string', 'file_text', 'new_str', 'insert_text', 'new_source', 'patch'];
-
-/** Small, fast string fingerprint (FNV-1a, 32 bit) — for equality, not security. */
-export function fingerprint(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
-}
 
 /** Splits a command line into words, keeping quoted parts together (enough to find paths and programs). */
 export function shellWords(command: string): string[] {
@@ -159,23 +151,10 @@ export interface ReportedOutcome {
   status: 'success' | 'error';
   error?: { message: string; class?: string };
   files_touched?: string[];
-  tokens?: { prompt: number; completion: number };
+  tokens?: TokenUsage;
   model?: string;
   output_excerpt?: string;
   phase?: Phase;
-}
-
-/** `Error at line 42 in "/tmp/x-81f2"` and `Error at line 43 in "/tmp/x-99aa"` fold to the same text. */
-export function foldErrorText(text: string): string {
-  return text
-    .slice(0, 1000)
-    .toLowerCase()
-    .replace(/(["'`]).*?\1/g, '_')
-    .replace(/0x[0-9a-f]+|\b[0-9a-f]{8,}\b/g, '#')
-    .replace(/\d+(\.\d+)?/g, '#')
-    .replace(WHITESPACE, ' ')
-    .trim()
-    .slice(0, 160);
 }
 
 /** Adds the outcome half to a step. */
@@ -187,7 +166,8 @@ export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number
   }
   if (outcome.output_excerpt !== undefined) step.out = fingerprint(outcome.output_excerpt);
   if (outcome.files_touched?.length) step.files_touched = outcome.files_touched.length;
-  if (outcome.tokens) step.tokens = outcome.tokens.prompt + outcome.tokens.completion;
+  // Tokens the model newly read or wrote: re-reading the cached context is not growth.
+  if (outcome.tokens) step.tokens = outcome.tokens.prompt + outcome.tokens.completion + (outcome.tokens.cache_write ?? 0);
   if (costUsd !== undefined) step.cost_usd = costUsd;
   if (outcome.phase && !step.phase) step.phase = outcome.phase;
 }

@@ -15,7 +15,7 @@ describe('pattern detector settings', () => {
     const settings = resolvePatternSettings({ patterns: { polling_loop: { mode: 'shadow', severity: { medium: 20 } }, resource_spiral: { pricing: { 'my-model': { input: 0.001, output: 0.002 } } } } });
     expect(settings.polling_loop).toMatchObject({ mode: 'shadow', enabled: true, severity: { medium: 20, high: 25, critical: 60 } });
     expect(settings.resource_spiral.pricing['my-model']).toEqual({ input: 0.001, output: 0.002 });
-    expect(settings.resource_spiral.pricing['default']).toBeDefined();
+    expect(Object.keys(settings.resource_spiral.pricing)).toEqual(['my-model']);
   });
 
   it.each([
@@ -27,7 +27,7 @@ describe('pattern detector settings', () => {
     [{ stagnation: { severity: { high: 2.5 } } }, 'stagnation.severity.high must be a whole number >= 1'],
     [{ polling_loop: { severity: { high: 5 } } }, 'polling_loop.severity must not fall from low to critical (high is 5)'],
     [{ episode: { escalation_growth: 1 } }, 'episode.escalation_growth must be greater than 1'],
-    [{ resource_spiral: { pricing: { x: { input: 1 } } } }, 'resource_spiral.pricing.x must be { input, output }'],
+    [{ resource_spiral: { pricing: { x: { input: 1 } } } }, 'resource_spiral.pricing.x must be { input, output, cache_read?, cache_write? }'],
   ])('refuses %j', (document, message) => {
     expect(() => resolvePatternSettings(document)).toThrow(PatternSettingsError);
     expect(() => resolvePatternSettings(document)).toThrow(message);

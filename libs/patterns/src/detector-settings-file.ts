@@ -56,10 +56,14 @@ function checkOpen(mapping: string, where: string, value: unknown): unknown {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new PatternSettingsError(`${where} must be a whole number >= 1`);
     return value;
   }
-  const price = value as { input?: unknown; output?: unknown };
-  if (!isPlainObject(value) || typeof price.input !== 'number' || typeof price.output !== 'number' || price.input < 0 || price.output < 0 || Object.keys(value).length !== 2) {
-    throw new PatternSettingsError(`${where} must be { input, output } in USD per 1,000 tokens`);
-  }
+  const price = value as Record<string, unknown>;
+  const known = ['input', 'output', 'cache_read', 'cache_write'];
+  const valid =
+    isPlainObject(value) &&
+    typeof price['input'] === 'number' &&
+    typeof price['output'] === 'number' &&
+    Object.entries(price).every(([key, v]) => known.includes(key) && typeof v === 'number' && v >= 0);
+  if (!valid) throw new PatternSettingsError(`${where} must be { input, output, cache_read?, cache_write? } in USD per 1,000 tokens`);
   return value;
 }
 
@@ -97,6 +101,5 @@ export function resolvePatternSettings(document: unknown = {}): PatternSettings 
   if (settings.resource_spiral.window_ms < 1000) throw new PatternSettingsError('resource_spiral.window_ms must be at least 1000');
   const { growth } = settings.resource_spiral;
   if (!(growth.medium <= growth.high && growth.high <= growth.critical)) throw new PatternSettingsError('resource_spiral.growth must rise from medium to critical');
-  if (!settings.resource_spiral.pricing['default']) throw new PatternSettingsError('resource_spiral.pricing needs a default price');
   return settings;
 }

@@ -1,4 +1,5 @@
 import { PATTERN_TYPES, type Severity } from '@warden/contracts';
+import type { ModelPrice } from '@warden/pricing';
 
 /** Whether a detector's patterns are actionable (`enforce`) or only counted and marked `shadow`. */
 export type DetectorMode = 'enforce' | 'shadow';
@@ -51,8 +52,8 @@ export interface PatternSettings {
     floors: { file_operations_per_min: number; tokens_per_min: number; cost_usd_per_min: number; background_processes: number };
     /** Levels that are a spiral whatever their growth. */
     ceilings: { file_operations_per_min: number; tokens_per_min: number; cost_usd_per_min: number; background_processes: number };
-    /** USD per 1,000 tokens by model; `default` prices models not listed. */
-    pricing: Record<string, { input: number; output: number }>;
+    /** USD per 1,000 tokens by model, laid over Warden's price table (@warden/pricing, shared with the breaker). */
+    pricing: Record<string, ModelPrice>;
   };
   hallucination: DetectorToggle & { severity: SeverityLadder; window_actions: number };
   installation_trap: DetectorToggle;
@@ -84,7 +85,15 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
   scope_creep: {
     ...enforce(0.5),
     severity: { low: 1, medium: 3, high: 6 },
-    ignored_paths: ['/usr/**', '/opt/**', '/tmp/**', '/var/tmp/**', '/dev/**', '/proc/**', '**/node_modules/**', '**/site-packages/**', '~/.cache/**', '~/.npm/**'],
+    // Toolchains, caches, temporary files, null devices, and the agent's own files (Claude Code keeps its
+    // plans, memory, skills and transcripts under ~/.claude): none of them is another project.
+    ignored_paths: [
+      '/usr/**', '/opt/**', '/tmp/**', '/var/tmp/**', '/private/tmp/**', '/var/folders/**', '/private/var/folders/**', '/dev/**', '/proc/**', '**/nul',
+      '**/node_modules/**', '**/site-packages/**', '**/.venv/**',
+      '~/.cache/**', '~/.npm/**', '~/.pnpm-store/**', '~/.yarn/**', '~/.bun/**', '~/.nvm/**', '~/.cargo/**', '~/.rustup/**', '~/.pyenv/**', '~/.m2/**', '~/.gradle/**', '~/go/pkg/**', '~/Library/Caches/**',
+      '~/appdata/local/temp/**', '/c/windows/temp/**',
+      '~/.claude/**', '~/.claude.json', '~/.codex/**', '~/.gemini/**',
+    ],
     secret_paths: ['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.ssh/**', '**/.aws/credentials', '**/.npmrc', '**/.netrc', '**/.pypirc', '**/.docker/config.json', '**/credentials*.json', '**/secrets.*', '**/.git-credentials'],
   },
   goal_drift: {
@@ -96,16 +105,12 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
     ...enforce(0.6),
     window_ms: MINUTE,
     growth: { medium: 2, high: 4, critical: 8 },
-    floors: { file_operations_per_min: 30, tokens_per_min: 250_000, cost_usd_per_min: 0.5, background_processes: 3 },
-    ceilings: { file_operations_per_min: 300, tokens_per_min: 3_000_000, cost_usd_per_min: 10, background_processes: 8 },
-    pricing: {
-      default: { input: 0.003, output: 0.015 },
-      'claude-sonnet-4-5-20250929': { input: 0.003, output: 0.015 },
-      'claude-haiku-4-5-20251001': { input: 0.00025, output: 0.00125 },
-      'claude-opus-4-6': { input: 0.015, output: 0.075 },
-      'gpt-4o': { input: 0.0025, output: 0.01 },
-      'gpt-4o-mini': { input: 0.00015, output: 0.0006 },
-    },
+    // Floors measured on real Claude Code sessions: an Opus session at work spends $0.5-2 a minute and a
+    // minute often costs twice the one before; background processes that exit by themselves are never
+    // counted down. Below these, growth is noise.
+    floors: { file_operations_per_min: 30, tokens_per_min: 250_000, cost_usd_per_min: 2, background_processes: 8 },
+    ceilings: { file_operations_per_min: 300, tokens_per_min: 3_000_000, cost_usd_per_min: 10, background_processes: 16 },
+    pricing: {},
   },
   hallucination: { ...enforce(0.4), severity: { medium: 3, high: 5, critical: 8 }, window_actions: 15 },
   installation_trap: enforce(0.5),

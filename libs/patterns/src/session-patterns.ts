@@ -1,5 +1,7 @@
-import { hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
-import { addOutcome, fileOperations, fingerprint, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
+import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
+import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
+import { fingerprint } from '@warden/signatures';
+import { addOutcome, fileOperations, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
 import { DETECTOR_NAMES, severityAt, severityRank, type PatternSettings } from './detector-settings.js';
 import type { Detector, Detectors, Finding, SessionView } from './detectors/detector.js';
 import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
@@ -10,7 +12,7 @@ import { detectRepetitiveErrors } from './detectors/repetitive-errors.js';
 import { detectResourceSpiral } from './detectors/resource-spiral.js';
 import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
-import { homeOf, pathMatcher, type PathMatcher } from './paths.js';
+import { homeOf, pathMatcher, pathsNamedIn, type PathMatcher } from './paths.js';
 import { knowledgeFor, type ProjectKnowledge } from './project-knowledge.js';
 import { emptySnapshot, type PhaseKey, type SessionSnapshot } from './session-state.js';
 
@@ -93,6 +95,17 @@ export class SessionPatterns {
     this.advance(at);
     this.snapshot.context = { ...start.context };
     if (start.phase) this.snapshot.phase = start.phase;
+    return this.evaluate();
+  }
+
+  /**
+   * The user asked for something new (a follow-up prompt): the goal becomes the original request with this
+   * one after it, and the goal drift detector judges the changes from here on.
+   */
+  goalChanged(at: number, request: string): PatternReport[] {
+    this.advance(at);
+    this.snapshot.context = { ...this.snapshot.context, goal: goalAfter(this.snapshot.context.goal, request) };
+    this.snapshot.goal_since = at;
     return this.evaluate();
   }
 
@@ -185,7 +198,7 @@ export class SessionPatterns {
   private view(): SessionView {
     const { context } = this.snapshot;
     const home = homeOf(context.cwd);
-    const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}`;
+    const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}`;
     if (this.scope?.key !== key) this.scope = scopeOf(key, context, home);
     const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd);
     return {
@@ -338,7 +351,8 @@ const MAX_SCOPES = 5000;
 function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined): { key: string; match?: PathMatcher } {
   let scope = scopes.get(key);
   if (!scope) {
-    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? [])];
+    // What the user named in the task is the task's, wherever it lies.
+    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal)];
     scope = { key, ...(globs.length ? { match: pathMatcher(globs, context.cwd, home) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);
@@ -355,9 +369,12 @@ function pick(step: Step): Partial<Step> {
   return kept;
 }
 
-/** USD for a model call at the configured prices (per 1,000 tokens); unknown models at the default price. */
-export function priceOf(pricing: PatternSettings['resource_spiral']['pricing'], model: string | undefined, tokens: { prompt: number; completion: number } | undefined): number | undefined {
+/**
+ * USD for a model call: the shared price table (with the configured prices laid over it), cache reads
+ * and writes at their own prices, models not listed priced by their family or the fallback — exactly
+ * as the breaker prices them.
+ */
+export function priceOf(pricing: PatternSettings['resource_spiral']['pricing'], model: string | undefined, tokens: TokenUsage | undefined): number | undefined {
   if (!tokens) return undefined;
-  const price = (model && pricing[model]) || pricing['default']!;
-  return (tokens.prompt * price.input + tokens.completion * price.output) / 1000;
+  return priceModelCall(model ?? FALLBACK_MODEL, tokens, pricing).usd;
 }

@@ -54,6 +54,8 @@ export interface SessionSnapshot {
   agent_id: string;
   session_id: string;
   context: { goal?: string; expected_paths?: string[]; cwd?: string };
+  /** When the goal last changed (a follow-up request): changes before it served the old goal. */
+  goal_since?: number;
   phase?: Phase;
   /** Latest event time seen, epoch ms: "now" for the time windows. */
   now: number;

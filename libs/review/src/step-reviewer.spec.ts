@@ -59,7 +59,7 @@ describe('StepReviewer', () => {
     expect(scores).toEqual([0.3, 0.4, 0.5, 0.7]);
   });
 
-  it('blocks every action of a session whose breaker is open, with the breaker’s reason', () => {
+  it('blocks what changes something while a breaker of the session is open, with the breaker’s reason, and lets reads through', () => {
     const supervision = new SupervisionState();
     const reviewer = started(new StepReviewer({ supervision }));
     supervision.applyBreaker('agent-1', 's1', {
@@ -69,10 +69,28 @@ describe('StepReviewer', () => {
       breakers: [{ breaker: 'cost', state: 'open', reason: 'Run budget of $25.00 exceeded' }],
       updated_at: new Date().toISOString(),
     });
-    const { verdict } = reviewer.review(action('Read', { file_path: 'README.md' }), address);
+    const { verdict } = reviewer.review(action('Edit', { file_path: 'src/utils/date.ts', old_string: 'a', new_string: 'b' }), address);
     expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'breaker' });
     expect(verdict.reasons[0]).toContain('Run budget of $25.00 exceeded');
-    expect(reviewer.review(action('Read', { file_path: 'README.md' }), { agentId: 'agent-1', sessionId: 'other' }).verdict.verdict).toBe('allow');
+    // The agent's way out: it may still look and report.
+    expect(reviewer.review(action('Read', { file_path: 'README.md' }), address).verdict.verdict).toBe('allow');
+    expect(reviewer.review(action('Bash', { command: 'git status' }), address).verdict.verdict).toBe('allow');
+    expect(reviewer.review(action('Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }), { agentId: 'agent-1', sessionId: 'other' }).verdict.verdict).not.toBe('block');
+  });
+
+  it('holds back only the repeated action while a breaker opened on its repeated failure is open', () => {
+    const supervision = new SupervisionState();
+    const reviewer = started(new StepReviewer({ supervision }));
+    supervision.applyBreaker('agent-1', 's1', {
+      agent_id: 'agent-1',
+      session_id: 's1',
+      state: 'open',
+      breakers: [{ breaker: 'iteration', state: 'open', reason: 'REPEATED_FAILURE', repeated_action: { tool: 'Bash', target: 'cargo build' } }],
+      updated_at: new Date().toISOString(),
+    });
+    expect(reviewer.review(action('Bash', { command: 'cargo  build' }), address).verdict).toMatchObject({ verdict: 'block', decided_by: 'breaker' });
+    expect(reviewer.review(action('Edit', { file_path: 'Cargo.toml', old_string: '1.0', new_string: '1.1' }), address).verdict.verdict).not.toBe('block');
+    expect(reviewer.review(action('Bash', { command: 'cargo tree -d' }), address).verdict.verdict).not.toBe('block');
   });
 
   it('asks for approval where the agent’s automation level does not allow the action', () => {

@@ -1,5 +1,6 @@
 import {
   AUTOMATION_LEVEL_DEFINITIONS,
+  goalAfter,
   isAllowedAtLevel,
   type AutomationLevel,
   type PayloadOf,
@@ -20,6 +21,7 @@ import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.j
 import { byStrength, RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
 import type { ReviewSession } from './session/review-session.js';
 import { ReviewSessionStore, type SessionAddress } from './session/review-session-store.js';
+import { holdsBack } from './supervision/breaker-hold.js';
 import { ladderActionOf } from './supervision/ladder-action.js';
 import { SupervisionState } from './supervision/supervision-state.js';
 import { resolveSettings, settingsFor, type ReviewerSettings } from './settings/reviewer-settings.js';
@@ -158,6 +160,12 @@ export class StepReviewer {
     this.sessions.open(address).setPhase(phase);
   }
 
+  /** The user asked for something new: the session's goal is its original request with this one after it. */
+  changeGoal(address: SessionAddress, request: string): void {
+    const session = this.sessions.open(address);
+    session.declare({ goal: goalAfter(session.context.goal, request) });
+  }
+
   endSession(address: SessionAddress): void {
     this.sessions.close(address);
   }
@@ -237,7 +245,9 @@ export class StepReviewer {
       ? { session, knowledge, suspectEndpoints: profile.settings.validators.suspect_endpoints }
       : { session, suspectEndpoints: profile.settings.validators.suspect_endpoints };
     const supervised = profile.supervisor.validate(parsed, validationContext);
-    const openBreakers = profile.settings.supervision.breaker ? this.supervision.openBreakers(address.agentId, address.sessionId) : [];
+    const openBreakers = profile.settings.supervision.breaker
+      ? this.supervision.openBreakers(address.agentId, address.sessionId).filter((b) => holdsBack(b, action, parsed))
+      : [];
     const input = {
       action: parsed,
       risk,

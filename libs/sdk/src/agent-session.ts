@@ -41,7 +41,8 @@ export interface ActionOutcome {
   error?: { message: string; class?: string };
   durationMs?: number;
   model?: string;
-  tokens?: { prompt: number; completion: number };
+  /** `prompt` counts the input tokens neither read from nor written to the prompt cache; those go in `cache_read` and `cache_write`. */
+  tokens?: { prompt: number; completion: number; cache_read?: number; cache_write?: number };
   filesTouched?: string[];
   outputExcerpt?: string;
   phase?: Phase;
@@ -106,6 +107,11 @@ export class AgentSession {
     await this.client.publish(
       this.client.message('session.phase_changed', this.sessionId, { payload: { phase, ...(previous ? { previous_phase: previous } : {}) } }),
     );
+  }
+
+  /** The user asked for something new: later actions are reviewed against this goal. */
+  async changeGoal(goal: string, source: 'user_prompt' | 'agent' = 'user_prompt'): Promise<void> {
+    await this.client.publish(this.client.message('session.goal_changed', this.sessionId, { payload: { goal: goal.slice(0, 4000), source } }));
   }
 
   async end(result: PayloadOf<'session.ended'>): Promise<void> {

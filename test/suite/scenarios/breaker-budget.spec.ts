@@ -10,7 +10,8 @@ import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'warden-breaker-scenario-'));
 const configPath = join(configDir, 'breakers.yaml');
-writeFileSync(configPath, 'breakers:\n  cost:\n    budgets:\n      per_run: 5\n');
+// The seed's price of Opus 4.6 (since lowered), which the figures below are written in.
+writeFileSync(configPath, 'breakers:\n  cost:\n    pricing:\n      claude-opus-4-6: { input: 0.015, output: 0.075 }\n    budgets:\n      per_run: 5\n');
 
 /**
  * The budget path end to end, every service a real process on a real nats-server: an agent's model
@@ -44,11 +45,14 @@ describe('a session that spends past its run budget', () => {
   });
 
   let counter = 0;
-  /** Proposes harmless reads until one gets the wanted answer (the breaker's state reaches the reviewer asynchronously). */
+  /**
+   * Proposes ordinary edits until one gets the wanted answer (the breaker's state reaches the reviewer
+   * asynchronously). An open breaker holds back what changes something; reads would pass.
+   */
   async function proposeUntil(session: AgentSession, allowed: boolean): Promise<ActionDecision> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const decision = await session.propose({ actionId: `read-${++counter}`, tool: 'Read', input: { file_path: '/work/app/README.md' } });
+      const decision = await session.propose({ actionId: `edit-${++counter}`, tool: 'Edit', input: { file_path: '/work/app/src/date.ts', old_string: 'a', new_string: 'b' } });
       if (decision.allowed === allowed) return decision;
       if (Date.now() > deadline) throw new Error(`no ${allowed ? 'allowed' : 'denied'} decision in time; last: ${JSON.stringify(decision)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -80,7 +84,9 @@ describe('a session that spends past its run budget', () => {
     await breaker.kill();
     breaker = await startBreaker();
     expect((await breakerState(session.sessionId))?.state).toBe('open');
-    expect((await session.propose({ actionId: 'still-blocked', tool: 'Read', input: { file_path: '/work/app/a.ts' } })).allowed).toBe(false);
+    expect((await session.propose({ actionId: 'still-blocked', tool: 'Write', input: { file_path: '/work/app/a.ts', content: 'x' } })).allowed).toBe(false);
+    // Its way out stays open: it may still read and report.
+    expect((await session.propose({ actionId: 'may-read', tool: 'Read', input: { file_path: '/work/app/a.ts' } })).allowed).toBe(true);
 
     const reset = createMessage('breaker.command', {
       agent_id: 'agent-1',

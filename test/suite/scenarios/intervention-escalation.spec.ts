@@ -13,7 +13,8 @@ const configDir = mkdtempSync(join(tmpdir(), 'warden-intervention-scenario-'));
 const configPath = join(configDir, 'interventions.yaml');
 // No cooldown, so that each report of the pattern gets its intervention; an escalation weight of 0.2 so
 // that a persisting low-scored issue climbs the ladder one step at a time.
-writeFileSync(configPath, 'interventions:\n  intervention_cooldown_seconds: 0\n  strategy:\n    escalation_weight: 0.2\n');
+// The seed's escalation: a persisting issue of any severity may end in an emergency stop.
+writeFileSync(configPath, 'interventions:\n  intervention_cooldown_seconds: 0\n  emergency_stop:\n    min_severity: low\n  strategy:\n    escalation_weight: 0.2\n');
 
 const GOOD = 'export function parseDate(text: string): Date {\n  return new Date(text);\n}\n';
 const BROKEN = 'export function parseDate(text: string): Date {\n  return new Date(text;\n}\n';

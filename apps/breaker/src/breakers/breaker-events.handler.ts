@@ -40,7 +40,7 @@ export class BreakerEventsHandler {
   onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
     return this.supervisor.apply(address(message, at), { message }, 'action', (b) =>
-      b.actionProposed(message.id, at, message.payload.phase, { tool: message.payload.tool, kind: message.payload.kind }),
+      b.actionProposed(message.id, at, message.payload.phase, { action_id: message.payload.action_id, tool: message.payload.tool, kind: message.payload.kind, input: message.payload.input }),
     );
   }
 
@@ -48,14 +48,14 @@ export class BreakerEventsHandler {
   onOutcome(@Payload() message: MessageOf<'action.outcome'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
     const { model, tokens } = message.payload;
-    const call = model && tokens ? priceCall(this.settings.cost.pricing, model, tokens.prompt, tokens.completion) : undefined;
+    const call = model && tokens ? priceCall(this.settings.cost.pricing, model, tokens) : undefined;
     return this.supervisor.apply(
       address(message, at),
       { message },
       'outcome',
       (b, dayTotal) => b.outcomeReported(message.id, at, message.payload, dayTotal),
-      // Only a priced call changes the day, and only then is the day's total read.
-      async () => (call?.priced ? this.supervisor.addToDay(message.agent_id, message.id, at, call.usd) : 0),
+      // Only a model call changes the day, and only then is the day's total read.
+      async () => (call ? this.supervisor.addToDay(message.agent_id, message.id, at, call.usd) : 0),
     );
   }
 

@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import type { AnyMessage, MessageOf } from '@warden/contracts';
+import { goalAfter, type MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging';
-import { issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRejection, type Issue } from '@warden/interventions';
+import { issueOf, type IssueMessage } from '@warden/interventions';
 import { InterventionSupervisor } from './intervention-supervisor.js';
 
 /**
@@ -17,34 +17,34 @@ export class InterventionEventsHandler {
 
   @OnMessage('pattern.detected')
   onPattern(@Payload() message: MessageOf<'pattern.detected'>, @Ctx() context: JetStreamContext): Promise<void> {
-    // A detector in shadow mode is counted, never acted on.
-    if (message.payload.shadow) return this.supervisor.apply(message, () => undefined);
-    return this.issue(message, issueFromPattern(message), context);
+    return this.issue(message, context);
   }
 
   @OnMessage('breaker.tripped')
   onBreakerTrip(@Payload() message: MessageOf<'breaker.tripped'>, @Ctx() context: JetStreamContext): Promise<void> {
-    if (message.payload.mode === 'metrics_only') return this.supervisor.apply(message, () => undefined);
-    return this.issue(message, issueFromBreakerTrip(message), context);
+    return this.issue(message, context);
   }
 
   @OnMessage('review.verdict')
   onVerdict(@Payload() message: MessageOf<'review.verdict'>, @Ctx() context: JetStreamContext): Promise<void> {
-    if (message.payload.verdict === 'block' && message.payload.mode !== 'async') return this.issue(message, issueFromBlock(message), context);
-    return Promise.resolve();
+    return this.issue(message, context);
   }
 
   @OnMessage('gate.responded')
   onGateResponse(@Payload() message: MessageOf<'gate.responded'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const { approved, outcome } = message.payload;
-    if (!approved && outcome !== 'timed_out') return this.issue(message, issueFromRejection(message), context);
-    return Promise.resolve();
+    return this.issue(message, context);
   }
 
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
     return this.supervisor.apply(message, (session) => session.declare(message.payload.context, at));
+  }
+
+  @OnMessage('session.goal_changed')
+  onGoalChanged(@Payload() message: MessageOf<'session.goal_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply(message, (session) => session.declare({ ...session.record.context, goal: goalAfter(session.record.context.goal, message.payload.goal) }, at));
   }
 
   @OnMessage('session.ended')
@@ -101,7 +101,14 @@ export class InterventionEventsHandler {
     });
   }
 
-  private issue(message: AnyMessage, issue: Issue, context: JetStreamContext): Promise<void> {
+  /**
+   * A message that may report an issue. One that does not (a shadow pattern, a metrics-only trip) is
+   * still recorded as seen when it concerns the session's own detectors and breakers, so that its
+   * redelivery is recognised.
+   */
+  private issue(message: IssueMessage, context: JetStreamContext): Promise<void> {
+    const issue = issueOf(message);
+    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.apply(message, () => undefined) : Promise.resolve();
     const at = storedAt(context);
     return this.supervisor.onIssue(message, { ...issue, at }, at);
   }

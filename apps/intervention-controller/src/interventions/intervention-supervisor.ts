@@ -1,12 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { derivedMessageId, partitionOf, type AnyMessage, type MessageInit, type MessageType } from '@warden/contracts';
+import { derivedMessageId, partitionOf, type AnyMessage, type PayloadOf } from '@warden/contracts';
 import { JetStreamServer, MessagePublisher, RecordConflictError, SessionLanes } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { InterventionRegistry } from '@warden/interventions';
 import type { IncidentReport } from '@warden/interventions';
 import { InterventionSession, type Evaluated } from '@warden/interventions';
 import type { InterventionSettings } from '@warden/interventions';
-import { intervene } from '@warden/interventions';
+import { evaluationPublications, respondToIssue, type Publication } from '@warden/interventions';
 import type { Issue } from '@warden/interventions';
 import type { PromptTemplates } from '@warden/interventions';
 import { emptyRecord } from '@warden/interventions';
@@ -21,18 +21,6 @@ export const INTERVENTION_NOTIFIERS = Symbol('INTERVENTION_NOTIFIERS');
 export const INTERVENTION_PARTITIONS = Symbol('INTERVENTION_PARTITIONS');
 export const INTERVENTION_SWEEP_MS = Symbol('INTERVENTION_SWEEP_MS');
 
-/** The longest text a control message carries (control.issued `message`). */
-const MAX_CONTROL_TEXT = 16_000;
-
-/** The operator id the controller's own gate commands carry. */
-export const CONTROLLER_OPERATOR = 'intervention-controller';
-
-interface Publication<T extends MessageType = MessageType> {
-  type: T;
-  payload: MessageInit<T>['payload'];
-  /** Makes the id: the same key publishes the same id, which JetStream drops on a retry. */
-  key: string;
-}
 
 /** What a change to a session leads to: messages to publish, and counters to move once stored. */
 export interface Effects {
@@ -119,102 +107,30 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
   async onIssue(message: AnyMessage, issue: Issue, at: number): Promise<void> {
     await this.apply(message, async (session, effects) => {
       const custom = await this.customDecision(session, issue);
-      const { plan, evaluated } = session.consider(issue, at, custom ? { type: custom.decision.intervention_type, handler: custom.handler } : undefined);
-      this.judge(evaluated, effects);
+      const response = respondToIssue(session, issue, {
+        settings: this.settings,
+        templates: this.templates,
+        causeId: message.id,
+        at,
+        ...(custom ? { custom: { type: custom.decision.intervention_type, handler: custom.handler, ...(custom.decision.message ? { message: custom.decision.message } : {}) } } : {}),
+      });
+      effects.publications.push(...response.publications);
+      for (const p of response.publications) if (p.type === 'intervention.evaluated') effects.after.push(() => this.countEvaluation(session, p.payload as PayloadOf<'intervention.evaluated'>));
+      const { plan } = response;
       if (plan.skip) {
         const type = plan.selection?.type ?? 'none';
         effects.after.push(() => this.metrics.interventions.inc({ intervention_type: type, outcome: `suppressed_${plan.skip}` }));
         this.logger.info({ agent_id: session.agentId, session_id: session.sessionId, issue_type: issue.type, reason: plan.skip }, 'no intervention issued');
         return;
       }
-      const selection = plan.selection;
-      const interventionId = derivedMessageId('intervention', message.id);
-      const controlId = derivedMessageId('control', message.id);
-      const incidentId = derivedMessageId('incident', message.id);
-      const result = intervene(selection.type, {
-        issue,
-        record: session.record,
-        settings: this.settings,
-        templates: this.templates,
-        interventionId,
-        incidentId,
-        now: at,
-        ...(custom?.decision.message ? { message: custom.decision.message } : {}),
-      });
-      const publish = <T extends MessageType>(type: T, payload: MessageInit<T>['payload'], suffix: string) =>
-        effects.publications.push({ type, payload, key: `${message.id}:${suffix}` } as Publication);
-
-      if (result.incident) {
-        // Paused first: from now on nothing of the session passes the gate, whatever the agent does.
-        publish('gate.command', { command_type: 'hitl_pause', operator_id: CONTROLLER_OPERATOR, reason: `Emergency stop (incident ${incidentId}): ${issue.description}`.slice(0, 2000) }, 'pause');
-        publish('incident.created', result.incident, 'incident');
-        effects.notice = result.incident;
-        session.stop(at, incidentId, controlId);
-      }
-      publish(
-        'control.issued',
-        {
-          control_id: controlId,
-          intervention_id: interventionId,
-          issue_type: issue.type,
-          ...result.control,
-          // Long declared contexts or custom texts are cut to what the contract carries.
-          ...(result.control.message ? { message: result.control.message.slice(0, MAX_CONTROL_TEXT) } : {}),
-        },
-        'control',
-      );
-      publish(
-        'intervention.issued',
-        {
-          intervention_id: interventionId,
-          intervention_type: selection.type,
-          trigger: issue.trigger,
-          severity: issue.severity,
-          severity_score: Math.round(selection.severity_score * 1e6) / 1e6,
-          escalation_level: selection.escalation_level,
-          control_id: controlId,
-          strategy: selection.strategy,
-          escalated: selection.escalated,
-          ...(selection.previous ? { previous_intervention_type: selection.previous.type } : {}),
-          ...(selection.handler ? { handler: selection.handler } : {}),
-          ...(result.throttle
-            ? {
-                limits: result.throttle.limits as Record<string, number>,
-                reduction_factors: {
-                  iterations: result.throttle.factors.iterations,
-                  cost: result.throttle.factors.cost,
-                  tokens: result.throttle.factors.tokens,
-                  file_operations: result.throttle.factors.file_operations,
-                },
-              }
-            : {}),
-          ...(result.checkpoint ? { checkpoint_id: result.checkpoint.id } : {}),
-          ...(result.recoveryNeeded ? { recovery_needed: true } : {}),
-          ...(result.incident ? { incident_id: incidentId } : {}),
-        },
-        'intervention',
-      );
-      if (result.throttle) session.record.limits = result.throttle.limits;
-      session.issued({
-        id: interventionId,
-        type: selection.type,
-        issue_type: issue.type,
-        at,
-        control_id: controlId,
-        strategy: selection.strategy,
-        severity_score: selection.severity_score,
-        escalation_level: selection.escalation_level,
-        escalated: selection.escalated,
-        ...(selection.handler ? { handler: selection.handler } : {}),
-        ...(result.checkpoint ? { checkpoint_id: result.checkpoint.id } : {}),
-        ...(result.incident ? { incident_id: incidentId } : {}),
-      });
+      const { selection } = plan;
+      if (response.incident) effects.notice = response.incident;
       effects.after.push(() => {
         this.metrics.interventions.inc({ intervention_type: selection.type, outcome: 'issued' });
         if (selection.escalated) this.metrics.escalations.inc({ intervention_type: selection.type });
       });
       this.logger.info(
-        { agent_id: session.agentId, session_id: session.sessionId, issue_type: issue.type, intervention_type: selection.type, intervention_id: interventionId, escalation_level: selection.escalation_level },
+        { agent_id: session.agentId, session_id: session.sessionId, issue_type: issue.type, intervention_type: selection.type, escalation_level: selection.escalation_level },
         'intervention issued',
       );
     });
@@ -240,22 +156,20 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
 
   /** Settled evaluations become intervention.evaluated messages (one per intervention) and metrics. */
   judge(evaluated: Evaluated[], effects: Effects): void {
+    effects.publications.push(...evaluationPublications(evaluated));
     for (const { intervention, evaluation } of evaluated) {
-      effects.publications.push({
-        type: 'intervention.evaluated',
-        payload: {
-          intervention_id: intervention.id,
-          outcome: evaluation.outcome,
-          effectiveness: Math.round(evaluation.effectiveness * 1e6) / 1e6,
-          next_step: evaluation.next_step,
-        },
-        key: `evaluated:${intervention.id}`,
-      } as Publication);
       effects.after.push(() => {
         this.metrics.interventions.inc({ intervention_type: intervention.type, outcome: evaluation.outcome });
         if (evaluation.outcome !== 'unknown') this.metrics.effectiveness.observe({ intervention_type: intervention.type }, evaluation.effectiveness);
       });
     }
+  }
+
+  /** Metrics of an evaluation settled by a recurring issue (the response already holds its message). */
+  private countEvaluation(session: InterventionSession, evaluated: PayloadOf<'intervention.evaluated'>): void {
+    const type = session.record.interventions.find((i) => i.id === evaluated.intervention_id)?.type ?? 'unknown';
+    this.metrics.interventions.inc({ intervention_type: type, outcome: evaluated.outcome });
+    if (evaluated.outcome !== 'unknown') this.metrics.effectiveness.observe({ intervention_type: type }, evaluated.effectiveness);
   }
 
   private async held(agentId: string, sessionId: string): Promise<HeldSession> {

@@ -30,6 +30,12 @@ export class PatternEventsHandler {
     return this.supervisor.apply(message, at, 'session', (p) => p.phaseChanged(at, message.payload.phase));
   }
 
+  @OnMessage('session.goal_changed')
+  onGoalChanged(@Payload() message: MessageOf<'session.goal_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    return this.supervisor.apply(message, at, 'session', (p) => p.goalChanged(at, message.payload.goal));
+  }
+
   @OnMessage('session.ended')
   onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
     return this.supervisor.apply(message, this.at(message, context), 'session', (p) => {

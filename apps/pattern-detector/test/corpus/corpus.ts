@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { createMessage, PATTERN_TYPES, SEVERITIES, type AnyMessage, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 
 /**
- * The labelled corpus: one realistic agent session per JSON file (declared context, ordered actions
- * with their outcomes, phase changes) and the patterns it should produce. Times are seconds from the
- * session's start.
+ * The labelled corpus (test/corpus/sessions, written for the project): one realistic agent session per
+ * JSON file (declared context, ordered actions with their outcomes, phase changes) and the patterns it
+ * should produce. Times are seconds from the session's start. `warden eval` reads the same files.
  */
 export interface CorpusAction {
   at: number;
@@ -38,7 +38,8 @@ export interface CorpusSession {
   events: (CorpusAction | { at: number; phase: Phase })[];
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
+/** The project's labelled sessions, shared with `warden eval` (test/corpus/sessions). */
+const here = join(dirname(fileURLToPath(import.meta.url)), '../../../../test/corpus/sessions');
 
 export function loadCorpus(): CorpusSession[] {
   return readdirSync(here)

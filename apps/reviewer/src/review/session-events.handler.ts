@@ -25,6 +25,11 @@ export class SessionEventsHandler {
     this.host.reviewer.changePhase(this.address(message), message.payload.phase);
   }
 
+  @OnMessage('session.goal_changed')
+  onGoalChanged(@Payload() message: MessageOf<'session.goal_changed'>): void {
+    this.host.reviewer.changeGoal(this.address(message), message.payload.goal);
+  }
+
   @OnMessage('session.ended')
   onEnded(@Payload() message: MessageOf<'session.ended'>): void {
     this.host.reviewer.endSession(this.address(message));

@@ -4,7 +4,7 @@ import { LOGGER, type Logger } from '@warden/observability';
 import type { ReviewerConfig } from '../config.js';
 import { StepReviewer } from '@warden/review';
 import { SupervisionState } from '@warden/review';
-import { readReviewSources } from './review-sources.js';
+import { readReviewSources } from '@warden/review';
 import { ReviewMetrics } from './review-metrics.js';
 
 export const REVIEWER_CONFIG = Symbol('warden.reviewer.config');

@@ -55,8 +55,10 @@ export const ActionOutcome = defineMessage({
     model: Type.Optional(Type.String({ maxLength: 128 })),
     tokens: Type.Optional(
       Type.Object({
-        prompt: Type.Integer({ minimum: 0 }),
+        prompt: Type.Integer({ minimum: 0, description: 'Input tokens neither read from nor written to the prompt cache.' }),
         completion: Type.Integer({ minimum: 0 }),
+        cache_read: Type.Optional(Type.Integer({ minimum: 0, description: 'Input tokens read from the prompt cache (priced lower).' })),
+        cache_write: Type.Optional(Type.Integer({ minimum: 0, description: 'Input tokens written to the prompt cache (priced higher).' })),
       }),
     ),
     files_touched: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1000 })),

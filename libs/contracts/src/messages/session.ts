@@ -28,6 +28,30 @@ export const SessionPhaseChanged = defineMessage({
   }),
 });
 
+export const SessionGoalChanged = defineMessage({
+  type: 'session.goal_changed',
+  version: 1,
+  channel: 'session',
+  summary: "The session's goal changed: its user asked for something new (a follow-up prompt); what came before served the old goal.",
+  payload: Type.Object({
+    goal: Type.String({ minLength: 1, maxLength: 4000 }),
+    source: Type.Optional(Type.Enum(['user_prompt', 'agent'], { description: 'Who set it: the user in a prompt, or the agent re-planning.' })),
+  }),
+});
+
+const LATEST = '\nLatest request: ';
+
+/**
+ * The session's goal after a follow-up request: the original request with the latest one after it. A
+ * follow-up is often no task of its own ("yes, go ahead", "is the JSON right?"), so what the session is
+ * about stays in view; every service that tracks the goal combines it this way.
+ */
+export function goalAfter(previous: string | undefined, request: string): string {
+  if (!previous) return request.slice(0, 4000);
+  const original = previous.split(LATEST)[0]!.slice(0, 2000);
+  return `${original}${LATEST}${request}`.slice(0, 4000);
+}
+
 export const SessionEnded = defineMessage({
   type: 'session.ended',
   version: 1,

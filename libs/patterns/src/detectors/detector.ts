@@ -36,5 +36,10 @@ export type Detectors = Record<PatternType, Detector>;
 
 export const confidenceFrom = (base: number, extra: number) => Math.round(Math.min(0.99, base + extra) * 100) / 100;
 
+const RANK = { low: 0, medium: 1, high: 2, critical: 3 } as const;
+
+/** The more severe of two findings of one detector (the first on a tie). */
+export const worse = (a: Finding | undefined, b: Finding | undefined) => (!a ? b : !b ? a : RANK[b.severity] > RANK[a.severity] ? b : a);
+
 /** The last `n` action ids: evidence stays within the contract's bounds and the intervention's reach. */
 export const lastIds = (ids: readonly string[], n = 50) => ids.slice(-n);

@@ -124,6 +124,90 @@ describe('scope_creep', () => {
   });
 });
 
+describe('loops of real sessions', () => {
+  it('reports a dependency fight: dependencies changed and the build failing again, round after round', () => {
+    const s = new SessionDriver();
+    // Each round fails differently: it is the round that repeats, not the error.
+    const errors = ['unresolved import serde::de::Visitor', 'the trait bound T: Deserialize is not satisfied', 'mismatched types: expected u32, found usize', 'failed to select a version for the requirement tokio', 'cannot find macro json in this scope'];
+    const round = (n: number) => {
+      s.bash(n % 2 ? 'cargo update -p serde --precise 1.0.180' : 'cargo update');
+      s.bash('cargo build', { error: `error: ${errors[n - 1]}` });
+    };
+    round(1);
+    round(2);
+    expect(s.of('repetitive_errors')).toEqual([]);
+    round(3);
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { loop: 'dependency_conflict', rounds: 3 } });
+    round(4);
+    round(5);
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'high', details: { rounds: 5 } });
+  });
+
+  it('does not count a build that fails and is fixed by editing code, or a passing build between installs', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 4; i++) {
+      s.bash('npm install zod');
+      s.bash('npm run build', i % 2 ? {} : { error: `src/a.ts(${i},1): error TS2304: Cannot find name 'x${i}'` });
+    }
+    s.edit(`${CWD}/src/cart.ts`);
+    s.bash('npm run build', { error: 'src/cart.ts(3,1): error TS1005' });
+    expect(s.of('repetitive_errors')).toEqual([]);
+  });
+
+  it('reports a kill escalation: kill by id, then by name, then by force', () => {
+    const s = new SessionDriver();
+    s.bash('kill 9621');
+    s.bash('sleep 2 && pgrep -fl whisper-server');
+    s.bash('pkill -f whisper-server');
+    expect(s.last('bypass_trap')).toMatchObject({ severity: 'low', details: { escalation: 'kill', kills: ['kill 9621', 'pkill -f whisper-server'] } });
+    s.bash('pkill -9 -f whisper-server; sleep 1; pgrep -fl whisper');
+    expect(s.last('bypass_trap')).toMatchObject({ severity: 'medium', details: { kills: ['kill 9621', 'pkill -f whisper-server', 'pkill -9 -f whisper-server'] } });
+    const shell = new SessionDriver();
+    shell.bash('pkill -f "vite --port 5173"');
+    shell.bash('pkill -9 zsh');
+    expect(shell.last('bypass_trap')).toMatchObject({ severity: 'high', details: { broad_target: true } });
+  });
+
+  it('does not count stopping its own dev server again and again', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 4; i++) {
+      s.run('Bash', { command: 'npm run dev', run_in_background: true });
+      s.bash('pkill -f "vite --port 5173"');
+    }
+    expect(s.of('bypass_trap')).toEqual([]);
+  });
+});
+
+describe('scope_creep on real agents\' paths', () => {
+  it('does not count the agent\'s own files, temporary directories or null devices', () => {
+    const s = new SessionDriver();
+    s.run('Write', { file_path: '/home/dev/.claude/plans/fix-cart-total.md', content: '# Plan' });
+    s.run('Edit', { file_path: '/home/dev/.claude/projects/-home-dev-projects-cart/memory/notes.md', old_string: 'a', new_string: 'b' });
+    s.read('/home/dev/.claude/skills/review/SKILL.md');
+    s.bash('ls /private/tmp/claude-501/tasks 2>/dev/null; cat /var/folders/x1/T/out.txt');
+    s.bash('source "$HOME/.cargo/env" && cargo build');
+    expect(s.of('scope_creep')).toEqual([]);
+  });
+
+  it('compares Windows paths whatever their case, slashes and drive spelling', () => {
+    const s = new SessionDriver(undefined, { context: { goal: 'Add a rain forecast page', cwd: 'C:\\Users\\Vassa\\Documents\\dev\\will-it-rain', expected_paths: ['C:\\Users\\Vassa\\Documents\\dev\\will-it-rain/**'] } });
+    s.read('c:\\users\\vassa\\documents\\dev\\will-it-rain\\src\\app.ts');
+    s.read('C:/Users/Vassa/Documents/dev/will-it-rain/package.json');
+    s.bash('ls -la "c:\\Users\\vassa\\Documents\\dev\\will-it-rain" 2>nul || echo empty');
+    s.read('/c/Users/vassa/Documents/dev/will-it-rain/README.md');
+    s.run('Write', { file_path: 'C:\\Users\\vassa\\.claude\\plans\\cuddly-snuggling-balloon.md', content: '# Plan' });
+    expect(s.of('scope_creep')).toEqual([]);
+    s.read('C:\\Users\\vassa\\Documents\\other-project\\notes.txt');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '~/documents/other-project/notes.txt' } });
+  });
+
+  it('counts a path the user named in the goal as the task\'s own', () => {
+    const s = new SessionDriver(undefined, { context: { goal: 'Take the context for the project from /home/dev/Desktop/idea_validation/PROJECT_CONTEXT.md', cwd: '/home/dev/projects/cart' } });
+    s.read('/home/dev/Desktop/idea_validation/PROJECT_CONTEXT.md');
+    expect(s.of('scope_creep')).toEqual([]);
+  });
+});
+
 describe('goal_drift', () => {
   it('reports the fourth change in a row that has nothing to do with the goal, the seventh as high', () => {
     const s = new SessionDriver();
@@ -162,7 +246,8 @@ describe('goal_drift', () => {
 });
 
 describe('resource_spiral', () => {
-  const settings = { resource_spiral: { window_ms: 60_000 } };
+  // Low floors, so that small figures show the mechanism (the defaults are measured on real sessions).
+  const settings = { resource_spiral: { window_ms: 60_000, floors: { cost_usd_per_min: 0.5, background_processes: 3 }, ceilings: { background_processes: 8 } } };
 
   it('needs the floor: fast growth of a tiny rate is no spiral', () => {
     const s = SessionDriver.with(settings);

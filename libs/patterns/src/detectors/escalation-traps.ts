@@ -2,7 +2,8 @@ import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '../project-knowledge.js';
 import { isBypass, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, writesConfig } from '../signals.js';
-import { confidenceFrom, type Finding, type SessionView } from './detector.js';
+import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
+import { detectKillEscalation } from './kill-escalation.js';
 
 export type TrapType = 'installation_trap' | 'bypass_trap' | 'complexity_trap' | 'assumption_trap';
 
@@ -139,6 +140,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
 }
 
 export const detectInstallationTrap = (view: SessionView) => detectTrap('installation_trap', view);
-export const detectBypassTrap = (view: SessionView) => detectTrap('bypass_trap', view);
+/** Working around a failure, or forcing a process down harder and harder: the worse of the two. */
+export const detectBypassTrap = (view: SessionView) => worse(detectTrap('bypass_trap', view), detectKillEscalation(view.completed, view.settings.traps.reaction_actions));
 export const detectComplexityTrap = (view: SessionView) => detectTrap('complexity_trap', view);
 export const detectAssumptionTrap = (view: SessionView) => detectTrap('assumption_trap', view);

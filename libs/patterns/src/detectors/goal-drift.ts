@@ -37,12 +37,16 @@ export function goalTargets(goal: string, cwd: string | undefined, home: string 
 
 /**
  * Related to the goal: the reviewer judged it aligned, or it touches a file the goal names or one named
- * after it (its tests), or its path inside the project has a goal word in it.
+ * after it (its tests), or its path inside the project has a goal word in it. In a session its user steers
+ * with follow-up requests, every change inside the expected paths is related: the drift left to see is
+ * work outside them, and a word match against a conversation ("yes, go ahead") judges nothing.
  */
-function related(step: Step, targets: GoalTargets, project: string | undefined): boolean {
+function related(step: Step, targets: GoalTargets, project: string | undefined, followedUp: boolean): boolean {
   if (step.alignment !== undefined && step.alignment >= 0.6) return true;
-  if (step.alignment !== undefined && step.alignment <= 0.3) return false;
+  if (step.alignment !== undefined && step.alignment <= 0.3 && !followedUp) return false;
   return (step.paths ?? []).some((path) => {
+    // Once the user steers with follow-up requests, the project is the task: the requests say what to change.
+    if (followedUp && targets.expected?.(path)) return true;
     const inside = (project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path).toLowerCase();
     const stem = stemOf(path);
     if (targets.files.includes(path) || targets.stems.some((s) => s && (stem === s || stem.startsWith(s)))) return true;
@@ -62,11 +66,12 @@ export function detectGoalDrift(view: SessionView): Finding | undefined {
   const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words);
   if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
   const project = cwd ? resolvePath(cwd, undefined, view.home) : undefined;
-  const writes = view.completed.filter((s) => s.op === 'write' || (s.cmd && /^(sed -i|perl -pi|mv|rm|git mv|git rm)\b/.test(s.cmd)));
+  const since = view.snapshot.goal_since ?? -Infinity;
+  const writes = view.completed.filter((s) => s.at >= since && (s.op === 'write' || (s.cmd && /^(sed -i|perl -pi|mv|rm|git mv|git rm)\b/.test(s.cmd))));
   const drift: Step[] = [];
   let anyRelated = false;
   for (let i = writes.length - 1; i >= 0; i--) {
-    if (related(writes[i]!, targets, project)) {
+    if (related(writes[i]!, targets, project, view.snapshot.goal_since !== undefined)) {
       anyRelated = true;
       break;
     }

@@ -1,5 +1,6 @@
 import { severityFor } from '../detector-settings.js';
-import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
+import { detectDependencyLoop } from './dependency-loop.js';
+import { confidenceFrom, lastIds, worse, type Finding, type SessionView } from './detector.js';
 
 interface FailureRun {
   ids: string[];
@@ -15,7 +16,12 @@ interface FailureRun {
  * and the same error text once numbers, quotes and ids are folded. Edits in between do not break the
  * run — a stuck agent edits and retries; only a success of that action ends it.
  */
+/** The same failure again and again, or a dependency fight that keeps failing the build: the worse. */
 export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
+  return worse(detectSameFailure(view), detectDependencyLoop(view.completed));
+}
+
+function detectSameFailure(view: SessionView): Finding | undefined {
   const runs = new Map<string, FailureRun>();
   for (const step of view.completed) {
     if (!step.sig) continue;

@@ -1,0 +1,18 @@
+import { actionSignature, actionTarget, failureSignature } from './action-signature.js';
+
+describe('what identifies an action and a failure', () => {
+  it('is the command line whatever its spacing, else the file, else the whole input', () => {
+    expect(actionTarget({ command: 'cargo   build\n --release', description: 'Build' })).toBe('cargo build --release');
+    expect(actionTarget({ file_path: '/w/src/a.ts', old_string: 'x', new_string: 'y' })).toBe('/w/src/a.ts');
+    expect(actionTarget({ b: 1, a: 'x' })).toBe(actionTarget({ a: 'x', b: 1 }));
+    expect(actionSignature('Bash', { command: 'npm test' })).toBe(actionSignature('Bash', { command: ' npm  test ', description: 'again' }));
+    expect(actionSignature('Bash', { command: 'npm test' })).not.toBe(actionSignature('Bash', { command: 'npm run build' }));
+  });
+
+  it('folds the varying parts of an error: the same failure twice has one signature', () => {
+    const a = failureSignature({ message: 'error[E0277]: trait bound not satisfied at src/main.rs:42:7 (took 1.52s)' });
+    const b = failureSignature({ message: 'error[E0277]: trait bound not satisfied at src/main.rs:43:9 (took 2.01s)' });
+    expect(a).toBe(b);
+    expect(failureSignature({ message: 'error: could not find `Cargo.toml`' })).not.toBe(a);
+  });
+});

@@ -1,0 +1,49 @@
+/** Small, fast string fingerprint (FNV-1a, 32 bit): for equality, not security. */
+export function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+const WHITESPACE = /\s+/g;
+const COMMAND_FIELDS = ['command', 'cmd'];
+const PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filename', 'target_file'];
+const MAX_TARGET = 1000;
+
+/**
+ * What an action acts on, the same way in every service: a command line (whitespace folded), else the
+ * file it names, else its whole input (keys sorted). Two proposals with the same tool and target are the
+ * same action — a retry.
+ */
+export function actionTarget(input: Record<string, unknown>): string {
+  for (const field of COMMAND_FIELDS) if (typeof input[field] === 'string') return (input[field] as string).replace(WHITESPACE, ' ').trim().slice(0, MAX_TARGET);
+  for (const field of PATH_FIELDS) if (typeof input[field] === 'string') return (input[field] as string).slice(0, MAX_TARGET);
+  const keys = Object.keys(input).sort();
+  return JSON.stringify(keys.map((k) => [k, input[k]])).slice(0, MAX_TARGET);
+}
+
+/** The action's identity across retries: tool and target, fingerprinted. */
+export function actionSignature(tool: string, input: Record<string, unknown>): string {
+  return fingerprint(`${tool}\u0000${actionTarget(input)}`);
+}
+
+/** `Error at line 42 in "/tmp/x-81f2"` and `Error at line 43 in "/tmp/x-99aa"` fold to the same text. */
+export function foldErrorText(text: string): string {
+  return text
+    .slice(0, 1000)
+    .toLowerCase()
+    .replace(/(["'`]).*?\1/g, '_')
+    .replace(/0x[0-9a-f]+|\b[0-9a-f]{8,}\b/g, '#')
+    .replace(/\d+(\.\d+)?/g, '#')
+    .replace(WHITESPACE, ' ')
+    .trim()
+    .slice(0, 160);
+}
+
+/** The same failure, whatever varies in its text: the error class and the folded message, fingerprinted. */
+export function failureSignature(error: { message: string; class?: string } | undefined): string {
+  return `${error?.class ?? ''}:${fingerprint(foldErrorText(error?.message ?? ''))}`;
+}
