@@ -16,6 +16,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Command>])
   ['gate', async () => (await import('./commands/gate.command.js')).gateCommand],
   ['hook', async () => (await import('./commands/hook.command.js')).hookCommand],
   ['replay', async () => (await import('./commands/replay.command.js')).replayCommand],
+  ['eval', async () => (await import('./commands/eval.command.js')).evalCommand],
   ['audit', async () => (await import('./commands/audit.command.js')).auditCommand],
 ];
 

@@ -60,7 +60,7 @@ describe('recorded session formats', () => {
           input: { file_path: '/w/a' },
           kind: 'tool_use',
           at: '2026-11-20T10:00:00.000Z',
-          outcome: { status: 'success', output: 'contents', durationMs: 2500, tokens: { prompt: 100, completion: 7 }, model: 'claude-opus-4-1', at: '2026-11-20T10:00:02.500Z' },
+          outcome: { status: 'success', output: 'contents', durationMs: 2500, tokens: { prompt: 10, completion: 7, cache_read: 90 }, model: 'claude-opus-4-1', at: '2026-11-20T10:00:02.500Z' },
         },
         {
           actionId: 'toolu_B',

@@ -102,7 +102,7 @@ describe('warden replay against the running suite', () => {
       tool: 'Bash',
       duration_ms: 1000,
       model: 'claude-sonnet-4-5-20250929',
-      tokens: { prompt: 11400, completion: 130 },
+      tokens: { prompt: 2400, completion: 130, cache_read: 9000 },
       error: { message: expect.stringContaining('FAIL src/utils/date.test.ts') },
     });
     expect(report.summary).toMatchObject({ actions: 9, allowed: 8, blocked: 1, warned: 1, modified: 1, heldForApproval: 0 });
@@ -112,15 +112,16 @@ describe('warden replay against the running suite', () => {
     const report = await jsonReplay([join(SAMPLES, '03-swe-agent-bulk-update.traj'), '--session', 'replay-swe-1']);
     expect(report.format).toBe('swe-agent');
     expect(report.actions.map((a) => [a.actionId, a.title.split(':')[0], a.outcome])).toEqual([
-      ['step-1', 'Bash', 'success'],
+      // SWE-agent's own commands become the tools they amount to: find_file a Glob, edit an Edit of the open file, submit a message.
+      ['step-1', 'Glob', 'success'],
       ['step-2', 'Read', 'success'],
       ['step-3', 'Bash', 'error'],
       ['step-4', 'Bash', 'error'],
       ['step-5', 'Bash', 'success'],
       ['step-6', 'Bash', 'error'],
-      ['step-7', 'Bash', 'success'],
+      ['step-7', 'Edit', 'success'],
       ['step-8', 'Bash', 'success'],
-      ['step-9', 'Bash', 'success'],
+      ['step-9', 'submit (SWE-agent ends its run)', 'success'],
     ]);
     expect(report.actions[4]).toMatchObject({
       verdict: 'require_approval',

@@ -52,8 +52,8 @@ describeServiceContract(
 
     const run = (agentId: string, payload: PayloadOf<'session.ended'> = { status: 'success' }) => send('session.ended', agentId, payload);
     const command = (agentId: string, payload: PayloadOf<'ladder.command'>) => send('ladder.command', agentId, payload);
-    const intervention = (agentId: string, type: PayloadOf<'intervention.issued'>['intervention_type']) =>
-      send('intervention.issued', agentId, { ...(harness.example('intervention.issued').payload as PayloadOf<'intervention.issued'>), intervention_type: type });
+    const intervention = (agentId: string, type: PayloadOf<'intervention.issued'>['intervention_type'], extra: Partial<PayloadOf<'intervention.issued'>> = {}) =>
+      send('intervention.issued', agentId, { ...(harness.example('intervention.issued').payload as PayloadOf<'intervention.issued'>), intervention_type: type, ...extra });
 
     async function recordOf(agentId: string): Promise<TrackRecord | undefined> {
       const entry = await records.get(agentId);
@@ -154,6 +154,20 @@ describeServiceContract(
         expect(demoted).toMatchObject({ session_id: stop.session_id, payload: { from: 2, to: 1, changed_by: 'ladder' } });
         expect(demoted.payload.reason).toMatch(/^Emergency stop \(intervention int-1 after pattern repetitive_errors\): demoted from AI Acts \(level 2\) to AI Suggests \(level 1\)$/);
         expect(await eventually('level 1 in warden_automation_levels', () => publishedLevel(agentId), (l) => l === 1)).toBe(1);
+        expect(await recordOf(agentId)).toMatchObject({ level: 1, emergencyStops: 1 });
+      });
+
+      it('leaves the track record alone for an emergency stop in a replayed session', async () => {
+        const agentId = unique('agent-replay');
+        await command(agentId, { command: 'set_level', level: 2, operator_id: 'operator-x' });
+        await eventually('level 2 in warden_automation_levels', () => publishedLevel(agentId), (l) => l === 2);
+        const before = await harness.processed('intervention', 'intervention.issued');
+        await intervention(agentId, 'emergency_stop', { replay: true });
+        await eventually('the replayed stop processed', () => harness.processed('intervention', 'intervention.issued'), (n) => n > before);
+        expect(await recordOf(agentId)).toMatchObject({ level: 2, emergencyStops: 0 });
+        // A stop in the agent's real work still demotes.
+        const stop = await intervention(agentId, 'emergency_stop');
+        await eventCausedBy('ladder.level_changed', stop);
         expect(await recordOf(agentId)).toMatchObject({ level: 1, emergencyStops: 1 });
       });
 

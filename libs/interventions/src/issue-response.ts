@@ -130,6 +130,7 @@ export function respondToIssue(session: InterventionSession, issue: Issue, input
         ...(result.checkpoint ? { checkpoint_id: result.checkpoint.id } : {}),
         ...(result.recoveryNeeded ? { recovery_needed: true } : {}),
         ...(result.incident ? { incident_id: incidentId } : {}),
+        ...(session.record.replay ? { replay: true } : {}),
       },
       `${causeId}:intervention`,
     ),

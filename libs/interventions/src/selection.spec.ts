@@ -1,3 +1,6 @@
+import { derivedMessageId } from '@warden/contracts';
+import { respondToIssue } from './issue-response.js';
+import { DEFAULT_PROMPTS } from './prompts.js';
 import { selectBySeverityAndEscalation, severityScore } from './severity.js';
 import { nextProgressive, selectPatternSpecific } from './strategies.js';
 import { issue, session, settings } from './session.fixture.js';
@@ -231,3 +234,15 @@ describe('acknowledgements', () => {
 function entry(type: Parameters<ReturnType<typeof session>['issued']>[0]['type'], issueType: string, at: number, controlId = `ctl-${Math.random()}`) {
   return { id: `int-${Math.random()}`, type, issue_type: issueType, at, control_id: controlId, strategy: 'progressive' as const, severity_score: 0, escalation_level: 0, escalated: false };
 }
+
+describe('the controller\'s answer to an issue', () => {
+  it('publishes the pause before the stop, derives every id from the cause, and marks what happens in a replay', () => {
+    const s = session();
+    s.record.replay = true;
+    const critical = issue({ severity: 'critical', confidence: 1, at: 10 });
+    const response = respondToIssue(s, critical, { settings: settings(), templates: DEFAULT_PROMPTS, causeId: 'msg-1', at: 10 });
+    expect(response.publications.map((p) => p.type)).toEqual(['gate.command', 'incident.created', 'control.issued', 'intervention.issued']);
+    expect(response.publications.at(-1)!.payload).toMatchObject({ intervention_type: 'emergency_stop', replay: true, intervention_id: derivedMessageId('intervention', 'msg-1') });
+    expect(s.record.stopped).toMatchObject({ incident_id: derivedMessageId('incident', 'msg-1') });
+  });
+});

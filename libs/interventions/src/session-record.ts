@@ -58,6 +58,8 @@ export interface SessionRecord {
   agent_id: string;
   session_id: string;
   context: DeclaredContext;
+  /** Declared as a replay of a recorded session (session.started `replay`). */
+  replay?: boolean;
   started_at?: number;
   ended?: boolean;
   interventions: InterventionEntry[];

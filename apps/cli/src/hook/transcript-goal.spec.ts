@@ -8,16 +8,18 @@ describe('the goal of a Claude Code session', () => {
     expect(requestOf(prompt)).toBe('Fix the failing date test');
   });
 
-  it('is a slash command with its arguments', () => {
+  it('is a slash command with its arguments, and nothing for one without', () => {
     const prompt = '<command-message>solana-dev</command-message>\n<command-name>/solana-dev</command-name>\n<command-args>suggest ideas for the grant</command-args>';
     expect(requestOf(prompt)).toBe('/solana-dev suggest ideas for the grant');
-    expect(requestOf('<command-name>/clear</command-name>\n<command-args></command-args>')).toBe('/clear');
+    expect(requestOf('<command-name>/clear</command-name>\n<command-args></command-args>')).toBeUndefined();
+    expect(requestOf('<command-name>/model</command-name>\n<command-args>claude-opus-4-6-thinking</command-args>')).toBeUndefined();
   });
 
   it('is nothing for a shell command the user ran, an interruption, or context alone', () => {
     expect(requestOf('<bash-input> curl -sSf https://sh.rustup.rs | sh</bash-input>')).toBeUndefined();
     expect(requestOf('[Request interrupted by user for tool use]')).toBeUndefined();
     expect(requestOf('<ide_opened_file>The user opened x.ts</ide_opened_file>')).toBeUndefined();
+    expect(requestOf('This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier part.')).toBeUndefined();
   });
 
   it('is the first real request of the transcript: meta lines, tool results and command output are skipped', () => {

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { looksLikeClaudeCodeTranscript, parseClaudeCodeTranscript } from './formats/claude-code-transcript.js';
+import { looksLikeLabelledSession, parseLabelledSession } from './formats/labelled-session.js';
 import { parseSweAgentTrajectory } from './formats/swe-agent-traj.js';
 import { parseWardenJsonl } from './formats/warden-jsonl.js';
 import { RecordingError, type RecordedSession, type RecordingFormat } from './recorded-session.js';
 
-export const FORMATS: RecordingFormat[] = ['warden', 'claude-code', 'swe-agent'];
+export const FORMATS: RecordingFormat[] = ['warden', 'claude-code', 'swe-agent', 'labelled'];
 
 /** Which format a recording is in: `.traj` (or a JSON object with `trajectory`) is SWE-agent, JSONL is Warden's or Claude Code's. */
 export function detectFormat(path: string, text: string): RecordingFormat {
@@ -24,6 +25,7 @@ export function detectFormat(path: string, text: string): RecordingFormat {
     }
   }
   if (first && typeof first === 'object' && 'trajectory' in first) return 'swe-agent';
+  if (looksLikeLabelledSession(first)) return 'labelled';
   if (first && typeof first === 'object' && looksLikeClaudeCodeTranscript(first as Record<string, unknown>)) return 'claude-code';
   return 'warden';
 }
@@ -40,6 +42,7 @@ export function readRecording(path: string, format?: RecordingFormat): RecordedS
     const chosen = format ?? detectFormat(path, text);
     if (chosen === 'swe-agent') return parseSweAgentTrajectory(text, basename(path).replace(/\.traj$/, ''));
     if (chosen === 'claude-code') return parseClaudeCodeTranscript(text);
+    if (chosen === 'labelled') return parseLabelledSession(text);
     return parseWardenJsonl(text);
   } catch (error) {
     if (error instanceof RecordingError) throw new RecordingError(`${path}: ${error.message}`);

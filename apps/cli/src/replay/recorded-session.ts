@@ -1,4 +1,5 @@
 import type { PayloadOf } from '@warden/contracts';
+import type { TokenUsage } from '@warden/pricing';
 
 /** What happened when a recorded action ran. */
 export interface RecordedOutcome {
@@ -7,8 +8,10 @@ export interface RecordedOutcome {
   durationMs?: number;
   output?: string;
   model?: string;
-  tokens?: { prompt: number; completion: number };
+  tokens?: TokenUsage;
   filesTouched?: string[];
+  /** The agent's progress report (seed 002 §2.2), for stagnation. */
+  progress?: PayloadOf<'action.outcome'>['progress'];
   /** ISO 8601, when the result was recorded. */
   at?: string;
 }
@@ -27,9 +30,11 @@ export interface RecordedAction {
   /** ISO 8601, when the agent proposed it (for --timing real). */
   at?: string;
   outcome?: RecordedOutcome;
+  /** A new request of the user that came just before this action (a follow-up prompt): the goal from here on. */
+  request?: string;
 }
 
-export type RecordingFormat = 'warden' | 'claude-code' | 'swe-agent';
+export type RecordingFormat = 'warden' | 'claude-code' | 'swe-agent' | 'labelled';
 
 /** A recorded session in any supported format, ready to replay. */
 export interface RecordedSession {

@@ -97,7 +97,8 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       if (control.payload.kind === 'emergency_stop') stop = control.payload.message ?? 'emergency stop';
       if (control.payload.kind === 'resume') stop = undefined;
     });
-    await session.start(recording.declaration);
+    // Declared as a replay: an emergency stop in it leaves the agent's track record alone.
+    await session.start({ ...recording.declaration, replay: true });
     const actions: ReplayedAction[] = [];
     const total = recording.actions.length;
     let previousAt: number | undefined;
@@ -115,6 +116,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         actions.push({ index: i + 1, actionId: recorded.actionId, tool: String(recorded.tool), title, verdict: null, decision: 'deny', decidedBy: 'stopped', reason, heldForApproval: false, outcome: recorded.outcome ? 'not_run' : 'none', patterns: [], latencyMs: 0 });
         continue;
       }
+      if (recorded.request) await session.changeGoal(recorded.request);
       const decision = await session.propose({
         tool: recorded.tool,
         input: recorded.input,
@@ -166,6 +168,7 @@ async function reportOutcome(session: ReturnType<WardenClient['session']>, recor
     ...(o.tokens ? { tokens: o.tokens } : {}),
     ...(o.filesTouched ? { filesTouched: o.filesTouched } : {}),
     ...(o.output ? { outputExcerpt: o.output.slice(0, 4000) } : {}),
+    ...(o.progress ? { progress: o.progress } : {}),
     ...(recorded.phase ? { phase: recorded.phase } : {}),
   });
   return o.status;

@@ -38,7 +38,10 @@ export class InterventionEventsHandler {
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(message, (session) => session.declare(message.payload.context, at));
+    return this.supervisor.apply(message, (session) => {
+      session.declare(message.payload.context, at);
+      if (message.payload.replay) session.record.replay = true;
+    });
   }
 
   @OnMessage('session.goal_changed')

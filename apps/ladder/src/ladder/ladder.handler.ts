@@ -20,7 +20,8 @@ export class LadderHandler {
 
   @OnMessage('intervention.issued')
   async onInterventionIssued(@Payload() message: MessageOf<'intervention.issued'>): Promise<void> {
-    if (message.payload.intervention_type === 'emergency_stop') await this.ladder.emergencyStop(message);
+    // A replay shows what Warden would have done; it is not the agent's work, and changes no track record.
+    if (message.payload.intervention_type === 'emergency_stop' && !message.payload.replay) await this.ladder.emergencyStop(message);
   }
 
   @OnMessage('ladder.command')

@@ -39,6 +39,7 @@ export const InterventionIssued = defineMessage({
     checkpoint_id: Type.Optional(Type.String({ maxLength: 128, description: 'checkpoint_rollback: the checkpoint ordered.' })),
     recovery_needed: Type.Optional(Type.Boolean({ description: 'checkpoint_rollback found no safe checkpoint: a recovery plan was sent.' })),
     incident_id: Type.Optional(Type.String({ maxLength: 128 })),
+    replay: Type.Optional(Type.Boolean({ description: "Issued in a replayed session: the ladder leaves the agent's track record alone." })),
     handler: Type.Optional(Type.String({ maxLength: 128, description: 'strategy custom: the registered handler that chose it.' })),
   }),
 });

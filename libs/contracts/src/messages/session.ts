@@ -14,6 +14,9 @@ export const SessionStarted = defineMessage({
     agent_kind: Type.Optional(Type.String({ maxLength: 128, description: 'e.g. claude-code, openhands, custom.' })),
     model: Type.Optional(Type.String({ maxLength: 128 })),
     environment: Type.Optional(Type.String({ maxLength: 64, description: 'e.g. development, staging, production.' })),
+    replay: Type.Optional(
+      Type.Boolean({ description: "A recorded session fed through Warden again (warden replay): what Warden does in it never counts toward the agent's track record." }),
+    ),
   }),
 });
 

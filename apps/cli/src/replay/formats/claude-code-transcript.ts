@@ -1,6 +1,7 @@
 import { isSubjectToken } from '@warden/contracts';
+import type { TokenUsage } from '@warden/pricing';
 import { claudeSessionDeclaration } from '../../hook/session-declaration.js';
-import { goalFromTranscriptLines } from '../../hook/transcript-goal.js';
+import { goalFromTranscriptLines, promptText, requestOf } from '../../hook/transcript-goal.js';
 import { filesTouched, outputExcerpt, toolAction } from '../../hook/tool-action.js';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
 
@@ -9,6 +10,9 @@ interface TranscriptLine {
   sessionId?: string;
   cwd?: string;
   timestamp?: string;
+  /** A subagent's line, interleaved with the main session's, and the subagent's id. */
+  isSidechain?: boolean;
+  agentId?: string;
   message?: {
     id?: string;
     role?: string;
@@ -28,6 +32,9 @@ interface ContentBlock {
   content?: unknown;
 }
 
+/** What Claude Code writes as the result of a tool call the user declined or interrupted. */
+const NOT_RUN = /^(?:The user doesn't want to proceed with this tool use|\[Request interrupted by user)/;
+
 const blocks = (content: unknown): ContentBlock[] => (Array.isArray(content) ? (content.filter((b) => b && typeof b === 'object') as ContentBlock[]) : []);
 
 /**
@@ -41,7 +48,10 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
   const lines = text.split('\n').filter((l) => l.trim());
   const actions = new Map<string, RecordedAction>();
   const countedUsage = new Set<string>();
-  const usageOf = new Map<string, { prompt: number; completion: number; model?: string }>();
+  const rejected = new Set<string>();
+  let pendingRequest: string | undefined;
+  let seenRequest = false;
+  const usageOf = new Map<string, { tokens: TokenUsage; model?: string }>();
   let sessionId: string | undefined;
   let cwd: string | undefined;
   let parsedLines = 0;
@@ -65,31 +75,53 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
         if (actions.has(use.id!)) continue;
         if (!isSubjectToken(use.id!)) throw new RecordingError(`line ${index + 1}: tool_use id ${JSON.stringify(use.id)} is not usable as an action id`);
         const input = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? (use.input as Record<string, unknown>) : {};
-        const action = toolAction(use.name!, input);
+        const action = toolAction(use.name!, input, line.isSidechain ? { ...(line.agentId ? { id: line.agentId } : {}), type: 'sidechain' } : undefined);
         const recorded: RecordedAction = { actionId: use.id!, tool: action.tool, input: action.input, kind: action.kind, ...(action.description ? { description: action.description } : {}), ...(line.timestamp ? { at: line.timestamp } : {}) };
-        // The model call that produced the tool calls is accounted once, with its first tool call.
-        if (!usageTaken && message.usage) {
+        // The first request is the goal the session is declared with; a later one changes it.
+        if (pendingRequest !== undefined && !line.isSidechain) {
+          if (seenRequest) recorded.request = pendingRequest;
+          seenRequest = true;
+          pendingRequest = undefined;
+        }
+        // The model call that produced the tool calls is accounted once, with its first tool call; Claude
+        // Code's own `<synthetic>` messages (API errors, usage-limit notices) are no model call.
+        if (!usageTaken && message.usage && message.model !== '<synthetic>') {
           usageTaken = true;
           countedUsage.add(usageKey);
-          const prompt = (message.usage.input_tokens ?? 0) + (message.usage.cache_read_input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0);
-          usageOf.set(use.id!, { prompt, completion: message.usage.output_tokens ?? 0, ...(message.model ? { model: message.model } : {}) });
+          const u = message.usage;
+          const tokens: TokenUsage = {
+            prompt: u.input_tokens ?? 0,
+            completion: u.output_tokens ?? 0,
+            ...(u.cache_read_input_tokens ? { cache_read: u.cache_read_input_tokens } : {}),
+            ...(u.cache_creation_input_tokens ? { cache_write: u.cache_creation_input_tokens } : {}),
+          };
+          usageOf.set(use.id!, { tokens, ...(message.model ? { model: message.model } : {}) });
         }
         actions.set(use.id!, recorded);
       }
       return;
     }
     if (line.type === 'user') {
+      const prompt = line.isSidechain ? undefined : promptText(line);
+      const request = prompt ? requestOf(prompt) : undefined;
+      if (request) pendingRequest = request;
       for (const result of blocks(message.content).filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')) {
         const action = actions.get(result.tool_use_id!);
-        if (!action || action.outcome) continue;
+        if (!action || action.outcome || rejected.has(action.actionId)) continue;
         const text = outputExcerpt(result.content);
+        // The user declined it at Claude Code's permission prompt, or interrupted it: it never ran, and a live
+        // session reports no outcome for it.
+        if (result.is_error && text && NOT_RUN.test(text)) {
+          rejected.add(action.actionId);
+          continue;
+        }
         const usage = usageOf.get(action.actionId);
         const duration = action.at && line.timestamp ? Date.parse(line.timestamp) - Date.parse(action.at) : NaN;
         action.outcome = {
           status: result.is_error ? 'error' : 'success',
           ...(result.is_error ? { error: { message: (text ?? 'the tool failed').slice(0, 8000) } } : text ? { output: text } : {}),
           ...(Number.isFinite(duration) && duration >= 0 ? { durationMs: duration } : {}),
-          ...(usage ? { tokens: { prompt: usage.prompt, completion: usage.completion }, ...(usage.model ? { model: usage.model } : {}) } : {}),
+          ...(usage ? { tokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) } : {}),
           ...(filesTouched(action.tool, action.input) ? { filesTouched: filesTouched(action.tool, action.input) } : {}),
           ...(line.timestamp ? { at: line.timestamp } : {}),
         };
@@ -107,7 +139,11 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
   };
 }
 
+/** Record types a Claude Code transcript holds besides its messages. */
+const TRANSCRIPT_RECORDS = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'progress', 'queue-operation', 'ai-title', 'permission-mode', 'attachment']);
+
 /** True when a JSONL text looks like a Claude Code transcript rather than Warden's format. */
 export function looksLikeClaudeCodeTranscript(firstLine: Record<string, unknown>): boolean {
-  return 'sessionId' in firstLine || 'uuid' in firstLine || 'parentUuid' in firstLine || ((firstLine.type === 'user' || firstLine.type === 'assistant' || firstLine.type === 'summary') && !('action_id' in firstLine));
+  if ('action_id' in firstLine) return false;
+  return 'sessionId' in firstLine || 'uuid' in firstLine || 'parentUuid' in firstLine || (typeof firstLine.type === 'string' && TRANSCRIPT_RECORDS.has(firstLine.type));
 }

@@ -38,15 +38,45 @@ function workingDir(state: unknown): string | undefined {
   return typeof dir === 'string' && dir ? dir : undefined;
 }
 
-/** Maps one SWE-agent command to the tool call Warden reviews: file views and creations as Read / Write, the rest as Bash. */
-function toolCall(command: string): { tool: string; input: Record<string, unknown> } {
+/** What SWE-agent's own commands act on: the file it has open (its editor is stateful). */
+interface EditorState {
+  open?: string;
+}
+
+const unquote = (word: string | undefined) => word?.replace(/^["']|["']$/g, '');
+
+/**
+ * Maps one SWE-agent command to the tool call Warden reviews: its editor and search commands to the
+ * tools they amount to (open/goto/scroll → Read of the open file, create → Write, edit N:M → Edit of the
+ * open file, find_file → Glob, search_dir/search_file → Grep, submit → a message), anything else as Bash.
+ * An edit is an edit of its file whatever it writes, so the same failing edit is seen as the same action.
+ */
+function toolCall(command: string, editor: EditorState): { tool: string; input: Record<string, unknown>; kind?: 'message' } {
   const words = command.split(/\s+/);
-  if (words[0] === 'str_replace_editor' && words[1] === 'view' && words[2]) return { tool: 'Read', input: { file_path: words[2] } };
-  if (words[0] === 'open' && words[1]) return { tool: 'Read', input: { file_path: words[1].replace(/^"|"$/g, '') } };
-  if (words[0] === 'str_replace_editor' && words[1] === 'create' && words[2]) {
+  const [head, first, second] = [words[0], unquote(words[1]), unquote(words[2])];
+  if (head === 'str_replace_editor' && first === 'view' && second) return { tool: 'Read', input: { file_path: second } };
+  if (head === 'str_replace_editor' && first === 'create' && second) {
     const content = /--file_text\s+(['"]?)([\s\S]*)\1\s*$/.exec(command)?.[2] ?? '';
-    return { tool: 'Write', input: { file_path: words[2], content } };
+    return { tool: 'Write', input: { file_path: second, content } };
   }
+  if (head === 'str_replace_editor' && (first === 'str_replace' || first === 'insert') && second) return { tool: 'Edit', input: { file_path: second, swe_agent_command: command.slice(0, 4000) } };
+  if (head === 'open' && first) {
+    editor.open = first;
+    return { tool: 'Read', input: { file_path: first, ...(second ? { line: second } : {}) } };
+  }
+  if ((head === 'goto' || head === 'scroll_up' || head === 'scroll_down') && editor.open) return { tool: 'Read', input: { file_path: editor.open, ...(first ? { line: first } : {}) } };
+  if (head === 'create' && first) {
+    editor.open = first;
+    return { tool: 'Write', input: { file_path: first, content: '' } };
+  }
+  if (head === 'edit' && editor.open && /^\d+:\d+$/.test(first ?? '')) {
+    const body = command.slice(command.indexOf('\n') + 1).replace(/\n?end_of_edit\s*$/, '');
+    return { tool: 'Edit', input: { file_path: editor.open, lines: first, new_string: body } };
+  }
+  if (head === 'find_file' && first) return { tool: 'Glob', input: { pattern: `**/${first}`, ...(second ? { path: second } : {}) } };
+  if (head === 'search_dir' && first) return { tool: 'Grep', input: { pattern: first, ...(second ? { path: second } : {}) } };
+  if (head === 'search_file' && first) return { tool: 'Grep', input: { pattern: first, path: second ?? editor.open ?? '.' } };
+  if (head === 'submit') return { tool: 'submit', input: { message: command.slice(0, 4000) }, kind: 'message' };
   return { tool: 'Bash', input: { command } };
 }
 
@@ -66,6 +96,7 @@ export function parseSweAgentTrajectory(textContent: string, name = 'swe-agent')
   }
   if (!traj || !Array.isArray(traj.trajectory)) throw new RecordingError('a SWE-agent trajectory needs a "trajectory" list');
   const actions: RecordedAction[] = [];
+  const editor: EditorState = {};
   let cwd: string | undefined;
   traj.trajectory.forEach((step, index) => {
     cwd ??= workingDir(step.state);
@@ -74,12 +105,13 @@ export function parseSweAgentTrajectory(textContent: string, name = 'swe-agent')
     const observation = text(step.observation);
     const failed = FAILURE.test(observation);
     const seconds = typeof step.execution_time === 'number' ? step.execution_time : undefined;
-    const call = toolCall(command);
+    const { kind, ...call } = toolCall(command, editor);
     const thought = text(step.thought).trim();
     actions.push({
       actionId: `step-${index + 1}`,
       ...call,
-      kind: 'tool_use',
+      kind: kind ?? 'tool_use',
+      ...(kind === 'message' ? { title: `${call.tool} (SWE-agent ends its run)` } : {}),
       ...(thought ? { description: thought.slice(0, 4000) } : {}),
       outcome: {
         status: failed ? 'error' : 'success',

@@ -1,0 +1,138 @@
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { readRecording } from '../replay/read-recording.js';
+import type { EmbeddedLabel } from '../replay/formats/labelled-session.js';
+import type { RecordedSession, RecordingFormat } from '../replay/recorded-session.js';
+import { InProcessWarden, type JudgedSession, type WardenSettings } from './in-process-warden.js';
+import type { Labels, SessionLabel } from './labels.js';
+import { scoreSession, scoreSources, type SessionScore, type SourceScore } from './scoring.js';
+
+export interface EvaluatedSession {
+  file: string;
+  /** The name the labels know it by: the file's base name. */
+  name: string;
+  format: RecordingFormat;
+  judged: JudgedSession;
+  score: SessionScore;
+  label?: SessionLabel;
+}
+
+export interface EvaluationSummary {
+  sessions: number;
+  ordinary: number;
+  troubled: number;
+  unlabelled: number;
+  /** Actions of the ordinary sessions, and how many Warden blocked, held or never let run. */
+  ordinaryActions: number;
+  ordinaryStopped: number;
+  /** Of those, the ones the labels justify. */
+  ordinaryStoppedJustified: number;
+  ordinaryEmergencyStops: number;
+  ordinaryBreakerTrips: number;
+  ordinaryPatternsAboveLow: number;
+  expected: number;
+  expectedFound: number;
+  falseAlarms: number;
+  misses: number;
+  /** Misses the labels record as known gaps. */
+  knownMisses: number;
+}
+
+export interface EvaluationResult {
+  sessions: EvaluatedSession[];
+  sources: SourceScore[];
+  summary: EvaluationSummary;
+  /** Recordings that could not be read. */
+  errors: { file: string; message: string }[];
+}
+
+export interface EvaluationOptions {
+  files: readonly string[];
+  labels?: Labels;
+  settings: WardenSettings;
+  approvals?: 'approve' | 'reject';
+  onProgress?(done: number, total: number, label: string): void;
+}
+
+/** The recordings named: files as they are, directories for their `*.jsonl`, `*.traj` and `*.json` files (sorted). */
+export function recordingsIn(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const path of paths) {
+    if (statSync(path).isDirectory()) {
+      files.push(
+        ...readdirSync(path)
+          .filter((f) => /\.(jsonl|traj|json)$/.test(f))
+          .sort()
+          .map((f) => join(path, f)),
+      );
+    } else files.push(path);
+  }
+  return files;
+}
+
+/**
+ * Judges every recording in process with the given settings and holds the result against the labels:
+ * per session what Warden stopped, reported and tripped, the false alarms and misses with their evidence,
+ * and per rule, validator, detector and breaker its precision and recall.
+ */
+export function evaluate(options: EvaluationOptions): EvaluationResult {
+  const warden = new InProcessWarden(options.settings);
+  const sessions: EvaluatedSession[] = [];
+  const errors: EvaluationResult['errors'] = [];
+  options.files.forEach((file, i) => {
+    const name = basename(file);
+    options.onProgress?.(i, options.files.length, name);
+    let recording;
+    try {
+      recording = readRecording(file);
+    } catch (error) {
+      errors.push({ file, message: (error as Error).message });
+      return;
+    }
+    const stem = name.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 60);
+    const judged = warden.judge(recording, { agentId: 'warden-eval', sessionId: `eval-${stem}`, approvals: options.approvals ?? 'approve' });
+    const label = options.labels?.sessions[name] ?? embeddedLabel(recording);
+    sessions.push({ file, name, format: recording.format, judged, score: scoreSession(name, judged, label), ...(label ? { label } : {}) });
+  });
+  options.onProgress?.(options.files.length, options.files.length, 'done');
+  return { sessions, sources: scoreSources(sessions.map((s) => ({ session: s.judged, score: s.score, label: s.label }))), summary: summarize(sessions), errors };
+}
+
+/** A labelled session carries its own labels: the patterns it should produce (none: an ordinary session). */
+function embeddedLabel(recording: RecordedSession): SessionLabel | undefined {
+  if (!('label' in recording)) return undefined;
+  const { expected_patterns } = (recording as RecordedSession & { label: EmbeddedLabel }).label;
+  return {
+    kind: expected_patterns.length ? 'troubled' : 'ordinary',
+    expect: expected_patterns.map((p) => ({ pattern: p.type, severity: p.min_severity, why: 'the labelled session says so' })),
+    actions: {},
+  };
+}
+
+function summarize(sessions: readonly EvaluatedSession[]): EvaluationSummary {
+  const ordinary = sessions.filter((s) => s.score.kind === 'ordinary').map((s) => s.score);
+  const all = sessions.map((s) => s.score);
+  const sum = (scores: readonly SessionScore[], f: (s: SessionScore) => number) => scores.reduce((n, s) => n + f(s), 0);
+  return {
+    sessions: sessions.length,
+    ordinary: ordinary.length,
+    troubled: all.filter((s) => s.kind === 'troubled').length,
+    unlabelled: all.filter((s) => s.kind === 'unlabelled').length,
+    ordinaryActions: sum(ordinary, (s) => s.actions),
+    ordinaryStopped: sum(ordinary, (s) => s.stopped),
+    ordinaryStoppedJustified: sum(ordinary, (s) => s.stoppedJustified),
+    ordinaryEmergencyStops: sum(ordinary, (s) => (s.emergencyStop ? 1 : 0)),
+    ordinaryBreakerTrips: sum(ordinary, (s) => s.breakerTrips),
+    ordinaryPatternsAboveLow: sum(ordinary, (s) => s.patternsAboveLow),
+    expected: sum(all, (s) => s.expected.length),
+    expectedFound: sum(all, (s) => s.expected.filter((e) => e.found).length),
+    falseAlarms: sum(all, (s) => s.falseAlarms.length),
+    misses: sum(all, (s) => s.misses.length),
+    knownMisses: sum(all, (s) => s.misses.filter((m) => m.known).length),
+  };
+}
+
+/** Whether the evaluation passes: no false alarm, no miss the labels do not record as known, every file read. */
+export function passed(result: EvaluationResult): boolean {
+  return !result.errors.length && result.summary.falseAlarms === 0 && result.summary.misses === result.summary.knownMisses;
+}
