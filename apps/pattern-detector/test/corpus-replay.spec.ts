@@ -21,6 +21,7 @@ function replay(messages: AnyMessage[], patterns: SessionPatterns): PatternRepor
     const at = Date.parse(m.timestamp);
     if (m.type === 'session.started') reports.push(...patterns.started(at, m.payload as never));
     else if (m.type === 'session.phase_changed') reports.push(...patterns.phaseChanged(at, (m.payload as { phase: never }).phase));
+    else if (m.type === 'session.goal_changed') reports.push(...patterns.goalChanged(at, (m.payload as { goal: string }).goal));
     else if (m.type === 'action.proposed') reports.push(...patterns.actionProposed(at, m.payload as never));
     else if (m.type === 'action.outcome') {
       const p = m.payload as { model?: string; tokens?: { prompt: number; completion: number } };

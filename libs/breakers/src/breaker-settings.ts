@@ -25,7 +25,7 @@ export type PhaseLimits = Record<Phase | 'default', number>;
 export interface IterationSettings extends CircuitSettings {
   /**
    * What an iteration is: `checks` counts the actions that run a check (tests, a build, a linter, a
-   * deployment, the CI's status), one try at making the phase pass; `actions` counts every proposed action,
+   * deployment), one try at making the phase pass; `actions` counts every proposed action,
    * as the seed does for a pipeline whose steps are its iterations.
    */
   counts: 'checks' | 'actions';

@@ -45,6 +45,8 @@ export interface Step {
   cost_usd?: number;
   /** The reviewer's goal alignment of this action (0-1), when a verdict carried it. */
   alignment?: number;
+  /** The reviewer blocked it: attempted, never run. */
+  blocked?: true;
 }
 
 const MAX_TEXT = 200;

@@ -13,7 +13,7 @@ describe('pattern detector settings', () => {
 
   it('overrides parts and keeps the rest', () => {
     const settings = resolvePatternSettings({ patterns: { polling_loop: { mode: 'shadow', severity: { medium: 20 } }, resource_spiral: { pricing: { 'my-model': { input: 0.001, output: 0.002 } } } } });
-    expect(settings.polling_loop).toMatchObject({ mode: 'shadow', enabled: true, severity: { medium: 20, high: 25, critical: 60 } });
+    expect(settings.polling_loop).toMatchObject({ mode: 'shadow', enabled: true, severity: { medium: 20, high: 25 } });
     expect(settings.resource_spiral.pricing['my-model']).toEqual({ input: 0.001, output: 0.002 });
     expect(Object.keys(settings.resource_spiral.pricing)).toEqual(['my-model']);
   });

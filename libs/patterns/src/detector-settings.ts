@@ -80,8 +80,11 @@ const enforce = (impact: number): DetectorToggle => ({ enabled: true, mode: 'enf
 export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
   window: { max_actions: 64, max_age_ms: 30 * MINUTE, max_clock_skew_ms: 5_000 },
   episode: { quiet_evaluations: 3, escalation_growth: 3 },
-  repetitive_errors: { ...enforce(0.3), severity: { medium: 3, high: 5, critical: 8 } },
-  polling_loop: { ...enforce(0.3), severity: { medium: 10, high: 25, critical: 60 } },
+  // Critical is what an operator stops a session for (emergency_stop.min_severity): a loop, drift or a
+  // wrong guess is corrected, rolled back or throttled, and its ladder ends at high. Copying secrets out,
+  // a runaway spiral and a trap that keeps escalating still reach critical.
+  repetitive_errors: { ...enforce(0.3), severity: { medium: 3, high: 5 } },
+  polling_loop: { ...enforce(0.3), severity: { medium: 10, high: 25 } },
   scope_creep: {
     ...enforce(0.5),
     severity: { low: 1, medium: 3, high: 6 },
@@ -98,7 +101,7 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
   },
   goal_drift: {
     ...enforce(0.4),
-    severity: { medium: 4, high: 7, critical: 12 },
+    severity: { medium: 4, high: 7 },
     ignored_goal_words: ['fix', 'make', 'test', 'tests', 'file', 'files', 'code', 'issue', 'bug', 'update', 'add', 'change', 'please', 'ensure', 'should', 'when', 'that', 'this', 'with', 'from', 'into', 'failing', 'pass', 'work', 'works', 'error'],
   },
   resource_spiral: {
@@ -112,13 +115,13 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
     ceilings: { file_operations_per_min: 300, tokens_per_min: 3_000_000, cost_usd_per_min: 10, background_processes: 16 },
     pricing: {},
   },
-  hallucination: { ...enforce(0.4), severity: { medium: 3, high: 5, critical: 8 }, window_actions: 15 },
+  hallucination: { ...enforce(0.4), severity: { medium: 3, high: 5 }, window_actions: 15 },
   installation_trap: enforce(0.5),
   bypass_trap: enforce(0.6),
   complexity_trap: enforce(0.4),
   assumption_trap: { ...enforce(0.4), guessed_endpoints: 3 },
   traps: { reaction_actions: 8 },
-  stagnation: { ...enforce(0.3), severity: { medium: 3, high: 5, critical: 8 } },
+  stagnation: { ...enforce(0.3), severity: { medium: 3, high: 5 } },
   knowledge_files: [],
 };
 
@@ -132,6 +135,11 @@ export function severityFor(ladder: SeverityLadder, count: number): Severity | u
     if (at !== undefined && count >= at) found = severity;
   }
   return found;
+}
+
+/** The highest severity a ladder reaches: episodes that keep growing are not reported above it. */
+export function ladderTop(ladder: SeverityLadder): Severity {
+  return [...ORDER].reverse().find((s) => ladder[s] !== undefined) ?? 'critical';
 }
 
 /** The lowest count that reports anything. */

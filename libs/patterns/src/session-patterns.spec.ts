@@ -31,7 +31,7 @@ describe('episodes', () => {
 
   it('re-reports one severity higher when the evidence grew by the escalation factor', () => {
     // A ladder with medium only: growth alone escalates.
-    const s = SessionDriver.with({ repetitive_errors: { severity: { medium: 2 } }, episode: { escalation_growth: 2 } });
+    const s = SessionDriver.with({ repetitive_errors: { severity: { medium: 2, critical: 100 } }, episode: { escalation_growth: 2 } });
     for (let i = 0; i < 8; i++) s.bash('npm test', failing(i));
     expect(s.of('repetitive_errors').map((r) => [r.severity, r.evidence_action_ids.length])).toEqual([
       ['medium', 2],

@@ -2,7 +2,7 @@ import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
 import { addOutcome, fileOperations, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
-import { DETECTOR_NAMES, severityAt, severityRank, type PatternSettings } from './detector-settings.js';
+import { DETECTOR_NAMES, ladderTop, severityAt, severityRank, type PatternSettings, type SeverityLadder } from './detector-settings.js';
 import type { Detector, Detectors, Finding, SessionView } from './detectors/detector.js';
 import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
 import { detectGoalDrift } from './detectors/goal-drift.js';
@@ -51,6 +51,8 @@ export interface SessionStart {
 
 export interface VerdictSeen {
   action_id: string;
+  /** The reviewer's verdict: a blocked action was attempted, though it never ran. */
+  verdict?: string;
   rationality?: { components: { goal_alignment: number } };
 }
 
@@ -168,15 +170,18 @@ export class SessionPatterns {
   verdict(at: number, verdict: VerdictSeen): PatternReport[] {
     this.advance(at);
     const alignment = verdict.rationality?.components.goal_alignment;
-    if (alignment === undefined) return [];
+    const blocked = verdict.verdict === 'block';
+    if (alignment === undefined && !blocked) return [];
     let step = this.snapshot.steps.find((s) => s.id === verdict.action_id);
     if (!step) {
       if (this.snapshot.counted.includes(verdict.action_id)) return [];
       step = { id: verdict.action_id, at };
       this.insert(step);
     }
-    if (step.alignment === alignment) return [];
-    step.alignment = alignment;
+    if (step.alignment === alignment && (!blocked || step.blocked)) return [];
+    if (alignment !== undefined) step.alignment = alignment;
+    // Refused, it never runs and reports no outcome; what it attempted still tells of a trap.
+    if (blocked) step.blocked = true;
     this.trim();
     return this.evaluate();
   }
@@ -205,6 +210,7 @@ export class SessionPatterns {
       snapshot: this.snapshot,
       settings: this.settings,
       completed: this.snapshot.steps.filter((s) => s.sig !== undefined && s.status !== undefined),
+      attempted: this.snapshot.steps.filter((s) => s.sig !== undefined && (s.status !== undefined || s.blocked)),
       ...(this.scope.match ? { inScope: this.scope.match } : {}),
       ...(knowledge ? { knowledge } : {}),
       ...(home ? { home } : {}),
@@ -225,9 +231,11 @@ export class SessionPatterns {
     }
     episode.quiet = 0;
     let severity = finding.severity;
-    // Still going and its evidence grew by the escalation factor: one step worse than last reported.
+    // Still going and its evidence grew by the escalation factor: one step worse than last reported, up to
+    // the top of the detector's ladder.
     if (severityRank(severity) <= severityRank(episode.severity) && finding.magnitude >= episode.magnitude * this.settings.episode.escalation_growth) {
-      severity = severityAt(severityRank(episode.severity) + 1);
+      const ladder = (this.settings[type] as { severity?: SeverityLadder }).severity;
+      severity = severityAt(Math.min(severityRank(episode.severity) + 1, ladder ? severityRank(ladderTop(ladder)) : severityRank('critical')));
     }
     if (severityRank(severity) <= severityRank(episode.severity)) return undefined;
     episode.severity = severity;
@@ -363,7 +371,7 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
 /** What only the outcome or verdict half of a step knows, kept when the proposal arrives later. */
 function pick(step: Step): Partial<Step> {
   const kept: Partial<Step> = {};
-  for (const key of ['status', 'err', 'err_text', 'out', 'files_touched', 'tokens', 'cost_usd', 'alignment'] as const) {
+  for (const key of ['status', 'err', 'err_text', 'out', 'files_touched', 'tokens', 'cost_usd', 'alignment', 'blocked'] as const) {
     if (step[key] !== undefined) (kept as Record<string, unknown>)[key] = step[key];
   }
   return kept;

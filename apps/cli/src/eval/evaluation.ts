@@ -91,7 +91,7 @@ export function evaluate(options: EvaluationOptions): EvaluationResult {
     }
     const stem = name.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 60);
     const judged = warden.judge(recording, { agentId: 'warden-eval', sessionId: `eval-${stem}`, approvals: options.approvals ?? 'approve' });
-    const label = options.labels?.sessions[name] ?? embeddedLabel(recording);
+    const label = combined(embeddedLabel(recording), options.labels?.sessions[name]);
     sessions.push({ file, name, format: recording.format, judged, score: scoreSession(name, judged, label), ...(label ? { label } : {}) });
   });
   options.onProgress?.(options.files.length, options.files.length, 'done');
@@ -107,6 +107,17 @@ function embeddedLabel(recording: RecordedSession): SessionLabel | undefined {
     expect: expected_patterns.map((p) => ({ pattern: p.type, severity: p.min_severity, why: 'the labelled session says so' })),
     actions: {},
   };
+}
+
+/**
+ * A labelled session's own labels with what a labels file adds: its kind and actions win, and a pattern
+ * it names replaces the session's own expectation of that pattern (the whole suite may stop a session
+ * before a detector alone would have seen it all).
+ */
+function combined(embedded: SessionLabel | undefined, file: SessionLabel | undefined): SessionLabel | undefined {
+  if (!embedded || !file) return file ?? embedded;
+  const replaced = new Set(file.expect.map((f) => f.pattern).filter(Boolean));
+  return { ...file, expect: [...embedded.expect.filter((f) => !replaced.has(f.pattern)), ...file.expect], actions: { ...embedded.actions, ...file.actions } };
 }
 
 function summarize(sessions: readonly EvaluatedSession[]): EvaluationSummary {

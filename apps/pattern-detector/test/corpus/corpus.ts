@@ -35,7 +35,8 @@ export interface CorpusSession {
   context: { goal: string; expected_paths?: string[]; cwd: string };
   phase?: Phase;
   expected_patterns: { type: PatternType; min_severity: Severity }[];
-  events: (CorpusAction | { at: number; phase: Phase })[];
+  /** Actions, phase changes, and follow-up requests of the user (the goal changes). */
+  events: (CorpusAction | { at: number; phase: Phase } | { at: number; request: string })[];
 }
 
 /** The project's labelled sessions, shared with `warden eval` (test/corpus/sessions). */
@@ -64,6 +65,10 @@ export function sessionMessages(session: CorpusSession, sessionId: string, agent
   ];
   let phase = session.phase;
   for (const event of session.events) {
+    if ('request' in event) {
+      messages.push({ at: event.at, message: createMessage('session.goal_changed', { ...base, timestamp: iso(event.at), payload: { goal: event.request, source: 'user_prompt' } }) as AnyMessage });
+      continue;
+    }
     if ('phase' in event) {
       messages.push({ at: event.at, message: createMessage('session.phase_changed', { ...base, timestamp: iso(event.at), payload: { phase: event.phase, ...(phase ? { previous_phase: phase } : {}) } }) as AnyMessage });
       phase = event.phase;

@@ -25,6 +25,8 @@ export interface SessionView {
   knowledge?: ProjectKnowledge;
   /** Steps of the window whose proposal and outcome both arrived, in order. */
   completed: Step[];
+  /** The completed steps and those the reviewer blocked (attempted, never run), in order. */
+  attempted: Step[];
   /** Whether a path is in the session's declared scope (cwd, expected paths); undefined when nothing was declared. */
   inScope?: PathMatcher;
   home?: string;

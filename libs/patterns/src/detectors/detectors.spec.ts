@@ -7,8 +7,8 @@ const failing = (line: number) => ({ error: `TypeError: Cannot read properties o
 const refused = { error: 'Error: connect ECONNREFUSED 127.0.0.1:8080', errorClass: 'ECONNREFUSED' };
 
 describe('repetitive_errors', () => {
-  it('reports the third identical failure as medium, the fifth as high and the eighth as critical', () => {
-    const s = new SessionDriver();
+  it('reports the third identical failure as medium, the fifth as high, and the eighth as critical where the ladder has it', () => {
+    const s = SessionDriver.with({ repetitive_errors: { severity: { critical: 8 } } });
     const ids: string[] = [];
     for (let i = 1; i <= 8; i++) {
       ids.push(s.bash('npx jest test/cart.test.ts', failing(10 + i)));
@@ -66,7 +66,7 @@ describe('repetitive_errors', () => {
 describe('polling_loop', () => {
   it('reports the tenth identical unchanged success, the 25th and the 60th, beyond the count window', () => {
     // Escalation by growth is left out here, to see the ladder alone.
-    const s = SessionDriver.with({ episode: { escalation_growth: 100 } });
+    const s = SessionDriver.with({ episode: { escalation_growth: 100 }, polling_loop: { severity: { critical: 60 } } });
     s.run('Bash', { command: './gradlew build', run_in_background: true });
     const severities: (string | undefined)[] = [];
     for (let i = 1; i <= 60; i++) {
@@ -268,7 +268,7 @@ describe('resource_spiral', () => {
     for (let i = 0; i < 60; i++) read(60 + i, `src/g${i}.ts`, 20_000);
     expect(s.of('resource_spiral').map((r) => r.severity)).toEqual(['medium', 'high']);
     // The figures at the end of the second minute, as the detector reads them now.
-    const now = detectResourceSpiral({ snapshot: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps })!;
+    const now = detectResourceSpiral({ snapshot: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps, attempted: s.patterns.snapshot.steps })!;
     expect(now.severity).toBe('high');
     expect(now.details).toMatchObject({
       window_ms: 60_000,
@@ -326,6 +326,16 @@ describe('escalation traps', () => {
     t.bash('curl -sv http://localhost:8080/health');
     t.bash('npm install axios@latest');
     expect(t.of('installation_trap')).toEqual([]);
+  });
+
+  it('installation: an install the reviewer blocked still counts: the agent attempted it', () => {
+    const s = new SessionDriver();
+    s.bash('npm run e2e', refused);
+    s.now += 5000;
+    s.reports.push(...s.patterns.actionProposed(s.now, { action_id: 'blocked-install', kind: 'tool_use', tool: 'Bash', input: { command: 'sudo apt-get install -y chromium' } }));
+    expect(s.of('installation_trap')).toEqual([]);
+    s.reports.push(...s.patterns.verdict(s.now + 10, { action_id: 'blocked-install', verdict: 'block' }));
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', evidence_action_ids: expect.arrayContaining(['blocked-install']) });
   });
 
   it('installation: a missing Python module is no connection failure (ModuleNotFoundError holds "enotfound")', () => {
@@ -395,12 +405,15 @@ describe('escalation traps', () => {
     expect(t.last('bypass_trap')).toMatchObject({ severity: 'medium', details: { connection_failure: true } });
   });
 
-  it('complexity: containers and mock servers after a failure', () => {
+  it('complexity: containers and mock servers after a failure; five steps are critical', () => {
     const s = new SessionDriver();
     s.bash('npm test', refused);
     s.bash('docker run -d -p 8080:8080 wiremock/wiremock');
     s.run('Write', { file_path: `${CWD}/test/mock-server.js`, content: 'http.createServer()' }, { files: [`${CWD}/test/mock-server.js`] });
     s.bash('docker compose up -d');
+    expect(s.of('complexity_trap').map((r) => r.severity)).toEqual(['medium', 'high']);
+    s.bash('python3 -m venv /tmp/mockenv');
+    s.bash('docker build -t fake-api .');
     expect(s.of('complexity_trap').map((r) => r.severity)).toEqual(['medium', 'high', 'critical']);
   });
 

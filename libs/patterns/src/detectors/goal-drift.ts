@@ -37,16 +37,18 @@ export function goalTargets(goal: string, cwd: string | undefined, home: string 
 
 /**
  * Related to the goal: the reviewer judged it aligned, or it touches a file the goal names or one named
- * after it (its tests), or its path inside the project has a goal word in it. In a session its user steers
- * with follow-up requests, every change inside the expected paths is related: the drift left to see is
- * work outside them, and a word match against a conversation ("yes, go ahead") judges nothing.
+ * after it (its tests), or its path inside the project has a goal word in it. When the goal names no
+ * file, or the user steers with follow-up requests, every change inside the expected paths is related:
+ * the drift left to see is work outside them, and a word match against a conversation ("yes, go ahead")
+ * judges nothing.
  */
 function related(step: Step, targets: GoalTargets, project: string | undefined, followedUp: boolean): boolean {
   if (step.alignment !== undefined && step.alignment >= 0.6) return true;
-  if (step.alignment !== undefined && step.alignment <= 0.3 && !followedUp) return false;
+  // A goal that names no file is about its project, and once the user steers with follow-up requests the
+  // project is the task whatever the first request named: a change inside the expected paths is related.
+  if ((followedUp || !targets.files.length) && (step.paths ?? []).some((path) => targets.expected?.(path))) return true;
+  if (step.alignment !== undefined && step.alignment <= 0.3) return false;
   return (step.paths ?? []).some((path) => {
-    // Once the user steers with follow-up requests, the project is the task: the requests say what to change.
-    if (followedUp && targets.expected?.(path)) return true;
     const inside = (project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path).toLowerCase();
     const stem = stemOf(path);
     if (targets.files.includes(path) || targets.stems.some((s) => s && (stem === s || stem.startsWith(s)))) return true;

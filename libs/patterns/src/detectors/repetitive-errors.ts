@@ -11,29 +11,41 @@ interface FailureRun {
   errClass?: string;
 }
 
-/**
- * The same failing action again and again: same action (command, or tool and file), same error class
- * and the same error text once numbers, quotes and ids are folded. Edits in between do not break the
- * run — a stuck agent edits and retries; only a success of that action ends it.
- */
 /** The same failure again and again, or a dependency fight that keeps failing the build: the worse. */
 export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
   return worse(detectSameFailure(view), detectDependencyLoop(view.completed));
 }
 
+/** `npx vitest run test/a.test.ts` → `npx vitest`: a check of the same kind, whatever it narrows to. */
+function familyOf(cmd: string | undefined): string | undefined {
+  if (!cmd) return undefined;
+  const words = cmd.replace(/^(?:cd\s+\S+\s*&&\s*)+/, '').split(/\s+/).filter((w) => !/^[A-Z_]+=/.test(w));
+  return words.slice(0, ['npx', 'npm', 'pnpm', 'yarn', 'bun', 'python', 'python3', 'go', 'cargo', 'bundle', 'uv'].includes(words[0] ?? '') ? 2 : 1).join(' ');
+}
+
+/**
+ * The same failing action again and again: same action (command, or tool and file), same error class
+ * and the same error text once numbers, quotes and ids are folded. Edits in between do not break the
+ * run — a stuck agent edits and retries; a success of that action ends it, and so does a success of a
+ * check of the same kind (the whole test suite passing after one test file failed).
+ */
 function detectSameFailure(view: SessionView): Finding | undefined {
-  const runs = new Map<string, FailureRun>();
+  const runs = new Map<string, FailureRun & { family?: string }>();
   for (const step of view.completed) {
     if (!step.sig) continue;
     if (step.status === 'success') {
-      for (const key of runs.keys()) if (key.startsWith(`${step.sig}|`)) runs.delete(key);
+      const family = familyOf(step.cmd);
+      for (const [key, run] of runs) if (key.startsWith(`${step.sig}|`) || (family && run.family === family)) runs.delete(key);
       continue;
     }
     const key = `${step.sig}|${step.err ?? ''}`;
     const run = runs.get(key) ?? { ids: [] };
     run.ids.push(step.id);
     if (step.tool) run.tool = step.tool;
-    if (step.cmd) run.cmd = step.cmd;
+    if (step.cmd) {
+      run.cmd = step.cmd;
+      run.family = familyOf(step.cmd);
+    }
     if (step.paths?.[0]) run.path = step.paths[0];
     if (step.err_text) run.errText = step.err_text;
     if (step.err) run.errClass = step.err.split(':')[0] || undefined;

@@ -4,6 +4,8 @@ import { RecordingError, type RecordedAction, type RecordedSession } from '../re
 
 interface LabelledEvent {
   at?: unknown;
+  /** A follow-up request of the user: the goal changes before the next action. */
+  request?: unknown;
   id?: unknown;
   tool?: unknown;
   kind?: unknown;
@@ -34,8 +36,8 @@ const isPhase = (value: unknown): value is Phase => (PHASES as readonly unknown[
 
 /**
  * Warden's labelled session (test/corpus/sessions, written for the project): one JSON document with the
- * declared context, the events in order (actions with their outcomes, phase changes; times in seconds
- * from the start) and the patterns it should produce (`expected_patterns`), which `warden eval` takes as
+ * declared context, the events in order (actions with their outcomes, phase changes, follow-up requests
+ * of the user; times in seconds from the start) and the patterns it should produce (`expected_patterns`), which `warden eval` takes as
  * the session's labels.
  */
 export function parseLabelledSession(text: string): RecordedSession & { label: EmbeddedLabel } {
@@ -49,8 +51,13 @@ export function parseLabelledSession(text: string): RecordedSession & { label: E
   const iso = (seconds: number) => new Date(START + Math.round(seconds * 1000)).toISOString();
   let phase = isPhase(doc['phase']) ? doc['phase'] : undefined;
   const actions: RecordedAction[] = [];
+  let request: string | undefined;
   (doc['events'] as LabelledEvent[]).forEach((event, index) => {
     const at = typeof event.at === 'number' ? event.at : index;
+    if (typeof event.request === 'string') {
+      request = event.request;
+      return;
+    }
     if (isPhase(event.phase) && event.tool === undefined) {
       phase = event.phase;
       return;
@@ -59,6 +66,8 @@ export function parseLabelledSession(text: string): RecordedSession & { label: E
       throw new RecordingError(`event ${index + 1}: an action needs id, tool and input`);
     }
     const o = event.outcome;
+    const pending = request;
+    request = undefined;
     actions.push({
       actionId: event.id,
       tool: event.tool,
@@ -66,6 +75,7 @@ export function parseLabelledSession(text: string): RecordedSession & { label: E
       kind: typeof event.kind === 'string' ? event.kind : 'tool_use',
       ...(typeof event.description === 'string' ? { description: event.description } : {}),
       ...(phase ? { phase } : {}),
+      ...(pending ? { request: pending } : {}),
       at: iso(at),
       ...(o && (o.status === 'success' || o.status === 'error')
         ? {
