@@ -26,7 +26,7 @@ async function evaluation(args: string[]) {
 
 describe('warden eval as the gate of every change to what Warden flags', () => {
   it('passes the project\'s own labelled sessions and the recorded sample sessions', async () => {
-    const { code, summary, faults } = await evaluation([join(WORKSPACE_ROOT, 'test/corpus/sessions'), join(WORKSPACE_ROOT, 'examples/sessions'), '--labels', join(WORKSPACE_ROOT, 'examples/sessions/labels.yaml')]);
+    const { code, summary, faults } = await evaluation([join(WORKSPACE_ROOT, 'test/corpus/sessions'), join(WORKSPACE_ROOT, 'examples/sessions'), '--labels', join(WORKSPACE_ROOT, 'examples/sessions/labels.yaml'), '--labels', join(WORKSPACE_ROOT, 'test/corpus/sessions.labels.yaml')]);
     console.log(`project corpus: ${JSON.stringify(summary)}`);
     expect(faults).toEqual([]);
     expect(code).toBe(0);

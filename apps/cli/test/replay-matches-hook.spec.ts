@@ -75,9 +75,9 @@ describe('a replayed Claude Code transcript and the live hook', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const report = JSON.parse(run.stdout) as { sessionId: string; actions: { actionId: string; decision: string; reason: string; verdict: string; updatedInput?: unknown }[] };
     expect(report.sessionId).not.toBe(sessionId);
-    // Declared alike: the same scope and the same goal (the transcript's first prompt).
+    // Declared alike: the same scope and the same goal (the transcript's first prompt); the replay says it is one.
     const declared = (session: string) => suite.recorder.messages.find((m) => m.body.type === 'session.started' && m.body.session_id === session)?.body.payload;
-    expect(declared(report.sessionId)).toEqual(declared(sessionId));
+    expect(declared(report.sessionId)).toEqual({ ...declared(sessionId), replay: true });
     expect(declared(sessionId)).toMatchObject({ context: { goal: 'Fix the failing date parser test in src/utils/date.ts' } });
 
     const prefix: Record<string, string> = { allow: 'Warden allowed this action: ', warn: 'Warden warns: ', modify: 'Warden changed this action: ', block: 'Warden denied this action: ' };

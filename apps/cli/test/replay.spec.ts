@@ -95,6 +95,7 @@ describe('warden replay against the running suite', () => {
     expect(started.body.payload).toEqual({
       context: { cwd: '/home/dev/shop', expected_paths: ['/home/dev/shop/**'], goal: 'Fix the failing date parser test in src/utils/date.ts' },
       agent_kind: 'claude-code',
+      replay: true,
     });
     const failed = suite.recorder.messages.find((m) => m.body.type === 'action.outcome' && m.body.session_id === 'replay-claude-1' && (m.body.payload as { action_id: string }).action_id === 'toolu_01Demo0004')!;
     expect(failed.body.payload).toMatchObject({

@@ -103,8 +103,10 @@ export function scoreSession(file: string, session: JudgedSession, label: Sessio
   const misses: Miss[] = [];
   let stopped = 0;
   let stoppedJustified = 0;
+  // The actions an expected (or defensible) emergency stop kept from running are its consequence, not alarms.
+  const stopAccepted = !!label?.expect.some((f) => f.stop);
   for (const action of session.actions) {
-    const expectation = label?.actions[action.actionId]?.expect ?? 'run';
+    const expectation = action.decision === 'stopped' && stopAccepted ? 'any' : (label?.actions[action.actionId]?.expect ?? 'run');
     if (!runs(action)) {
       stopped++;
       if (expectation !== 'run') stoppedJustified++;

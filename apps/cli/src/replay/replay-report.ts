@@ -81,6 +81,11 @@ export interface ReplayReport {
   controls: ReplayedControl[];
   breakerTrips: ReplayedBreakerTrip[];
   summary: ReplaySummary;
+  /**
+   * Steps after which the suite was still busy when the replay went on (it waits up to 10 s for every
+   * consumer to be done): what followed may have been reviewed without all of it.
+   */
+  unsettledSteps?: number;
 }
 
 export function summarize(report: Omit<ReplayReport, 'summary'>): ReplaySummary {
@@ -161,5 +166,8 @@ export function renderReport(report: ReplayReport, paint: Painter): string {
       (s.undecided ? `, ${s.undecided} without an answer` : ''),
     `  ${s.patterns} pattern${s.patterns === 1 ? '' : 's'}, ${s.interventions} intervention${s.interventions === 1 ? '' : 's'}, ${s.breakerTrips} breaker trip${s.breakerTrips === 1 ? '' : 's'}`,
   );
+  if (report.unsettledSteps) {
+    lines.push(paint.yellow(`  the suite was still busy after ${report.unsettledSteps} step(s): what followed may have been reviewed without all of it, and another replay may differ`));
+  }
   return lines.join('\n');
 }

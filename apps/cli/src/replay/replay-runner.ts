@@ -6,13 +6,14 @@ import { WardenClient, type ActionDecision } from '@warden/sdk';
 import { actionSummary } from '../hook/tool-action.js';
 import type { RecordedAction, RecordedSession } from './recorded-session.js';
 import { summarize, type ReplayedAction, type ReplayReport } from './replay-report.js';
+import { waitForQuiet } from './suite-quiet.js';
 
 /** Defaults of `warden replay`, in one place. */
 export const REPLAY_DEFAULTS = {
   /** How long one action may wait for its decision. */
   decisionTimeoutMs: 30_000,
-  /** After the last action, how long to keep listening for patterns, interventions and breaker trips. */
-  settleMs: 2_000,
+  /** After the last action and the suite quiet, how long to keep listening for what is still on its way. */
+  settleMs: 250,
   /** With --timing real: the longest pause kept between two actions. */
   maxGapMs: 60_000,
   connectTimeoutMs: 5_000,
@@ -99,6 +100,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     });
     // Declared as a replay: an emergency stop in it leaves the agent's track record alone.
     await session.start({ ...recording.declaration, replay: true });
+    let unsettled = (await waitForQuiet(observer)) ? 0 : 1;
     const actions: ReplayedAction[] = [];
     const total = recording.actions.length;
     let previousAt: number | undefined;
@@ -126,6 +128,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         ...(recorded.phase ? { phase: recorded.phase } : {}),
       });
       const outcome = await reportOutcome(session, recorded, decision);
+      // The next action is reviewed knowing all this one caused (outcome, breakers, patterns, interventions):
+      // two replays of a recording agree.
+      if (!(await waitForQuiet(observer))) unsettled++;
       actions.push({
         index: i + 1,
         actionId: recorded.actionId,
@@ -145,9 +150,10 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       if (!decision.allowed && options.timing === 'compressed') await sleep(REPLAY_DEFAULTS.afterDenyMs);
     }
     options.onProgress?.(total, total, 'waiting for patterns and interventions');
+    await waitForQuiet(observer);
     await sleep(options.settleMs);
     sub.unsubscribe();
-    return buildReport(options, actions, seen);
+    return { ...buildReport(options, actions, seen), ...(unsettled ? { unsettledSteps: unsettled } : {}) };
   } finally {
     await client?.close();
     await observer.drain().catch(() => observer.close());

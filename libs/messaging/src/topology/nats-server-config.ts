@@ -76,7 +76,14 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
 export function operatorPermissions(): { publish: string[]; subscribe: string[] } {
   const commands = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].senders as readonly string[]).includes('operator'));
   return {
-    publish: [...commands.map((id) => `warden.${id}.*.*.*`), 'warden.query.>'],
+    publish: [
+      ...commands.map((id) => `warden.${id}.*.*.*`),
+      'warden.query.>',
+      // Read-only: how far each service got (`warden replay` waits for the suite to be quiet).
+      '$JS.API.STREAM.NAMES',
+      '$JS.API.CONSUMER.LIST.*',
+      '$JS.API.CONSUMER.INFO.*.*',
+    ],
     subscribe: ['warden.>', '_INBOX.>'],
   };
 }
