@@ -77,7 +77,7 @@ describe('a replayed Claude Code transcript and the live hook', () => {
     expect(report.sessionId).not.toBe(sessionId);
     // Declared alike: the same scope and the same goal (the transcript's first prompt); the replay says it is one.
     const declared = (session: string) => suite.recorder.messages.find((m) => m.body.type === 'session.started' && m.body.session_id === session)?.body.payload;
-    expect(declared(report.sessionId)).toEqual({ ...declared(sessionId), replay: true });
+    expect(declared(report.sessionId)).toEqual({ ...(declared(sessionId) as object), replay: true });
     expect(declared(sessionId)).toMatchObject({ context: { goal: 'Fix the failing date parser test in src/utils/date.ts' } });
 
     const prefix: Record<string, string> = { allow: 'Warden allowed this action: ', warn: 'Warden warns: ', modify: 'Warden changed this action: ', block: 'Warden denied this action: ' };
