@@ -4,3 +4,4 @@ export { loadCustomRules } from './rules/custom-rules.js';
 export { type ProposedAction, type ReviewResult, StepReviewer } from './step-reviewer.js';
 export { SupervisionState } from './supervision/supervision-state.js';
 export { loadProjectKnowledge, type ProjectKnowledge } from './validation/project-knowledge.js';
+export { readReviewSources, type ReviewSources } from './settings/review-sources.js';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { loadCustomRules } from '@warden/review';
-import type { CustomRuleDefinition } from '@warden/review';
-import { loadProjectKnowledge, type ProjectKnowledge } from '@warden/review';
+import type { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
+import { loadCustomRules } from '../rules/custom-rules.js';
+import { loadProjectKnowledge, type ProjectKnowledge } from '../validation/project-knowledge.js';
 
 /** Everything the step reviewer is built from, read from disk. */
 export interface ReviewSources {

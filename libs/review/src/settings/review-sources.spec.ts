@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WORKSPACE_ROOT } from '@warden/local-runtime';
-import { StepReviewer } from '@warden/review';
+import { fileURLToPath } from 'node:url';
+import { StepReviewer } from '../step-reviewer.js';
 import { readReviewSources } from './review-sources.js';
+
+const WORKSPACE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
 
 describe('readReviewSources', () => {
   it('loads the example configuration in deploy/reviewer, with its rules and knowledge file', () => {
