@@ -17,6 +17,7 @@ import { nameMatcher, pathMatcher, type PathMatcher } from './parsing/paths.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
+import { packSwitches } from './rules/rule-packs.js';
 import { byStrength, RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
 import type { ReviewSession } from './session/review-session.js';
 import { ReviewSessionStore, type SessionAddress } from './session/review-session-store.js';
@@ -292,8 +293,9 @@ export class StepReviewer {
     switches: { disabled: string[]; shadow: string[] },
   ): ReviewProfile {
     // Rules switched off or to shadow in their own definition, plus those the settings name.
-    const disabled = [...settings.rules.disabled, ...switches.disabled];
-    const shadow = [...settings.rules.shadow, ...switches.shadow];
+    const packs = packSwitches(settings.rules.packs as Partial<Record<string, { enabled?: boolean; shadow?: boolean }>>);
+    const disabled = [...settings.rules.disabled, ...switches.disabled, ...packs.disabled];
+    const shadow = [...settings.rules.shadow, ...switches.shadow, ...packs.shadow];
     return {
       name,
       settings,

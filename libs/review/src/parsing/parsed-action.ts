@@ -1,7 +1,7 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
 import { commandName, readRm } from './command-facts.js';
-import { isStreamPath, resolvePath } from './paths.js';
-import { basename, parseShellCommand, type ShellSegment } from './shell-command.js';
+import { isStreamPath, isTempPath, resolvePath } from './paths.js';
+import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
 
 /** What an action would do, in the step reviewer's words (seed 001), plus the finer kinds Warden tells apart. */
 export type Intent =
@@ -64,6 +64,10 @@ export interface ParsedAction {
   privileged: boolean;
   /** Same tool, same command or file: how repetitions of "the same action" are recognised. */
   key: string;
+  /** The shell line does not parse as written (an unterminated quote …); what could be read is in `segments`. */
+  syntaxError?: string;
+  /** Paths given to programs Warden does not know: maybe read, maybe not; not counted against the scope. */
+  mentionedPaths?: string[];
 }
 
 export class UnknownActionKindError extends Error {
@@ -169,6 +173,14 @@ function installerCall(segment: ShellSegment): { manager: string; args: string[]
 function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: string[]): void {
   const cmd = commandName(segment);
   if (!cmd) return;
+  if (describesOnly(segment)) {
+    out.add('file_read');
+    return;
+  }
+  if (segment.remoteHost) {
+    out.add('network_request');
+    return;
+  }
   const install = installerCall(segment);
   if (install) {
     out.add('package_install');
@@ -199,11 +211,26 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
   }
 }
 
+/** Help, version and dry-run forms, and `command -v`: they describe what a command would do and change nothing. */
+export function describesOnly(segment: ShellSegment): boolean {
+  if (segment.query) return true;
+  const args = segment.argv.slice(1);
+  if (args.some((a) => a === '--help' || a === '--version' || a === '--dry-run' || a === '--dryrun' || a === '--what-if' || a === '--whatif')) return true;
+  if (args.length === 1 && (args[0] === '-h' || args[0] === 'help' || args[0] === '-V')) return true;
+  const cmd = commandName(segment);
+  if (cmd === 'git' && args.includes('help')) return true;
+  // git clean -n and rsync -n only list what they would do.
+  if ((cmd === 'git' && args.includes('clean')) || cmd === 'rsync') return args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) && !(cmd === 'git' && /f/.test(a)));
+  return ['man', 'type', 'which', 'whereis', 'hash', 'tldr', 'help', 'info', 'apropos', 'whatis'].includes(cmd);
+}
+
 /** Files a simple command names: all arguments of file commands, and anything that looks like an absolute or home path. */
-function segmentPaths(segment: ShellSegment): { read: string[]; written: string[] } {
+function segmentPaths(segment: ShellSegment): { read: string[]; written: string[]; mentioned: string[] } {
   const cmd = commandName(segment);
   const read: string[] = [];
   const written: string[] = [];
+  const mentioned: string[] = [];
+  if (segment.remoteHost || describesOnly(segment)) return { read, written, mentioned };
   const args = segment.argv.slice(1);
   if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
     const ownership = cmd === 'chmod' || cmd === 'chown';
@@ -223,9 +250,10 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
   } else if (FILE_READERS.has(cmd)) {
     read.push(...nonOptions(segment.argv));
   } else {
+    // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
     for (const arg of args) {
       const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
-      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) read.push(value);
+      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
     }
   }
   const rm = readRm(segment);
@@ -234,7 +262,8 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
     if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
     (redirect.operator.includes('>') ? written : read).push(redirect.target);
   }
-  return { read, written };
+  const resolve = (p: string) => (segment.cwd !== undefined && segment.cwd !== '?' && !/^[/~]/.test(p) ? `${segment.cwd}/${p}` : p);
+  return { read: read.map(resolve), written: written.map(resolve), mentioned };
 }
 
 function mcpName(tool: string): { server: string; tool: string } | undefined {
@@ -287,9 +316,11 @@ export function parseAction(
   const intents = new Set<Intent>();
   const read: string[] = [];
   const written: string[] = [];
+  const mentioned: string[] = [];
   const urls: string[] = [];
   const packages: string[] = [];
   let segments: ShellSegment[] = [];
+  let syntaxError: string | undefined;
   let command: string | undefined;
   const path = stringField(input, 'file_path', 'path', 'notebook_path', 'target', 'filename');
   const url = stringField(input, 'url', 'uri', 'endpoint');
@@ -299,12 +330,13 @@ export function parseAction(
     intents.add('message');
   } else if (SHELL_TOOLS.has(tool) || kind === 'system_command' || (stringField(input, 'command', 'cmd', 'script') !== undefined && !READ_TOOLS.has(tool) && !tool.startsWith('mcp__'))) {
     command = stringField(input, 'command', 'cmd', 'script') ?? '';
-    segments = parseShellCommand(command);
+    ({ segments, syntaxError } = analyseShellCommand(command));
     for (const segment of segments) {
       segmentIntents(segment, intents, packages);
       const files = segmentPaths(segment);
       read.push(...files.read);
       written.push(...files.written);
+      mentioned.push(...files.mentioned);
     }
     for (const match of command.matchAll(URL_PATTERN)) urls.push(match[0]);
     if (input['run_in_background'] === true) intents.add('command_execution');
@@ -339,6 +371,11 @@ export function parseAction(
 
   const resolvedWritten = [...new Set(written.map((p) => resolvePath(p, cwd)))];
   const resolvedRead = read.map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
+  // Clearing scratch space (only temp directories) changes nothing the user keeps.
+  if (intents.has('file_deletion') && segments.length && resolvedWritten.length && resolvedWritten.every(isTempPath) && !segments.some((s) => s.dynamic.some(Boolean) && DELETE_COMMANDS.has(commandName(s)))) {
+    intents.delete('file_deletion');
+    intents.add('file_modification');
+  }
   const sorted = sortIntents(intents);
   const readOnly = sorted.every((i) => i === 'file_read' || i === 'message');
   const description = action.description ?? stringField(input, 'description', 'prompt');
@@ -358,6 +395,8 @@ export function parseAction(
     key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
   };
   if (command !== undefined) parsed.command = command;
+  if (syntaxError !== undefined) parsed.syntaxError = syntaxError;
+  if (mentioned.length) parsed.mentionedPaths = [...new Set(mentioned.map((p) => resolvePath(p, cwd)))];
   const mcp = mcpName(tool);
   if (mcp) parsed.mcp = mcp;
   if (description) parsed.description = description;

@@ -1,6 +1,10 @@
+import { ADMIN_CLI_RULES } from './admin-cli-rules.js';
 import { databaseDestructionRule } from './database-rules.js';
+import { httpDeletionRule } from './http-api-rules.js';
+import { remoteSystemCopyRule } from './remote-copy-rules.js';
+import { reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
-import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
 import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
@@ -30,12 +34,15 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   secretExfiltrationRule,
   obfuscatedExecutionRule,
   downloadAndRunRule,
+  reverseShellRule,
   systemShutdownRule,
   limitFileOperationsRule,
   deletionOutsideProjectRule,
   productionDeployRule,
   databaseDestructionRule,
-  cloudDestructionRule,
+  ...ADMIN_CLI_RULES,
+  httpDeletionRule,
+  remoteSystemCopyRule,
   containerDataDestructionRule,
   packagePublishRule,
   writeOutsideProjectRule,
@@ -57,4 +64,6 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   secretFileWriteRule,
   warnExternalNetworkRule,
   readOutsideProjectRule,
+  unparseableCommandRule,
+  unreadableCodeRule,
 ];

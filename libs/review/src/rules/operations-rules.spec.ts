@@ -1,5 +1,8 @@
-import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { bashContext as bash } from './rule-context.fixture.js';
+import { ADMIN_CLI_RULES } from './admin-cli-rules.js';
+
+const cloudDestructionRule = ADMIN_CLI_RULES.find((r) => r.name === 'cloud_destruction')!;
 
 describe('operations rules', () => {
   it.each(['npm publish', 'npm publish --access public', 'cargo publish', 'twine upload dist/*', 'docker push registry.example.com/app:1.2', 'gh release create v1.2.0'])(

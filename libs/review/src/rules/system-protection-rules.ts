@@ -6,13 +6,12 @@ import { builtInRule } from './built-in-rule.js';
 /** Commands that run the code they are given: interpreters, `eval` and `source`. */
 const RUNNERS = new Set([...INTERPRETERS, 'eval', 'source', '.']);
 const DOWNLOAD_SUBSTITUTION = /^(?:\$\(|`)\s*(?:curl|wget)\b/;
-const DOWNLOAD_PROCESS = /^\((?:curl|wget)\b/;
+const DOWNLOAD_PROCESS = /^<\(\s*(?:curl|wget)\b/;
 
 /** `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(wget -O- …)"`: a download run without a pipe. */
 function runsSubstitutedDownload(segment: ShellSegment): boolean {
   if (!RUNNERS.has(commandName(segment))) return false;
-  // The shell parser reads `<(curl …)` as an input redirection from `(curl`.
-  return segment.argv.some((a, i) => i > 0 && DOWNLOAD_SUBSTITUTION.test(a)) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
+  return segment.argv.some((a, i) => i > 0 && (DOWNLOAD_SUBSTITUTION.test(a) || DOWNLOAD_PROCESS.test(a))) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
 }
 
 const INLINE_CODE_FLAGS: Record<string, readonly string[]> = {
