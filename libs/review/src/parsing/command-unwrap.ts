@@ -152,7 +152,32 @@ export function unwrap(words: readonly string[], dynamicWords: readonly boolean[
   result.argv = argv;
   result.dynamic = dynamic;
   readsCode(result, input, pipedFrom);
+  unknownWrapper(result);
   return result;
+}
+
+/** Programs whose arguments are data (text, patterns, file names), never a command they run. */
+const DATA_ARGUMENTS = new Set([
+  'echo', 'printf', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'sort', 'uniq', 'cut', 'tr',
+  'jq', 'yq', 'diff', 'ls', 'stat', 'file', 'test', '[', 'true', 'false', 'man', 'help', 'type', 'which', 'whereis', 'hash', 'tldr', 'info', 'apropos',
+  'whatis', 'git', 'npm', 'npx', 'pnpm', 'yarn', 'node', 'python', 'python3', 'touch', 'mkdir', 'cp', 'mv', 'ln', 'tee', 'rm', 'rmdir', 'chmod', 'chown',
+  'basename', 'dirname', 'realpath', 'readlink', 'bat', 'tac', 'rev', 'nl', 'column', 'fold', 'od', 'xxd', 'base64', 'md5sum', 'sha256sum', 'export',
+  'alias', 'unalias', 'set', 'unset', 'read', 'local', 'declare', 'cd', 'pushd', 'source', '.', 'history', 'say', 'logger', 'notify-send', 'tar', 'zip',
+  'unzip', 'gzip', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'find', 'xargs', 'parallel', 'docker', 'kubectl', 'make', 'go', 'cargo', 'code', 'open', 'vim',
+]);
+/** Commands that destroy when run: after an unknown program, they may be what it runs (`caffeinate rm -rf /`, `mytool git reset --hard`). */
+const DESTRUCTIVE_PROGRAMS = new Set(['rm', 'git', 'find', 'dd', 'mkfs', 'shred', 'chmod', 'chown', 'sudo', 'truncate', 'wipefs']);
+
+/**
+ * A program Warden does not know, followed by a command that destroys: it may be a wrapper that runs
+ * it, so the rest is reviewed as a command too (a known program's arguments are its data).
+ */
+function unknownWrapper(result: UnwrappedCommand): void {
+  const { argv } = result;
+  const head = basename(argv[0] ?? '');
+  if (argv.length < 3 || !DESTRUCTIVE_PROGRAMS.has(basename(argv[1]!)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
+  if (inlineCodeCommands(argv, undefined) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
+  result.commands.push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
 }
 
 /** Shells, eval, ssh, watch, xargs, parallel, find -exec and interpreters: the code or commands they run. */
@@ -233,6 +258,7 @@ function xargs(result: UnwrappedCommand, input: string | undefined): void {
       break;
     }
     if (a === '-I' || a === '-J') placeholder = argv[i + 1];
+    else if (/^-[IJ]./.test(a)) placeholder = a.slice(2);
     else if (a === '-i' || a === '--replace') placeholder = '{}';
     else if (/^-i./.test(a)) placeholder = a.slice(2);
     else if (a.startsWith('--replace=')) placeholder = a.slice('--replace='.length) || '{}';
@@ -241,8 +267,10 @@ function xargs(result: UnwrappedCommand, input: string | undefined): void {
   }
   const template = argv.slice(i);
   if (!template.length) return;
-  const items = input !== undefined && !fromFile ? input.split(/\s+/).filter(Boolean) : undefined;
-  runWith(result, template, items, placeholder, 'xargs');
+  // With a placeholder xargs takes whole lines; otherwise blank-separated words.
+  const items = input !== undefined && !fromFile ? input.split(placeholder ? /\n/ : /\s+/).filter(Boolean) : undefined;
+  // A placeholder the command does not use: the input is then appended, which is the cautious reading.
+  runWith(result, template, items, placeholder && template.some((w) => w.includes(placeholder)) ? placeholder : undefined, 'xargs');
 }
 
 /** `parallel cmd ::: a b`: cmd runs once per argument; without a command, each argument is a command line. */
@@ -284,7 +312,8 @@ function runWith(result: UnwrappedCommand, template: string[], items: string[] |
       dynamic = [...template.map(() => false), ...(values ?? ['{input}']).map(() => !values)];
     }
     if (shell > 0) {
-      const script = argv[shell + 1];
+      // `… | xargs bash -c`: the input is the script.
+      const script = template[shell + 1] !== undefined ? argv[shell + 1] : values?.join(' ');
       if (script !== undefined) result.code.push({ text: script, via: `${via} ${template[0]} -c` });
       else if (!values) result.opaque = `${via} ${template[0]} -c runs code from its input`;
       continue;

@@ -188,10 +188,10 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
     return;
   }
   if (segment.privileged) out.add('system_command');
-  if (DELETE_COMMANDS.has(cmd)) out.add('file_deletion');
-  else if (cmd === 'find' && (segment.argv.includes('-delete') || segment.argv.includes('-exec'))) {
-    out.add(segment.argv.includes('-delete') || segment.argv.some((a) => basename(a) === 'rm') ? 'file_deletion' : 'system_command');
-  } else if (cmd === 'git') {
+  // find's -delete and -exec are reviewed as the rm and commands they amount to (segments of their own).
+  if (DELETE_COMMANDS.has(cmd)) out.add(segment.argv.slice(1).some((a) => !a.startsWith('-')) ? 'file_deletion' : 'command_execution');
+  else if (cmd === 'find') out.add('file_read');
+  else if (cmd === 'git') {
     const sub = segment.argv.find((a, i) => i > 0 && !a.startsWith('-'));
     if (sub && GIT_DELETE.has(sub)) out.add('file_deletion');
     else if (sub && GIT_NETWORK.has(sub)) out.add('network_request');
@@ -220,7 +220,8 @@ export function describesOnly(segment: ShellSegment): boolean {
   const cmd = commandName(segment);
   if (cmd === 'git' && args.includes('help')) return true;
   // git clean -n and rsync -n only list what they would do.
-  if ((cmd === 'git' && args.includes('clean')) || cmd === 'rsync') return args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) && !(cmd === 'git' && /f/.test(a)));
+  // git clean -n wins over -f (`git clean -nf` only lists).
+  if ((cmd === 'git' && args.includes('clean')) || cmd === 'rsync') return args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a));
   return ['man', 'type', 'which', 'whereis', 'hash', 'tldr', 'help', 'info', 'apropos', 'whatis'].includes(cmd);
 }
 

@@ -112,6 +112,7 @@ class Walker {
     const redirects: Redirect[] = [];
     let input: string | undefined;
     const continuation: SyntaxNode[] = [];
+    const extraWords: ShellWordValue[] = [];
     for (const child of node.namedChildren) {
       if (body && child.equals(body)) continue;
       if (child.type === 'heredoc_redirect') {
@@ -124,12 +125,14 @@ class Walker {
         input = this.wordOf(child.namedChildren.at(-1) ?? child, scope).value;
         redirects.push({ operator: '<<<', target: '' });
       } else if (child.type === 'file_redirect') {
-        const redirect = this.fileRedirect(child, scope);
+        const { redirect, extra } = this.fileRedirect(child, scope);
         if (redirect) redirects.push(redirect);
+        extraWords.push(...extra);
       }
     }
     const produced = body ? this.statement(body, scope, input !== undefined ? { from: pipe.from, input } : pipe, background) : [];
     const first = produced[0];
+    if (first && extraWords.length && body?.type === 'command') first.words.push(...extraWords);
     if (first && input !== undefined) first.input = input;
     for (const command of produced) if (!command.nested) command.redirects.push(...redirects);
     // `cat <<EOF | bash`: the rest of the line after the here-document operator.
@@ -161,8 +164,9 @@ class Walker {
           break;
         }
         case 'file_redirect': {
-          const redirect = this.fileRedirect(child, local);
+          const { redirect, extra } = this.fileRedirect(child, local);
           if (redirect) redirects.push(redirect);
+          words.push(...extra);
           break;
         }
         case 'herestring_redirect':
@@ -218,19 +222,25 @@ class Walker {
     return { name, value: this.wordOf(valueNode, scope).value };
   }
 
-  private fileRedirect(node: SyntaxNode, scope: Scope): Redirect | null {
+  /**
+   * A redirection; tree-sitter also hangs the words after it on it (`rm -rf 2>/dev/null /`), which are
+   * the command's arguments: they are returned in `extra`.
+   */
+  private fileRedirect(node: SyntaxNode, scope: Scope): { redirect: Redirect | null; extra: ShellWordValue[] } {
     let operator = '';
     let target: SyntaxNode | null = null;
+    const extra: ShellWordValue[] = [];
     for (const child of node.children) {
       if (!child.isNamed) operator += child.type;
       else if (child.type === 'file_descriptor') operator = child.text + operator;
-      else target = child;
+      else if (!target) target = child;
+      else extra.push(this.wordOf(child, scope));
     }
-    if (!target) return null;
+    if (!target) return { redirect: null, extra };
     const value = this.wordOf(target, scope).value;
     // `2>&1` duplicates a descriptor: no file.
-    if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return null;
-    return { operator, target: value };
+    if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return { redirect: null, extra };
+    return { redirect: { operator, target: value }, extra };
   }
 
   /** The value of a word node, and the commands of any substitution inside it (walked as nested commands). */

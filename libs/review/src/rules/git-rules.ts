@@ -155,9 +155,46 @@ function historyFinding(action: ParsedAction): Finding | null {
 }
 
 /** Subcommands' verdicts: losing work nobody can get back needs a person; dropping one stash or branch is a warning. */
+/** checkout/switch options whose value follows (the next word, or the rest of a short cluster). */
+const VALUE_LETTERS = new Set(['b', 'B', 'c', 'C', 'U']);
+const VALUE_OPTIONS = new Set(['--orphan', '--conflict', '--unified', '--inter-hunk-context', '--pathspec-from-file', '--message', '--author']);
+/** Options whose value may follow as the next word when it is one of these. */
+const OPTIONAL_VALUES: Record<string, RegExp> = { '--track': /^(?:direct|inherit)$/, '--recurse-submodules': /^(?:checkout|on-demand|yes|no)$/ };
+
+/** Flags (letters of short clusters up to one that takes a value, long options) and operands of a git subcommand. */
+function readOptions(args: readonly string[]): { letters: Set<string>; long: Set<string>; operands: string[]; dashes: number } {
+  const letters = new Set<string>();
+  const long = new Set<string>();
+  const operands: string[] = [];
+  let dashes = -1;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      dashes = operands.length;
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0]!;
+      long.add(name);
+      if (!a.includes('=') && (VALUE_OPTIONS.has(name) || OPTIONAL_VALUES[name]?.test(args[i + 1] ?? ''))) i++;
+    } else if (/^-[a-zA-Z]/.test(a)) {
+      for (let j = 1; j < a.length; j++) {
+        letters.add(a[j]!);
+        if (VALUE_LETTERS.has(a[j]!) || a[j] === 'm') {
+          if (j === a.length - 1) i++;
+          break;
+        }
+      }
+    } else operands.push(a);
+  }
+  return { letters, long, operands, dashes };
+}
+
 function gitDestruction(sub: string, args: readonly string[]): Finding | null {
-  const short = (letter: string, long?: string) => args.some((a) => (long !== undefined && a === long) || (/^-[a-zA-Z]+$/.test(a) && a.includes(letter)));
-  const operands = args.filter((a) => !a.startsWith('-'));
+  const options = readOptions(args);
+  const short = (letter: string, longName?: string) => options.letters.has(letter) || (longName !== undefined && options.long.has(longName));
+  const operands = options.operands;
   switch (sub) {
     case 'push': {
       const deleted = deletedRemoteBranch(args);
@@ -190,9 +227,8 @@ function gitDestruction(sub: string, args: readonly string[]): Finding | null {
     case 'switch': {
       const staged = sub === 'restore' && (args.includes('--staged') || args.includes('-S')) && !(args.includes('--worktree') || args.includes('-W'));
       if (staged || args.includes('--help')) return null;
-      const dashes = args.indexOf('--');
-      const paths = dashes >= 0 ? args.slice(dashes + 1) : sub === 'restore' ? operands : operands.slice(1);
-      const fromFile = args.some((a) => a.startsWith('--pathspec-from-file'));
+      const paths = sub === 'switch' ? [] : options.dashes >= 0 ? operands.slice(options.dashes) : sub === 'restore' ? operands : operands.slice(1);
+      const fromFile = options.long.has('--pathspec-from-file');
       if (paths.some((p) => p === '.' || p === './' || p === ':/' || p === '*' || p === ':(top)')) {
         return { ...DISCARDS, reason: `git ${sub} ${paths.join(' ')} discards every uncommitted change in the working tree; they cannot be recovered. A person must approve it.`, alternative: 'Run git stash first (recoverable with git stash pop), or restore only the files you mean to.' };
       }

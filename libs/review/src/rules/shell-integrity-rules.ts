@@ -5,15 +5,20 @@ import { builtInRule } from './built-in-rule.js';
 
 export const unparseableCommandRule = builtInRule({
   name: 'unparseable_command',
-  description: 'A command line that does not parse as shell is reviewed as far as it can be read, and warns: it is never silently "no concerns".',
+  description:
+    'A command line that does not parse as shell is reviewed as far as it can be read and the verdict says so (never a silent "no concerns"); over several lines, where bash runs the lines before the error, it warns.',
   reads: 'action',
   check({ action }) {
     if (action.syntaxError === undefined) return null;
+    // Bash reads a one-line command whole and runs none of it when it does not parse; a script runs line by line.
+    const multiLine = /\n\s*\S/.test((action.command ?? '').trim());
     return {
-      verdict: 'warn',
-      score: 0.5,
+      verdict: multiLine ? 'warn' : 'allow',
+      score: multiLine ? 0.5 : 0.1,
       factors: ['unparseable'],
-      reason: `This command does not parse as shell (${action.syntaxError}); Warden reviewed the words it could read. Bash will refuse the line, or run only what comes before the error.`,
+      reason: multiLine
+        ? `This script does not parse as shell (${action.syntaxError}): bash runs the lines before the error and stops there. Warden reviewed the words it could read.`
+        : `This command does not parse as shell (${action.syntaxError}), so bash will refuse it and run nothing. Warden reviewed the words it could read and judged them as written.`,
       alternative: 'Fix the quoting of the command and propose it again.',
     };
   },

@@ -128,6 +128,8 @@ export const privilegedCommandRule = builtInRule({
   description: 'A command run through sudo, doas or su.',
   reads: 'action',
   check({ action }) {
+    // sudo ls, sudo git status: reading with raised rights changes nothing.
+    if (action.readOnly) return null;
     const hit = action.segments.find((s) => s.privileged);
     if (!hit) return null;
     return {
