@@ -112,10 +112,10 @@ export class DecisionEngine {
       modifiedInput = ruled?.modifiedInput ?? proposed?.input;
       if (proposed) notes.push(`Warden changed the action: ${proposed.description}`);
       if (!modifiedInput) {
-        // The matrix asks for a change Warden cannot make itself. Holding an action for a person is the rules'
-        // call (they know what is destroyed); here the agent is told what the concern is, by name.
-        verdict = 'warn';
-        notes.push(matrixConcern(input));
+        // The matrix asks for a change Warden cannot make itself: a person decides when the risk is high, otherwise
+        // the agent is told what the concern is, by name.
+        verdict = input.risk.score >= this.thresholds.risk.high_threshold ? 'require_approval' : 'warn';
+        notes.push(matrixConcern(input, verdict));
       }
     }
 
@@ -203,11 +203,13 @@ export class DecisionEngine {
 }
 
 /** What made the matrix object, in words: the risk factors and the rationality issues it saw. */
-function matrixConcern(input: DecisionInput): string {
+function matrixConcern(input: DecisionInput, verdict: VerdictKind): string {
   const factors = (input.risk.factors ?? []).filter((f) => f !== 'file_read' && f !== 'message').map((f) => f.replaceAll('_', ' '));
   const issues = (input.rationality.issues ?? []).map((i) => i.replaceAll('_', ' '));
   const parts = [factors.length ? `risk ${input.risk.score} from ${factors.join(', ')}` : `risk ${input.risk.score}`, ...(issues.length ? [`rationality issues: ${issues.join(', ')}`] : [])];
-  return `Warden has no safer form of this action to offer (${parts.join('; ')}): go ahead only if that is what the task needs.`;
+  return verdict === 'require_approval'
+    ? `Warden has no safer form of this action to offer (${parts.join('; ')}): a person must approve it.`
+    : `Warden has no safer form of this action to offer (${parts.join('; ')}): go ahead only if that is what the task needs.`;
 }
 
 /** Seed 004's validation results as verdicts: prerequisites first means "not yet" (block until checked). */

@@ -246,6 +246,10 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
     else read.push(...files);
   } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
     written.push(...nonOptions(segment.argv).slice(1));
+  } else if (cmd === 'find') {
+    // find reads the trees it starts from; what it deletes or runs is in segments of their own.
+    read.push(...args.slice(0, Math.max(0, args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!'))).filter(Boolean));
+    if (!args.some((a) => a.startsWith('-') || a === '(' || a === '!')) read.push(...args);
   } else if (PATTERN_FIRST_READERS.has(cmd)) {
     read.push(...nonOptions(segment.argv).slice(1));
   } else if (FILE_READERS.has(cmd)) {

@@ -4,7 +4,7 @@ import { httpDeletionRule } from './http-api-rules.js';
 import { remoteSystemCopyRule } from './remote-copy-rules.js';
 import { reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
-import { containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
 import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
@@ -42,6 +42,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   databaseDestructionRule,
   ...ADMIN_CLI_RULES,
   httpDeletionRule,
+  containerHostAccessRule,
   remoteSystemCopyRule,
   containerDataDestructionRule,
   packagePublishRule,

@@ -124,3 +124,38 @@ export const containerDataDestructionRule = builtInRule({
     };
   },
 });
+
+/** `docker run --privileged`, the host's root or docker socket mounted, the host's namespaces: the container is the host. */
+function hostAccess(argv: readonly string[]): string | null {
+  if (argv[0] !== 'docker' && argv[0] !== 'podman') return null;
+  if (!argv.includes('run') && !argv.includes('create') && !argv.includes('exec')) return null;
+  if (argv.includes('--privileged')) return '--privileged';
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    const mount = a === '-v' || a === '--volume' || a === '--mount' ? argv[i + 1] ?? '' : /^(?:-v|--volume=|--mount=)/.test(a) ? a.replace(/^-v|^--volume=|^--mount=/, '') : '';
+    const source = /(?:^|,)(?:src|source)=([^,]+)/.exec(mount)?.[1] ?? mount.split(':')[0] ?? '';
+    if (mount && (source === '/' || /^\/(?:etc|root|var\/run\/docker\.sock|run\/docker\.sock|boot|home)\/?$/.test(source))) return `a mount of ${source}`;
+    if (/^--(?:pid|net|ipc|uts|userns)=host$/.test(a)) return a;
+  }
+  return null;
+}
+
+export const containerHostAccessRule = builtInRule({
+  name: 'container_host_access',
+  description: 'Containers run with --privileged, the host namespaces, or the host root, /etc or docker socket mounted need approval: they are root on the host.',
+  reads: 'action',
+  check({ action }) {
+    for (const segment of action.segments) {
+      const access = hostAccess([commandName(segment), ...segment.argv.slice(1)]);
+      if (!access) continue;
+      return {
+        verdict: 'require_approval',
+        score: 0.85,
+        factors: ['privileged', 'system_modification'],
+        reason: `${commandName(segment)} with ${access} gives the container root access to this machine (its files, processes or docker daemon). A person must approve it.`,
+        alternative: 'Mount only the project directory, without --privileged.',
+      };
+    }
+    return null;
+  },
+});

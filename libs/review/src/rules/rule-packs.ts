@@ -21,7 +21,7 @@ export const RULE_PACKS: readonly RulePack[] = [
     rules: ['history_destruction', 'force_push', 'hook_bypass'],
   },
   { name: 'database', description: 'DROP, TRUNCATE, DELETE/UPDATE without WHERE through SQL clients and database tools; framework resets (prisma migrate reset, rails db:drop).', rules: ['database_destruction'] },
-  { name: 'containers', description: 'kubectl/oc delete, helm uninstall, container volumes and system prunes.', rules: ['container_destruction', 'container_data_destruction'] },
+  { name: 'containers', description: 'kubectl/oc delete, helm uninstall, container volumes and system prunes, containers with root access to the host.', rules: ['container_destruction', 'container_data_destruction', 'container_host_access'] },
   { name: 'cloud', description: 'Cloud CLIs (aws, gcloud, az, doctl, heroku, fly, vercel …), object storage (s3, gsutil, azcopy, rclone, mc), backups (restic, borg, velero): deletions and syncs that delete.', rules: ['cloud_destruction'] },
   { name: 'platforms', description: 'Hosted platforms (gh, glab, tea, stripe …): deleting repositories, releases, issues, secrets.', rules: ['platform_deletion'] },
   { name: 'secrets_managers', description: 'Vault, 1Password, Doppler, Infisical, Bitwarden: deleting or destroying secrets, keys and policies.', rules: ['secrets_manager_deletion'] },
