@@ -332,12 +332,20 @@ function findActions(result: UnwrappedCommand): void {
   let i = 1;
   while (i < argv.length && !argv[i]!.startsWith('-') && argv[i] !== '(' && argv[i] !== '!') roots.push(argv[i++]!);
   const start = roots[0] ?? '.';
-  const narrowed = argv.slice(i).some((a) => NARROWING.test(a));
-  const matches = roots.map((r) => (narrowed ? `${r.replace(/\/+$/, '') || '/'}/{matches}` : r));
-  if (!roots.length) matches.push(narrowed ? './{matches}' : '.');
+  const first = i;
+  // An action acts on what the predicates before it matched: `find . -delete -name x` deletes everything.
+  const matchesAt = (index: number) => {
+    const narrowed = argv.slice(first, index).some((a) => NARROWING.test(a));
+    const found = roots.map((r) => (narrowed ? `${r.replace(/\/+$/, '') || '/'}/{matches}` : r));
+    if (!roots.length) found.push(narrowed ? './{matches}' : '.');
+    return found;
+  };
   for (; i < argv.length; i++) {
     const a = argv[i]!;
+    const matches = matchesAt(i);
     if (a === '-delete') result.commands.push({ argv: ['rm', '-r', '-f', ...matches], dynamic: [false, false, false, ...matches.map(() => false)], via: `find ${start} -delete` });
+    // -fprint and -fls write their list into a file.
+    if (/^-f(?:print0?|printf|ls)$/.test(a) && argv[i + 1]) result.commands.push({ argv: ['tee', argv[i + 1]!], dynamic: [false, false], via: `find ${start} ${a}` });
     if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
       const end = argv.findIndex((w, j) => j > i && (w === ';' || w === '+' || w === '\\;'));
       const command = argv.slice(i + 1, end < 0 ? argv.length : end);

@@ -69,7 +69,7 @@ const DELETIONS: { pattern: RegExp; recursive: boolean | 'option' }[] = [
 ];
 
 /** Expressions for the home directory in the languages above. */
-const HOME = /os\.homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|Dir\.home|ENV\[["']HOME["']\]|\$ENV\{HOME\}|process\.env\.HOME|os\.environ\[["']HOME["']\]|getenv\(["']HOME["']\)/;
+const HOME = /homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|Dir\.home|ENV\[["']HOME["']\]|\$ENV\{HOME\}|process\.env\.HOME|os\.environ\[["']HOME["']\]|getenv\(["']HOME["']\)/;
 
 /** String literal or list of string literals at the start of a call's arguments. */
 function literalsAt(code: string, from: number): { words: string[]; list: boolean; end: number } | null {

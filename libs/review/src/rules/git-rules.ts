@@ -227,9 +227,11 @@ function gitDestruction(sub: string, args: readonly string[]): Finding | null {
     case 'switch': {
       const staged = sub === 'restore' && (args.includes('--staged') || args.includes('-S')) && !(args.includes('--worktree') || args.includes('-W'));
       if (staged || args.includes('--help')) return null;
-      const paths = sub === 'switch' ? [] : options.dashes >= 0 ? operands.slice(options.dashes) : sub === 'restore' ? operands : operands.slice(1);
+      const whole = (p: string) => p === '.' || p === './' || p === ':/' || p === '*' || p === ':(top)';
+      // `git checkout .`: a pathspec, not a branch.
+      const paths = sub === 'switch' ? [] : options.dashes >= 0 ? operands.slice(options.dashes) : sub === 'restore' || whole(operands[0] ?? '') ? operands : operands.slice(1);
       const fromFile = options.long.has('--pathspec-from-file');
-      if (paths.some((p) => p === '.' || p === './' || p === ':/' || p === '*' || p === ':(top)')) {
+      if (paths.some(whole)) {
         return { ...DISCARDS, reason: `git ${sub} ${paths.join(' ')} discards every uncommitted change in the working tree; they cannot be recovered. A person must approve it.`, alternative: 'Run git stash first (recoverable with git stash pop), or restore only the files you mean to.' };
       }
       const force = sub !== 'restore' && (short('f', '--force') || args.includes('--discard-changes'));
