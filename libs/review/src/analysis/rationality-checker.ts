@@ -76,7 +76,7 @@ export class RationalityChecker {
     if (!goal && !expectedPaths.length) return 1;
     if (action.intent === 'message' || action.intent === 'delegation') return 1;
     // Without a goal only the expected paths can be left: an action that names no path, or only paths inside them, is aligned.
-    if (!goal && action.paths.every((p) => inExpectedPaths(p) || inTempDirectory(p))) return 1;
+    if (!goal && (action.readOnly || action.paths.every((p) => inExpectedPaths(p) || inTempDirectory(p)))) return 1;
     if (action.paths.length && expectedPaths.length && action.paths.every(inExpectedPaths)) return 1;
     // Looking around, running the project's tests and builds serve any goal in the project.
     if ((action.readOnly || action.intents.every((i) => i === 'command_execution' || i === 'file_read')) && !action.paths.some((p) => !inExpectedPaths(p) && expectedPaths.length)) return 1;

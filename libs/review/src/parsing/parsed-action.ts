@@ -187,7 +187,7 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
     packages.push(...install.args);
     return;
   }
-  if (segment.privileged) out.add('system_command');
+  if (segment.privileged && !READ_COMMANDS.has(cmd)) out.add('system_command');
   // find's -delete and -exec are reviewed as the rm and commands they amount to (segments of their own).
   if (DELETE_COMMANDS.has(cmd)) out.add(segment.argv.slice(1).some((a) => !a.startsWith('-')) ? 'file_deletion' : 'command_execution');
   else if (cmd === 'find') out.add('file_read');
@@ -374,8 +374,9 @@ export function parseAction(
     if (path) read.push(path);
   }
 
-  const resolvedWritten = [...new Set(written.map((p) => resolvePath(p, cwd)))];
-  const resolvedRead = read.map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
+  // Null devices and standard streams are no files (`cat /dev/null > x`, `2>nul`).
+  const resolvedWritten = [...new Set(written.filter((p) => !isStreamPath(p)).map((p) => resolvePath(p, cwd)))];
+  const resolvedRead = read.filter((p) => !isStreamPath(p)).map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
   // Clearing scratch space (only temp directories) changes nothing the user keeps.
   if (intents.has('file_deletion') && segments.length && resolvedWritten.length && resolvedWritten.every(isTempPath) && !segments.some((s) => s.dynamic.some(Boolean) && DELETE_COMMANDS.has(commandName(s)))) {
     intents.delete('file_deletion');

@@ -85,9 +85,9 @@ const PACKS: Pack[] = [
     description: 'kubectl/oc delete, helm uninstall, and deleting container volumes or whole systems need approval.',
     alternative: 'Describe the change and let the operator of the cluster apply it, or use a throwaway namespace you created.',
     tools: {
-      kubectl: { depth: 1, extra: /^(?:drain|cordon|replace)$/ },
-      oc: { depth: 1 },
-      helm: { depth: 1, extra: /^(?:rollback)$/ },
+      kubectl: { depth: 3, extra: /^(?:drain|cordon|replace)$/ },
+      oc: { depth: 3 },
+      helm: { depth: 3, extra: /^(?:rollback)$/ },
       minikube: { depth: 1, harmless: /./ },
       kind: { depth: 2, harmless: /./ },
       docker: { depth: 2, harmless: /^(?:rm|rmi|prune|kill|stop|remove)$/ },
@@ -109,7 +109,7 @@ const PACKS: Pack[] = [
     what: 'secrets, keys or policies in a secrets manager',
     description: 'Deleting or destroying secrets, versions, keys and policies in Vault, 1Password, Doppler, Infisical, Bitwarden and cloud secret stores needs approval.',
     alternative: 'Rotate or disable the secret through the owner of the vault; an agent never deletes credentials.',
-    tools: { vault: { depth: 3, extra: /^(?:destroy|revoke|seal)$/ }, op: { depth: 2 }, doppler: { depth: 2 }, infisical: { depth: 2 }, bw: { depth: 2 }, akeyless: { depth: 2 } },
+    tools: { vault: { depth: 3, extra: /^(?:destroy|revoke|seal|disable)$/ }, op: { depth: 2 }, doppler: { depth: 2 }, infisical: { depth: 2 }, bw: { depth: 2 }, akeyless: { depth: 2 } },
   },
   {
     rule: 'ci_deletion',
@@ -179,7 +179,7 @@ function destructiveOperation(pack: Pack, segment: ShellSegment): string | null 
   for (const word of operation) {
     const parts = word.toLowerCase().split(/[:_]/);
     const verb = word.toLowerCase();
-    const destructive = DESTRUCTIVE_VERB.test(verb) || /^(?:delete|remove|terminate|purge|deregister|destroy|drop)-/.test(verb) || DESTRUCTIVE_VERB.test(parts.at(-1)!) || DESTRUCTIVE_VERB.test(parts[0]!) || tool.extra?.test(word) === true;
+    const destructive = DESTRUCTIVE_VERB.test(verb) || /^(?:batch-)?(?:delete|remove|terminate|purge|deregister|destroy|drop)-/.test(verb) || DESTRUCTIVE_VERB.test(parts.at(-1)!) || DESTRUCTIVE_VERB.test(parts[0]!) || tool.extra?.test(word) === true;
     if (destructive && !tool.harmless?.test(verb)) {
       // `reset`, `clear` and `disable` destroy only for the tools that say so (`rabbitmqctl reset`, `deck reset`).
       if (/^(?:reset|clear|disable|unset|cancel-deletion)$/.test(verb) && !tool.extra?.test(word) && cmd !== 'deck') continue;

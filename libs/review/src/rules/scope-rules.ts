@@ -5,6 +5,8 @@ import { isSecretFile } from './secret-files.js';
 const ACCESS_FILES = /^(?:\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|group|gshadow|pam\.d\/.*|ssh\/sshd_config)|~\/\.ssh\/authorized_keys\d?|\/root\/\.ssh\/.*|\/home\/[^/]+\/\.ssh\/authorized_keys\d?)$/;
 /** Files that run at every login or shell start: a change there outlives the session. */
 const STARTUP_FILES = /^(?:~|\/home\/[^/]+|\/root|\/Users\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc|zprofile|zshenv|config\/fish\/config\.fish)$|^\/etc\/(?:profile|environment|bash\.bashrc|profile\.d\/.*)$/;
+/** Toolchains' and tools' own files, public keys: reading them is how a build is set up (`source "$HOME/.cargo/env"`). */
+const TOOLCHAIN_READS = /^~\/\.(?:cargo|rustup|nvm|pyenv|rbenv|sdkman|volta|bun|deno|asdf|tool-versions|gitconfig|gitignore_global|local\/bin|local\/share\/(?:pnpm|mise)|config\/(?:git|mise|gh\/config\.yml))(?:\/|$)|\.pub$|^~\/\.ssh\/(?:known_hosts|config)$|(?:^|\/)(?:package\.json|tsconfig(?:\.[\w-]+)?\.json|pyproject\.toml|Cargo\.toml|go\.mod)$/;
 /** Reading here is how agents learn about the machine; harmless. */
 const SYSTEM_READS = /^\/(?:usr|proc|sys|opt|lib|lib64|bin|sbin|var\/log|etc\/(?:os-release|lsb-release|hostname|hosts|resolv\.conf|timezone|[\w-]+-release))(?:\/|$)/;
 /** Private keys and cloud credentials: reading them puts them into the model's context and transcript. */
@@ -65,7 +67,7 @@ export const readOutsideProjectRule = builtInRule({
   reads: 'session',
   check({ action, inScope }) {
     if (!action.readOnly) return null;
-    const outside = action.paths.find((p) => !inScope(p) && !SYSTEM_READS.test(p));
+    const outside = action.paths.find((p) => !inScope(p) && !SYSTEM_READS.test(p) && !TOOLCHAIN_READS.test(p));
     if (!outside) return null;
     return {
       verdict: 'warn',
