@@ -1,9 +1,7 @@
 import { commandName, readRm } from '../parsing/command-facts.js';
-import { inTempDirectory } from '../parsing/paths.js';
-import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { resolvePath } from '../parsing/paths.js';
-import { basename } from '../parsing/shell-command.js';
+import { inTempDirectory, resolvePath } from '../parsing/paths.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 const DELETE_COMMANDS = new Set(['rmdir', 'unlink', 'shred']);
