@@ -38,7 +38,7 @@ const RuleSelection = Type.Object(
     shadow: Type.Array(Type.String(), { description: 'Rule or validator names evaluated and counted, never enforced.' }),
     custom_rules_path: Type.Union([Type.String(), Type.Null()], { description: 'YAML/JSON file with a list of custom rules (or `{rules: [...]}`).' }),
     custom: Type.Array(CustomRuleDefinition, { maxItems: 5000, description: 'Custom rules written inline.' }),
-    packs: Type.Record(Type.Enum([...PACK_NAMES]), PackSwitch, { description: 'Built-in rule packs, each on/off and enforced or shadow.' }),
+    packs: Type.Object(Object.fromEntries(PACK_NAMES.map((name) => [name, PackSwitch])), { additionalProperties: false, description: 'Built-in rule packs, each on/off and enforced or shadow.' }),
   },
   { additionalProperties: false },
 );
@@ -67,7 +67,7 @@ const PipelineOverride = Type.Object(
         {
           disabled: Type.Optional(Type.Array(Type.String())),
           shadow: Type.Optional(Type.Array(Type.String())),
-          packs: Type.Optional(Type.Record(Type.Enum([...PACK_NAMES]), Type.Partial(PackSwitch))),
+          packs: Type.Optional(Type.Object(Object.fromEntries(PACK_NAMES.map((name) => [name, Type.Optional(Type.Partial(PackSwitch))])), { additionalProperties: false })),
         },
         { additionalProperties: false },
       ),
