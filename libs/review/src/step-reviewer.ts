@@ -153,6 +153,7 @@ export class StepReviewer {
     if (payload.phase !== undefined) extra.phase = payload.phase;
     if (payload.agent_kind !== undefined) extra.agentKind = payload.agent_kind;
     session.declare(payload.context, extra);
+    session.declared = true;
   }
 
   changePhase(address: SessionAddress, phase: Phase): void {
