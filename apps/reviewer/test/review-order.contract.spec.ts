@@ -45,7 +45,7 @@ describeServiceContract(
     }
 
     async function publish(type: 'session.started' | 'session.phase_changed' | 'action.outcome', session: string, payload: Record<string, unknown>): Promise<void> {
-      const message = { ...harness.example(type, session), payload };
+      const message: Record<string, unknown> = { ...harness.example(type, session), payload };
       await harness.publishRaw(type === 'action.outcome' ? 'outcome' : 'session', session, encoder.encode(JSON.stringify(message)), message['id'] as string);
     }
 
