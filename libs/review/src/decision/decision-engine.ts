@@ -112,9 +112,9 @@ export class DecisionEngine {
       modifiedInput = ruled?.modifiedInput ?? proposed?.input;
       if (proposed) notes.push(`Warden changed the action: ${proposed.description}`);
       if (!modifiedInput) {
-        // The matrix asks for a change Warden cannot make itself: a person decides when the risk is high, otherwise
-        // the agent is told what the concern is, by name.
-        verdict = input.risk.score >= this.thresholds.risk.high_threshold ? 'require_approval' : 'warn';
+        // The matrix asks for a change Warden cannot make itself. Holding an action for a person is the rules' call
+        // (they name what would be destroyed); from the matrix alone the agent is told the concern, by name.
+        verdict = 'warn';
         notes.push(matrixConcern(input, verdict));
       }
     }

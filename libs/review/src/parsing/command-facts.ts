@@ -74,8 +74,21 @@ export const INTERPRETERS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', '
 /** Index of the interpreter segment that runs what curl/wget downloaded (`curl … | sh`), or -1. */
 export function remoteScriptPipe(segments: readonly ShellSegment[]): number {
   return segments.findIndex(
-    (s, i) => i > 0 && s.pipedFrom && INTERPRETERS.has(commandName(s)) && ['curl', 'wget'].includes(commandName(segments[i - 1]!)),
+    (s, i) => i > 0 && s.pipedFrom && INTERPRETERS.has(commandName(s)) && readsCodeFromInput(s) && ['curl', 'wget'].includes(commandName(segments[i - 1]!)),
   );
+}
+
+/** An interpreter runs its input as code unless it was given code (`-c`, `-e`) or a script file: `curl … | python3 -c 'import json…'` reads data. */
+function readsCodeFromInput(segment: ShellSegment): boolean {
+  const args = segment.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-' || a === '-s' || a === '/dev/stdin') return true;
+    if (/^-[a-zA-Z]*[ceEp]$|^--(?:eval|print|command)$/.test(a) && a !== '-s') return false;
+    if (a === '-m') return false;
+    if (!a.startsWith('-')) return false;
+  }
+  return true;
 }
 
 /** chmod to 777 / a+rwx. */

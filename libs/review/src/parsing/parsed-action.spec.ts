@@ -37,7 +37,8 @@ describe('parseAction', () => {
     expect(bash('git commit -m "fix: dates"').intent).toBe('command_execution');
     expect(bash('systemctl restart nginx').intent).toBe('system_command');
     expect(bash('./scripts/gen.sh').intent).toBe('command_execution');
-    expect(bash('sudo ls').intents).toContain('system_command');
+    expect(bash('sudo ls').intents).toEqual(['file_read']);
+    expect(bash('sudo systemctl restart nginx').intents).toContain('system_command');
   });
 
   it('finds package installs and their packages, also through npx and python -m', () => {

@@ -52,13 +52,31 @@ export function resolvePath(raw: string, cwd?: string): string {
   const windows = windowsPath(path);
   if (windows) return normaliseSegments(windows.slice(2)).replace(/^/, windows.slice(0, 2));
   const windowsCwd = cwd ? windowsPath(cwd) : null;
+  // Git Bash on Windows writes C:\x as /c/x.
+  if (windowsCwd && /^\/[a-z](?=\/|$)/i.test(path)) return resolvePath(`${path[1]}:${path.slice(2) || '/'}`);
   if (windowsCwd && !path.startsWith('/') && !path.startsWith('~')) return resolvePath(`${windowsCwd}/${path.replace(/\\/g, '/')}`);
   // `~alice/x` is alice's home.
   const user = /^~([a-z_][\w.-]*)(?=\/|$)/i.exec(path);
   if (user) path = `/home/${user[1]}${path.slice(user[0].length)}`;
+  // `~` is the home the working directory lies in, when it shows (`mkdir ~/app/src` in /home/ann).
+  const home = homeOf(cwd);
+  if (home && /^~(?=\/|$)/.test(path)) path = `${home}${path.slice(1)}`;
   if (path.startsWith('~') || path.startsWith('/')) return normaliseSegments(path);
   if (cwd && (cwd.startsWith('/') || cwd.startsWith('~'))) return normaliseSegments(`${cwd}/${path}`);
   return normaliseSegments(path);
+}
+
+const HOME_PREFIX = /^(?:\/home\/[^/]+|\/Users\/[^/]+|\/root|[a-z]:\/users\/[^/]+)(?=\/|$)/i;
+
+/** The home directory a working directory lies in (`/Users/ann/app` → `/Users/ann`), when it shows. */
+export function homeOf(cwd: string | undefined): string | undefined {
+  return cwd ? HOME_PREFIX.exec(cwd)?.[0] : undefined;
+}
+
+/** A path under a home directory written from `~` (`/home/ann/.claude/x` → `~/.claude/x`), to match `~` globs and patterns. */
+export function tildeForm(path: string): string {
+  const home = HOME_PREFIX.exec(path)?.[0];
+  return home ? `~${path.slice(home.length)}` : path;
 }
 
 export type PathMatcher = (path: string) => boolean;
@@ -73,7 +91,7 @@ export function pathMatcher(globs: readonly string[]): PathMatcher {
     return picomatch.scan(resolved).isGlob ? [resolved] : [resolved, `${resolved.replace(/\/+$/, '')}/**`];
   });
   const match = picomatch(patterns, { dot: true });
-  return (path) => match(path) || (/^[a-z]:\//i.test(path) && match(path.toLowerCase()));
+  return (path) => match(path) || (/^[a-z]:\//i.test(path) && match(path.toLowerCase())) || (HOME_PREFIX.test(path) && match(tildeForm(path)));
 }
 
 /** Compiles globs for names (tools, agents, hosts): `mcp__github__*`, `ci-*`. */

@@ -21,6 +21,7 @@ import {
   forkBombRule,
   privilegedCommandRule,
   remoteScriptExecutionRule,
+  systemPackageChangeRule,
 } from './system-protection-rules.js';
 
 /** The reviewer's own rules; the essential ones (never allowed) first. */
@@ -50,6 +51,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   secretFileReadRule,
   persistenceInstallRule,
   massProcessKillRule,
+  systemPackageChangeRule,
   remoteShellRule,
   testBypassRule,
   assertionRewriteRule,

@@ -82,13 +82,27 @@ export const systemShutdownRule = builtInRule({
   },
 });
 
+/** Programs many unrelated processes run as: killing them by name ends the user's shells, editors and servers too. */
+const SHARED_PROGRAM = /^(?:zsh|bash|sh|fish|node|nodejs|python\d?(?:\.\d+)?|java|ruby|perl|php|go|dotnet|docker|dockerd|containerd|chrome|chromium|firefox|code|electron|ssh|sshd|sudo|systemd|launchd|login|tmux|screen|vim|nvim|emacs|postgres|mysqld|redis-server|nginx|httpd|Finder|Dock|WindowServer|explorer|\.)$/i;
+
 export const massProcessKillRule = builtInRule({
   name: 'mass_process_kill',
-  description: 'killall and pkill end processes by name, including ones the agent did not start; they need approval.',
+  description:
+    'killall and pkill by a program name shared by everything the user runs (zsh, node, python, java …) need approval; by a pattern naming what the agent started (pkill -f "vite --port 5173") they warn.',
   reads: 'action',
   check({ action }) {
     const hit = action.segments.find((s) => ['killall', 'pkill'].includes(commandName(s)));
     if (!hit) return null;
+    const pattern = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' ');
+    if (!SHARED_PROGRAM.test(pattern.trim()) && pattern.trim().length >= 4) {
+      return {
+        verdict: 'warn',
+        score: 0.55,
+        factors: ['process_termination'],
+        reason: `${hit.argv.join(' ')} ends every process matching "${pattern}"; make sure that is only what this session started.`,
+        alternative: 'Stop the process you started by its PID (kill <pid>).',
+      };
+    }
     return {
       verdict: 'require_approval',
       score: 0.75,

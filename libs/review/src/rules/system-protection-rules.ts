@@ -141,3 +141,24 @@ export const privilegedCommandRule = builtInRule({
     };
   },
 });
+
+const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'pacman', 'apk', 'snap', 'port', 'emerge']);
+const PACKAGE_CHANGES = /^(?:install|reinstall|remove|purge|autoremove|upgrade|dist-upgrade|full-upgrade|erase|add|del|-S\w*|-R\w*|-U)$/;
+
+/** `sudo apt-get install …`, `sudo apt remove …`: software of the whole machine changed with administrator rights. */
+export const systemPackageChangeRule = builtInRule({
+  name: 'system_package_change',
+  description: "Installing, upgrading or removing the machine's packages with administrator rights (sudo apt-get, dnf, pacman …) needs approval.",
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => SYSTEM_PACKAGE_MANAGERS.has(commandName(s)) && (s.privileged || s.remoteHost) && s.argv.slice(1).some((a) => PACKAGE_CHANGES.test(a)));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.85,
+      factors: ['privileged', 'package_install', 'system_modification'],
+      reason: `${hit.argv.slice(0, 4).join(' ')} changes the software of the whole machine with administrator rights. A person must approve it.`,
+      alternative: 'Install what the project needs into the project (a virtualenv, node_modules, a container), or ask the user to install it.',
+    };
+  },
+});

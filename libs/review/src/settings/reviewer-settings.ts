@@ -153,7 +153,7 @@ export const DEFAULT_REVIEWER_SETTINGS: ReviewerSettings = {
   rules: { builtin: 'all', disabled: [], shadow: [], custom_rules_path: null, custom: [], packs: Object.fromEntries(PACK_NAMES.map((name) => [name, { enabled: true, shadow: false }])) },
   limits: { max_file_operations: 500, history_size: 100 },
   // Scratch space, and the agent's own files: Claude Code's plans, project memory, skills and transcripts under ~/.claude.
-  scope: { always_in_scope: ['/tmp/**', '/var/tmp/**', '/private/tmp/**', '/private/var/folders/**', '/var/folders/**', '~/.claude/**'] },
+  scope: { always_in_scope: ['/tmp/**', '/var/tmp/**', '/private/tmp/**', '/private/var/folders/**', '/var/folders/**', '~/.claude/**', '/dev/null'] },
   cache: { enabled: true, ttl_minutes: 5, max_size: 1000 },
   performance: { max_review_time_ms: 100, async_threshold: 0.3 },
   knowledge: { files: [] },
