@@ -119,6 +119,8 @@ export class DecisionEngine {
       }
     }
 
+    // A warning from the matrix alone says what it is about, never just "no concerns".
+    if (verdict === 'warn' && source === 'matrix' && !notes.length) notes.push(matrixConcern(input, verdict));
     const reasons = this.reasons(input, findings, validations, notes);
     const decision: Decision = {
       verdict,

@@ -1,4 +1,5 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
+import { agentToolCall } from './agent-tools.js';
 import { commandName, readRm } from './command-facts.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
@@ -77,7 +78,7 @@ export class UnknownActionKindError extends Error {
 }
 
 const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoRead', 'read_file', 'list_files', 'list_directory', 'search', 'search_files']);
-const SHELL_TOOLS = new Set(['Bash', 'shell', 'bash', 'run_command', 'execute_command', 'terminal', 'BashOutput']);
+const SHELL_TOOLS = new Set(['Bash', 'shell', 'bash', 'run_command', 'execute_command', 'terminal']);
 const CREATE_TOOLS = new Set(['Write', 'write_file', 'create_file']);
 const MODIFY_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'edit_file', 'str_replace_editor', 'apply_patch']);
 const DELETE_TOOLS = new Set(['Delete', 'delete_file', 'remove_file']);
@@ -95,7 +96,8 @@ const READ_COMMANDS = new Set([
   'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
 ]);
 const GIT_READ = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'reflog', 'ls-remote', 'whatchanged', 'cat-file', 'ls-tree', 'config', 'remote', 'branch', 'tag', 'stash']);
-const GIT_NETWORK = new Set(['clone', 'push', 'pull', 'fetch', 'submodule']);
+/** Getting a repository from elsewhere; pushing and pulling the project's own remote is project work (forced pushes and deletions are the git rules'). */
+const GIT_NETWORK = new Set(['clone']);
 const GIT_DELETE = new Set(['clean', 'rm']);
 /** Project tooling: runs code of the project, changes nothing outside it. */
 const PROJECT_COMMANDS = new Set([
@@ -104,7 +106,15 @@ const PROJECT_COMMANDS = new Set([
   'php', 'composer', 'java', 'javac', 'mix', 'elixir', 'swift', 'nx', 'turbo', 'vite', 'webpack', 'black', 'ruff', 'mypy',
   'flake8', 'pylint', 'gofmt', 'golangci-lint', 'clippy', 'tar', 'unzip', 'zip', 'gzip', 'gunzip', 'mkdir', 'touch', 'cp', 'mv',
   'ln', 'tee', 'patch', 'git', 'gh', 'uv', 'poetry', 'pip', 'pip3', 'playwright', 'cypress',
+  // Task runners and build tools of other ecosystems.
+  'just', 'task', 'mage', 'invoke', 'nox', 'tox', 'hatch', 'pdm', 'rye', 'pixi', 'bazel', 'bazelisk', 'sbt', 'lein', 'stack', 'cabal', 'zig', 'meson',
+  'ninja', 'xcodebuild', 'flutter', 'dart', 'expo', 'lerna', 'rush', 'gradlew', 'mvnw', 'bundler', 'rails', 'django-admin', 'streamlit', 'uvicorn',
+  'gunicorn', 'flask', 'next', 'nuxt', 'astro', 'tauri', 'anchor', 'solana', 'forge', 'hardhat', 'truffle', 'cargo-watch', 'air',
 ]);
+/** Shells and runners whose commands are reviewed as segments of their own: the runner itself only executes them. */
+const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'eval', 'xargs', 'parallel', 'watch', 'time', 'timeout', 'nohup', 'exec', 'command']);
+/** docker and podman subcommands that build or run the project's own containers. */
+const CONTAINER_PROJECT_WORK = new Set(['build', 'compose', 'run', 'ps', 'images', 'logs', 'exec', 'inspect', 'pull', 'start', 'stop', 'restart', 'buildx', 'version', 'info', 'stats', 'top', 'port', 'cp']);
 const CREATE_COMMANDS = new Set(['mkdir', 'touch', 'tee', 'cp', 'ln']);
 const MODIFY_COMMANDS = new Set(['mv', 'patch', 'truncate']);
 const DELETE_COMMANDS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
@@ -204,7 +214,8 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
   else if (NETWORK_COMMANDS.has(cmd)) {
     out.add('network_request');
     if (segment.argv.some((a) => a === '-o' || a === '-O' || a.startsWith('--output'))) out.add('file_creation');
-  } else if (PROJECT_COMMANDS.has(cmd) || segment.argv[0]?.startsWith('./') || segment.argv[0]?.startsWith('bin/')) out.add('command_execution');
+  } else if (PROJECT_COMMANDS.has(cmd) || segment.argv[0]?.startsWith('./') || segment.argv[0]?.startsWith('bin/') || RUNNERS.has(cmd)) out.add('command_execution');
+  else if ((cmd === 'docker' || cmd === 'podman') && CONTAINER_PROJECT_WORK.has(segment.argv.find((a, i) => i > 0 && !a.startsWith('-')) ?? '')) out.add('command_execution');
   else out.add('system_command');
   for (const redirect of segment.redirects) {
     if (redirect.operator.includes('>') && !isStreamPath(redirect.target)) out.add(redirect.operator.includes('>>') ? 'file_modification' : 'file_creation');
@@ -331,8 +342,14 @@ export function parseAction(
   const url = stringField(input, 'url', 'uri', 'endpoint');
   if (url) urls.push(url);
 
+  const shellLike = SHELL_TOOLS.has(tool) || kind === 'system_command';
+  const agentCall = kind === 'message' ? null : agentToolCall(tool, input, shellLike ? stringField(input, 'command', 'cmd', 'script') : undefined);
   if (kind === 'message' || MESSAGE_TOOLS.has(tool)) {
     intents.add('message');
+  } else if (agentCall) {
+    intents.add(agentCall.intent);
+    read.push(...agentCall.read);
+    written.push(...agentCall.written);
   } else if (SHELL_TOOLS.has(tool) || kind === 'system_command' || (stringField(input, 'command', 'cmd', 'script') !== undefined && !READ_TOOLS.has(tool) && !tool.startsWith('mcp__'))) {
     command = stringField(input, 'command', 'cmd', 'script') ?? '';
     ({ segments, syntaxError } = analyseShellCommand(command));
