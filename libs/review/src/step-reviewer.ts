@@ -12,8 +12,9 @@ import { RiskCalculator, type RiskAnalysis } from './analysis/risk-calculator.js
 import { SideEffectAnalyzer } from './analysis/side-effect-analyzer.js';
 import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision } from './decision/decision-engine.js';
+import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { nameMatcher, pathMatcher, type PathMatcher } from './parsing/paths.js';
+import { nameMatcher, pathMatcher, pathsNamedIn, type PathMatcher } from './parsing/paths.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
@@ -314,10 +315,13 @@ export class StepReviewer {
     const { expectedPaths, cwd } = session.context;
     const expected = pathMatcher(expectedPaths);
     const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
+    // Files and directories the user named in the task are part of it, wherever they are.
+    // Not a system directory or a whole home directory: naming those does not hand them over.
+    const named = pathMatcher(pathsNamedIn(session.context.goal, cwd).filter((p) => !isProtectedPath(p) && !/^(?:~|\/home\/[^/]+|\/Users\/[^/]+|[a-z]:\/users\/[^/]+)\/?$/i.test(p)));
     const scope: SessionScope = {
       context: session.context,
       // With neither expected paths nor a working directory there is no scope to leave.
-      inScope: project ? (path) => project(path) || this.alwaysInScope(path) : () => true,
+      inScope: project ? (path) => project(path) || this.alwaysInScope(path) || named(path) : () => true,
       inExpectedPaths: expected,
       profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
     };

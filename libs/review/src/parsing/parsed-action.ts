@@ -282,6 +282,15 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
   return { read: read.map(resolve), written: written.map(resolve), mentioned };
 }
 
+const READ_VERB = /^(?:get|list|search|read|fetch|find|query|describe|show|resolve|lookup|view|browse|docs?|retrieve|inspect|check|status|count|explain|summari[sz]e)$/i;
+const WRITE_VERB = /^(?:create|update|delete|remove|write|send|post|put|patch|set|add|insert|drop|merge|push|publish|deploy|execute|exec|run|apply|move|rename|close|comment|approve|invite|upload|trigger|cancel|revoke|grant)$/i;
+
+/** An MCP tool named for a look-up (`get-library-docs`, `search_code`, `listIssues`) and for no change. */
+function readsOnlyExternally(name: string): boolean {
+  const words = name.split(/[-_.\s]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
+  return words.some((w) => READ_VERB.test(w)) && !words.some((w) => WRITE_VERB.test(w));
+}
+
 function mcpName(tool: string): { server: string; tool: string } | undefined {
   const match = /^mcp__([^_]+(?:_[^_]+)*)__(.+)$/.exec(tool);
   return match ? { server: match[1]!, tool: match[2]! } : undefined;
@@ -384,7 +393,8 @@ export function parseAction(
   } else if (DELEGATION_TOOLS.has(tool)) {
     intents.add('delegation');
   } else if (tool.startsWith('mcp__')) {
-    intents.add('external_tool');
+    // Documentation and search look-ups (context7's get-library-docs, *_search_*, *_list_*) only read.
+    intents.add(readsOnlyExternally(mcpName(tool)?.tool ?? '') ? 'file_read' : 'external_tool');
     if (path) read.push(path);
   } else {
     intents.add('unknown');
@@ -415,7 +425,8 @@ export function parseAction(
     packages,
     readOnly,
     privileged: segments.some((s) => s.privileged),
-    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
+    // An edit or write is the same action only with the same content: two edits of one file in a row are progress.
+    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
   };
   if (command !== undefined) parsed.command = command;
   if (syntaxError !== undefined) parsed.syntaxError = syntaxError;

@@ -100,3 +100,11 @@ export function nameMatcher(globs: readonly string[]): (name: string) => boolean
   const match = picomatch([...globs], { dot: true, nocase: true });
   return (name) => match(name);
 }
+
+/** Absolute, home and Windows paths written in a text (the task the user gave), resolved: `/Users/ann/brief.md`, `~/notes/x`, `C:\\data\\in.csv`. */
+export function pathsNamedIn(text: string | undefined, cwd?: string): string[] {
+  if (!text) return [];
+  // A path starts after anything that cannot be part of one (a space, a quote, or a word in another script: `請閱讀/Users/…`).
+  const found = text.match(/(?<![\w.~/\\-])(?:~|\/(?:Users|home|tmp|var|opt|srv|mnt|Volumes|private|workspaces?|data|root)|[A-Za-z]:[\\/])[^\s"'`)>\]，。、；：！？]*/g) ?? [];
+  return [...new Set(found.map((p) => p.replace(/[.,;:!?]+$/, '')).filter((p) => p.length > 2).map((p) => resolvePath(p, cwd)))].slice(0, 32);
+}
