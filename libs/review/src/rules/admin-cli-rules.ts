@@ -67,8 +67,8 @@ const PACKS: Pack[] = [
       pscale: { depth: 3 },
       fastly: { depth: 3 },
       s3cmd: { depth: 1, extra: /^(?:del|rb)$/ },
-      rclone: { depth: 1, syncs: /^sync$/ },
-      mc: { depth: 2, extra: /^(?:rb)$/ },
+      rclone: { depth: 1, syncs: /^sync$/, extra: /^(?:deletefile|rmdir|rmdirs|cleanup)$/ },
+      mc: { depth: 3, extra: /^(?:rb)$/ },
       restic: { depth: 2, extra: /^(?:forget|prune)$/ },
       borg: { depth: 2 },
       velero: { depth: 2 },
@@ -216,4 +216,50 @@ function packRule(pack: Pack): ReviewRule {
   });
 }
 
-export const ADMIN_CLI_RULES: ReviewRule[] = PACKS.map(packRule);
+/**
+ * Programs of the machine or the project whose removals stay local: package and version managers drop a
+ * dependency or a toolchain, editors and local tools clean their own state.
+ */
+const LOCAL_TOOLS = new Set([
+  'npm', 'pnpm', 'yarn', 'bun', 'npx', 'pip', 'pip3', 'pipx', 'poetry', 'uv', 'pdm', 'conda', 'mamba', 'cargo', 'rustup', 'gem', 'bundle', 'composer', 'go', 'dotnet', 'nuget',
+  'brew', 'port', 'apt', 'apt-get', 'dnf', 'yum', 'pacman', 'apk', 'snap', 'flatpak', 'nvm', 'asdf', 'mise', 'pyenv', 'rbenv', 'volta', 'sdk', 'fnm', 'git', 'docker', 'podman',
+  'code', 'cursor', 'claude', 'tmux', 'screen', 'crontab', 'launchctl', 'systemctl', 'ssh-keygen', 'ssh-add', 'gpg', 'keytool', 'security', 'defaults', 'rm', 'trash',
+  'parallel', 'watch', 'nohup', 'timeout', 'env', 'sudo', 'doas', 'busybox', 'curl', 'wget', 'http', 'https', 'xh', 'ssh', 'scp', 'rsync', 'psql', 'mysql', 'sqlite3', 'mongosh', 'redis-cli',
+  'find', 'xargs', 'sed', 'awk', 'make', 'just', 'task', 'mvn', 'gradle', 'ant', 'sbt', 'flutter', 'dart', 'swift', 'xcrun', 'adb', 'emulator', 'avdmanager', 'sdkmanager',
+]);
+
+/** A verb that deletes, at the head of a subcommand path, followed by what it deletes: `pd service delete P123`, `splunk remove index main`. */
+function unknownCliDeletion(segment: ShellSegment): string | null {
+  const cmd = commandName(segment);
+  if (!cmd || LOCAL_TOOLS.has(cmd) || PACKS.some((p) => p.tools[cmd]) || describesOnly(segment) || segment.query) return null;
+  const operands = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
+  for (let i = 0; i < Math.min(2, operands.length - 1); i++) {
+    const verb = operands[i]!.toLowerCase();
+    // `tool rm -rf x`: rm right after a program is a command it runs (reviewed as one), not its verb.
+    if (i === 0 && verb === 'rm') continue;
+    if (/^(?:delete|destroy|purge|remove|rm|drop|terminate|wipe|erase|truncate|nuke)$|^(?:delete|destroy|purge|remove|drop|terminate)-[\w-]+$/.test(verb)) return `${cmd} ${operands.slice(0, i + 2).join(' ')}`;
+  }
+  return null;
+}
+
+export const adminCliDeletionRule = builtInRule({
+  name: 'admin_cli_deletion',
+  description: 'A command-line tool Warden has no pack for, asked to delete, destroy or purge something it names (pd service delete P123): such tools administer shared services; it needs approval.',
+  reads: 'action',
+  check({ action }) {
+    for (const segment of action.segments) {
+      const operation = unknownCliDeletion(segment);
+      if (!operation) continue;
+      return {
+        verdict: 'require_approval',
+        score: 0.8,
+        factors: ['irreversible', 'admin_cli_deletion'],
+        reason: `${operation} asks ${commandName(segment)} to delete what it names; tools like it administer shared services (monitoring, feature flags, search, queues), where a deletion is usually for good. A person must approve it.`,
+        alternative: 'Look it up with the tool’s list or get command first, and ask the user to delete it.',
+      };
+    }
+    return null;
+  },
+});
+
+export const ADMIN_CLI_RULES: ReviewRule[] = [...PACKS.map(packRule), adminCliDeletionRule];

@@ -71,7 +71,10 @@ export const recursiveDeletionRule = builtInRule({
         alternative: 'Leave .git alone; to undo changes use git restore or git revert.',
       };
     }
-    const project = cwd ? recursive.find((d) => d.path !== undefined && !inTempDirectory(d.path) && isAncestorOrSame(d.path, resolvePath(cwd))) : undefined;
+    // `rm -rf *` in the project deletes everything in it, like deleting the directory.
+    const project = cwd
+      ? recursive.find((d) => d.path !== undefined && !inTempDirectory(d.path) && isAncestorOrSame(d.path.replace(/\/(?:\*|\.\*|\.\[!.\]\*)$/, ''), resolvePath(cwd)))
+      : undefined;
     if (project) {
       return {
         verdict: 'require_approval',

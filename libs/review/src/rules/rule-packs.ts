@@ -23,7 +23,11 @@ export const RULE_PACKS: readonly RulePack[] = [
   { name: 'database', description: 'DROP, TRUNCATE, DELETE/UPDATE without WHERE through SQL clients and database tools; framework resets (prisma migrate reset, rails db:drop).', rules: ['database_destruction'] },
   { name: 'containers', description: 'kubectl/oc delete, helm uninstall, container volumes and system prunes, containers with root access to the host.', rules: ['container_destruction', 'container_data_destruction', 'container_host_access'] },
   { name: 'cloud', description: 'Cloud CLIs (aws, gcloud, az, doctl, heroku, fly, vercel …), object storage (s3, gsutil, azcopy, rclone, mc), backups (restic, borg, velero): deletions and syncs that delete.', rules: ['cloud_destruction'] },
-  { name: 'platforms', description: 'Hosted platforms (gh, glab, tea, stripe …): deleting repositories, releases, issues, secrets.', rules: ['platform_deletion'] },
+  {
+    name: 'platforms',
+    description: 'Hosted platforms (gh, glab, tea, stripe …): deleting repositories, releases, issues, secrets; and any other admin CLI asked to delete what it names.',
+    rules: ['platform_deletion', 'admin_cli_deletion'],
+  },
   { name: 'secrets_managers', description: 'Vault, 1Password, Doppler, Infisical, Bitwarden: deleting or destroying secrets, keys and policies.', rules: ['secrets_manager_deletion'] },
   { name: 'ci', description: 'CI systems (CircleCI, GitLab runners, Argo CD, Tekton, Buildkite): deleting pipelines, runners, contexts and their secrets.', rules: ['ci_deletion'] },
   { name: 'brokers_search', description: 'Message brokers and search engines (Kafka, RabbitMQ, NATS, Redis, Elasticsearch, Meilisearch …), by CLI or HTTP: deleting topics, queues, streams, indexes; HTTP DELETE against APIs.', rules: ['broker_admin_destruction', 'http_api_deletion'] },

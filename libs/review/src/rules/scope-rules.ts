@@ -6,8 +6,8 @@ import { isSecretFile } from './secret-files.js';
 const ACCESS_FILES = /^(?:\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|group|gshadow|pam\.d\/.*|ssh\/sshd_config)|~\/\.ssh\/authorized_keys\d?|\/root\/\.ssh\/.*|\/home\/[^/]+\/\.ssh\/authorized_keys\d?)$/;
 /** Files that run at every login or shell start: a change there outlives the session. */
 const STARTUP_FILES = /^(?:~|\/home\/[^/]+|\/root|\/Users\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc|zprofile|zshenv|config\/fish\/config\.fish)$|^\/etc\/(?:profile|environment|bash\.bashrc|profile\.d\/.*)$/;
-/** Files inside a dot-directory of the home directory (`~/.cache/x`, `~/.superstack/config.json`). */
-const TOOL_STATE = /^~\/\.[\w.-]+\/./;
+/** A dot-directory of the home directory and what is in it (`~/.cache/x`, `~/.superstack/config.json`), not a shell's or tool's rc file. */
+const TOOL_STATE = /^~\/\.[\w.-]+\/.|^~\/\.(?![\w-]*(?:rc|profile|env|config|credentials|history)$)[\w-]+$/;
 /** Toolchains' and tools' own files, public keys: reading them is how a build is set up (`source "$HOME/.cargo/env"`). */
 export function isToolchainFile(path: string): boolean {
   return TOOLCHAIN_READS.test(tildeForm(path));
