@@ -62,15 +62,15 @@ describe('warden replay against the running suite', () => {
       ['a-02', 'allow', 'allow', 'reviewer', 'error'],
       ['a-03', null, 'deny', 'rejected', 'none'],
       ['a-04', 'allow', 'allow', 'reviewer', 'success'],
-      ['a-05', 'warn', 'allow', 'reviewer', 'success'],
+      ['a-05', 'allow', 'allow', 'reviewer', 'success'],
       ['a-06', 'allow', 'allow', 'reviewer', 'success'],
       ['a-07', 'modify', 'allow', 'reviewer', 'success'],
       ['a-08', 'block', 'deny', 'reviewer', 'none'],
       ['a-09', 'allow', 'allow', 'reviewer', 'success'],
     ]);
     expect(report.actions[2]!.reason).toBe('Warden rejected the action (schema_invalid): /payload/tool: must be string; /payload/input: must be object');
-    expect(report.actions[6]!.updatedInput).toEqual({ command: 'git push --force-with-lease origin main', description: 'Publish the fix' });
-    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 1, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0 });
+    expect(report.actions[6]!.updatedInput).toEqual({ command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish the fix' });
+    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 0, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0 });
     // The suite saw the session as it would have lived: declared, and the recorded outcome of each allowed action.
     const outcomes = suite.recorder.messages.filter((m) => m.body.type === 'action.outcome' && m.body.session_id === 'replay-warden-1').map((m) => m.body.payload as { action_id: string; status: string });
     expect(outcomes.map((o) => [o.action_id, o.status])).toEqual([['a-01', 'success'], ['a-02', 'error'], ['a-04', 'success'], ['a-05', 'success'], ['a-06', 'success'], ['a-07', 'success'], ['a-09', 'success']]);
@@ -86,7 +86,7 @@ describe('warden replay against the running suite', () => {
       ['toolu_01Demo0003', 'allow', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0004', 'allow', 'allow', 'reviewer', 'error'],
       ['toolu_01Demo0005', 'allow', 'allow', 'reviewer', 'success'],
-      ['toolu_01Demo0006', 'warn', 'allow', 'reviewer', 'success'],
+      ['toolu_01Demo0006', 'allow', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0007', 'modify', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0008', 'allow', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0009', 'block', 'deny', 'reviewer', 'none'],
@@ -105,7 +105,7 @@ describe('warden replay against the running suite', () => {
       tokens: { prompt: 11400, completion: 130 },
       error: { message: expect.stringContaining('FAIL src/utils/date.test.ts') },
     });
-    expect(report.summary).toMatchObject({ actions: 9, allowed: 8, blocked: 1, warned: 1, modified: 1, heldForApproval: 0 });
+    expect(report.summary).toMatchObject({ actions: 9, allowed: 8, blocked: 1, warned: 0, modified: 1, heldForApproval: 0 });
   }, 60_000);
 
   it('replays a SWE-agent trajectory and answers the action the gate holds for approval', async () => {
@@ -127,7 +127,7 @@ describe('warden replay against the running suite', () => {
       decision: 'allow',
       decidedBy: 'operator',
       heldForApproval: true,
-      reason: 'Approved by operator warden-replay (apt-get runs with administrator rights, which can change the whole machine.)',
+      reason: 'Approved by operator warden-replay (apt-get install -y python3-dev changes the software of the whole machine with administrator rights. A person must approve it.)',
     });
     expect(report.summary).toMatchObject({ actions: 9, heldForApproval: 1, undecided: 0 });
 

@@ -47,16 +47,22 @@ export class SessionSync {
   }
 
   private async applyLifecycle(address: Address, subject: string): Promise<void> {
+    const lifecycle: Envelope[] = [];
     let seq = 1;
     for (let i = 0; i < MAX_LIFECYCLE_MESSAGES; i++) {
       // The message get API answers "the next message on this subject from seq" (nats-server 2.9+); nats.js types it for direct gets only.
       const query = { seq, next_by_subj: subject } as unknown as MsgRequest;
       const stored = await this.bus.jsm.streams.getMessage(streamName('session'), query);
-      if (!stored) return;
+      if (!stored) break;
       const envelope = this.envelopeOf(stored.data, address);
-      if (envelope?.type === 'session.started') this.host.reviewer.startSession(address, envelope.payload as PayloadOf<'session.started'>);
-      else if (envelope?.type === 'session.phase_changed') this.host.reviewer.changePhase(address, (envelope.payload as PayloadOf<'session.phase_changed'>).phase);
+      if (envelope) lifecycle.push(envelope);
       seq = stored.seq + 1;
+    }
+    // What an ended session declared is over: only what came after its end counts.
+    const ended = lifecycle.map((e) => e.type).lastIndexOf('session.ended');
+    for (const envelope of lifecycle.slice(ended + 1)) {
+      if (envelope.type === 'session.started') this.host.reviewer.startSession(address, envelope.payload as PayloadOf<'session.started'>);
+      else if (envelope.type === 'session.phase_changed') this.host.reviewer.changePhase(address, (envelope.payload as PayloadOf<'session.phase_changed'>).phase);
     }
   }
 
