@@ -86,7 +86,7 @@ describe('warden replay against the running suite', () => {
       ['toolu_01Demo0003', 'allow', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0004', 'allow', 'allow', 'reviewer', 'error'],
       ['toolu_01Demo0005', 'allow', 'allow', 'reviewer', 'success'],
-      ['toolu_01Demo0006', 'allow', 'allow', 'reviewer', 'success'],
+      ['toolu_01Demo0006', 'warn', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0007', 'modify', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0008', 'allow', 'allow', 'reviewer', 'success'],
       ['toolu_01Demo0009', 'block', 'deny', 'reviewer', 'none'],
@@ -105,7 +105,7 @@ describe('warden replay against the running suite', () => {
       tokens: { prompt: 11400, completion: 130 },
       error: { message: expect.stringContaining('FAIL src/utils/date.test.ts') },
     });
-    expect(report.summary).toMatchObject({ actions: 9, allowed: 8, blocked: 1, warned: 0, modified: 1, heldForApproval: 0 });
+    expect(report.summary).toMatchObject({ actions: 9, allowed: 8, blocked: 1, warned: 1, modified: 1, heldForApproval: 0 });
   }, 60_000);
 
   it('replays a SWE-agent trajectory and answers the action the gate holds for approval', async () => {
@@ -200,7 +200,7 @@ describe('warden replay against the running suite', () => {
       );
       expect(run.stdout).toContain('Breaker trips\n  error_rate: Error rate 50% over the last 2 actions (0.5 of 0.4)\n');
       expect(run.stdout).toContain(
-        'Summary\n  9 actions: 6 allowed, 3 would have been blocked, 1 warned, 1 modified, 0 held for approval, 1 rejected as malformed, 1 not run after the emergency stop\n  1 pattern, 1 intervention, 1 breaker trip\n',
+        'Summary\n  9 actions: 6 allowed, 3 would have been blocked, 0 warned, 1 modified, 0 held for approval, 1 rejected as malformed, 1 not run after the emergency stop\n  1 pattern, 1 intervention, 1 breaker trip\n',
       );
     }, 60_000);
   });
