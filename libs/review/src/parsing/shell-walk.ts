@@ -251,7 +251,10 @@ class Walker {
 
   /** Walks `$(…)`, backticks and `<(…)` found anywhere under a node, as nested commands run before it. */
   substitutions(node: SyntaxNode, scope: Scope): void {
-    if (node.type === 'command_substitution' || node.type === 'process_substitution') {
+    const type = node.type;
+    // Leaves hold no substitution: not asking WebAssembly for their children keeps long lines fast.
+    if (type === 'word' || type === 'raw_string' || type === 'number' || type === 'ansi_c_string' || type === 'string_content' || type === 'variable_name' || type === 'simple_expansion') return;
+    if (type === 'command_substitution' || type === 'process_substitution') {
       const inner = { nested: true, cwd: scope.cwd, vars: { ...scope.vars } };
       const before = this.commands.length;
       this.sequence(node.namedChildren, inner, { from: false });
