@@ -78,16 +78,16 @@ describe('warden hook against the running suite', () => {
   }, 30_000);
 
   it('allows a warned command and shows the warning', async () => {
-    expect(answer(await hook(pre('hook-warn', 'Bash', { command: 'rm -rf node_modules' })))).toEqual(
-      allow('Warden warns: Allowed with a warning: Recursive deletion of node_modules removes everything below it and cannot be undone: make sure nothing in it is needed.'),
+    expect(answer(await hook(pre('hook-warn', 'Bash', { command: 'git branch -D old-work' })))).toEqual(
+      allow('Warden warns: Allowed with a warning: git branch -D deletes old-work even if its commits are merged nowhere else.'),
     );
   }, 30_000);
 
   it('allows a modified command with updatedInput', async () => {
-    expect(answer(await hook(pre('hook-modify', 'Bash', { command: 'git push --force origin main', description: 'Publish' })))).toEqual(
+    expect(answer(await hook(pre('hook-modify', 'Bash', { command: 'git push --force origin fix/date-parser', description: 'Publish' })))).toEqual(
       allow(
         'Warden changed this action: Allowed with changes: git push --force overwrites the remote branch and silently discards commits others pushed since you fetched. The command was changed to use --force-with-lease, which refuses if the remote moved. If it is refused, fetch and integrate the remote changes first.',
-        { updatedInput: { command: 'git push --force-with-lease origin main', description: 'Publish' } },
+        { updatedInput: { command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish' } },
       ),
     );
   }, 30_000);
@@ -168,7 +168,7 @@ describe('warden hook against the running suite', () => {
     });
     expect(response.status).toBe(200);
     expect(answer(await running)).toEqual(
-      allow('Warden allowed this action: Approved by operator alice (apt-get runs with administrator rights, which can change the whole machine.)'),
+      allow('Warden allowed this action: Approved by operator alice (apt-get install -y jq changes the software of the whole machine with administrator rights. A person must approve it.)'),
     );
   }, 60_000);
 

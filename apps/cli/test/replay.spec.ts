@@ -62,15 +62,15 @@ describe('warden replay against the running suite', () => {
       ['a-02', 'allow', 'allow', 'reviewer', 'error'],
       ['a-03', null, 'deny', 'rejected', 'none'],
       ['a-04', 'allow', 'allow', 'reviewer', 'success'],
-      ['a-05', 'warn', 'allow', 'reviewer', 'success'],
+      ['a-05', 'allow', 'allow', 'reviewer', 'success'],
       ['a-06', 'allow', 'allow', 'reviewer', 'success'],
       ['a-07', 'modify', 'allow', 'reviewer', 'success'],
       ['a-08', 'block', 'deny', 'reviewer', 'none'],
       ['a-09', 'allow', 'allow', 'reviewer', 'success'],
     ]);
     expect(report.actions[2]!.reason).toBe('Warden rejected the action (schema_invalid): /payload/tool: must be string; /payload/input: must be object');
-    expect(report.actions[6]!.updatedInput).toEqual({ command: 'git push --force-with-lease origin main', description: 'Publish the fix' });
-    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 1, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0 });
+    expect(report.actions[6]!.updatedInput).toEqual({ command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish the fix' });
+    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 0, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0 });
     // The suite saw the session as it would have lived: declared, and the recorded outcome of each allowed action.
     const outcomes = suite.recorder.messages.filter((m) => m.body.type === 'action.outcome' && m.body.session_id === 'replay-warden-1').map((m) => m.body.payload as { action_id: string; status: string });
     expect(outcomes.map((o) => [o.action_id, o.status])).toEqual([['a-01', 'success'], ['a-02', 'error'], ['a-04', 'success'], ['a-05', 'success'], ['a-06', 'success'], ['a-07', 'success'], ['a-09', 'success']]);
@@ -129,7 +129,7 @@ describe('warden replay against the running suite', () => {
       decision: 'allow',
       decidedBy: 'operator',
       heldForApproval: true,
-      reason: 'Approved by operator warden-replay (apt-get runs with administrator rights, which can change the whole machine.)',
+      reason: 'Approved by operator warden-replay (apt-get install -y python3-dev changes the software of the whole machine with administrator rights. A person must approve it.)',
     });
     expect(report.summary).toMatchObject({ actions: 9, heldForApproval: 1, undecided: 0 });
 
@@ -202,7 +202,7 @@ describe('warden replay against the running suite', () => {
       );
       expect(run.stdout).toContain('Breaker trips\n  error_rate: Error rate 50% over the last 2 actions (0.5 of 0.4)\n');
       expect(run.stdout).toContain(
-        'Summary\n  9 actions: 6 allowed, 3 would have been blocked, 1 warned, 1 modified, 0 held for approval, 1 rejected as malformed, 1 not run after the emergency stop\n  1 pattern, 1 intervention, 1 breaker trip\n',
+        'Summary\n  9 actions: 6 allowed, 3 would have been blocked, 0 warned, 1 modified, 0 held for approval, 1 rejected as malformed, 1 not run after the emergency stop\n  1 pattern, 1 intervention, 1 breaker trip\n',
       );
     }, 60_000);
   });

@@ -58,6 +58,22 @@ const ACTIONS: ((n: number) => Pick<ProposedAction, 'tool' | 'input'>)[] = [
   (n) => ({ tool: 'Bash', input: { command: `cat ~/.aws/credentials-${n}` } }),
   (n) => ({ tool: 'Bash', input: { command: `git push --force origin fix-${n}` } }),
   (n) => ({ tool: 'mcp__github__create_issue', input: { title: `Bug ${n}`, body: 'Steps to reproduce' } }),
+  (n) => ({ tool: 'Bash', input: { command: LONG_COMMANDS[n % LONG_COMMANDS.length]!(n) } }),
+];
+
+function repeatTo(size: number, line: (i: number) => string): string {
+  let text = '';
+  for (let i = 0; text.length < size; i++) text += line(i);
+  return text;
+}
+
+/** Long commands agents send (1-4 KB), parser included: files written through here-documents, one-liners, scripts, commit messages. */
+const LONG_COMMANDS: ((n: number) => string)[] = [
+  (n) => `cat > src/feature-${n}.ts <<'EOF'\n${repeatTo(3800, (i) => `export const value${i} = { id: ${i}, name: 'item-${n}-${i}', tags: ['a', 'b'] };\n`)}EOF`,
+  (n) => `python3 -c "\nimport json, os\n${repeatTo(3000, (i) => `rows = [r for r in json.load(open('data/part-${n}-${i}.json')) if r.get('status') == 'open']\nprint(len(rows), os.path.getsize('data/part-${i}.json'))\n`)}"`,
+  (n) => `git add -A && git commit -m "$(cat <<'EOF'\nfeat: module ${n}\n\n${repeatTo(2500, (i) => `- handle case ${i} of the date parser without throwing on empty input\n`)}EOF\n)"`,
+  (n) => repeatTo(3900, (i) => [`cd /work/app && npm run build -- --filter pkg-${n}-${i} 2>&1 | tail -20`, `git status --short | head -5`, `ls -la dist/ && cat package.json | jq .scripts`, `curl -s http://localhost:8080/health?i=${i} || echo down`][i % 4] + '\n'),
+  (n) => repeatTo(1500, (i) => `test -f src/module-${n}-${i}.ts && npx tsc --noEmit -p tsconfig.${i}.json && `) + 'echo done',
 ];
 
 
@@ -87,12 +103,23 @@ export function measureReviewTime(options: Omit<Options, 'json'>) {
   run(options.warmup, true);
   const uncached = summariseLatencies(run(options.count, true));
   const cached = summariseLatencies(run(options.count, false));
+  // Only commands of 1-4 KB, each distinct: the shell parser's worst realistic case.
+  const long: number[] = [];
+  for (let i = 0; i < Math.min(options.count, 5000); i++) {
+    const address = sessions[i % sessions.length]!;
+    const command = LONG_COMMANDS[i % LONG_COMMANDS.length]!(++sequence);
+    const started = performance.now();
+    reviewer.review({ action_id: `l${sequence}`, kind: 'tool_use', tool: 'Bash', input: { command } }, address);
+    long.push(performance.now() - started);
+  }
+  const longCommands = summariseLatencies(long);
   return {
     rules: { builtIn: reviewer.ruleNames.length - options.customRules, custom: options.customRules },
     sessions: options.sessions,
     actionTemplates: ACTIONS.length,
     uncached,
     cached,
+    longCommands,
     cache: reviewer.cacheStats(),
   };
 }
@@ -116,6 +143,7 @@ function main(): void {
       `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules, ${figures.sessions} sessions`,
       line('distinct actions (cache misses)', figures.uncached),
       line('repeated actions (cache hits)  ', figures.cached),
+      line('shell commands of 1-4 KB       ', figures.longCommands),
       '',
     ].join('\n'),
   );

@@ -229,14 +229,14 @@ describeServiceContract(
       });
 
       it('applies a custom rule added to the rules file without a restart', async () => {
-        const before = await review(newSession(), 'Bash', { command: 'terraform apply -auto-approve' });
+        const before = await review(newSession(), 'Bash', { command: 'terraform apply -var-file=dev.tfvars' });
         expect(before.verdict.payload.verdict).not.toBe('block');
         writeFileSync(rulesPath, `${SHADOW_RULE}\n- name: no_terraform_apply\n  match: { command: "terraform apply*" }\n  verdict: block\n  reason: Terraform apply changes live infrastructure; run terraform plan and ask for approval.\n`);
         const deadline = Date.now() + 10_000;
         let verdict = before.verdict.payload;
         while (verdict.verdict !== 'block' && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 150));
-          verdict = (await review(newSession(), 'Bash', { command: 'terraform apply -auto-approve' })).verdict.payload;
+          verdict = (await review(newSession(), 'Bash', { command: 'terraform apply -var-file=dev.tfvars' })).verdict.payload;
         }
         expect(verdict).toMatchObject({ verdict: 'block', rule_hits: ['no_terraform_apply'] });
       });
@@ -251,7 +251,7 @@ describeServiceContract(
           rejected = Number(/warden_review_config_reloads_total\{result="rejected",[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
         }
         expect(rejected).toBeGreaterThan(0);
-        const { verdict } = await review(newSession(), 'Bash', { command: 'terraform apply -auto-approve' });
+        const { verdict } = await review(newSession(), 'Bash', { command: 'terraform apply -var-file=dev.tfvars' });
         expect(verdict.payload.verdict).toBe('block');
       });
 

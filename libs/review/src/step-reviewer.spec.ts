@@ -108,8 +108,8 @@ describe('StepReviewer', () => {
     const custom = { name: 'no_terraform_apply', match: { command: 'terraform apply*' }, verdict: 'require_approval', reason: 'Terraform apply changes live infrastructure.' };
     const shadow = { name: 'no_docker_run', shadow: true, match: { command: 'docker run*' }, verdict: 'block', reason: 'Trying out a docker ban.' };
     const reviewer = started(new StepReviewer({ settings: { rules: { custom: [custom, shadow] } } }));
-    expect(started(new StepReviewer()).review(bash('terraform apply -auto-approve'), address).verdict.verdict).not.toBe('require_approval');
-    const applied = reviewer.review(bash('terraform apply -auto-approve'), address);
+    expect(started(new StepReviewer()).review(bash('terraform apply -var-file=dev.tfvars'), address).verdict.verdict).not.toBe('require_approval');
+    const applied = reviewer.review(bash('terraform apply -var-file=dev.tfvars'), address);
     expect(applied.verdict).toMatchObject({ verdict: 'require_approval', decided_by: 'rule', rule_hits: ['no_terraform_apply'] });
     const docker = reviewer.review(bash('docker run --rm alpine echo hi'), address);
     expect(docker.verdict.verdict).not.toBe('block');

@@ -13,11 +13,13 @@ import { RiskCalculator, type RiskAnalysis } from './analysis/risk-calculator.js
 import { SideEffectAnalyzer } from './analysis/side-effect-analyzer.js';
 import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision } from './decision/decision-engine.js';
+import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { nameMatcher, pathMatcher, type PathMatcher } from './parsing/paths.js';
+import { nameMatcher, pathMatcher, pathsNamedIn, type PathMatcher } from './parsing/paths.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
+import { packSwitches } from './rules/rule-packs.js';
 import { byStrength, RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
 import type { ReviewSession } from './session/review-session.js';
 import { ReviewSessionStore, type SessionAddress } from './session/review-session-store.js';
@@ -154,6 +156,7 @@ export class StepReviewer {
     if (payload.phase !== undefined) extra.phase = payload.phase;
     if (payload.agent_kind !== undefined) extra.agentKind = payload.agent_kind;
     session.declare(payload.context, extra);
+    session.declared = true;
   }
 
   changePhase(address: SessionAddress, phase: Phase): void {
@@ -302,8 +305,9 @@ export class StepReviewer {
     switches: { disabled: string[]; shadow: string[] },
   ): ReviewProfile {
     // Rules switched off or to shadow in their own definition, plus those the settings name.
-    const disabled = [...settings.rules.disabled, ...switches.disabled];
-    const shadow = [...settings.rules.shadow, ...switches.shadow];
+    const packs = packSwitches(settings.rules.packs as Partial<Record<string, { enabled?: boolean; shadow?: boolean }>>);
+    const disabled = [...settings.rules.disabled, ...switches.disabled, ...packs.disabled];
+    const shadow = [...settings.rules.shadow, ...switches.shadow, ...packs.shadow];
     return {
       name,
       settings,
@@ -321,10 +325,13 @@ export class StepReviewer {
     const { expectedPaths, cwd } = session.context;
     const expected = pathMatcher(expectedPaths);
     const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
+    // Files and directories the user named in the task are part of it, wherever they are.
+    // Not a system directory or a whole home directory: naming those does not hand them over.
+    const named = pathMatcher(pathsNamedIn(session.context.goal, cwd).filter((p) => !isProtectedPath(p) && !/^(?:~|\/home\/[^/]+|\/Users\/[^/]+|[a-z]:\/users\/[^/]+)\/?$/i.test(p)));
     const scope: SessionScope = {
       context: session.context,
       // With neither expected paths nor a working directory there is no scope to leave.
-      inScope: project ? (path) => project(path) || this.alwaysInScope(path) : () => true,
+      inScope: project ? (path) => project(path) || this.alwaysInScope(path) || named(path) : () => true,
       inExpectedPaths: expected,
       profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
     };

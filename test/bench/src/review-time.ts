@@ -22,6 +22,8 @@ export interface ReviewTimeFigures {
   uncached: ReviewTimeSummary;
   /** The same 50 inputs again and again: the analysis comes from the cache. */
   cached: ReviewTimeSummary;
+  /** Shell commands of 1-4 KB only (here-documents, one-liners, scripts), each distinct: parser included. */
+  longCommands?: ReviewTimeSummary;
 }
 
 /**

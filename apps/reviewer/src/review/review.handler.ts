@@ -1,9 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { MessageOf } from '@warden/contracts';
-import { MessagePublisher, OnMessage } from '@warden/messaging';
+import { JetStreamContext, MessagePublisher, OnMessage } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import { ReviewMetrics } from './review-metrics.js';
+import { SessionSync } from './session-sync.js';
 import { StepReviewerHost } from './step-reviewer.host.js';
 
 /** Reviews every proposed action and publishes the verdict for the gate. */
@@ -13,13 +14,17 @@ export class ReviewHandler {
     private readonly host: StepReviewerHost,
     private readonly publisher: MessagePublisher,
     private readonly metrics: ReviewMetrics,
+    private readonly sync: SessionSync,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @OnMessage('action.proposed')
-  async onActionProposed(@Payload() action: MessageOf<'action.proposed'>): Promise<void> {
+  async onActionProposed(@Payload() action: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const address = { agentId: action.agent_id, sessionId: action.session_id };
+    // What the agent published before this action on other streams (its declaration, earlier outcomes) comes first.
+    await this.sync.beforeReview(address, context.getMessage().subject);
     const reviewer = this.host.reviewer;
-    const result = reviewer.review(action.payload, { agentId: action.agent_id, sessionId: action.session_id });
+    const result = reviewer.review(action.payload, address);
     if (result.slow) this.logger.warn({ action_id: action.payload.action_id, review_ms: result.durationMs }, 'slow review');
     // One verdict per action: a redelivered action publishes a duplicate JetStream drops.
     await this.publisher.publishCausedBy(action, 'review.verdict', result.verdict, {

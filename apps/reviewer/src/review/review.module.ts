@@ -4,6 +4,7 @@ import { SupervisionState } from '@warden/review';
 import { ReviewHandler } from './review.handler.js';
 import { ReviewMetrics } from './review-metrics.js';
 import { SessionEventsHandler } from './session-events.handler.js';
+import { SessionSync } from './session-sync.js';
 import { REVIEWER_CONFIG, StepReviewerHost } from './step-reviewer.host.js';
 import { SupervisionStateWatcher } from './supervision-state.watcher.js';
 
@@ -22,6 +23,7 @@ export class ReviewModule {
         { provide: SupervisionState, useValue: new SupervisionState() },
         ReviewMetrics,
         StepReviewerHost,
+        SessionSync,
         SupervisionStateWatcher,
       ],
       exports: [StepReviewerHost, SupervisionState],

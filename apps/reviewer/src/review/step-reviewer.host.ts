@@ -2,9 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { statSync } from 'node:fs';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { ReviewerConfig } from '../config.js';
-import { StepReviewer } from '@warden/review';
-import { SupervisionState } from '@warden/review';
-import { readReviewSources } from '@warden/review';
+import { readReviewSources, StepReviewer, SupervisionState } from '@warden/review';
 import { ReviewMetrics } from './review-metrics.js';
 
 export const REVIEWER_CONFIG = Symbol('warden.reviewer.config');

@@ -46,7 +46,7 @@ describe('RationalityChecker (seed 001)', () => {
     const s = session();
     s.recordAction(tool('Edit', { file_path: 'src/utils/date.ts', old_string: 'a', new_string: 'b' }), 'a1', 'allow', 0);
     expect(checker.check(bash('npm test'), s, expected).components.logical_progression).toBe(1);
-    expect(checker.check(bash('docker ps'), s, expected).components.logical_progression).toBe(0.7);
+    expect(checker.check(bash('systemctl status nginx'), s, expected).components.logical_progression).toBe(0.7);
   });
 
   it('sees reverting the session’s own edit as contradicting it', () => {

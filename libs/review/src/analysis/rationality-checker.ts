@@ -1,6 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { resolvePath } from '../parsing/paths.js';
+import { inTempDirectory, resolvePath } from '../parsing/paths.js';
 import { basename } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 
@@ -75,6 +75,8 @@ export class RationalityChecker {
     // Nothing declared: nothing to measure against, so no penalty.
     if (!goal && !expectedPaths.length) return 1;
     if (action.intent === 'message' || action.intent === 'delegation') return 1;
+    // Without a goal only the expected paths can be left: an action that names no path, or only paths inside them, is aligned.
+    if (!goal && (action.readOnly || action.paths.every((p) => inExpectedPaths(p) || inTempDirectory(p)))) return 1;
     if (action.paths.length && expectedPaths.length && action.paths.every(inExpectedPaths)) return 1;
     // Looking around, running the project's tests and builds serve any goal in the project.
     if ((action.readOnly || action.intents.every((i) => i === 'command_execution' || i === 'file_read')) && !action.paths.some((p) => !inExpectedPaths(p) && expectedPaths.length)) return 1;

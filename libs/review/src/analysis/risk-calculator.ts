@@ -2,6 +2,7 @@ import type { Severity } from '@warden/contracts';
 import { BASE_RISK, type ParsedAction } from '../parsing/parsed-action.js';
 import type { ReviewSession } from '../session/review-session.js';
 import type { RuleFinding } from '../rules/review-rule.js';
+import { isHarmlessRead } from '../rules/scope-rules.js';
 
 export interface RiskThresholds {
   low_threshold: number;
@@ -51,7 +52,8 @@ export class RiskCalculator {
     const base = Math.max(...action.intents.map((i) => BASE_RISK[i]));
     const modifiers: RiskModifier[] = [];
 
-    const outside = action.paths.filter((p) => !inScope(p));
+    // Reading a toolchain's files (`source "$HOME/.cargo/env"`) is how a build is set up, not a step out of the project.
+    const outside = action.paths.filter((p) => !inScope(p) && !(isHarmlessRead(p) && !action.writtenPaths.includes(p)));
     if (outside.length) modifiers.push({ name: 'scope', value: 0.3, detail: `outside the expected paths: ${outside.slice(0, 3).join(', ')}` });
 
     const failures = session.similar(action.key).filter((r) => r.status === 'error').length;

@@ -81,7 +81,6 @@ function deletionTargets(segment: ShellSegment): string[] {
   if (rm) return rm.targets;
   const cmd = commandName(segment);
   if (cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred') return segment.argv.slice(1).filter((a) => !a.startsWith('-'));
-  if (cmd === 'find' && segment.argv.includes('-delete')) return [segment.argv[1] ?? '.'];
   return [];
 }
 
@@ -112,7 +111,8 @@ export class SideEffectAnalyzer {
     for (const segment of action.segments) {
       const recursive = !!readRm(segment)?.recursive || findDeletesProtected(segment);
       for (const raw of deletionTargets(segment)) {
-        const target = resolvePath(raw, session.context.cwd);
+        const directory = segment.cwd === undefined ? session.context.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, session.context.cwd);
+        const target = segment.remoteHost ? `${segment.remoteHost}:${raw}` : resolvePath(raw, directory);
         deleted.add(target);
         const critical = (recursive && isProtectedPath(raw)) || findDeletesProtected(segment);
         effects.push({

@@ -43,11 +43,13 @@ describe('DecisionEngine (seed 001)', () => {
     expect(decision.modifiedInput).toEqual({ command: 'npm install' });
   });
 
-  it('without a rewrite, asks a person when the risk is high and warns otherwise', () => {
-    const high = engine.decide({ risk: { score: 0.85 }, rationality: { score: 0.6 }, sideEffects: { severity: 'high' } });
-    expect(high.verdict).toBe('require_approval');
+  it('without a rewrite, warns and names the concern: holding for a person is for the rules, which name what is at stake', () => {
+    const high = engine.decide({ risk: { score: 0.85, factors: ['file_deletion', 'system_command'] }, rationality: { score: 0.6, issues: ['repeats_previous'] }, sideEffects: { severity: 'high' } });
+    expect(high.verdict).toBe('warn');
+    expect(high.reasoning.all_reasons.at(-1)).toBe('Warden has no safer form of this action to offer (risk 0.85 from file deletion, system command; rationality issues: repeats previous): go ahead only if that is what the task needs.');
     const medium = engine.decide({ risk: { score: 0.4 }, rationality: { score: 0.3 }, sideEffects: { severity: 'low' } });
     expect(medium.verdict).toBe('warn');
+    expect(medium.reasoning.all_reasons.join(' ')).not.toMatch(/should be reconsidered/);
   });
 
   it('lets the strongest of matrix, rules, validators, breaker and ladder win, and says who decided', () => {

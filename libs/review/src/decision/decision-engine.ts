@@ -112,16 +112,15 @@ export class DecisionEngine {
       modifiedInput = ruled?.modifiedInput ?? proposed?.input;
       if (proposed) notes.push(`Warden changed the action: ${proposed.description}`);
       if (!modifiedInput) {
-        // The matrix asks for a change Warden cannot make itself: a person decides when the risk is high, otherwise the agent is told.
-        verdict = input.risk.score >= this.thresholds.risk.high_threshold ? 'require_approval' : 'warn';
-        notes.push(
-          verdict === 'require_approval'
-            ? 'The action should be changed, and Warden has no safe rewrite for it: a person must approve it.'
-            : 'The action should be reconsidered; Warden lets it run with this warning.',
-        );
+        // The matrix asks for a change Warden cannot make itself. Holding an action for a person is the rules' call
+        // (they name what would be destroyed); from the matrix alone the agent is told the concern, by name.
+        verdict = 'warn';
+        notes.push(matrixConcern(input, verdict));
       }
     }
 
+    // A warning from the matrix alone says what it is about, never just "no concerns".
+    if (verdict === 'warn' && source === 'matrix' && !notes.length) notes.push(matrixConcern(input, verdict));
     const reasons = this.reasons(input, findings, validations, notes);
     const decision: Decision = {
       verdict,
@@ -203,6 +202,16 @@ export class DecisionEngine {
     if (verdict !== 'warn') alternatives.push(...(input.sideEffects.mitigations ?? []));
     return [...new Set(alternatives)].slice(0, 16);
   }
+}
+
+/** What made the matrix object, in words: the risk factors and the rationality issues it saw. */
+function matrixConcern(input: DecisionInput, verdict: VerdictKind): string {
+  const factors = (input.risk.factors ?? []).filter((f) => f !== 'file_read' && f !== 'message').map((f) => f.replaceAll('_', ' '));
+  const issues = (input.rationality.issues ?? []).map((i) => i.replaceAll('_', ' '));
+  const parts = [factors.length ? `risk ${input.risk.score} from ${factors.join(', ')}` : `risk ${input.risk.score}`, ...(issues.length ? [`rationality issues: ${issues.join(', ')}`] : [])];
+  return verdict === 'require_approval'
+    ? `Warden has no safer form of this action to offer (${parts.join('; ')}): a person must approve it.`
+    : `Warden has no safer form of this action to offer (${parts.join('; ')}): go ahead only if that is what the task needs.`;
 }
 
 /** Seed 004's validation results as verdicts: prerequisites first means "not yet" (block until checked). */

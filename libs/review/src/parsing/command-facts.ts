@@ -74,8 +74,21 @@ export const INTERPRETERS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', '
 /** Index of the interpreter segment that runs what curl/wget downloaded (`curl … | sh`), or -1. */
 export function remoteScriptPipe(segments: readonly ShellSegment[]): number {
   return segments.findIndex(
-    (s, i) => i > 0 && s.pipedFrom && INTERPRETERS.has(commandName(s)) && ['curl', 'wget'].includes(commandName(segments[i - 1]!)),
+    (s, i) => i > 0 && s.pipedFrom && INTERPRETERS.has(commandName(s)) && readsCodeFromInput(s) && ['curl', 'wget'].includes(commandName(segments[i - 1]!)),
   );
+}
+
+/** An interpreter runs its input as code unless it was given code (`-c`, `-e`) or a script file: `curl … | python3 -c 'import json…'` reads data. */
+function readsCodeFromInput(segment: ShellSegment): boolean {
+  const args = segment.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-' || a === '-s' || a === '/dev/stdin') return true;
+    if (/^-[a-zA-Z]*[ceEp]$|^--(?:eval|print|command)$/.test(a) && a !== '-s') return false;
+    if (a === '-m') return false;
+    if (!a.startsWith('-')) return false;
+  }
+  return true;
 }
 
 /** chmod to 777 / a+rwx. */
@@ -92,6 +105,22 @@ export function isRecursiveChmod(segment: ShellSegment): boolean {
 export function forcePush(segment: ShellSegment): 'force' | 'lease' | null {
   if (commandName(segment) !== 'git' || !segment.argv.includes('push')) return null;
   if (segment.argv.some((a) => a.startsWith('--force-with-lease') || a === '--force-if-includes')) return 'lease';
-  if (segment.argv.some((a) => a === '-f' || a === '--force' || /^\+[\w/]/.test(a) || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a))) return 'force';
+  if (segment.argv.some((a) => a === '-f' || a === '--force' || /^--force=(?!false$|0$|no$)/.test(a) || /^\+[\w/]/.test(a) || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a))) return 'force';
   return null;
+}
+
+/** Branches whose history others build on: a forced push there needs a person. */
+const SHARED_BRANCH = /^(?:main|master|trunk|develop|development|dev|release(?:[/-].*)?|prod(?:uction)?|staging|gh-pages|HEAD)$/;
+
+/** The branches a push updates (the destination of each refspec); empty when it pushes the current branch. */
+export function pushedBranches(argv: readonly string[]): string[] {
+  const push = argv.indexOf('push');
+  const operands = argv.slice(push + 1).filter((a) => !a.startsWith('-'));
+  return operands.slice(1).map((refspec) => refspec.replace(/^\+/, '').split(':').at(-1)!.replace(/^refs\/heads\//, ''));
+}
+
+/** A forced push that may overwrite shared history: to main, master, release … or to the current branch, whose name the command does not say. */
+export function forcePushToSharedBranch(segment: ShellSegment): boolean {
+  const branches = pushedBranches(segment.argv);
+  return !branches.length || branches.some((b) => SHARED_BRANCH.test(b));
 }

@@ -37,7 +37,8 @@ describe('parseAction', () => {
     expect(bash('git commit -m "fix: dates"').intent).toBe('command_execution');
     expect(bash('systemctl restart nginx').intent).toBe('system_command');
     expect(bash('./scripts/gen.sh').intent).toBe('command_execution');
-    expect(bash('sudo ls').intents).toContain('system_command');
+    expect(bash('sudo ls').intents).toEqual(['file_read']);
+    expect(bash('sudo systemctl restart nginx').intents).toContain('system_command');
   });
 
   it('finds package installs and their packages, also through npx and python -m', () => {
@@ -72,9 +73,37 @@ describe('parseAction', () => {
     expect(bash('sudo apt-get install -y jq').privileged).toBe(true);
   });
 
-  it('gives the same key to the same command however it is spaced, and to the same file', () => {
+  it('gives the same key to the same command however it is spaced, to a read of the same file, and to the same edit only', () => {
     expect(bash('npm   test').key).toBe(bash('npm test').key);
-    expect(tool('Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }).key).toBe(tool('Edit', { file_path: '/work/app/src/a.ts', old_string: 'c', new_string: 'd' }).key);
+    expect(tool('Read', { file_path: 'src/a.ts' }).key).toBe(tool('Read', { file_path: '/work/app/src/a.ts' }).key);
+    const edit = { file_path: '/work/app/src/a.ts', old_string: 'a', new_string: 'b' };
+    expect(tool('Edit', edit).key).toBe(tool('Edit', { ...edit }).key);
+    // Two different edits of one file in a row are progress, not a repetition.
+    expect(tool('Edit', edit).key).not.toBe(tool('Edit', { ...edit, old_string: 'c', new_string: 'd' }).key);
+  });
+
+  it("maps SWE-agent's commands and Claude Code's bookkeeping tools to what they do", () => {
+    expect(bash('open src/numpy_handler.py 280')).toMatchObject({ intent: 'file_read', paths: ['/work/app/src/numpy_handler.py'] });
+    expect(bash('find_file numpy_handler.py')).toMatchObject({ intent: 'file_read' });
+    expect(bash('search_dir "BitsAllocated" src')).toMatchObject({ intent: 'file_read', paths: ['/work/app/src'] });
+    const edit = bash("edit 287:295\n    required = ['Rows', 'Columns']\nend_of_edit");
+    expect(edit.intent).toBe('file_modification');
+    expect(edit).not.toHaveProperty('syntaxError');
+    expect(bash('create reproduce.py')).toMatchObject({ intent: 'file_creation', writtenPaths: ['/work/app/reproduce.py'] });
+    expect(bash('submit').intent).toBe('message');
+    expect(tool('find_file', { file_name: 'dataset.py', dir: 'src' })).toMatchObject({ intent: 'file_read', paths: ['/work/app/src'] });
+    for (const name of ['TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'TodoWrite', 'ToolSearch', 'Skill', 'ExitPlanMode', 'AskUserQuestion', 'BashOutput', 'KillShell', 'Monitor']) {
+      expect(tool(name, { taskId: '9', status: 'completed' }).intent).toBe('message');
+    }
+  });
+
+  it('reads MCP look-ups (documentation, search, list, get) as reads, and other MCP calls as external tools', () => {
+    expect(tool('mcp__context7__resolve-library-id', { libraryName: 'next.js' }).intent).toBe('file_read');
+    expect(tool('mcp__context7__get-library-docs', { context7CompatibleLibraryID: '/vercel/next.js' }).intent).toBe('file_read');
+    expect(tool('mcp__github__search_code', { q: 'parseDate' }).intent).toBe('file_read');
+    expect(tool('mcp__linear__listIssues', {}).intent).toBe('file_read');
+    expect(tool('mcp__github__create_issue', { title: 'x' }).intent).toBe('external_tool');
+    expect(tool('mcp__db__run_query', { sql: 'select 1' }).intent).toBe('external_tool');
   });
 
   it('parses file_operation, system_command and message kinds', () => {

@@ -1,7 +1,8 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
+import { agentToolCall } from './agent-tools.js';
 import { commandName, readRm } from './command-facts.js';
-import { isStreamPath, resolvePath } from './paths.js';
-import { basename, parseShellCommand, type ShellSegment } from './shell-command.js';
+import { isStreamPath, isTempPath, resolvePath } from './paths.js';
+import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
 
 /** What an action would do, in the step reviewer's words (seed 001), plus the finer kinds Warden tells apart. */
 export type Intent =
@@ -64,6 +65,10 @@ export interface ParsedAction {
   privileged: boolean;
   /** Same tool, same command or file: how repetitions of "the same action" are recognised. */
   key: string;
+  /** The shell line does not parse as written (an unterminated quote …); what could be read is in `segments`. */
+  syntaxError?: string;
+  /** Paths given to programs Warden does not know: maybe read, maybe not; not counted against the scope. */
+  mentionedPaths?: string[];
 }
 
 export class UnknownActionKindError extends Error {
@@ -73,7 +78,7 @@ export class UnknownActionKindError extends Error {
 }
 
 const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoRead', 'read_file', 'list_files', 'list_directory', 'search', 'search_files']);
-const SHELL_TOOLS = new Set(['Bash', 'shell', 'bash', 'run_command', 'execute_command', 'terminal', 'BashOutput']);
+const SHELL_TOOLS = new Set(['Bash', 'shell', 'bash', 'run_command', 'execute_command', 'terminal']);
 const CREATE_TOOLS = new Set(['Write', 'write_file', 'create_file']);
 const MODIFY_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'edit_file', 'str_replace_editor', 'apply_patch']);
 const DELETE_TOOLS = new Set(['Delete', 'delete_file', 'remove_file']);
@@ -91,7 +96,8 @@ const READ_COMMANDS = new Set([
   'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
 ]);
 const GIT_READ = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'reflog', 'ls-remote', 'whatchanged', 'cat-file', 'ls-tree', 'config', 'remote', 'branch', 'tag', 'stash']);
-const GIT_NETWORK = new Set(['clone', 'push', 'pull', 'fetch', 'submodule']);
+/** Getting a repository from elsewhere; pushing and pulling the project's own remote is project work (forced pushes and deletions are the git rules'). */
+const GIT_NETWORK = new Set(['clone']);
 const GIT_DELETE = new Set(['clean', 'rm']);
 /** Project tooling: runs code of the project, changes nothing outside it. */
 const PROJECT_COMMANDS = new Set([
@@ -100,7 +106,15 @@ const PROJECT_COMMANDS = new Set([
   'php', 'composer', 'java', 'javac', 'mix', 'elixir', 'swift', 'nx', 'turbo', 'vite', 'webpack', 'black', 'ruff', 'mypy',
   'flake8', 'pylint', 'gofmt', 'golangci-lint', 'clippy', 'tar', 'unzip', 'zip', 'gzip', 'gunzip', 'mkdir', 'touch', 'cp', 'mv',
   'ln', 'tee', 'patch', 'git', 'gh', 'uv', 'poetry', 'pip', 'pip3', 'playwright', 'cypress',
+  // Task runners and build tools of other ecosystems.
+  'just', 'task', 'mage', 'invoke', 'nox', 'tox', 'hatch', 'pdm', 'rye', 'pixi', 'bazel', 'bazelisk', 'sbt', 'lein', 'stack', 'cabal', 'zig', 'meson',
+  'ninja', 'xcodebuild', 'flutter', 'dart', 'expo', 'lerna', 'rush', 'gradlew', 'mvnw', 'bundler', 'rails', 'django-admin', 'streamlit', 'uvicorn',
+  'gunicorn', 'flask', 'next', 'nuxt', 'astro', 'tauri', 'anchor', 'solana', 'forge', 'hardhat', 'truffle', 'cargo-watch', 'air',
 ]);
+/** Shells and runners whose commands are reviewed as segments of their own: the runner itself only executes them. */
+const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'eval', 'xargs', 'parallel', 'watch', 'time', 'timeout', 'nohup', 'exec', 'command']);
+/** docker and podman subcommands that build or run the project's own containers. */
+const CONTAINER_PROJECT_WORK = new Set(['build', 'compose', 'run', 'ps', 'images', 'logs', 'exec', 'inspect', 'pull', 'start', 'stop', 'restart', 'buildx', 'version', 'info', 'stats', 'top', 'port', 'cp']);
 const CREATE_COMMANDS = new Set(['mkdir', 'touch', 'tee', 'cp', 'ln']);
 const MODIFY_COMMANDS = new Set(['mv', 'patch', 'truncate']);
 const DELETE_COMMANDS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
@@ -169,17 +183,25 @@ function installerCall(segment: ShellSegment): { manager: string; args: string[]
 function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: string[]): void {
   const cmd = commandName(segment);
   if (!cmd) return;
+  if (describesOnly(segment)) {
+    out.add('file_read');
+    return;
+  }
+  if (segment.remoteHost) {
+    out.add('network_request');
+    return;
+  }
   const install = installerCall(segment);
   if (install) {
     out.add('package_install');
     packages.push(...install.args);
     return;
   }
-  if (segment.privileged) out.add('system_command');
-  if (DELETE_COMMANDS.has(cmd)) out.add('file_deletion');
-  else if (cmd === 'find' && (segment.argv.includes('-delete') || segment.argv.includes('-exec'))) {
-    out.add(segment.argv.includes('-delete') || segment.argv.some((a) => basename(a) === 'rm') ? 'file_deletion' : 'system_command');
-  } else if (cmd === 'git') {
+  if (segment.privileged && !READ_COMMANDS.has(cmd)) out.add('system_command');
+  // find's -delete and -exec are reviewed as the rm and commands they amount to (segments of their own).
+  if (DELETE_COMMANDS.has(cmd)) out.add(segment.argv.slice(1).some((a) => !a.startsWith('-')) ? 'file_deletion' : 'command_execution');
+  else if (cmd === 'find') out.add('file_read');
+  else if (cmd === 'git') {
     const sub = segment.argv.find((a, i) => i > 0 && !a.startsWith('-'));
     if (sub && GIT_DELETE.has(sub)) out.add('file_deletion');
     else if (sub && GIT_NETWORK.has(sub)) out.add('network_request');
@@ -192,18 +214,35 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
   else if (NETWORK_COMMANDS.has(cmd)) {
     out.add('network_request');
     if (segment.argv.some((a) => a === '-o' || a === '-O' || a.startsWith('--output'))) out.add('file_creation');
-  } else if (PROJECT_COMMANDS.has(cmd) || segment.argv[0]?.startsWith('./') || segment.argv[0]?.startsWith('bin/')) out.add('command_execution');
+  } else if (PROJECT_COMMANDS.has(cmd) || segment.argv[0]?.startsWith('./') || segment.argv[0]?.startsWith('bin/') || RUNNERS.has(cmd)) out.add('command_execution');
+  else if ((cmd === 'docker' || cmd === 'podman') && CONTAINER_PROJECT_WORK.has(segment.argv.find((a, i) => i > 0 && !a.startsWith('-')) ?? '')) out.add('command_execution');
   else out.add('system_command');
   for (const redirect of segment.redirects) {
     if (redirect.operator.includes('>') && !isStreamPath(redirect.target)) out.add(redirect.operator.includes('>>') ? 'file_modification' : 'file_creation');
   }
 }
 
+/** Help, version and dry-run forms, and `command -v`: they describe what a command would do and change nothing. */
+export function describesOnly(segment: ShellSegment): boolean {
+  if (segment.query) return true;
+  const args = segment.argv.slice(1);
+  if (args.some((a) => a === '--help' || a === '--version' || a === '--dry-run' || a === '--dryrun' || a === '--what-if' || a === '--whatif')) return true;
+  if (args.length === 1 && (args[0] === '-h' || args[0] === 'help' || args[0] === '-V')) return true;
+  const cmd = commandName(segment);
+  if (cmd === 'git' && args.includes('help')) return true;
+  // git clean -n and rsync -n only list what they would do.
+  // git clean -n wins over -f (`git clean -nf` only lists).
+  if ((cmd === 'git' && args.includes('clean')) || cmd === 'rsync') return args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a));
+  return ['man', 'type', 'which', 'whereis', 'hash', 'tldr', 'help', 'info', 'apropos', 'whatis'].includes(cmd);
+}
+
 /** Files a simple command names: all arguments of file commands, and anything that looks like an absolute or home path. */
-function segmentPaths(segment: ShellSegment): { read: string[]; written: string[] } {
+function segmentPaths(segment: ShellSegment): { read: string[]; written: string[]; mentioned: string[] } {
   const cmd = commandName(segment);
   const read: string[] = [];
   const written: string[] = [];
+  const mentioned: string[] = [];
+  if (segment.remoteHost || describesOnly(segment)) return { read, written, mentioned };
   const args = segment.argv.slice(1);
   if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
     const ownership = cmd === 'chmod' || cmd === 'chown';
@@ -218,14 +257,19 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
     else read.push(...files);
   } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
     written.push(...nonOptions(segment.argv).slice(1));
+  } else if (cmd === 'find') {
+    // find reads the trees it starts from; what it deletes or runs is in segments of their own.
+    read.push(...args.slice(0, Math.max(0, args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!'))).filter(Boolean));
+    if (!args.some((a) => a.startsWith('-') || a === '(' || a === '!')) read.push(...args);
   } else if (PATTERN_FIRST_READERS.has(cmd)) {
     read.push(...nonOptions(segment.argv).slice(1));
   } else if (FILE_READERS.has(cmd)) {
     read.push(...nonOptions(segment.argv));
   } else {
+    // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
     for (const arg of args) {
       const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
-      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) read.push(value);
+      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
     }
   }
   const rm = readRm(segment);
@@ -234,7 +278,17 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
     if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
     (redirect.operator.includes('>') ? written : read).push(redirect.target);
   }
-  return { read, written };
+  const resolve = (p: string) => (segment.cwd !== undefined && segment.cwd !== '?' && !/^[/~]/.test(p) ? `${segment.cwd}/${p}` : p);
+  return { read: read.map(resolve), written: written.map(resolve), mentioned };
+}
+
+const READ_VERB = /^(?:get|list|search|read|fetch|find|query|describe|show|resolve|lookup|view|browse|docs?|retrieve|inspect|check|status|count|explain|summari[sz]e)$/i;
+const WRITE_VERB = /^(?:create|update|delete|remove|write|send|post|put|patch|set|add|insert|drop|merge|push|publish|deploy|execute|exec|run|apply|move|rename|close|comment|approve|invite|upload|trigger|cancel|revoke|grant)$/i;
+
+/** An MCP tool named for a look-up (`get-library-docs`, `search_code`, `listIssues`) and for no change. */
+function readsOnlyExternally(name: string): boolean {
+  const words = name.split(/[-_.\s]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
+  return words.some((w) => READ_VERB.test(w)) && !words.some((w) => WRITE_VERB.test(w));
 }
 
 function mcpName(tool: string): { server: string; tool: string } | undefined {
@@ -287,24 +341,33 @@ export function parseAction(
   const intents = new Set<Intent>();
   const read: string[] = [];
   const written: string[] = [];
+  const mentioned: string[] = [];
   const urls: string[] = [];
   const packages: string[] = [];
   let segments: ShellSegment[] = [];
+  let syntaxError: string | undefined;
   let command: string | undefined;
   const path = stringField(input, 'file_path', 'path', 'notebook_path', 'target', 'filename');
   const url = stringField(input, 'url', 'uri', 'endpoint');
   if (url) urls.push(url);
 
+  const shellLike = SHELL_TOOLS.has(tool) || kind === 'system_command';
+  const agentCall = kind === 'message' ? null : agentToolCall(tool, input, shellLike ? stringField(input, 'command', 'cmd', 'script') : undefined);
   if (kind === 'message' || MESSAGE_TOOLS.has(tool)) {
     intents.add('message');
+  } else if (agentCall) {
+    intents.add(agentCall.intent);
+    read.push(...agentCall.read);
+    written.push(...agentCall.written);
   } else if (SHELL_TOOLS.has(tool) || kind === 'system_command' || (stringField(input, 'command', 'cmd', 'script') !== undefined && !READ_TOOLS.has(tool) && !tool.startsWith('mcp__'))) {
     command = stringField(input, 'command', 'cmd', 'script') ?? '';
-    segments = parseShellCommand(command);
+    ({ segments, syntaxError } = analyseShellCommand(command));
     for (const segment of segments) {
       segmentIntents(segment, intents, packages);
       const files = segmentPaths(segment);
       read.push(...files.read);
       written.push(...files.written);
+      mentioned.push(...files.mentioned);
     }
     for (const match of command.matchAll(URL_PATTERN)) urls.push(match[0]);
     if (input['run_in_background'] === true) intents.add('command_execution');
@@ -330,15 +393,22 @@ export function parseAction(
   } else if (DELEGATION_TOOLS.has(tool)) {
     intents.add('delegation');
   } else if (tool.startsWith('mcp__')) {
-    intents.add('external_tool');
+    // Documentation and search look-ups (context7's get-library-docs, *_search_*, *_list_*) only read.
+    intents.add(readsOnlyExternally(mcpName(tool)?.tool ?? '') ? 'file_read' : 'external_tool');
     if (path) read.push(path);
   } else {
     intents.add('unknown');
     if (path) read.push(path);
   }
 
-  const resolvedWritten = [...new Set(written.map((p) => resolvePath(p, cwd)))];
-  const resolvedRead = read.map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
+  // Null devices and standard streams are no files (`cat /dev/null > x`, `2>nul`).
+  const resolvedWritten = [...new Set(written.filter((p) => !isStreamPath(p)).map((p) => resolvePath(p, cwd)))];
+  const resolvedRead = read.filter((p) => !isStreamPath(p)).map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
+  // Clearing scratch space (only temp directories) changes nothing the user keeps.
+  if (intents.has('file_deletion') && segments.length && resolvedWritten.length && resolvedWritten.every(isTempPath) && !segments.some((s) => s.dynamic.some(Boolean) && DELETE_COMMANDS.has(commandName(s)))) {
+    intents.delete('file_deletion');
+    intents.add('file_modification');
+  }
   const sorted = sortIntents(intents);
   const readOnly = sorted.every((i) => i === 'file_read' || i === 'message');
   const description = action.description ?? stringField(input, 'description', 'prompt');
@@ -355,9 +425,12 @@ export function parseAction(
     packages,
     readOnly,
     privileged: segments.some((s) => s.privileged),
-    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
+    // An edit or write is the same action only with the same content: two edits of one file in a row are progress.
+    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
   };
   if (command !== undefined) parsed.command = command;
+  if (syntaxError !== undefined) parsed.syntaxError = syntaxError;
+  if (mentioned.length) parsed.mentionedPaths = [...new Set(mentioned.map((p) => resolvePath(p, cwd)))];
   const mcp = mcpName(tool);
   if (mcp) parsed.mcp = mcp;
   if (description) parsed.description = description;

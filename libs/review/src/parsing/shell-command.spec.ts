@@ -1,4 +1,4 @@
-import { parseShellCommand } from './shell-command.js';
+import { analyseShellCommand, parseShellCommand } from './shell-command.js';
 
 const argvs = (command: string) => parseShellCommand(command).map((s) => s.argv);
 
@@ -36,7 +36,8 @@ describe('parseShellCommand', () => {
 
   it('parses the commands inside $(...), backticks and sh -c', () => {
     const inner = parseShellCommand(`echo "$(rm -rf /)" \`whoami\`; bash -c 'cd / && rm -r -f *'`).filter((s) => s.nested);
-    expect(inner.map((s) => s.argv)).toEqual([['rm', '-rf', '/'], ['whoami'], ['cd', '/'], ['rm', '-r', '-f', '*']]);
+    expect(inner.map((s) => s.argv)).toEqual([['cd', '/'], ['rm', '-r', '-f', '*'], ['rm', '-rf', '/'], ['whoami']]);
+    expect(inner.find((s) => s.argv[0] === 'rm' && s.argv[1] === '-r')).toMatchObject({ via: 'bash -c', cwd: '/' });
   });
 
   it('treats a here-document as data, not as commands', () => {
@@ -46,6 +47,8 @@ describe('parseShellCommand', () => {
 
   it('ignores comments and copes with unbalanced quotes', () => {
     expect(argvs('ls -la # rm -rf /')).toEqual([['ls', '-la']]);
-    expect(argvs('echo "unterminated')).toEqual([['echo', 'unterminated']]);
+    expect(argvs('echo "unterminated')).toEqual([['echo']]);
+    expect(analyseShellCommand('echo "unterminated').syntaxError).toBeDefined();
+    expect(analyseShellCommand('echo "terminated"').syntaxError).toBeUndefined();
   });
 });

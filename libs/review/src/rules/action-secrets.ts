@@ -27,6 +27,15 @@ const NONE: ActionSecrets = Object.freeze({ kinds: [], fields: [], inFileContent
 
 const cache = new WeakMap<ParsedAction, ActionSecrets>();
 
+/**
+ * `Bearer`, `Basic` and `Token` followed by a word are also prose ("Token Standard", a commit message
+ * about tokens): a credential after them has digits and some length.
+ */
+function plausible(kind: string, value: string): boolean {
+  if (kind !== 'bearer_token') return true;
+  return (/\d/.test(value) && value.length >= 12) || value.length >= 32;
+}
+
 function literalSecretKinds(text: string, contentOnly: boolean, kinds: Set<string>): boolean {
   const scanned = text.length > MAX_SCANNED ? text.slice(0, MAX_SCANNED) : text;
   let found = false;
@@ -35,7 +44,7 @@ function literalSecretKinds(text: string, contentOnly: boolean, kinds: Set<strin
     pattern.lastIndex = 0;
     for (let match = pattern.exec(scanned); match; match = pattern.exec(scanned)) {
       const value = valueGroup ? match[valueGroup] : match[0];
-      if (value && !REFERENCE.test(value)) {
+      if (value && !REFERENCE.test(value) && plausible(kind, value)) {
         kinds.add(kind);
         found = true;
         break;

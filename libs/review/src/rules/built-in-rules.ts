@@ -1,6 +1,10 @@
+import { ADMIN_CLI_RULES } from './admin-cli-rules.js';
 import { databaseDestructionRule } from './database-rules.js';
+import { httpDeletionRule } from './http-api-rules.js';
+import { remoteSystemCopyRule } from './remote-copy-rules.js';
+import { reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
-import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
 import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
@@ -17,6 +21,7 @@ import {
   forkBombRule,
   privilegedCommandRule,
   remoteScriptExecutionRule,
+  systemPackageChangeRule,
 } from './system-protection-rules.js';
 
 /** The reviewer's own rules; the essential ones (never allowed) first. */
@@ -30,18 +35,23 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   secretExfiltrationRule,
   obfuscatedExecutionRule,
   downloadAndRunRule,
+  reverseShellRule,
   systemShutdownRule,
   limitFileOperationsRule,
   deletionOutsideProjectRule,
   productionDeployRule,
   databaseDestructionRule,
-  cloudDestructionRule,
+  ...ADMIN_CLI_RULES,
+  httpDeletionRule,
+  containerHostAccessRule,
+  remoteSystemCopyRule,
   containerDataDestructionRule,
   packagePublishRule,
   writeOutsideProjectRule,
   secretFileReadRule,
   persistenceInstallRule,
   massProcessKillRule,
+  systemPackageChangeRule,
   remoteShellRule,
   testBypassRule,
   assertionRewriteRule,
@@ -57,4 +67,6 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   secretFileWriteRule,
   warnExternalNetworkRule,
   readOutsideProjectRule,
+  unparseableCommandRule,
+  unreadableCodeRule,
 ];

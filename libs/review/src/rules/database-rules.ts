@@ -22,6 +22,7 @@ function resetCommand(segment: ShellSegment): string | null {
   const cmd = basename(segment.argv[runner] ?? '');
   const args = segment.argv.slice(runner + 1);
   if (cmd === 'dropdb') return 'dropdb';
+  if (cmd === 'mysqladmin' && args.includes('drop')) return 'mysqladmin drop';
   if (cmd === 'prisma' && args[0] === 'migrate' && args[1] === 'reset') return 'prisma migrate reset';
   if (cmd === 'prisma' && args.includes('--force-reset')) return 'prisma db push --force-reset';
   const task = args.find((a) => a === 'db:drop' || a === 'db:reset' || a === 'db:schema:load');

@@ -49,8 +49,28 @@ describe('limit_file_operations', () => {
 });
 
 describe('recursive_deletion', () => {
-  it('warns about rm -r inside the project', () => {
-    expect(recursiveDeletionRule.evaluate(bash('rm -r dist'))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining('dist') });
+  const inApp = () => {
+    const session = new ReviewSession('agent-1', 's1', Date.now());
+    session.declare({ cwd: '/work/app', expected_paths: ['/work/app/**'] });
+    return session;
+  };
+
+  it.each(['rm -r dist', 'rm -rf ./build node_modules', 'rm -rf /tmp/test-dir', 'rm -rf "$TMPDIR/x"', 'dir=$(mktemp -d) && rm -rf "$dir"', "find . -name '*.pyc' -delete"])(
+    'is quiet about %s: build output or scratch space',
+    (command) => {
+      expect(recursiveDeletionRule.evaluate(bash(command, inApp()))).toBeNull();
+    },
+  );
+
+  it.each([
+    ['rm -rf .', 'whole project'],
+    ['cd src && rm -rf ..', 'whole project'],
+    ['find . -exec rm -rf {} +', 'whole project'],
+    ['rm -rf "$BUILD_DIR"', 'only known when it runs'],
+    ['find . -print0 | xargs -0 rm -rf', 'only known when it runs'],
+    ['rm -rf .git', 'history'],
+  ])('needs approval for %s', (command, text) => {
+    expect(recursiveDeletionRule.evaluate(bash(command, inApp()))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining(text) });
   });
 
   it('ignores a single file', () => {

@@ -1,37 +1,90 @@
 import { commandName, readRm } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { resolvePath } from '../parsing/paths.js';
-import { basename } from '../parsing/shell-command.js';
+import { inTempDirectory, resolvePath } from '../parsing/paths.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 const DELETE_COMMANDS = new Set(['rmdir', 'unlink', 'shred']);
 const DELETE_OPERATIONS = /^(?:delete|remove|rm|rmdir)$/i;
 
+/** A segment's directory: the session's, moved by an earlier `cd` of the line. */
+export function segmentDirectory(segment: ShellSegment, cwd: string | undefined): string | undefined {
+  if (segment.cwd === undefined) return cwd;
+  if (segment.cwd === '?') return undefined;
+  return resolvePath(segment.cwd, cwd);
+}
+
+interface Deletion {
+  /** As written. */
+  raw: string;
+  /** Resolved against the segment's directory; undefined when its value is only known at run time. */
+  path: string | undefined;
+  recursive: boolean;
+  segment: ShellSegment;
+}
+
+/** What each rm (or rmdir, unlink, shred, or a deletion in another language) of the line deletes. */
+export function deletionsOf(action: ParsedAction, cwd: string | undefined): Deletion[] {
+  const deletions: Deletion[] = [];
+  for (const segment of action.segments) {
+    const rm = readRm(segment);
+    const cmd = commandName(segment);
+    const targets = rm ? rm.targets : DELETE_COMMANDS.has(cmd) ? segment.argv.slice(1).filter((a) => !a.startsWith('-')) : [];
+    const directory = segmentDirectory(segment, cwd);
+    for (const raw of targets) {
+      const index = segment.argv.lastIndexOf(raw);
+      const dynamic = segment.dynamic[index] === true || /[{]input[}]|[{]expression[}]|^\$|`/.test(raw) || (segment.cwd === '?' && !/^[/~]/.test(raw));
+      deletions.push({ raw, path: dynamic ? undefined : resolvePath(raw, directory), recursive: !!rm?.recursive, segment });
+    }
+  }
+  return deletions;
+}
+
+function isAncestorOrSame(path: string, of: string): boolean {
+  return of === path || of.startsWith(`${path.replace(/\/+$/, '')}/`) || path === '/';
+}
+
 export const recursiveDeletionRule = builtInRule({
   name: 'recursive_deletion',
-  description: 'rm -r of anything: everything below the target goes at once.',
-  reads: 'action',
-  check({ action }) {
-    const hit = action.segments.map(readRm).find((rm) => rm?.recursive);
-    if (!hit) return null;
-    // A repository's .git is its whole history: losing it is not a clean-up.
-    const repository = hit.targets.find((t) => /(?:^|\/)\.git\/?$/.test(t));
+  description: "rm -r of the project itself, of a repository's .git, or of a path only known when it runs needs approval; of scratch and build output inside the project it is quiet.",
+  reads: 'session',
+  check({ action, session }) {
+    const cwd = session.context.cwd;
+    const recursive = deletionsOf(action, cwd).filter((d) => d.recursive && !d.segment.remoteHost);
+    const unknown = recursive.find((d) => d.path === undefined && !/[{]matches[}]/.test(d.raw));
+    if (unknown) {
+      return {
+        verdict: 'require_approval',
+        score: 0.85,
+        factors: ['file_deletion', 'recursive', 'unknown_target'],
+        reason: `rm -r of ${unknown.raw}${unknown.segment.via ? ` (through ${unknown.segment.via})` : ''}: what it deletes is only known when it runs, so Warden cannot tell whether it is the project, the home directory or scratch. A person must approve it.`,
+        alternative: 'Name the directory to delete literally (rm -rf ./build), after listing it.',
+      };
+    }
+    const repository = recursive.find((d) => /(?:^|\/)\.git\/?$/.test(d.raw));
     if (repository) {
       return {
         verdict: 'require_approval',
         score: 0.85,
         factors: ['file_deletion', 'recursive', 'repository_history'],
-        reason: `Deleting ${repository} throws away the repository's whole history, branches and stashes. A person must approve it.`,
+        reason: `Deleting ${repository.raw} throws away the repository's whole history, branches and stashes. A person must approve it.`,
         alternative: 'Leave .git alone; to undo changes use git restore or git revert.',
       };
     }
-    return {
-      verdict: 'warn',
-      score: 0.7,
-      factors: ['file_deletion', 'recursive'],
-      reason: `Recursive deletion of ${hit.targets.join(' ') || 'the given paths'} removes everything below it and cannot be undone: make sure nothing in it is needed.`,
-      alternative: 'List the directory first, and delete only output you created (build, dist, caches).',
-    };
+    // `rm -rf *` in the project deletes everything in it, like deleting the directory.
+    const project = cwd
+      ? recursive.find((d) => d.path !== undefined && !inTempDirectory(d.path) && isAncestorOrSame(d.path.replace(/\/(?:\*|\.\*|\.\[!.\]\*)$/, ''), resolvePath(cwd)))
+      : undefined;
+    if (project) {
+      return {
+        verdict: 'require_approval',
+        score: 0.9,
+        factors: ['file_deletion', 'recursive', 'project_root'],
+        reason: `rm -r of ${project.raw} deletes the whole project directory (${project.path}), with everything not yet pushed. A person must approve it.`,
+        alternative: 'Delete only the generated directories inside the project (build, dist, node_modules), by name.',
+      };
+    }
+    return null;
   },
 });
 
@@ -74,32 +127,19 @@ export const limitFileOperationsRule = builtInRule({
   },
 });
 
-/** What a deletion removes: rm/rmdir/unlink/shred targets and find's start directory for shell lines, else the written paths. */
-function deletedPaths(action: ParsedAction, cwd: string | undefined): string[] {
-  const deleted: string[] = [];
-  if (action.command === undefined) deleted.push(...action.writtenPaths);
-  for (const segment of action.segments) {
-    const cmd = commandName(segment);
-    const rm = readRm(segment);
-    if (rm) deleted.push(...rm.targets);
-    else if (DELETE_COMMANDS.has(cmd)) deleted.push(...segment.argv.slice(1).filter((a) => !a.startsWith('-')));
-    else if (cmd === 'find' && segment.argv[1] && !segment.argv[1].startsWith('-')) {
-      const deletes = segment.argv.includes('-delete') || segment.argv.some((a, i) => a === '-exec' && basename(segment.argv[i + 1] ?? '') === 'rm');
-      if (deletes) deleted.push(segment.argv[1]);
-    }
-  }
-  // A relative path without a known working directory cannot be placed; the agent runs in its project.
-  return deleted.map((p) => resolvePath(p, cwd)).filter((p) => p.startsWith('/') || p.startsWith('~'));
-}
-
 export const deletionOutsideProjectRule = builtInRule({
   name: 'deletion_outside_project',
   description: "Deleting a path outside the session's expected scope is blocked.",
   reads: 'session',
   check({ action, session, inScope }) {
-    if (!action.intents.includes('file_deletion')) return null;
-    const outside = deletedPaths(action, session.context.cwd).find((p) => !inScope(p));
-    if (outside === undefined) return null;
+    const cwd = session.context.cwd;
+    const fromTool = action.command === undefined && action.intents.includes('file_deletion') ? action.writtenPaths.map((p) => ({ path: p, remote: undefined as string | undefined })) : [];
+    const fromShell = deletionsOf(action, cwd).flatMap((d) => (d.path === undefined ? [] : [{ path: d.path.replace(/\/[{]matches[}]$/, ''), remote: d.segment.remoteHost }]));
+    // A relative path without a known working directory cannot be placed; the agent runs in its project.
+    const placed = [...fromTool, ...fromShell].filter((d) => d.path.startsWith('/') || d.path.startsWith('~') || /^[a-z]:\//.test(d.path));
+    const hit = placed.find((d) => (d.remote ? !inTempDirectory(d.path) : !inScope(d.path)));
+    if (hit === undefined) return null;
+    const outside = hit.remote ? `${hit.path} on ${hit.remote}` : hit.path;
     const scope = session.context.expectedPaths.length ? session.context.expectedPaths.slice(0, 3).join(', ') : session.context.cwd;
     return {
       verdict: 'block',

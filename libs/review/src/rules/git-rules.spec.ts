@@ -10,21 +10,23 @@ function bash(command: string): RuleContext {
 
 describe('force_push', () => {
   it.each([
-    ['git push --force origin main', 'git push --force-with-lease origin main'],
-    ['git push -f', 'git push --force-with-lease'],
+    ['git push --force origin feature/parser', 'git push --force-with-lease origin feature/parser'],
     ['git push -uf origin feature', 'git push -u --force-with-lease origin feature'],
-    ['git -C repo push --force', 'git -C repo push --force-with-lease'],
-    ['git add . && git push -f && rm -f out.log', 'git add . && git push --force-with-lease && rm -f out.log'],
-    ['sudo git push -f origin main', 'sudo git push --force-with-lease origin main'],
+    ['git -C repo push --force origin fix-123', 'git -C repo push --force-with-lease origin fix-123'],
+    ['git add . && git push -f origin wip && rm -f out.log', 'git add . && git push --force-with-lease origin wip && rm -f out.log'],
+    ['sudo git push -f origin my-branch', 'sudo git push --force-with-lease origin my-branch'],
   ])('changes %s to %s', (command, modified) => {
     const finding = forcePushRule.evaluate(bash(command));
     expect(finding).toMatchObject({ verdict: 'modify', factors: ['history_rewrite'], reason: expect.stringContaining('--force-with-lease') });
     expect(finding?.modifiedInput).toEqual({ command: modified, description: 'push' });
   });
 
-  it.each(['git push origin +main', "bash -c 'git push --force'"])('asks for approval when %s cannot be rewritten', (command) => {
+  it.each(['git push origin +main', "bash -c 'git push --force origin feature'", 'git push --force origin main', 'git push -f', 'git push --force=true origin HEAD:master'])(
+    'asks for approval when %s overwrites a shared or unnamed branch, or cannot be rewritten',
+    (command) => {
     expect(forcePushRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval', alternative: expect.stringContaining('--force-with-lease') });
-  });
+    },
+  );
 
   it.each(['git push origin main', 'git push --force-with-lease origin main', 'git fetch -f'])('leaves %s alone', (command) => {
     expect(forcePushRule.evaluate(bash(command))).toBeNull();
@@ -68,14 +70,31 @@ describe('hook_bypass', () => {
 
 describe('history_destruction', () => {
   it.each([
-    ['git reset --hard', 'reset --hard'],
-    ['git clean -fd', 'untracked'],
-    ['git clean -fdx', 'ignored'],
-    ['git checkout -- .', 'uncommitted'],
-    ['git checkout .', 'uncommitted'],
-    ['git restore .', 'uncommitted'],
+    ['git reset --hard', 'reset --hard', 'git stash'],
+    ['git -C repo reset --merge', 'reset --merge', 'git stash'],
+    ['git clean -fd', 'untracked', 'git clean -n'],
+    ['git clean -fdx', 'ignored', 'git clean -n'],
+    ['git checkout -- .', 'uncommitted', 'git stash'],
+    ['git checkout .', 'uncommitted', 'git stash'],
+    ['git restore .', 'uncommitted', 'git stash'],
+    ['git stash clear', 'every stash', 'git stash drop'],
+    ['git worktree remove --force ../wt', 'uncommitted', 'without --force'],
+    ['git filter-branch --tree-filter "rm secrets" HEAD', 'history', 'git revert'],
+    ['git reflog expire --expire=now --all', 'recovered', undefined],
+  ])('needs approval for %s, which loses work git cannot give back', (command, text, alternative) => {
+    const finding = historyDestructionRule.evaluate(bash(command));
+    expect(finding).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining(text) });
+    if (alternative) expect(finding?.alternative).toContain(alternative);
+  });
+
+  it.each([
     ['git branch -D old-work', 'branch -D'],
-  ])('warns about %s', (command, text) => {
+    ['git stash drop stash@{1}', 'stash@{1}'],
+    ['git checkout -- src/a.ts', 'src/a.ts'],
+    ['git restore src/a.ts', 'src/a.ts'],
+    ['git switch -f main', '--force'],
+    ['git checkout -qf main', '--force'],
+  ])('warns about %s, naming what it discards', (command, text) => {
     expect(historyDestructionRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining(text) });
   });
 
@@ -94,7 +113,21 @@ describe('history_destruction', () => {
     expect(historyDestructionRule.evaluate(bash('git reset --hard HEAD~5'))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('drops the commits after HEAD~5') });
   });
 
-  it.each(['git reset --soft HEAD~1', 'git clean -n', 'git clean -fdn', 'git checkout main', 'git checkout -- src/a.ts', 'git restore --staged .', 'git branch -d merged', 'git push origin main'])(
+  it.each([
+    'git reset --soft HEAD~1',
+    'git clean -n',
+    'git clean -fdn',
+    'git checkout main',
+    'git checkout -bfeature',
+    'git switch -cfeature',
+    'git checkout --conflict merge main',
+    'git checkout --track direct main',
+    'git restore --staged .',
+    'git branch -d merged',
+    'git push origin main',
+    'git worktree remove ../wt',
+    'git stash list',
+  ])(
     'leaves %s alone',
     (command) => {
       expect(historyDestructionRule.evaluate(bash(command))).toBeNull();

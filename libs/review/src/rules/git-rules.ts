@@ -1,4 +1,4 @@
-import { forcePush } from '../parsing/command-facts.js';
+import { forcePush, forcePushToSharedBranch, pushedBranches } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
@@ -66,8 +66,21 @@ export const forcePushRule = builtInRule({
   description: 'git push --force becomes --force-with-lease, which refuses to overwrite commits it has not seen.',
   reads: 'action',
   check({ action }) {
-    if (!action.segments.some((s) => forcePush(s) === 'force')) return null;
-    const rewritten = action.command === undefined ? null : leaseInsteadOfForce(action.command);
+    const forced = action.segments.filter((s) => forcePush(s) === 'force');
+    if (!forced.length) return null;
+    // Only a push written at the top of the line can be rewritten in place; a shared branch needs a person either way.
+    const shared = forced.find(forcePushToSharedBranch);
+    const rewritten = action.command === undefined || shared || forced.some((s) => s.nested) ? null : leaseInsteadOfForce(action.command);
+    if (shared) {
+      const branch = pushedBranches(shared.argv).find((b) => !/^[\w.-]+\/[\w.-]+$/.test(b)) ?? 'the current branch';
+      return {
+        verdict: 'require_approval',
+        score: 0.85,
+        factors: ['history_rewrite', 'shared_branch'],
+        reason: `This force push overwrites ${branch === 'the current branch' ? 'the current branch (its name is not given, so it may be main)' : branch} on the remote and discards commits others pushed there. A person must approve it.`,
+        alternative: `Push to a branch of your own, or use git push --force-with-lease <remote> <branch>, which refuses if the remote moved since you fetched.`,
+      };
+    }
     if (rewritten !== null) {
       return {
         verdict: 'modify',
@@ -118,20 +131,6 @@ export const hookBypassRule = builtInRule({
   },
 });
 
-function hasShortFlag(args: readonly string[], letter: string, long: string): boolean {
-  return args.some((a) => a === long || (/^-[a-zA-Z]+$/.test(a) && a.includes(letter)));
-}
-
-const WHOLE_TREE = new Set(['.', './', ':/', '*']);
-
-/** `git checkout .`, `git checkout -f`, `git restore .` (not `--staged` alone): the working tree's changes go. */
-function discardsWorkingTree(sub: string, args: readonly string[]): boolean {
-  const wholeTree = args.some((a) => WHOLE_TREE.has(a));
-  if (sub === 'checkout') return wholeTree || args.includes('-f') || args.includes('--force');
-  if (sub !== 'restore' || !wholeTree) return false;
-  return !(args.includes('--staged') || args.includes('-S')) || args.includes('--worktree') || args.includes('-W');
-}
-
 /** The branch a push deletes on the remote (`--delete`/`-d`, `:branch`), or null. */
 function deletedRemoteBranch(args: readonly string[]): string | null {
   const colon = args.find((a) => a.startsWith(':') && a.length > 1);
@@ -141,69 +140,138 @@ function deletedRemoteBranch(args: readonly string[]): string | null {
   return args.filter((a) => !a.startsWith('-')).slice(1).join(', ') || 'a branch';
 }
 
-const DISCARDS: Omit<Finding, 'reason' | 'alternative'> = { verdict: 'warn', score: 0.65, factors: ['discards_work'] };
+const DISCARDS: Omit<Finding, 'reason' | 'alternative'> = { verdict: 'require_approval', score: 0.8, factors: ['discards_work', 'irreversible'] };
+const NOTE: Omit<Finding, 'reason' | 'alternative'> = { verdict: 'warn', score: 0.6, factors: ['discards_work'] };
 
 function historyFinding(action: ParsedAction): Finding | null {
-  let warning: Finding | null = null;
+  let strongest: Finding | null = null;
   for (const segment of action.segments) {
     const call = gitCall(segment);
     if (!call) continue;
-    const { sub, args } = call;
-    const deleted = sub === 'push' ? deletedRemoteBranch(args) : null;
-    if (deleted !== null) {
-      return {
-        verdict: 'require_approval',
-        score: 0.8,
-        factors: ['remote_branch_deletion', 'irreversible'],
-        reason: `This deletes ${deleted} on the remote, for everyone who uses it. A person must approve deleting a remote branch.`,
-        alternative: 'Leave the remote branch in place and say in your report that it can be deleted.',
-      };
-    }
-    if (warning) continue;
-    if (sub === 'reset' && args.includes('--hard')) {
-      // Resetting to another commit also drops commits, not only the uncommitted work.
-      const target = args.find((a) => !a.startsWith('-') && a !== 'HEAD');
-      if (target !== undefined) {
-        return {
-          verdict: 'require_approval',
-          score: 0.8,
-          factors: ['discards_work', 'history_rewrite'],
-          reason: `git reset --hard ${target} drops the commits after ${target} and every uncommitted change; a person must approve throwing work away.`,
-          alternative: 'Create a branch at the current commit first (git branch backup), or use git revert to undo a commit.',
-        };
-      }
-      warning = {
-        ...DISCARDS,
-        reason: 'git reset --hard discards every uncommitted change in the working tree; they cannot be recovered.',
-        alternative: 'Run git stash first (or commit), then reset.',
-      };
-    } else if (sub === 'clean' && hasShortFlag(args, 'f', '--force') && !hasShortFlag(args, 'n', '--dry-run')) {
-      const ignored = args.some((a) => /^-[a-zA-Z]*[xX]/.test(a));
-      warning = {
-        ...DISCARDS,
-        reason: `git clean -f deletes untracked files${ignored ? ', and with -x also ignored ones such as .env files and local configuration' : ''}; they are not in git and cannot be recovered.`,
-        alternative: 'Run git clean -n first to see what would be deleted, and delete only what you created.',
-      };
-    } else if (discardsWorkingTree(sub, args)) {
-      warning = {
-        ...DISCARDS,
-        reason: `This git ${sub} discards every uncommitted change in the working tree; they cannot be recovered.`,
-        alternative: 'Restore only the files you mean to, or run git stash first.',
-      };
-    } else if (sub === 'branch' && (args.includes('-D') || (args.includes('--delete') && args.includes('--force')))) {
-      warning = {
-        ...DISCARDS,
-        reason: 'git branch -D deletes the branch even if its commits are merged nowhere else.',
-        alternative: 'Use git branch -d, which refuses to delete unmerged work.',
-      };
-    }
+    const finding = gitDestruction(call.sub, call.args);
+    if (finding && (!strongest || (finding.verdict === 'require_approval' && strongest.verdict === 'warn'))) strongest = finding;
   }
-  return warning;
+  return strongest;
+}
+
+/** Subcommands' verdicts: losing work nobody can get back needs a person; dropping one stash or branch is a warning. */
+/** checkout/switch options whose value follows (the next word, or the rest of a short cluster). */
+const VALUE_LETTERS = new Set(['b', 'B', 'c', 'C', 'U']);
+const VALUE_OPTIONS = new Set(['--orphan', '--conflict', '--unified', '--inter-hunk-context', '--pathspec-from-file', '--message', '--author']);
+/** Options whose value may follow as the next word when it is one of these. */
+const OPTIONAL_VALUES: Record<string, RegExp> = { '--track': /^(?:direct|inherit)$/, '--recurse-submodules': /^(?:checkout|on-demand|yes|no)$/ };
+
+/** Flags (letters of short clusters up to one that takes a value, long options) and operands of a git subcommand. */
+function readOptions(args: readonly string[]): { letters: Set<string>; long: Set<string>; operands: string[]; dashes: number } {
+  const letters = new Set<string>();
+  const long = new Set<string>();
+  const operands: string[] = [];
+  let dashes = -1;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      dashes = operands.length;
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0]!;
+      long.add(name);
+      if (!a.includes('=') && (VALUE_OPTIONS.has(name) || OPTIONAL_VALUES[name]?.test(args[i + 1] ?? ''))) i++;
+    } else if (/^-[a-zA-Z]/.test(a)) {
+      for (let j = 1; j < a.length; j++) {
+        letters.add(a[j]!);
+        if (VALUE_LETTERS.has(a[j]!) || a[j] === 'm') {
+          if (j === a.length - 1) i++;
+          break;
+        }
+      }
+    } else operands.push(a);
+  }
+  return { letters, long, operands, dashes };
+}
+
+function gitDestruction(sub: string, args: readonly string[]): Finding | null {
+  const options = readOptions(args);
+  const short = (letter: string, longName?: string) => options.letters.has(letter) || (longName !== undefined && options.long.has(longName));
+  const operands = options.operands;
+  switch (sub) {
+    case 'push': {
+      const deleted = deletedRemoteBranch(args);
+      return deleted === null
+        ? null
+        : { verdict: 'require_approval', score: 0.8, factors: ['remote_branch_deletion', 'irreversible'], reason: `This deletes ${deleted} on the remote, for everyone who uses it. A person must approve deleting a remote branch.`, alternative: 'Leave the remote branch in place and say in your report that it can be deleted.' };
+    }
+    case 'reset': {
+      const mode = args.find((a) => a === '--hard' || a === '--merge' || a === '--keep');
+      if (!mode) return null;
+      const target = operands.find((a) => a !== 'HEAD');
+      return {
+        ...DISCARDS,
+        factors: target ? ['discards_work', 'history_rewrite', 'irreversible'] : DISCARDS.factors,
+        reason: target
+          ? `git reset ${mode} ${target} drops the commits after ${target} and every uncommitted change; they cannot be recovered. A person must approve throwing work away.`
+          : `git reset ${mode} discards every uncommitted change in the working tree; they cannot be recovered. A person must approve throwing work away.`,
+        alternative: target ? 'Create a branch at the current commit first (git branch backup), or undo a commit with git revert.' : 'Run git stash (keeps the changes, recoverable with git stash pop), or commit them first.',
+      };
+    }
+    case 'clean':
+      if (!short('f', '--force') || short('n', '--dry-run')) return null;
+      return {
+        ...DISCARDS,
+        reason: `git clean -f deletes untracked files${short('x') || short('X') ? ', and with -x also ignored ones such as .env files and local configuration' : ''}; they are not in git and cannot be recovered. A person must approve it.`,
+        alternative: 'Run git clean -n to list what would be deleted, then delete only what you created.',
+      };
+    case 'checkout':
+    case 'restore':
+    case 'switch': {
+      const staged = sub === 'restore' && (args.includes('--staged') || args.includes('-S')) && !(args.includes('--worktree') || args.includes('-W'));
+      if (staged || args.includes('--help')) return null;
+      const whole = (p: string) => p === '.' || p === './' || p === ':/' || p === '*' || p === ':(top)';
+      // `git checkout .`: a pathspec, not a branch.
+      const paths = sub === 'switch' ? [] : options.dashes >= 0 ? operands.slice(options.dashes) : sub === 'restore' || whole(operands[0] ?? '') ? operands : operands.slice(1);
+      const fromFile = options.long.has('--pathspec-from-file');
+      if (paths.some(whole)) {
+        return { ...DISCARDS, reason: `git ${sub} ${paths.join(' ')} discards every uncommitted change in the working tree; they cannot be recovered. A person must approve it.`, alternative: 'Run git stash first (recoverable with git stash pop), or restore only the files you mean to.' };
+      }
+      const force = sub !== 'restore' && (short('f', '--force') || args.includes('--discard-changes'));
+      if (paths.length || fromFile || force) {
+        const what = paths.length ? paths.join(' ') : fromFile ? 'the files listed in the pathspec file' : 'every file with uncommitted changes';
+        return { ...NOTE, reason: `git ${sub} ${force ? 'with --force ' : ''}discards the uncommitted changes to ${what}; they cannot be recovered.`, alternative: 'Run git stash first, or git diff the file to keep what you need.' };
+      }
+      return null;
+    }
+    case 'stash':
+      if (operands[0] === 'clear') return { ...DISCARDS, reason: 'git stash clear deletes every stash at once; stashed work cannot be recovered. A person must approve it.', alternative: 'Drop only the stash you no longer need (git stash drop stash@{n}) after checking it with git stash show -p.' };
+      if (operands[0] === 'drop') return { ...NOTE, reason: `git stash drop deletes ${operands[1] ?? 'the latest stash'}; its changes cannot be recovered easily.`, alternative: 'Check it first with git stash show -p, or apply it with git stash pop.' };
+      return null;
+    case 'branch':
+      if (args.includes('-D') || args.some((a) => /^-[a-zA-Z]*D/.test(a)) || (short('d', '--delete') && short('f', '--force'))) {
+        return { ...NOTE, reason: `git branch -D deletes ${operands.join(', ') || 'the branch'} even if its commits are merged nowhere else.`, alternative: 'Use git branch -d, which refuses to delete unmerged work.' };
+      }
+      return null;
+    case 'worktree':
+      if (operands[0] === 'remove' && short('f', '--force')) return { ...DISCARDS, reason: `git worktree remove --force deletes the worktree ${operands[1] ?? ''} with its uncommitted changes. A person must approve it.`.replace('  ', ' '), alternative: 'Remove it without --force: git refuses while it holds changes.' };
+      return null;
+    case 'filter-branch':
+    case 'filter-repo':
+      return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: `git ${sub} rewrites the whole history of the repository; every clone and open branch diverges. A person must approve it.`, alternative: 'Fix the problem with a new commit (git revert, or a commit that removes the file) instead of rewriting history.' };
+    case 'reflog':
+      if (operands[0] === 'expire' || operands[0] === 'delete') return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: `git reflog ${operands[0]} deletes the record that lets lost commits be recovered. A person must approve it.` };
+      return null;
+    case 'gc':
+      if (args.some((a) => /^--prune=(?:now|all)$/.test(a))) return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: 'git gc --prune=now deletes unreachable commits at once, including work only the reflog still remembers. A person must approve it.', alternative: 'Run git gc without --prune=now: unreachable commits are kept for two weeks.' };
+      return null;
+    case 'update-ref':
+      return args.includes('-d') ? { ...NOTE, reason: `git update-ref -d deletes the ref ${operands[0] ?? ''} without any check.`.replace('  ', ' ') } : null;
+    default:
+      return null;
+  }
 }
 
 export const historyDestructionRule = builtInRule({
   name: 'history_destruction',
-  description: 'Discarding uncommitted work (reset --hard, clean -f, checkout/restore of the whole tree) warns; deleting a remote branch needs approval.',
+  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, deleting a remote branch) needs approval; dropping one stash, branch -D and restoring named files warn.',
   reads: 'action',
   check: ({ action }) => historyFinding(action),
 });

@@ -1,5 +1,8 @@
-import { cloudDestructionRule, containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { containerDataDestructionRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { bashContext as bash } from './rule-context.fixture.js';
+import { ADMIN_CLI_RULES } from './admin-cli-rules.js';
+
+const cloudDestructionRule = ADMIN_CLI_RULES.find((r) => r.name === 'cloud_destruction')!;
 
 describe('operations rules', () => {
   it.each(['npm publish', 'npm publish --access public', 'cargo publish', 'twine upload dist/*', 'docker push registry.example.com/app:1.2', 'gh release create v1.2.0'])(
@@ -26,8 +29,9 @@ describe('operations rules', () => {
     expect(cloudDestructionRule.evaluate(bash('aws s3 cp build s3://bucket --recursive'))).toBeNull();
   });
 
-  it('remote_shell warns about ssh commands and asks for approval on production hosts', () => {
-    expect(remoteShellRule.evaluate(bash("ssh dev@build-box 'uptime'"))?.verdict).toBe('warn');
+  it('remote_shell leaves a remote command to the review of that command, warns about a login, and asks for approval on production hosts', () => {
+    expect(remoteShellRule.evaluate(bash("ssh dev@build-box 'uptime'"))).toBeNull();
+    expect(remoteShellRule.evaluate(bash('ssh dev@build-box'))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining('build-box') });
     expect(remoteShellRule.evaluate(bash("ssh deploy@prod.shop.example.com 'sudo systemctl restart shop'"))).toMatchObject({ verdict: 'require_approval', factors: ['remote_execution', 'production'] });
   });
 

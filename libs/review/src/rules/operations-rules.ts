@@ -32,35 +32,6 @@ export const packagePublishRule = builtInRule({
   },
 });
 
-/** Cloud commands that delete data or machines. */
-function destroysCloudResources(argv: readonly string[]): boolean {
-  const [cmd, service, verb] = argv;
-  if (cmd === 'aws') {
-    if (service === 's3') return verb === 'rb' || (verb === 'rm' && argv.includes('--recursive'));
-    return /^(?:delete|terminate|remove|deregister|purge)-/.test(verb ?? '');
-  }
-  if (cmd === 'gsutil') return (service === 'rm' && argv.some((a) => /^-[a-zA-Z]*r/.test(a))) || service === 'rb';
-  if (cmd === 'gcloud' || cmd === 'az' || cmd === 'doctl' || cmd === 'heroku') return argv.some((a) => a === 'delete' || a === 'destroy' || a.endsWith(':destroy'));
-  return false;
-}
-
-export const cloudDestructionRule = builtInRule({
-  name: 'cloud_destruction',
-  description: 'Deleting cloud storage, databases or machines needs approval.',
-  reads: 'action',
-  check({ action }) {
-    const hit = action.segments.find((s) => destroysCloudResources([commandName(s), ...s.argv.slice(1)]));
-    if (!hit) return null;
-    return {
-      verdict: 'require_approval',
-      score: 0.85,
-      factors: ['cloud_resource_deletion', 'irreversible'],
-      reason: `${hit.argv.slice(0, 4).join(' ')} deletes cloud resources; data deleted there is usually gone for good. A person must approve it.`,
-      alternative: 'List what would be deleted first (a dry run or a describe/list command) and ask the user.',
-    };
-  },
-});
-
 const PRODUCTION_HOST = /(?:^|[.@-])(?:prod|production|live)(?:[.-]|\d|$)/i;
 
 export const remoteShellRule = builtInRule({
@@ -70,15 +41,18 @@ export const remoteShellRule = builtInRule({
   check({ action }) {
     const hit = action.segments.find((s) => commandName(s) === 'ssh' && s.argv.slice(1).some((a) => !a.startsWith('-')));
     if (!hit) return null;
-    const host = hit.argv.slice(1).find((a, i, all) => !a.startsWith('-') && !/^-[bcDEeFIiJLlmOopQRSWw]$/.test(all[i - 1] ?? '')) ?? '';
+    const operands = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[bcDEeFIiJLlmOopQRSWw]$/.test(all[i - 1] ?? ''));
+    const host = operands[0] ?? '';
     const production = PRODUCTION_HOST.test(host);
+    // The remote command itself is reviewed as if it ran here (its segments carry the host); a login is not reviewable.
+    if (!production && operands.length > 1) return null;
     return {
       verdict: production ? 'require_approval' : 'warn',
       score: production ? 0.85 : 0.6,
       factors: ['remote_execution', ...(production ? ['production'] : [])],
       reason: production
         ? `This runs commands on ${host}, a production machine. A person must approve changes there.`
-        : `This runs commands on another machine (${host}); what happens there is outside this project.`,
+        : `This opens a shell on ${host}: what is typed there is outside the project and Warden does not see it.`,
       alternative: 'Describe the change for the operator of that machine, or use the deployment pipeline.',
     };
   },
@@ -108,13 +82,27 @@ export const systemShutdownRule = builtInRule({
   },
 });
 
+/** Programs many unrelated processes run as: killing them by name ends the user's shells, editors and servers too. */
+const SHARED_PROGRAM = /^(?:zsh|bash|sh|fish|node|nodejs|python\d?(?:\.\d+)?|java|ruby|perl|php|go|dotnet|docker|dockerd|containerd|chrome|chromium|firefox|code|electron|ssh|sshd|sudo|systemd|launchd|login|tmux|screen|vim|nvim|emacs|postgres|mysqld|redis-server|nginx|httpd|Finder|Dock|WindowServer|explorer|\.)$/i;
+
 export const massProcessKillRule = builtInRule({
   name: 'mass_process_kill',
-  description: 'killall and pkill end processes by name, including ones the agent did not start; they need approval.',
+  description:
+    'killall and pkill by a program name shared by everything the user runs (zsh, node, python, java …) need approval; by a pattern naming what the agent started (pkill -f "vite --port 5173") they warn.',
   reads: 'action',
   check({ action }) {
     const hit = action.segments.find((s) => ['killall', 'pkill'].includes(commandName(s)));
     if (!hit) return null;
+    const pattern = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' ');
+    if (!SHARED_PROGRAM.test(pattern.trim()) && pattern.trim().length >= 4) {
+      return {
+        verdict: 'warn',
+        score: 0.55,
+        factors: ['process_termination'],
+        reason: `${hit.argv.join(' ')} ends every process matching "${pattern}"; make sure that is only what this session started.`,
+        alternative: 'Stop the process you started by its PID (kill <pid>).',
+      };
+    }
     return {
       verdict: 'require_approval',
       score: 0.75,
@@ -148,5 +136,40 @@ export const containerDataDestructionRule = builtInRule({
       reason: `${hit.argv.join(' ')} deletes container volumes: databases and other data kept there are gone for good. A person must approve it.`,
       alternative: 'Remove only the containers and images you created (docker container prune, docker image prune), and keep the volumes.',
     };
+  },
+});
+
+/** `docker run --privileged`, the host's root or docker socket mounted, the host's namespaces: the container is the host. */
+function hostAccess(argv: readonly string[]): string | null {
+  if (argv[0] !== 'docker' && argv[0] !== 'podman') return null;
+  if (!argv.includes('run') && !argv.includes('create') && !argv.includes('exec')) return null;
+  if (argv.includes('--privileged')) return '--privileged';
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    const mount = a === '-v' || a === '--volume' || a === '--mount' ? argv[i + 1] ?? '' : /^(?:-v|--volume=|--mount=)/.test(a) ? a.replace(/^-v|^--volume=|^--mount=/, '') : '';
+    const source = /(?:^|,)(?:src|source)=([^,]+)/.exec(mount)?.[1] ?? mount.split(':')[0] ?? '';
+    if (mount && (source === '/' || /^\/(?:etc|root|var\/run\/docker\.sock|run\/docker\.sock|boot|home)\/?$/.test(source))) return `a mount of ${source}`;
+    if (/^--(?:pid|net|ipc|uts|userns)=host$/.test(a)) return a;
+  }
+  return null;
+}
+
+export const containerHostAccessRule = builtInRule({
+  name: 'container_host_access',
+  description: 'Containers run with --privileged, the host namespaces, or the host root, /etc or docker socket mounted need approval: they are root on the host.',
+  reads: 'action',
+  check({ action }) {
+    for (const segment of action.segments) {
+      const access = hostAccess([commandName(segment), ...segment.argv.slice(1)]);
+      if (!access) continue;
+      return {
+        verdict: 'require_approval',
+        score: 0.85,
+        factors: ['privileged', 'system_modification'],
+        reason: `${commandName(segment)} with ${access} gives the container root access to this machine (its files, processes or docker daemon). A person must approve it.`,
+        alternative: 'Mount only the project directory, without --privileged.',
+      };
+    }
+    return null;
   },
 });

@@ -103,7 +103,6 @@ describe('RulesEngine', () => {
       ['destructive_root_deletion', 'block'],
       ['deletion_outside_project', 'block'],
       ['no_terraform_apply', 'require_approval'],
-      ['recursive_deletion', 'warn'],
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { tildeForm } from '../parsing/paths.js';
 import { builtInRule } from './built-in-rule.js';
 import { isSecretFile } from './secret-files.js';
 
@@ -5,8 +6,20 @@ import { isSecretFile } from './secret-files.js';
 const ACCESS_FILES = /^(?:\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|group|gshadow|pam\.d\/.*|ssh\/sshd_config)|~\/\.ssh\/authorized_keys\d?|\/root\/\.ssh\/.*|\/home\/[^/]+\/\.ssh\/authorized_keys\d?)$/;
 /** Files that run at every login or shell start: a change there outlives the session. */
 const STARTUP_FILES = /^(?:~|\/home\/[^/]+|\/root|\/Users\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc|zprofile|zshenv|config\/fish\/config\.fish)$|^\/etc\/(?:profile|environment|bash\.bashrc|profile\.d\/.*)$/;
+/** A dot-directory of the home directory and what is in it (`~/.cache/x`, `~/.superstack/config.json`), not a shell's or tool's rc file. */
+const TOOL_STATE = /^~\/\.[\w.-]+\/.|^~\/\.(?![\w-]*(?:rc|profile|env|config|credentials|history)$)[\w-]+$/;
+/** Toolchains' and tools' own files, public keys: reading them is how a build is set up (`source "$HOME/.cargo/env"`). */
+export function isToolchainFile(path: string): boolean {
+  return TOOLCHAIN_READS.test(tildeForm(path));
+}
+const TOOLCHAIN_READS = /^~\/\.(?:cargo|rustup|nvm|pyenv|rbenv|sdkman|volta|bun|deno|asdf|tool-versions|gitconfig|gitignore_global|local\/bin|local\/share\/(?:pnpm|mise)|config\/(?:git|mise|gh\/config\.yml))(?:\/|$)|\.pub$|^~\/\.ssh\/(?:known_hosts|config)$|(?:^|\/)(?:package\.json|tsconfig(?:\.[\w-]+)?\.json|pyproject\.toml|Cargo\.toml|go\.mod)$/;
 /** Reading here is how agents learn about the machine; harmless. */
-const SYSTEM_READS = /^\/(?:usr|proc|sys|opt|lib|lib64|bin|sbin|var\/log|etc\/(?:os-release|lsb-release|hostname|hosts|resolv\.conf|timezone|[\w-]+-release))(?:\/|$)/;
+const SYSTEM_READS = /^\/(?:usr|proc|sys|opt|lib|lib64|bin|sbin|var\/log|System\/Library|Library\/(?:Developer|Frameworks|Java)|Applications\/[^/]+\.app|etc\/(?:os-release|lsb-release|hostname|hosts|resolv\.conf|timezone|[\w-]+-release))(?:\/|$)/;
+
+/** Where reading is how an agent learns about the machine and its tools: system directories, toolchains, public keys. */
+export function isHarmlessRead(path: string): boolean {
+  return SYSTEM_READS.test(path) || isToolchainFile(path);
+}
 /** Private keys and cloud credentials: reading them puts them into the model's context and transcript. */
 const PRIVATE_KEYS = /(?:^|\/)(?:id_(?:rsa|dsa|ecdsa|ed25519)|[^/]+\.pem|[^/]+\.key|\.aws\/credentials|\.config\/gcloud\/[^/]*credentials[^/]*|\.azure\/[^/]*token[^/]*|\.kube\/config|\.docker\/config\.json|\.netrc|\.pgpass|\.git-credentials)$/;
 
@@ -17,7 +30,7 @@ export const writeOutsideProjectRule = builtInRule({
   check({ action, inScope }) {
     const outside = action.writtenPaths.filter((p) => !inScope(p));
     if (!outside.length || action.intent === 'file_deletion') return null;
-    const access = outside.find((p) => ACCESS_FILES.test(p));
+    const access = outside.find((p) => ACCESS_FILES.test(p) || ACCESS_FILES.test(tildeForm(p)));
     if (access) {
       return {
         verdict: 'block',
@@ -27,7 +40,16 @@ export const writeOutsideProjectRule = builtInRule({
         alternative: 'Tell the user which access change the task needs; they can make it themselves.',
       };
     }
-    const startup = outside.find((p) => STARTUP_FILES.test(p));
+    const startup = outside.find((p) => STARTUP_FILES.test(p) || STARTUP_FILES.test(tildeForm(p)));
+    // A tool's own state in its dot-directory under home (`~/.superstack/telemetry.jsonl`): outside the project, and nothing that runs or grants access.
+    if (!startup && outside.every((p) => TOOL_STATE.test(tildeForm(p)) && !isSecretFile(p))) {
+      return {
+        verdict: 'warn',
+        score: 0.55,
+        factors: ['out_of_scope'],
+        reason: `${outside[0]} is outside the project: a tool's own files in your home directory. Make sure the task calls for changing them.`,
+      };
+    }
     return {
       verdict: 'require_approval',
       score: 0.8,
@@ -65,7 +87,7 @@ export const readOutsideProjectRule = builtInRule({
   reads: 'session',
   check({ action, inScope }) {
     if (!action.readOnly) return null;
-    const outside = action.paths.find((p) => !inScope(p) && !SYSTEM_READS.test(p));
+    const outside = action.paths.find((p) => !inScope(p) && !SYSTEM_READS.test(p) && !isToolchainFile(p));
     if (!outside) return null;
     return {
       verdict: 'warn',

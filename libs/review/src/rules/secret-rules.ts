@@ -106,6 +106,8 @@ export const secretsInArgumentsRule = builtInRule({
   description: 'A secret written in clear text in a command or tool input (not sent over the network).',
   reads: 'action',
   check({ action }) {
+    // A message to the user or the agent's own notes (a skill's arguments, a task) is no command that stores or sends anything.
+    if (action.intent === 'message') return null;
     const { kinds, fields, inFileContent } = secretsOf(action);
     if (!kinds.length || sendsLiteralSecret(action)) return null;
     // Writing credentials into a .env file is what it is for; secret_file_write reports the write.

@@ -6,13 +6,12 @@ import { builtInRule } from './built-in-rule.js';
 /** Commands that run the code they are given: interpreters, `eval` and `source`. */
 const RUNNERS = new Set([...INTERPRETERS, 'eval', 'source', '.']);
 const DOWNLOAD_SUBSTITUTION = /^(?:\$\(|`)\s*(?:curl|wget)\b/;
-const DOWNLOAD_PROCESS = /^\((?:curl|wget)\b/;
+const DOWNLOAD_PROCESS = /^<\(\s*(?:curl|wget)\b/;
 
 /** `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(wget -O- …)"`: a download run without a pipe. */
 function runsSubstitutedDownload(segment: ShellSegment): boolean {
   if (!RUNNERS.has(commandName(segment))) return false;
-  // The shell parser reads `<(curl …)` as an input redirection from `(curl`.
-  return segment.argv.some((a, i) => i > 0 && DOWNLOAD_SUBSTITUTION.test(a)) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
+  return segment.argv.some((a, i) => i > 0 && (DOWNLOAD_SUBSTITUTION.test(a) || DOWNLOAD_PROCESS.test(a))) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
 }
 
 const INLINE_CODE_FLAGS: Record<string, readonly string[]> = {
@@ -129,6 +128,8 @@ export const privilegedCommandRule = builtInRule({
   description: 'A command run through sudo, doas or su.',
   reads: 'action',
   check({ action }) {
+    // sudo ls, sudo git status: reading with raised rights changes nothing.
+    if (action.readOnly) return null;
     const hit = action.segments.find((s) => s.privileged);
     if (!hit) return null;
     return {
@@ -137,6 +138,27 @@ export const privilegedCommandRule = builtInRule({
       factors: ['privileged'],
       reason: `${hit.argv[0] ?? 'The command'} runs with administrator rights, which can change the whole machine.`,
       alternative: 'Run it without sudo if it only needs to touch the project; otherwise say why administrator rights are needed.',
+    };
+  },
+});
+
+const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'pacman', 'apk', 'snap', 'port', 'emerge']);
+const PACKAGE_CHANGES = /^(?:install|reinstall|remove|purge|autoremove|upgrade|dist-upgrade|full-upgrade|erase|add|del|-S\w*|-R\w*|-U)$/;
+
+/** `sudo apt-get install …`, `sudo apt remove …`: software of the whole machine changed with administrator rights. */
+export const systemPackageChangeRule = builtInRule({
+  name: 'system_package_change',
+  description: "Installing, upgrading or removing the machine's packages with administrator rights (sudo apt-get, dnf, pacman …) needs approval.",
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => SYSTEM_PACKAGE_MANAGERS.has(commandName(s)) && (s.privileged || s.remoteHost) && s.argv.slice(1).some((a) => PACKAGE_CHANGES.test(a)));
+    if (!hit) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.85,
+      factors: ['privileged', 'package_install', 'system_modification'],
+      reason: `${hit.argv.slice(0, 4).join(' ')} changes the software of the whole machine with administrator rights. A person must approve it.`,
+      alternative: 'Install what the project needs into the project (a virtualenv, node_modules, a container), or ask the user to install it.',
     };
   },
 });

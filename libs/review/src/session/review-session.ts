@@ -84,6 +84,10 @@ export class ReviewSession {
   fileOperations = 0;
   checkpoints = 0;
   lastSeen: number;
+  /** Its session.started was applied. */
+  declared = false;
+  /** The service looked up this session's declaration on the bus already (see the reviewer's session sync). */
+  declarationLookedUp = false;
   private readonly byActionId = new Map<string, ActionRecord>();
 
   constructor(

@@ -1,3 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { BUILT_IN_RULES } from '../rules/built-in-rules.js';
+import { packSwitches, RULE_PACKS } from '../rules/rule-packs.js';
 import { DEFAULT_REVIEWER_SETTINGS, resolveSettings, settingsFor, SettingsError } from './reviewer-settings.js';
 
 describe('reviewer settings', () => {
@@ -33,5 +38,35 @@ describe('reviewer settings', () => {
     expect(ci.mode).toBe('async');
     expect(ci.rules.disabled).toEqual(['force_push', 'limit_file_operations']);
     expect(base.rules.disabled).toEqual(['force_push']);
+  });
+});
+
+describe('deploy/reviewer/reviewer.yaml', () => {
+  it('documents every setting with its default (the rules file, knowledge file and pipelines are examples)', () => {
+    const path = fileURLToPath(new URL('../../../../deploy/reviewer/reviewer.yaml', import.meta.url));
+    const document = parseYaml(readFileSync(path, 'utf8')) as { step_reviewer: Record<string, unknown> };
+    const settings = resolveSettings(document);
+    expect(settings.rules.custom_rules_path).toBe('rules.yaml');
+    expect(settings.knowledge.files).toEqual(['knowledge.toml']);
+    expect(Object.keys(settings.pipelines)).toEqual(['ci', 'production']);
+    const examples = { rules: { ...settings.rules, custom_rules_path: null }, knowledge: { files: [] }, pipelines: {} };
+    expect({ ...settings, ...examples }).toEqual(DEFAULT_REVIEWER_SETTINGS);
+    // Written out, not left to the defaults: every key of every section.
+    const written = document.step_reviewer;
+    for (const [section, value] of Object.entries(DEFAULT_REVIEWER_SETTINGS)) {
+      expect(written).toHaveProperty([section]);
+      if (value && typeof value === 'object' && !Array.isArray(value)) for (const key of Object.keys(value)) expect(written[section]).toHaveProperty([key]);
+    }
+  });
+});
+
+describe('rule packs', () => {
+  it('hold every built-in rule exactly once, and a pack switched off or to shadow takes its rules along', () => {
+    const packed = RULE_PACKS.flatMap((p) => p.rules);
+    expect([...packed].sort()).toEqual(BUILT_IN_RULES.map((r) => r.name).sort());
+    expect(new Set(packed).size).toBe(packed.length);
+    const switches = packSwitches(resolveSettings({ rules: { packs: { git: { enabled: false }, cloud: { shadow: true } } } }).rules.packs);
+    expect(switches).toEqual({ disabled: ['history_destruction', 'force_push', 'hook_bypass'], shadow: ['cloud_destruction'] });
+    expect(() => resolveSettings({ rules: { packs: { gti: { enabled: false } } } })).toThrow(SettingsError);
   });
 });

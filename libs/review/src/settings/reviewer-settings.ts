@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
+import { PACK_NAMES } from '../rules/rule-packs.js';
 
 const Fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
@@ -22,6 +23,14 @@ const RationalityThresholds = Type.Object(
   { additionalProperties: false },
 );
 
+const PackSwitch = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'false: the rules of the pack are not evaluated.' }),
+    shadow: Type.Boolean({ description: 'true: the rules of the pack are evaluated and counted, never enforced.' }),
+  },
+  { additionalProperties: false },
+);
+
 const RuleSelection = Type.Object(
   {
     builtin: Type.Enum(['all', 'essential', 'none'], { description: 'essential: only the rules that block what is never allowed.' }),
@@ -29,6 +38,7 @@ const RuleSelection = Type.Object(
     shadow: Type.Array(Type.String(), { description: 'Rule or validator names evaluated and counted, never enforced.' }),
     custom_rules_path: Type.Union([Type.String(), Type.Null()], { description: 'YAML/JSON file with a list of custom rules (or `{rules: [...]}`).' }),
     custom: Type.Array(CustomRuleDefinition, { maxItems: 5000, description: 'Custom rules written inline.' }),
+    packs: Type.Object(Object.fromEntries(PACK_NAMES.map((name) => [name, PackSwitch])), { additionalProperties: false, description: 'Built-in rule packs, each on/off and enforced or shadow.' }),
   },
   { additionalProperties: false },
 );
@@ -53,7 +63,14 @@ const PipelineOverride = Type.Object(
     risk: Type.Optional(Type.Partial(RiskThresholds)),
     rationality: Type.Optional(Type.Partial(RationalityThresholds)),
     rules: Type.Optional(
-      Type.Object({ disabled: Type.Optional(Type.Array(Type.String())), shadow: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          disabled: Type.Optional(Type.Array(Type.String())),
+          shadow: Type.Optional(Type.Array(Type.String())),
+          packs: Type.Optional(Type.Object(Object.fromEntries(PACK_NAMES.map((name) => [name, Type.Optional(Type.Partial(PackSwitch))])), { additionalProperties: false })),
+        },
+        { additionalProperties: false },
+      ),
     ),
     performance: Type.Optional(Type.Partial(Performance)),
     limits: Type.Optional(Type.Object({ max_file_operations: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
@@ -133,9 +150,10 @@ export const DEFAULT_REVIEWER_SETTINGS: ReviewerSettings = {
   mode: 'blocking',
   risk: { low_threshold: 0.3, medium_threshold: 0.6, high_threshold: 0.8, critical_threshold: 0.95 },
   rationality: { high_threshold: 0.8, medium_threshold: 0.5 },
-  rules: { builtin: 'all', disabled: [], shadow: [], custom_rules_path: null, custom: [] },
+  rules: { builtin: 'all', disabled: [], shadow: [], custom_rules_path: null, custom: [], packs: Object.fromEntries(PACK_NAMES.map((name) => [name, { enabled: true, shadow: false }])) },
   limits: { max_file_operations: 500, history_size: 100 },
-  scope: { always_in_scope: ['/tmp/**', '/var/tmp/**', '/private/tmp/**'] },
+  // Scratch space, and the agent's own files: Claude Code's plans, project memory, skills and transcripts under ~/.claude.
+  scope: { always_in_scope: ['/tmp/**', '/var/tmp/**', '/private/tmp/**', '/private/var/folders/**', '/var/folders/**', '~/.claude/**', '/dev/null'] },
   cache: { enabled: true, ttl_minutes: 5, max_size: 1000 },
   performance: { max_review_time_ms: 100, async_threshold: 0.3 },
   knowledge: { files: [] },
@@ -205,6 +223,7 @@ export function settingsFor(base: ReviewerSettings, pipeline: PipelineOverride):
       ...base.rules,
       disabled: [...base.rules.disabled, ...(rules.disabled ?? [])],
       shadow: [...base.rules.shadow, ...(rules.shadow ?? [])],
+      packs: mergeSettings(base.rules.packs, rules.packs ?? {}),
     };
   }
   return merged;

@@ -1,0 +1,358 @@
+import { inlineCodeCommands } from './inline-code.js';
+
+/**
+ * Wrappers: programs that run the command written after them. Each entry lists the options that take a
+ * value (so the value is not taken for the command) and how many operands come before the command.
+ */
+interface WrapperSpec {
+  valued: RegExp;
+  operands?: number;
+  /** It raises privileges (sudo, doas, chroot). */
+  privileged?: boolean;
+}
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+  sudo: { valued: /^-[ugCDhprtTUc]$|^--(?:user|group|close-from|chdir|host|prompt|role|type|other-user|command-timeout)$/, privileged: true },
+  doas: { valued: /^-[uC]$/, privileged: true },
+  nohup: { valued: /^$/ },
+  time: { valued: /^-[fo]$/ },
+  nice: { valued: /^-n$|^--adjustment$/ },
+  ionice: { valued: /^-[cnpPu]$|^--(?:class|classdata|pid|pgid|uid)$/ },
+  stdbuf: { valued: /^-[ioe]$/ },
+  timeout: { valued: /^-[sk]$|^--(?:signal|kill-after)$/, operands: 1 },
+  chroot: { valued: /^--(?:userspec|groups)$/, operands: 1, privileged: true },
+  setsid: { valued: /^$/ },
+  unbuffer: { valued: /^$/ },
+  caffeinate: { valued: /^-[tw]$/ },
+  flock: { valued: /^-[wEc]$|^--(?:timeout|conflict-exit-code)$/, operands: 1 },
+  taskset: { valued: /^$/, operands: 1 },
+  chrt: { valued: /^$/, operands: 1 },
+  numactl: { valued: /^-[CNmMip]$/ },
+  prlimit: { valued: /^--pid$/ },
+  firejail: { valued: /^$/ },
+  proxychains: { valued: /^-f$/ },
+  proxychains4: { valued: /^-f$/ },
+  torsocks: { valued: /^$/ },
+  'xvfb-run': { valued: /^-[sfnpe]$/ },
+  builtin: { valued: /^$/ },
+  exec: { valued: /^-a$/ },
+  busybox: { valued: /^$/ },
+  strace: { valued: /^-[eopsuE]$/ },
+  ltrace: { valued: /^-[eopsuE]$/ },
+  dbus_launch: { valued: /^$/ },
+};
+
+export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** One command after its wrappers, and code it runs that Warden can read (shell -c, eval, xargs, find -exec …). */
+export interface UnwrappedCommand {
+  argv: string[];
+  dynamic: boolean[];
+  privileged: boolean;
+  /** Wrappers looked through, outermost first. */
+  wrappers: string[];
+  /** A directory `env -C` moved to. */
+  cwd?: string;
+  /** Text it reads as code, and how it gets it. */
+  code: { text: string; via: string; remoteHost?: string }[];
+  /** Commands it runs built from its own words (`find -exec rm {} ;`, `xargs rm`), already split into words. */
+  commands: { argv: string[]; dynamic: boolean[]; via: string }[];
+  /** It runs code Warden cannot read here (`bash script.sh` is fine: a file; `… | bash` from an unknown source is not). */
+  opaque?: string;
+  /** It only describes a command (`command -v rm`), without running it. */
+  query?: boolean;
+}
+
+/** Looks through `sudo`, `env`, `nohup`, `timeout` … to the command that runs. */
+export function unwrap(words: readonly string[], dynamicWords: readonly boolean[], input: string | undefined, pipedFrom: boolean): UnwrappedCommand {
+  let argv = [...words];
+  let dynamic = [...dynamicWords];
+  const result: UnwrappedCommand = { argv, dynamic, privileged: false, wrappers: [], code: [], commands: [] };
+  const shift = (n: number) => {
+    argv = argv.slice(n);
+    dynamic = dynamic.slice(n);
+  };
+  for (let guard = 0; guard < 16 && argv.length; guard++) {
+    const first = argv[0]!;
+    if (ASSIGNMENT.test(first)) {
+      shift(1);
+      continue;
+    }
+    const head = basename(first);
+    if (head === 'env') {
+      result.wrappers.push('env');
+      shift(1);
+      while (argv.length) {
+        const a = argv[0]!;
+        if (a === '--') {
+          shift(1);
+          break;
+        }
+        if (/^-[uCPS]$|^--(?:unset|chdir|split-string)$/.test(a)) {
+          if (a === '-C' || a === '--chdir') result.cwd = argv[1];
+          if (a === '-S' || a === '--split-string') {
+            const split = (argv[1] ?? '').split(/\s+/).filter(Boolean);
+            argv = [...split, ...argv.slice(2)];
+            dynamic = [...split.map(() => false), ...dynamic.slice(2)];
+            continue;
+          }
+          shift(2);
+        } else if (/^-S./.test(a) || /^--split-string=/.test(a)) {
+          const split = a.replace(/^-S|^--split-string=/, '').split(/\s+/).filter(Boolean);
+          argv = [...split, ...argv.slice(1)];
+          dynamic = [...split.map(() => false), ...dynamic.slice(1)];
+        } else if (a.startsWith('-') || ASSIGNMENT.test(a)) {
+          if (/^-C./.test(a)) result.cwd = a.slice(2);
+          if (a.startsWith('--chdir=')) result.cwd = a.slice('--chdir='.length);
+          shift(1);
+        } else break;
+      }
+      continue;
+    }
+    if (head === 'command') {
+      shift(1);
+      const options: string[] = [];
+      while (argv[0]?.startsWith('-') && argv[0] !== '--') {
+        options.push(argv[0]);
+        shift(1);
+      }
+      if (argv[0] === '--') shift(1);
+      // `command -v rm` says where rm is; it runs nothing.
+      if (options.some((o) => /[vV]/.test(o))) return { ...result, argv: ['command', ...options, ...argv], dynamic: [false, ...options.map(() => false), ...dynamic], query: true };
+      result.wrappers.push('command');
+      continue;
+    }
+    if (head === 'su') {
+      const c = argv.findIndex((a) => a === '-c' || a === '--command');
+      result.privileged = true;
+      if (c > 0 && argv[c + 1] !== undefined) result.code.push({ text: argv[c + 1]!, via: 'su -c' });
+      return { ...result, argv: ['su', ...argv.slice(1)], dynamic };
+    }
+    const spec = WRAPPERS[head];
+    if (!spec) break;
+    result.wrappers.push(head);
+    if (spec.privileged) result.privileged = true;
+    shift(1);
+    while (argv.length && argv[0]!.startsWith('-') && argv[0] !== '-') {
+      const a = argv[0]!;
+      if (a === '--') {
+        shift(1);
+        break;
+      }
+      shift(spec.valued.test(a) ? 2 : 1);
+    }
+    if (spec.operands) shift(spec.operands);
+    if (head === 'flock' && argv[0] === undefined) break;
+  }
+  result.argv = argv;
+  result.dynamic = dynamic;
+  readsCode(result, input, pipedFrom);
+  unknownWrapper(result);
+  return result;
+}
+
+/** Programs whose arguments are data (text, patterns, file names), never a command they run. */
+const DATA_ARGUMENTS = new Set([
+  'echo', 'printf', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'sort', 'uniq', 'cut', 'tr',
+  'jq', 'yq', 'diff', 'ls', 'stat', 'file', 'test', '[', 'true', 'false', 'man', 'help', 'type', 'which', 'whereis', 'hash', 'tldr', 'info', 'apropos',
+  'whatis', 'git', 'npm', 'npx', 'pnpm', 'yarn', 'node', 'python', 'python3', 'touch', 'mkdir', 'cp', 'mv', 'ln', 'tee', 'rm', 'rmdir', 'chmod', 'chown',
+  'basename', 'dirname', 'realpath', 'readlink', 'bat', 'tac', 'rev', 'nl', 'column', 'fold', 'od', 'xxd', 'base64', 'md5sum', 'sha256sum', 'export',
+  'alias', 'unalias', 'set', 'unset', 'read', 'local', 'declare', 'cd', 'pushd', 'source', '.', 'history', 'say', 'logger', 'notify-send', 'tar', 'zip',
+  'unzip', 'gzip', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'find', 'xargs', 'parallel', 'docker', 'kubectl', 'make', 'go', 'cargo', 'code', 'open', 'vim',
+]);
+/** Commands that destroy when run: after an unknown program, they may be what it runs (`caffeinate rm -rf /`, `mytool git reset --hard`). */
+const DESTRUCTIVE_PROGRAMS = new Set(['rm', 'git', 'find', 'dd', 'mkfs', 'shred', 'chmod', 'chown', 'sudo', 'truncate', 'wipefs']);
+
+/**
+ * A program Warden does not know, followed by a command that destroys: it may be a wrapper that runs
+ * it, so the rest is reviewed as a command too (a known program's arguments are its data).
+ */
+function unknownWrapper(result: UnwrappedCommand): void {
+  const { argv } = result;
+  const head = basename(argv[0] ?? '');
+  if (argv.length < 3 || !DESTRUCTIVE_PROGRAMS.has(basename(argv[1]!)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
+  if (inlineCodeCommands(argv, undefined) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
+  result.commands.push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
+}
+
+/** Shells, eval, ssh, watch, xargs, parallel, find -exec and interpreters: the code or commands they run. */
+function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFrom: boolean): void {
+  const { argv } = result;
+  const head = basename(argv[0] ?? '');
+  if (SHELLS.has(head)) {
+    let i = 1;
+    let command = false;
+    while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '-') {
+      const a = argv[i]!;
+      if (a === '--') {
+        i++;
+        break;
+      }
+      if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) command = true;
+      i += a === '-o' || a === '+o' || a === '-O' ? 2 : 1;
+    }
+    if (command) {
+      if (argv[i] !== undefined) result.code.push({ text: argv[i]!, via: `${head} -c` });
+      else if (input !== undefined) result.code.push({ text: input, via: `${head} -c` });
+      else if (pipedFrom) result.opaque = `${head} -c runs code from its input`;
+    } else if (argv[i] === undefined || argv[i] === '-' || argv[i] === '/dev/stdin') {
+      if (input !== undefined) result.code.push({ text: input, via: head });
+      else if (pipedFrom) result.opaque = `${head} runs the script piped into it`;
+    }
+    return;
+  }
+  switch (head) {
+    case 'eval':
+      if (argv.length > 1) result.code.push({ text: argv.slice(1).join(' '), via: 'eval' });
+      return;
+    case 'watch':
+      if (argv.length > 1) result.code.push({ text: argv.slice(1).filter((a) => !a.startsWith('-')).join(' '), via: 'watch' });
+      return;
+    case 'ssh':
+      return remoteCommand(result);
+    case 'xargs':
+      return xargs(result, input);
+    case 'parallel':
+      return parallel(result, input);
+    case 'find':
+      return findActions(result);
+    default: {
+      const inline = inlineCodeCommands(argv, input);
+      if (inline) {
+        result.code.push(...inline.code);
+        result.commands.push(...inline.commands);
+      }
+    }
+  }
+}
+
+const SSH_VALUED = /^-[bcDEeFIiJLlmOopQRSWwB]$/;
+
+/** `ssh host 'cmd'`: the remote command is reviewed as if it ran here, on that host. */
+function remoteCommand(result: UnwrappedCommand): void {
+  const { argv } = result;
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += SSH_VALUED.test(argv[i]!) ? 2 : 1;
+  const host = argv[i];
+  const rest = argv.slice(i + 1);
+  if (host && rest.length) result.code.push({ text: rest.join(' '), via: `ssh ${host}`, remoteHost: host });
+}
+
+const XARGS_VALUED = /^-[aEdeIiLlnPsJR]$|^--(?:arg-file|delimiter|eof|max-lines|max-args|max-procs|max-chars|process-slot-var)$/;
+
+/** `… | xargs [options] cmd args`: cmd runs with the piped words appended (or put where -I's placeholder is). */
+function xargs(result: UnwrappedCommand, input: string | undefined): void {
+  const { argv } = result;
+  let i = 1;
+  let placeholder: string | undefined;
+  let fromFile = false;
+  while (i < argv.length && argv[i]!.startsWith('-')) {
+    const a = argv[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a === '-I' || a === '-J') placeholder = argv[i + 1];
+    else if (/^-[IJ]./.test(a)) placeholder = a.slice(2);
+    else if (a === '-i' || a === '--replace') placeholder = '{}';
+    else if (/^-i./.test(a)) placeholder = a.slice(2);
+    else if (a.startsWith('--replace=')) placeholder = a.slice('--replace='.length) || '{}';
+    if (a === '-a' || a.startsWith('--arg-file')) fromFile = true;
+    i += XARGS_VALUED.test(a) && !/^-i$/.test(a) ? 2 : 1;
+  }
+  const template = argv.slice(i);
+  if (!template.length) return;
+  // With a placeholder xargs takes whole lines; otherwise blank-separated words.
+  const items = input !== undefined && !fromFile ? input.split(placeholder ? /\n/ : /\s+/).filter(Boolean) : undefined;
+  // A placeholder the command does not use: the input is then appended, which is the cautious reading.
+  runWith(result, template, items, placeholder && template.some((w) => w.includes(placeholder)) ? placeholder : undefined, 'xargs');
+}
+
+/** `parallel cmd ::: a b`: cmd runs once per argument; without a command, each argument is a command line. */
+function parallel(result: UnwrappedCommand, input: string | undefined): void {
+  const { argv } = result;
+  const separator = argv.findIndex((a) => a === ':::' || a === '::::' || a === ':::+');
+  const before = separator < 0 ? argv.slice(1) : argv.slice(1, separator);
+  let i = 0;
+  while (i < before.length && before[i]!.startsWith('-')) {
+    const a = before[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    i += /^-[jSaIdEnNLlsx]$|^--(?:jobs|results|sshlogin|arg-file|colsep|tmpdir|delay|timeout|joblog|halt|workdir|memfree|load|retries|basefile|env)$/.test(a) ? 2 : 1;
+  }
+  const template = before.slice(i);
+  const items = separator >= 0 ? argv.slice(separator + 1).filter((a) => !/^:::/.test(a)) : input?.split(/\n/).filter(Boolean);
+  if (!template.length) {
+    for (const item of items ?? []) result.code.push({ text: item, via: 'parallel' });
+    return;
+  }
+  runWith(result, template, items, template.some((w) => w.includes('{}')) ? '{}' : undefined, 'parallel', true);
+}
+
+/** A template command run with input items: substituted for the placeholder, or appended. Unknown items stay dynamic. */
+function runWith(result: UnwrappedCommand, template: string[], items: string[] | undefined, placeholder: string | undefined, via: string, perItem = false): void {
+  const shell = SHELLS.has(basename(template[0] ?? '')) ? template.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) : -1;
+  const known = items ?? [];
+  const variants = items === undefined ? [undefined] : perItem || placeholder ? known.map((item) => [item]) : [known];
+  for (const values of variants.length ? variants : [undefined]) {
+    let argv: string[];
+    let dynamic: boolean[];
+    if (placeholder) {
+      argv = template.map((w) => (values ? w.split(placeholder).join(values[0]!) : w));
+      dynamic = template.map((w) => !values && w.includes(placeholder));
+    } else {
+      argv = [...template, ...(values ?? ['{input}'])];
+      dynamic = [...template.map(() => false), ...(values ?? ['{input}']).map(() => !values)];
+    }
+    if (shell > 0) {
+      // `… | xargs bash -c`: the input is the script.
+      const script = template[shell + 1] !== undefined ? argv[shell + 1] : values?.join(' ');
+      if (script !== undefined) result.code.push({ text: script, via: `${via} ${template[0]} -c` });
+      else if (!values) result.opaque = `${via} ${template[0]} -c runs code from its input`;
+      continue;
+    }
+    result.commands.push({ argv, dynamic, via });
+  }
+}
+
+/** Predicates that narrow what find matches, so that an action on the matches is not one on the whole tree. */
+const NARROWING = /^-(?:name|iname|path|ipath|wholename|iwholename|regex|iregex|newer|mtime|mmin|atime|amin|ctime|cmin|size|empty|user|group|perm|links|inum|samefile|lname|ilname)$/;
+
+/** `find dir … -delete` and `-exec cmd {} ;`: the deletion or command on what find matches under dir. */
+function findActions(result: UnwrappedCommand): void {
+  const { argv } = result;
+  const roots: string[] = [];
+  let i = 1;
+  while (i < argv.length && !argv[i]!.startsWith('-') && argv[i] !== '(' && argv[i] !== '!') roots.push(argv[i++]!);
+  const start = roots[0] ?? '.';
+  const first = i;
+  // An action acts on what the predicates before it matched: `find . -delete -name x` deletes everything.
+  const matchesAt = (index: number) => {
+    const narrowed = argv.slice(first, index).some((a) => NARROWING.test(a));
+    const found = roots.map((r) => (narrowed ? `${r.replace(/\/+$/, '') || '/'}/{matches}` : r));
+    if (!roots.length) found.push(narrowed ? './{matches}' : '.');
+    return found;
+  };
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    const matches = matchesAt(i);
+    if (a === '-delete') result.commands.push({ argv: ['rm', '-r', '-f', ...matches], dynamic: [false, false, false, ...matches.map(() => false)], via: `find ${start} -delete` });
+    // -fprint and -fls write their list into a file.
+    if (/^-f(?:print0?|printf|ls)$/.test(a) && argv[i + 1]) result.commands.push({ argv: ['tee', argv[i + 1]!], dynamic: [false, false], via: `find ${start} ${a}` });
+    if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
+      const end = argv.findIndex((w, j) => j > i && (w === ';' || w === '+' || w === '\\;'));
+      const command = argv.slice(i + 1, end < 0 ? argv.length : end);
+      i = end < 0 ? argv.length : end;
+      if (!command.length) continue;
+      const expanded = command.flatMap((w) => (w === '{}' ? matches : [w.split('{}').join(matches[0] ?? start)]));
+      result.commands.push({ argv: expanded, dynamic: expanded.map(() => false), via: `find ${start} ${a}` });
+    }
+  }
+}

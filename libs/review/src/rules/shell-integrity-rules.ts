@@ -1,0 +1,66 @@
+import { commandName } from '../parsing/command-facts.js';
+import { builtInRule } from './built-in-rule.js';
+
+/** Rules about the shell line itself: what cannot be parsed, code that cannot be read, shells handed to a network peer. */
+
+export const unparseableCommandRule = builtInRule({
+  name: 'unparseable_command',
+  description:
+    'A command line that does not parse as shell is reviewed as far as it can be read and the verdict says so (never a silent "no concerns"); over several lines, where bash runs the lines before the error, it warns.',
+  reads: 'action',
+  check({ action }) {
+    if (action.syntaxError === undefined) return null;
+    // Bash reads a one-line command whole and runs none of it when it does not parse; a script runs line by line.
+    const multiLine = /\n\s*\S/.test((action.command ?? '').trim());
+    return {
+      verdict: multiLine ? 'warn' : 'allow',
+      score: multiLine ? 0.5 : 0.1,
+      factors: ['unparseable'],
+      reason: multiLine
+        ? `This script does not parse as shell (${action.syntaxError}): bash runs the lines before the error and stops there. Warden reviewed the words it could read.`
+        : `This command does not parse as shell (${action.syntaxError}), so bash will refuse it and run nothing. Warden reviewed the words it could read and judged them as written.`,
+      alternative: 'Fix the quoting of the command and propose it again.',
+    };
+  },
+});
+
+export const unreadableCodeRule = builtInRule({
+  name: 'unreadable_code',
+  description: 'A shell that runs code from a pipe Warden cannot read (not a literal echo or here-document) warns.',
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => s.opaque && !s.remoteHost);
+    if (!hit) return null;
+    return {
+      verdict: 'warn',
+      score: 0.65,
+      factors: ['code_execution', 'unreviewed_code'],
+      reason: `${hit.opaque}: Warden cannot see that code, so it was not reviewed.`,
+      alternative: 'Write the script to a file in the project, read it, and run the file.',
+    };
+  },
+});
+
+/** `bash -i >& /dev/tcp/host/port`, `nc -e /bin/sh`, `socat exec:sh tcp:…`: a shell served to another machine. */
+export const reverseShellRule = builtInRule({
+  name: 'reverse_shell',
+  description: 'Handing an interactive shell to another machine (/dev/tcp redirections, nc -e, socat exec) is never allowed.',
+  essential: true,
+  reads: 'action',
+  check({ action }) {
+    const hit = action.segments.find((s) => {
+      const cmd = commandName(s);
+      if (s.redirects.some((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target))) return true;
+      if ((cmd === 'nc' || cmd === 'ncat' || cmd === 'netcat') && s.argv.some((a) => a === '-e' || a === '-c' || a === '--exec' || a === '--sh-exec')) return true;
+      return cmd === 'socat' && s.argv.some((a) => /^(?:exec|system):/i.test(a));
+    });
+    if (!hit) return null;
+    return {
+      verdict: 'block',
+      score: 1,
+      factors: ['remote_execution', 'network_request'],
+      reason: `${hit.argv.join(' ').slice(0, 120)} hands a shell on this machine to a network peer. This is never allowed.`,
+      alternative: 'Debug locally; if remote access is needed, the user sets it up.',
+    };
+  },
+});
