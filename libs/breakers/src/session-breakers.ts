@@ -13,7 +13,7 @@ import type { BreakerSettings } from './breaker-settings.js';
 import { Circuit, closedCircuit, type CircuitSnapshot, type CircuitTransition } from './circuit.js';
 import { CostMeasure, priceCall, type CostSnapshot } from './cost-measure.js';
 import { ErrorRateMeasure, type ErrorWindowSnapshot } from './error-rate-measure.js';
-import { IterationMeasure, type IterationSnapshot } from './iteration-measure.js';
+import { IterationMeasure, type IterationSnapshot, type PhaseKey } from './iteration-measure.js';
 import { mostSevere, type Measurement } from './measurement.js';
 import { isFileOperation, readFileOperations, readTokens, tighter, type SessionUsage, type ThrottleLimits } from './throttle-limits.js';
 import { TimeMeasure, type TimeSnapshot } from './time-measure.js';
@@ -48,7 +48,7 @@ export interface SessionLedger {
    * Limits tightened by the intervention controller's resource throttling: the product of every
    * factor applied so far, per kind (1 or absent = the configured limits).
    */
-  throttle?: { iterations: number; cost: number } & ThrottleLimits;
+  throttle?: { iterations: number; cost: number; caps?: ThrottleCaps } & ThrottleLimits;
   /** Tokens and file operations since the throttle's limits were last set, read against them. */
   usage?: SessionUsage;
   /** The last proposed actions (id, signature, tool, target), so that an outcome finds what it is about. */
@@ -65,8 +65,32 @@ function isIteration(counts: 'checks' | 'actions', action: ActionReading): boole
   return typeof command === 'string' && isCheckCommand(command);
 }
 
-/** The settings with a session's throttling applied: iteration limits and cost budgets scaled down. */
+/**
+ * What a throttle left the session: its budgets and iteration limits as absolute values, set from what
+ * it had used when it was throttled (a factor shrinks what is left, not what is already spent).
+ */
+export interface ThrottleCaps {
+  per_run?: number;
+  per_phase?: Partial<Record<PhaseKey, number>>;
+  iterations?: Partial<Record<PhaseKey, number>>;
+}
+
+/**
+ * The settings with a session's throttling applied: the caps a throttle set, or, for a ledger stored
+ * before caps existed, the configured limits scaled by the factors.
+ */
 export function throttledSettings(settings: BreakerSettings, throttle: SessionLedger['throttle']): BreakerSettings {
+  if (throttle?.caps) {
+    const { caps } = throttle;
+    return {
+      ...settings,
+      iteration: { ...settings.iteration, limits: { ...settings.iteration.limits, ...caps.iterations } },
+      cost: {
+        ...settings.cost,
+        budgets: { ...settings.cost.budgets, per_phase: { ...settings.cost.budgets.per_phase, ...caps.per_phase }, per_run: caps.per_run ?? settings.cost.budgets.per_run },
+      },
+    };
+  }
   if (!throttle || (throttle.iterations >= 1 && throttle.cost >= 1)) return settings;
   const limits = Object.fromEntries(
     Object.entries(settings.iteration.limits).map(([phase, limit]) => [phase, Math.max(1, Math.round(limit * throttle.iterations))]),
@@ -347,9 +371,10 @@ export class SessionBreakers {
   }
 
   /**
-   * The intervention controller throttled the session: its iteration limits and cost budgets shrink by
-   * the factors (compounding with earlier throttles), and its tokens and file operations get the
-   * limits it set (the lowest so far), so that its next actions trip sooner.
+   * The intervention controller throttled the session: what is left of its iteration limits and cost
+   * budgets shrinks by the factors (compounding with earlier throttles) — counted from the moment it
+   * is throttled, so that a session is slowed, not stopped for what it already spent — and its tokens and
+   * file operations get the limits it set (the lowest so far), so that its next actions trip sooner.
    */
   throttled(messageId: string, factors: { iterations?: number; cost?: number }, limits: ThrottleLimits = {}): BreakerEvent[] {
     return this.apply(messageId, () => {
@@ -358,9 +383,30 @@ export class SessionBreakers {
       const positive = (n: number | undefined) => (n !== undefined && n > 0 ? n : undefined);
       const maxTokens = tighter(current.max_tokens, positive(limits.max_tokens));
       const maxFileOperations = tighter(current.max_file_operations, positive(limits.max_file_operations));
+      const costFactor = clamp(factors.cost);
+      const iterationFactor = clamp(factors.iterations);
+      const caps: ThrottleCaps = { ...current.caps };
+      // What is left after what was used, scaled.
+      const left = (used: number, limit: number, factor: number) => used + Math.max(0, limit - used) * factor;
+      const { budgets } = this.settings.cost;
+      if (costFactor < 1) {
+        caps.per_run = left(this.ledger.cost.run, budgets.per_run, costFactor);
+        caps.per_phase = Object.fromEntries(
+          Object.entries(budgets.per_phase).map(([phase, budget]) => [phase, left(this.ledger.cost.phase[phase as PhaseKey] ?? 0, budget, costFactor)]),
+        );
+      }
+      if (iterationFactor < 1) {
+        caps.iterations = Object.fromEntries(
+          Object.entries(this.settings.iteration.limits).map(([phase, limit]) => {
+            const used = this.ledger.iteration.counts[phase as PhaseKey] ?? 0;
+            return [phase, Math.max(used + 1, Math.round(left(used, limit, iterationFactor)))];
+          }),
+        );
+      }
       this.ledger.throttle = {
-        iterations: current.iterations * clamp(factors.iterations),
-        cost: current.cost * clamp(factors.cost),
+        iterations: current.iterations * iterationFactor,
+        cost: current.cost * costFactor,
+        ...(Object.keys(caps).length ? { caps } : {}),
         ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
         ...(maxFileOperations !== undefined ? { max_file_operations: maxFileOperations } : {}),
       };

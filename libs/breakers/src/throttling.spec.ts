@@ -15,27 +15,42 @@ describe('resource throttling from the intervention controller', () => {
     expect(throttledSettings(DEFAULT_BREAKER_SETTINGS, undefined)).toBe(DEFAULT_BREAKER_SETTINGS);
   });
 
-  it('makes later actions trip sooner, and survives a restore from the ledger', () => {
+  it('shrinks what is left, from the moment of the throttle, and survives a restore from the ledger', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
-    // implementation allows 50 actions; 20 are done.
+    // implementation allows 50 actions; 20 are done: 30 are left.
     for (let i = 0; i < 20; i++) session.actionProposed(id(), i, 'implementation');
     expect(session.stateRecord(20).state).toBe('closed');
     session.throttled(id(), { iterations: 0.5 });
-    // Compounds: 50 × 0.5 × 0.85 = 21 actions.
+    // Half of the 30 left: 35.
+    expect(session.ledger.throttle?.caps?.iterations?.implementation).toBe(35);
+    for (let i = 20; i < 30; i++) session.actionProposed(id(), i, 'implementation');
+    // Compounds from there: 30 done, 5 left, 0.8 of it is 4: 34.
     const restored = SessionBreakers.restore(DEFAULT_BREAKER_SETTINGS, structuredClone(session.ledger));
-    restored.throttled(id(), { iterations: 0.85, cost: 0.9 });
-    expect(restored.ledger.throttle).toEqual({ iterations: 0.425, cost: 0.9 });
-    expect(restored.actionProposed(id(), 21, 'implementation').map((e) => e.type)).not.toContain('breaker.tripped');
-    const tripping = restored.actionProposed(id(), 22, 'implementation');
-    expect(tripping.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'MAX_ITERATIONS_EXCEEDED', current_value: 22, threshold: 21 });
+    restored.throttled(id(), { iterations: 0.8, cost: 0.9 });
+    expect(restored.ledger.throttle).toMatchObject({ iterations: 0.4, cost: 0.9, caps: { iterations: { implementation: 34 }, per_run: 45 } });
+    for (let i = 30; i < 34; i++) expect(restored.actionProposed(id(), i, 'implementation').map((e) => e.type)).not.toContain('breaker.tripped');
+    const tripping = restored.actionProposed(id(), 34, 'implementation');
+    expect(tripping.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'MAX_ITERATIONS_EXCEEDED', current_value: 35, threshold: 34 });
+  });
+
+  it('leaves a session that spent $28 of its $50 most of what is left after a halving, instead of stopping it', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const opus = (n: number) => ({ action_id: `c${n}`, status: 'success' as const, model: 'claude-opus-4-7', tokens: { prompt: 0, completion: 0, cache_read: 2_000_000 } }); // $1.00 each
+    for (let i = 0; i < 28; i++) session.outcomeReported(id(), i, opus(i), 0);
+    session.throttled(id(), { cost: 0.5 });
+    expect(session.ledger.throttle?.caps?.per_run).toBeCloseTo(39, 9);
+    for (let i = 28; i < 38; i++) expect(session.outcomeReported(id(), i, opus(i), 0).map((e) => e.type)).not.toContain('breaker.tripped');
+    // A session without a phase has the run's budget as its phase budget: both are at $39.
+    expect(session.outcomeReported(id(), 39, opus(39), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'PHASE_BUDGET_EXCEEDED', threshold: 39 });
   });
 
   it('applies each throttle once, and ignores factors that would loosen a limit', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     session.throttled('same', { iterations: 0.5 });
     session.throttled('same', { iterations: 0.5 });
+    const caps = structuredClone(session.ledger.throttle?.caps);
     session.throttled(id(), { iterations: 3, cost: -1 });
-    expect(session.ledger.throttle).toEqual({ iterations: 0.5, cost: 1 });
+    expect(session.ledger.throttle).toEqual({ iterations: 0.5, cost: 1, caps });
   });
 
   it('enforces the throttled file-operation limit from the moment it is set: writes and edits count, reads do not; the one past the limit trips', () => {

@@ -1,7 +1,7 @@
 import type { TokenUsage } from '@warden/pricing';
 import { fingerprint, foldErrorText } from '@warden/signatures';
 import type { Phase } from '@warden/contracts';
-import { resolvePath } from './paths.js';
+import { isWindowsPath, resolvePath } from './paths.js';
 import { contentMarks, localPortsIn, type ContentMark } from './signals.js';
 
 /** What kind of thing an action does, as far as the detectors care. */
@@ -76,12 +76,27 @@ const URL_LIKE = /^[a-z]+:\/\//i;
 const FILE_LIKE = /^(\.[\w-]+|[\w@.+-]+\.[a-z0-9]{1,8})$/i;
 const REDIRECT = /^\d?[<>]{1,2}&?/;
 
-/** Words of a command that name files or directories. */
-export function commandPaths(command: string): string[] {
+/** A Windows command's switch (`/E`, `/NFL`, `/s`, `/MIR`, `/R:3`), which reads like a path elsewhere. */
+const WINDOWS_SWITCH = /^\/[A-Za-z?][A-Za-z0-9]{0,7}(:\S*)?$/;
+/** A bind mount or copy target `host:/inside` (docker -v, rsync-style): the host side is the path here. */
+const ELSEWHERE = /^(sudo\s+)?((docker|podman|nerdctl)(\s+container)?\s+(run|exec)|kubectl\s+exec|ssh)\s/;
+const BIND = /^([^:\s]{2,}):(\/[^:]*)(:[a-z,]+)?$/i;
+
+/** Words of a command that name files or directories; `windows` for a session on Windows, where `/x` is a switch. */
+export function commandPaths(command: string, windows = false): string[] {
   const paths: string[] = [];
+  // What runs inside a container or on another host names that machine's paths: only mounts name ours.
+  const elsewhere = ELSEWHERE.test(command);
   for (let word of shellWords(command)) {
     word = word.replace(REDIRECT, '');
     if (!word || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;
+    if (windows && WINDOWS_SWITCH.test(word)) continue;
+    const bind = BIND.exec(word);
+    if (bind) {
+      if (/^(~|\/|\.\.?\/)/.test(bind[1]!) || bind[1]!.includes('/')) paths.push(bind[1]!);
+      continue;
+    }
+    if (elsewhere) continue;
     if (word === '~' || word.startsWith('~/') || word.startsWith('/') || word.startsWith('./') || word.startsWith('../') || /^\$\{?HOME\}?(\/|$)/.test(word)) paths.push(word);
     else if (word.includes('/') && !word.includes('//') && !/^\d/.test(word)) paths.push(word);
     else if (FILE_LIKE.test(word) && !/^\d+(\.\d+)+$/.test(word)) paths.push(word);
@@ -117,7 +132,7 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   const raw: string[] = [];
   for (const field of PATH_FIELDS) if (typeof input[field] === 'string') raw.push(input[field] as string);
   if (typeof input['pattern'] === 'string' && op === 'search' && typeof input['path'] !== 'string') raw.push('.');
-  if (cmd) raw.push(...commandPaths(cmd));
+  if (cmd) raw.push(...commandPaths(cmd, !!cwd && isWindowsPath(cwd)));
   const paths = [...new Set(raw.slice(0, 32).map((p) => resolvePath(p.slice(0, MAX_PATH), cwd, home)))].slice(0, MAX_PATHS);
   const textParts = [action.description ?? ''];
   for (const [key, value] of Object.entries(input)) {

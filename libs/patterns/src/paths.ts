@@ -101,3 +101,11 @@ export function baseName(path: string): string {
 export function stemOf(path: string): string {
   return baseName(path).toLowerCase().split('.')[0] ?? '';
 }
+
+const compiledMatchers = new WeakMap<readonly string[], PathMatcher>();
+/** The matcher of a settings list of globs, compiled once per list. */
+export function compiledMatcher(globs: readonly string[]): PathMatcher {
+  let match = compiledMatchers.get(globs);
+  if (!match) compiledMatchers.set(globs, (match = pathMatcher(globs)));
+  return match;
+}

@@ -12,7 +12,7 @@ import { detectRepetitiveErrors } from './detectors/repetitive-errors.js';
 import { detectResourceSpiral } from './detectors/resource-spiral.js';
 import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
-import { homeOf, pathMatcher, pathsNamedIn, type PathMatcher } from './paths.js';
+import { homeOf, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from './paths.js';
 import { knowledgeFor, type ProjectKnowledge } from './project-knowledge.js';
 import { emptySnapshot, type PhaseKey, type SessionSnapshot } from './session-state.js';
 
@@ -108,6 +108,8 @@ export class SessionPatterns {
     this.advance(at);
     this.snapshot.context = { ...this.snapshot.context, goal: goalAfter(this.snapshot.context.goal, request) };
     this.snapshot.goal_since = at;
+    const named = pathsNamedIn(request);
+    if (named.length) this.snapshot.named_paths = [...new Set([...(this.snapshot.named_paths ?? []), ...named])].slice(-32);
     return this.evaluate();
   }
 
@@ -203,8 +205,9 @@ export class SessionPatterns {
   private view(): SessionView {
     const { context } = this.snapshot;
     const home = homeOf(context.cwd);
-    const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}`;
-    if (this.scope?.key !== key) this.scope = scopeOf(key, context, home);
+    const named = this.snapshot.named_paths ?? [];
+    const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}\u0000${named.join('\u0000')}`;
+    if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
     const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd);
     return {
       snapshot: this.snapshot,
@@ -356,12 +359,16 @@ export class SessionPatterns {
 const scopes = new Map<string, { key: string; match?: PathMatcher }>();
 const MAX_SCOPES = 5000;
 
-function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined): { key: string; match?: PathMatcher } {
+function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined, named: readonly string[]): { key: string; match?: PathMatcher } {
   let scope = scopes.get(key);
   if (!scope) {
-    // What the user named in the task is the task's, wherever it lies.
-    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal)];
-    scope = { key, ...(globs.length ? { match: pathMatcher(globs, context.cwd, home) } : {}) };
+    // What the user named in the task or its follow-ups is the task's, wherever it lies.
+    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal), ...named];
+    const inside = globs.length ? pathMatcher(globs, context.cwd, home) : undefined;
+    // The directories the project lies in are where it is, not elsewhere: listing them is looking around.
+    const project = context.cwd ? resolvePath(context.cwd, undefined, home) : undefined;
+    const around = (path: string) => !!project && path !== '/' && path !== '~' && (project === path || project.startsWith(`${path}/`));
+    scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);
   }

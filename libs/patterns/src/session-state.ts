@@ -56,6 +56,8 @@ export interface SessionSnapshot {
   context: { goal?: string; expected_paths?: string[]; cwd?: string };
   /** When the goal last changed (a follow-up request): changes before it served the old goal. */
   goal_since?: number;
+  /** Absolute paths the user named in follow-up requests: the task's, wherever they lie (at most 32). */
+  named_paths?: string[];
   phase?: Phase;
   /** Latest event time seen, epoch ms: "now" for the time windows. */
   now: number;

@@ -54,13 +54,13 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
 };
 
 /**
- * Models not in the table are priced by their family's most expensive current member (an unknown Opus
- * as an Opus, an unknown GPT-4o variant as GPT-4o), and anything else as a Sonnet-class model. A guess
- * that errs high trips a budget early rather than never; the breaker reports every guessed price.
+ * Models not in the table are priced by their family's current price (an unknown Opus as Opus 4.7, an
+ * unknown GPT-4o variant as GPT-4o), and anything else as a Sonnet-class model, never as free; the
+ * breaker reports every guessed price.
  */
 export const FAMILY_FALLBACKS: readonly (readonly [pattern: RegExp, model: string])[] = [
   [/fable|mythos/, 'claude-fable-5'],
-  [/opus/, 'claude-opus-4-1'],
+  [/opus/, 'claude-opus-4-7'],
   [/sonnet/, 'claude-sonnet-4-6'],
   [/haiku/, 'claude-haiku-4-5'],
   [/gpt-4o-mini/, 'gpt-4o-mini'],

@@ -16,11 +16,12 @@ describe('what a model call costs', () => {
     expect(canonicalModel('us.anthropic.claude-sonnet-4-5-20250929-v1:0')).toBe('claude-sonnet-4-5');
     expect(canonicalModel('anthropic/claude-opus-4-6')).toBe('claude-opus-4-6');
     expect(canonicalModel('claude-sonnet-4-6[1m]')).toBe('claude-sonnet-4-6');
+    expect(canonicalModel('claude-opus-4-6-thinking')).toBe('claude-opus-4-6');
     expect(canonicalModel('gpt-4o-2024-08-06')).toBe('gpt-4o');
   });
 
   it('prices a model it does not list by its family, and anything else as the documented fallback', () => {
-    expect(priceModelCall('claude-opus-9-1', { prompt: 1000, completion: 0 })).toMatchObject({ priced_as: 'claude-opus-4-1', match: 'family' });
+    expect(priceModelCall('claude-opus-9-1', { prompt: 1000, completion: 0 })).toMatchObject({ priced_as: 'claude-opus-4-7', match: 'family' });
     expect(priceModelCall('gpt-4o-mini-search-preview', { prompt: 1000, completion: 0 })).toMatchObject({ priced_as: 'gpt-4o-mini', match: 'family' });
     expect(priceModelCall('llama-3-70b', { prompt: 1000, completion: 0 })).toMatchObject({ priced_as: 'claude-sonnet-4-6', match: 'fallback', usd: 0.003 });
   });

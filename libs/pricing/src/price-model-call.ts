@@ -20,7 +20,8 @@ export interface PricedCall {
 
 /**
  * `claude-opus-4-5-20251101` → `claude-opus-4-5`; provider prefixes and suffixes (`anthropic/`,
- * `us.anthropic.`, `-v1:0`, `@20250514`, `[1m]`) go too, so the same model has one name everywhere.
+ * `us.anthropic.`, `-v1:0`, `@20250514`, `[1m]`, a proxy's `-thinking`) go too, so the same model has
+ * one name everywhere.
  */
 export function canonicalModel(model: string): string {
   return model
@@ -29,6 +30,7 @@ export function canonicalModel(model: string): string {
     .replace(/^(?:[a-z0-9-]+\/)+/, '')
     .replace(/^(?:[a-z]{2,4}\.)?anthropic\./, '')
     .replace(/\[[^\]]*\]$/, '')
+    .replace(/-thinking$/, '')
     .replace(/-v\d+(?::\d+)?$/, '')
     .replace(/[@-]\d{8}$/, '')
     .replace(/-\d{4}-\d{2}-\d{2}$/, '')

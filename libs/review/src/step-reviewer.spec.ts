@@ -42,6 +42,39 @@ describe('StepReviewer', () => {
     expect(verdict.risk.score).toBeGreaterThan(0.5);
   });
 
+  it('asks once for a directory outside the project: once a person approved writing it, work inside it goes on', () => {
+    const reviewer = new StepReviewer();
+    reviewer.startSession(address, { context: { goal: 'Restart open-wispr', cwd: '/Users/mike/Dropbox/admin' } });
+    const fork = bash('mkdir -p ~/Code && cp -r /tmp/open-wispr ~/Code/openwisprmod');
+    expect(reviewer.review(fork, address).verdict).toMatchObject({ verdict: 'require_approval', rule_hits: expect.arrayContaining(['write_outside_project']) });
+    const edit = action('Write', { file_path: '/Users/mike/Code/openwisprmod/Sources/AppDelegate.swift', content: 'import AppKit' });
+    // Not yet approved: the next write out there is asked about too.
+    expect(reviewer.review(edit, address).verdict.verdict).toBe('require_approval');
+    reviewer.recordOutcome(address, { action_id: fork.action_id, status: 'success' });
+    const again = action('Write', { file_path: '/Users/mike/Code/openwisprmod/Sources/AppDelegate.swift', content: 'import AppKit' });
+    expect(reviewer.review(again, address).verdict.rule_hits ?? []).not.toContain('write_outside_project');
+    // An approval hands over what was written, not its neighbours or the system.
+    expect(reviewer.review(action('Write', { file_path: '/Users/mike/Code/other-project/main.swift', content: '' }), address).verdict.verdict).toBe('require_approval');
+  });
+
+  it('never takes an approved write of a system file or a home directory for the whole directory', () => {
+    const reviewer = started(new StepReviewer());
+    const hosts = bash('mkdir -p ~/notes && echo "127.0.0.1 shop.local" | sudo tee -a /etc/hosts');
+    reviewer.review(hosts, address);
+    reviewer.recordOutcome(address, { action_id: hosts.action_id, status: 'success' });
+    expect(reviewer.review(action('Write', { file_path: '/etc/resolv.conf', content: 'nameserver 1.1.1.1' }), address).verdict.verdict).not.toBe('allow');
+    expect(reviewer.review(action('Write', { file_path: '~/todo.md', content: '' }), address).verdict.verdict).not.toBe('allow');
+  });
+
+  it('takes relative expected paths from the working directory', () => {
+    const reviewer = new StepReviewer();
+    reviewer.startSession(address, { context: { goal: 'Update the onboarding guide', expected_paths: ['docs/**'], cwd: '/home/dev/projects/handbook' } });
+    const inside = reviewer.review(action('Edit', { file_path: '/home/dev/projects/handbook/docs/onboarding/vpn.md', old_string: 'a', new_string: 'b' }), address).verdict;
+    expect(inside.rule_hits ?? []).not.toContain('write_outside_project');
+    const outside = reviewer.review(action('Edit', { file_path: '/home/dev/projects/handbook/src/app.ts', old_string: 'a', new_string: 'b' }), address).verdict;
+    expect(outside.rule_hits).toContain('write_outside_project');
+  });
+
   it('answers an unknown action kind with a clear error verdict', () => {
     const { verdict } = new StepReviewer().review(action('Bash', { command: 'ls' }, { kind: 'teleport' }), address);
     expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'error', rule_hits: ['unknown_action_kind'] });

@@ -15,7 +15,7 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { nameMatcher, pathMatcher, pathsNamedIn, type PathMatcher } from './parsing/paths.js';
+import { isHomeRoot, nameMatcher, pathMatcher, pathsNamedIn, type PathMatcher } from './parsing/paths.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
@@ -82,7 +82,8 @@ interface ReviewProfile {
 interface SessionScope {
   context: ReviewSession['context'];
   inScope: (path: string) => boolean;
-  inExpectedPaths: (path: string) => boolean;
+  /** The project: the expected paths, or without them the working directory. */
+  inProject: (path: string) => boolean;
   profile: ReviewProfile;
 }
 
@@ -241,7 +242,7 @@ export class StepReviewer {
     const ruleErrors = [...analysis.evaluation.errors, ...sessionEvaluation.errors];
 
     const risk = profile.risk.calculate(parsed, session, scope.inScope, findings, now);
-    const rationality = this.rationality.check(parsed, session, scope.inExpectedPaths);
+    const rationality = this.rationality.check(parsed, session, scope.inProject);
     const sideEffects = this.sideEffects.analyze(parsed, session, scope.inScope);
     const knowledge = knowledgeFor(this.knowledge, session.context.cwd);
     const validationContext = knowledge
@@ -323,16 +324,18 @@ export class StepReviewer {
     const known = this.scopes.get(session);
     if (known && known.context === session.context) return known;
     const { expectedPaths, cwd } = session.context;
-    const expected = pathMatcher(expectedPaths);
+    // A relative glob (`docs/**`) is the working directory's.
+    const expected = pathMatcher(expectedPaths.map((glob) => (cwd && !/^(?:[/~$]|[a-z]:[\\/])/i.test(glob) ? `${cwd.replace(/[\\/]+$/, '')}/${glob}` : glob)));
     const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
-    const named = pathMatcher(pathsNamedIn(session.context.goal, cwd).filter((p) => !isProtectedPath(p) && !/^(?:~|\/home\/[^/]+|\/Users\/[^/]+|[a-z]:\/users\/[^/]+)\/?$/i.test(p)));
+    const named = pathMatcher(pathsNamedIn(session.context.goal, cwd).filter((p) => !isProtectedPath(p) && !isHomeRoot(p)));
     const scope: SessionScope = {
       context: session.context,
       // With neither expected paths nor a working directory there is no scope to leave.
-      inScope: project ? (path) => project(path) || this.alwaysInScope(path) || named(path) : () => true,
-      inExpectedPaths: expected,
+      // What a person approved writing outside it during the session is the task's too (a fork the user asked for).
+      inScope: project ? (path) => project(path) || this.alwaysInScope(path) || named(path) || session.isApproved(path) : () => true,
+      inProject: project ?? expected,
       profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
     };
     this.scopes.set(session, scope);

@@ -201,10 +201,40 @@ describe('scope_creep on real agents\' paths', () => {
     expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '~/documents/other-project/notes.txt' } });
   });
 
+  it('reads a Windows command\'s switches as switches and a bind mount by its host side', () => {
+    const s = new SessionDriver(undefined, { context: { goal: 'Mirror the build output', cwd: 'C:\\Users\\Vassa\\dev\\site' } });
+    s.bash('robocopy dist C:\\Users\\Vassa\\dev\\site\\public /E /NFL /NDL /R:2');
+    s.bash('dir /s /b *.ts');
+    expect(s.of('scope_creep')).toEqual([]);
+    const d = new SessionDriver();
+    d.bash('docker run --rm -v ./data:/var/lib/postgresql/data -v $HOME/projects/cart/src:/app/src postgres:16');
+    expect(d.of('scope_creep')).toEqual([]);
+    d.bash('docker run --rm -v /etc/ssl:/certs:ro alpine ls /certs');
+    d.bash('docker exec db cat /var/lib/postgresql/data/pg_hba.conf');
+    expect(d.last('scope_creep')).toMatchObject({ details: { out_of_scope_path: '/etc/ssl' } });
+  });
+
   it('counts a path the user named in the goal as the task\'s own', () => {
     const s = new SessionDriver(undefined, { context: { goal: 'Take the context for the project from /home/dev/Desktop/idea_validation/PROJECT_CONTEXT.md', cwd: '/home/dev/projects/cart' } });
     s.read('/home/dev/Desktop/idea_validation/PROJECT_CONTEXT.md');
     expect(s.of('scope_creep')).toEqual([]);
+  });
+
+  it('counts a path named in a follow-up request as the task\'s own from then on', () => {
+    const s = new SessionDriver();
+    s.reports.push(...s.patterns.goalChanged(s.now + 1000, 'Also update the notes in /home/dev/shared/cart-notes.md'));
+    s.read('/home/dev/shared/cart-notes.md');
+    s.edit('/home/dev/shared/cart-notes.md');
+    expect(s.of('scope_creep')).toEqual([]);
+  });
+
+  it('takes listing the directories the project lies in for looking around, not for leaving the project', () => {
+    const s = new SessionDriver();
+    s.bash('ls /home/dev/projects');
+    s.bash('ls -la /home/dev');
+    expect(s.of('scope_creep')).toEqual([]);
+    s.bash('ls /home/dev/projects/other-shop');
+    expect(s.last('scope_creep')).toMatchObject({ details: { out_of_scope_path: '~/projects/other-shop' } });
   });
 });
 
@@ -233,6 +263,16 @@ describe('goal_drift', () => {
     s.edit(`${CWD}/src/cart.ts`);
     for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts']) s.edit(`${CWD}/${f}`);
     expect(s.of('goal_drift')).toHaveLength(1);
+  });
+
+  it('does not count the agent\'s own plans and notes as changes to the project, nor work outside it (scope creep\'s)', () => {
+    const s = new SessionDriver();
+    s.edit(`${CWD}/src/cart.ts`);
+    for (let i = 0; i < 6; i++) s.run('Write', { file_path: `/home/dev/.claude/plans/cart-plan-${i}.md`, content: '# Plan' });
+    s.bash('rm /tmp/cart-scratch.json');
+    for (const f of ['a.swift', 'b.swift', 'c.swift', 'd.swift']) s.edit(`/home/dev/Code/fork/Sources/${f}`);
+    expect(s.of('goal_drift')).toEqual([]);
+    expect(s.last('scope_creep')!.details['out_of_scope_paths']).toContain('~/Code/fork/Sources/a.swift');
   });
 
   it('follows the reviewer: low goal alignment is unrelated whatever the path', () => {

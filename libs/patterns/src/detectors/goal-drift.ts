@@ -1,7 +1,7 @@
 import type { Step } from '../action-step.js';
 import { severityFor } from '../detector-settings.js';
 import { commandPaths } from '../action-step.js';
-import { pathMatcher, resolvePath, stemOf, type PathMatcher } from '../paths.js';
+import { compiledMatcher, pathMatcher, resolvePath, stemOf, type PathMatcher } from '../paths.js';
 import { wordsOf } from '../project-knowledge.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 
@@ -12,6 +12,9 @@ export interface GoalTargets {
   expected?: PathMatcher;
 }
 
+const SOURCE_FILE =
+  /\.(?:[cm]?[jt]sx?|py|pyi|go|rs|java|kts?|rb|php|cs|fs|c|cc|cpp|h|hpp|swift|mm?|scala|clj|ex|exs|erl|hs|lua|dart|r|jl|sh|bash|zsh|ps1|sql|json|ya?ml|toml|ini|cfg|conf|xml|gradle|md|mdx|rst|txt|html?|css|scss|sass|less|vue|svelte|astro|tf|hcl|proto|graphql|gql|sol|ipynb|lock)$/i;
+
 const goals = new Map<string, GoalTargets>();
 const MAX_CACHED = 1000;
 
@@ -20,7 +23,8 @@ export function goalTargets(goal: string, cwd: string | undefined, home: string 
   const key = `${goal}\u0000${cwd ?? ''}\u0000${(expected ?? []).join(',')}`;
   const cached = goals.get(key);
   if (cached) return cached;
-  const named = commandPaths(goal.replace(/[`'"(),:;]/g, ' ')).filter((p) => /\.[a-z0-9]{1,8}$/i.test(p));
+  // Only what reads as a project file: an issue text's `msg.value`, `marshmallow.fields` or an attached screenshot is no file to fix.
+  const named = commandPaths(goal.replace(/[`'"(),:;]/g, ' ')).filter((p) => SOURCE_FILE.test(p));
   const files = named.map((p) => resolvePath(p, cwd, home));
   const ignored = new Set(ignoredWords.flatMap((w) => wordsOf(w)));
   const keywords = [...new Set(wordsOf(goal.replace(/\S+\.[a-z0-9]{1,8}\b/gi, ' ')).filter((w) => w.length >= 4 && !ignored.has(w)))];
@@ -36,17 +40,17 @@ export function goalTargets(goal: string, cwd: string | undefined, home: string 
 }
 
 /**
- * Related to the goal: the reviewer judged it aligned, or it touches a file the goal names or one named
+ * Related to the goal: it touches a file the goal names or one named
  * after it (its tests), or its path inside the project has a goal word in it. When the goal names no
  * file, or the user steers with follow-up requests, every change inside the expected paths is related:
  * the drift left to see is work outside them, and a word match against a conversation ("yes, go ahead")
  * judges nothing.
  */
 function related(step: Step, targets: GoalTargets, project: string | undefined, followedUp: boolean): boolean {
-  if (step.alignment !== undefined && step.alignment >= 0.6) return true;
   // A goal that names no file is about its project, and once the user steers with follow-up requests the
   // project is the task whatever the first request named: a change inside the expected paths is related.
   if ((followedUp || !targets.files.length) && (step.paths ?? []).some((path) => targets.expected?.(path))) return true;
+  // The reviewer's alignment is high for anything inside the project, so only a low one says something here.
   if (step.alignment !== undefined && step.alignment <= 0.3) return false;
   return (step.paths ?? []).some((path) => {
     const inside = (project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path).toLowerCase();
@@ -69,7 +73,12 @@ export function detectGoalDrift(view: SessionView): Finding | undefined {
   if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
   const project = cwd ? resolvePath(cwd, undefined, view.home) : undefined;
   const since = view.snapshot.goal_since ?? -Infinity;
-  const writes = view.completed.filter((s) => s.at >= since && (s.op === 'write' || (s.cmd && /^(sed -i|perl -pi|mv|rm|git mv|git rm)\b/.test(s.cmd))));
+  // The agent's own notes and plans, temporary files and caches are no change to the project; work
+  // outside the project is scope creep's to judge, not a second finding here.
+  const ignored = compiledMatcher(view.settings.scope_creep.ignored_paths);
+  const inScope = view.inScope;
+  const notTheProjects = (s: Step) => !!s.paths?.length && s.paths.every((p) => ignored(p) || (!!inScope && !inScope(p)));
+  const writes = view.completed.filter((s) => s.at >= since && (s.op === 'write' || (s.cmd && /^(sed -i|perl -pi|mv|rm|git mv|git rm)\b/.test(s.cmd))) && !notTheProjects(s));
   const drift: Step[] = [];
   let anyRelated = false;
   for (let i = writes.length - 1; i >= 0; i--) {

@@ -1,25 +1,20 @@
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { severityFor, severityRank } from '../detector-settings.js';
-import { pathMatcher, type PathMatcher } from '../paths.js';
+import { compiledMatcher, type PathMatcher } from '../paths.js';
 import { copiesFiles } from '../signals.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 
-const matchers = new WeakMap<readonly string[], PathMatcher>();
-function compiled(globs: readonly string[]): PathMatcher {
-  let match = matchers.get(globs);
-  if (!match) matchers.set(globs, (match = pathMatcher(globs)));
-  return match;
-}
 
 const ROOTS = new Set(['~', '/', '/home', '/Users']);
 const isRoot = (path: string, home: string | undefined) => ROOTS.has(path) || path === home;
 
-/** Listing or searching a whole home directory or the file system root. */
+/** Searching a whole home directory or the file system root. A plain `ls` of it only looks around. */
 function isBroadScan(step: Step, home: string | undefined): boolean {
-  if (step.op === 'search' || step.op === 'read') return !!step.paths?.some((p) => isRoot(p, home));
+  if (step.op === 'search') return !!step.paths?.some((p) => isRoot(p, home));
   if (!step.cmd) return false;
-  return /^(find|ls|du|tree|grep|rg|locate|fd)\b/.test(step.cmd) && !!step.paths?.some((p) => isRoot(p, home));
+  const scan = /^(find|du|tree|grep|rg|locate|fd)\b/.test(step.cmd) || /^ls\b[^|;&]*\s-[a-zA-Z]*R/.test(step.cmd);
+  return scan && !!step.paths?.some((p) => isRoot(p, home));
 }
 
 /** Whether a path is ignored or a secret, per settings: the same paths recur, so the answers are kept (bounded). */
@@ -47,8 +42,8 @@ const max = (a: Severity | undefined, b: Severity): Severity => (a && severityRa
  */
 export function detectScopeCreep(view: SessionView): Finding | undefined {
   const settings = view.settings.scope_creep;
-  const ignored = compiled(settings.ignored_paths);
-  const secret = compiled(settings.secret_paths);
+  const ignored = compiledMatcher(settings.ignored_paths);
+  const secret = compiledMatcher(settings.secret_paths);
   let settingsKey = settingsKeys.get(settings);
   if (!settingsKey) settingsKeys.set(settings, (settingsKey = String(++keySequence)));
   const outside = new Set<string>();

@@ -47,11 +47,11 @@ const TOOL_FOR_COMMAND: Record<string, string> = {
 export class RationalityChecker {
   private readonly goalWords = new WeakMap<ReviewSession, { goal: string; words: Set<string> }>();
 
-  check(action: ParsedAction, session: ReviewSession, inExpectedPaths: (path: string) => boolean): RationalityAnalysis {
+  check(action: ParsedAction, session: ReviewSession, inProject: (path: string) => boolean): RationalityAnalysis {
     const issues: string[] = [];
     const suggestions: string[] = [];
     const components: RationalityComponents = {
-      goal_alignment: this.goalAlignment(action, session, inExpectedPaths, issues, suggestions),
+      goal_alignment: this.goalAlignment(action, session, inProject, issues, suggestions),
       logical_progression: this.logicalProgression(action, session, issues, suggestions),
       efficiency: this.efficiency(action, suggestions, issues),
       completeness: this.completeness(action, session, issues, suggestions),
@@ -70,16 +70,18 @@ export class RationalityChecker {
     return words;
   }
 
-  private goalAlignment(action: ParsedAction, session: ReviewSession, inExpectedPaths: (path: string) => boolean, issues: string[], suggestions: string[]): number {
-    const { goal, expectedPaths } = session.context;
+  private goalAlignment(action: ParsedAction, session: ReviewSession, inProject: (path: string) => boolean, issues: string[], suggestions: string[]): number {
+    const { goal, expectedPaths, cwd } = session.context;
+    // The expected paths, or without them the working directory: the project the task is about.
+    const declared = expectedPaths.length > 0 || !!cwd;
     // Nothing declared: nothing to measure against, so no penalty.
-    if (!goal && !expectedPaths.length) return 1;
+    if (!goal && !declared) return 1;
     if (action.intent === 'message' || action.intent === 'delegation') return 1;
     // Without a goal only the expected paths can be left: an action that names no path, or only paths inside them, is aligned.
-    if (!goal && (action.readOnly || action.paths.every((p) => inExpectedPaths(p) || inTempDirectory(p)))) return 1;
-    if (action.paths.length && expectedPaths.length && action.paths.every(inExpectedPaths)) return 1;
+    if (!goal && (action.readOnly || action.paths.every((p) => inProject(p) || inTempDirectory(p)))) return 1;
+    if (action.paths.length && declared && action.paths.every(inProject)) return 1;
     // Looking around, running the project's tests and builds serve any goal in the project.
-    if ((action.readOnly || action.intents.every((i) => i === 'command_execution' || i === 'file_read')) && !action.paths.some((p) => !inExpectedPaths(p) && expectedPaths.length)) return 1;
+    if ((action.readOnly || action.intents.every((i) => i === 'command_execution' || i === 'file_read')) && !action.paths.some((p) => !inProject(p) && declared)) return 1;
     const goalWords = this.wordsOfGoal(session);
     if (goalWords.size) {
       const text = [action.command ?? '', ...action.paths.map(basename), ...action.packages, action.description ?? '', ...action.urls].join(' ');
@@ -93,8 +95,7 @@ export class RationalityChecker {
   private logicalProgression(action: ParsedAction, session: ReviewSession, issues: string[], suggestions: string[]): number {
     const previous = session.last();
     if (!previous) return 1;
-    const same = session.similar(action.key);
-    const failedBefore = same.some((r) => r.status === 'error');
+    const failedBefore = session.failuresSinceChange(action.key) > 0;
     if (this.contradicts(action, session)) {
       issues.push('contradicts_previous');
       suggestions.push('This undoes work done earlier in the session; say why before reverting it.');

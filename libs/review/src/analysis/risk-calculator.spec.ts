@@ -36,6 +36,18 @@ describe('RiskCalculator (seed 001)', () => {
     expect(calculator.calculate(action, session, everywhere, [], 0).factors).toContain('repeated_failure');
   });
 
+  it('counts failures only since the session last changed a file: testing again after an edit checks the fix', () => {
+    const session = new ReviewSession('a', 's', 0);
+    const test = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'npx vitest run' } });
+    const edit = parseAction({ kind: 'tool_use', tool: 'Edit', input: { file_path: '/work/src/weather.ts', old_string: 'a', new_string: 'b' } });
+    session.recordAction(test, 't1', 'allow', 0);
+    session.recordOutcome({ actionId: 't1', status: 'error', error: { message: 'FAIL tests/weather.test.ts' } }, 0);
+    expect(calculator.calculate(test, session, everywhere, [], 0).factors).toContain('repeated_failure');
+    session.recordAction(edit, 'e1', 'allow', 0);
+    session.recordOutcome({ actionId: 'e1', status: 'success' }, 0);
+    expect(calculator.calculate(test, session, everywhere, [], 0).factors).not.toContain('repeated_failure');
+  });
+
   it('adds the privilege and pattern modifiers', () => {
     const session = new ReviewSession('a', 's', 0);
     session.recordPattern({ type: 'scope_creep', severity: 'high', confidence: 1, shadow: false, at: 0 });

@@ -56,7 +56,7 @@ export class RiskCalculator {
     const outside = action.paths.filter((p) => !inScope(p) && !(isHarmlessRead(p) && !action.writtenPaths.includes(p)));
     if (outside.length) modifiers.push({ name: 'scope', value: 0.3, detail: `outside the expected paths: ${outside.slice(0, 3).join(', ')}` });
 
-    const failures = session.similar(action.key).filter((r) => r.status === 'error').length;
+    const failures = session.failuresSinceChange(action.key);
     if (failures) {
       const value = failures === 1 ? 0.1 : failures === 2 ? 0.2 : 0.4;
       modifiers.push({ name: 'repetition', value, detail: `the same action failed ${failures} time${failures === 1 ? '' : 's'} before` });

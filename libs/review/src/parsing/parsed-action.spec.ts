@@ -41,6 +41,12 @@ describe('parseAction', () => {
     expect(bash('sudo systemctl restart nginx').intents).toContain('system_command');
   });
 
+  it("reads PowerShell's navigation and look-up cmdlets as reads, whatever their case", () => {
+    const run = parseAction({ kind: 'tool_use', tool: 'PowerShell', input: { command: "Set-Location 'C:\\dev\\weather-bot'; npx vitest run 2>&1" } }, 'C:\\dev\\weather-bot');
+    expect(run.intents).toEqual(['command_execution', 'file_read']);
+    expect(parseAction({ kind: 'tool_use', tool: 'PowerShell', input: { command: 'get-childitem -Recurse | select-object -First 5' } }, 'C:\\dev').readOnly).toBe(true);
+  });
+
   it('finds package installs and their packages, also through npx and python -m', () => {
     expect(bash('npm install left-pad@1.3.0 --save').packages).toEqual(['left-pad@1.3.0']);
     expect(bash('npx playwright install chromium').intent).toBe('package_install');

@@ -95,6 +95,13 @@ const READ_COMMANDS = new Set([
   'lsof', 'ss', 'netstat', 'free', 'uptime', 'top', 'htop', 'man', 'help', 'tldr', 'sleep', 'wait', 'exit', 'set', 'export',
   'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
 ]);
+/** PowerShell's cmdlets and aliases that look and navigate (compared in lower case: PowerShell ignores case). */
+const POWERSHELL_READS = new Set([
+  'set-location', 'get-location', 'push-location', 'pop-location', 'get-childitem', 'get-content', 'select-object', 'select-string',
+  'test-path', 'write-output', 'write-host', 'get-item', 'get-itemproperty', 'measure-object', 'where-object', 'sort-object',
+  'format-table', 'format-list', 'out-string', 'out-host', 'get-process', 'get-command', 'get-help', 'resolve-path', 'split-path',
+  'join-path', 'get-date', 'get-service', 'convertfrom-json', 'convertto-json', 'get-filehash', 'gci', 'gc', 'sls', 'sl', 'dir',
+]);
 const GIT_READ = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'reflog', 'ls-remote', 'whatchanged', 'cat-file', 'ls-tree', 'config', 'remote', 'branch', 'tag', 'stash']);
 /** Getting a repository from elsewhere; pushing and pulling the project's own remote is project work (forced pushes and deletions are the git rules'). */
 const GIT_NETWORK = new Set(['clone']);
@@ -208,7 +215,7 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
     else if (sub && GIT_READ.has(sub) && !segment.argv.some((a) => ['-D', '-d', '--delete', 'drop', 'clear', 'pop', '-m', 'set-url', 'add'].includes(a))) out.add('file_read');
     else out.add('command_execution');
   } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) out.add('file_modification');
-  else if (READ_COMMANDS.has(cmd)) out.add('file_read');
+  else if (READ_COMMANDS.has(cmd) || POWERSHELL_READS.has(cmd.toLowerCase())) out.add('file_read');
   else if (CREATE_COMMANDS.has(cmd)) out.add('file_creation');
   else if (MODIFY_COMMANDS.has(cmd)) out.add('file_modification');
   else if (NETWORK_COMMANDS.has(cmd)) {

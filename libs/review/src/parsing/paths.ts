@@ -108,3 +108,9 @@ export function pathsNamedIn(text: string | undefined, cwd?: string): string[] {
   const found = text.match(/(?<![\w.~/\\-])(?:~|\/(?:Users|home|tmp|var|opt|srv|mnt|Volumes|private|workspaces?|data|root)|[A-Za-z]:[\\/])[^\s"'`)>\]，。、；：！？]*/g) ?? [];
   return [...new Set(found.map((p) => p.replace(/[.,;:!?]+$/, '')).filter((p) => p.length > 2).map((p) => resolvePath(p, cwd)))].slice(0, 32);
 }
+
+const HOME_ROOT = /^(?:~|\/home\/[^/]+|\/Users\/[^/]+|\/root|[a-z]:\/users\/[^/]+)?\/?$/i;
+/** A whole home directory (or the root): naming or approving it hands over nothing in particular. */
+export function isHomeRoot(path: string): boolean {
+  return HOME_ROOT.test(path);
+}

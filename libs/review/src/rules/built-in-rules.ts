@@ -5,6 +5,7 @@ import { remoteSystemCopyRule } from './remote-copy-rules.js';
 import { reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
 import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
+import { credentialExposureRule } from './credential-exposure-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
 import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
@@ -49,6 +50,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   packagePublishRule,
   writeOutsideProjectRule,
   secretFileReadRule,
+  credentialExposureRule,
   persistenceInstallRule,
   massProcessKillRule,
   systemPackageChangeRule,

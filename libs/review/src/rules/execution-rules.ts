@@ -13,6 +13,7 @@ const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
 };
 /** `curl … | sh` written as text (a crontab line, an echo into a file): it runs later, unread. */
 const REMOTE_SCRIPT_TEXT = /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/;
+const DOCUMENTATION = /\.(?:md|mdx|markdown|rst|txt|adoc|html?)$/i;
 const DOWNLOAD_FLAGS = new Set(['-o', '-O', '--output', '--output-document']);
 
 /** The file a curl/wget segment saves to, if any. */
@@ -70,7 +71,10 @@ export const downloadAndRunRule = builtInRule({
         alternative: 'Download the script, read it (or show it to the user), then run it as a separate step.',
       };
     }
-    if (REMOTE_SCRIPT_TEXT.test(action.command ?? '') || (action.intent !== 'file_read' && typeof action.input['content'] === 'string' && REMOTE_SCRIPT_TEXT.test(action.input['content']))) {
+    // Documentation tells a person how to install (a README's `curl … | sh`); it runs nothing by itself.
+    const documentation = action.writtenPaths.length > 0 && action.writtenPaths.every((p) => DOCUMENTATION.test(p));
+    const content = action.input['content'];
+    if (REMOTE_SCRIPT_TEXT.test(action.command ?? '') || (action.intent !== 'file_read' && !documentation && typeof content === 'string' && REMOTE_SCRIPT_TEXT.test(content))) {
       return {
         verdict: 'block',
         score: 0.9,

@@ -15,6 +15,16 @@ describe('test_bypass', () => {
     expect(testBypassRule.evaluate(edit(file, before, after))).toMatchObject({ verdict: 'require_approval', factors: ['test_bypass'] });
   });
 
+  it('judges a test file by its path inside the project: a project kept in a test/ directory is not all tests', () => {
+    const page = 'const load = () => { if (pending (records)) return null; };\nexport default AttendancePage;\n';
+    const inProject = ruleContext('Write', { file_path: '/home/user/test/frontend/src/pages/AttendancePage.jsx', content: page });
+    inProject.session.declare({ cwd: '/home/user/test' });
+    expect(testBypassRule.evaluate(inProject)).toBeNull();
+    const spec = ruleContext('Write', { file_path: '/home/user/test/frontend/test/attendance.test.jsx', content: "it.skip('loads', () => {});" });
+    spec.session.declare({ cwd: '/home/user/test' });
+    expect(testBypassRule.evaluate(spec)?.verdict).toBe('require_approval');
+  });
+
   it('asks for approval when an assertion is replaced by one that cannot fail', () => {
     expect(testBypassRule.evaluate(edit('src/a.spec.ts', "expect(parse('2024-01-01')).toEqual(new Date(2024, 0, 1));", 'expect(true).toBe(true);'))?.verdict).toBe('require_approval');
   });

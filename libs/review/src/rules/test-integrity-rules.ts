@@ -1,9 +1,16 @@
 import { commandName } from '../parsing/command-facts.js';
+import { resolvePath } from '../parsing/paths.js';
 import { builtInRule } from './built-in-rule.js';
 
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py)$|(?:^|\/)test_[^/]+\.py$|Test\.(?:java|kt)$/;
 const SKIP_MARKERS = /\b(?:it|test|describe)\.skip\s*\(|\b(?:xit|xtest|xdescribe)\s*\(|\b(?:it|test)\.todo\s*\(|@pytest\.mark\.skip|@unittest\.skip|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]|\bpending\s*\(/;
 const WEAKENED_ASSERTION = /expect\([^)]*\)\.(?:toBeDefined|toBeTruthy)\(\)|assert\s+True\b|expect\(true\)\.toBe\(true\)/;
+
+/** A test file, judged by its path inside the project: a project that lives in a `test/` directory is not all tests. */
+function testFileOf(paths: readonly string[], cwd: string | undefined): string | undefined {
+  const project = cwd ? `${resolvePath(cwd).replace(/\/+$/, '')}/` : undefined;
+  return paths.find((p) => TEST_FILE.test(project && p.startsWith(project) ? p.slice(project.length) : p));
+}
 
 function added(pattern: RegExp, before: string, after: string): boolean {
   return pattern.test(after) && !pattern.test(before);
@@ -13,8 +20,8 @@ export const testBypassRule = builtInRule({
   name: 'test_bypass',
   description: 'Skipping or hollowing out a test instead of fixing the code it tests needs approval (the bypass trap).',
   reads: 'action',
-  check({ action }) {
-    const file = action.writtenPaths.find((p) => TEST_FILE.test(p));
+  check({ action, session }) {
+    const file = testFileOf(action.writtenPaths, session.context.cwd);
     if (!file) return null;
     const before = typeof action.input['old_string'] === 'string' ? action.input['old_string'] : '';
     const after = typeof action.input['new_string'] === 'string' ? action.input['new_string'] : typeof action.input['content'] === 'string' ? action.input['content'] : '';
@@ -42,7 +49,7 @@ export const assertionRewriteRule = builtInRule({
   description: "Changing what a failing test expects, instead of fixing the code under test, needs approval (the bypass trap).",
   reads: 'session',
   check({ action, session }) {
-    const file = action.writtenPaths.find((p) => TEST_FILE.test(p));
+    const file = testFileOf(action.writtenPaths, session.context.cwd);
     const before = action.input['old_string'];
     const after = action.input['new_string'];
     if (!file || typeof before !== 'string' || typeof after !== 'string') return null;

@@ -1,4 +1,6 @@
 import type { Phase, PatternType, Severity, VerdictKind } from '@warden/contracts';
+import { isProtectedPath } from '../parsing/command-facts.js';
+import { isHomeRoot } from '../parsing/paths.js';
 import type { Intent, ParsedAction } from '../parsing/parsed-action.js';
 
 /** What the agent declared about its task (session.started, or the context sent with an action). */
@@ -68,6 +70,8 @@ export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error
   return (!!record.error.class && CONNECTION_ERROR_CLASSES.has(record.error.class)) || CONNECTION_ERROR_TEXT.test(record.error.message);
 }
 
+const MAX_APPROVED_PATHS = 64;
+
 /** How long a pattern report keeps raising the risk of the session's actions. */
 export const PATTERN_MEMORY_MS = 10 * 60_000;
 
@@ -86,6 +90,11 @@ export class ReviewSession {
   lastSeen: number;
   /** Its session.started was applied. */
   declared = false;
+  /**
+   * Paths outside the declared scope that a person let the agent write: an action held for approval
+   * that then ran. Writing there again, and inside them, is the task's work, not a new question.
+   */
+  readonly approvedPaths: { path: string; within: boolean }[] = [];
   /** The service looked up this session's declaration on the bus already (see the reviewer's session sync). */
   declarationLookedUp = false;
   private readonly byActionId = new Map<string, ActionRecord>();
@@ -151,6 +160,21 @@ export class ReviewSession {
     if (!record) return;
     record.status = outcome.status;
     if (outcome.error) record.error = outcome.error;
+    if (record.verdict === 'require_approval' && outcome.status === 'success') {
+      // A system directory or a whole home directory is never handed over by one approval, and a parent the
+      // action only created on the way (`mkdir -p ~/Code && cp -r x ~/Code/fork`) is approved alone, not its contents.
+      const written = record.writtenPaths.filter((path) => !isProtectedPath(path) && !isHomeRoot(path));
+      for (const path of written) {
+        const within = !written.some((other) => other.startsWith(`${path}/`));
+        if (!this.approvedPaths.some((a) => a.path === path && a.within === within)) this.approvedPaths.push({ path, within });
+      }
+      if (this.approvedPaths.length > MAX_APPROVED_PATHS) this.approvedPaths.splice(0, this.approvedPaths.length - MAX_APPROVED_PATHS);
+    }
+  }
+
+  /** Whether a person approved writing this path, or a directory it lies in, earlier in the session. */
+  isApproved(path: string): boolean {
+    return this.approvedPaths.some((approved) => path === approved.path || (approved.within && path.startsWith(`${approved.path}/`)));
   }
 
   recordPattern(pattern: ActivePattern): void {
@@ -166,6 +190,20 @@ export class ReviewSession {
   /** Earlier actions with the same key. */
   similar(key: string): ActionRecord[] {
     return this.history.filter((r) => r.key === key);
+  }
+
+  /**
+   * Failures of actions with this key since the session last changed a file: running the tests again
+   * after an edit checks the fix, it does not repeat the failure.
+   */
+  failuresSinceChange(key: string): number {
+    let failures = 0;
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const record = this.history[i]!;
+      if (record.writtenPaths.length && record.status === 'success' && record.key !== key) break;
+      if (record.key === key && record.status === 'error') failures++;
+    }
+    return failures;
   }
 
   /** The last `limit` failed actions, newest first. */

@@ -113,6 +113,21 @@ describe('FileSystemValidator', () => {
     expect(validator.validate(edit('/work/app/.env'), sessionOf([write('/work/app/.env')]))).toEqual({ kind: 'approve' });
   });
 
+  it('lets Claude Code create configuration: its Write refuses to overwrite a file the session has not read', () => {
+    const context = sessionOf([bash('npx hardhat test'), 'Error HH8: There\'s one or more errors in your config file']);
+    context.session.declare({ cwd: CWD }, { agentKind: 'claude-code' });
+    expect(validator.validate(write('/work/app/hardhat.config.js'), context)).toEqual({ kind: 'approve' });
+    expect(validator.validate(write('/work/app/.env'), context)).toEqual({ kind: 'approve' });
+    // Changing it in place, or writing it with the shell, is still a change to review.
+    expect(validator.validate(edit('/work/app/hardhat.config.js'), context).kind).toBe('require_prerequisites');
+    expect(validator.validate(bash('echo "PRIVATE_KEY=0xabc" > .env'), context).kind).toBe('require_prerequisites');
+  });
+
+  it('does not take a tool refusing its own input for a failure to react to', () => {
+    const refused = parseAction({ kind: 'tool_use', tool: 'EnterPlanMode', input: { reason: 'plan' } }, CWD);
+    expect(validator.validate(edit('playwright.config.ts'), sessionOf([refused, 'InputValidationError: An unexpected parameter `reason` was provided']))).toEqual({ kind: 'approve' });
+  });
+
   it('lets through files that are not configuration, and failures long past', () => {
     expect(validator.validate(write('/work/app/src/environment.ts'), sessionOf([bash('npm test'), FAILURE]))).toEqual({ kind: 'approve' });
     const longAgo: [ParsedAction, string?][] = [[bash('npm test'), FAILURE], ...Array.from({ length: 10 }, (): [ParsedAction] => [bash('npm run lint')])];

@@ -8,10 +8,22 @@ const WRITE_INTENTS: ReadonlySet<Intent> = new Set(['file_creation', 'file_modif
 /** How many of the session's last actions a failure counts as recent. */
 export const RECENT_ACTIONS = 10;
 
+/** A command or request failed among the last RECENT_ACTIONS actions (a tool refusing its own input is no such failure). */
 function failedRecently(session: ReviewSession): boolean {
   const history = session.history;
-  for (let i = history.length - 1; i >= 0 && i >= history.length - RECENT_ACTIONS; i--) if (history[i]!.status === 'error') return true;
+  for (let i = history.length - 1; i >= 0 && i >= history.length - RECENT_ACTIONS; i--) {
+    const record = history[i]!;
+    if (record.status === 'error' && (record.command !== undefined || record.intent === 'network_request')) return true;
+  }
   return false;
+}
+
+/**
+ * Claude Code's Write refuses to overwrite a file the session has not read: a Write of a path the session
+ * never saw creates that file, and there is no current configuration to review.
+ */
+function createsFile(action: ParsedAction, session: ReviewSession, path: string): boolean {
+  return session.context.agentKind === 'claude-code' && action.tool === 'Write' && !session.hasSeen(path);
 }
 
 /** Read it, or wrote it earlier in the session with success: either way the agent knows what it holds. */
@@ -56,7 +68,7 @@ export class FileSystemValidator implements ToolValidator {
   }
 
   private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
-    const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p));
+    const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p) && !createsFile(action, session, p));
     if (!unread.length) return [];
     return failedRecently(session) ? unread : unread.filter(isSecretsEnvFile);
   }

@@ -1,0 +1,54 @@
+import { credentialExposureRule } from './credential-exposure-rules.js';
+import { bashContext as bash, ruleContext as context } from './rule-context.fixture.js';
+
+describe('credential_exposure', () => {
+  it.each([
+    'echo "$GH_TOKEN" | head -c 10; echo "..."',
+    'echo ${AWS_SECRET_ACCESS_KEY}',
+    'printf "%s\\n" "$OPENAI_API_KEY"',
+    'echo "token: ${GITHUB_TOKEN:0:10}"',
+    'env | grep -i -E "github|token|gh_" | head -5',
+    'printenv | grep -i secret',
+    'printenv ANTHROPIC_API_KEY',
+    'git credential fill <<EOF\nprotocol=https\nhost=github.com\n\nEOF',
+    'cat ~/.gitconfig; git credential fill <<< "protocol=http"',
+    'gh auth token',
+    'security find-generic-password -s github -w',
+    'cat /proc/self/fd/4 2>/dev/null | head -c 30',
+    'read -r token < /proc/self/fd/4 && echo "${token:0:10}..."',
+    'cat /proc/1/environ | tr "\\0" "\\n"',
+    'cat /home/claude/.claude/remote/.session_ingress_token | head -c 20',
+  ])('asks before %s', (command) => {
+    expect(credentialExposureRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval', factors: ['secrets', 'credential_access'] });
+  });
+
+  it.each([
+    'echo $PATH',
+    'echo "Home is $HOME, user $USER"',
+    '[ -n "$GH_TOKEN" ] && echo set || echo unset',
+    'echo "GH_TOKEN is ${GH_TOKEN:+set}"',
+    'echo "${#GH_TOKEN} characters"',
+    'echo "$GH_TOKEN" | gh auth login --with-token',
+    'echo "$DOCKER_PASSWORD" | docker login -u bot --password-stdin',
+    'echo "//registry.npmjs.org/:_authToken=${NPM_TOKEN}" > ~/.npmrc',
+    'env | grep -i node',
+    "env | grep -i -E '(github|gh_)' | sed 's/=.*/=<set>/'",
+    'printenv | grep -i token | cut -d= -f1',
+    'token=$(curl -s http://localhost:3001/ | grep -oE csrf-token) && echo "token: ${token:0:15}..."',
+    'env NODE_ENV=test npm test',
+    'printenv PATH',
+    'export GITHUB_TOKEN=$(cat .secrets/token) && gh pr list',
+    'git config --get credential.helper',
+    'gh auth status',
+    'GH_TOKEN=$(gh auth token) gh pr list',
+    'grep -rn "auth_token" src/',
+    'cat /proc/cpuinfo',
+  ])('lets %s through', (command) => {
+    expect(credentialExposureRule.evaluate(bash(command))).toBeNull();
+  });
+
+  it('asks before a token file is read with the Read tool', () => {
+    expect(credentialExposureRule.evaluate(context('Read', { file_path: '/home/claude/.claude/remote/.session_ingress_token' }))?.verdict).toBe('require_approval');
+    expect(credentialExposureRule.evaluate(context('Read', { file_path: '/work/app/src/auth/token.ts' }))).toBeNull();
+  });
+});
