@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import {
+  actionDigest,
   createMessage,
   derivedMessageId,
   OPERATOR_REJECTION_PROMPT,
   partitionOf,
   type AnyMessage,
+  type DecisionRecord,
   type HitlCommandType,
   type MessageOf,
 } from '@warden/contracts';
@@ -47,6 +49,10 @@ export interface RelayOptions {
   partitions: number;
   /** True while this replica owns the partition (timers fire only at the owner). */
   owns(partition: number): boolean;
+  /** A require_approval may go to the agent's own user when the proposal asks so (else operators answer all). */
+  agentUserApprovals: boolean;
+  /** Refuses a proposal, with the reason, to the agent (a dead letter of its verdict): a different action under an id already decided. */
+  refuse(verdict: Verdict, reason: string): Promise<unknown>;
   /** Test-only fault injection: called after each message a flush published. */
   afterFlushed?(published: number): void;
   now?: () => Date;
@@ -105,6 +111,12 @@ export class HitlRelay {
       const hold = this.holdOf(verdict, facts);
       if (!record.state && !hold) {
         await this.publishDecision(verdict);
+        return;
+      }
+      // An action id already decided is answered from its record, never held and decided again.
+      const decided = await this.stores.decisions.get(verdict.agent_id, verdict.session_id, verdict.payload.action_id);
+      if (decided) {
+        await this.answerDecided(verdict, decided);
         return;
       }
       const requests = hold ? this.requestsFor(verdict, hold) : [];
@@ -454,9 +466,12 @@ export class HitlRelay {
     let published = await this.stores.states.cursor(agentId, sessionId, state.window.id);
     // FR-11.3 wants a partial flush visible to operators; here it is also finished.
     if (published > 0) this.options.log.error({ session_id: sessionId, agent_id: agentId, published, planned: plan.length }, 'resuming an interrupted flush');
+    const verdicts = new Map((entries ?? (await this.stores.buffer.read(agentId, sessionId))).flatMap((e) => (e.entry.kind === 'decision' ? [[e.entry.action_id, e.entry.verdict] as const] : [])));
     let recording: Promise<void> | undefined;
     for (let i = published; i < plan.length; i++) {
-      await Promise.all([this.options.publish(plan[i]! as AnyMessage), recording]);
+      const message = plan[i]!;
+      const verdict = message.type === 'decision.made' ? verdicts.get(message.payload.action_id) : undefined;
+      await Promise.all([verdict ? this.sendDecision(message as MessageOf<'decision.made'>, verdict) : this.options.publish(message as AnyMessage), recording]);
       published = i + 1;
       recording = this.stores.states.putCursor(agentId, sessionId, state.window.id, published);
       this.options.afterFlushed?.(published);
@@ -505,7 +520,7 @@ export class HitlRelay {
   private holdOf(verdict: Verdict, facts: SessionFacts | undefined): { holds: Exclude<PauseTrigger, 'operator'>[]; gates: HumanGate[]; context?: GateContext } | null {
     const holds: Exclude<PauseTrigger, 'operator'>[] = [];
     if (verdict.control?.hitl_required === true) holds.push('hitl_required_flag');
-    if (verdict.payload.verdict === 'require_approval') holds.push('require_approval');
+    if (verdict.payload.verdict === 'require_approval' && !this.delegated(verdict)) holds.push('require_approval');
     let gates: HumanGate[] = [];
     let context: GateContext | undefined;
     // Gates guard what would run: a blocked action is denied anyway.
@@ -741,19 +756,45 @@ export class HitlRelay {
   }
 
   private async publishDecision(verdict: Verdict): Promise<void> {
-    const decision = decisionFromVerdict(verdict.payload);
+    const decision = decisionFromVerdict(verdict.payload, this.delegated(verdict));
     // One decision per action: the id derives from the action, so a redelivered verdict is de-duplicated.
-    await this.options.publish(
-      createMessage('decision.made', {
-        id: decisionId(verdict.agent_id, verdict.session_id, verdict.payload.action_id),
-        session_id: verdict.session_id,
-        agent_id: verdict.agent_id,
-        trace_id: verdict.trace_id,
-        causation_id: verdict.id,
-        payload: decision,
-      }),
-    );
-    this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
+    const message = createMessage('decision.made', {
+      id: decisionId(verdict.agent_id, verdict.session_id, verdict.payload.action_id),
+      session_id: verdict.session_id,
+      agent_id: verdict.agent_id,
+      trace_id: verdict.trace_id,
+      causation_id: verdict.id,
+      payload: decision,
+    });
+    if (await this.sendDecision(message, verdict)) this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
+  }
+
+  /**
+   * Stores the decision's record, then sends it; an action id decided before is answered from its
+   * record instead (the same decision again, or a refusal for a different action). True when sent as new.
+   */
+  private async sendDecision(message: MessageOf<'decision.made'>, verdict: Verdict): Promise<boolean> {
+    const earlier = await this.stores.decisions.claim({ action_digest: actionDigest(verdict.payload.action), decision: message });
+    if (earlier) {
+      await this.answerDecided(verdict, earlier);
+      return false;
+    }
+    await this.options.publish(message);
+    return true;
+  }
+
+  private async answerDecided(verdict: Verdict, earlier: DecisionRecord): Promise<void> {
+    if (earlier.action_digest === actionDigest(verdict.payload.action)) {
+      await this.options.publish(earlier.decision);
+      return;
+    }
+    const actionId = verdict.payload.action_id;
+    await this.options.refuse(verdict, `action id ${actionId} was already decided for a different action in session ${verdict.session_id}; propose a new action under a new id`);
+  }
+
+  /** The proposal hands a require_approval to the agent's own user, and the gate lets it. */
+  private delegated(verdict: Verdict): boolean {
+    return this.options.agentUserApprovals && verdict.control?.approver === 'agent_user';
   }
 
   // ---------------------------------------------------------------- state access

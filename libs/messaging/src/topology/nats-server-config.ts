@@ -1,6 +1,7 @@
 import {
   CHANNELS,
   checkpointBucket,
+  DECISION_RECORD_BUCKET,
   DEAD_LETTER_ROOT,
   partitionMapping,
   partitionProbeMapping,
@@ -64,6 +65,8 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
       `$JS.API.CONSUMER.*.${checkpoints}`,
       `$JS.API.CONSUMER.*.${checkpoints}.>`,
       `$O.${bucket}.>`,
+      // Its own decided actions (a repeated action id is answered from the stored decision), read only.
+      `$JS.API.DIRECT.GET.KV_${DECISION_RECORD_BUCKET}.$KV.${DECISION_RECORD_BUCKET}.${agentId}.>`,
     ],
     subscribe: [
       ...received.map((id) => `warden.${id}.*.${agentId}.*`),
