@@ -1,0 +1,19 @@
+// The command hook's own entry point (`warden hook` with no other argument): bundled into one file
+// (dist/hook.bundle.cjs, see project.json; bin/warden.js runs it) that loads only what a hook call needs, so that each of
+// Claude Code's calls pays for starting Node and little else.
+import { runHook } from './hook/hook-runner.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+void (async () => {
+  const result = await runHook(await readStdin());
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  process.exitCode = result.code;
+  // A connection attempt that lost the race must not keep Claude Code waiting.
+  setTimeout(() => process.exit(result.code), 200).unref();
+})();
