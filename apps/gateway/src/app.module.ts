@@ -52,7 +52,7 @@ export class GatewayAppModule {
             } catch (error) {
               throw new Error(`the bucket ${HOOK_SESSION_BUCKET} is missing: run \`warden provision\` first (${(error as Error).message})`, { cause: error });
             }
-            return new HookGateway(config, connections, new SessionOwners(kv), kv, metrics, log);
+            return new HookGateway(config, connections, new SessionOwners(kv), kv, metrics, log, () => bus.connected);
           },
           inject: [BusConnection, AgentConnections, GatewayMetrics, LOGGER],
         },

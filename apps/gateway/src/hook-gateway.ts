@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import { answerHook, couldNotDecide, HookInputError, hookInputOf, notRecordedWhy, type AnyHookInput, type HookOutcome, type HookOutput, type SessionSurroundings } from '@warden/claude-code';
+import { answerHook, couldNotDecide, HookInputError, hookInputOf, notRecordedWhy, parseHookInput, type AnyHookInput, type HookOutcome, type HookOutput, type SessionSurroundings } from '@warden/claude-code';
 import type { Logger } from '@warden/observability';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
@@ -34,6 +34,8 @@ export class HookGateway {
     private readonly kv: KV,
     private readonly metrics: GatewayMetrics,
     private readonly log: Logger,
+    /** Whether the gateway's own connection is up: while NATS is away, calls fail closed at once. */
+    private readonly busUp: () => boolean = () => true,
   ) {}
 
   async handle(call: HookCall): Promise<HookReply> {
@@ -45,12 +47,16 @@ export class HookGateway {
       const policy = policyOf(call.query);
       let input: AnyHookInput;
       try {
-        input = hookInputOf(call.body);
+        input = typeof call.body === 'string' ? parseHookInput(call.body) : hookInputOf(call.body);
       } catch (error) {
         if (error instanceof HookInputError) throw new HookRequestError(400, `not a Claude Code hook payload: ${error.message}`);
         throw error;
       }
       event = input.hook_event_name;
+      if (!this.busUp()) {
+        outcome = 'fail_closed';
+        return this.unanswered(input, policy, 'cannot reach Warden: the gateway is not connected to NATS');
+      }
       let client;
       try {
         client = await this.connections.client(credentials);
@@ -82,6 +88,7 @@ export class HookGateway {
         readStoredControls: !states.known(input.session_id),
         controlReadMs: this.config.controlReadMs,
         deadline: Date.now() + this.config.deadlineMs,
+        deadlineMs: this.config.deadlineMs,
       });
       if (result.kind === 'not_recorded') {
         outcome = 'not_recorded';

@@ -24,7 +24,8 @@ runMain(logger, async () => {
     bodyParser: false,
   });
   // Claude Code posts whole file contents (Write, Edit): the payload limit is the gateway's own setting.
-  app.useBodyParser('json', { limit: config.maxBodyBytes });
+  // The body is read as text and parsed by the adapter, which names what is wrong with a bad payload.
+  app.useBodyParser('text', { type: () => true, limit: config.maxBodyBytes });
   app.enableShutdownHooks();
   await app.listen(config.http.port, config.http.host);
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'gateway ready');

@@ -32,8 +32,9 @@ export interface HookContext {
   /** Read the control messages stored for the session since the state's cursor (else only those that arrive live). */
   readStoredControls: boolean;
   controlReadMs: number;
-  /** When this call must have answered (epoch ms). */
+  /** When this call must have answered (epoch ms), and the setting it comes from, for the reason. */
   deadline: number;
+  deadlineMs: number;
 }
 
 /**
@@ -83,9 +84,8 @@ export function notRecordedWhy(input: AnyHookInput, why: string): string {
  */
 export async function answerHook(input: AnyHookInput, ctx: HookContext): Promise<HookOutcome> {
   const pre = input.hook_event_name === 'PreToolUse';
-  const budget = Math.max(0, ctx.deadline - Date.now());
   try {
-    return await beforeDeadline(handle(input, ctx), ctx, `${pre ? 'no decision' : 'not done'} within ${budget} ms (the hook's deadline)`);
+    return await beforeDeadline(handle(input, ctx), ctx, `${pre ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
   } catch (error) {
     const why = (error as Error).message;
     if (pre) return { kind: 'answer', output: couldNotDecide(input as HookInput, ctx.policy, why) };

@@ -91,6 +91,7 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
       readStoredControls: true,
       controlReadMs: settings.controlReadMs,
       deadline,
+      deadlineMs: settings.deadlineMs,
     });
     return printed(outcome);
   } finally {
