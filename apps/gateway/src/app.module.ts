@@ -7,7 +7,6 @@ import { AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { HookGateway } from './hook-gateway.js';
-import { HookController } from './hook.controller.js';
 import { SessionOwners } from './session-records.js';
 
 const CONFIG = Symbol('gateway.config');
@@ -37,7 +36,6 @@ export class GatewayAppModule {
     return {
       module: GatewayAppModule,
       imports: [ObservabilityModule.forRoot({ service: 'gateway', logger })],
-      controllers: [HookController],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: BusConnection, useFactory: () => BusConnection.open(config.nats) },
@@ -58,6 +56,7 @@ export class GatewayAppModule {
         },
         GatewayLifecycle,
       ],
+      exports: [HookGateway],
     };
   }
 }

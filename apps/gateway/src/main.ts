@@ -1,10 +1,14 @@
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServer } from 'node:http';
 import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import express from 'express';
 import { runMain, SHUTDOWN_TIMEOUT_MS } from '@warden/messaging';
 import { createLogger, PinoNestLogger } from '@warden/observability';
 import { GatewayAppModule } from './app.module.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
+import { HookGateway } from './hook-gateway.js';
+import { HOOK_PATH, hookRequestHandler } from './hook-http.js';
 
 let config: GatewayConfig;
 try {
@@ -18,15 +22,18 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref());
 }
 runMain(logger, async () => {
-  const app = await NestFactory.create<NestExpressApplication>(GatewayAppModule.forRoot(config, logger), {
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-    bodyParser: false,
-  });
-  // Claude Code posts whole file contents (Write, Edit): the payload limit is the gateway's own setting.
-  // The body is read as text and parsed by the adapter, which names what is wrong with a bad payload.
-  app.useBodyParser('text', { type: () => true, limit: config.maxBodyBytes });
+  const web = express();
+  const app = await NestFactory.create(GatewayAppModule.forRoot(config, logger), new ExpressAdapter(web), { logger: new PinoNestLogger(logger), abortOnError: false });
   app.enableShutdownHooks();
-  await app.listen(config.http.port, config.http.host);
+  await app.init();
+  // The hook is on every tool call's path: Node's server hands it over directly; Nest serves the rest.
+  const hook = hookRequestHandler(app.get(HookGateway), config.maxBodyBytes);
+  const server = createServer((req, res) => ((req.url ?? '').split('?')[0] === HOOK_PATH ? hook(req, res) : web(req, res)));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.http.port, config.http.host, resolve));
+  process.once('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+  });
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'gateway ready');
 });
