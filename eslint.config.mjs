@@ -12,7 +12,7 @@ const SERVICES = ['reviewer', 'pattern-detector', 'intervention-controller', 'br
 
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
   { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent', ...SERVICES.map((service) => `scope:${service}`)] },
   { sourceTag: 'scope:suite', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
   // The agent gateway speaks for agents: the agent side (SDK, hook adapters) and the shared libraries.

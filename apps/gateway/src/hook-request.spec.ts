@@ -1,4 +1,4 @@
-import { credentialsOf, HookRequestError, policyOf } from './hook-request.js';
+import { credentialsOf, type HookRequestError, policyOf } from './hook-request.js';
 
 describe('the hook request', () => {
   it('reads the agent and its secret from the bearer token', () => {
