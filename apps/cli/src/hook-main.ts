@@ -1,6 +1,6 @@
 // The command hook's own entry point (`warden hook` with no other argument): bundled into one file
-// (dist/hook.bundle.cjs, see project.json; bin/warden.js runs it) that loads only what a hook call needs, so that each of
-// Claude Code's calls pays for starting Node and little else.
+// (dist/hook.bundle.cjs, see project.json; bin/warden-hook.cjs runs it) that loads only what a hook
+// call needs, so that each of Claude Code's calls pays for starting Node and little else.
 import { runHook } from './hook/hook-runner.js';
 
 async function readStdin(): Promise<string> {
@@ -11,9 +11,7 @@ async function readStdin(): Promise<string> {
 
 void (async () => {
   const result = await runHook(await readStdin());
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-  // A connection attempt that lost the race must not keep Claude Code waiting.
-  setTimeout(() => process.exit(result.code), 200).unref();
+  // Everything the call sent was acknowledged: once the answer is written the process ends, without
+  // waiting for the connection to drain.
+  process.stdout.write(result.stdout, () => process.stderr.write(result.stderr, () => process.exit(result.code)));
 })();

@@ -102,7 +102,7 @@ describe('warden hook install', () => {
     const pre = await runWarden(['hook', 'install', '--project', project, '--transport', 'command']);
     expect(pre.stdout).toContain(`Kept the existing ${join(project, '.warden/hook.json')}`);
     expect(settings().hooks.PreToolUse).toEqual([
-      { matcher: '*', hooks: [{ type: 'command', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js'))} hook`, timeout: 60, onFailure: 'block' }] },
+      { matcher: '*', hooks: [{ type: 'command', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(WORKSPACE_ROOT, 'apps/cli/bin/warden-hook.cjs'))}`, timeout: 60, onFailure: 'block' }] },
     ]);
   });
 

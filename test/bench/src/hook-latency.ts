@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,17 @@ const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
 
 export interface HookFigures {
   /** Sequential PreToolUse calls through the HTTP hook, and as many SDK proposals, interleaved. */
-  http: { calls: number; latency: LatencySummary; sdk: LatencySummary; addedP50Ms: number; addedP99Ms: number; addedP50Target: string; addedP50Met: boolean };
+  http: {
+    calls: number;
+    latency: LatencySummary;
+    sdk: LatencySummary;
+    addedP50Ms: number;
+    addedP99Ms: number;
+    addedP50Target: string;
+    addedP50Met: boolean;
+    /** The gateway's own time per PreToolUse (its histogram's mean over the measured calls), receipt to answer. */
+    inGatewayMeanMs: number;
+  };
   /** Wall time of `warden hook` (a PreToolUse answered) beside a bare `node -e 0`, interleaved. */
   command: { runs: number; wallMs: LatencySummary; nodeMs: LatencySummary; roundTripP50Ms: number; boundMs: number; target: string; met: boolean };
 }
@@ -31,6 +42,30 @@ const read = (i: number) => ({ file_path: `/work/app/src/module-${i % 50}.ts` })
 
 function preToolUse(sessionId: string, toolUseId: string, input: Record<string, unknown>) {
   return { session_id: sessionId, transcript_path: '/work/app/none.jsonl', cwd: '/work/app', hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Read', tool_input: input, tool_use_id: toolUseId };
+}
+
+/** One POST on a kept-alive connection (as a hook client keeps it); resolves with the status and body. */
+function post(agent: Agent, url: URL, authorization: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The gateway's PreToolUse histogram: sum (s) and count. */
+async function gatewayTime(gatewayUrl: string): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*event="PreToolUse"[^}]*\\} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { sum: value('warden_gateway_hook_call_seconds_sum'), count: value('warden_gateway_hook_call_seconds_count') };
 }
 
 /** Runs a process to its end, `stdin` piped in; resolves with its wall time in ms (spawn to exit). */
@@ -59,16 +94,15 @@ export async function measureHooks(options: HookPhaseOptions, status: (text: str
   const http = new Samples();
   const sdk = new Samples();
   const warmup = Math.max(20, Math.round(options.calls / 10));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(`${options.gatewayUrl}/hooks/claude-code`);
+  let before = { sum: 0, count: 0 };
   for (let i = 0; i < warmup + options.calls; i++) {
     const measured = i >= warmup;
+    if (i === warmup) before = await gatewayTime(options.gatewayUrl);
     let started = performance.now();
-    const response = await fetch(`${options.gatewayUrl}/hooks/claude-code`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization },
-      body: JSON.stringify(preToolUse(`hook-bench-${run}`, `toolu_h${run}${i}`, read(i))),
-    });
-    const body = await response.text();
-    if (response.status !== 200 || body !== '') throw new Error(`the HTTP hook answered ${response.status} ${body.slice(0, 300)} to a harmless Read`);
+    const response = await post(agent, url, authorization, JSON.stringify(preToolUse(`hook-bench-${run}`, `toolu_h${run}${i}`, read(i))));
+    if (response.status !== 200 || response.body !== '') throw new Error(`the HTTP hook answered ${response.status} ${response.body.slice(0, 300)} to a harmless Read`);
     if (measured) http.add(performance.now() - started);
     started = performance.now();
     const decision = await options.client.session(`sdk-bench-${run}`).propose({ tool: 'Read', input: read(i), actionId: `toolu_s${run}${i}` });
@@ -76,6 +110,8 @@ export async function measureHooks(options: HookPhaseOptions, status: (text: str
     if (measured) sdk.add(performance.now() - started);
     if (i % 100 === 0) status(`H: HTTP hook and SDK, ${i}/${warmup + options.calls}`);
   }
+  const after = await gatewayTime(options.gatewayUrl);
+  agent.destroy();
   const httpSummary = http.summary();
   const sdkSummary = sdk.summary();
 
@@ -114,6 +150,7 @@ export async function measureHooks(options: HookPhaseOptions, status: (text: str
         addedP99Ms: round(httpSummary.p99 - sdkSummary.p99),
         addedP50Target: '<= 1 ms',
         addedP50Met: httpSummary.p50 - sdkSummary.p50 <= 1,
+        inGatewayMeanMs: round(after.count > before.count ? ((after.sum - before.sum) / (after.count - before.count)) * 1000 : Number.NaN),
       },
       command: {
         runs: options.runs,

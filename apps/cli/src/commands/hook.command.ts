@@ -14,7 +14,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const WARDEN_BIN = fileURLToPath(new URL('../../bin/warden.js', import.meta.url));
+const HOOK_BIN = fileURLToPath(new URL('../../bin/warden-hook.cjs', import.meta.url));
 
 /** Where `warden up` runs the agent gateway. */
 const DEFAULT_GATEWAY = 'http://127.0.0.1:3108';
@@ -67,7 +67,7 @@ function install(values: Record<string, unknown>): number {
       ...(values.decide ? { decide: true } : {}),
       ...(approvals ? { approvals: approvals as HookConfigFile['approvals'] } : {}),
     };
-    const command = (values.command as string | undefined) ?? `${JSON.stringify(process.execPath)} ${JSON.stringify(WARDEN_BIN)} hook`;
+    const command = (values.command as string | undefined) ?? `${JSON.stringify(process.execPath)} ${JSON.stringify(HOOK_BIN)}`;
     const result = installHook({ projectDir, target: { transport: 'command', command }, config });
     out.line(`Claude Code hooks (${COMMAND_EVENTS.join(', ')}) → ${result.settingsPath}`);
     out.line(result.configWritten ? `Warden hook settings → ${result.configPath}` : `Kept the existing ${result.configPath}`);
@@ -119,7 +119,7 @@ Install options:
   --approvals A       who answers require_approval: auto, terminal, operator [auto]
   --gateway-url URL   the agent gateway (http) [${DEFAULT_GATEWAY}]
   --nats-url URL      where Warden's NATS is (command) [${HOOK_DEFAULTS.servers}]
-  --command CMD       the command Claude Code runs (command) [this warden, absolute path]
+  --command CMD       the command Claude Code runs (command) [node bin/warden-hook.cjs of this warden, absolute paths]
 
 Command hook settings (<project>/${HOOK_DEFAULTS.configFile}, overridden by the environment):
   servers          WARDEN_NATS_URL              [${HOOK_DEFAULTS.servers}]

@@ -37,7 +37,7 @@ interface MatcherEntry {
 export class HookInstallError extends Error {}
 
 const isWardenHook = (entry: HookEntry) =>
-  (typeof entry.command === 'string' && / hook$/.test(entry.command.trim()) && entry.command.includes('warden')) ||
+  (typeof entry.command === 'string' && entry.command.includes('warden') && (/ hook$/.test(entry.command.trim()) || /warden-hook\.cjs"?$/.test(entry.command.trim()))) ||
   (typeof entry.url === 'string' && /\/hooks\/claude-code(\?|$)/.test(entry.url));
 
 /** What Claude Code runs for one event. */

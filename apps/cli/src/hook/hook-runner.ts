@@ -95,6 +95,7 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
     });
     return printed(outcome);
   } finally {
-    await client.close().catch(() => undefined);
+    // Everything sent was acknowledged; the process ends once the answer is written (hook-main).
+    void client.close().catch(() => undefined);
   }
 }
