@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
 import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
@@ -78,6 +79,14 @@ describe('the agent gateway', () => {
     expect(of('session-of-a').filter((m) => m.body.agent_id === 'agent-b')).toEqual([]);
     expect(of('session-of-a').length).toBeGreaterThan(before);
   }, 30_000);
+
+  it('keeps no agent token in nats-server\'s configuration, only its bcrypt hash', () => {
+    const config = readFileSync(nats.configPath, 'utf8');
+    for (const agent of ['agent-a', 'agent-b']) {
+      expect(config).not.toContain(nats.agent(agent).password!);
+      expect(config).toMatch(new RegExp(`user: "${agent}", password: "\\$2[aby]\\$06\\$[./A-Za-z0-9]{53}"`));
+    }
+  });
 
   it('answers /health/ready and counts its calls in /metrics', async () => {
     expect((await fetch(`${gateway.url}/health/ready`)).status).toBe(200);
