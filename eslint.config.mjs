@@ -49,7 +49,7 @@ const boundaries = (testCode) => [
 const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', 'test/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
