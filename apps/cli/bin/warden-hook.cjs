@@ -19,9 +19,12 @@ const script = new Script(`(function (exports, require, module, __filename, __di
 const module_ = { exports: {} };
 script.runInThisContext()(module_.exports, require, module_, bundle, join(__dirname, '..', 'dist'));
 if (!cachedData || script.cachedDataRejected) {
-  try {
-    writeFileSync(cachePath, script.createCachedData());
-  } catch {
-    // A read-only installation runs without the cache.
-  }
+  // Written when the call is over, so that the cache holds every function the call compiled.
+  process.once('exit', () => {
+    try {
+      writeFileSync(cachePath, script.createCachedData());
+    } catch {
+      // A read-only installation runs without the cache.
+    }
+  });
 }
