@@ -1,12 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import {
-  actionDigest,
   createMessage,
   derivedMessageId,
   OPERATOR_REJECTION_PROMPT,
   partitionOf,
   type AnyMessage,
-  type DecisionRecord,
   type HitlCommandType,
   type MessageOf,
 } from '@warden/contracts';
@@ -31,6 +29,7 @@ import {
   type PendingRequest,
   type SessionRelayState,
 } from '../domain/relay-state.js';
+import { DecisionSender } from './decision-sender.js';
 import type { GateMetrics } from './gate-metrics.js';
 import type { GateStores } from './relay-stores.js';
 
@@ -91,10 +90,12 @@ export class HitlRelay {
   private readonly facts = new Map<string, SessionFacts | null>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly now: () => Date;
+  private readonly decisions: DecisionSender;
   private stopped = false;
 
   constructor(private readonly options: RelayOptions) {
     this.now = options.now ?? (() => new Date());
+    this.decisions = new DecisionSender({ decisions: options.stores.decisions, publish: options.publish, refuse: options.refuse, agentUserApprovals: options.agentUserApprovals });
   }
 
   private get stores(): GateStores {
@@ -114,11 +115,7 @@ export class HitlRelay {
         return;
       }
       // An action id already decided is answered from its record, never held and decided again.
-      const decided = await this.stores.decisions.get(verdict.agent_id, verdict.session_id, verdict.payload.action_id);
-      if (decided) {
-        await this.answerDecided(verdict, decided);
-        return;
-      }
+      if (await this.decisions.answerIfDecided(verdict)) return;
       const requests = hold ? this.requestsFor(verdict, hold) : [];
       if (!record.state) {
         const trigger = hold!.holds[0]!;
@@ -471,7 +468,7 @@ export class HitlRelay {
     for (let i = published; i < plan.length; i++) {
       const message = plan[i]!;
       const verdict = message.type === 'decision.made' ? verdicts.get(message.payload.action_id) : undefined;
-      await Promise.all([verdict ? this.sendDecision(message as MessageOf<'decision.made'>, verdict) : this.options.publish(message as AnyMessage), recording]);
+      await Promise.all([verdict ? this.decisions.send(message as MessageOf<'decision.made'>, verdict) : this.options.publish(message as AnyMessage), recording]);
       published = i + 1;
       recording = this.stores.states.putCursor(agentId, sessionId, state.window.id, published);
       this.options.afterFlushed?.(published);
@@ -520,7 +517,7 @@ export class HitlRelay {
   private holdOf(verdict: Verdict, facts: SessionFacts | undefined): { holds: Exclude<PauseTrigger, 'operator'>[]; gates: HumanGate[]; context?: GateContext } | null {
     const holds: Exclude<PauseTrigger, 'operator'>[] = [];
     if (verdict.control?.hitl_required === true) holds.push('hitl_required_flag');
-    if (verdict.payload.verdict === 'require_approval' && !this.delegated(verdict)) holds.push('require_approval');
+    if (verdict.payload.verdict === 'require_approval' && !this.decisions.delegated(verdict)) holds.push('require_approval');
     let gates: HumanGate[] = [];
     let context: GateContext | undefined;
     // Gates guard what would run: a blocked action is denied anyway.
@@ -756,7 +753,7 @@ export class HitlRelay {
   }
 
   private async publishDecision(verdict: Verdict): Promise<void> {
-    const decision = decisionFromVerdict(verdict.payload, this.delegated(verdict));
+    const decision = decisionFromVerdict(verdict.payload, this.decisions.delegated(verdict));
     // One decision per action: the id derives from the action, so a redelivered verdict is de-duplicated.
     const message = createMessage('decision.made', {
       id: decisionId(verdict.agent_id, verdict.session_id, verdict.payload.action_id),
@@ -766,35 +763,7 @@ export class HitlRelay {
       causation_id: verdict.id,
       payload: decision,
     });
-    if (await this.sendDecision(message, verdict)) this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
-  }
-
-  /**
-   * Stores the decision's record, then sends it; an action id decided before is answered from its
-   * record instead (the same decision again, or a refusal for a different action). True when sent as new.
-   */
-  private async sendDecision(message: MessageOf<'decision.made'>, verdict: Verdict): Promise<boolean> {
-    const earlier = await this.stores.decisions.claim({ action_digest: actionDigest(verdict.payload.action), decision: message });
-    if (earlier) {
-      await this.answerDecided(verdict, earlier);
-      return false;
-    }
-    await this.options.publish(message);
-    return true;
-  }
-
-  private async answerDecided(verdict: Verdict, earlier: DecisionRecord): Promise<void> {
-    if (earlier.action_digest === actionDigest(verdict.payload.action)) {
-      await this.options.publish(earlier.decision);
-      return;
-    }
-    const actionId = verdict.payload.action_id;
-    await this.options.refuse(verdict, `action id ${actionId} was already decided for a different action in session ${verdict.session_id}; propose a new action under a new id`);
-  }
-
-  /** The proposal hands a require_approval to the agent's own user, and the gate lets it. */
-  private delegated(verdict: Verdict): boolean {
-    return this.options.agentUserApprovals && verdict.control?.approver === 'agent_user';
+    if (await this.decisions.send(message, verdict)) this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
   }
 
   // ---------------------------------------------------------------- state access
