@@ -12,9 +12,11 @@ const SERVICES = ['reviewer', 'pattern-detector', 'intervention-controller', 'br
 
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
   { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent', ...SERVICES.map((service) => `scope:${service}`)] },
   { sourceTag: 'scope:suite', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+  // The agent gateway speaks for agents: the agent side (SDK, hook adapters) and the shared libraries.
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
   ...SERVICES.map((service) => ({ sourceTag: `scope:${service}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${service}`] })),
 ];
 
@@ -24,7 +26,7 @@ const typeConstraints = (testCode) => [
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'] },
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', ...(testCode ? ['type:testing'] : [])] },
   // The SDK's own tests play the services' side with the runtime; the SDK itself stays free of it.
-  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:sdk', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk'] },
   {
     sourceTag: 'type:app',
@@ -47,7 +49,7 @@ const boundaries = (testCode) => [
 const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', 'test/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

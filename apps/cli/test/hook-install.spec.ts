@@ -1,48 +1,95 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { runWarden } from './hook-suite.fixture.js';
 
-/** `warden hook install`: the hook merged into a project's .claude/settings.json, never clobbering it. */
+/** `warden hook install`: Warden's hooks merged into a project's .claude/settings.json, never clobbering it. */
 describe('warden hook install', () => {
   let project: string;
+  let credentials: string;
 
   beforeEach(() => {
     project = mkdtempSync(join(tmpdir(), 'hook-install-'));
+    credentials = join(project, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ service: { user: 'warden', password: 'x' }, operator: { user: 'operator', password: 'y' }, agents: { 'my-agent': 'S3cret_pw' } }));
   });
 
   afterEach(() => {
     rmSync(project, { recursive: true, force: true });
   });
 
-  const settings = () => JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8')) as Record<string, unknown>;
-  const entry = (command: string) => [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 60 }] }];
+  const settings = () => JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8')) as { hooks: Record<string, unknown[]> } & Record<string, unknown>;
+  const lint = { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'npm run lint --silent' }] };
 
-  it('adds the four hooks to the settings the project has, keeping everything else', async () => {
+  function http(url: string, blocks: boolean) {
+    return {
+      type: 'http',
+      url,
+      headers: { Authorization: 'Bearer $WARDEN_AGENT_TOKEN', 'X-Claude-Code-Entrypoint': '$CLAUDE_CODE_ENTRYPOINT' },
+      allowedEnvVars: ['WARDEN_AGENT_TOKEN', 'CLAUDE_CODE_ENTRYPOINT'],
+      timeout: 60,
+      ...(blocks ? { onFailure: 'block' } : {}),
+    };
+  }
+
+  it('writes Claude Code http hooks that block when Warden fails, and the agent’s token beside them, keeping everything else', async () => {
     mkdirSync(join(project, '.claude'));
-    const lint = { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'npm run lint --silent' }] };
     writeFileSync(
       join(project, '.claude/settings.json'),
-      JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] }, model: 'opus', hooks: { PostToolUse: [lint], Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } }),
+      JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] }, model: 'opus', hooks: { PostToolUse: [lint], Notification: [{ hooks: [{ type: 'command', command: 'say done' }] }] } }),
     );
-    const credentials = join(project, 'credentials.json');
-    const run = await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook']);
+    writeFileSync(join(project, '.claude/settings.local.json'), JSON.stringify({ env: { FOO: 'bar' } }));
+    const run = await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--credentials', credentials, '--gateway-url', 'http://10.0.0.5:3108/', '--decide']);
     expect(run).toEqual({
       code: 0,
-      stdout: `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
+      stdout:
+        `Claude Code HTTP hooks (PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd) → ${join(project, '.claude/settings.json')}\n` +
+        `Agent my-agent's token (WARDEN_AGENT_TOKEN) → ${join(project, '.claude/settings.local.json')}\n`,
       stderr: '',
     });
+    const url = 'http://10.0.0.5:3108/hooks/claude-code?decide=true';
+    const tool = (blocks: boolean) => [{ matcher: '*', hooks: [http(url, blocks)] }];
+    const lifecycle = (blocks: boolean) => [{ hooks: [http(url, blocks)] }];
     expect(settings()).toEqual({
       permissions: { allow: ['Bash(npm test:*)'] },
       model: 'opus',
       hooks: {
-        PostToolUse: [lint, ...entry('warden hook')],
-        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
-        PreToolUse: entry('warden hook'),
-        PostToolUseFailure: entry('warden hook'),
-        SessionEnd: entry('warden hook'),
+        PostToolUse: [lint, ...tool(false)],
+        Notification: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+        PreToolUse: tool(true),
+        PostToolUseFailure: tool(false),
+        SessionStart: lifecycle(false),
+        UserPromptSubmit: lifecycle(true),
+        Stop: lifecycle(false),
+        SubagentStop: lifecycle(false),
+        SessionEnd: lifecycle(false),
       },
+    });
+    const local = join(project, '.claude/settings.local.json');
+    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ env: { FOO: 'bar', WARDEN_AGENT_TOKEN: 'my-agent.S3cret_pw' } });
+    expect(statSync(local).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(project, '.warden/hook.json'))).toBe(false);
+
+    // Installing again replaces Warden's entries instead of adding them twice.
+    expect((await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--credentials', credentials])).code).toBe(0);
+    expect(settings().hooks.PostToolUse).toEqual([lint, { matcher: '*', hooks: [http('http://127.0.0.1:3108/hooks/claude-code', false)] }]);
+    expect(settings().hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [http('http://127.0.0.1:3108/hooks/claude-code', true)] }]);
+  });
+
+  it('keeps the command hook for Claude Code without http hooks, and replaces an http install with it', async () => {
+    await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--credentials', credentials]);
+    const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--agent', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook', '--approvals', 'operator']);
+    expect(run.stdout).toBe(
+      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
+    );
+    const command = (blocks: boolean) => ({ type: 'command', command: 'warden hook', timeout: 60, ...(blocks ? { onFailure: 'block' } : {}) });
+    expect(settings().hooks).toEqual({
+      PreToolUse: [{ matcher: '*', hooks: [command(true)] }],
+      PostToolUse: [{ matcher: '*', hooks: [command(false)] }],
+      PostToolUseFailure: [{ matcher: '*', hooks: [command(false)] }],
+      UserPromptSubmit: [{ hooks: [command(true)] }],
+      SessionEnd: [{ hooks: [command(false)] }],
     });
     expect(JSON.parse(readFileSync(join(project, '.warden/hook.json'), 'utf8'))).toEqual({
       servers: 'nats://10.0.0.5:4222',
@@ -50,28 +97,26 @@ describe('warden hook install', () => {
       credentialsFile: credentials,
       deadlineMs: 45000,
       failOpenTools: [],
+      approvals: 'operator',
     });
-
-    // Installing again replaces Warden's entries instead of adding them twice, and keeps the edited hook.json.
-    writeFileSync(join(project, '.warden/hook.json'), '{"agentId":"edited"}');
-    const again = await runWarden(['hook', 'install', '--project', project, '--command', 'node /opt/warden/bin/warden.js hook']);
-    expect(again.stdout).toContain(`Kept the existing ${join(project, '.warden/hook.json')}`);
-    expect((settings().hooks as Record<string, unknown>).PostToolUse).toEqual([lint, ...entry('node /opt/warden/bin/warden.js hook')]);
-    expect((settings().hooks as Record<string, unknown>).PreToolUse).toEqual(entry('node /opt/warden/bin/warden.js hook'));
-    expect(readFileSync(join(project, '.warden/hook.json'), 'utf8')).toBe('{"agentId":"edited"}');
+    const pre = await runWarden(['hook', 'install', '--project', project, '--transport', 'command']);
+    expect(pre.stdout).toContain(`Kept the existing ${join(project, '.warden/hook.json')}`);
+    expect(settings().hooks.PreToolUse).toEqual([
+      { matcher: '*', hooks: [{ type: 'command', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(WORKSPACE_ROOT, 'apps/cli/bin/warden-hook.cjs'))}`, timeout: 60, onFailure: 'block' }] },
+    ]);
   });
 
-  it('writes new settings with this warden, by absolute path, when the project has none', async () => {
-    const run = await runWarden(['hook', 'install', '--project', project]);
-    expect(run.code).toBe(0);
-    const pre = (settings().hooks as Record<string, { hooks: { command: string }[] }[]>).PreToolUse!;
-    expect(pre[0]!.hooks[0]!.command).toBe(`${JSON.stringify(process.execPath)} ${JSON.stringify(join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js'))} hook`);
+  it('prints the agent’s token', async () => {
+    expect(await runWarden(['hook', 'token', '--agent', 'my-agent', '--credentials', credentials])).toEqual({ code: 0, stdout: 'my-agent.S3cret_pw\n', stderr: '' });
+    const missing = await runWarden(['hook', 'token', '--agent', 'nobody', '--credentials', credentials]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no token for agent nobody');
   });
 
   it('changes nothing when the settings file is not valid JSON', async () => {
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, '.claude/settings.json'), '{ "hooks": ');
-    const run = await runWarden(['hook', 'install', '--project', project, '--command', 'warden hook']);
+    const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--command', 'warden hook']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`error: ${join(project, '.claude/settings.json')} is not valid JSON`);
     expect(readFileSync(join(project, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ');

@@ -49,6 +49,31 @@ export async function revokeControlReads(nats: TestNatsServer, agents: string[])
   await nats.start();
 }
 
+/** What a hook call came to, whichever transport carried it: Claude Code's answer, or a refusal of the call itself. */
+export type HookReply = { answer: Record<string, unknown> | null } | { refused: number; reason: string };
+
+/** Per call: the environment of the command hook, the query and headers of the HTTP hook. */
+export interface CallOptions {
+  env?: NodeJS.ProcessEnv;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One way Claude Code reaches Warden: `command` runs the built `warden hook` with the payload on
+ * stdin, `http` POSTs it to the gateway with the agent's token.
+ */
+export interface Transport {
+  name: 'command' | 'http';
+  call(payload: unknown, options?: CallOptions): Promise<HookReply>;
+}
+
+/** The command hook's run as a reply: exit 0 answers (stdout JSON or nothing), exit 2 refuses with stderr. */
+export function replyOf(run: Run): HookReply {
+  if (run.code === 0) return { answer: run.stdout ? (JSON.parse(run.stdout) as Record<string, unknown>) : null };
+  return { refused: run.code, reason: run.stderr };
+}
+
 /** nats-server, the reviewer and the gate as processes, and a service connection that records the bus. */
 export class HookSuite {
   readonly services: ServiceProcess[] = [];
@@ -57,14 +82,14 @@ export class HookSuite {
 
   private constructor(readonly nats: TestNatsServer) {}
 
-  /** `readControl`: the agents given the permission to read their stored control messages (default all). */
-  static async start(agents: string[], apps: string[] = ['reviewer', 'gate'], readControl: string[] = agents): Promise<HookSuite> {
+  /** `readControl`: the agents given the permission to read their stored control messages (default all); `env`: the services' extra settings. */
+  static async start(agents: string[], apps: string[] = ['reviewer', 'gate'], readControl: string[] = agents, env: Record<string, string> = {}): Promise<HookSuite> {
     const nats = await TestNatsServer.start({ partitions: 2, agents });
     await revokeControlReads(nats, agents.filter((agent) => !readControl.includes(agent)));
     const suite = new HookSuite(nats);
     try {
       for (const app of apps) {
-        suite.services.push(await ServiceProcess.start({ app, nats: nats.service, partitions: 2, env: { LOG_LEVEL: 'warn' }, readyTimeoutMs: 60_000 }));
+        suite.services.push(await ServiceProcess.start({ app, nats: nats.service, partitions: 2, env: { LOG_LEVEL: 'warn', ...env }, readyTimeoutMs: 60_000 }));
       }
       suite.bus = await BusConnection.open(nats.service);
       suite.recorder = await BusRecorder.start(suite.bus.nc, 'warden.>');
@@ -73,6 +98,30 @@ export class HookSuite {
       throw error;
     }
     return suite;
+  }
+
+  /** The hook transports for an agent: the command hook with `env`, the HTTP hook with the agent's token. */
+  transports(agentId: string, env: () => NodeJS.ProcessEnv): Transport[] {
+    const command: Transport = {
+      name: 'command',
+      call: async (payload, options = {}) =>
+        replyOf(await runWarden(['hook'], { env: { ...env(), ...options.env }, stdin: typeof payload === 'string' ? payload : JSON.stringify(payload) })),
+    };
+    const http: Transport = {
+      name: 'http',
+      call: async (payload, options = {}) => {
+        const query = new URLSearchParams(options.query ?? {}).toString();
+        const response = await fetch(`${this.service('gateway').url}/hooks/claude-code${query ? `?${query}` : ''}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${agentId}.${this.nats.agent(agentId).password}`, ...options.headers },
+          body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+        });
+        const text = await response.text();
+        if (response.status !== 200) return { refused: response.status, reason: text };
+        return { answer: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+      },
+    };
+    return [command, http];
   }
 
   service(app: string): ServiceProcess {

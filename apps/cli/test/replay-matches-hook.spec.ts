@@ -53,7 +53,8 @@ describe('a replayed Claude Code transcript and the live hook', () => {
 
   it('decides every action the same way', async () => {
     const { sessionId, cwd, calls } = toolCalls(TRANSCRIPT);
-    const env = { CLAUDE_PROJECT_DIR: project, WARDEN_NATS_URL: suite.nats.url, WARDEN_AGENT_ID: AGENT, WARDEN_AGENT_PASSWORD: suite.nats.agent(AGENT).password, WARDEN_HOOK_STATE_DIR: join(project, 'state') };
+    // With decide, every answer carries Warden's decision, as the replay reports it.
+    const env = { WARDEN_HOOK_DECIDE: 'true', CLAUDE_PROJECT_DIR: project, WARDEN_NATS_URL: suite.nats.url, WARDEN_AGENT_ID: AGENT, WARDEN_AGENT_PASSWORD: suite.nats.agent(AGENT).password, WARDEN_HOOK_STATE_DIR: join(project, 'state') };
     const live = new Map<string, { decision: string; reason: string; updatedInput?: unknown }>();
     for (const call of calls) {
       const common = { session_id: sessionId, transcript_path: TRANSCRIPT, cwd, permission_mode: 'default', tool_name: call.name, tool_input: call.input, tool_use_id: call.id };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
 import { parse as parseYaml } from 'yaml';
 import { ConditionError } from './domain/gate-conditions.js';
 import { resolveGates, type GateSettings, type HumanGate } from './domain/human-gates.js';
@@ -15,6 +15,9 @@ import { resolveGates, type GateSettings, type HumanGate } from './domain/human-
  * - `GATE_INBOX_SCAN_MS` (default 1000): how often the inbox is scanned besides file-system events.
  * - `GATE_COMMAND_REPLY_TIMEOUT_MS` (default 15000): how long an HTTP command waits for the replica that
  *   owns the session to apply it before answering 202 (stored, applied when that replica is back).
+ * - `GATE_AGENT_USER_APPROVALS` (default true): a proposal may hand a require_approval to the person at
+ *   the agent's own terminal (control `approver: agent_user`, e.g. an interactive Claude Code session):
+ *   the decision is allow with `ask_user`. False keeps every require_approval for operators.
  * - `GATE_FAULT_KILL_AFTER_FLUSHED`: test only. The process kills itself (SIGKILL) after a flush has
  *   published this many messages, to prove that an interrupted flush resumes without loss or duplicate.
  */
@@ -27,6 +30,7 @@ export interface GateOptions {
   gates: HumanGate[];
   inbox?: { dir: string; scanMs: number };
   commandReplyTimeoutMs: number;
+  agentUserApprovals: boolean;
   faultKillAfterFlushed?: number;
 }
 
@@ -41,6 +45,7 @@ export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig
       gates: loadGates(configPath),
       ...(inboxDir ? { inbox: { dir: inboxDir, scanMs: integerFromEnv(env, 'GATE_INBOX_SCAN_MS', 1000, 10) } } : {}),
       commandReplyTimeoutMs: integerFromEnv(env, 'GATE_COMMAND_REPLY_TIMEOUT_MS', 15_000, 1),
+      agentUserApprovals: booleanFromEnv(env, 'GATE_AGENT_USER_APPROVALS', true),
       ...(fault ? { faultKillAfterFlushed: integerFromEnv(env, 'GATE_FAULT_KILL_AFTER_FLUSHED', 0, 1) } : {}),
     },
   };

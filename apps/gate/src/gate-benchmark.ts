@@ -139,6 +139,8 @@ async function main(): Promise<void> {
       log: createLogger({ service: 'gate', level: 'warn' }),
       partitions: options.partitions,
       owns: () => true,
+      agentUserApprovals: true,
+      refuse: () => Promise.reject(new Error('the benchmark proposes every action id once')),
     });
 
     // Normal state: the relay (session lookup, gate conditions, decision, publish) against a bare publish.

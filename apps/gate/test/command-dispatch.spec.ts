@@ -18,7 +18,7 @@ describe('a command while no gate is up', () => {
   }, 30_000);
 
   it('is stored, answered as accepted, and applied when a gate starts', async () => {
-    const dispatcher = new CommandDispatcher(f.bus, { gates: resolveGates(), commandReplyTimeoutMs: 300 });
+    const dispatcher = new CommandDispatcher(f.bus, { gates: resolveGates(), commandReplyTimeoutMs: 300, agentUserApprovals: true });
     const session = f.newSession('late');
     const outcome = await dispatcher.dispatch({
       type: 'hitl_pause',

@@ -8,6 +8,12 @@ export const ControlFlags = Type.Object(
     hitl_required: Type.Optional(
       Type.Boolean({ description: 'When true the gate pauses the session before anything of it is forwarded (FR-11.9).' }),
     ),
+    approver: Type.Optional(
+      Type.Enum(['operator', 'agent_user'], {
+        description:
+          "Who answers a require_approval verdict on this action: an operator at the gate (the default), or the person at the agent's own terminal, whom the agent asks itself (the gate then decides allow with ask_user, unless it is configured to keep approvals for operators).",
+      }),
+    ),
   },
   { description: 'Routing flags for the suite.' },
 );

@@ -26,3 +26,5 @@ export * from './supervision-state.js';
 export * from './automation-ladder.js';
 export * from './phase-progress.js';
 export * from './gate-state.js';
+export * from './decision-record.js';
+export * from './gateway-state.js';

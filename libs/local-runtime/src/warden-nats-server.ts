@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
 import {
   agentInboxPrefix,
   BusConnection,
@@ -12,6 +13,13 @@ import {
   type TopologyOptions,
 } from '@warden/messaging';
 import { NatsServerProcess } from './nats-server-process.js';
+
+/**
+ * bcrypt cost of the agents' password hashes in nats.conf. nats-server checks the hash at every
+ * connection (each run of the command hook connects), and the secrets are random (144 bits), not
+ * guessable passwords: the hash keeps them out of the file, it need not slow guessing down.
+ */
+export const AGENT_HASH_COST = 6;
 
 export interface WardenNatsServerOptions {
   /** Holds nats.conf and the JetStream store. */
@@ -48,7 +56,8 @@ export class WardenNatsServer {
         storeDir: join(options.dir, 'jetstream'),
         service: options.service,
         operators: options.operators ?? [],
-        agents: options.agents,
+        // An agent's password is its token for the gateway too: the file keeps only its bcrypt hash.
+        agents: options.agents.map((agent) => ({ user: agent.user, password: bcrypt.hashSync(agent.password, AGENT_HASH_COST) })),
       }),
       { mode: 0o600 },
     );

@@ -26,12 +26,19 @@ export interface ProposedAction {
   description?: string;
   phase?: Phase;
   context?: SessionContext;
+  /** The subagent that proposes it (e.g. Claude Code's agent_id and agent_type), so its work stays apart from its parent's. */
+  subagent?: { id?: string; type?: string };
 }
 
 export interface ProposeOptions {
   timeoutMs?: number;
   /** Pause the session at the gate for a human before anything of it is forwarded. */
   hitlRequired?: boolean;
+  /**
+   * Who answers a require_approval: an operator at the gate (default), or the agent's own user, whom
+   * the agent asks when the decision says `askUser`.
+   */
+  approver?: 'operator' | 'agent_user';
 }
 
 export interface ActionOutcome {
@@ -122,6 +129,10 @@ export class AgentSession {
    * Proposes an action and resolves with the final decision: once JetStream stored the action, Warden
    * reviews it and the gate answers. Without an answer in time the client's timeout policy decides
    * (deny by default). Rejects only when the action does not match its contract.
+   *
+   * One decision per action id: proposing an action id that Warden already decided returns that
+   * decision at once (from the decision Warden stored), and a different action under an id already
+   * used is refused (`decidedBy: 'rejected'`) with the reason.
    */
   propose(action: ProposedAction, options: ProposeOptions = {}): Promise<ActionDecision> {
     const actionId = action.actionId ?? newMessageId();
@@ -139,8 +150,11 @@ export class AgentSession {
         ...(action.description ? { description: action.description } : {}),
         ...(action.phase ? { phase: action.phase } : {}),
         ...(action.context ? { context: action.context } : {}),
+        ...(action.subagent && (action.subagent.id || action.subagent.type) ? { subagent: action.subagent } : {}),
       },
-      ...(options.hitlRequired ? { control: { hitl_required: true } } : {}),
+      ...(options.hitlRequired || options.approver === 'agent_user'
+        ? { control: { ...(options.hitlRequired ? { hitl_required: true } : {}), ...(options.approver === 'agent_user' ? { approver: 'agent_user' as const } : {}) } }
+        : {}),
     });
     return this.client.propose(message, options.timeoutMs ?? this.client.decisionTimeoutMs);
   }

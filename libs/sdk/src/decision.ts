@@ -2,7 +2,8 @@ import type { MessageOf, VerdictKind } from '@warden/contracts';
 
 /**
  * Who settled a decision: a service (reviewer, operator, gate timeout, policy), Warden's rejection of
- * the message (`rejected`, with the reason), or this SDK's fallback when Warden could not be reached or
+ * the message (`rejected`, with the reason, also for a different action under an action id already
+ * used), or this SDK's fallback when Warden could not be reached or
  * did not answer in time (`fallback`), or the session having been stopped by Warden (`stopped`, not sent).
  */
 export type DecidedBy = MessageOf<'decision.made'>['payload']['decided_by'] | 'rejected' | 'fallback' | 'stopped';
@@ -18,6 +19,11 @@ export interface ActionDecision {
   reason: string;
   reasons: string[];
   updatedInput?: Record<string, unknown>;
+  /**
+   * Warden hands the approval to the agent's user: the action runs only if the person at the agent's
+   * terminal agrees (set when the proposal named `approver: 'agent_user'`).
+   */
+  askUser?: boolean;
   decidedBy: DecidedBy;
   /** From proposing to deciding. */
   latencyMs: number;

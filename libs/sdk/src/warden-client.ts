@@ -1,7 +1,9 @@
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, type JetStreamClient, type PubAck } from '@nats-io/jetstream';
 import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
+  actionDigest,
   createMessage,
+  decisionRecordSubject,
   deadLetterSubscription,
   derivedMessageId,
   parseMessage,
@@ -10,6 +12,7 @@ import {
   validateMessage,
   definitionOf,
   type AnyMessage,
+  type DecisionRecord,
   type MessageOf,
   type SessionChannelId,
 } from '@warden/contracts';
@@ -47,12 +50,21 @@ export interface WardenClientOptions {
 interface Pending {
   settle(decision: Omit<ActionDecision, 'latencyMs'>): void;
   actionId: string;
+  sessionId: string;
   messageId: string;
+  digest: string;
   promise: Promise<ActionDecision>;
+  /** What JetStream said of the proposal: stored (`new`), or dropped as a repeat of a stored one (`duplicate`). */
+  stored: 'waiting' | 'new' | 'duplicate';
+  /** A decision that arrived before JetStream's answer. */
+  early?: MessageOf<'decision.made'>;
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const key = (sessionId: string, actionId: string) => `${sessionId}\u0000${actionId}`;
+/** Decisions this client remembers, so that its own repeats need no lookup. */
+const DECIDED_KEPT = 10_000;
 
 /**
  * An agent's connection to Warden. One client per agent process; `session(id)` gives the object to
@@ -61,6 +73,7 @@ const key = (sessionId: string, actionId: string) => `${sessionId}\u0000${action
  */
 export class WardenClient {
   private readonly pending = new Map<string, Pending>();
+  private readonly decided = new Map<string, { digest: string; decision: Omit<ActionDecision, 'latencyMs'> }>();
   private readonly sessions = new Map<string, AgentSession>();
   private readonly subscriptions: Subscription[] = [];
   private readonly stores = new Map<string, CheckpointStore>();
@@ -130,22 +143,27 @@ export class WardenClient {
     await this.send(message, timeoutMs);
   }
 
-  private async send(message: AnyMessage, timeoutMs: number): Promise<void> {
+  private send(message: AnyMessage, timeoutMs: number): Promise<PubAck> {
     const channel = definitionOf(message.type)!.channel as SessionChannelId;
-    await this.js.publish(publishSubject(channel, message.agent_id, message.session_id), encoder.encode(JSON.stringify(message)), {
+    return this.js.publish(publishSubject(channel, message.agent_id, message.session_id), encoder.encode(JSON.stringify(message)), {
       msgID: message.id,
       timeout: timeoutMs,
     });
   }
 
   /**
-   * Publishes a proposed action and resolves with its decision. Proposing the same action id again
-   * while it is pending returns the same decision (and JetStream stores the action once).
+   * Publishes a proposed action and resolves with its decision. One decision per action id: the same
+   * action proposed again (while pending, or after Warden decided it) gets the same decision, at once
+   * once decided, and JetStream stores the action once; a different action under an id already used is
+   * refused with the reason.
    */
   async propose(message: MessageOf<'action.proposed'>, timeoutMs: number): Promise<ActionDecision> {
     const id = key(message.session_id, message.payload.action_id);
+    const digest = actionDigest(message.payload);
+    const known = this.decided.get(id);
+    if (known) return { ...(known.digest === digest ? known.decision : this.reused(message.payload.action_id, message.session_id)), latencyMs: 0 };
     const existing = this.pending.get(id);
-    if (existing) return existing.promise;
+    if (existing) return existing.digest === digest ? existing.promise : { ...this.reused(message.payload.action_id, message.session_id), latencyMs: 0 };
     this.check(message);
     const started = performance.now();
     let settle!: Pending['settle'];
@@ -154,17 +172,63 @@ export class WardenClient {
         settle(this.fallback(message.payload.action_id, `no decision within ${timeoutMs} ms`));
       }, timeoutMs);
       settle = (decision) => {
-        if (!this.pending.has(id)) return;
+        if (this.pending.get(id) !== pending) return;
         clearTimeout(timer);
         this.pending.delete(id);
+        if (decision.decidedBy !== 'fallback') this.remember(id, digest, decision);
         resolve({ ...decision, latencyMs: performance.now() - started });
       };
     });
-    this.pending.set(id, { settle, actionId: message.payload.action_id, messageId: message.id, promise });
-    this.send(message, Math.min(timeoutMs, 5_000)).catch((error: Error) => {
-      settle(this.fallback(message.payload.action_id, `could not reach Warden: ${error.message}`));
-    });
+    const pending: Pending = { settle, actionId: message.payload.action_id, sessionId: message.session_id, messageId: message.id, digest, promise, stored: 'waiting' };
+    this.pending.set(id, pending);
+    this.send(message, Math.min(timeoutMs, 5_000)).then(
+      (ack) => {
+        pending.stored = ack.duplicate ? 'duplicate' : 'new';
+        if (ack.duplicate) void this.answerRepeat(pending);
+        else if (pending.early) this.onDecisionMessage(pending.early);
+      },
+      (error: Error) => settle(this.fallback(message.payload.action_id, `could not reach Warden: ${error.message}`)),
+    );
     return promise;
+  }
+
+  /**
+   * A proposal JetStream dropped as a repeat: answered from the decision Warden stored for the action
+   * id, when there is one; otherwise the first proposal is still being decided and its decision comes.
+   */
+  private async answerRepeat(pending: Pending): Promise<void> {
+    let record: DecisionRecord | null;
+    try {
+      record = await this.storedDecision(pending.sessionId, pending.actionId);
+    } catch (error) {
+      pending.settle(this.fallback(pending.actionId, `the stored decision of this repeated action id could not be read: ${(error as Error).message}`));
+      return;
+    }
+    if (record) pending.settle(this.fromRecord(pending, record));
+    // Decided meanwhile, yet not stored: not the gate's order (it stores first), so the decision stands.
+    else if (pending.early) pending.settle(decisionOf(pending.early));
+  }
+
+  private fromRecord(pending: Pending, record: DecisionRecord): Omit<ActionDecision, 'latencyMs'> {
+    return record.action_digest === pending.digest ? decisionOf(record.decision) : this.reused(pending.actionId, pending.sessionId);
+  }
+
+  /** The decision Warden stored for one of this agent's action ids (a direct get of its own record), or null. */
+  async storedDecision(sessionId: string, actionId: string, timeoutMs = 2_000): Promise<DecisionRecord | null> {
+    const reply = await this.nc.request(decisionRecordSubject(this.agentId, sessionId, actionId), undefined, { timeout: timeoutMs });
+    if (reply.headers?.code === 404 || !reply.data.length) return null;
+    if (reply.headers?.hasError) throw new Error(`${reply.headers.code} ${reply.headers.description}`);
+    return JSON.parse(decoder.decode(reply.data)) as DecisionRecord;
+  }
+
+  private reused(actionId: string, sessionId: string): Omit<ActionDecision, 'latencyMs'> {
+    const reason = `Warden refused the action: action id ${actionId} was already used for a different action in session ${sessionId}; propose a new action under a new id`;
+    return { actionId, allowed: false, verdict: null, reason, reasons: [reason], decidedBy: 'rejected' };
+  }
+
+  private remember(id: string, digest: string, decision: Omit<ActionDecision, 'latencyMs'>): void {
+    if (this.decided.size >= DECIDED_KEPT) this.decided.delete(this.decided.keys().next().value!);
+    this.decided.set(id, { digest, decision });
   }
 
   private check(message: AnyMessage): void {
@@ -201,19 +265,16 @@ export class WardenClient {
 
   private onDecision(msg: Msg): void {
     const parsed = parseMessage(msg.data);
-    if (!parsed.ok || parsed.message.type !== 'decision.made') return;
-    const message = parsed.message;
-    const payload = message.payload;
-    this.pending.get(key(message.session_id, payload.action_id))?.settle({
-      actionId: payload.action_id,
-      allowed: payload.decision === 'allow',
-      verdict: payload.verdict,
-      reason: payload.reason,
-      reasons: payload.reasons,
-      ...(payload.updated_input ? { updatedInput: payload.updated_input } : {}),
-      decidedBy: payload.decided_by,
-      message,
-    });
+    if (parsed.ok && parsed.message.type === 'decision.made') this.onDecisionMessage(parsed.message);
+  }
+
+  private onDecisionMessage(message: MessageOf<'decision.made'>): void {
+    const pending = this.pending.get(key(message.session_id, message.payload.action_id));
+    if (!pending) return;
+    // Until JetStream says whether the proposal was stored or a repeat, a decision may be an earlier proposal's.
+    if (pending.stored === 'waiting') pending.early = message;
+    else if (pending.stored === 'duplicate') void this.answerRepeat(pending);
+    else pending.settle(decisionOf(message));
   }
 
   private onDeadLetter(msg: Msg): void {
@@ -241,4 +302,20 @@ export class WardenClient {
   ) {
     return createMessage(type, { ...init, session_id: sessionId, agent_id: this.agentId });
   }
+}
+
+/** An agent's view of a decision message. */
+function decisionOf(message: MessageOf<'decision.made'>): Omit<ActionDecision, 'latencyMs'> {
+  const payload = message.payload;
+  return {
+    actionId: payload.action_id,
+    allowed: payload.decision === 'allow',
+    verdict: payload.verdict,
+    reason: payload.reason,
+    reasons: payload.reasons,
+    ...(payload.updated_input ? { updatedInput: payload.updated_input } : {}),
+    ...(payload.ask_user ? { askUser: true } : {}),
+    decidedBy: payload.decided_by,
+    message,
+  };
 }

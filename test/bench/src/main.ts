@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CHANNELS, channelsReceivedBy, createMessage } from '@warden/contracts';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection, consumerName, streamName } from '@warden/messaging';
+import { pendingFor, startFromNewMessages } from './consumers.js';
 import { WardenClient, type AgentSession } from '@warden/sdk';
 import { measureJetStream, measureRequestReply } from './baselines.js';
 import { TestPostgres } from '@warden/testing';
@@ -18,51 +18,17 @@ import { machineInfo } from './machine.js';
 import { measurePatternTime } from './pattern-time.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import { Progress } from './progress.js';
-import { cpuPerDecision, evaluateTargets, judgeStep, ms, num, ratios, renderReport, reviewerShare, sustainedStep, TARGETS, type StepResult } from './report.js';
+import { evaluateTargets, judgeStep, ms, num, ratios, renderReport, reviewerShare, sustainedStep, TARGETS, type StepResult } from './report.js';
 import { measureReviewTime } from './review-time.js';
 import { phaseFigures, scrapeService, type ServicePhaseFigures } from './service-metrics.js';
 import { StageProbe } from './stages.js';
 import { round, roundSummary } from './stats.js';
+import { hookLines, runHookPhase, writeHooksOnly } from './hook-phase.js';
+import { representativePayload, tidy, timeBudgetMs } from './run-helpers.js';
 
 const PAUSE_BETWEEN_PHASES_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A representative action message, so that the baselines move payloads of the size the path moves. */
-function representativePayload(): Uint8Array {
-  const message = createMessage('action.proposed', {
-    session_id: 'bench-session-0000',
-    agent_id: 'bench-agent-0',
-    payload: { action_id: 'bench-0000000000-0', kind: 'tool_use', tool: 'Read', input: { file_path: '/work/app/src/module-1.ts' } },
-  });
-  return new TextEncoder().encode(JSON.stringify(message));
-}
-
-/** Rounds every latency summary and share in a load result for the JSON output. */
-function tidy<T extends LoadResult>(result: T): T & { cpuMsPerDecision?: Record<string, number | null> } {
-  const perDecision = cpuPerDecision(result);
-  return {
-    ...result,
-    ...(perDecision ? { cpuMsPerDecision: perDecision } : {}),
-    ...(result.stages
-      ? {
-          stages: {
-            count: result.stages.count,
-            toVerdict: roundSummary(result.stages.toVerdict),
-            toDecision: roundSummary(result.stages.toDecision),
-            toAgent: roundSummary(result.stages.toAgent),
-          },
-        }
-      : {}),
-    windowS: round(result.windowS),
-    decidedPerSecond: round(result.decidedPerSecond, 1),
-    drainMs: round(result.drainMs, 1),
-    generatorLoopDelayP99: round(result.generatorLoopDelayP99),
-    latency: roundSummary(result.latency),
-    ...(result.fromSchedule ? { fromSchedule: roundSummary(result.fromSchedule) } : {}),
-    ...(result.sendLag ? { sendLag: roundSummary(result.sendLag) } : {}),
-  };
-}
 
 class Bench {
   private readonly progress = new Progress();
@@ -100,6 +66,8 @@ class Bench {
       `warden bench: ${machine.cpuModel} x${machine.cores}, node ${machine.node}, ${machine.natsServer}` +
         `${options.quick ? ' (quick smoke run)' : ''}`,
     );
+
+    if (options.hooksOnly) return this.hooksOnly(startedAt, machine);
 
     progress.phase(`R: step reviewer in process (${TARGETS.reviewCustomRules} custom rules)`);
     const review = await measureReviewTime({ customRules: TARGETS.reviewCustomRules, count: options.quick ? 5_000 : 20_000 });
@@ -178,6 +146,8 @@ class Bench {
         }),
       );
     }
+    const hooks = await runHookPhase(env, progress, this.clients[0]!, options);
+
     const runTag = Date.now().toString(36);
     const sessions: AgentSession[] = Array.from({ length: options.sessions }, (_, k) => this.clients[k % options.agents]!.session(`bench-${runTag}-${k}`));
     await Promise.all(sessions.map((s) => s.start({ context: { goal: 'benchmark the decision path', cwd: '/work/app' }, agent_kind: 'bench' })));
@@ -317,6 +287,7 @@ class Bench {
       ratios: ratioFigures,
       review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
       gateRelay,
+      hooks,
       patterns: patternTime,
       audit: { ingest: auditIngest, underLoad: { ...auditUnderLoad, latency: tidy(auditUnderLoad.latency) } },
       breaker: {
@@ -346,12 +317,26 @@ class Bench {
       '',
       renderReport(figures, targets, ratioFigures, options),
       '',
+      ...hookLines(hooks),
       `Targets: ${targets.map((t) => `${t.name} ${t.target}: ${t.value} -> ${t.met ? 'met' : 'NOT met'}`).join('; ')}`,
       `Results: ${join(options.outDir, 'latest.json')} (and bench-${stamp}.json)`,
       '',
     ].join('\n');
     process.stdout.write(out);
     return options.strict && !targets.every((t) => t.met) ? 1 : 0;
+  }
+
+  /** `--hooks-only`: nats-server, reviewer and gate, then the hook phase alone. */
+  private async hooksOnly(startedAt: Date, machine: ReturnType<typeof machineInfo>): Promise<number> {
+    const { env, options, progress } = this;
+    await env.startNats();
+    await env.provision();
+    for (const app of ['reviewer', 'gate']) await env.startService(app);
+    const agent = env.agent(0);
+    this.clients.push(await WardenClient.connect({ servers: env.url, agentId: agent.agentId, password: agent.password, decisionTimeoutMs: options.decisionTimeoutMs }));
+    const hooks = await runHookPhase(env, progress, this.clients[0]!, options);
+    await this.shutdown();
+    return writeHooksOnly(options, startedAt, machine, hooks);
   }
 
   /**
@@ -363,7 +348,7 @@ class Bench {
     const { options, progress, env } = this;
     await sleep(PAUSE_BETWEEN_PHASES_MS);
     progress.phase('starting breaker');
-    await this.startFromNewMessages('breaker');
+    await startFromNewMessages(this.bus!.jsm, 'breaker', this.options.partitions);
     const configPath = join(env.logDir, 'breakers.yaml');
     writeFileSync(configPath, BENCH_BREAKER_CONFIG);
     const breaker = await env.startService('breaker', { BREAKER_CONFIG: configPath });
@@ -398,7 +383,7 @@ class Bench {
     const { options, progress, env } = this;
     await sleep(PAUSE_BETWEEN_PHASES_MS);
     progress.phase('starting PostgreSQL and audit');
-    await this.startFromNewMessages('audit');
+    await startFromNewMessages(this.bus!.jsm, 'audit', this.options.partitions);
     const postgres = await TestPostgres.start();
     try {
       const databaseUrl = await postgres.createDatabase('warden_bench_audit');
@@ -412,7 +397,7 @@ class Bench {
       );
       progress.phase('audit catching up');
       const drainStarted = performance.now();
-      while ((await this.pendingFor('audit')) > 0 && performance.now() - drainStarted < 60_000) await sleep(200);
+      while ((await pendingFor(this.bus!.jsm, 'audit', this.options.partitions)) > 0 && performance.now() - drainStarted < 60_000) await sleep(200);
       const drainedMs = Math.round(performance.now() - drainStarted);
       const ingest = await ingestLagSince(databaseUrl, since);
       progress.note(
@@ -425,32 +410,6 @@ class Bench {
     } finally {
       await postgres.destroy();
     }
-  }
-
-  /** Recreates a service's consumers to deliver only what is published from now on. */
-  private async startFromNewMessages(service: 'breaker' | 'audit'): Promise<void> {
-    const jsm = this.bus!.jsm;
-    for (const channel of channelsReceivedBy(service).filter((c) => CHANNELS[c].kind === 'session')) {
-      for (let p = 0; p < this.options.partitions; p++) {
-        const name = consumerName(service, channel, p);
-        const { config } = await jsm.consumers.info(streamName(channel), name);
-        await jsm.consumers.delete(streamName(channel), name);
-        await jsm.consumers.add(streamName(channel), { ...config, deliver_policy: 'new' as never });
-      }
-    }
-  }
-
-  /** Messages a service's session consumers have not acknowledged yet. */
-  private async pendingFor(service: 'audit'): Promise<number> {
-    const jsm = this.bus!.jsm;
-    let total = 0;
-    for (const channel of channelsReceivedBy(service).filter((c) => CHANNELS[c].kind === 'session')) {
-      for (let p = 0; p < this.options.partitions; p++) {
-        const info = await jsm.consumers.info(streamName(channel), consumerName(service, channel, p));
-        total += info.num_pending + info.num_ack_pending;
-      }
-    }
-    return total;
   }
 
   /** Runs a load phase between two reads of the services' own metrics. */
@@ -479,13 +438,6 @@ class Bench {
     const [reviewerPending, gatePending] = await Promise.all([sum('reviewer', 'action'), sum('gate', 'verdict')]);
     return { reviewerPending, gatePending };
   }
-}
-
-/** An upper bound on a run's length, after which it is ended as stuck. */
-function timeBudgetMs(o: BenchOptions): number {
-  const phases = o.warmupS + o.durationS + o.steps.length * o.stepDurationS + o.closedDurationS + o.publishDurationS;
-  const drains = (o.steps.length + 3) * (o.decisionTimeoutMs / 1000 + 10);
-  return (600 + phases + drains) * 1000;
 }
 
 async function main(): Promise<number> {

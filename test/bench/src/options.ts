@@ -34,6 +34,12 @@ export interface BenchOptions {
   /** Exit with 1 when a target is missed. */
   strict: boolean;
   quick: boolean;
+  /** Sequential PreToolUse calls through the HTTP hook (and as many SDK proposals) in the hook phase. */
+  hookCalls: number;
+  /** Runs of the command hook (and of node -e 0) in the hook phase. */
+  hookRuns: number;
+  /** Run only the hook phase (nats-server, reviewer, gate, gateway). */
+  hooksOnly: boolean;
 }
 
 export class UsageError extends Error {}
@@ -58,6 +64,8 @@ What it does, in one run:
      sequential publish-ack round trip, on a BENCH stream (subjects bench.>) made for the run;
      G: the gate relay's added time per verdict and the flush rate of a 10,000-message buffer;
   4. starts the built reviewer and gate as separate processes and warms them up;
+     H: Claude Code's hooks: sequential PreToolUse calls through the gateway's HTTP hook beside as
+     many SDK proposals (interleaved), and the command hook's wall time beside node -e 0;
   5. latency: open-loop load at --rate actions/s over --sessions sessions through the SDK
      (propose -> decision), p50/p99/p999, lost decisions (SDK fallback = no decision in time);
      the same again with the breaker running, and again with the audit service persisting every
@@ -94,6 +102,9 @@ Options:
   --publish-duration S    seconds of the publish-ack rate run (default 5)
   --out DIR               results directory (default test/bench/results)
   --log-dir DIR           keep nats-server and service logs in DIR (default: removed with the temp dir)
+  --hook-calls N          sequential PreToolUse calls through the HTTP hook, and SDK proposals (default 2000)
+  --hook-runs N           runs of the command hook, and of node -e 0 (default 30)
+  --hooks-only            only the hook phase (H), with reviewer, gate and gateway
   --strict                exit 1 when a target is missed
   --quick                 short smoke run: 10 sessions, 2 agents, 1 s warm-up, 3 s phases, steps 1000,2000,
                           fewer baseline samples (explicit options still win)
@@ -139,6 +150,9 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
         'log-dir': { type: 'string' },
         strict: { type: 'boolean' },
         quick: { type: 'boolean' },
+        'hook-calls': { type: 'string' },
+        'hook-runs': { type: 'string' },
+        'hooks-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -178,6 +192,9 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
     ...(v['log-dir'] ? { logDir: resolve(v['log-dir']) } : {}),
     strict: v.strict ?? false,
     quick,
+    hookCalls: positiveInt('hook-calls', v['hook-calls'], quick ? 300 : 2_000),
+    hookRuns: positiveInt('hook-runs', v['hook-runs'], quick ? 8 : 30),
+    hooksOnly: v['hooks-only'] ?? false,
   };
   // Bounded in time and count: a typo must not start an hour-long run.
   const maxRate = 50_000;

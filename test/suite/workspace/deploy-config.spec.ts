@@ -125,9 +125,9 @@ describe('deploy/prometheus/prometheus.yml', () => {
     ...(job.dns_sd_configs ?? []).flatMap((c) => c.names.map((name) => `${name}:${c.port}`)),
   ];
 
-  it.each([...SERVICES])('scrapes %s on its compose service name and port at /metrics', (service) => {
+  it.each([...SERVICES.map((s) => [s, SERVICE_PORTS[s]] as const), ['gateway', 3108] as const])('scrapes %s on its compose service name and port at /metrics', (service, port) => {
     const jobs = (parse(readFileSync(file, 'utf8')) as { scrape_configs: ScrapeConfig[] }).scrape_configs;
-    const job = jobs.find((j) => targets(j).includes(`${service}:${SERVICE_PORTS[service]}`));
+    const job = jobs.find((j) => targets(j).includes(`${service}:${port}`));
     expect(job).toBeDefined();
     // /metrics is Prometheus's default path.
     expect(job!.metrics_path ?? '/metrics').toBe('/metrics');

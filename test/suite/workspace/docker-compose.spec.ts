@@ -114,8 +114,17 @@ describe('docker-compose.yml', () => {
     services = composeConfig();
   });
 
-  it('declares the seven services, NATS, PostgreSQL, provisioning, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual([...SERVICES, 'nats', 'postgres', 'provision', 'prometheus', 'grafana'].sort());
+  it('declares the seven services, the agent gateway, NATS, PostgreSQL, provisioning, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual([...SERVICES, 'gateway', 'nats', 'postgres', 'provision', 'prometheus', 'grafana'].sort());
+  });
+
+  it('runs the agent gateway from the shared Dockerfile, as the service user, after provisioning, published on loopback for agents', () => {
+    expect(buildOf(services.gateway)).toEqual({ dockerfile: DOCKERFILE, args: { APP: 'gateway' } });
+    expect(env(services.gateway)).toMatchObject({ NATS_URL: `nats://nats:${PARAMS.server.port}`, NATS_USER: 'warden', HTTP_HOST: '0.0.0.0', HTTP_PORT: '3108' });
+    expect(env(services.gateway).NATS_PASSWORD).toBe(env(services.nats).WARDEN_SERVICE_PASSWORD);
+    expect(dependsOn(services.gateway)).toMatchObject({ provision: 'service_completed_successfully' });
+    expect(words(services.gateway.healthcheck?.test)).toContain('http://127.0.0.1:3108/health/ready');
+    expect(JSON.stringify(services.gateway.ports)).toContain('127.0.0.1:3108:3108');
   });
 
   describe.each([...SERVICES])('%s', (name) => {

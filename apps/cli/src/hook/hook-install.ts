@@ -1,82 +1,137 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HOOK_DEFAULTS, type HookConfigFile } from './hook-settings.js';
 
-/** The events `warden hook` answers: the tool events for every tool, and the end of the session. */
-export const INSTALLED_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SessionEnd'] as const;
+/** The tool events, for every tool (matcher `*`). */
+const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+/** The events Warden answers over HTTP: the tool events and the session's lifecycle. */
+export const HTTP_EVENTS = [...TOOL_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+/** The events the command hook is installed for (one process per call: the lifecycle events it needs). */
+export const COMMAND_EVENTS = [...TOOL_EVENTS, 'UserPromptSubmit', 'SessionEnd'] as const;
+/**
+ * Events whose hook blocks when it fails (cannot start, times out, answers an error): a tool call or a
+ * prompt waits for Warden. Not Stop (a blocked stop keeps Claude working), nor what cannot be held.
+ */
+const BLOCK_ON_FAILURE: readonly string[] = ['PreToolUse', 'UserPromptSubmit'];
 
-/** Claude Code's hook timeout in seconds for the adapter: above the adapter's own deadline. */
+/** Claude Code's hook timeout in seconds: above Warden's own deadline (45 s), so that Warden says what happened. */
 export const HOOK_TIMEOUT_SECONDS = 60;
 
-interface HookCommandEntry {
+/** The environment variable Claude Code fills the HTTP hook's bearer token from. */
+export const TOKEN_VARIABLE = 'WARDEN_AGENT_TOKEN';
+
+export type Transport = 'http' | 'command';
+
+interface HookEntry {
   type: string;
   command?: string;
-  timeout?: number;
+  url?: string;
   [key: string]: unknown;
 }
 interface MatcherEntry {
   matcher?: string;
-  hooks?: HookCommandEntry[];
+  hooks?: HookEntry[];
   [key: string]: unknown;
 }
 
 export class HookInstallError extends Error {}
 
-const isWardenHook = (entry: HookCommandEntry) => typeof entry.command === 'string' && / hook$/.test(entry.command.trim()) && entry.command.includes('warden');
+const isWardenHook = (entry: HookEntry) =>
+  (typeof entry.command === 'string' && entry.command.includes('warden') && (/ hook$/.test(entry.command.trim()) || /warden-hook\.cjs"?$/.test(entry.command.trim()))) ||
+  (typeof entry.url === 'string' && /\/hooks\/claude-code(\?|$)/.test(entry.url));
+
+/** What Claude Code runs for one event. */
+export function hookEntry(event: string, target: { transport: 'http'; url: string } | { transport: 'command'; command: string }): HookEntry {
+  const failure = BLOCK_ON_FAILURE.includes(event) ? { onFailure: 'block' } : {};
+  if (target.transport === 'command') return { type: 'command', command: target.command, timeout: HOOK_TIMEOUT_SECONDS, ...failure };
+  return {
+    type: 'http',
+    url: target.url,
+    // The entry point tells Warden whether a person can answer a permission prompt (interactive) or not.
+    headers: { Authorization: `Bearer $${TOKEN_VARIABLE}`, 'X-Claude-Code-Entrypoint': '$CLAUDE_CODE_ENTRYPOINT' },
+    allowedEnvVars: [TOKEN_VARIABLE, 'CLAUDE_CODE_ENTRYPOINT'],
+    timeout: HOOK_TIMEOUT_SECONDS,
+    ...failure,
+  };
+}
 
 /**
- * Adds the adapter to a Claude Code settings object (the `hooks` section of .claude/settings.json):
- * one `*` matcher per event running `command`. Everything else is kept as it is; an earlier
- * `warden hook` entry is replaced rather than added twice.
+ * Adds Warden to a Claude Code settings object (the `hooks` section of .claude/settings.json): one
+ * entry per event (matcher `*` for the tool events). Everything else is kept as it is; an earlier
+ * Warden entry (command or HTTP) is replaced rather than added twice.
  */
-export function mergeHookSettings(settings: Record<string, unknown>, command: string): Record<string, unknown> {
+export function mergeHookSettings(settings: Record<string, unknown>, target: Parameters<typeof hookEntry>[1]): Record<string, unknown> {
   const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
   if (typeof hooks !== 'object' || Array.isArray(hooks)) throw new HookInstallError('"hooks" in the settings is not an object');
-  const merged: Record<string, unknown> = { ...hooks };
-  for (const event of INSTALLED_EVENTS) {
-    const existing = hooks[event] ?? [];
+  const merged: Record<string, unknown> = {};
+  for (const [event, existing] of Object.entries(hooks)) {
     if (!Array.isArray(existing)) throw new HookInstallError(`"hooks.${event}" in the settings is not a list`);
-    const kept = (existing as MatcherEntry[])
-      .map((entry) => ({ ...entry, hooks: (entry.hooks ?? []).filter((h) => !isWardenHook(h)) }))
-      .filter((entry) => entry.hooks.length > 0);
-    merged[event] = [...kept, { matcher: '*', hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] }];
+    const kept = (existing as MatcherEntry[]).map((entry) => ({ ...entry, hooks: (entry.hooks ?? []).filter((h) => !isWardenHook(h)) })).filter((entry) => entry.hooks.length > 0);
+    if (kept.length) merged[event] = kept;
+  }
+  const events = target.transport === 'http' ? HTTP_EVENTS : COMMAND_EVENTS;
+  for (const event of events) {
+    const matcher = (TOOL_EVENTS as readonly string[]).includes(event) ? { matcher: '*' } : {};
+    merged[event] = [...((merged[event] as MatcherEntry[] | undefined) ?? []), { ...matcher, hooks: [hookEntry(event, target)] }];
   }
   return { ...settings, hooks: merged };
 }
 
 export interface InstallOptions {
   projectDir: string;
-  command: string;
-  config: HookConfigFile;
+  target: Parameters<typeof hookEntry>[1];
+  /** `.warden/hook.json`, written only when absent (the command hook's settings). */
+  config?: HookConfigFile;
+  /** The agent's token, written into `.claude/settings.local.json` (`env`), for the HTTP hook's header. */
+  token?: string;
 }
 
 export interface InstallResult {
   settingsPath: string;
-  configPath: string;
+  configPath?: string;
   configWritten: boolean;
+  tokenPath?: string;
 }
 
-/** Writes the hook into <project>/.claude/settings.json (merged) and <project>/.warden/hook.json (only when absent). */
+function readSettings(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  let settings: unknown;
+  try {
+    settings = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new HookInstallError(`${path} is not valid JSON (${(error as Error).message}); fix it first, nothing was changed`);
+  }
+  if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new HookInstallError(`${path} does not hold a JSON object; nothing was changed`);
+  return settings as Record<string, unknown>;
+}
+
+/**
+ * Writes Warden's hooks into <project>/.claude/settings.json (merged). For the HTTP hook, the agent's
+ * token goes into .claude/settings.local.json (Claude Code's own file for what is not committed; mode
+ * 600), whose `env` Claude Code applies to the session; for the command hook, .warden/hook.json.
+ */
 export function installHook(options: InstallOptions): InstallResult {
   const settingsPath = join(options.projectDir, '.claude', 'settings.json');
-  let settings: Record<string, unknown> = {};
-  if (existsSync(settingsPath)) {
-    try {
-      settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
-    } catch (error) {
-      throw new HookInstallError(`${settingsPath} is not valid JSON (${(error as Error).message}); fix it first, nothing was changed`);
-    }
-    if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new HookInstallError(`${settingsPath} does not hold a JSON object; nothing was changed`);
-  }
-  const merged = mergeHookSettings(settings, options.command);
+  const localPath = join(options.projectDir, '.claude', 'settings.local.json');
+  const merged = mergeHookSettings(readSettings(settingsPath), options.target);
+  const local = options.token ? readSettings(localPath) : undefined;
   mkdirSync(dirname(settingsPath), { recursive: true });
   writeFileSync(settingsPath, `${JSON.stringify(merged, null, 2)}\n`);
-
-  const configPath = join(options.projectDir, HOOK_DEFAULTS.configFile);
-  const configWritten = !existsSync(configPath);
-  if (configWritten) {
-    mkdirSync(dirname(configPath), { recursive: true });
-    writeFileSync(configPath, `${JSON.stringify(options.config, null, 2)}\n`, { mode: 0o600 });
+  const result: InstallResult = { settingsPath, configWritten: false };
+  if (local && options.token) {
+    const env = { ...((local.env as Record<string, string> | undefined) ?? {}), [TOKEN_VARIABLE]: options.token };
+    writeFileSync(localPath, `${JSON.stringify({ ...local, env }, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(localPath, 0o600);
+    result.tokenPath = localPath;
   }
-  return { settingsPath, configPath, configWritten };
+  if (options.config) {
+    const configPath = join(options.projectDir, HOOK_DEFAULTS.configFile);
+    result.configPath = configPath;
+    result.configWritten = !existsSync(configPath);
+    if (result.configWritten) {
+      mkdirSync(dirname(configPath), { recursive: true });
+      writeFileSync(configPath, `${JSON.stringify(options.config, null, 2)}\n`, { mode: 0o600 });
+    }
+  }
+  return result;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ANSWER_DEFAULTS, APPROVAL_ROUTES, type AnswerPolicy, type ApprovalRoute } from '@warden/claude-code';
 
 /**
  * Everything `warden hook` can be told, with its defaults in one place. Read from `.warden/hook.json`
@@ -21,18 +22,21 @@ export const HOOK_DEFAULTS = {
   connectTimeoutMs: 3_000,
   /** How long a run looks for control messages stored since its previous run. */
   controlReadMs: 1_500,
-  /** Tools allowed when Warden cannot answer; none: every tool fails closed. */
+  /** Tools left to Claude Code's own rules when Warden cannot answer; none: every tool fails closed. */
   failOpenTools: [] as string[],
+  /** Approve on the user's behalf what Warden has no objection to; off: Claude Code's own permissions apply. */
+  decide: ANSWER_DEFAULTS.decide,
+  /** Who answers a require_approval: auto (the terminal when interactive, an operator when headless), terminal, operator. */
+  approvals: ANSWER_DEFAULTS.approvals,
 } as const;
 
-export interface HookSettings {
+export interface HookSettings extends AnswerPolicy {
   servers: string;
   agentId: string;
   password?: string;
   deadlineMs: number;
   connectTimeoutMs: number;
   controlReadMs: number;
-  failOpenTools: string[];
   /** Globs the session is expected to touch; default `<cwd>/**`. */
   expectedPaths?: string[];
   stateDir: string;
@@ -51,6 +55,8 @@ export interface HookConfigFile {
   deadlineMs?: number;
   connectTimeoutMs?: number;
   failOpenTools?: string[];
+  decide?: boolean;
+  approvals?: ApprovalRoute;
   expectedPaths?: string[];
   stateDir?: string;
   goal?: string;
@@ -71,6 +77,20 @@ function stringList(value: unknown, name: string): string[] | undefined {
   if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
   throw new HookSettingsError(`${name} must be a list of strings`);
+}
+
+function booleanSetting(value: unknown, name: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === true || value === false) return value;
+  if (typeof value === 'string' && /^(1|true|yes|on)$/i.test(value)) return true;
+  if (typeof value === 'string' && /^(0|false|no|off)$/i.test(value)) return false;
+  throw new HookSettingsError(`${name} must be true or false (got ${JSON.stringify(value)})`);
+}
+
+function approvalRoute(value: unknown, name: string): ApprovalRoute | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string' && (APPROVAL_ROUTES as readonly string[]).includes(value)) return value as ApprovalRoute;
+  throw new HookSettingsError(`${name} must be one of ${APPROVAL_ROUTES.join(', ')} (got ${JSON.stringify(value)})`);
 }
 
 function readConfigFile(path: string): HookConfigFile {
@@ -99,7 +119,8 @@ function passwordFromCredentials(path: string, agentId: string): string {
 
 /**
  * The hook's settings for a project directory: file, then environment (WARDEN_NATS_URL, WARDEN_AGENT_ID,
- * WARDEN_AGENT_PASSWORD, WARDEN_HOOK_DEADLINE_MS, WARDEN_HOOK_FAIL_OPEN_TOOLS, WARDEN_HOOK_STATE_DIR).
+ * WARDEN_AGENT_PASSWORD, WARDEN_HOOK_DEADLINE_MS, WARDEN_HOOK_FAIL_OPEN_TOOLS, WARDEN_HOOK_STATE_DIR,
+ * WARDEN_HOOK_DECIDE, WARDEN_HOOK_APPROVALS).
  */
 export function loadHookSettings(projectDir: string, env: NodeJS.ProcessEnv = process.env): HookSettings {
   const configPath = env.WARDEN_HOOK_CONFIG ? resolve(env.WARDEN_HOOK_CONFIG) : join(projectDir, HOOK_DEFAULTS.configFile);
@@ -116,6 +137,8 @@ export function loadHookSettings(projectDir: string, env: NodeJS.ProcessEnv = pr
     connectTimeoutMs: positiveInteger(file.connectTimeoutMs, 'connectTimeoutMs') ?? HOOK_DEFAULTS.connectTimeoutMs,
     controlReadMs: HOOK_DEFAULTS.controlReadMs,
     failOpenTools: stringList(env.WARDEN_HOOK_FAIL_OPEN_TOOLS, 'WARDEN_HOOK_FAIL_OPEN_TOOLS') ?? stringList(file.failOpenTools, 'failOpenTools') ?? [...HOOK_DEFAULTS.failOpenTools],
+    decide: booleanSetting(env.WARDEN_HOOK_DECIDE, 'WARDEN_HOOK_DECIDE') ?? booleanSetting(file.decide, 'decide') ?? HOOK_DEFAULTS.decide,
+    approvals: approvalRoute(env.WARDEN_HOOK_APPROVALS, 'WARDEN_HOOK_APPROVALS') ?? approvalRoute(file.approvals, 'approvals') ?? HOOK_DEFAULTS.approvals,
     ...(file.expectedPaths ? { expectedPaths: stringList(file.expectedPaths, 'expectedPaths')! } : {}),
     stateDir: relativeTo(env.WARDEN_HOOK_STATE_DIR || file.stateDir || HOOK_DEFAULTS.stateDir),
     ...(file.goal ? { goal: file.goal } : {}),

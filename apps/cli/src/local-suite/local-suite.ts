@@ -26,8 +26,11 @@ export interface Credentials {
   agents: Record<string, string>;
 }
 
+/** The agent gateway's default port (apps/gateway). */
+export const GATEWAY_PORT = 3108;
+
 export interface RunningService {
-  name: ServiceName;
+  name: ServiceName | 'gateway';
   url: string;
 }
 
@@ -77,7 +80,7 @@ export class LocalSuite {
   }
 
   get services(): RunningService[] {
-    return this.processes.map((p) => ({ name: p.app as ServiceName, url: p.url }));
+    return this.processes.map((p) => ({ name: p.app as ServiceName | 'gateway', url: p.url }));
   }
 
   get natsUrl(): string {
@@ -159,6 +162,18 @@ export class LocalSuite {
       this.processes.push(service);
       options.onProgress(`${name.padEnd(24)} ${service.url}`);
     }
+    // The agents' edge: Claude Code's HTTP hooks, each agent with its own token.
+    const gateway = await ServiceProcess.start({
+      app: 'gateway',
+      nats: this.serviceSettings,
+      partitions: options.partitions,
+      port: await preferredPort(GATEWAY_PORT),
+      env: { LOG_LEVEL: options.logLevel },
+      logFile: join(this.logDir, 'gateway.log'),
+      ownProcessGroup: true,
+    });
+    this.processes.push(gateway);
+    options.onProgress(`${'gateway'.padEnd(24)} ${gateway.url}/hooks/claude-code`);
   }
 
   /** Ends every process at once (SIGKILL), without waiting. */

@@ -36,6 +36,21 @@ describe('decisionFromVerdict', () => {
     });
   });
 
+  it('hands an approval to the agent\'s own user when the proposal asks so: allow with ask_user, the change kept', () => {
+    expect(decisionFromVerdict(verdict({ verdict: 'require_approval', reasons: ['Installs a system package'] }), true)).toEqual({
+      action_id: 'a1',
+      verdict: 'require_approval',
+      reasons: ['Installs a system package'],
+      decision: 'allow',
+      ask_user: true,
+      reason: 'Installs a system package',
+      decided_by: 'reviewer',
+    });
+    expect(decisionFromVerdict(verdict({ verdict: 'require_approval', modified_input: { command: 'x' } }), true)).toMatchObject({ ask_user: true, updated_input: { command: 'x' } });
+    // Only require_approval is handed over: a block stays a block.
+    expect(decisionFromVerdict(verdict({ verdict: 'block', reasons: ['No'] }), true)).toMatchObject({ decision: 'deny' });
+  });
+
   it('denies a blocked action with the reviewer\'s reason', () => {
     expect(decisionFromVerdict(verdict({ verdict: 'block', reasons: ['Recursive deletion of /'] }))).toMatchObject({
       decision: 'deny',

@@ -9,9 +9,11 @@ export type Decision = PayloadOf<'decision.made'>;
  * Turns a reviewer verdict into the agent's final decision. allow and warn let the action run (a
  * warning's reason travels with it), modify runs the modified input, block denies. require_approval
  * never reaches this in the normal state: it pauses the session for an operator (FR-11.9); should it,
- * it is denied, since the gate fails closed when a human is needed.
+ * it is denied, since the gate fails closed when a human is needed. When the proposal hands the approval
+ * to the agent's own user (`toAgentUser`), it is allowed with `ask_user`: the agent runs it only if its
+ * user agrees.
  */
-export function decisionFromVerdict(verdict: Verdict): Decision {
+export function decisionFromVerdict(verdict: Verdict, toAgentUser = false): Decision {
   const base = { action_id: verdict.action_id, verdict: verdict.verdict, reasons: verdict.reasons };
   const first = verdict.reasons[0] ?? '';
   switch (verdict.verdict) {
@@ -25,6 +27,10 @@ export function decisionFromVerdict(verdict: Verdict): Decision {
       }
       return { ...base, decision: 'allow', reason: `Allowed with changes: ${first}`, updated_input: verdict.modified_input, decided_by: 'reviewer' };
     case 'require_approval':
+      if (toAgentUser) {
+        const changed = verdict.modified_input ? { updated_input: verdict.modified_input } : {};
+        return { ...base, decision: 'allow', ask_user: true, reason: first || 'Needs an approval.', ...changed, decided_by: 'reviewer' };
+      }
       return { ...base, decision: 'deny', reason: `Needs an operator's approval, which was not given: ${first}`, decided_by: 'policy' };
     case 'block':
       return { ...base, decision: 'deny', reason: first || 'Blocked by the reviewer.', decided_by: 'reviewer' };
@@ -50,7 +56,8 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  */
 export function decisionForHeld(entry: DecisionEntry, rewrite: { input: Record<string, unknown>; operator_id: string } | undefined, resolution: Resolution): Decision {
   const verdict = entry.verdict.payload;
-  const reviewed = decisionFromVerdict(verdict);
+  // A require_approval held for nothing else was handed to the agent's user.
+  const reviewed = decisionFromVerdict(verdict, !entry.needs_approval);
   if (rewrite) {
     return {
       action_id: verdict.action_id,

@@ -29,6 +29,7 @@ import {
   type PendingRequest,
   type SessionRelayState,
 } from '../domain/relay-state.js';
+import { DecisionSender } from './decision-sender.js';
 import type { GateMetrics } from './gate-metrics.js';
 import type { GateStores } from './relay-stores.js';
 
@@ -47,6 +48,10 @@ export interface RelayOptions {
   partitions: number;
   /** True while this replica owns the partition (timers fire only at the owner). */
   owns(partition: number): boolean;
+  /** A require_approval may go to the agent's own user when the proposal asks so (else operators answer all). */
+  agentUserApprovals: boolean;
+  /** Refuses a proposal, with the reason, to the agent (a dead letter of its verdict): a different action under an id already decided. */
+  refuse(verdict: Verdict, reason: string): Promise<unknown>;
   /** Test-only fault injection: called after each message a flush published. */
   afterFlushed?(published: number): void;
   now?: () => Date;
@@ -85,10 +90,12 @@ export class HitlRelay {
   private readonly facts = new Map<string, SessionFacts | null>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly now: () => Date;
+  private readonly decisions: DecisionSender;
   private stopped = false;
 
   constructor(private readonly options: RelayOptions) {
     this.now = options.now ?? (() => new Date());
+    this.decisions = new DecisionSender({ decisions: options.stores.decisions, publish: options.publish, refuse: options.refuse, agentUserApprovals: options.agentUserApprovals });
   }
 
   private get stores(): GateStores {
@@ -107,6 +114,8 @@ export class HitlRelay {
         await this.publishDecision(verdict);
         return;
       }
+      // An action id already decided is answered from its record, never held and decided again.
+      if (await this.decisions.answerIfDecided(verdict)) return;
       const requests = hold ? this.requestsFor(verdict, hold) : [];
       if (!record.state) {
         const trigger = hold!.holds[0]!;
@@ -454,9 +463,12 @@ export class HitlRelay {
     let published = await this.stores.states.cursor(agentId, sessionId, state.window.id);
     // FR-11.3 wants a partial flush visible to operators; here it is also finished.
     if (published > 0) this.options.log.error({ session_id: sessionId, agent_id: agentId, published, planned: plan.length }, 'resuming an interrupted flush');
+    const verdicts = new Map((entries ?? (await this.stores.buffer.read(agentId, sessionId))).flatMap((e) => (e.entry.kind === 'decision' ? [[e.entry.action_id, e.entry.verdict] as const] : [])));
     let recording: Promise<void> | undefined;
     for (let i = published; i < plan.length; i++) {
-      await Promise.all([this.options.publish(plan[i]! as AnyMessage), recording]);
+      const message = plan[i]!;
+      const verdict = message.type === 'decision.made' ? verdicts.get(message.payload.action_id) : undefined;
+      await Promise.all([verdict ? this.decisions.send(message as MessageOf<'decision.made'>, verdict) : this.options.publish(message as AnyMessage), recording]);
       published = i + 1;
       recording = this.stores.states.putCursor(agentId, sessionId, state.window.id, published);
       this.options.afterFlushed?.(published);
@@ -505,7 +517,7 @@ export class HitlRelay {
   private holdOf(verdict: Verdict, facts: SessionFacts | undefined): { holds: Exclude<PauseTrigger, 'operator'>[]; gates: HumanGate[]; context?: GateContext } | null {
     const holds: Exclude<PauseTrigger, 'operator'>[] = [];
     if (verdict.control?.hitl_required === true) holds.push('hitl_required_flag');
-    if (verdict.payload.verdict === 'require_approval') holds.push('require_approval');
+    if (verdict.payload.verdict === 'require_approval' && !this.decisions.delegated(verdict)) holds.push('require_approval');
     let gates: HumanGate[] = [];
     let context: GateContext | undefined;
     // Gates guard what would run: a blocked action is denied anyway.
@@ -741,19 +753,17 @@ export class HitlRelay {
   }
 
   private async publishDecision(verdict: Verdict): Promise<void> {
-    const decision = decisionFromVerdict(verdict.payload);
+    const decision = decisionFromVerdict(verdict.payload, this.decisions.delegated(verdict));
     // One decision per action: the id derives from the action, so a redelivered verdict is de-duplicated.
-    await this.options.publish(
-      createMessage('decision.made', {
-        id: decisionId(verdict.agent_id, verdict.session_id, verdict.payload.action_id),
-        session_id: verdict.session_id,
-        agent_id: verdict.agent_id,
-        trace_id: verdict.trace_id,
-        causation_id: verdict.id,
-        payload: decision,
-      }),
-    );
-    this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
+    const message = createMessage('decision.made', {
+      id: decisionId(verdict.agent_id, verdict.session_id, verdict.payload.action_id),
+      session_id: verdict.session_id,
+      agent_id: verdict.agent_id,
+      trace_id: verdict.trace_id,
+      causation_id: verdict.id,
+      payload: decision,
+    });
+    if (await this.decisions.send(message, verdict)) this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
   }
 
   // ---------------------------------------------------------------- state access

@@ -1,8 +1,11 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import {
+  decisionRecordKey,
   derivedMessageId,
+  DECISION_RECORD_BUCKET,
   GATE_BUFFER_STREAM,
+  type DecisionRecord,
   GATE_CONTEXT_BUCKET,
   GATE_REQUEST_BUCKET,
   GATE_SESSION_BUCKET,
@@ -24,25 +27,33 @@ export class GateStores {
     readonly buffer: BufferStore,
     readonly facts: SessionFactsStore,
     readonly requests: RequestStore,
+    readonly decisions: DecisionRecordStore,
   ) {}
 
   static async open(bus: BusConnection): Promise<GateStores> {
     const kvm = new Kvm(bus.nc);
-    const [sessions, contexts, requests] = await Promise.all([
+    const [sessions, contexts, requests, decisions] = await Promise.all([
       kvm.open(GATE_SESSION_BUCKET),
       kvm.open(GATE_CONTEXT_BUCKET),
       kvm.open(GATE_REQUEST_BUCKET),
+      kvm.open(DECISION_RECORD_BUCKET),
     ]);
     // Opening a bucket does not check it exists; fail at start, with the fix, rather than on the first pause.
     try {
-      await Promise.all([sessions.status(), contexts.status(), requests.status(), bus.jsm.streams.info(GATE_BUFFER_STREAM)]);
+      await Promise.all([sessions.status(), contexts.status(), requests.status(), decisions.status(), bus.jsm.streams.info(GATE_BUFFER_STREAM)]);
     } catch (error) {
       throw new Error(
-        `the gate's buffer stream ${GATE_BUFFER_STREAM} or buckets ${GATE_SESSION_BUCKET}, ${GATE_CONTEXT_BUCKET}, ${GATE_REQUEST_BUCKET} are missing: run \`warden provision\` first (${(error as Error).message})`,
+        `the gate's buffer stream ${GATE_BUFFER_STREAM} or buckets ${GATE_SESSION_BUCKET}, ${GATE_CONTEXT_BUCKET}, ${GATE_REQUEST_BUCKET}, ${DECISION_RECORD_BUCKET} are missing: run \`warden provision\` first (${(error as Error).message})`,
         { cause: error },
       );
     }
-    return new GateStores(new RelayStateStore(sessions), new BufferStore(bus.js, bus.jsm), new SessionFactsStore(contexts), new RequestStore(requests));
+    return new GateStores(
+      new RelayStateStore(sessions),
+      new BufferStore(bus.js, bus.jsm),
+      new SessionFactsStore(contexts),
+      new RequestStore(requests),
+      new DecisionRecordStore(decisions),
+    );
   }
 }
 
@@ -200,5 +211,32 @@ export class RequestStore {
       if (record) records.push(record);
     }
     return records;
+  }
+}
+
+/**
+ * One record per decided action id (the decision and the digest of the action), stored before the
+ * decision is sent: agents answer a repeated action id from it, and the gate never decides an id twice.
+ */
+export class DecisionRecordStore {
+  constructor(private readonly kv: KV) {}
+
+  /** Stores the record unless the action id has one: then that one is returned, and nothing changes. */
+  async claim(record: DecisionRecord): Promise<DecisionRecord | null> {
+    const { agent_id: agentId, session_id: sessionId, payload } = record.decision;
+    const key = decisionRecordKey(agentId, sessionId, payload.action_id);
+    try {
+      await this.kv.create(key, encoder.encode(JSON.stringify(record)));
+      return null;
+    } catch (error) {
+      const existing = await this.get(agentId, sessionId, payload.action_id);
+      if (!existing) throw error;
+      return existing;
+    }
+  }
+
+  async get(agentId: string, sessionId: string, actionId: string): Promise<DecisionRecord | null> {
+    const entry = await this.kv.get(decisionRecordKey(agentId, sessionId, actionId));
+    return entry && entry.operation === 'PUT' ? entry.json<DecisionRecord>() : null;
   }
 }

@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { JetStreamServer, MessagePublisher } from '@warden/messaging';
+import { partitionOf } from '@warden/contracts';
+import { buildDeadLetter, JetStreamServer, MessagePublisher } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { GateOptions } from '../config.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
@@ -46,13 +47,29 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
         gates: readonly HumanGate[],
       ) => {
         const killAfter = options.faultKillAfterFlushed;
+        const partitions = server.options.topology.options.partitions;
         return new HitlRelay({
+          agentUserApprovals: options.agentUserApprovals,
+          // The agent hears of it on its dead-letter subject, as of any proposal Warden rejects.
+          refuse: (verdict, reason) =>
+            publisher.publishDeadLetter(
+              buildDeadLetter({
+                service: 'gate',
+                reason: 'rejected',
+                detail: reason,
+                type: 'action.proposed',
+                subject: `warden.action.${partitionOf(verdict.session_id, partitions)}.${verdict.agent_id}.${verdict.session_id}`,
+                data: new TextEncoder().encode(JSON.stringify(verdict.payload.action)),
+                ...(verdict.causation_id ? { messageId: verdict.causation_id } : {}),
+                address: { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id },
+              }),
+            ),
           stores,
           publish: (message) => publisher.publishMessage(message),
           gates: () => gates,
           metrics,
           log: logger,
-          partitions: server.options.topology.options.partitions,
+          partitions,
           owns: (partition) => server.ownedPartitions().includes(partition),
           ...(killAfter
             ? {

@@ -33,6 +33,15 @@ export const ActionProposed = defineMessage({
     description: Type.Optional(Type.String({ maxLength: 4000, description: 'Why the agent wants to do this.' })),
     phase: Type.Optional(PhaseSchema),
     context: Type.Optional(SessionContext),
+    subagent: Type.Optional(
+      Type.Object(
+        {
+          id: Type.Optional(Type.String({ maxLength: 128, description: 'The subagent instance, e.g. Claude Code agent_id.' })),
+          type: Type.Optional(Type.String({ maxLength: 128, description: 'What kind of subagent, e.g. Claude Code agent_type (Explore, Plan, a custom agent).' })),
+        },
+        { description: "Set when a subagent of the session's agent proposes the action, so that its work can be told apart from its parent's." },
+      ),
+    ),
   }),
 });
 

@@ -18,5 +18,11 @@ export const DecisionMade = defineMessage({
     ),
     decided_by: Type.Enum(['reviewer', 'operator', 'gate_timeout', 'policy']),
     operator_id: Type.Optional(Type.String({ maxLength: 256 })),
+    ask_user: Type.Optional(
+      Type.Boolean({
+        description:
+          "The action needs an approval that the person at the agent's terminal gives (the proposal named them as approver): the agent runs it only if its user agrees.",
+      }),
+    ),
   }),
 });

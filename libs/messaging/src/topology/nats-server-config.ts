@@ -1,6 +1,7 @@
 import {
   CHANNELS,
   checkpointBucket,
+  DECISION_RECORD_BUCKET,
   DEAD_LETTER_ROOT,
   partitionMapping,
   partitionProbeMapping,
@@ -10,8 +11,13 @@ import {
 } from '@warden/contracts';
 import { streamName } from './topology.js';
 
-/** A password literally, or `$NAME` to let nats-server read it from the environment. */
+/**
+ * A password literally, a bcrypt hash of it (`$2a$…`, `$2b$…`: nats-server checks the password against
+ * the hash), or `$NAME` to let nats-server read it from the environment.
+ */
 export type Secret = string;
+
+const BCRYPT = /^\$2[aby]\$\d{2}\$/;
 
 export interface NatsUser {
   user: string;
@@ -35,7 +41,7 @@ export interface NatsServerConfigOptions {
   cluster?: { name: string; host?: string; port: number; routes: string[] };
 }
 
-const quote = (value: string) => (value.startsWith('$') ? value : JSON.stringify(value));
+const quote = (value: string) => (value.startsWith('$') && !BCRYPT.test(value) ? value : JSON.stringify(value));
 const list = (items: string[]) => `[${items.map((i) => JSON.stringify(i)).join(', ')}]`;
 
 /** Subjects an agent may publish and subscribe to: its own sessions only, found by its agent id token. */
@@ -64,6 +70,8 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
       `$JS.API.CONSUMER.*.${checkpoints}`,
       `$JS.API.CONSUMER.*.${checkpoints}.>`,
       `$O.${bucket}.>`,
+      // Its own decided actions (a repeated action id is answered from the stored decision), read only.
+      `$JS.API.DIRECT.GET.KV_${DECISION_RECORD_BUCKET}.$KV.${DECISION_RECORD_BUCKET}.${agentId}.>`,
     ],
     subscribe: [
       ...received.map((id) => `warden.${id}.*.${agentId}.*`),

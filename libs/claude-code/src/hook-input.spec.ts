@@ -18,9 +18,23 @@ describe('parseHookInput', () => {
     expect(parseHookInput(JSON.stringify({ session_id: 'sess-1', cwd: '/p', hook_event_name: 'SessionEnd' }))).toMatchObject({ reason: 'other' });
   });
 
+  it('reads the lifecycle events: SessionStart, UserPromptSubmit, Stop, SubagentStop, with a subagent named', () => {
+    const common = { session_id: 'sess-1', cwd: '/p', permission_mode: 'default' };
+    expect(parseHookInput(JSON.stringify({ ...common, hook_event_name: 'SessionStart', source: 'resume', model: 'claude-opus' }))).toEqual({ ...common, hook_event_name: 'SessionStart', source: 'resume', model: 'claude-opus' });
+    expect(parseHookInput(JSON.stringify({ ...common, hook_event_name: 'UserPromptSubmit', prompt: 'Fix it' }))).toEqual({ ...common, hook_event_name: 'UserPromptSubmit', prompt: 'Fix it' });
+    expect(parseHookInput(JSON.stringify({ ...common, hook_event_name: 'Stop', stop_hook_active: true }))).toEqual({ ...common, hook_event_name: 'Stop', stop_hook_active: true });
+    expect(parseHookInput(JSON.stringify({ ...common, hook_event_name: 'SubagentStop', agent_id: 'a1', agent_type: 'Explore' }))).toEqual({
+      ...common,
+      hook_event_name: 'SubagentStop',
+      stop_hook_active: false,
+      agent_id: 'a1',
+      agent_type: 'Explore',
+    });
+  });
+
   it.each([
-    ['not JSON', '{', /stdin is not JSON/],
-    ['an event it does not answer', JSON.stringify({ ...tool, hook_event_name: 'Stop' }), /hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, SessionEnd \(got "Stop"\)/],
+    ['not JSON', '{', /the payload is not JSON/],
+    ['an event it does not answer', JSON.stringify({ ...tool, hook_event_name: 'Notification' }), /hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd \(got "Notification"\)/],
     ['a session id that cannot be a subject token', JSON.stringify({ ...tool, session_id: 'a.b' }), /session_id "a\.b" must be/],
     ['a SessionEnd without cwd', JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd' }), /cwd is missing/],
     ['a tool call without tool_use_id', JSON.stringify({ ...tool, tool_use_id: undefined }), /tool_use_id is missing/],

@@ -11,11 +11,13 @@ const PLAIN_AGENT = 'plain-agent';
 const ENDING_AGENT = 'ending-agent';
 
 /**
- * `warden hook` as Claude Code runs it: a payload on stdin (the hooks reference's PreToolUse /
- * PostToolUse / PostToolUseFailure input), the built CLI against a real nats-server with the reviewer
- * and the gate, the exact stdout JSON and exit code checked.
+ * `warden hook` over a session's life, as Claude Code runs it: outcomes reported, control messages
+ * passed on once, an emergency stop, the end of the session on the agent's track record, and an agent
+ * user that may not read its stored control messages; the built CLI against a real nats-server with
+ * the reviewer, the gate and the ladder. The answers to each kind of decision, through both the command
+ * and the HTTP hook, are in hook-answers.spec.ts.
  */
-describe('warden hook against the running suite', () => {
+describe('warden hook over a session', () => {
   let suite: HookSuite;
   let project: string;
   let stateDir: string;
@@ -63,66 +65,11 @@ describe('warden hook against the running suite', () => {
 
   const answer = (run: Run) => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    return JSON.parse(run.stdout) as Record<string, unknown>;
+    return run.stdout ? (JSON.parse(run.stdout) as Record<string, unknown>) : null;
   };
 
-  const allow = (reason: string, extra: Record<string, unknown> = {}) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: reason, ...extra } });
-
-  it('allows a harmless Bash command, declaring the session with the project as its scope', async () => {
-    const payload = pre('hook-bash', 'Bash', { command: 'npm test', description: 'Run the unit tests', timeout: 120000, run_in_background: false });
-    expect(answer(await hook(payload))).toEqual(allow('Warden allowed this action: No concerns: command execution with medium risk.'));
-    const started = await suite.recorder.waitFor((m) => m.body.type === 'session.started' && m.body.session_id === 'hook-bash');
-    expect(started.body).toMatchObject({ agent_id: AGENT, payload: { context: { cwd: project, expected_paths: [`${project}/**`] }, agent_kind: 'claude-code' } });
-    const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === 'hook-bash');
-    expect(proposed.body.payload).toEqual({ action_id: payload.tool_use_id, kind: 'tool_use', tool: 'Bash', input: payload.tool_input, description: 'Run the unit tests' });
-  }, 30_000);
-
-  it('allows a warned command and shows the warning', async () => {
-    expect(answer(await hook(pre('hook-warn', 'Bash', { command: 'git branch -D old-work' })))).toEqual(
-      allow('Warden warns: Allowed with a warning: git branch -D deletes old-work even if its commits are merged nowhere else.'),
-    );
-  }, 30_000);
-
-  it('allows a modified command with updatedInput', async () => {
-    expect(answer(await hook(pre('hook-modify', 'Bash', { command: 'git push --force origin fix/date-parser', description: 'Publish' })))).toEqual(
-      allow(
-        'Warden changed this action: Allowed with changes: git push --force overwrites the remote branch and silently discards commits others pushed since you fetched. The command was changed to use --force-with-lease, which refuses if the remote moved. If it is refused, fetch and integrate the remote changes first.',
-        { updatedInput: { command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish' } },
-      ),
-    );
-  }, 30_000);
-
-  it('denies a blocked command with the reason written for the model', async () => {
-    expect(answer(await hook(pre('hook-block', 'Bash', { command: 'rm -rf /' })))).toEqual({
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
-        permissionDecisionReason: "Warden denied this action: Recursive deletion of / would destroy the system or the user's files. This command is never allowed.",
-      },
-    });
-  }, 30_000);
-
-  it('answers Write and Edit calls', async () => {
-    expect(answer(await hook(pre('hook-files', 'Write', { file_path: join(project, 'src/date.ts'), content: 'export const x = 1;\n' })))).toEqual(
-      allow(`Warden allowed this action: Side effects: file creation of ${join(project, 'src/date.ts')}.`),
-    );
-    expect(answer(await hook(pre('hook-files', 'Edit', { file_path: join(project, 'src/date.ts'), old_string: 'x = 1', new_string: 'x = 2', replace_all: false })))).toEqual(
-      allow(`Warden allowed this action: Side effects: file modification of ${join(project, 'src/date.ts')}.`),
-    );
-  }, 30_000);
-
-  it('answers an MCP tool call', async () => {
-    expect(answer(await hook(pre('hook-mcp', 'mcp__github__create_issue', { owner: 'acme', repo: 'shop', title: 'Bug' })))).toEqual(
-      allow('Warden allowed this action: Side effects: external call of mcp__github__create_issue (irreversible).'),
-    );
-  }, 30_000);
-
-  it('answers a subagent’s call and names the subagent in the proposed action', async () => {
-    const payload = pre('hook-subagent', 'Read', { file_path: join(project, 'README.md') }, { agent_id: 'a1b2c3', agent_type: 'Explore' });
-    expect(answer(await hook(payload))).toEqual(allow('Warden allowed this action: No concerns: file read with low risk.'));
-    const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && (m.body.payload as { action_id: string }).action_id === payload.tool_use_id);
-    expect((proposed.body.payload as { description: string }).description).toBe('run by subagent Explore (a1b2c3)');
-  }, 30_000);
+  /** What Claude Code is told when Warden has no objection: nothing, or the control messages for the model. */
+  const allow = (_reason: string, extra: { additionalContext?: string } = {}) => (extra.additionalContext ? { hookSpecificOutput: { hookEventName: 'PreToolUse', ...extra } } : null);
 
   it('reports PostToolUse and PostToolUseFailure outcomes and answers nothing when there is nothing to say', async () => {
     const ok = { ...pre('hook-post', 'Bash', { command: 'npm test' }), hook_event_name: 'PostToolUse', tool_response: { stdout: 'Tests: 3 passed', stderr: '', interrupted: false }, duration_ms: 1840 };
@@ -140,41 +87,6 @@ describe('warden hook against the running suite', () => {
     expect(await hook(failed)).toEqual({ code: 0, stdout: '', stderr: '' });
     const error = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && (m.body.payload as { action_id: string }).action_id === failed.tool_use_id);
     expect(error.body.payload).toEqual({ action_id: failed.tool_use_id, tool: 'Edit', status: 'error', error: { message: 'String to replace not found in file.' }, files_touched: [join(project, 'a.ts')] });
-  }, 30_000);
-
-  it.each([
-    ['not JSON', '{"session_id": ', 'the hook input is not a Claude Code tool hook payload: stdin is not JSON'],
-    ['no payload at all', '', 'the hook input is not a Claude Code tool hook payload: stdin is not JSON'],
-    ['an event it does not answer', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'Stop', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }), 'hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, SessionEnd (got "Stop")'],
-    ['a call without tool_use_id', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }), 'tool_use_id is missing or not a string'],
-    ['tool_input that is no object', JSON.stringify({ session_id: 's', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: 'rm -rf /', tool_use_id: 't' }), 'tool_input must be a JSON object'],
-  ])('fails closed on malformed stdin: %s', async (_name, stdin, message) => {
-    const run = await hook(stdin);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('Warden could not decide on this tool call, so it is blocked (fail closed): ');
-    expect(run.stderr).toContain(message);
-  }, 30_000);
-
-  it('waits for the gate on an action held for approval and answers with the operator’s decision', async () => {
-    const session = 'hook-approval';
-    const running = hook(pre(session, 'Bash', { command: 'sudo apt-get install -y jq' }));
-    await suite.recorder.waitFor((m) => m.body.type === 'hitl.paused' && m.body.session_id === session, 20_000);
-    const gate = suite.service('gate');
-    const response = await fetch(`${gate.url}/gateway/sessions/${session}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-Observatory-Operator-Id': 'alice' },
-      body: JSON.stringify({ agent_id: AGENT, timestamp: new Date().toISOString() }),
-    });
-    expect(response.status).toBe(200);
-    expect(answer(await running)).toEqual(
-      allow('Warden allowed this action: Approved by operator alice (apt-get install -y jq changes the software of the whole machine with administrator rights. A person must approve it.)'),
-    );
-  }, 60_000);
-
-  it('exits 2 when the decision does not come within the adapter’s deadline', async () => {
-    const run = await hook(pre('hook-deadline', 'Bash', { command: 'sudo apt-get install -y jq' }), { WARDEN_HOOK_DEADLINE_MS: '2000' });
-    expect(run).toEqual({ code: 2, stdout: '', stderr: "Warden could not decide on this tool call, so it is blocked (fail closed): no decision within 2000 ms (the hook's deadline)\n" });
   }, 30_000);
 
   describe('control messages for the session', () => {
@@ -282,11 +194,11 @@ describe('warden hook against the running suite', () => {
       const session = 'hook-plain';
       const run = await hook(pre(session, 'Read', { file_path: join(project, 'README.md') }), plain());
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual(allow('Warden allowed this action: No concerns: file read with low risk.'));
+      expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^warden hook: control messages stored for session hook-plain could not be read \(.*Permissions Violation.*\); only those sent during this call are shown\n$/);
 
       // Held for approval: a correction sent meanwhile arrives with the answer.
-      const held = hook(pre(session, 'Bash', { command: 'sudo apt-get install -y jq' }), plain());
+      const held = hook(pre(session, 'Bash', { command: 'sudo apt-get install -y jq' }), { ...plain(), CLAUDE_CODE_ENTRYPOINT: 'sdk-cli' });
       await suite.recorder.waitFor((m) => m.body.type === 'hitl.paused' && m.body.session_id === session, 20_000);
       await suite.publish('control.issued', 'control', PLAIN_AGENT, session, { control_id: 'ctl-plain', kind: 'operator_message', message: 'Use the jq that ships in tools/.', requires_ack: false });
       const response = await fetch(`${suite.service('gate').url}/gateway/sessions/${session}/reject`, {
@@ -300,28 +212,6 @@ describe('warden hook against the running suite', () => {
       expect(JSON.parse(answered.stdout)).toMatchObject({
         hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', additionalContext: expect.stringContaining('Message from the operator: Use the jq that ships in tools/.') },
       });
-    }, 60_000);
-  });
-
-  describe('when Warden cannot be reached', () => {
-    it('exits 2 with the reason on stderr once NATS is stopped, and allows only fail-open tools', async () => {
-      await suite.nats.kill();
-      const run = await hook(pre('hook-down', 'Bash', { command: 'ls' }));
-      expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(new RegExp(`^Warden could not decide on this tool call, so it is blocked \\(fail closed\\): cannot reach Warden at ${suite.nats.url.replace(/\./g, '\\.')}: `));
-
-      const read = pre('hook-down', 'Read', { file_path: join(project, 'README.md') });
-      const open = await hook(read, { WARDEN_HOOK_FAIL_OPEN_TOOLS: 'Read,Glob' });
-      const openAnswer = answer(open) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
-      expect(openAnswer.hookSpecificOutput.permissionDecision).toBe('allow');
-      expect(openAnswer.hookSpecificOutput.permissionDecisionReason).toMatch(/^Warden could not decide \(cannot reach Warden at .*\); Read is allowed by the fail-open setting$/);
-      expect((await hook(pre('hook-down', 'Bash', { command: 'ls' }), { WARDEN_HOOK_FAIL_OPEN_TOOLS: 'Read,Glob' })).code).toBe(2);
-
-      const post = await hook({ ...read, hook_event_name: 'PostToolUse', tool_response: 'x' });
-      expect(post.code).toBe(1);
-      expect(post.stderr).toContain(`warden hook: the outcome of Read (${read.tool_use_id}) was not reported to Warden: cannot reach Warden at`);
-      await suite.nats.start();
     }, 60_000);
   });
 });

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { createServer } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import express from 'express';
+import { runMain, SHUTDOWN_TIMEOUT_MS } from '@warden/messaging';
+import { createLogger, PinoNestLogger } from '@warden/observability';
+import { GatewayAppModule } from './app.module.js';
+import { loadGatewayConfig, type GatewayConfig } from './config.js';
+import { HookGateway } from './hook-gateway.js';
+import { HOOK_PATH, hookRequestHandler } from './hook-http.js';
+
+let config: GatewayConfig;
+try {
+  config = loadGatewayConfig(process.env);
+} catch (error) {
+  createLogger({ service: 'gateway' }).fatal(`invalid configuration: ${(error as Error).message}`);
+  process.exit(1);
+}
+const logger = createLogger({ service: 'gateway', level: config.logLevel });
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref());
+}
+runMain(logger, async () => {
+  const web = express();
+  const app = await NestFactory.create(GatewayAppModule.forRoot(config, logger), new ExpressAdapter(web), { logger: new PinoNestLogger(logger), abortOnError: false });
+  app.enableShutdownHooks();
+  await app.init();
+  // The hook is on every tool call's path: Node's server hands it over directly; Nest serves the rest.
+  const hook = hookRequestHandler(app.get(HookGateway), config.maxBodyBytes);
+  const server = createServer((req, res) => ((req.url ?? '').split('?')[0] === HOOK_PATH ? hook(req, res) : web(req, res)));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.http.port, config.http.host, resolve));
+  process.once('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+  });
+  logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'gateway ready');
+});

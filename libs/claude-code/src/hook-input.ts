@@ -1,0 +1,127 @@
+import { isSubjectToken } from '@warden/contracts';
+
+/** The tool hook events the adapter answers. */
+export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+export type ToolHookEvent = (typeof TOOL_HOOK_EVENTS)[number];
+/** Every hook event the adapter answers: the tool events, and the session's lifecycle. */
+export const HOOK_EVENTS = [...TOOL_HOOK_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Fields Claude Code sends with every event (hooks reference, "Common input fields"). */
+interface CommonInput {
+  session_id: string;
+  transcript_path?: string;
+  cwd: string;
+  permission_mode?: string;
+  /** Set when the event comes from a subagent (or a session started with --agent). */
+  agent_id?: string;
+  agent_type?: string;
+}
+
+/**
+ * What Claude Code sends to a tool hook ("PreToolUse input" / "PostToolUse input"): the tool call, and
+ * for PostToolUse the response and duration, for PostToolUseFailure the error.
+ */
+export interface HookInput extends CommonInput {
+  hook_event_name: ToolHookEvent;
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+  tool_response?: unknown;
+  duration_ms?: number;
+  error?: string;
+}
+
+/** SessionStart: how the session began (`startup`, `resume`, `clear`, `compact`) and its model. */
+export interface SessionStartInput extends CommonInput {
+  hook_event_name: 'SessionStart';
+  source: string;
+  model?: string;
+}
+
+/** UserPromptSubmit: what the user asked. */
+export interface UserPromptInput extends CommonInput {
+  hook_event_name: 'UserPromptSubmit';
+  prompt: string;
+}
+
+/** Stop / SubagentStop: Claude is about to finish its turn; `stop_hook_active` when a hook already kept it going. */
+export interface StopInput extends CommonInput {
+  hook_event_name: 'Stop' | 'SubagentStop';
+  stop_hook_active: boolean;
+}
+
+/** SessionEnd: why the session ended (`clear`, `logout`, `prompt_input_exit`, `other`, …). */
+export interface SessionEndInput extends CommonInput {
+  hook_event_name: 'SessionEnd';
+  reason: string;
+}
+
+export type AnyHookInput = HookInput | SessionStartInput | UserPromptInput | StopInput | SessionEndInput;
+
+export class HookInputError extends Error {}
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** Reads a hook payload (the command hook's stdin, the HTTP hook's body); throws HookInputError naming what is wrong. */
+export function parseHookInput(text: string): AnyHookInput {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new HookInputError(`the payload is not JSON (${(error as Error).message})`);
+  }
+  return hookInputOf(raw);
+}
+
+/** Checks an already parsed payload. */
+export function hookInputOf(raw: unknown): AnyHookInput {
+  if (!isObject(raw)) throw new HookInputError('the payload must be a JSON object');
+  const event = raw.hook_event_name;
+  if (typeof event !== 'string' || !(HOOK_EVENTS as readonly string[]).includes(event)) {
+    throw new HookInputError(`hook_event_name must be one of ${HOOK_EVENTS.join(', ')} (got ${JSON.stringify(event)})`);
+  }
+  const text = (name: string): string => {
+    const value = raw[name];
+    if (typeof value !== 'string' || !value) throw new HookInputError(`${name} is missing or not a string`);
+    return value;
+  };
+  const optionalText = (name: string, max = 4000) => (typeof raw[name] === 'string' && raw[name] ? { [name]: (raw[name] as string).slice(0, max) } : {});
+  const sessionId = text('session_id');
+  // Both travel in NATS subjects and message ids; Claude Code's are UUIDs and toolu_… ids.
+  if (!isSubjectToken(sessionId)) throw new HookInputError(`session_id "${sessionId}" must be 1-128 letters, digits, - or _`);
+  const common: CommonInput = {
+    session_id: sessionId,
+    cwd: text('cwd'),
+    ...optionalText('transcript_path'),
+    ...optionalText('permission_mode', 64),
+    ...optionalText('agent_id', 128),
+    ...optionalText('agent_type', 128),
+  };
+  switch (event as HookEvent) {
+    case 'SessionEnd':
+      return { ...common, hook_event_name: 'SessionEnd', reason: typeof raw.reason === 'string' && raw.reason ? raw.reason.slice(0, 200) : 'other' };
+    case 'SessionStart':
+      return { ...common, hook_event_name: 'SessionStart', source: typeof raw.source === 'string' && raw.source ? raw.source.slice(0, 64) : 'startup', ...optionalText('model', 128) };
+    case 'UserPromptSubmit':
+      return { ...common, hook_event_name: 'UserPromptSubmit', prompt: typeof raw.prompt === 'string' ? raw.prompt : '' };
+    case 'Stop':
+    case 'SubagentStop':
+      return { ...common, hook_event_name: event as 'Stop' | 'SubagentStop', stop_hook_active: raw.stop_hook_active === true };
+    default:
+      break;
+  }
+  const toolUseId = text('tool_use_id');
+  if (!isSubjectToken(toolUseId)) throw new HookInputError(`tool_use_id "${toolUseId}" must be 1-128 letters, digits, - or _`);
+  if (!isObject(raw.tool_input)) throw new HookInputError('tool_input must be a JSON object');
+  return {
+    ...common,
+    hook_event_name: event as ToolHookEvent,
+    tool_name: text('tool_name'),
+    tool_input: raw.tool_input,
+    tool_use_id: toolUseId,
+    ...(typeof raw.error === 'string' ? { error: raw.error } : {}),
+    ...('tool_response' in raw ? { tool_response: raw.tool_response } : {}),
+    ...(typeof raw.duration_ms === 'number' && raw.duration_ms >= 0 ? { duration_ms: raw.duration_ms } : {}),
+  };
+}

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { MessageOf } from './catalog.js';
+
+/**
+ * The decided actions, one record per action id: `<agent>.<session>.<action>`, written by the gate
+ * before it sends the decision. Proposing an action id again returns the stored decision at once (the
+ * agent reads its own records only, see libs/messaging `agentPermissions`), and a different action
+ * under an id already decided is refused.
+ */
+export const DECISION_RECORD_BUCKET = 'warden_decisions';
+
+/** Records are kept as long as the decision stream keeps decisions (7 days). */
+export const DECISION_RECORD_TTL_MS = 7 * 24 * 3_600_000;
+
+export interface DecisionRecord {
+  /** `actionDigest` of the action decided. */
+  action_digest: string;
+  decision: MessageOf<'decision.made'>;
+}
+
+export function decisionRecordKey(agentId: string, sessionId: string, actionId: string): string {
+  return `${agentId}.${sessionId}.${actionId}`;
+}
+
+/** The subject an agent reads a record at with a JetStream direct get (last message of the key). */
+export function decisionRecordSubject(agentId: string, sessionId: string, actionId: string): string {
+  return `$JS.API.DIRECT.GET.KV_${DECISION_RECORD_BUCKET}.$KV.${DECISION_RECORD_BUCKET}.${decisionRecordKey(agentId, sessionId, actionId)}`;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) sorted[key] = sortKeys(item);
+    }
+    return sorted;
+  }
+  return value;
+}
+
+/**
+ * What makes two proposals the same action: kind, tool and input (key order aside). The description,
+ * phase and context may differ between two deliveries of one tool call.
+ */
+export function actionDigest(action: { kind: string; tool: string; input: Record<string, unknown> }): string {
+  return createHash('sha256').update(JSON.stringify(sortKeys({ kind: action.kind, tool: action.tool, input: action.input }))).digest('hex');
+}

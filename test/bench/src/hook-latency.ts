@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { WORKSPACE_ROOT } from '@warden/local-runtime';
+import type { WardenClient } from '@warden/sdk';
+import { round, roundSummary, Samples, type LatencySummary } from './stats.js';
+
+const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+
+export interface HookFigures {
+  /** Sequential PreToolUse calls through the HTTP hook, and as many SDK proposals, interleaved. */
+  http: {
+    calls: number;
+    latency: LatencySummary;
+    sdk: LatencySummary;
+    addedP50Ms: number;
+    addedP99Ms: number;
+    addedP50Target: string;
+    addedP50Met: boolean;
+    /** The gateway's own time per PreToolUse (its histogram's mean over the measured calls), receipt to answer. */
+    inGatewayMeanMs: number;
+  };
+  /** Wall time of `warden hook` (a PreToolUse answered) beside a bare `node -e 0`, interleaved. */
+  command: { runs: number; wallMs: LatencySummary; nodeMs: LatencySummary; roundTripP50Ms: number; boundMs: number; target: string; met: boolean };
+}
+
+export interface HookPhaseOptions {
+  gatewayUrl: string;
+  agentId: string;
+  password: string;
+  natsUrl: string;
+  /** The SDK client of the same agent, for the decision round trip beside the hooks. */
+  client: WardenClient;
+  calls: number;
+  runs: number;
+}
+
+const read = (i: number) => ({ file_path: `/work/app/src/module-${i % 50}.ts` });
+
+function preToolUse(sessionId: string, toolUseId: string, input: Record<string, unknown>) {
+  return { session_id: sessionId, transcript_path: '/work/app/none.jsonl', cwd: '/work/app', hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Read', tool_input: input, tool_use_id: toolUseId };
+}
+
+/** One POST on a kept-alive connection (as a hook client keeps it); resolves with the status and body. */
+function post(agent: Agent, url: URL, authorization: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The gateway's PreToolUse histogram: sum (s) and count. */
+async function gatewayTime(gatewayUrl: string): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*event="PreToolUse"[^}]*\\} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { sum: value('warden_gateway_hook_call_seconds_sum'), count: value('warden_gateway_hook_call_seconds_count') };
+}
+
+/** Runs a process to its end, `stdin` piped in; resolves with its wall time in ms (spawn to exit). */
+function timed(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ ms: performance.now() - started, code, stdout }));
+    child.stdin.end(stdin);
+  });
+}
+
+/**
+ * H: what Claude Code waits for per tool call. Over HTTP: sequential PreToolUse calls to the gateway
+ * (one agent, keep-alive, as Claude Code makes them one at a time) interleaved with as many SDK
+ * proposals of the same action by the same agent, so that both see the same machine; the endpoint's
+ * share is the difference. As a command: `warden hook` runs (a new process each, the bundled entry
+ * point) interleaved with bare `node -e 0` runs, against the bound 2 x node + the SDK's round trip.
+ */
+export async function measureHooks(options: HookPhaseOptions, status: (text: string) => void): Promise<HookFigures> {
+  const run = Date.now().toString(36);
+  const authorization = `Bearer ${options.agentId}.${options.password}`;
+  const http = new Samples();
+  const sdk = new Samples();
+  const warmup = Math.max(20, Math.round(options.calls / 10));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(`${options.gatewayUrl}/hooks/claude-code`);
+  let before = { sum: 0, count: 0 };
+  for (let i = 0; i < warmup + options.calls; i++) {
+    const measured = i >= warmup;
+    if (i === warmup) before = await gatewayTime(options.gatewayUrl);
+    let started = performance.now();
+    const response = await post(agent, url, authorization, JSON.stringify(preToolUse(`hook-bench-${run}`, `toolu_h${run}${i}`, read(i))));
+    if (response.status !== 200 || response.body !== '') throw new Error(`the HTTP hook answered ${response.status} ${response.body.slice(0, 300)} to a harmless Read`);
+    if (measured) http.add(performance.now() - started);
+    started = performance.now();
+    const decision = await options.client.session(`sdk-bench-${run}`).propose({ tool: 'Read', input: read(i), actionId: `toolu_s${run}${i}` });
+    if (!decision.allowed) throw new Error(`the SDK got ${decision.decidedBy}: ${decision.reason}`);
+    if (measured) sdk.add(performance.now() - started);
+    if (i % 100 === 0) status(`H: HTTP hook and SDK, ${i}/${warmup + options.calls}`);
+  }
+  const after = await gatewayTime(options.gatewayUrl);
+  agent.destroy();
+  const httpSummary = http.summary();
+  const sdkSummary = sdk.summary();
+
+  const project = mkdtempSync(join(tmpdir(), 'hook-bench-'));
+  try {
+    const env = {
+      ...process.env,
+      CLAUDE_PROJECT_DIR: project,
+      WARDEN_NATS_URL: options.natsUrl,
+      WARDEN_AGENT_ID: options.agentId,
+      WARDEN_AGENT_PASSWORD: options.password,
+      WARDEN_HOOK_STATE_DIR: join(project, 'state'),
+    };
+    const wall = new Samples();
+    const node = new Samples();
+    // The first run declares the session and writes the bundle's code cache (after a whole call, as in
+    // Claude Code's first call): not measured.
+    rmSync(join(WORKSPACE_ROOT, 'apps/cli/dist/hook.bundle.cjs.v8cache'), { force: true });
+    for (let i = -1; i < options.runs; i++) {
+      const hook = await timed([WARDEN, 'hook'], JSON.stringify(preToolUse(`command-bench-${run}`, `toolu_c${run}${i + 1}`, read(i + 1))), env);
+      if (hook.code !== 0 || hook.stdout !== '') throw new Error(`warden hook exited ${hook.code} with ${hook.stdout.slice(0, 300)} for a harmless Read`);
+      const bare = await timed(['-e', '0'], '', env);
+      if (i >= 0) {
+        wall.add(hook.ms);
+        node.add(bare.ms);
+      }
+      status(`H: warden hook beside node -e 0, ${i + 1}/${options.runs}`);
+    }
+    const wallMs = wall.summary();
+    const nodeMs = node.summary();
+    const boundMs = 2 * nodeMs.p50 + sdkSummary.p50;
+    return {
+      http: {
+        calls: options.calls,
+        latency: roundSummary(httpSummary),
+        sdk: roundSummary(sdkSummary),
+        addedP50Ms: round(httpSummary.p50 - sdkSummary.p50),
+        addedP99Ms: round(httpSummary.p99 - sdkSummary.p99),
+        addedP50Target: '<= 1 ms',
+        addedP50Met: httpSummary.p50 - sdkSummary.p50 <= 1,
+        inGatewayMeanMs: round(after.count > before.count ? ((after.sum - before.sum) / (after.count - before.count)) * 1000 : Number.NaN),
+      },
+      command: {
+        runs: options.runs,
+        wallMs: roundSummary(wallMs),
+        nodeMs: roundSummary(nodeMs),
+        roundTripP50Ms: round(sdkSummary.p50),
+        boundMs: round(boundMs),
+        target: 'p50 <= 2 x node -e 0 p50 + SDK round trip p50',
+        met: wallMs.p50 <= boundMs,
+      },
+    };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}

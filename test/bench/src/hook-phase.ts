@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WardenClient } from '@warden/sdk';
+import type { BenchEnvironment } from './environment.js';
+import { measureHooks, type HookFigures } from './hook-latency.js';
+import type { machineInfo } from './machine.js';
+import type { BenchOptions } from './options.js';
+import type { Progress } from './progress.js';
+import { ms, num } from './report.js';
+
+/** H: the Claude Code hooks, with the gateway started for the phase and stopped after it. */
+export async function runHookPhase(env: BenchEnvironment, progress: Progress, client: WardenClient, options: BenchOptions): Promise<HookFigures> {
+  progress.phase('starting gateway');
+  const gateway = await env.startService('gateway');
+  const agent = env.agent(0);
+  const hooks = await measureHooks(
+    { gatewayUrl: gateway.url, agentId: agent.agentId, password: agent.password, natsUrl: env.url, client, calls: options.hookCalls, runs: options.hookRuns },
+    (text) => progress.phase(text),
+  );
+  for (const line of hookLines(hooks)) progress.note(line);
+  progress.phase('stopping gateway');
+  await gateway.stop();
+  return hooks;
+}
+
+/** The hook figures as the report prints them. */
+export function hookLines(h: HookFigures): string[] {
+  return [
+    `H: HTTP hook per PreToolUse p50 ${ms(h.http.latency.p50)}, p99 ${ms(h.http.latency.p99)} beside the SDK's decision round trip p50 ${ms(h.http.sdk.p50)}, p99 ${ms(h.http.sdk.p99)} ` +
+      `(${num(h.http.calls)} sequential calls each): the endpoint adds ${ms(h.http.addedP50Ms)} p50 (target ${h.http.addedP50Target}: ${h.http.addedP50Met ? 'met' : 'NOT met'}), ${ms(h.http.addedP99Ms)} p99; ` +
+      `in the gateway ${ms(h.http.inGatewayMeanMs)} mean per call, receipt to answer`,
+    `H: command hook (warden hook) wall time p50 ${ms(h.command.wallMs.p50)}, p99 ${ms(h.command.wallMs.p99)} beside node -e 0 p50 ${ms(h.command.nodeMs.p50)} ` +
+      `(${h.command.runs} runs each): bound 2 x node + round trip = ${ms(h.command.boundMs)} (${h.command.met ? 'met' : 'NOT met'})`,
+  ];
+}
+
+/** `--hooks-only`: the hook figures alone, written as the run's results. */
+export function writeHooksOnly(options: BenchOptions, startedAt: Date, machine: ReturnType<typeof machineInfo>, hooks: HookFigures): number {
+  const results = { schema: 'warden-bench/1', startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), machine, parameters: { ...options }, hooks };
+  mkdirSync(options.outDir, { recursive: true });
+  const file = join(options.outDir, `bench-hooks-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`\nWarden benchmark ${startedAt.toISOString()} (hooks only)\n${hookLines(hooks).join('\n')}\nResults: ${file}\n`);
+  return 0;
+}
