@@ -76,7 +76,7 @@ describe.each(['command', 'http'] as const)('Claude Code answers through the %s 
     const started = await suite.recorder.waitFor((m) => m.body.type === 'session.started' && m.body.session_id === payload.session_id);
     expect(started.body).toMatchObject({ agent_id: AGENT, payload: { context: { cwd: project, expected_paths: [`${project}/**`] }, agent_kind: 'claude-code' } });
     const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === payload.session_id);
-    expect(proposed.body.payload).toEqual({ action_id: payload.tool_use_id, kind: 'tool_use', tool: 'Bash', input: payload.tool_input, description: 'Run the unit tests' });
+    expect(proposed.body.payload).toEqual({ action_id: payload.tool_use_id, kind: 'tool_use', tool: 'Bash', input: payload.tool_input, description: 'Run the unit tests', cwd: project });
   }, 30_000);
 
   it('approves on the user’s behalf with decide', async () => {
@@ -181,6 +181,15 @@ describe.each(['command', 'http'] as const)('Claude Code answers through the %s 
     expect(answer(await transport.call(prompt))).toBeNull();
     const started = await suite.recorder.waitFor((m) => m.body.type === 'session.started' && m.body.session_id === sessionId);
     expect(started.body.payload).toMatchObject({ context: { goal: 'Fix the failing date parser test', cwd: project } });
+  }, 30_000);
+
+  it('sends a follow-up prompt as the session\'s new request', async () => {
+    const sessionId = session('follow-up');
+    const prompt = (text: string) => ({ session_id: sessionId, transcript_path: join(project, 'none.jsonl'), cwd: project, hook_event_name: 'UserPromptSubmit', permission_mode: 'default', prompt: text });
+    expect(answer(await transport.call(prompt('Fix the failing date parser test')))).toBeNull();
+    expect(answer(await transport.call(prompt('<ide_opened_file>src/a.ts</ide_opened_file> Now also update the changelog')))).toBeNull();
+    const changed = await suite.recorder.waitFor((m) => m.body.type === 'session.goal_changed' && m.body.session_id === sessionId);
+    expect(changed.body.payload).toEqual({ goal: 'Now also update the changelog', source: 'user_prompt' });
   }, 30_000);
 
   it('refuses a payload that is not a Claude Code hook payload', async () => {

@@ -137,6 +137,8 @@ async function decide(input: HookInput, ctx: HookContext, session: AgentSession,
       actionId: input.tool_use_id,
       ...(action.description ? { description: action.description } : {}),
       ...(action.subagent ? { subagent: action.subagent } : {}),
+      // Claude Code's shell keeps the directory a `cd` moved it to: relative paths are read from there.
+      ...(input.cwd ? { cwd: input.cwd } : {}),
     },
     // The call's own deadline ends the wait; the SDK's timer is only a backstop.
     { timeoutMs: remainingOf(ctx) + 1_000, approver },
@@ -195,6 +197,9 @@ async function takeControls(input: Exclude<AnyHookInput, SessionEndInput>, ctx: 
       );
       state.declared = true;
       if (declaration.context.goal) state.goalDeclared = true;
+    } else if (goal) {
+      // A follow-up request steers the session: the goal becomes the first request and the latest one.
+      await session.changeGoal(goal);
     }
     let note: string | undefined;
     const stored: ControlMessage[] = [];

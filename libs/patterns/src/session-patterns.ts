@@ -135,15 +135,16 @@ export class SessionPatterns {
     delete snapshot.polling;
   }
 
-  actionProposed(at: number, action: ProposedAction & { context?: SessionStart['context'] }): PatternReport[] {
+  actionProposed(at: number, action: ProposedAction & { context?: SessionStart['context']; cwd?: string }): PatternReport[] {
     this.advance(at);
     const { snapshot } = this;
     if (action.context && !snapshot.context.goal && !snapshot.context.cwd) snapshot.context = { ...action.context };
     if (snapshot.counted.includes(action.action_id)) return [];
     const existing = snapshot.steps.find((s) => s.id === action.action_id);
     if (existing?.sig) return [];
-    const cwd = snapshot.context.cwd;
-    const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(cwd)), existing ? pick(existing) : {});
+    // Relative paths are read from where the shell is; the home and the scope stay the declared project's.
+    const cwd = action.cwd ?? snapshot.context.cwd;
+    const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(snapshot.context.cwd ?? cwd)), existing ? pick(existing) : {});
     if (existing) snapshot.steps.splice(snapshot.steps.indexOf(existing), 1);
     this.insert(step);
     if (step.bg) this.addBackground(step.bg);

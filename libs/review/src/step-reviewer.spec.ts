@@ -75,6 +75,18 @@ describe('StepReviewer', () => {
     expect(outside.rule_hits).toContain('write_outside_project');
   });
 
+  it('reads relative paths from where the shell moved, and keeps the declared project as the scope', () => {
+    const reviewer = new StepReviewer();
+    reviewer.startSession(address, { context: { goal: 'Build the dashboard', cwd: '/Users/lin', expected_paths: ['/Users/lin/projects/weave/**'] } });
+    const inWeave = reviewer.review(bash('rm -f data/raw/prs.json'), address);
+    expect(inWeave.verdict.side_effects?.effects[0]?.target).toBe('/Users/lin/data/raw/prs.json');
+    const moved = reviewer.review({ ...bash('rm -f data/raw/prs.json'), cwd: '/Users/lin/projects/weave' }, address);
+    expect(moved.verdict.side_effects?.effects[0]?.target).toBe('/Users/lin/projects/weave/data/raw/prs.json');
+    expect(moved.ruleHits).not.toContain('deletion_outside_project');
+    const away = reviewer.review({ ...bash('touch notes.txt'), cwd: '/srv/elsewhere' }, address);
+    expect(away.verdict.risk.factors).toContain('out_of_scope');
+  });
+
   it('answers an unknown action kind with a clear error verdict', () => {
     const { verdict } = new StepReviewer().review(action('Bash', { command: 'ls' }, { kind: 'teleport' }), address);
     expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'error', rule_hits: ['unknown_action_kind'] });

@@ -343,7 +343,8 @@ export class StepReviewer {
   }
 
   private analyseAction(action: ProposedAction, session: ReviewSession, scope: SessionScope): { analysis: ActionAnalysis; cacheHit: boolean } {
-    const cwd = session.context.cwd;
+    // Relative paths are the shell's, wherever it moved; the scope stays the declared project.
+    const cwd = action.cwd ?? session.context.cwd;
     let key: string | undefined;
     // Large inputs (a file's content) are not cached: their key would cost more than the analysis saves.
     if (this.cache && !Object.values(action.input).some((v) => typeof v === 'string' && v.length > MAX_CACHED_KEY)) {

@@ -28,6 +28,8 @@ export interface ProposedAction {
   context?: SessionContext;
   /** The subagent that proposes it (e.g. Claude Code's agent_id and agent_type), so its work stays apart from its parent's. */
   subagent?: { id?: string; type?: string };
+  /** Where it runs, when the agent's shell has moved (cd) since the session was declared. */
+  cwd?: string;
 }
 
 export interface ProposeOptions {
@@ -151,6 +153,7 @@ export class AgentSession {
         ...(action.phase ? { phase: action.phase } : {}),
         ...(action.context ? { context: action.context } : {}),
         ...(action.subagent && (action.subagent.id || action.subagent.type) ? { subagent: action.subagent } : {}),
+        ...(action.cwd ? { cwd: action.cwd } : {}),
       },
       ...(options.hitlRequired || options.approver === 'agent_user'
         ? { control: { ...(options.hitlRequired ? { hitl_required: true } : {}), ...(options.approver === 'agent_user' ? { approver: 'agent_user' as const } : {}) } }

@@ -185,6 +185,7 @@ class SessionJudgement {
       input: recorded.input,
       ...(recorded.description ? { description: recorded.description } : {}),
       ...(recorded.phase ? { phase: recorded.phase } : {}),
+      ...(recorded.cwd ? { cwd: recorded.cwd } : {}),
     };
     const proposed = this.message('action.proposed', payload);
     // What the services would dead-letter never reaches the reviewer: the agent is told why, and it does not run.

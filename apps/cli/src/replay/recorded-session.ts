@@ -32,6 +32,8 @@ export interface RecordedAction {
   outcome?: RecordedOutcome;
   /** A new request of the user that came just before this action (a follow-up prompt): the goal from here on. */
   request?: string;
+  /** Where it ran, when the agent's shell had moved (cd) away from the session's declared directory. */
+  cwd?: string;
 }
 
 export type RecordingFormat = 'warden' | 'claude-code' | 'swe-agent' | 'labelled';

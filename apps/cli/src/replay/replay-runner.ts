@@ -126,6 +126,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         kind: recorded.kind ?? 'tool_use',
         ...(recorded.description ? { description: recorded.description } : {}),
         ...(recorded.phase ? { phase: recorded.phase } : {}),
+        ...(recorded.cwd ? { cwd: recorded.cwd } : {}),
       });
       const outcome = await reportOutcome(session, recorded, decision);
       // The next action is reviewed knowing all this one caused (outcome, breakers, patterns, interventions):

@@ -42,6 +42,12 @@ export const ActionProposed = defineMessage({
         { description: "Set when a subagent of the session's agent proposes the action, so that its work can be told apart from its parent's." },
       ),
     ),
+    cwd: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description: "The directory the action runs in when the agent's shell has moved (cd) since the session was declared: relative paths are read from here; the project stays the declared one.",
+      }),
+    ),
   }),
 });
 

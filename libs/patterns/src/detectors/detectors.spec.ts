@@ -214,6 +214,13 @@ describe('scope_creep on real agents\' paths', () => {
     expect(d.last('scope_creep')).toMatchObject({ details: { out_of_scope_path: '/etc/ssl' } });
   });
 
+  it('reads relative paths from where the shell moved', () => {
+    const s = new SessionDriver();
+    s.reports.push(...s.patterns.actionProposed((s.now += 5000), { action_id: 'cd1', kind: 'tool_use', tool: 'Bash', input: { command: 'cat notes.txt' }, cwd: '/home/dev/other-shop' }));
+    s.reports.push(...s.patterns.outcomeReported(s.now + 500, { action_id: 'cd1', status: 'success' }, undefined));
+    expect(s.patterns.snapshot.steps.find((step) => step.id === 'cd1')?.paths).toEqual(['~/other-shop/notes.txt']);
+  });
+
   it('counts a path the user named in the goal as the task\'s own', () => {
     const s = new SessionDriver(undefined, { context: { goal: 'Take the context for the project from /home/dev/Desktop/idea_validation/PROJECT_CONTEXT.md', cwd: '/home/dev/projects/cart' } });
     s.read('/home/dev/Desktop/idea_validation/PROJECT_CONTEXT.md');

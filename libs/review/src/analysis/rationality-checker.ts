@@ -122,7 +122,7 @@ export class RationalityChecker {
       return [];
     });
     const targets = [
-      ...reverted.map((p) => resolvePath(p, session.context.cwd)),
+      ...reverted.map((p) => resolvePath(p, action.cwd)),
       ...(action.intents.includes('file_deletion') ? action.writtenPaths : []),
     ];
     const covers = (target: string, written: string) => written === target || written.startsWith(`${target}/`);

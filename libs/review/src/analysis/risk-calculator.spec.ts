@@ -58,6 +58,19 @@ describe('RiskCalculator (seed 001)', () => {
     expect(risk.factors).not.toContain('pattern:goal_drift');
   });
 
+  it('lets a pattern raise caution but never by itself make an action critical', () => {
+    const session = new ReviewSession('a', 's', 0);
+    session.recordPattern({ type: 'bypass_trap', severity: 'high', confidence: 0.96, shadow: false, at: 0 });
+    const deletion = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'rm -f data/raw/prs.json' } }, '/work/app');
+    const risk = calculator.calculate(deletion, session, everywhere, [], 1000);
+    expect(risk.factors).toContain('pattern:bypass_trap');
+    expect(risk.score).toBeGreaterThan(0.8);
+    expect(risk.severity).toBe('high');
+    // Critical already without it: the pattern adds to it.
+    const sudoRm = calculator.calculate(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'sudo rm -rf /var/lib/app' } }, '/work/app'), session, () => false, [], 1000);
+    expect(sudoRm.severity).toBe('critical');
+  });
+
   it('never goes above 1 and rule findings only raise it', () => {
     const action = parseAction({ kind: 'tool_use', tool: 'Read', input: { file_path: '/x' } });
     const finding = { rule: 'r', verdict: 'warn' as const, score: 0.75, severity: 'high' as const, factors: ['secrets'], reason: 'x' };

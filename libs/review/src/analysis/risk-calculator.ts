@@ -67,11 +67,13 @@ export class RiskCalculator {
     const patterns = session.activePatterns(now);
     if (patterns.length) {
       const worst = patterns.reduce((a, b) => (PATTERN_RISK[b.severity] * b.confidence > PATTERN_RISK[a.severity] * a.confidence ? b : a));
-      modifiers.push({
-        name: 'pattern',
-        value: Math.round(PATTERN_RISK[worst.severity] * Math.max(worst.confidence, 0.5) * 100) / 100,
-        detail: `${worst.type} (${worst.severity}) reported on this session`,
-      });
+      // A pattern says the session is in trouble, not what is wrong with this action: it raises caution but never by
+      // itself makes an action critical (always blocked). Deleting the project's own data after a kill escalation
+      // is judged as that deletion is; a block needs evidence about the action (a rule, a critical side effect).
+      const before = base + modifiers.reduce((sum, m) => sum + m.value, 0);
+      const room = Math.max(0, Math.floor((this.thresholds.critical_threshold - 0.01 - before) * 100) / 100);
+      const value = Math.min(Math.round(PATTERN_RISK[worst.severity] * Math.max(worst.confidence, 0.5) * 100) / 100, before >= this.thresholds.critical_threshold ? Infinity : room);
+      modifiers.push({ name: 'pattern', value, detail: `${worst.type} (${worst.severity}) reported on this session` });
     }
 
     const modified = Math.min(1, base + modifiers.reduce((sum, m) => sum + m.value, 0));

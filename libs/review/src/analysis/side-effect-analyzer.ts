@@ -111,7 +111,7 @@ export class SideEffectAnalyzer {
     for (const segment of action.segments) {
       const recursive = !!readRm(segment)?.recursive || findDeletesProtected(segment);
       for (const raw of deletionTargets(segment)) {
-        const directory = segment.cwd === undefined ? session.context.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, session.context.cwd);
+        const directory = segment.cwd === undefined ? action.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, action.cwd);
         const target = segment.remoteHost ? `${segment.remoteHost}:${raw}` : resolvePath(raw, directory);
         deleted.add(target);
         const critical = (recursive && isProtectedPath(raw)) || findDeletesProtected(segment);

@@ -69,6 +69,8 @@ export interface ParsedAction {
   syntaxError?: string;
   /** Paths given to programs Warden does not know: maybe read, maybe not; not counted against the scope. */
   mentionedPaths?: string[];
+  /** The directory it runs in (the shell's, which a `cd` may have moved from the project): relative paths are read from here. */
+  cwd?: string;
 }
 
 export class UnknownActionKindError extends Error {
@@ -436,6 +438,7 @@ export function parseAction(
     key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
   };
   if (command !== undefined) parsed.command = command;
+  if (cwd !== undefined) parsed.cwd = cwd;
   if (syntaxError !== undefined) parsed.syntaxError = syntaxError;
   if (mentioned.length) parsed.mentionedPaths = [...new Set(mentioned.map((p) => resolvePath(p, cwd)))];
   const mcp = mcpName(tool);

@@ -101,9 +101,18 @@ describe('deletion_outside_project', () => {
     expect(deletionOutsideProjectRule.evaluate(context(tool, input))?.verdict).toBe('block');
   });
 
-  it.each(['rm -rf build', 'rm -rf build && touch /tmp/marker', 'rm ../elsewhere.txt'])('allows %s', (command) => {
-    // Without a declared working directory, a relative path cannot be placed.
+  it.each(['rm -rf build', 'rm -rf build && touch /tmp/marker'])('allows %s', (command) => {
     expect(deletionOutsideProjectRule.evaluate(bash(command))).toBeNull();
+  });
+
+  it('places a relative path only where the action runs, when that is known', () => {
+    // Without a working directory, a relative path cannot be placed.
+    const unplaced = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'rm ../elsewhere.txt' } });
+    expect(deletionOutsideProjectRule.evaluate({ action: unplaced, session: new ReviewSession('agent-1', 's1', 0), limits: { maxFileOperations: 500 }, inScope: inProject })).toBeNull();
+    expect(deletionOutsideProjectRule.evaluate(bash('rm ../elsewhere.txt'))?.reason).toContain('/work/elsewhere.txt');
+    // The shell moved into the project's data directory: `rm -f data/raw/x.json` is there, not in the directory the session began in.
+    const moved = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'rm -f data/raw/prs.json' } }, '/work/app/weave');
+    expect(deletionOutsideProjectRule.evaluate({ action: moved, session: new ReviewSession('agent-1', 's1', 0), limits: { maxFileOperations: 500 }, inScope: inProject })).toBeNull();
   });
 
   it('stays quiet when the scope lets everything in', () => {

@@ -48,8 +48,8 @@ export const recursiveDeletionRule = builtInRule({
   name: 'recursive_deletion',
   description: "rm -r of the project itself, of a repository's .git, or of a path only known when it runs needs approval; of scratch and build output inside the project it is quiet.",
   reads: 'session',
-  check({ action, session }) {
-    const cwd = session.context.cwd;
+  check({ action }) {
+    const cwd = action.cwd;
     const recursive = deletionsOf(action, cwd).filter((d) => d.recursive && !d.segment.remoteHost);
     const unknown = recursive.find((d) => d.path === undefined && !/[{]matches[}]/.test(d.raw));
     if (unknown) {
@@ -132,7 +132,7 @@ export const deletionOutsideProjectRule = builtInRule({
   description: "Deleting a path outside the session's expected scope is blocked.",
   reads: 'session',
   check({ action, session, inScope }) {
-    const cwd = session.context.cwd;
+    const cwd = action.cwd;
     const fromTool = action.command === undefined && action.intents.includes('file_deletion') ? action.writtenPaths.map((p) => ({ path: p, remote: undefined as string | undefined })) : [];
     const fromShell = deletionsOf(action, cwd).flatMap((d) => (d.path === undefined ? [] : [{ path: d.path.replace(/\/[{]matches[}]$/, ''), remote: d.segment.remoteHost }]));
     // A relative path without a known working directory cannot be placed; the agent runs in its project.

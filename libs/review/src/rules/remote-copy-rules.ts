@@ -20,7 +20,7 @@ export const remoteSystemCopyRule = builtInRule({
   name: 'remote_system_copy',
   description: 'Copying files onto system paths of another host (scp/rsync to host:/etc, /boot, /usr, authorized_keys …) needs approval; rsync that deletes at its destination warns (approval outside the project).',
   reads: 'session',
-  check({ action, inScope, session }) {
+  check({ action, inScope }) {
     for (const segment of action.segments) {
       if (describesOnly(segment)) continue;
       const remote = remoteDestination(segment);
@@ -36,8 +36,8 @@ export const remoteSystemCopyRule = builtInRule({
       const deleting = commandName(segment) === 'rsync' ? segment.argv.find((a) => /^--(?:delete(?:-\w+)?|remove-source-files)$/.test(a)) : undefined;
       if (!deleting) continue;
       const destination = segment.argv.slice(1).filter((a) => !a.startsWith('-')).at(-1) ?? '';
-      const local = !remote && session.context.cwd !== undefined;
-      const inside = local && inScope(destination.startsWith('/') ? destination : `${session.context.cwd}/${destination}`);
+      const local = !remote && action.cwd !== undefined;
+      const inside = local && inScope(destination.startsWith('/') ? destination : `${action.cwd}/${destination}`);
       return {
         verdict: inside ? 'warn' : 'require_approval',
         score: inside ? 0.6 : 0.85,

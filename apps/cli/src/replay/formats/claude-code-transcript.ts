@@ -77,6 +77,8 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
         const input = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? (use.input as Record<string, unknown>) : {};
         const action = toolAction(use.name!, input, line.isSidechain ? { ...(line.agentId ? { id: line.agentId } : {}), type: 'sidechain' } : undefined);
         const recorded: RecordedAction = { actionId: use.id!, tool: action.tool, input: action.input, kind: action.kind, ...(action.description ? { description: action.description } : {}), ...(line.timestamp ? { at: line.timestamp } : {}) };
+        // Claude Code's shell keeps the directory a `cd` moved it to: the line's cwd is where the call runs.
+        if (line.cwd && cwd && line.cwd !== cwd) recorded.cwd = line.cwd;
         // The first request is the goal the session is declared with; a later one changes it.
         if (pendingRequest !== undefined && !line.isSidechain) {
           if (seenRequest) recorded.request = pendingRequest;
