@@ -1,8 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { goalAfter, type MessageOf } from '@warden/contracts';
+import type { MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging';
 import { issueOf, type IssueMessage } from '@warden/interventions';
+import type { SessionMessage } from '../domain/session-effects.js';
 import { InterventionSupervisor } from './intervention-supervisor.js';
 
 /**
@@ -37,71 +38,41 @@ export class InterventionEventsHandler {
 
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = storedAt(context);
-    return this.supervisor.apply(message, (session) => {
-      session.declare(message.payload.context, at);
-      if (message.payload.replay) session.record.replay = true;
-    });
+    return this.session(message, context);
   }
 
   @OnMessage('session.goal_changed')
   onGoalChanged(@Payload() message: MessageOf<'session.goal_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = storedAt(context);
-    return this.supervisor.apply(message, (session) => session.declare({ ...session.record.context, goal: goalAfter(session.record.context.goal, message.payload.goal) }, at));
+    return this.session(message, context);
   }
 
   @OnMessage('session.ended')
-  onEnded(@Payload() message: MessageOf<'session.ended'>): Promise<void> {
-    return this.supervisor.apply(message, (session) => session.end());
+  onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.session(message, context);
   }
 
   @OnMessage('action.proposed')
   onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = storedAt(context);
-    return this.supervisor.apply(message, (session) => session.recordAction(message.payload.action_id, at));
+    return this.session(message, context);
   }
 
   @OnMessage('action.outcome')
   onOutcome(@Payload() message: MessageOf<'action.outcome'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = storedAt(context);
-    const p = message.payload;
-    return this.supervisor.apply(message, (session, effects) => {
-      const settled = session.recordOutcome({
-        action_id: p.action_id,
-        at,
-        ok: p.status === 'success',
-        ...(p.tokens ? { tokens: p.tokens.prompt + p.tokens.completion } : {}),
-        ...(p.files_touched ? { files: p.files_touched } : {}),
-      });
-      this.supervisor.judge(settled, effects);
-    });
+    return this.session(message, context);
   }
 
   @OnMessage('checkpoint.saved')
   onCheckpoint(@Payload() message: MessageOf<'checkpoint.saved'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = storedAt(context);
-    const p = message.payload;
-    return this.supervisor.apply(message, (session) =>
-      session.recordCheckpoint({
-        id: p.checkpoint_id,
-        at,
-        ...(p.label ? { label: p.label } : {}),
-        files: p.files.map((f) => ({ path: f.path, ...(f.deleted ? { deleted: true } : {}) })),
-        ...(p.object_store ? { object_store: p.object_store } : {}),
-        ...(p.conversation_position !== undefined ? { conversation_position: p.conversation_position } : {}),
-      }),
-    );
+    return this.session(message, context);
   }
 
   @OnMessage('control.acknowledged')
   onAcknowledged(@Payload() message: MessageOf<'control.acknowledged'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = storedAt(context);
-    const p = message.payload;
-    return this.supervisor.apply(message, (session, effects) => {
-      const { entry, evaluated } = session.acknowledge(p.control_id, p.status, at, p.restored_files);
-      if (entry) effects.after.push(() => this.supervisor.countAcknowledgement(entry.type, p.status));
-      if (evaluated) this.supervisor.judge([evaluated], effects);
-    });
+    return this.session(message, context);
+  }
+
+  private session(message: SessionMessage, context: JetStreamContext): Promise<void> {
+    return this.supervisor.onSessionMessage(message, storedAt(context));
   }
 
   /**
@@ -111,7 +82,7 @@ export class InterventionEventsHandler {
    */
   private issue(message: IssueMessage, context: JetStreamContext): Promise<void> {
     const issue = issueOf(message);
-    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.apply(message, () => undefined) : Promise.resolve();
+    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.onQuietReport(message) : Promise.resolve();
     const at = storedAt(context);
     return this.supervisor.onIssue(message, { ...issue, at }, at);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsRegistry } from '@warden/observability';
+import type { Tally } from '../domain/session-effects.js';
 
 /**
  * The controller's series, for the seed's dashboard: interventions by type and outcome
@@ -40,5 +41,13 @@ export class InterventionMetrics {
     });
     this.sessions = metrics.gauge({ name: 'warden_intervention_sessions', help: 'Sessions this replica holds in memory.' });
     this.conflicts = metrics.counter({ name: 'warden_intervention_record_conflicts_total', help: 'Record writes refused because another replica wrote first.' });
+  }
+
+  count(tallies: readonly Tally[]): void {
+    for (const tally of tallies) {
+      if (tally.kind === 'intervention') this.interventions.inc({ intervention_type: tally.interventionType, outcome: tally.outcome });
+      else if (tally.kind === 'escalation') this.escalations.inc({ intervention_type: tally.interventionType });
+      else this.effectiveness.observe({ intervention_type: tally.interventionType }, tally.value);
+    }
   }
 }

@@ -4,9 +4,8 @@ import type { InterventionControllerConfig } from '../config.js';
 import { loadCustomHandlers } from './custom-handler-loader.js';
 import { InterventionEventsHandler } from './intervention-events.handler.js';
 import { InterventionMetrics } from './intervention-metrics.js';
-import { InterventionStore } from './intervention-store.js';
+import { INTERVENTION_NOTIFIERS, IncidentNotifications } from './incident-notifications.js';
 import {
-  INTERVENTION_NOTIFIERS,
   INTERVENTION_PARTITIONS,
   INTERVENTION_REGISTRY,
   INTERVENTION_SETTINGS,
@@ -44,7 +43,7 @@ export class InterventionsModule {
             }),
         },
         InterventionMetrics,
-        InterventionStore,
+        IncidentNotifications,
         InterventionSupervisor,
       ],
       exports: [InterventionSupervisor],

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Kvm, type KV } from '@nats-io/kv';
 import { AUTOMATION_LEVEL_BUCKET, parseAutomationLevel, type AutomationLevelRecord } from '@warden/contracts';
-import { BusConnection, TransientError } from '@warden/messaging';
+import { BusConnection, RecordStore, TransientError } from '@warden/messaging';
 import { TrackRecordStore } from './track-record.store.js';
 
 const MAX_ROUNDS = 10;
@@ -16,40 +15,23 @@ const MAX_ROUNDS = 10;
  */
 @Injectable()
 export class AutomationLevelPublisher {
-  private kv?: Promise<KV>;
+  private readonly levels: RecordStore<AutomationLevelRecord | null>;
 
   constructor(
-    private readonly bus: BusConnection,
+    bus: BusConnection,
     private readonly records: TrackRecordStore,
-  ) {}
+  ) {
+    this.levels = new RecordStore(bus.nc, AUTOMATION_LEVEL_BUCKET, (text) => parseAutomationLevel(text));
+  }
 
   async sync(agentId: string): Promise<void> {
-    const kv = await this.bucket();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const source = await this.records.read(agentId);
       if (!source) return;
-      try {
-        const entry = await kv.get(agentId);
-        const published = entry?.operation === 'PUT' ? parseAutomationLevel(entry.value) : null;
-        if (published?.level === source.record.level) return;
-        const record: AutomationLevelRecord = { agent_id: agentId, level: source.record.level, updated_at: source.record.levelChangedAt };
-        await kv.put(agentId, JSON.stringify(record));
-      } catch (error) {
-        throw new TransientError(`KV bucket ${AUTOMATION_LEVEL_BUCKET}: ${(error as Error).message}`, { cause: error });
-      }
+      const published = await this.levels.get(agentId);
+      if (published?.value?.level === source.record.level) return;
+      await this.levels.put(agentId, { agent_id: agentId, level: source.record.level, updated_at: source.record.levelChangedAt });
     }
     throw new TransientError(`the level of ${agentId} kept changing while it was being published`);
-  }
-
-  private bucket(): Promise<KV> {
-    this.kv ??= (async () => {
-      const kv = await new Kvm(this.bus.nc).open(AUTOMATION_LEVEL_BUCKET);
-      await kv.status();
-      return kv;
-    })().catch((error: unknown) => {
-      this.kv = undefined;
-      throw new TransientError(`KV bucket ${AUTOMATION_LEVEL_BUCKET} unavailable (run \`warden provision\`): ${(error as Error).message}`, { cause: error });
-    });
-    return this.kv;
   }
 }

@@ -2,7 +2,6 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { PatternDetectorConfig } from '../config.js';
 import { PatternEventsHandler } from './pattern-events.handler.js';
 import { PatternMetrics } from './pattern-metrics.js';
-import { PatternStore } from './pattern-store.js';
 import { PATTERN_KNOWLEDGE, PATTERN_PARTITIONS, PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';
 
 /**
@@ -20,7 +19,6 @@ export class PatternsModule {
         { provide: PATTERN_KNOWLEDGE, useValue: config.knowledge },
         { provide: PATTERN_PARTITIONS, useValue: config.messaging.partitions },
         PatternMetrics,
-        PatternStore,
         PatternSupervisor,
       ],
       exports: [PatternSupervisor],

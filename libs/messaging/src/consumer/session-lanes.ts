@@ -17,6 +17,11 @@ export class SessionLanes {
     return next;
   }
 
+  /** Whether work for `key` is queued or running. */
+  isBusy(key: string): boolean {
+    return this.tails.has(key);
+  }
+
   get activeKeys(): number {
     return this.tails.size;
   }
