@@ -109,7 +109,7 @@ describe('an agent that keeps failing the same way', () => {
     // Enforced, not only announced: the breaker's ledger for the session carries the tighter limits.
     const ledger = await eventually('the throttle in the breaker ledger', async () => {
       const entry = await (await new Kvm(observer.nc).open(BREAKER_LEDGER_BUCKET)).get(`session.agent-1.${sessionId}`);
-      return entry && entry.operation === 'PUT' ? entry.json<{ throttle?: { iterations: number; cost: number } }>().throttle : undefined;
+      return entry && entry.operation === 'PUT' ? entry.json<{ state: { throttle?: { iterations: number; cost: number } } }>().state.throttle : undefined;
     });
     expect(ledger.iterations).toBeLessThan(1);
 

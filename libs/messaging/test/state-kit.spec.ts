@@ -1,0 +1,232 @@
+import { Kvm } from '@nats-io/kv';
+import { createMessage, EXAMPLE_PAYLOADS, partitionOf, PATTERN_SESSION_BUCKET, type AnyMessage } from '@warden/contracts';
+import { MetricsRegistry } from '@warden/observability';
+import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
+import {
+  BucketMirror,
+  BusConnection,
+  MessagePublisher,
+  MessagingMetrics,
+  RecordConflictError,
+  RecordStore,
+  SessionKeeper,
+  TransientError,
+  type KeptSession,
+  type SessionModel,
+} from '../src/index.js';
+
+/** A session that counts what it was told, for the keeper to hold. */
+interface Tally {
+  agent: string;
+  session: string;
+  count: number;
+}
+
+const model: SessionModel<Tally, Tally> = {
+  open: (address) => ({ agent: address.agentId, session: address.sessionId, count: 0 }),
+  restore: (stored) => ({ ...stored }),
+  snapshot: (tally) => ({ ...tally }),
+};
+
+const PARTITIONS = 4;
+let sequence = 0;
+const newSession = () => ({ agentId: 'agent-1', sessionId: `kit-${process.pid}-${++sequence}` });
+
+describe('the session state kit over a real nats-server', () => {
+  let nats: TestNatsServer;
+  let bus: BusConnection;
+  let publisher: MessagePublisher;
+  let recorder: BusRecorder;
+
+  beforeAll(async () => {
+    nats = await TestNatsServer.start({ partitions: PARTITIONS });
+    bus = await BusConnection.open(nats.service);
+    publisher = new MessagePublisher(bus, new MessagingMetrics(new MetricsRegistry('kit')));
+    recorder = await BusRecorder.start(bus.nc, 'warden.pattern.>');
+  }, 60_000);
+
+  afterAll(async () => {
+    recorder?.stop();
+    await bus?.close();
+    await nats?.stop();
+  });
+
+  /** A keeper as a service holds it; `failPublish` makes the bus refuse publications while it is set. */
+  function keeper(options: { capacity?: number; failPublish?: () => boolean } = {}) {
+    const events = { conflicts: 0, forgotten: [] as string[] };
+    const kept = new SessionKeeper<Tally, Tally>({
+      store: new RecordStore<KeptSession<Tally>>(bus.nc, PATTERN_SESSION_BUCKET),
+      publish: (message: AnyMessage) => (options.failPublish?.() ? Promise.reject(new Error('503 no responders available')) : publisher.publishMessage(message)),
+      model,
+      partitions: PARTITIONS,
+      ...(options.capacity ? { capacity: options.capacity } : {}),
+      events: { conflict: () => events.conflicts++, forgotten: (a) => events.forgotten.push(a.sessionId) },
+    });
+    return { kept, events };
+  }
+
+  const cause = (sessionId: string) => createMessage('action.proposed', { agent_id: 'agent-1', session_id: sessionId, payload: EXAMPLE_PAYLOADS['action.proposed'] }) as AnyMessage;
+  const report = (n: number) => ({ type: 'pattern.detected' as const, payload: { ...EXAMPLE_PAYLOADS['pattern.detected'], pattern_id: `p${n}` }, key: `kit:p${n}` });
+
+  /** Applies `message` once: counts it and reports a pattern at every second count. */
+  function count(kept: SessionKeeper<Tally, Tally>, message: AnyMessage) {
+    return kept.run({ agentId: message.agent_id, sessionId: message.session_id }, Date.now(), async (held) => {
+      if (kept.hasApplied(held, message.id)) return 'duplicate';
+      held.session.count++;
+      await kept.commit(held, message, held.session.count % 2 === 0 ? [report(held.session.count)] : []);
+      return 'applied';
+    });
+  }
+
+  const stored = async (sessionId: string) => (await new RecordStore<KeptSession<Tally>>(bus.nc, PATTERN_SESSION_BUCKET).get(`session.agent-1.${sessionId}`))?.value;
+  const published = (sessionId: string) => recorder.messages.filter((m) => m.body.session_id === sessionId && m.body.type === 'pattern.detected');
+
+  describe('RecordStore', () => {
+    const store = () => new RecordStore<{ n: number }>(bus.nc, PATTERN_SESSION_BUCKET);
+
+    it('reads an absent record as undefined, creates without a revision, and refuses a stale write as a conflict', async () => {
+      const key = `record-${++sequence}`;
+      const records = store();
+      expect(await records.get(key)).toBeUndefined();
+      const first = await records.write(key, { n: 1 }, undefined);
+      expect(await records.get(key)).toEqual({ value: { n: 1 }, revision: first });
+      const conflict = await records.write(key, { n: 2 }, undefined).catch((error: unknown) => error);
+      expect(conflict).toBeInstanceOf(RecordConflictError);
+      expect(conflict).toBeInstanceOf(TransientError);
+      await records.write(key, { n: 2 }, first);
+      await expect(records.write(key, { n: 3 }, first)).rejects.toBeInstanceOf(RecordConflictError);
+      await records.delete(key);
+      expect(await records.get(key)).toBeUndefined();
+      await records.write(key, { n: 4 }, undefined);
+      expect((await records.get(key))?.value).toEqual({ n: 4 });
+    });
+
+    it('loses no update when several writers change one record at once', async () => {
+      const key = `record-${++sequence}`;
+      const writers = [store(), store(), store()];
+      let conflicts = 0;
+      await Promise.all(Array.from({ length: 30 }, (_, i) => writers[i % 3]!.update(key, (current) => ({ n: (current?.n ?? 0) + 1 }), () => conflicts++)));
+      expect((await store().get(key))?.value).toEqual({ n: 30 });
+      expect(conflicts).toBeGreaterThan(0);
+    });
+
+    it('makes a missing bucket a TransientError that says how to create it', async () => {
+      const error = await new RecordStore(bus.nc, 'warden_not_provisioned').get('x').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransientError);
+      expect((error as Error).message).toContain('warden provision');
+    });
+  });
+
+  describe('SessionKeeper', () => {
+    it('stores each change with its outbox, publishes it, empties it, and recognises a redelivery', async () => {
+      const { kept } = keeper();
+      const session = newSession();
+      const messages = [cause(session.sessionId), cause(session.sessionId)];
+      expect(await count(kept, messages[0]!)).toBe('applied');
+      expect(await count(kept, messages[1]!)).toBe('applied');
+      expect(await count(kept, messages[1]!)).toBe('duplicate');
+      await eventually('the pattern published', () => published(session.sessionId).length > 0);
+      expect(published(session.sessionId).map((m) => m.body.causation_id)).toEqual([messages[1]!.id]);
+      expect(await stored(session.sessionId)).toEqual({ state: { agent: 'agent-1', session: session.sessionId, count: 2 }, outbox: [], applied: messages.map((m) => m.id) });
+      // Another replica (or this one after a restart) carries on from the record.
+      expect(await count(keeper().kept, messages[0]!)).toBe('duplicate');
+    });
+
+    it('when the bus fails after the save: the failure is transient, the copy forgotten, and the next load publishes the stored outbox once', async () => {
+      let failing = true;
+      const { kept, events } = keeper({ failPublish: () => failing });
+      const session = newSession();
+      const messages = [cause(session.sessionId), cause(session.sessionId)];
+      await count(kept, messages[0]!);
+      await expect(count(kept, messages[1]!)).rejects.toBeInstanceOf(TransientError);
+      expect(events.forgotten).toContain(session.sessionId);
+      expect((await stored(session.sessionId))?.outbox).toHaveLength(1);
+      expect(published(session.sessionId)).toEqual([]);
+
+      failing = false;
+      // The redelivery: the outbox goes out first, the message itself was applied already.
+      expect(await count(kept, messages[1]!)).toBe('duplicate');
+      await eventually('the stored outbox published', () => published(session.sessionId).length === 1);
+      expect((await stored(session.sessionId))?.state.count).toBe(2);
+    });
+
+    it('forgets a stale copy on a conflict, and the retry applies the message to the fresh record', async () => {
+      const first = keeper();
+      const second = keeper();
+      const session = newSession();
+      await count(first.kept, cause(session.sessionId));
+      await count(second.kept, cause(session.sessionId));
+      // `first` holds count 1, the record says 2.
+      const late = cause(session.sessionId);
+      await expect(count(first.kept, late)).rejects.toBeInstanceOf(RecordConflictError);
+      expect(first.events.conflicts).toBe(1);
+      expect(await count(first.kept, late)).toBe('applied');
+      expect((await stored(session.sessionId))?.state.count).toBe(3);
+    });
+
+    it('holds at most its capacity, dropping the least recently used', async () => {
+      const { kept, events } = keeper({ capacity: 2 });
+      const sessions = [newSession(), newSession(), newSession()];
+      for (const s of sessions) await count(kept, cause(s.sessionId));
+      expect(kept.size).toBe(2);
+      expect(events.forgotten).toEqual([sessions[0]!.sessionId]);
+      // Dropped, not lost: it is loaded again.
+      await count(kept, cause(sessions[0]!.sessionId));
+      expect((await stored(sessions[0]!.sessionId))?.state.count).toBe(2);
+    });
+
+    it("forgets a released partition's sessions and lists the stored sessions of acquired ones", async () => {
+      const { kept } = keeper();
+      const sessions = Array.from({ length: 8 }, () => newSession());
+      for (const s of sessions) await count(kept, cause(s.sessionId));
+      const partition = partitionOf(sessions[0]!.sessionId, PARTITIONS);
+      const inPartition = sessions.filter((s) => partitionOf(s.sessionId, PARTITIONS) === partition).map((s) => s.sessionId);
+      kept.release(partition);
+      expect(kept.heldSessions().map((h) => h.address.sessionId).sort()).toEqual(sessions.map((s) => s.sessionId).filter((id) => !inPartition.includes(id)).sort());
+      const listed = (await kept.storedSessions(new Set([partition]))).map((a) => a.sessionId);
+      expect(listed).toEqual(expect.arrayContaining(inPartition));
+      expect(listed.every((id) => partitionOf(id, PARTITIONS) === partition)).toBe(true);
+    });
+
+    it('takes over the stored sessions of a partition it acquires, each in its lane', async () => {
+      const sessions = Array.from({ length: 6 }, () => newSession());
+      const writer = keeper().kept;
+      for (const s of sessions) await count(writer, cause(s.sessionId));
+      const taken: string[] = [];
+      const successor = new SessionKeeper<Tally, Tally>({
+        store: new RecordStore<KeptSession<Tally>>(bus.nc, PATTERN_SESSION_BUCKET),
+        publish: (m) => publisher.publishMessage(m),
+        model,
+        partitions: PARTITIONS,
+        takeOver: async (held) => void taken.push(held.address.sessionId),
+      });
+      const partition = partitionOf(sessions[0]!.sessionId, PARTITIONS);
+      const listeners = new Map<string, (p: number) => void>();
+      successor.follow({ on: (event, listener) => listeners.set(event, listener), ownedPartitions: () => [partition] });
+      const expected = sessions.filter((s) => partitionOf(s.sessionId, PARTITIONS) === partition).map((s) => s.sessionId);
+      await eventually('the sessions taken over', () => expected.every((id) => taken.includes(id)));
+      expect(successor.owns(sessions[0]!)).toBe(true);
+      listeners.get('partition.released')!(partition);
+      expect(successor.owns(sessions[0]!)).toBe(false);
+      successor.stop();
+    });
+  });
+
+  describe('BucketMirror', () => {
+    it('follows every key of a bucket, deletions too, and waits for a bucket that is not there yet', async () => {
+      const bucket = `warden_kit_mirror_${process.pid}`;
+      const seen = new Map<string, number | null>();
+      const mirror = new BucketMirror<{ n: number }>(bus.nc, bucket, { entry: (key, value) => seen.set(key, value?.n ?? null) }, { parse: (bytes) => JSON.parse(new TextDecoder().decode(bytes)) as { n: number }, retryMs: 100 });
+      await mirror.start();
+      expect(mirror.watching).toBe(false);
+      const kv = await new Kvm(bus.nc).create(bucket, { history: 1 });
+      await kv.put('a', JSON.stringify({ n: 1 }));
+      await eventually('the mirror watching', () => mirror.watching);
+      await kv.put('b', JSON.stringify({ n: 2 }));
+      await kv.delete('a');
+      await eventually('both changes mirrored', () => seen.get('a') === null && seen.get('b') === 2);
+      mirror.stop();
+      await kv.destroy();
+    });
+  });
+});
