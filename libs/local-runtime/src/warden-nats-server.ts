@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
+import type { ServiceName } from '@warden/contracts';
 import {
   agentInboxPrefix,
   BusConnection,
@@ -32,6 +33,9 @@ export interface WardenNatsServerOptions {
   agents: NatsUser[];
   logFile?: string;
   ownProcessGroup?: boolean;
+  /** A member of a cluster: its name and the routes to the others. */
+  serverName?: string;
+  cluster?: { name: string; port: number; routes: string[] };
 }
 
 /**
@@ -54,6 +58,8 @@ export class WardenNatsServer {
         port: options.port,
         monitorPort: options.monitorPort,
         storeDir: join(options.dir, 'jetstream'),
+        ...(options.serverName ? { serverName: options.serverName } : {}),
+        ...(options.cluster ? { cluster: { ...options.cluster, host: '127.0.0.1' } } : {}),
         service: options.service,
         operators: options.operators ?? [],
         // An agent's password is its token for the gateway too: the file keeps only its bcrypt hash.
@@ -67,6 +73,11 @@ export class WardenNatsServer {
       logFile: options.logFile,
       ownProcessGroup: options.ownProcessGroup,
     });
+  }
+
+  /** The server configured, not started yet (members of a cluster start together). */
+  static create(options: WardenNatsServerOptions): WardenNatsServer {
+    return new WardenNatsServer(options);
   }
 
   static async start(options: WardenNatsServerOptions): Promise<WardenNatsServer> {
@@ -125,13 +136,16 @@ export class WardenNatsServer {
 
   /**
    * Creates or updates the suite's streams, consumers, KV buckets and the checkpoint store of each of
-   * its agents (as `warden provision --agent …` does).
+   * its agents (as `warden provision --agent …` does); `services` limits the consumers to theirs.
    */
-  async provision(overrides: Partial<TopologyOptions> = {}): Promise<ProvisionReport> {
+  async provision(overrides: Partial<TopologyOptions> = {}, services?: readonly ServiceName[]): Promise<ProvisionReport> {
     const bus = await BusConnection.open(this.service);
     try {
       const agents = this.options.agents.map((a) => a.user);
-      return await provision(bus.nc, bus.jsm, buildTopology({ partitions: this.options.partitions, agents, ...overrides }));
+      const topology = buildTopology({ partitions: this.options.partitions, agents, ...overrides });
+      // A test that runs some of the services needs only their consumers.
+      if (services) topology.consumers = topology.consumers.filter((c) => services.includes(c.service));
+      return await provision(bus.nc, bus.jsm, topology);
     } finally {
       await bus.close();
     }

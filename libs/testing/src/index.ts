@@ -1,5 +1,6 @@
 export * from './system-binaries.js';
 export * from './nats-server.js';
+export * from './nats-cluster.js';
 export * from './postgres.js';
 export * from './bus-recorder.js';
 export * from './test-logger.js';

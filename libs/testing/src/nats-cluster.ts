@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { freePort, WardenNatsServer } from '@warden/local-runtime';
+import type { ServiceName } from '@warden/contracts';
+import type { NatsSettings, ProvisionReport } from '@warden/messaging';
+import { eventually } from './eventually.js';
+
+export interface TestNatsClusterOptions {
+  partitions?: number;
+  agents?: string[];
+}
+
+/**
+ * Three nats-servers with JetStream clustered on loopback, each with its own store, configured like
+ * production; the suite's streams and KV buckets are provisioned with three replicas. `kill` and
+ * `start` take one member down and bring it back on its store.
+ */
+export class TestNatsCluster {
+  private constructor(
+    readonly members: WardenNatsServer[],
+    readonly names: string[],
+    readonly dir: string,
+  ) {}
+
+  static async start(options: TestNatsClusterOptions = {}): Promise<TestNatsCluster> {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-nats-cluster-'));
+    const secret = () => randomBytes(12).toString('hex');
+    const service = { user: 'warden', password: secret() };
+    const operators = [{ user: 'operator', password: secret() }];
+    const agents = (options.agents ?? ['agent-1']).map((user) => ({ user, password: secret() }));
+    const ports = await Promise.all([0, 1, 2].map(async () => ({ client: await freePort(), route: await freePort() })));
+    const names = ports.map((_, i) => `nats-${i + 1}`);
+    const members = ports.map(
+      (port, i) =>
+        WardenNatsServer.create({
+            dir: join(dir, names[i]!),
+            port: port.client,
+            partitions: options.partitions ?? 8,
+            service,
+            operators,
+            agents,
+            serverName: names[i]!,
+            cluster: { name: 'warden-test', port: port.route, routes: ports.filter((_, j) => j !== i).map((p) => `nats://127.0.0.1:${p.route}`) },
+          }),
+    );
+    // Each waits for its peers to elect a meta leader before it says it is ready: start them together.
+    await Promise.all(members.map((m) => m.start()));
+    const cluster = new TestNatsCluster(members, names, dir);
+    await cluster.waitForMetaLeader();
+    return cluster;
+  }
+
+  /** Every member's client URL: clients fail over between them. */
+  get url(): string {
+    return this.members.map((m) => m.url).join(',');
+  }
+
+  get partitions(): number {
+    return this.members[0]!.partitions;
+  }
+
+  get service(): NatsSettings {
+    return { ...this.members[0]!.service, servers: this.url, name: 'warden-test' };
+  }
+
+  agent(agentId: string): NatsSettings {
+    return { ...this.members[0]!.agent(agentId), servers: this.url };
+  }
+
+  /** Streams, consumers (of `services`, default all) and KV buckets with three replicas each. */
+  provision(services?: readonly ServiceName[]): Promise<ProvisionReport> {
+    return this.members[0]!.provision({ replicas: 3 }, services);
+  }
+
+  /** The member leading a stream's (or a KV bucket's, `KV_<bucket>`) replicas now. */
+  async leaderOf(stream: string): Promise<string> {
+    return this.withManager(async (jsm) => (await jsm.streams.info(stream)).cluster?.leader ?? '');
+  }
+
+  /** Asks a stream's leader to step down, so that another member is elected. */
+  async stepDown(stream: string): Promise<void> {
+    await this.withConnection((nc) => nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, undefined, { timeout: 5_000 }));
+  }
+
+  /** Ends a member abruptly (SIGKILL); its store stays for `start`. */
+  kill(name: string): Promise<void> {
+    return this.member(name).kill();
+  }
+
+  start(name: string): Promise<void> {
+    return this.member(name).start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.stop()));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private member(name: string): WardenNatsServer {
+    const index = this.names.indexOf(name);
+    if (index < 0) throw new Error(`no member ${name} in this cluster`);
+    return this.members[index]!;
+  }
+
+  private waitForMetaLeader(): Promise<unknown> {
+    return eventually('a JetStream meta leader', () =>
+      this.withManager(async (jsm) => {
+        await jsm.getAccountInfo();
+        return true;
+      }).catch(() => false),
+    );
+  }
+
+  private withManager<T>(work: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
+    return this.withConnection(async (nc) => work(await jetstreamManager(nc, { checkAPI: false })));
+  }
+
+  private async withConnection<T>(work: (nc: NatsConnection) => Promise<T>): Promise<T> {
+    const settings = this.service;
+    const nc = await connect({ servers: settings.servers.split(','), user: settings.user, pass: settings.password, noAsyncTraces: true });
+    try {
+      return await work(nc);
+    } finally {
+      await nc.close();
+    }
+  }
+}
