@@ -26,3 +26,4 @@ export * from './supervision-state.js';
 export * from './automation-ladder.js';
 export * from './phase-progress.js';
 export * from './gate-state.js';
+export * from './operator-state.js';
