@@ -38,8 +38,8 @@ const boundaries = (testCode) => [
   {
     enforceBuildableLibDependency: false,
     allow: [],
-    // messaging's own integration tests run on the harness, which is built on messaging.
-    ignoredCircularDependencies: testCode ? [['messaging', 'testing']] : [],
+    // messaging's and operator-auth's own integration tests run on the harness, which is built on them.
+    ignoredCircularDependencies: testCode ? [['messaging', 'testing'], ['operator-auth', 'testing']] : [],
     depConstraints: [...scopeConstraints, ...typeConstraints(testCode)],
   },
 ];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateMessage } from '@warden/contracts';
+import { operatorHeaders, operatorToken } from '@warden/testing';
 import { HookSuite, runWarden, type Run } from './hook-suite.fixture.js';
 
 const AGENT = 'claude-code';
@@ -163,7 +164,7 @@ describe('warden hook against the running suite', () => {
     const gate = suite.service('gate');
     const response = await fetch(`${gate.url}/gateway/sessions/${session}/approve`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-Observatory-Operator-Id': 'alice' },
+      headers: { 'content-type': 'application/json', ...operatorHeaders(await operatorToken(suite.bus.nc, 'alice', 'approver'), 'alice') },
       body: JSON.stringify({ agent_id: AGENT, timestamp: new Date().toISOString() }),
     });
     expect(response.status).toBe(200);
@@ -291,7 +292,7 @@ describe('warden hook against the running suite', () => {
       await suite.publish('control.issued', 'control', PLAIN_AGENT, session, { control_id: 'ctl-plain', kind: 'operator_message', message: 'Use the jq that ships in tools/.', requires_ack: false });
       const response = await fetch(`${suite.service('gate').url}/gateway/sessions/${session}/reject`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-Observatory-Operator-Id': 'bob' },
+        headers: { 'content-type': 'application/json', ...operatorHeaders(await operatorToken(suite.bus.nc, 'bob', 'approver'), 'bob') },
         body: JSON.stringify({ agent_id: PLAIN_AGENT, timestamp: new Date().toISOString(), reason: 'No system packages' }),
       });
       expect(response.status).toBe(200);
