@@ -23,6 +23,7 @@ function approvalsPage(): Record<string, (data: unknown) => void> {
         list.append(document.getElementById(card.id)!);
       }
       empty.hidden = data.cards.length > 0;
+      document.getElementById('approvals-waiting')!.textContent = String(data.cards.length);
     },
   };
 }
@@ -31,7 +32,10 @@ function sessionPage(): Record<string, (data: unknown) => void> {
   return {
     session(raw: unknown) {
       const data = raw as { fragments: { id: string; html: string }[] };
-      for (const part of data.fragments) swap(part.id, part.html);
+      for (const part of data.fragments) {
+        // A gate that closed goes away even from under an open rewrite editor.
+        swap(part.id, part.html, !fragment(part.html).hasAttribute('hidden'));
+      }
     },
   };
 }

@@ -8,7 +8,8 @@ function matches(row: HTMLElement, status: string, words: string[]): boolean {
 
 /** The sessions list: filter by status, search, and rows replaced or added as sessions change. */
 export function sessionsPage(): Record<string, (data: unknown) => void> {
-  const body = document.getElementById('session-rows') as HTMLTableSectionElement;
+  const body = document.getElementById('session-rows')!;
+  const rowsOf = () => body.children as HTMLCollectionOf<HTMLElement>;
   const status = document.getElementById('status-filter') as HTMLSelectElement;
   const search = document.getElementById('session-search') as HTMLInputElement;
   const shown = document.getElementById('shown-count')!;
@@ -19,13 +20,13 @@ export function sessionsPage(): Record<string, (data: unknown) => void> {
     for (const row of rows) row.hidden = !matches(row, status.value, w);
   };
   const count = () => {
-    const rows = body.rows.length;
-    const visible = [...body.rows].filter((r) => !r.hidden).length;
+    const rows = rowsOf().length;
+    const visible = [...rowsOf()].filter((r) => !r.hidden).length;
     shown.textContent = visible === rows ? '' : `${visible} of ${rows} shown`;
     total.textContent = String(rows);
   };
   const refilter = () => {
-    apply(body.rows as unknown as Iterable<HTMLElement>);
+    apply(rowsOf());
     count();
     const params = new URLSearchParams();
     if (status.value) params.set('status', status.value);

@@ -15,6 +15,8 @@ export interface Step {
   risk?: string;
   decision?: 'allow' | 'deny';
   decided_by?: string;
+  /** What ran instead, when the reviewer (modify) or an operator (rewrite) changed the input. */
+  ran?: string;
   hitl_required?: boolean;
 }
 
@@ -324,6 +326,7 @@ export class SessionBoard {
         const step = this.step(state, p.action_id, event.at);
         step.decision = p.decision;
         step.decided_by = p.decided_by;
+        if (p.updated_input && p.decision === 'allow') step.ran = summarizeInput(step.tool, p.updated_input);
         state.decided.add(String(p.action_id));
         s.denied = [...state.steps.values()].filter((x) => x.decision === 'deny').length;
         break;

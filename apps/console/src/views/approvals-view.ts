@@ -59,7 +59,7 @@ function versioned(card: Html): Html {
 }
 
 export function approvalsBody(approvals: Approval[], canDecide: boolean): Html {
-  return html`<h1>Approvals <span class="muted">${approvals.length} waiting, oldest first</span></h1>
+  return html`<h1>Approvals <span class="muted"><span id="approvals-waiting">${approvals.length}</span> waiting, oldest first</span></h1>
 <div id="approvals" class="approvals">
 ${approvals.map((a) => approvalCard(a, canDecide))}
 </div>

@@ -28,19 +28,23 @@ export function matchesFilter(s: SessionSummary, filter: SessionFilter): boolean
   return words.every((word) => text.includes(word));
 }
 
-/** One row of the sessions list; also what the live stream sends when the session changes. */
+/**
+ * One row of the sessions list; also what the live stream sends when the session changes. Rows are
+ * grid rows rather than table rows so that the browser can skip laying out the ones off screen
+ * (content-visibility), which keeps the first render of a thousand sessions fast.
+ */
 export function sessionRow(s: SessionSummary, filter: SessionFilter = {}): Html {
   const last = s.last_action;
-  return html`<tr id="row-${s.key}" data-key="${s.key}" data-status="${s.status}" data-search="${searchText(s)}" data-last="${s.last_at}"${matchesFilter(s, filter) ? '' : html` hidden`}>
-<td><a href="${sessionHref(s.agent_id, s.session_id)}">${s.session_id}</a></td>
-<td>${s.agent_id}</td>
-<td><span class="status status-${s.status}">${s.status}</span></td>
-<td class="last">${last ? html`${last.summary}${last.decision ? html` <span class="decision decision-${last.decision}">${last.decision}</span>` : last.verdict ? html` <span class="decision decision-held">held</span>` : ''}` : '—'}</td>
-<td>${s.breakers.length ? s.breakers.map((b) => html`<span class="pill breaker">${b}</span>`) : '—'}</td>
-<td>${s.patterns.length ? s.patterns.map((p) => html`<span class="pill pattern">${p}</span>`) : '—'}</td>
-<td class="num">${levelText(s.level)}</td>
-<td>${time(s.last_at)}</td>
-</tr>`;
+  return html`<div role="row" class="row" id="row-${s.key}" data-key="${s.key}" data-status="${s.status}" data-search="${searchText(s)}"${matchesFilter(s, filter) ? '' : html` hidden`}>
+<span role="cell"><a href="${sessionHref(s.agent_id, s.session_id)}">${s.session_id}</a></span>
+<span role="cell">${s.agent_id}</span>
+<span role="cell"><span class="status status-${s.status}">${s.status}</span></span>
+<span role="cell" class="last">${last ? html`${last.summary}${last.ran ? html` <span class="ran">→ ran ${last.ran.slice(last.tool.length + 2)}</span>` : ''}${last.decision ? html` <span class="decision decision-${last.decision}">${last.decision}</span>` : last.verdict ? html` <span class="decision decision-held">held</span>` : ''}` : '—'}</span>
+<span role="cell">${s.breakers.length ? s.breakers.map((b) => html`<span class="pill breaker">${b}</span>`) : '—'}</span>
+<span role="cell">${s.patterns.length ? s.patterns.map((p) => html`<span class="pill pattern">${p}</span>`) : '—'}</span>
+<span role="cell" class="num">${levelText(s.level)}</span>
+<span role="cell">${time(s.last_at)}</span>
+</div>`;
 }
 
 export function sessionsBody(sessions: SessionSummary[], filter: SessionFilter): Html {
@@ -54,11 +58,11 @@ export function sessionsBody(sessions: SessionSummary[], filter: SessionFilter):
   <label>Search <input type="search" name="q" id="session-search" value="${filter.q ?? ''}" placeholder="session, agent, action, pattern" autocomplete="off"></label>
   <span class="muted" id="shown-count" aria-live="polite"></span>
 </form>
-<table class="sessions" id="sessions">
-<thead><tr><th>Session</th><th>Agent</th><th>Status</th><th>Last action</th><th>Open breakers</th><th>Patterns</th><th>Level</th><th>Last activity</th></tr></thead>
-<tbody id="session-rows">
+<div class="sessions" id="sessions" role="table" aria-label="Sessions">
+<div role="rowgroup"><div role="row" class="row head"><span role="columnheader">Session</span><span role="columnheader">Agent</span><span role="columnheader">Status</span><span role="columnheader">Last action</span><span role="columnheader">Open breakers</span><span role="columnheader">Patterns</span><span role="columnheader">Level</span><span role="columnheader">Last activity</span></div></div>
+<div role="rowgroup" id="session-rows">
 ${sessions.map((s) => sessionRow(s, filter))}
-</tbody>
-</table>
+</div>
+</div>
 ${sessions.length ? '' : html`<p class="empty">No session yet: agents appear here as soon as they propose their first action.</p>`}`;
 }
