@@ -100,8 +100,21 @@ describe('operator authentication of the gate API', () => {
     expect(await f.http('GET', '/gateway/sessions', { as: null, token: again, header: null })).toMatchObject({ status: 401, body: { reason: 'invalid_token' } });
   });
 
-  it('documents the bearer scheme and the header rule in the OpenAPI document', async () => {
-    const document = (await (await fetch(`${f.gate.url}/gateway/openapi.json`)).json()) as Record<string, any>;
+  it('records the authenticated operator, named by the token and the header, in the audit record (FR-11.6)', async () => {
+    const session = f.newSession();
+    const response = await f.http('POST', `/gateway/sessions/${session}/pause`, { body: f.body({ reason: 'x' }), header: `  ${OPERATOR}  ` });
+    expect(response.body).toEqual({ status: 'ok' });
+    const [record] = await f.waitOn('gate', session, 'hitl.intervention_recorded');
+    expect(record!.body.payload).toMatchObject({ operator_id: OPERATOR, command_type: 'hitl_pause' });
+    await f.command(session, 'unpause');
+  });
+
+  it('describes the endpoints, the bearer scheme and the header rule in the OpenAPI document (FR-11.5)', async () => {
+    const response = await fetch(`${f.gate.url}/gateway/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as Record<string, any>;
+    expect(document.openapi).toBe('3.1.0');
+    for (const command of ['pause', 'unpause', 'rewrite', 'inject']) expect(Object.keys(document.paths)).toContain(`/gateway/sessions/{session_id}/${command}`);
     expect(document.components.securitySchemes.operatorToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.components.securitySchemes.operatorToken.description).toContain(OPERATOR_ID_HEADER);
     expect(Object.keys(document.paths['/gateway/sessions/{session_id}/approve'].post.responses)).toEqual(expect.arrayContaining(['401', '403']));
