@@ -1,5 +1,5 @@
 import { Kvm } from '@nats-io/kv';
-import { EXAMPLE_PAYLOADS, LADDER_RECORD_BUCKET, newMessageId, OPERATOR_SESSION_BUCKET } from '@warden/contracts';
+import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, EXAMPLE_PAYLOADS, LADDER_RECORD_BUCKET, newMessageId, OPERATOR_SESSION_BUCKET } from '@warden/contracts';
 import { csrfTokenFor } from '@warden/operator-auth';
 import { eventually } from '@warden/testing';
 import { ConsoleFixture, EventStream } from './console-fixture.js';
@@ -161,6 +161,28 @@ describe('console', () => {
       expect(drill.text).toContain('data-shape="diamond"');
       expect(drill.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect((await f.request('GET', '/sessions/nope-nope', { headers: { cookie: viewerCookie } })).status).toBe(404);
+    });
+
+    it("shows a session's open breakers, patterns and its agent's level, from KV and the bus", async () => {
+      const s = session();
+      await f.publish('session', 'session.started', { session_id: s, agent_id: 'agent-2', payload: { context: {} } });
+      await f.publish('pattern', 'pattern.detected', {
+        session_id: s,
+        agent_id: 'agent-2',
+        payload: { ...EXAMPLE_PAYLOADS['pattern.detected'], pattern_type: 'repetitive_errors', shadow: false },
+      });
+      const now = new Date().toISOString();
+      await (await new Kvm(f.bus.nc).open(BREAKER_STATE_BUCKET)).put(
+        `agent-2.${s}`,
+        JSON.stringify({ agent_id: 'agent-2', session_id: s, state: 'open', breakers: [{ breaker: 'cost', state: 'open', reason: 'over budget' }, { breaker: 'time', state: 'closed' }], updated_at: now }),
+      );
+      await (await new Kvm(f.bus.nc).open(AUTOMATION_LEVEL_BUCKET)).put('agent-2', JSON.stringify({ agent_id: 'agent-2', level: 3, updated_at: now }));
+      const row = await eventually(
+        'the row with breakers, pattern and level',
+        async () => /<div role="row"[^>]*id="row-agent-2\.[^"]*"[\s\S]*?<\/div>/.exec((await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text)?.[0] ?? '',
+        (text) => text.includes('breaker">cost<') && text.includes('pattern">repetitive_errors<') && text.includes('class="num">3<'),
+      );
+      expect(row).not.toContain('breaker">time<');
     });
 
     it('escapes what agents send', async () => {
