@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { operatorHeaders, operatorToken } from '@warden/testing';
 import { HookSuite, type HookReply, type Transport } from './hook-suite.fixture.js';
 
 const AGENT = 'claude-code';
@@ -122,7 +123,7 @@ describe.each(['command', 'http'] as const)('Claude Code answers through the %s 
       await suite.recorder.waitFor((m) => m.body.type === 'hitl.paused' && m.body.session_id === sessionId, DEADLINE_MS);
       const response = await fetch(`${suite.service('gate').url}/gateway/sessions/${sessionId}/${how}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-Observatory-Operator-Id': 'alice' },
+        headers: { 'content-type': 'application/json', ...operatorHeaders(await operatorToken(suite.bus.nc, 'alice', 'approver'), 'alice') },
         body: JSON.stringify({ agent_id: AGENT, timestamp: new Date().toISOString(), ...(how === 'reject' ? { reason: 'No system packages' } : {}) }),
       });
       expect(response.status).toBe(200);
