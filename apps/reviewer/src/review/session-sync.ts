@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MsgRequest } from '@nats-io/jetstream';
 import { parseSessionSubject, type MessageOf, type PayloadOf } from '@warden/contracts';
-import { BusConnection, streamName } from '@warden/messaging';
+import { asTransient, BusConnection, onTheBus, streamName } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import { StepReviewerHost } from './step-reviewer.host.js';
 
@@ -33,16 +33,20 @@ export class SessionSync {
     const origin = parseSessionSubject(actionSubject);
     if (!origin) return;
     const session = this.host.reviewer.sessionStore.open(address);
-    try {
-      if (!session.declared && !session.declarationLookedUp) {
-        session.declarationLookedUp = true;
+    if (!session.declared && !session.declarationLookedUp) {
+      try {
         await this.applyLifecycle(address, `warden.session.${origin.partition}.${address.agentId}.${address.sessionId}`);
+        session.declarationLookedUp = true;
+      } catch (error) {
+        // Reviewed without its declaration, the action could be decided otherwise: it waits for the bus.
+        this.logger.warn({ err: error, session_id: address.sessionId }, 'could not read the session stream before a review; the action is retried');
+        throw asTransient('reading the session stream before a review', error);
       }
-      const previous = session.history.at(-1);
-      if (previous?.status === 'pending') await this.applyLastOutcome(address, previous.actionId, `warden.outcome.${origin.partition}.${address.agentId}.${address.sessionId}`);
-    } catch (error) {
-      // The review goes on with what the reviewer has; the consumers deliver the rest.
-      this.logger.warn({ err: error, session_id: address.sessionId }, 'could not read the session stream before a review');
+    }
+    const previous = session.history.at(-1);
+    if (previous?.status === 'pending') {
+      const subject = `warden.outcome.${origin.partition}.${address.agentId}.${address.sessionId}`;
+      await onTheBus('reading the last outcome before a review', () => this.applyLastOutcome(address, previous.actionId, subject));
     }
   }
 

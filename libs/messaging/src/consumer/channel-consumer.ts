@@ -8,6 +8,9 @@ const BUFFERED_MESSAGES = 128;
 /** How long `stop` waits for handlers in flight; what is still running then is redelivered to the next owner. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 
+/** A consumer whose messages ended without `stop` is opened again after this long. */
+const REOPEN_MS = 1_000;
+
 /**
  * Pulls one durable consumer and hands each message to `process` without waiting for the previous one
  * (the process function decides ordering), bounded by the service-wide concurrency limit. `stop` stops
@@ -17,6 +20,7 @@ export class ChannelConsumer {
   private messages?: ConsumerMessages;
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -27,24 +31,52 @@ export class ChannelConsumer {
   ) {}
 
   async start(): Promise<void> {
+    this.stopping = false;
+    const messages = await this.open();
+    this.loop = this.pull(messages);
+  }
+
+  /** Hands messages on until `stop`; an iterator that ends on its own (the consumer lost with the bus) is opened again. */
+  private async pull(first: ConsumerMessages): Promise<void> {
+    let messages: ConsumerMessages | undefined = first;
+    while (!this.stopping) {
+      if (messages) {
+        try {
+          for await (const message of messages) {
+            await this.limit.acquire();
+            const work = this.process(message, this.spec)
+              .catch((error: Error) => this.onError(error))
+              .finally(() => {
+                this.limit.release();
+                this.inFlight.delete(work);
+              });
+            this.inFlight.add(work);
+          }
+        } catch (error) {
+          this.onError(error as Error);
+        }
+      }
+      if (this.stopping) return;
+      await new Promise((resolve) => setTimeout(resolve, REOPEN_MS));
+      if (this.stopping) return;
+      messages = await this.open().catch((error: Error) => {
+        this.onError(error);
+        return undefined;
+      });
+      // Stopped while it was opened: `stop` closed the one before.
+      if (this.stopping) await messages?.close();
+    }
+  }
+
+  private async open(): Promise<ConsumerMessages> {
     const consumer = await this.js.consumers.get(this.spec.stream, this.spec.name);
     const messages = await consumer.consume({ max_messages: BUFFERED_MESSAGES });
     this.messages = messages;
-    this.loop = (async () => {
-      for await (const message of messages) {
-        await this.limit.acquire();
-        const work = this.process(message, this.spec)
-          .catch((error: Error) => this.onError(error))
-          .finally(() => {
-            this.limit.release();
-            this.inFlight.delete(work);
-          });
-        this.inFlight.add(work);
-      }
-    })();
+    return messages;
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.messages?.close();
     await this.loop;
     let timer: NodeJS.Timeout | undefined;

@@ -1,10 +1,12 @@
-import type { KV } from '@nats-io/kv';
+import type { KV, KvWatchEntry } from '@nats-io/kv';
+import { isConflict } from '../state/bus-failures.js';
 import { LeaseConflictError, type LeaseEntry, type LeaseStore } from './lease-store.js';
 
-const WRONG_SEQUENCE = /wrong last sequence|key exists/i;
+/** A watch that ended while wanted (the bus went away for long) is started again after this long. */
+const REWATCH_MS = 1_000;
 
 function conflict(error: unknown, key: string): Error {
-  return error instanceof Error && WRONG_SEQUENCE.test(error.message) ? new LeaseConflictError(key) : (error as Error);
+  return isConflict(error) ? new LeaseConflictError(key) : (error as Error);
 }
 
 /** Leases in a JetStream KV bucket, with the server's revision checks as compare-and-set. */
@@ -12,13 +14,31 @@ export class KvLeaseStore implements LeaseStore {
   constructor(private readonly kv: KV) {}
 
   async watch(prefix: string, onEntry: (entry: LeaseEntry) => void): Promise<{ stop(): void }> {
-    const iterator = await this.kv.watch({ key: `${prefix}.>` });
+    let stopped = false;
+    let iterator = await this.kv.watch({ key: `${prefix}.>` });
     void (async () => {
-      for await (const e of iterator) {
-        onEntry({ key: e.key, value: e.operation === 'PUT' ? e.string() : null, revision: e.revision });
+      while (!stopped) {
+        try {
+          for await (const e of iterator) onEntry(entryOf(e));
+        } catch {
+          // The watch failed (the bus away for long): it is started again below.
+        }
+        if (stopped) return;
+        await new Promise((resolve) => setTimeout(resolve, REWATCH_MS));
+        iterator = await this.kv.watch({ key: `${prefix}.>` }).catch(() => iterator);
       }
     })();
-    return { stop: () => iterator.stop() };
+    return {
+      stop: () => {
+        stopped = true;
+        iterator.stop();
+      },
+    };
+  }
+
+  async get(key: string): Promise<LeaseEntry | null> {
+    const e = await this.kv.get(key);
+    return e ? entryOf(e) : null;
   }
 
   put(key: string, value: string): Promise<number> {
@@ -52,4 +72,8 @@ export class KvLeaseStore implements LeaseStore {
   async remove(key: string): Promise<void> {
     await this.kv.delete(key);
   }
+}
+
+function entryOf(e: Pick<KvWatchEntry, 'key' | 'operation' | 'revision' | 'string'>): LeaseEntry {
+  return { key: e.key, value: e.operation === 'PUT' ? e.string() : null, revision: e.revision };
 }

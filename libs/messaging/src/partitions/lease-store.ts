@@ -18,6 +18,8 @@ export class LeaseConflictError extends Error {
 export interface LeaseStore {
   /** Calls back with the current entry of every key under the prefix, then with every change. */
   watch(prefix: string, onEntry: (entry: LeaseEntry) => void): Promise<{ stop(): void }>;
+  /** The key as stored now (null when deleted or never written): to refresh a view a conflict proved stale. */
+  get(key: string): Promise<LeaseEntry | null>;
   put(key: string, value: string): Promise<number>;
   /** Writes only if the key does not exist (or was deleted). */
   create(key: string, value: string): Promise<number>;

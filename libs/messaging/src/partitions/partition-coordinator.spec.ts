@@ -15,6 +15,10 @@ class MemoryLeaseStore implements LeaseStore {
     this.watchers.add(watcher);
     return { stop: () => this.watchers.delete(watcher) };
   }
+  async get(key: string): Promise<LeaseEntry | null> {
+    const e = this.data.get(key);
+    return e ? { key, ...e } : null;
+  }
   private write(key: string, value: string | null): number {
     const entry = { value, revision: ++this.revision };
     this.data.set(key, entry);

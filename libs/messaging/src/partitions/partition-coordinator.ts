@@ -183,6 +183,9 @@ export class PartitionCoordinator extends EventEmitter {
       }
     } catch (error) {
       if (!(error instanceof LeaseConflictError)) this.emit('error', error as Error);
+      // What this replica saw of the lease is stale (its watch may have missed changes while the bus
+      // was away): the next round decides on the lease as it is stored.
+      else await this.refresh(key);
       return;
     }
     this.owned.set(partition, { revision, renewedAt: this.now() });
@@ -193,6 +196,17 @@ export class PartitionCoordinator extends EventEmitter {
       this.emit('error', error as Error);
       this.owned.delete(partition);
       await store.delete(key, revision).catch(() => undefined);
+    }
+  }
+
+  private async refresh(key: string): Promise<void> {
+    try {
+      const entry = await this.options.store.get(key);
+      // Seen now, as a watch would have shown it: an owner is still given a lease's time to renew.
+      if (entry) this.observe(entry);
+      else this.observed.set(key, { value: null, revision: 0, seenAt: this.now() });
+    } catch (error) {
+      this.emit('error', error as Error);
     }
   }
 

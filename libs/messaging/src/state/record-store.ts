@@ -1,7 +1,7 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { TransientError } from '../transport/errors.js';
-import { isConflict, onTheBus } from './bus-failures.js';
+import { asTransient, isConflict, onTheBus } from './bus-failures.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -104,9 +104,20 @@ export class RecordStore<T> {
     return onTheBus(`writing ${this.name}/${key}`, () => kv.put(key, encoder.encode(JSON.stringify(value))));
   }
 
-  async delete(key: string): Promise<void> {
+  /** Deletes the record; with a revision, only if nobody wrote it since (else a RecordConflictError). */
+  async delete(key: string, revision?: number): Promise<void> {
     const kv = await this.kv();
-    await onTheBus(`deleting ${this.name}/${key}`, () => kv.delete(key));
+    try {
+      await kv.delete(key, revision === undefined ? {} : { previousSeq: revision });
+    } catch (error) {
+      if (isConflict(error)) throw new RecordConflictError(this.name, key);
+      throw asTransient(`deleting ${this.name}/${key}`, error);
+    }
+  }
+
+  /** Opens the bucket: a missing one is a TransientError naming `warden provision` (a service checks at start). */
+  async open(): Promise<void> {
+    await this.kv();
   }
 
   /** Keys matching a KV filter (`session.>`), e.g. to load what a replica took over. */

@@ -81,6 +81,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   ) {
     super();
     this.limit = new ConcurrencyLimit(options.maxConcurrentHandlers);
+    // Problems are logged and reported to listeners, never thrown: an 'error' event nobody listens to
+    // (a lease write timing out while the bus elects a leader) would end the process.
+    this.emitter.on('error', () => undefined);
   }
 
   /** True once consumers run and the replica takes part in partition ownership. */

@@ -1,4 +1,5 @@
 import type { PubAck } from '@nats-io/jetstream';
+import { onTheBus } from '../state/bus-failures.js';
 import {
   CHANNELS,
   createMessage,
@@ -68,7 +69,8 @@ export class MessagePublisher {
       throw new ContractViolationError(message.type, `${channelId} is not a session channel`);
     }
     const subject = publishSubject(channelId as SessionChannelId, message.agent_id, message.session_id);
-    const ack = await this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id });
+    // The bus away or electing a leader: the message is fine and goes out later (the same id, stored once).
+    const ack = await onTheBus(`publishing ${message.type}`, () => this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id }));
     this.metrics.published.inc({ channel: channelId, type: message.type, duplicate: String(ack.duplicate) });
     return ack;
   }
