@@ -15,7 +15,7 @@ describe('gate request answers', () => {
   });
 
   it('must name a pending request', () => {
-    expect(answerProblem(null)).toEqual({ code: 404, reason: 'unknown_request' });
+    expect(answerProblem(undefined)).toEqual({ code: 404, reason: 'unknown_request' });
     expect(answerProblem({ status: 'timed_out' } as GateRequestRecord)).toEqual({ code: 409, reason: 'request_already_answered: timed_out' });
     expect(answerProblem({ status: 'pending' } as GateRequestRecord)).toBeNull();
   });

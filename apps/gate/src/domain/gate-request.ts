@@ -59,7 +59,7 @@ export function checkAnswer(body: unknown): AnswerCheck {
 }
 
 /** Why an answer cannot be taken: unknown request (404) or one that is no longer pending (409). */
-export function answerProblem(record: GateRequestRecord | null): { code: 404 | 409; reason: string } | null {
+export function answerProblem(record: GateRequestRecord | undefined): { code: 404 | 409; reason: string } | null {
   if (!record) return { code: 404, reason: 'unknown_request' };
   if (record.status !== 'pending') return { code: 409, reason: `request_already_answered: ${record.status}` };
   return null;

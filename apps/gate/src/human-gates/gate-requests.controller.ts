@@ -57,7 +57,7 @@ export class GateRequestsController {
   async respond(@Param('request_id') requestId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const check = checkAnswer(await readJsonBody(request));
     if (!check.ok) throw new UnprocessableEntityException({ status: 'error', reason: check.reason });
-    const record = /^[A-Za-z0-9_-]{1,128}$/.test(requestId) ? await this.stores.requests.get(requestId) : null;
+    const record = /^[A-Za-z0-9_-]{1,128}$/.test(requestId) ? await this.stores.requests.get(requestId) : undefined;
     const problem = answerProblem(record);
     if (problem) {
       response.status(problem.code);

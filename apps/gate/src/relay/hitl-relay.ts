@@ -1,43 +1,35 @@
-import { performance } from 'node:perf_hooks';
-import {
-  createMessage,
-  derivedMessageId,
-  OPERATOR_REJECTION_PROMPT,
-  partitionOf,
-  type AnyMessage,
-  type HitlCommandType,
-  type MessageOf,
-} from '@warden/contracts';
+import { partitionOf, type AnyMessage, type MessageOf } from '@warden/contracts';
 import { SessionLanes } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
-import { entryContent, rewriteProblem, type BufferEntry, type DecisionEntry, type InjectEntry, type PauseTrigger, type StoredEntry, type Verdict } from '../domain/buffer-entry.js';
-import { stateHash } from '../domain/canonical-hash.js';
-import { decisionFromVerdict, type Resolution } from '../domain/decision-policy.js';
-import { injectedControl, planFlush, decisionId, resumeControl, rejectionAlreadyInjected, stopControl, STOPPING_PARTICIPANT, type OutgoingMessage } from '../domain/flush-plan.js';
-import { answerProblem, outcomeOf, type GateRequestRecord } from '../domain/gate-request.js';
-import { checkHitlCommand, type HitlCommand } from '../domain/hitl-command.js';
-import { approvalKey, detailsOf, gateContext, summaryOf, triggeredGates, type GateContext, type HumanGate, type SessionFacts } from '../domain/human-gates.js';
+import type { BufferEntry, StoredEntry, Verdict } from '../domain/buffer-entry.js';
+import type { Resolution } from '../domain/decision-policy.js';
+import { answerProblem } from '../domain/gate-request.js';
 import {
-  keyOf,
-  openWindow,
-  startFlush,
-  withRequest,
-  withReversible,
-  withRewrite,
-  type FlushState,
-  type InterventionRecord,
-  type PendingRequest,
-  type SessionRelayState,
-} from '../domain/relay-state.js';
+  factsAfter,
+  holdOf,
+  onIdleUnpause,
+  onInject,
+  onPause,
+  onResume,
+  onRewrite,
+  onTimeout,
+  onVerdict,
+  unpauseResolution,
+  type CommandOutcome,
+  type GateEffect,
+  type ResumeHow,
+} from '../domain/gate-session.js';
+import { checkHitlCommand, type HitlCommand } from '../domain/hitl-command.js';
+import type { HumanGate, SessionFacts } from '../domain/human-gates.js';
+import { keyOf, type SessionRelayState } from '../domain/relay-state.js';
 import { DecisionSender } from './decision-sender.js';
+import { GateFlush } from './gate-flush.js';
 import type { GateMetrics } from './gate-metrics.js';
+import { GateTimers } from './gate-timers.js';
 import type { GateStores } from './relay-stores.js';
 
-/** The answer to a command, sent back to whoever issued it (HTTP status and FR-11.5 body). */
-export type CommandOutcome = { status: 'ok'; note?: string } | { status: 'error'; code: 404 | 409 | 422; reason: string };
-
-/** What the agent is told when nobody answered a gate in time and the policy denies. */
-export const TIMEOUT_REJECTION_PROMPT = 'No operator answered the approval request in time; the action was denied. Do not retry it without an approval.';
+export type { CommandOutcome } from '../domain/gate-session.js';
+export { TIMEOUT_REJECTION_PROMPT } from '../domain/gate-session.js';
 
 export interface RelayOptions {
   stores: GateStores;
@@ -64,38 +56,49 @@ interface IndexEntry {
   source_id: string;
 }
 
+/** A session as this replica holds it: the stored relay state (none while Normal) and its buffer's index. */
 interface SessionRecord {
   agentId: string;
   sessionId: string;
-  state: SessionRelayState | null;
-  revision: number | null;
+  state: SessionRelayState | undefined;
+  revision: number | undefined;
   /** The buffered entries of the open window (loaded with the state). */
   index: IndexEntry[];
 }
 
 const MAX_CACHED_SESSIONS = 100_000;
-const PROGRESS_EVERY = 500;
 
 /**
- * The HITL relay (FRD-011) of the sessions whose partitions this replica owns: the state machine
- * Normal ↔ Paused per session and agent, the durable buffer, commands, human gate requests, and the
- * flush on unpause. Every change of a session runs in that session's lane, one after another, and is
- * written to JetStream (KV with compare-and-set, and the buffer stream) before it is acted on; the
- * in-memory records are a cache of what is stored, loaded on first use and dropped when the partition
- * moves away. A normal session is not stored at all, so the normal path is a map lookup and a publish.
+ * The HITL relay (FRD-011) of the sessions whose partitions this replica owns: the shell of the gate's
+ * aggregate (domain/gate-session.ts). Each message is handled in its session's lane: the shell loads
+ * what the aggregate needs (the session's state, facts, buffer), asks it, and runs the effects it
+ * returns in order — every change written to JetStream (KV with compare-and-set, and the buffer stream)
+ * before it is acted on. The in-memory records are a cache of what is stored, loaded on first use and
+ * dropped when the partition moves away or anything fails. A normal session is not stored at all.
  */
 export class HitlRelay {
   private readonly lanes = new SessionLanes();
   private readonly sessions = new Map<string, SessionRecord>();
   private readonly facts = new Map<string, SessionFacts | null>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers: GateTimers;
   private readonly now: () => Date;
   private readonly decisions: DecisionSender;
-  private stopped = false;
+  private readonly flusher: GateFlush;
 
   constructor(private readonly options: RelayOptions) {
     this.now = options.now ?? (() => new Date());
     this.decisions = new DecisionSender({ decisions: options.stores.decisions, publish: options.publish, refuse: options.refuse, agentUserApprovals: options.agentUserApprovals });
+    this.timers = new GateTimers((agentId, sessionId, requestId) => void this.onTimeout(agentId, sessionId, requestId), this.now);
+    this.flusher = new GateFlush({
+      stores: options.stores,
+      decisions: this.decisions,
+      publish: options.publish,
+      metrics: options.metrics,
+      log: options.log,
+      now: this.now,
+      facts: { get: (agentId, sessionId) => this.sessionFacts(agentId, sessionId), put: (agentId, sessionId, facts) => this.putFacts(agentId, sessionId, facts) },
+      ...(options.afterFlushed ? { afterFlushed: options.afterFlushed } : {}),
+    });
   }
 
   private get stores(): GateStores {
@@ -109,49 +112,11 @@ export class HitlRelay {
     return this.inLane(verdict.agent_id, verdict.session_id, async () => {
       const record = await this.record(verdict.agent_id, verdict.session_id);
       const facts = await this.sessionFacts(verdict.agent_id, verdict.session_id);
-      const hold = this.holdOf(verdict, facts);
-      if (!record.state && !hold) {
-        await this.publishDecision(verdict);
-        return;
-      }
+      const delegated = this.decisions.delegated(verdict);
+      const step = onVerdict(record, verdict, holdOf(verdict, facts, this.options.gates(), delegated), this.now(), delegated);
       // An action id already decided is answered from its record, never held and decided again.
-      if (await this.decisions.answerIfDecided(verdict)) return;
-      const requests = hold ? this.requestsFor(verdict, hold) : [];
-      if (!record.state) {
-        const trigger = hold!.holds[0]!;
-        const reason =
-          trigger === 'hitl_required_flag'
-            ? 'hitl_required_flag'
-            : trigger === 'require_approval'
-              ? `require_approval: ${verdict.payload.reasons[0] ?? 'the reviewer asks for an approval'}`
-              : `gate: ${requests.map((r) => r.pending.gate_id).join(', ')}`;
-        await this.pause(record, {
-          trigger,
-          operatorId: 'system',
-          reason,
-          causeId: verdict.id,
-          requests: requests.map((r) => r.pending),
-          ...(requests[0] ? { requestId: requests[0].pending.request_id } : {}),
-        });
-      } else if (requests.length) {
-        let state = record.state;
-        for (const request of requests) state = withRequest(state, request.pending);
-        if (state !== record.state) await this.save(record, state);
-      }
-      for (const request of requests) await this.announceRequest(record, request.pending, request.record);
-      const entry: DecisionEntry = {
-        kind: 'decision',
-        window_id: record.state!.window.id,
-        trace_id: verdict.trace_id,
-        source_id: verdict.id,
-        action_id: verdict.payload.action_id,
-        needs_approval: !!hold,
-        holds: hold?.holds ?? [],
-        ...(hold?.gates.length ? { gate_ids: hold.gates.map((g) => g.id) } : {}),
-        verdict,
-        buffered_at: this.now().toISOString(),
-      };
-      await this.append(record, entry);
+      if (!step.pass && (await this.decisions.answerIfDecided(verdict))) return;
+      await this.run(record, step.effects);
     });
   }
 
@@ -159,25 +124,10 @@ export class HitlRelay {
   onSessionEvent(message: MessageOf<'session.started'> | MessageOf<'session.phase_changed'> | MessageOf<'session.ended'>): Promise<void> {
     const { agent_id: agentId, session_id: sessionId } = message;
     return this.inLane(agentId, sessionId, async () => {
-      const key = keyOf(agentId, sessionId);
-      if (message.type === 'session.ended') {
-        this.facts.delete(key);
-        await this.stores.facts.remove(agentId, sessionId);
-        return;
-      }
-      const previous = (await this.sessionFacts(agentId, sessionId)) ?? {};
-      const facts: SessionFacts =
-        message.type === 'session.started'
-          ? {
-              ...(message.payload.phase ? { phase: message.payload.phase } : {}),
-              ...(message.payload.environment ? { environment: message.payload.environment } : {}),
-              ...(message.payload.context.goal ? { goal: message.payload.context.goal } : {}),
-              approvals: previous.approvals ?? [],
-            }
-          : // Approvals "once per phase" last until the phase ends.
-            { ...previous, phase: message.payload.phase, approvals: (previous.approvals ?? []).filter((a) => !a.includes('@')) };
-      await this.stores.facts.put(agentId, sessionId, facts);
-      this.facts.set(key, facts);
+      const facts = factsAfter(message, message.type === 'session.ended' ? undefined : await this.sessionFacts(agentId, sessionId));
+      if (facts) return this.putFacts(agentId, sessionId, facts);
+      this.facts.delete(keyOf(agentId, sessionId));
+      await this.stores.facts.remove(agentId, sessionId);
     });
   }
 
@@ -231,10 +181,7 @@ export class HitlRelay {
   /** Forgets the sessions of a partition another replica owns now. */
   onPartitionReleased(partition: number): void {
     for (const [key, record] of this.sessions) {
-      if (partitionOf(record.sessionId, this.options.partitions) !== partition) continue;
-      this.disarm(record);
-      if (record.state) this.options.metrics.buffered.dec(record.index.length);
-      this.sessions.delete(key);
+      if (partitionOf(record.sessionId, this.options.partitions) === partition) this.forget(key, record);
     }
     for (const key of this.facts.keys()) {
       const sessionId = key.slice(key.indexOf('.') + 1);
@@ -243,9 +190,7 @@ export class HitlRelay {
   }
 
   stop(): void {
-    this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.stop();
   }
 
   // ---------------------------------------------------------------- commands
@@ -253,160 +198,124 @@ export class HitlRelay {
   private async apply(command: HitlCommand, message: MessageOf<'gate.command'>, progress?: () => void): Promise<CommandOutcome> {
     const record = await this.record(command.agent_id, command.session_id);
     switch (command.type) {
-      case 'hitl_pause':
-        return this.pauseCommand(record, command, message);
+      case 'hitl_pause': {
+        const { outcome, effects } = onPause(record, command, message.id, this.now());
+        await this.run(record, effects);
+        return outcome;
+      }
       case 'hitl_rewrite':
-        return this.rewrite(record, command, message);
+        return this.rewrite(record, command, message.id);
       case 'hitl_inject':
-        return this.inject(record, command, message);
+        await this.run(record, onInject(record, command, message, this.now()));
+        return { status: 'ok' };
       case 'hitl_unpause':
-        return this.unpause(record, command, message, progress);
+        return this.unpause(record, command, message.id, progress);
     }
   }
 
-  private async pauseCommand(record: SessionRecord, command: HitlCommand, message: MessageOf<'gate.command'>): Promise<CommandOutcome> {
-    const intervention = this.intervention(message.id, 'hitl_pause', command.operator_id, null, null);
-    if (record.state) {
-      // A second pause changes nothing (FR-11.1); it is still recorded, and the unpause supersedes it too.
-      // A stop still stops the agent of a session that was already paused.
-      const state = withReversible(record.state, intervention);
-      await this.save(record, command.stop_agent ? { ...state, window: { ...state.window, stops_agent: true } } : state);
-      await this.publishIntervention(record, intervention);
-      if (command.stop_agent) await this.options.publish(stopControl(record.agentId, record.sessionId, message.id, command.operator_id, command.reason!));
-      return { status: 'ok', note: 'already_paused' };
-    }
-    await this.pause(record, {
-      trigger: 'operator',
-      operatorId: command.operator_id,
-      reason: command.reason!,
-      causeId: message.id,
-      reversible: [intervention],
-      ...(command.stop_agent ? { stopsAgent: true } : {}),
-    });
-    await this.publishIntervention(record, intervention);
-    if (command.stop_agent) await this.options.publish(stopControl(record.agentId, record.sessionId, message.id, command.operator_id, command.reason!));
-    return { status: 'ok' };
+  private async rewrite(record: SessionRecord, command: HitlCommand, commandId: string): Promise<CommandOutcome> {
+    const indexed = record.state ? record.index.find((e) => e.trace_id === command.original_trace_id) : undefined;
+    const entry = indexed ? await this.stores.buffer.get(indexed.seq) : undefined;
+    const { outcome, effects } = onRewrite(record, command, commandId, entry, this.now());
+    await this.run(record, effects);
+    return outcome;
   }
 
-  private async rewrite(record: SessionRecord, command: HitlCommand, message: MessageOf<'gate.command'>): Promise<CommandOutcome> {
-    const state = record.state;
-    const traceId = command.original_trace_id!;
-    const indexed = state ? record.index.find((e) => e.trace_id === traceId) : undefined;
-    if (!state || !indexed) return { status: 'error', code: 422, reason: 'trace_id_not_found_in_buffer' };
-    const entry = await this.stores.buffer.get(indexed.seq);
-    const problem = rewriteProblem(entry, command.new_content!);
-    if (problem) return { status: 'error', code: 422, reason: problem };
-    const previous = state.rewrites[traceId];
-    const before = stateHash(entryContent(entry, previous?.new_content));
-    const after = stateHash(entryContent(entry, command.new_content));
-    const intervention = this.intervention(message.id, 'hitl_rewrite', command.operator_id, before, after, traceId);
-    const { state: next, superseded } = withRewrite(state, traceId, { new_content: command.new_content!, operator_id: command.operator_id, record: intervention });
-    await this.save(record, next);
-    await this.publishIntervention(record, intervention);
-    if (superseded) await this.publishIntervention(record, superseded.record, this.now().toISOString());
-    return { status: 'ok' };
-  }
-
-  private async inject(record: SessionRecord, command: HitlCommand, message: MessageOf<'gate.command'>): Promise<CommandOutcome> {
-    const entry: InjectEntry = {
-      kind: 'inject',
-      window_id: record.state?.window.id ?? '',
-      trace_id: message.trace_id,
-      source_id: message.id,
-      operator_id: command.operator_id,
-      prompt: command.prompt!,
-      buffered_at: this.now().toISOString(),
-    };
-    const intervention = this.intervention(message.id, 'hitl_inject', command.operator_id, null, stateHash(entryContent(entry)), message.trace_id);
-    if (record.state) {
-      await this.append(record, entry);
-    } else {
-      // Normal: the synthetic message goes to the agent at once (FR-11.4).
-      await this.options.publish(injectedControl(record.agentId, record.sessionId, entry));
-    }
-    await this.publishIntervention(record, intervention);
-    return { status: 'ok' };
-  }
-
-  private async unpause(record: SessionRecord, command: HitlCommand, message: MessageOf<'gate.command'>, progress?: () => void): Promise<CommandOutcome> {
-    const state = record.state;
-    if (command.request_id && !state?.requests.some((r) => r.request_id === command.request_id)) {
+  private async unpause(record: SessionRecord, command: HitlCommand, commandId: string, progress?: () => void): Promise<CommandOutcome> {
+    if (command.request_id && !record.state?.requests.some((r) => r.request_id === command.request_id)) {
       const problem = answerProblem(await this.stores.requests.get(command.request_id));
       return { status: 'error', ...(problem ?? { code: 409, reason: 'request_already_answered' }) };
     }
-    if (!state) {
-      // Nothing to flush: still a processed command (FR-11.3 allows an empty unpause).
-      await this.publishIntervention(record, this.intervention(message.id, 'hitl_unpause', command.operator_id, null, null));
+    if (!record.state) {
+      await this.run(record, onIdleUnpause(record, command, commandId, this.now()));
       return { status: 'ok', note: 'not_paused' };
     }
     if (command.original_trace_id) {
       // Rewrite-and-approve (FR-11.10): the rewrite must apply, or nothing happens.
-      const rewritten = await this.rewrite(record, command, message);
+      const rewritten = await this.rewrite(record, command, commandId);
       if (rewritten.status !== 'ok') return rewritten;
     }
-    const resolution = command.resolution ?? 'approve';
-    await this.resume(
-      record,
-      {
-        resolution,
-        operator_id: command.operator_id,
-        decided_by: 'operator',
-        ...(command.conditions ? { conditions: command.conditions } : {}),
-        ...(command.reason ? { reason: command.reason } : {}),
-      },
-      {
-        causeId: message.id,
-        ...(command.request_id ? { requestId: command.request_id } : {}),
-        ...(resolution === 'reject' ? { rejectionPrompt: command.prompt ?? OPERATOR_REJECTION_PROMPT } : {}),
-      },
-      progress,
-    );
+    const { resolution, how } = unpauseResolution(command, commandId);
+    await this.resume(record, resolution, how, progress);
     return { status: 'ok' };
   }
 
-  // ---------------------------------------------------------------- pause, buffer, resume
+  /** Unpause: store the flush with everything needed to finish it, then flush (FR-11.3). */
+  private async resume(record: SessionRecord, resolution: Resolution, how: ResumeHow, progress?: () => void): Promise<void> {
+    const entries = (await this.stores.buffer.read(record.agentId, record.sessionId)).filter((e) => e.entry.window_id === record.state!.window.id);
+    const { plan, effects } = onResume(record, entries, resolution, how, this.now());
+    await this.run(record, effects);
+    await this.flush(record, entries, plan, progress);
+  }
 
-  private async pause(
-    record: SessionRecord,
-    how: {
-      trigger: PauseTrigger;
-      operatorId: string;
-      reason: string;
-      causeId: string;
-      requests?: PendingRequest[];
-      requestId?: string;
-      reversible?: InterventionRecord[];
-      stopsAgent?: boolean;
-    },
-  ): Promise<void> {
-    const window = {
-      id: derivedMessageId('hitl.window', how.causeId),
-      opened_at: this.now().toISOString(),
-      operator_id: how.operatorId,
-      reason: how.reason.slice(0, 2000),
-      trigger: how.trigger,
-      ...(how.requestId ? { request_id: how.requestId } : {}),
-      ...(how.stopsAgent ? { stops_agent: true } : {}),
-    };
-    await this.save(record, openWindow(record.agentId, record.sessionId, window, { requests: how.requests ?? [], reversible: how.reversible ?? [] }));
+  private async flush(record: SessionRecord, entries?: StoredEntry[], plan?: Parameters<GateFlush['run']>[2], progress?: () => void): Promise<void> {
+    await this.flusher.run(record, entries, plan, progress);
+    this.timers.disarm(record.state?.requests ?? []);
+    this.options.metrics.buffered.dec(record.index.length);
+    record.state = undefined;
+    record.revision = undefined;
     record.index = [];
-    // The open event (FR-11.8) is published once the pause is stored, before anything of the session is held.
-    await this.options.publish(
-      createMessage('hitl.paused', {
-        id: derivedMessageId('hitl.paused', window.id),
-        session_id: record.sessionId,
-        agent_id: record.agentId,
-        trace_id: window.id,
-        causation_id: how.causeId,
-        payload: {
-          operator_id: window.operator_id,
-          reason: window.reason,
-          trigger: window.trigger,
-          ...(window.request_id ? { request_id: window.request_id } : {}),
-        },
-      }),
-    );
-    this.options.metrics.pauses.inc({ trigger: how.trigger });
+  }
+
+  /** A gate's timeout (seed 002 §6.2): escalate, then resolve the session by the gate's on-timeout policy. */
+  private onTimeout(agentId: string, sessionId: string, requestId: string): Promise<void> {
+    return this.inLane(agentId, sessionId, async () => {
+      this.timers.fired(requestId);
+      if (this.timers.isStopped || !this.options.owns(partitionOf(sessionId, this.options.partitions))) return;
+      const record = await this.record(agentId, sessionId);
+      const timeout = onTimeout(record, requestId);
+      if (!timeout) return;
+      const { pending } = timeout;
+      await this.options.publish(timeout.escalation);
+      const stored = await this.stores.requests.get(requestId);
+      if (stored && !stored.escalated_at) await this.stores.requests.put({ ...stored, escalated_at: this.now().toISOString() });
+      this.options.metrics.requests.inc({ gate: pending.gate_id, outcome: 'escalated' });
+      this.options.log.warn(
+        { session_id: sessionId, agent_id: agentId, request_id: requestId, gate_id: pending.gate_id, escalation: pending.escalation, resolution: timeout.resolution.resolution },
+        'gate request timed out; escalated',
+      );
+      await this.resume(record, timeout.resolution, timeout.how);
+    }).catch((error: Error) => {
+      this.options.log.error({ err: error, session_id: sessionId, request_id: requestId }, 'gate timeout failed; retrying');
+      this.timers.retry(agentId, sessionId, requestId);
+    });
+  }
+
+  // ---------------------------------------------------------------- effects
+
+  /** Runs the aggregate's effects in order, each stored or acknowledged before the next. */
+  private async run(record: SessionRecord, effects: readonly GateEffect[]): Promise<void> {
+    for (const effect of effects) {
+      switch (effect.kind) {
+        case 'save':
+          record.revision = await this.stores.states.save(effect.state, record.revision);
+          // A new window holds nothing yet.
+          if (record.state?.window.id !== effect.state.window.id) record.index = [];
+          record.state = effect.state;
+          break;
+        case 'publish':
+          await this.options.publish(effect.message);
+          break;
+        case 'decide':
+          if (await this.decisions.send(effect.message, effect.verdict)) this.options.metrics.decisions.inc({ decision: effect.message.payload.decision, verdict: effect.message.payload.verdict });
+          break;
+        case 'buffer':
+          await this.append(record, effect.entry);
+          break;
+        case 'request': {
+          // Stored for the API, told to the suite, and waited for.
+          const stored = await this.stores.requests.get(effect.pending.request_id);
+          if (!stored) await this.stores.requests.put(effect.record);
+          await this.options.publish(effect.message);
+          if (!stored) this.options.metrics.requests.inc({ gate: effect.pending.gate_id, outcome: 'requested' });
+          this.timers.arm(record.agentId, record.sessionId, effect.pending);
+          break;
+        }
+        case 'paused':
+          this.options.metrics.pauses.inc({ trigger: effect.trigger });
+          break;
+      }
+    }
   }
 
   private async append(record: SessionRecord, entry: BufferEntry): Promise<void> {
@@ -416,368 +325,6 @@ export class HitlRelay {
     record.index.push({ seq, kind: entry.kind, trace_id: entry.trace_id, source_id: entry.source_id });
     this.options.metrics.buffered.inc();
     this.options.metrics.bufferedTotal.inc({ kind: entry.kind });
-  }
-
-  /** Unpause: store the flush with everything needed to finish it, then flush (FR-11.3). */
-  private async resume(
-    record: SessionRecord,
-    resolution: Resolution,
-    how: { causeId: string; requestId?: string; timedOutRequest?: string; rejectionPrompt?: string },
-    progress?: () => void,
-  ): Promise<void> {
-    const state = record.state!;
-    const entries = (await this.stores.buffer.read(record.agentId, record.sessionId)).filter((e) => e.entry.window_id === state.window.id);
-    const throughSeq = entries.reduce((max, e) => Math.max(max, e.seq), 0);
-    const spec = { ...resolution, window_id: state.window.id, cause_id: how.causeId, through_seq: throughSeq, ...(how.rejectionPrompt ? { rejection_prompt: how.rejectionPrompt } : {}) };
-    const plan = planFlush(record.agentId, record.sessionId, entries, state.rewrites, spec);
-    const rejectionRecord = how.rejectionPrompt && !rejectionAlreadyInjected(entries, state.window.id, how.rejectionPrompt)
-      ? this.intervention(how.causeId, 'hitl_inject', resolution.operator_id, null, stateHash({ kind: 'inject', trace_id: state.window.id, prompt: how.rejectionPrompt }), state.window.id)
-      : undefined;
-    const flush: FlushState = {
-      ...resolution,
-      cause_id: how.causeId,
-      through_seq: throughSeq,
-      planned: plan.length,
-      started_at: this.now().toISOString(),
-      ...(how.timedOutRequest ? { timed_out_request: how.timedOutRequest } : {}),
-      ...(how.requestId ? { request_id: how.requestId } : {}),
-      ...(how.rejectionPrompt ? { rejection_prompt: how.rejectionPrompt } : {}),
-      ...(rejectionRecord ? { rejection_record: rejectionRecord } : {}),
-      unpause_record: this.intervention(how.causeId, 'hitl_unpause', resolution.operator_id, null, null),
-    };
-    await this.save(record, startFlush(state, flush));
-    // The reject path records its inject before anything is flushed (FR-11.10).
-    if (rejectionRecord) await this.publishIntervention(record, rejectionRecord);
-    await this.flush(record, entries, plan, progress);
-  }
-
-  /**
-   * Publishes the planned messages in order, each acknowledged before the next, and records progress
-   * after each, so that a flush interrupted by a crash resumes where it stopped. Re-publishing the one
-   * message whose progress was not yet recorded is harmless: it carries the same id and JetStream drops it.
-   */
-  private async flush(record: SessionRecord, entries?: StoredEntry[], plan?: OutgoingMessage[], progress?: () => void): Promise<void> {
-    const state = record.state!;
-    const flush = state.flush!;
-    const started = performance.now();
-    const spec = {
-      ...flush,
-      window_id: state.window.id,
-      ...(flush.rejection_prompt ? { rejection_prompt: flush.rejection_prompt } : {}),
-    };
-    plan ??= planFlush(
-      record.agentId,
-      record.sessionId,
-      entries ?? (await this.stores.buffer.read(record.agentId, record.sessionId)),
-      state.rewrites,
-      spec,
-    );
-    await this.answerRequests(record, flush);
-    const { agentId, sessionId } = record;
-    let published = await this.stores.states.cursor(agentId, sessionId, state.window.id);
-    // FR-11.3 wants a partial flush visible to operators; here it is also finished.
-    if (published > 0) this.options.log.error({ session_id: sessionId, agent_id: agentId, published, planned: plan.length }, 'resuming an interrupted flush');
-    const verdicts = new Map((entries ?? (await this.stores.buffer.read(agentId, sessionId))).flatMap((e) => (e.entry.kind === 'decision' ? [[e.entry.action_id, e.entry.verdict] as const] : [])));
-    let recording: Promise<void> | undefined;
-    for (let i = published; i < plan.length; i++) {
-      const message = plan[i]!;
-      const verdict = message.type === 'decision.made' ? verdicts.get(message.payload.action_id) : undefined;
-      await Promise.all([verdict ? this.decisions.send(message as MessageOf<'decision.made'>, verdict) : this.options.publish(message as AnyMessage), recording]);
-      published = i + 1;
-      recording = this.stores.states.putCursor(agentId, sessionId, state.window.id, published);
-      this.options.afterFlushed?.(published);
-      if (published % PROGRESS_EVERY === 0) progress?.();
-    }
-    await recording;
-    this.options.metrics.flushed.inc(Math.max(0, plan.length));
-    for (const message of plan) if (message.type === 'decision.made') this.options.metrics.decisions.inc({ decision: message.payload.decision, verdict: message.payload.verdict });
-    await this.close(record, flush);
-    this.options.metrics.flushDuration.observe((performance.now() - started) / 1000);
-  }
-
-  /** After the flush: close event, reversals, the unpause's own record, and the session back to Normal. */
-  private async close(record: SessionRecord, flush: FlushState): Promise<void> {
-    const state = record.state!;
-    const now = this.now().toISOString();
-    await this.options.publish(
-      createMessage('hitl.resumed', {
-        id: derivedMessageId('hitl.resumed', state.window.id),
-        session_id: record.sessionId,
-        agent_id: record.agentId,
-        trace_id: state.window.id,
-        causation_id: flush.cause_id,
-        payload: { operator_id: flush.operator_id, flushed: flush.planned, resolution: flush.resolution },
-      }),
-    );
-    for (const reversed of state.reversible) await this.publishIntervention(record, reversed, now);
-    await this.publishIntervention(record, flush.unpause_record);
-    if (flush.resolution === 'approve') await this.rememberApprovals(record, state);
-    if (flush.resolution === 'approve' && (state.window.operator_id === STOPPING_PARTICIPANT || state.window.stops_agent)) {
-      await this.options.publish(resumeControl(record.agentId, record.sessionId, state.window, flush.operator_id));
-    }
-    await this.stores.buffer.purge(record.agentId, record.sessionId);
-    await this.stores.states.removeCursor(record.agentId, record.sessionId);
-    await this.stores.states.remove(record.agentId, record.sessionId, record.revision);
-    this.disarm(record);
-    this.options.metrics.buffered.dec(record.index.length);
-    record.state = null;
-    record.revision = null;
-    record.index = [];
-  }
-
-  // ---------------------------------------------------------------- human gates
-
-  /** Why a verdict must wait for an operator (FR-11.9), or null when it may pass. */
-  private holdOf(verdict: Verdict, facts: SessionFacts | undefined): { holds: Exclude<PauseTrigger, 'operator'>[]; gates: HumanGate[]; context?: GateContext } | null {
-    const holds: Exclude<PauseTrigger, 'operator'>[] = [];
-    if (verdict.control?.hitl_required === true) holds.push('hitl_required_flag');
-    if (verdict.payload.verdict === 'require_approval' && !this.decisions.delegated(verdict)) holds.push('require_approval');
-    let gates: HumanGate[] = [];
-    let context: GateContext | undefined;
-    // Gates guard what would run: a blocked action is denied anyway.
-    const gateList = this.options.gates();
-    if (gateList.length && verdict.payload.verdict !== 'block') {
-      context = gateContext(verdict, facts);
-      gates = triggeredGates(gateList, context, facts?.approvals ?? []);
-      if (gates.length) holds.push('gate');
-    }
-    return holds.length ? { holds, gates, ...(context ? { context } : {}) } : null;
-  }
-
-  /** The requests a held verdict opens: one per triggered gate that has none pending in this window. */
-  private requestsFor(verdict: Verdict, hold: { gates: HumanGate[]; context?: GateContext }): { pending: PendingRequest; record: GateRequestRecord }[] {
-    const record = this.sessions.get(keyOf(verdict.agent_id, verdict.session_id));
-    const requests: { pending: PendingRequest; record: GateRequestRecord }[] = [];
-    for (const gate of hold.gates) {
-      const requestId = derivedMessageId('gate.request', `${verdict.id}:${gate.id}`);
-      const open = record?.state?.requests.find((r) => r.gate_id === gate.id);
-      // One answer serves every action a gate held in this window; a redelivered verdict re-announces its own.
-      if (open && open.request_id !== requestId) continue;
-      const requestedAt = open ? new Date(open.requested_at) : this.now();
-      const pending: PendingRequest = open ?? {
-        request_id: requestId,
-        gate_id: gate.id,
-        requested_at: requestedAt.toISOString(),
-        expires_at: new Date(requestedAt.getTime() + gate.timeout_ms).toISOString(),
-        timeout_ms: gate.timeout_ms,
-        on_timeout: gate.on_timeout,
-        escalation: gate.escalation,
-        once_per: gate.once_per,
-        trace_id: verdict.trace_id,
-        action_id: verdict.payload.action_id,
-      };
-      const context = hold.context!;
-      requests.push({
-        pending,
-        record: {
-          request_id: pending.request_id,
-          gate_id: gate.id,
-          session_id: verdict.session_id,
-          agent_id: verdict.agent_id,
-          trace_id: verdict.trace_id,
-          action_id: verdict.payload.action_id,
-          ...(context.phase ? { phase: context.phase } : {}),
-          prompt: gate.prompt,
-          summary: summaryOf(gate, context),
-          details: detailsOf(context),
-          timeout_ms: gate.timeout_ms,
-          escalation: gate.escalation,
-          on_timeout: gate.on_timeout,
-          requested_at: pending.requested_at,
-          expires_at: pending.expires_at,
-          status: 'pending',
-        },
-      });
-    }
-    return requests;
-  }
-
-  /** Stores the request for the API, tells the suite (gate.requested) and starts waiting for its timeout. */
-  private async announceRequest(record: SessionRecord, pending: PendingRequest, request: GateRequestRecord): Promise<void> {
-    const stored = await this.stores.requests.get(pending.request_id);
-    if (!stored) await this.stores.requests.put(request);
-    await this.options.publish(
-      createMessage('gate.requested', {
-        id: derivedMessageId('gate.requested', pending.request_id),
-        session_id: record.sessionId,
-        agent_id: record.agentId,
-        trace_id: pending.trace_id,
-        payload: {
-          request_id: pending.request_id,
-          gate_id: pending.gate_id,
-          prompt: request.prompt,
-          summary: request.summary,
-          timeout_ms: pending.timeout_ms,
-          escalation: pending.escalation,
-          ...(pending.action_id ? { action_id: pending.action_id } : {}),
-          ...(request.phase ? { phase: request.phase } : {}),
-          details: request.details,
-          on_timeout: pending.on_timeout,
-          expires_at: pending.expires_at,
-        },
-      }),
-    );
-    if (!stored) this.options.metrics.requests.inc({ gate: pending.gate_id, outcome: 'requested' });
-    this.arm(record, pending);
-  }
-
-  /** Every request still pending when the session resumes is answered by that resumption. */
-  private async answerRequests(record: SessionRecord, flush: FlushState): Promise<void> {
-    const now = this.now();
-    for (const pending of record.state!.requests) {
-      const timedOut = flush.timed_out_request === pending.request_id;
-      const outcome = outcomeOf(flush.resolution, flush.conditions, timedOut);
-      const approver = flush.decided_by === 'gate_timeout' ? 'system' : flush.operator_id;
-      const stored = await this.stores.requests.get(pending.request_id);
-      const responseMs = Math.max(0, now.getTime() - Date.parse(pending.requested_at));
-      if (!stored || stored.status === 'pending') {
-        await this.stores.requests.put({
-          ...(stored ?? ({ request_id: pending.request_id, gate_id: pending.gate_id } as GateRequestRecord)),
-          status: outcome,
-          answered_at: now.toISOString(),
-          approver,
-          ...(flush.reason ? { reason: flush.reason } : {}),
-          ...(flush.conditions ? { conditions: flush.conditions } : {}),
-        });
-        this.options.metrics.requests.inc({ gate: pending.gate_id, outcome });
-        this.options.metrics.responseTime.observe({ gate: pending.gate_id }, responseMs / 1000);
-      }
-      await this.options.publish(
-        createMessage('gate.responded', {
-          id: derivedMessageId('gate.responded', pending.request_id),
-          session_id: record.sessionId,
-          agent_id: record.agentId,
-          trace_id: pending.trace_id,
-          causation_id: flush.cause_id,
-          payload: {
-            request_id: pending.request_id,
-            gate_id: pending.gate_id,
-            approved: flush.resolution === 'approve',
-            approver,
-            ...(timedOut ? { reason: 'TIMEOUT' } : flush.reason ? { reason: flush.reason } : {}),
-            ...(flush.conditions ? { conditions: flush.conditions } : {}),
-            response_ms: responseMs,
-            outcome,
-          },
-        }),
-      );
-    }
-  }
-
-  /** A gate's timeout (seed 002 §6.2): escalate, then resolve the session by the gate's on-timeout policy. */
-  private onTimeout(agentId: string, sessionId: string, requestId: string): Promise<void> {
-    return this.inLane(agentId, sessionId, async () => {
-      this.timers.delete(requestId);
-      if (this.stopped || !this.options.owns(partitionOf(sessionId, this.options.partitions))) return;
-      const record = await this.record(agentId, sessionId);
-      const pending = record.state?.status === 'paused' ? record.state.requests.find((r) => r.request_id === requestId) : undefined;
-      if (!pending) return;
-      await this.options.publish(
-        createMessage('gate.escalated', {
-          id: derivedMessageId('gate.escalated', requestId),
-          session_id: sessionId,
-          agent_id: agentId,
-          trace_id: pending.trace_id,
-          payload: { request_id: requestId, gate_id: pending.gate_id, escalation: pending.escalation, reason: 'TIMEOUT', timeout_ms: pending.timeout_ms },
-        }),
-      );
-      const stored = await this.stores.requests.get(requestId);
-      if (stored && !stored.escalated_at) await this.stores.requests.put({ ...stored, escalated_at: this.now().toISOString() });
-      this.options.metrics.requests.inc({ gate: pending.gate_id, outcome: 'escalated' });
-      const resolution = pending.on_timeout === 'approve' ? 'approve' : 'reject';
-      this.options.log.warn({ session_id: sessionId, agent_id: agentId, request_id: requestId, gate_id: pending.gate_id, escalation: pending.escalation, resolution }, 'gate request timed out; escalated');
-      await this.resume(
-        record,
-        { resolution, operator_id: 'system', decided_by: 'gate_timeout', reason: 'TIMEOUT' },
-        { causeId: `timeout:${requestId}`, timedOutRequest: requestId, ...(resolution === 'reject' ? { rejectionPrompt: TIMEOUT_REJECTION_PROMPT } : {}) },
-      );
-    }).catch((error: Error) => {
-      this.options.log.error({ err: error, session_id: sessionId, request_id: requestId }, 'gate timeout failed; retrying');
-      const retry = setTimeout(() => void this.onTimeout(agentId, sessionId, requestId), 1000);
-      retry.unref();
-      this.timers.set(requestId, retry);
-    });
-  }
-
-  private arm(record: SessionRecord, pending: PendingRequest): void {
-    if (this.stopped || this.timers.has(pending.request_id)) return;
-    // No polling: one timer per pending request, armed again by whichever replica owns the session next.
-    const delay = Math.max(0, Date.parse(pending.expires_at) - this.now().getTime());
-    const timer = setTimeout(() => void this.onTimeout(record.agentId, record.sessionId, pending.request_id), delay);
-    timer.unref();
-    this.timers.set(pending.request_id, timer);
-  }
-
-  private disarm(record: SessionRecord): void {
-    for (const pending of record.state?.requests ?? []) {
-      clearTimeout(this.timers.get(pending.request_id));
-      this.timers.delete(pending.request_id);
-    }
-  }
-
-  private async rememberApprovals(record: SessionRecord, state: SessionRelayState): Promise<void> {
-    const keys = state.requests.filter((r) => r.once_per !== 'action');
-    if (!keys.length) return;
-    const facts = (await this.sessionFacts(record.agentId, record.sessionId)) ?? {};
-    const approvals = new Set(facts.approvals ?? []);
-    for (const request of keys) {
-      const key = approvalKey({ id: request.gate_id, once_per: request.once_per }, facts.phase);
-      if (key) approvals.add(key);
-    }
-    const next = { ...facts, approvals: [...approvals] };
-    await this.stores.facts.put(record.agentId, record.sessionId, next);
-    this.facts.set(keyOf(record.agentId, record.sessionId), next);
-  }
-
-  // ---------------------------------------------------------------- records
-
-  private intervention(
-    commandId: string,
-    type: HitlCommandType,
-    operatorId: string,
-    before: string | null,
-    after: string | null,
-    targetTraceId?: string,
-  ): InterventionRecord {
-    return {
-      intervention_id: derivedMessageId('hitl.intervention', `${commandId}:${type}`),
-      operator_id: operatorId,
-      command_type: type,
-      before_state: before,
-      after_state: after,
-      occurred_at: this.now().toISOString(),
-      ...(targetTraceId ? { target_trace_id: targetTraceId } : {}),
-      command_id: commandId.slice(0, 128),
-    };
-  }
-
-  /** The audit record of a command (FR-11.7); published again with reversed_at when superseded. */
-  private async publishIntervention(record: SessionRecord, intervention: InterventionRecord, reversedAt?: string): Promise<void> {
-    const id = derivedMessageId('hitl.intervention_recorded', reversedAt ? `${intervention.intervention_id}:reversed` : intervention.intervention_id);
-    await this.options.publish(
-      createMessage('hitl.intervention_recorded', {
-        id,
-        session_id: record.sessionId,
-        agent_id: record.agentId,
-        trace_id: intervention.intervention_id,
-        ...(intervention.command_id ? { causation_id: intervention.command_id } : {}),
-        payload: { ...intervention, reversed_at: reversedAt ?? null },
-      }),
-    );
-  }
-
-  private async publishDecision(verdict: Verdict): Promise<void> {
-    const decision = decisionFromVerdict(verdict.payload, this.decisions.delegated(verdict));
-    // One decision per action: the id derives from the action, so a redelivered verdict is de-duplicated.
-    const message = createMessage('decision.made', {
-      id: decisionId(verdict.agent_id, verdict.session_id, verdict.payload.action_id),
-      session_id: verdict.session_id,
-      agent_id: verdict.agent_id,
-      trace_id: verdict.trace_id,
-      causation_id: verdict.id,
-      payload: decision,
-    });
-    if (await this.decisions.send(message, verdict)) this.options.metrics.decisions.inc({ decision: decision.decision, verdict: decision.verdict });
   }
 
   // ---------------------------------------------------------------- state access
@@ -790,14 +337,16 @@ export class HitlRelay {
       } catch (error) {
         // What is in memory may be ahead of what was stored: read it again next time.
         const record = this.sessions.get(key);
-        if (record) {
-          this.disarm(record);
-          if (record.state) this.options.metrics.buffered.dec(record.index.length);
-        }
-        this.sessions.delete(key);
+        if (record) this.forget(key, record);
         throw error;
       }
     });
+  }
+
+  private forget(key: string, record: SessionRecord): void {
+    this.timers.disarm(record.state?.requests ?? []);
+    if (record.state) this.options.metrics.buffered.dec(record.index.length);
+    this.sessions.delete(key);
   }
 
   /** The session's record: cached, or loaded (finishing a flush a crash interrupted, re-arming its gate timeouts). */
@@ -807,22 +356,19 @@ export class HitlRelay {
     if (cached) return cached;
     const loaded = await this.stores.states.load(agentId, sessionId);
     const record: SessionRecord = { agentId, sessionId, state: loaded.state, revision: loaded.revision, index: [] };
-    if (record.state) {
-      const entries = await this.stores.buffer.read(agentId, sessionId);
-      record.index = entries
-        .filter((e) => e.entry.window_id === record.state!.window.id)
-        .map((e) => ({ seq: e.seq, kind: e.entry.kind, trace_id: e.entry.trace_id, source_id: e.entry.source_id }));
-      this.options.metrics.buffered.inc(record.index.length);
-      this.remember(key, record);
-      if (record.state.status === 'flushing') {
-        this.options.log.error({ session_id: sessionId, agent_id: agentId }, 'found an interrupted flush; finishing it');
-        await this.flush(record, entries);
-      } else {
-        for (const pending of record.state.requests) this.arm(record, pending);
-      }
-      return record;
-    }
     this.remember(key, record);
+    if (!record.state) return record;
+    const entries = await this.stores.buffer.read(agentId, sessionId);
+    record.index = entries
+      .filter((e) => e.entry.window_id === record.state!.window.id)
+      .map((e) => ({ seq: e.seq, kind: e.entry.kind, trace_id: e.entry.trace_id, source_id: e.entry.source_id }));
+    this.options.metrics.buffered.inc(record.index.length);
+    if (record.state.status === 'flushing') {
+      this.options.log.error({ session_id: sessionId, agent_id: agentId }, 'found an interrupted flush; finishing it');
+      await this.flush(record, entries);
+    } else {
+      for (const pending of record.state.requests) this.timers.arm(agentId, sessionId, pending);
+    }
     return record;
   }
 
@@ -847,8 +393,8 @@ export class HitlRelay {
     return facts;
   }
 
-  private async save(record: SessionRecord, state: SessionRelayState): Promise<void> {
-    record.revision = await this.stores.states.save(state, record.revision);
-    record.state = state;
+  private async putFacts(agentId: string, sessionId: string, facts: SessionFacts): Promise<void> {
+    await this.stores.facts.put(agentId, sessionId, facts);
+    this.facts.set(keyOf(agentId, sessionId), facts);
   }
 }

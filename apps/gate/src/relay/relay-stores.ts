@@ -1,5 +1,4 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
 import {
   decisionRecordKey,
   derivedMessageId,
@@ -11,7 +10,7 @@ import {
   GATE_SESSION_BUCKET,
   gateBufferSubject,
 } from '@warden/contracts';
-import type { BusConnection } from '@warden/messaging';
+import { onTheBus, RecordConflictError, RecordStore, type BusConnection } from '@warden/messaging';
 import type { BufferEntry, StoredEntry } from '../domain/buffer-entry.js';
 import type { GateRequestRecord } from '../domain/gate-request.js';
 import type { SessionFacts } from '../domain/human-gates.js';
@@ -20,7 +19,11 @@ import type { SessionRelayState } from '../domain/relay-state.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The gate's buckets and buffer stream, opened once per process. */
+/**
+ * The gate's buckets and buffer stream, on the messaging library's record store: a record not stored
+ * is `undefined`, a compare-and-set conflict is a RecordConflictError, and every failure of the bus
+ * (a bucket's leader election, the server away) a TransientError, retried for as long as it takes.
+ */
 export class GateStores {
   private constructor(
     readonly states: RelayStateStore,
@@ -31,16 +34,13 @@ export class GateStores {
   ) {}
 
   static async open(bus: BusConnection): Promise<GateStores> {
-    const kvm = new Kvm(bus.nc);
-    const [sessions, contexts, requests, decisions] = await Promise.all([
-      kvm.open(GATE_SESSION_BUCKET),
-      kvm.open(GATE_CONTEXT_BUCKET),
-      kvm.open(GATE_REQUEST_BUCKET),
-      kvm.open(DECISION_RECORD_BUCKET),
-    ]);
-    // Opening a bucket does not check it exists; fail at start, with the fix, rather than on the first pause.
+    const sessions = new RecordStore<unknown>(bus.nc, GATE_SESSION_BUCKET);
+    const contexts = new RecordStore<SessionFacts>(bus.nc, GATE_CONTEXT_BUCKET);
+    const requests = new RecordStore<GateRequestRecord>(bus.nc, GATE_REQUEST_BUCKET);
+    const decisions = new RecordStore<DecisionRecord>(bus.nc, DECISION_RECORD_BUCKET);
+    // Fail at start, with the fix, rather than on the first pause.
     try {
-      await Promise.all([sessions.status(), contexts.status(), requests.status(), decisions.status(), bus.jsm.streams.info(GATE_BUFFER_STREAM)]);
+      await Promise.all([sessions.open(), contexts.open(), requests.open(), decisions.open(), bus.jsm.streams.info(GATE_BUFFER_STREAM)]);
     } catch (error) {
       throw new Error(
         `the gate's buffer stream ${GATE_BUFFER_STREAM} or buckets ${GATE_SESSION_BUCKET}, ${GATE_CONTEXT_BUCKET}, ${GATE_REQUEST_BUCKET}, ${DECISION_RECORD_BUCKET} are missing: run \`warden provision\` first (${(error as Error).message})`,
@@ -58,52 +58,47 @@ export class GateStores {
 }
 
 export interface LoadedState {
-  state: SessionRelayState | null;
-  /** KV revision to update with compare-and-set; null when there is no record (create). */
-  revision: number | null;
+  state: SessionRelayState | undefined;
+  /** KV revision to update with compare-and-set; undefined when there is no record (create). */
+  revision: number | undefined;
 }
 
 /** Relay state per paused session, written with compare-and-set by the partition's owner only. */
 export class RelayStateStore {
-  constructor(private readonly kv: KV) {}
+  constructor(private readonly records: RecordStore<unknown>) {}
 
   async load(agentId: string, sessionId: string): Promise<LoadedState> {
-    const entry = await this.kv.get(stateKey(agentId, sessionId));
-    if (!entry || entry.operation !== 'PUT') return { state: null, revision: null };
-    return { state: entry.json<SessionRelayState>(), revision: entry.revision };
+    const stored = await this.records.get(stateKey(agentId, sessionId));
+    return { state: stored?.value as SessionRelayState | undefined, revision: stored?.revision };
   }
 
-  /** Creates (revision null) or updates the record; fails when someone else changed it meanwhile. */
-  async save(state: SessionRelayState, revision: number | null): Promise<number> {
-    const key = stateKey(state.agent_id, state.session_id);
-    const data = encoder.encode(JSON.stringify(state));
-    return revision === null ? this.kv.create(key, data) : this.kv.update(key, data, revision);
+  /** Creates (no revision) or updates the record; a RecordConflictError when someone else changed it meanwhile. */
+  save(state: SessionRelayState, revision: number | undefined): Promise<number> {
+    return this.records.write(stateKey(state.agent_id, state.session_id), state, revision);
   }
 
-  async remove(agentId: string, sessionId: string, revision: number | null): Promise<void> {
-    await this.kv.delete(stateKey(agentId, sessionId), revision === null ? {} : { previousSeq: revision });
+  remove(agentId: string, sessionId: string, revision: number | undefined): Promise<void> {
+    return this.records.delete(stateKey(agentId, sessionId), revision);
   }
 
   /** Messages of the flush already published (0 when none, or when the cursor belongs to another window). */
   async cursor(agentId: string, sessionId: string, windowId: string): Promise<number> {
-    const entry = await this.kv.get(cursorKey(agentId, sessionId));
-    if (!entry || entry.operation !== 'PUT') return 0;
-    const cursor = entry.json<{ window_id: string; published: number }>();
-    return cursor.window_id === windowId ? cursor.published : 0;
+    const cursor = (await this.records.get(cursorKey(agentId, sessionId)))?.value as { window_id: string; published: number } | undefined;
+    return cursor?.window_id === windowId ? cursor.published : 0;
   }
 
   async putCursor(agentId: string, sessionId: string, windowId: string, published: number): Promise<void> {
-    await this.kv.put(cursorKey(agentId, sessionId), encoder.encode(JSON.stringify({ window_id: windowId, published })));
+    await this.records.put(cursorKey(agentId, sessionId), { window_id: windowId, published });
   }
 
-  async removeCursor(agentId: string, sessionId: string): Promise<void> {
-    await this.kv.delete(cursorKey(agentId, sessionId));
+  removeCursor(agentId: string, sessionId: string): Promise<void> {
+    return this.records.delete(cursorKey(agentId, sessionId));
   }
 
   /** Every stored (paused or flushing) session. */
   async list(): Promise<{ agentId: string; sessionId: string }[]> {
     const sessions: { agentId: string; sessionId: string }[] = [];
-    for await (const key of await this.kv.keys('state.>')) {
+    for (const key of await this.records.keys('state.>')) {
       const [, agentId, sessionId] = key.split('.');
       if (agentId && sessionId) sessions.push({ agentId, sessionId });
     }
@@ -128,14 +123,20 @@ export class BufferStore {
 
   /** Appends an entry; the id derived from its source makes a second append of the same source a duplicate. */
   async append(agentId: string, sessionId: string, entry: BufferEntry): Promise<{ seq: number; duplicate: boolean }> {
-    const ack = await this.js.publish(gateBufferSubject(agentId, sessionId), encoder.encode(JSON.stringify(entry)), {
-      msgID: derivedMessageId('gate.buffer', `${entry.kind}:${entry.source_id}`),
-    });
+    const ack = await onTheBus('appending to the gate buffer', () =>
+      this.js.publish(gateBufferSubject(agentId, sessionId), encoder.encode(JSON.stringify(entry)), {
+        msgID: derivedMessageId('gate.buffer', `${entry.kind}:${entry.source_id}`),
+      }),
+    );
     return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
   /** Every entry of a session's buffer, in arrival order. */
-  async read(agentId: string, sessionId: string): Promise<StoredEntry[]> {
+  read(agentId: string, sessionId: string): Promise<StoredEntry[]> {
+    return onTheBus('reading the gate buffer', () => this.readAll(agentId, sessionId));
+  }
+
+  private async readAll(agentId: string, sessionId: string): Promise<StoredEntry[]> {
     const subject = gateBufferSubject(agentId, sessionId);
     const lastMessage = await this.jsm.streams.getMessage(GATE_BUFFER_STREAM, { last_by_subj: subject });
     if (!lastMessage) return [];
@@ -152,13 +153,13 @@ export class BufferStore {
   }
 
   async get(seq: number): Promise<BufferEntry> {
-    const message = await this.jsm.streams.getMessage(GATE_BUFFER_STREAM, { seq });
+    const message = await onTheBus('reading the gate buffer', () => this.jsm.streams.getMessage(GATE_BUFFER_STREAM, { seq }));
     if (!message) throw new Error(`buffer entry ${seq} is gone`);
     return JSON.parse(decoder.decode(message.data)) as BufferEntry;
   }
 
   async purge(agentId: string, sessionId: string): Promise<void> {
-    await this.jsm.streams.purge(GATE_BUFFER_STREAM, { filter: gateBufferSubject(agentId, sessionId) });
+    await onTheBus('purging the gate buffer', () => this.jsm.streams.purge(GATE_BUFFER_STREAM, { filter: gateBufferSubject(agentId, sessionId) }));
   }
 
   /** Buffered entries per `<agent>.<session>`. */
@@ -175,38 +176,36 @@ export class BufferStore {
 
 /** Phase, environment and standing approvals of each session. */
 export class SessionFactsStore {
-  constructor(private readonly kv: KV) {}
+  constructor(private readonly records: RecordStore<SessionFacts>) {}
 
   async get(agentId: string, sessionId: string): Promise<SessionFacts | undefined> {
-    const entry = await this.kv.get(`${agentId}.${sessionId}`);
-    return entry && entry.operation === 'PUT' ? entry.json<SessionFacts>() : undefined;
+    return (await this.records.get(`${agentId}.${sessionId}`))?.value;
   }
 
   async put(agentId: string, sessionId: string, facts: SessionFacts): Promise<void> {
-    await this.kv.put(`${agentId}.${sessionId}`, encoder.encode(JSON.stringify(facts)));
+    await this.records.put(`${agentId}.${sessionId}`, facts);
   }
 
-  async remove(agentId: string, sessionId: string): Promise<void> {
-    await this.kv.delete(`${agentId}.${sessionId}`);
+  remove(agentId: string, sessionId: string): Promise<void> {
+    return this.records.delete(`${agentId}.${sessionId}`);
   }
 }
 
 /** Gate requests by id: written by the owner of the session, read by any replica's HTTP API. */
 export class RequestStore {
-  constructor(private readonly kv: KV) {}
+  constructor(private readonly records: RecordStore<GateRequestRecord>) {}
 
-  async get(requestId: string): Promise<GateRequestRecord | null> {
-    const entry = await this.kv.get(requestId);
-    return entry && entry.operation === 'PUT' ? entry.json<GateRequestRecord>() : null;
+  async get(requestId: string): Promise<GateRequestRecord | undefined> {
+    return (await this.records.get(requestId))?.value;
   }
 
   async put(record: GateRequestRecord): Promise<void> {
-    await this.kv.put(record.request_id, encoder.encode(JSON.stringify(record)));
+    await this.records.put(record.request_id, record);
   }
 
   async list(): Promise<GateRequestRecord[]> {
     const records: GateRequestRecord[] = [];
-    for await (const key of await this.kv.keys()) {
+    for (const key of await this.records.keys()) {
       const record = await this.get(key);
       if (record) records.push(record);
     }
@@ -219,24 +218,23 @@ export class RequestStore {
  * decision is sent: agents answer a repeated action id from it, and the gate never decides an id twice.
  */
 export class DecisionRecordStore {
-  constructor(private readonly kv: KV) {}
+  constructor(private readonly records: RecordStore<DecisionRecord>) {}
 
   /** Stores the record unless the action id has one: then that one is returned, and nothing changes. */
-  async claim(record: DecisionRecord): Promise<DecisionRecord | null> {
+  async claim(record: DecisionRecord): Promise<DecisionRecord | undefined> {
     const { agent_id: agentId, session_id: sessionId, payload } = record.decision;
-    const key = decisionRecordKey(agentId, sessionId, payload.action_id);
     try {
-      await this.kv.create(key, encoder.encode(JSON.stringify(record)));
-      return null;
+      await this.records.write(decisionRecordKey(agentId, sessionId, payload.action_id), record, undefined);
+      return undefined;
     } catch (error) {
+      if (!(error instanceof RecordConflictError)) throw error;
       const existing = await this.get(agentId, sessionId, payload.action_id);
       if (!existing) throw error;
       return existing;
     }
   }
 
-  async get(agentId: string, sessionId: string, actionId: string): Promise<DecisionRecord | null> {
-    const entry = await this.kv.get(decisionRecordKey(agentId, sessionId, actionId));
-    return entry && entry.operation === 'PUT' ? entry.json<DecisionRecord>() : null;
+  async get(agentId: string, sessionId: string, actionId: string): Promise<DecisionRecord | undefined> {
+    return (await this.records.get(decisionRecordKey(agentId, sessionId, actionId)))?.value;
   }
 }

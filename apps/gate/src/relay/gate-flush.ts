@@ -1,0 +1,102 @@
+import { performance } from 'node:perf_hooks';
+import type { AnyMessage, MessageOf } from '@warden/contracts';
+import type { Logger } from '@warden/observability';
+import type { StoredEntry } from '../domain/buffer-entry.js';
+import type { OutgoingMessage } from '../domain/flush-plan.js';
+import { answerOf, flushPlanOf, onFlushed, type GateView } from '../domain/gate-session.js';
+import type { SessionFacts } from '../domain/human-gates.js';
+import type { DecisionSender } from './decision-sender.js';
+import type { GateMetrics } from './gate-metrics.js';
+import type { GateStores } from './relay-stores.js';
+
+const PROGRESS_EVERY = 500;
+
+export interface FlushOptions {
+  stores: GateStores;
+  decisions: DecisionSender;
+  publish(message: AnyMessage): Promise<unknown>;
+  metrics: GateMetrics;
+  log: Logger;
+  now: () => Date;
+  /** The session's facts, through the relay's cache. */
+  facts: {
+    get(agentId: string, sessionId: string): Promise<SessionFacts | undefined>;
+    put(agentId: string, sessionId: string, facts: SessionFacts): Promise<void>;
+  };
+  /** Test-only fault injection: called after each message a flush published. */
+  afterFlushed?(published: number): void;
+}
+
+/** A session whose flush is stored (status flushing), with the revision of its record. */
+export interface Flushing extends GateView {
+  revision: number | undefined;
+}
+
+/**
+ * Runs a stored flush to its end: answers the pending requests, publishes the planned messages in
+ * order, each acknowledged before the next, with its progress recorded after each (a flush a crash
+ * interrupted resumes where it stopped; the one message re-published carries the same id and
+ * JetStream drops it), then closes the window and removes the session's record.
+ */
+export class GateFlush {
+  constructor(private readonly options: FlushOptions) {}
+
+  async run(session: Flushing, entries?: StoredEntry[], plan?: OutgoingMessage[], progress?: () => void): Promise<void> {
+    const { stores, metrics } = this.options;
+    const { agentId, sessionId } = session;
+    const state = session.state!;
+    const started = performance.now();
+    entries ??= await stores.buffer.read(agentId, sessionId);
+    plan ??= flushPlanOf(session, entries);
+    await this.answerRequests(session);
+    let published = await stores.states.cursor(agentId, sessionId, state.window.id);
+    // FR-11.3 wants a partial flush visible to operators; here it is also finished.
+    if (published > 0) this.options.log.error({ session_id: sessionId, agent_id: agentId, published, planned: plan.length }, 'resuming an interrupted flush');
+    const verdicts = new Map(entries.flatMap((e) => (e.entry.kind === 'decision' ? [[e.entry.action_id, e.entry.verdict] as const] : [])));
+    let recording: Promise<void> | undefined;
+    for (let i = published; i < plan.length; i++) {
+      const message = plan[i]!;
+      const verdict = message.type === 'decision.made' ? verdicts.get(message.payload.action_id) : undefined;
+      await Promise.all([verdict ? this.options.decisions.send(message as MessageOf<'decision.made'>, verdict) : this.options.publish(message as AnyMessage), recording]);
+      published = i + 1;
+      recording = stores.states.putCursor(agentId, sessionId, state.window.id, published);
+      this.options.afterFlushed?.(published);
+      if (published % PROGRESS_EVERY === 0) progress?.();
+    }
+    await recording;
+    metrics.flushed.inc(Math.max(0, plan.length));
+    for (const message of plan) if (message.type === 'decision.made') metrics.decisions.inc({ decision: message.payload.decision, verdict: message.payload.verdict });
+    await this.close(session);
+    metrics.flushDuration.observe((performance.now() - started) / 1000);
+  }
+
+  /** Every request still pending when the session resumes is answered by that resumption. */
+  private async answerRequests(session: Flushing): Promise<void> {
+    const state = session.state!;
+    for (const pending of state.requests) {
+      const stored = await this.options.stores.requests.get(pending.request_id);
+      const answer = answerOf(session, pending, state.flush!, stored, this.options.now());
+      if (answer.record) {
+        await this.options.stores.requests.put(answer.record);
+        this.options.metrics.requests.inc({ gate: pending.gate_id, outcome: answer.outcome });
+        this.options.metrics.responseTime.observe({ gate: pending.gate_id }, answer.responseMs / 1000);
+      }
+      await this.options.publish(answer.message);
+    }
+  }
+
+  /** After the flush: close event, reversals, the unpause's own record, approvals, and the record removed. */
+  private async close(session: Flushing): Promise<void> {
+    const { agentId, sessionId } = session;
+    const facts = await this.options.facts.get(agentId, sessionId);
+    const closing = onFlushed(session, facts, this.options.now());
+    for (const message of closing.messages) await this.options.publish(message);
+    // The approvals a window leaves are remembered before the agent is told it may go on.
+    if (closing.facts) await this.options.facts.put(agentId, sessionId, closing.facts);
+    if (closing.resume) await this.options.publish(closing.resume);
+    const { stores } = this.options;
+    await stores.buffer.purge(agentId, sessionId);
+    await stores.states.removeCursor(agentId, sessionId);
+    await stores.states.remove(agentId, sessionId, session.revision);
+  }
+}
