@@ -1,0 +1,305 @@
+import { parseProjectKnowledge } from '../project-knowledge.js';
+import { SessionDriver, T0 } from '../session-driver.fixture.js';
+import { detectResourceSpiral } from './resource-spiral.js';
+
+const CWD = '/home/dev/projects/cart';
+const failing = (line: number) => ({ error: `TypeError: Cannot read properties of undefined (reading 'price') at src/cart.ts:${line}:7`, errorClass: 'TypeError' });
+const refused = { error: 'Error: connect ECONNREFUSED 127.0.0.1:8080', errorClass: 'ECONNREFUSED' };
+
+describe('goal_drift', () => {
+  it('reports the fourth change in a row that has nothing to do with the goal, the seventh as high', () => {
+    const s = new SessionDriver();
+    s.edit(`${CWD}/src/cart.ts`);
+    const others = ['src/components/header.tsx', 'src/components/footer.tsx', 'src/styles/theme.css', 'README.md', 'src/components/banner.tsx', 'src/styles/layout.css', 'package.json'];
+    const severities = others.map((f) => {
+      s.edit(`${CWD}/${f}`);
+      return s.last('goal_drift')?.severity;
+    });
+    expect(severities).toEqual([undefined, undefined, undefined, 'medium', 'medium', 'medium', 'high']);
+    expect(s.last('goal_drift')!.details).toMatchObject({ goal_files: ['~/projects/cart/src/cart.ts'], unrelated_changes: 7, worked_on_goal_before: true });
+  });
+
+  it('counts the goal file, its tests and paths with goal words as related, within the project only', () => {
+    const s = new SessionDriver();
+    // The project directory is called cart too: only the path inside the project is read for goal words.
+    for (const f of ['test/cart.test.ts', 'src/cart.ts', 'lib/cart-helpers.ts', 'src/totals/round.ts']) s.edit(`${CWD}/${f}`);
+    for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts']) s.edit(`${CWD}/${f}`);
+    expect(s.of('goal_drift')).toEqual([]);
+    s.edit(`${CWD}/src/d.ts`);
+    expect(s.last('goal_drift')!.severity).toBe('medium');
+    // Back on the goal, then three more elsewhere: still under the threshold, nothing new.
+    s.edit(`${CWD}/src/cart.ts`);
+    for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts']) s.edit(`${CWD}/${f}`);
+    expect(s.of('goal_drift')).toHaveLength(1);
+  });
+
+  it('does not count the agent\'s own plans and notes as changes to the project, nor work outside it (scope creep\'s)', () => {
+    const s = new SessionDriver();
+    s.edit(`${CWD}/src/cart.ts`);
+    for (let i = 0; i < 6; i++) s.run('Write', { file_path: `/home/dev/.claude/plans/cart-plan-${i}.md`, content: '# Plan' });
+    s.bash('rm /tmp/cart-scratch.json');
+    for (const f of ['a.swift', 'b.swift', 'c.swift', 'd.swift']) s.edit(`/home/dev/Code/fork/Sources/${f}`);
+    expect(s.of('goal_drift')).toEqual([]);
+    expect(s.last('scope_creep')!.details['out_of_scope_paths']).toContain('~/Code/fork/Sources/a.swift');
+  });
+
+  it('takes work where a follow-up request said to build for the task\'s', () => {
+    const s = new SessionDriver();
+    s.edit(`${CWD}/src/cart.ts`);
+    s.reports.push(...s.patterns.goalChanged(s.now + 1000, 'now build the checkout service in /home/dev/projects/checkout'));
+    s.reports.push(...s.patterns.goalChanged(s.now + 2000, 'continue building'));
+    for (const f of ['main.py', 'README.md', 'LOGIC.md', 'server.py', 'deploy.sh']) s.edit(`/home/dev/projects/checkout/${f}`);
+    expect(s.of('goal_drift')).toEqual([]);
+  });
+
+  it('follows the reviewer: low goal alignment is unrelated whatever the path', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 4; i++) {
+      const id = s.edit(`${CWD}/src/cart.ts`);
+      s.reports.push(...s.patterns.verdict(s.now, { action_id: id, rationality: { components: { goal_alignment: 0.1 } } }));
+    }
+    expect(s.reports.map((r) => `${r.pattern_type}/${r.severity}`)).toEqual(['goal_drift/medium']);
+  });
+});
+
+describe('resource_spiral', () => {
+  // Low floors, so that small figures show the mechanism (the defaults are measured on real sessions).
+  const settings = { resource_spiral: { window_ms: 60_000, floors: { cost_usd_per_min: 0.5, background_processes: 3 }, ceilings: { background_processes: 8 } } };
+
+  it('needs the floor: fast growth of a tiny rate is no spiral', () => {
+    const s = SessionDriver.with(settings);
+    for (let i = 0; i < 5; i++) s.read(`${CWD}/src/f${i}.ts`, {}, 12);
+    for (let i = 0; i < 25; i++) s.read(`${CWD}/src/g${i}.ts`, {}, 2);
+    expect(s.of('resource_spiral')).toEqual([]);
+  });
+
+  it('reports growth past the floor with the figures throttling needs', () => {
+    const s = SessionDriver.with(settings);
+    const read = (second: number, path: string, tokens: number) => {
+      s.now = T0 + second * 1000;
+      s.read(`${CWD}/${path}`, { tokens, cost: 0.05 }, 0);
+    };
+    // The previous minute: 6 file operations, 60k tokens, $0.30.
+    for (const [i, second] of [10, 20, 30, 40, 50, 55].entries()) read(second, `src/f${i}.ts`, 10_000);
+    // The current minute: 60 file operations, 1.2M tokens, $3.00.
+    for (let i = 0; i < 60; i++) read(60 + i, `src/g${i}.ts`, 20_000);
+    expect(s.of('resource_spiral').map((r) => r.severity)).toEqual(['medium', 'high']);
+    // The figures at the end of the second minute, as the detector reads them now.
+    const now = detectResourceSpiral({ snapshot: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps, attempted: s.patterns.snapshot.steps })!;
+    expect(now.severity).toBe('high');
+    expect(now.details).toMatchObject({
+      window_ms: 60_000,
+      spiralling: ['file_operations_per_min', 'tokens_per_min', 'cost_usd_per_min'],
+      // Growth over the previous rate, taken as at least the floor (30 operations, 250k tokens, $0.50).
+      growth: { file_operations_per_min: 2, tokens_per_min: 4.8, cost_usd_per_min: 6, background_processes: 0 },
+      current: { file_operations_per_min: 60, tokens_per_min: 1_200_000, cost_usd_per_min: 3, background_processes: 0 },
+      previous: { file_operations_per_min: 6, tokens_per_min: 60_000, cost_usd_per_min: 0.3, background_processes: 0 },
+      file_operation_growth: 2,
+      token_usage_growth: 4.8,
+    });
+  });
+
+  it('counts background processes: started minus stopped, against the floor', () => {
+    const s = SessionDriver.with(settings);
+    for (let i = 0; i < 5; i++) s.run('Bash', { command: `node worker.js --shard ${i}`, run_in_background: true }, {}, 1);
+    expect(s.of('resource_spiral')).toEqual([]);
+    s.run('Bash', { command: 'node worker.js --shard 5', run_in_background: true }, {}, 1);
+    expect(s.last('resource_spiral')).toMatchObject({ severity: 'medium', details: { current: { background_processes: 6 }, growth: { background_processes: 2 } } });
+    s.run('KillShell', { shell_id: 'bash_1' }, {}, 1);
+    expect(s.patterns.snapshot.resources.background).toBe(5);
+  });
+});
+
+describe('hallucination', () => {
+  const missing = (p: string) => ({ error: `ENOENT: no such file or directory, open '${p}'`, errorClass: 'ENOENT' });
+
+  it('reports four missing things within the last fifteen actions, a failed read counting half', () => {
+    const s = new SessionDriver();
+    s.read(`${CWD}/src/a.ts`, missing('a'));
+    s.read(`${CWD}/src/b.ts`, missing('b'));
+    s.bash('npm run test:unit', { error: 'npm ERR! Missing script: "test:unit"' });
+    s.run('mcp__jira__create_issue', { summary: 'x' }, { error: 'Unknown tool: mcp__jira__create_issue' });
+    // Two reads looking where nothing is and two calls of what does not exist: three.
+    expect(s.of('hallucination')).toEqual([]);
+    s.bash('python manage.py rotate_keys', { error: "python: can't open file 'manage.py': [Errno 2] No such file or directory" });
+    expect(s.last('hallucination')).toMatchObject({ severity: 'medium', details: { kinds: { path: 3, command: 1, tool: 1, module: 0 } } });
+  });
+
+  it('forgets a miss sixteen actions back', () => {
+    const s = new SessionDriver();
+    s.read(`${CWD}/src/a.ts`, missing('a'));
+    s.read(`${CWD}/src/b.ts`, missing('b'));
+    for (let i = 0; i < 13; i++) s.read(`${CWD}/src/ok${i}.ts`);
+    s.read(`${CWD}/src/c.ts`, missing('c')); // 'a' is now sixteen back
+    expect(s.of('hallucination')).toEqual([]);
+  });
+});
+
+describe('escalation traps', () => {
+  it('installation: installing after a connection failure; a diagnostic in between clears it', () => {
+    const s = new SessionDriver();
+    s.bash('npm run e2e', refused);
+    s.bash('npm install axios@latest');
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', details: { connection_failure: true, trap: 'installation' } });
+    const t = new SessionDriver();
+    t.bash('npm run e2e', refused);
+    t.bash('curl -sv http://localhost:8080/health');
+    t.bash('npm install axios@latest');
+    expect(t.of('installation_trap')).toEqual([]);
+  });
+
+  it('installation: an install the reviewer blocked still counts: the agent attempted it', () => {
+    const s = new SessionDriver();
+    s.bash('npm run e2e', refused);
+    s.now += 5000;
+    s.reports.push(...s.patterns.actionProposed(s.now, { action_id: 'blocked-install', kind: 'tool_use', tool: 'Bash', input: { command: 'sudo apt-get install -y chromium' } }));
+    expect(s.of('installation_trap')).toEqual([]);
+    s.reports.push(...s.patterns.verdict(s.now + 10, { action_id: 'blocked-install', verdict: 'block' }));
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', evidence_action_ids: expect.arrayContaining(['blocked-install']) });
+  });
+
+  it('installation: a missing Python module is no connection failure (ModuleNotFoundError holds "enotfound")', () => {
+    const s = new SessionDriver();
+    s.bash('python reproduce.py', { error: "ModuleNotFoundError: No module named 'app'" });
+    s.bash('sudo apt-get install -y python3-dev');
+    expect(s.of('installation_trap')).toEqual([]);
+    const t = new SessionDriver();
+    t.bash('python fetch.py', { error: 'getaddrinfo ENOTFOUND api.internal' });
+    t.bash('pip install requests');
+    expect(t.last('installation_trap')).toMatchObject({ details: { connection_failure: true } });
+  });
+
+  it('bypass: what follows once the failing action succeeds is no reaction to the failure', () => {
+    const s = new SessionDriver();
+    s.bash('npm test', failing(1));
+    s.edit(`${CWD}/src/date.ts`);
+    s.bash('npm test');
+    s.bash('git push --force origin main');
+    expect(s.of('bypass_trap')).toEqual([]);
+    const t = new SessionDriver();
+    t.bash('npm test', failing(1));
+    t.edit(`${CWD}/src/date.ts`);
+    t.bash('git push --force origin main');
+    expect(t.of('bypass_trap')).toHaveLength(1);
+  });
+
+  it('installation: counts up to reaction_actions after the failure and no further', () => {
+    const s = new SessionDriver();
+    s.bash('npm run e2e', refused);
+    for (let i = 0; i < 7; i++) s.edit(`${CWD}/src/f${i}.ts`);
+    s.bash('pip install requests'); // the eighth action after the failure
+    expect(s.of('installation_trap')).toHaveLength(1);
+    const t = new SessionDriver();
+    t.bash('npm run e2e', refused);
+    for (let i = 0; i < 8; i++) t.edit(`${CWD}/src/f${i}.ts`);
+    t.bash('pip install requests'); // the ninth
+    expect(t.of('installation_trap')).toEqual([]);
+  });
+
+  it('matches the known issues of the project knowledge file', () => {
+    const knowledge = parseProjectKnowledge(
+      'knowledge.toml',
+      '[[known_issues]]\nsymptom = "Failed to connect to Playwright server"\nsimple_fix = "Check PLAYWRIGHT_SERVER_URL"\nescalation_trap = "playwright install"\n',
+      'toml',
+    );
+    const s = new SessionDriver(undefined, undefined, [knowledge]);
+    s.bash('npx playwright test', { error: 'Failed to connect to Playwright server at ws://localhost:3000' });
+    s.bash('npx playwright install chromium');
+    expect(s.last('installation_trap')).toMatchObject({
+      severity: 'high',
+      confidence: 0.95,
+      details: { known_issue: { symptom: 'Failed to connect to Playwright server', simple_fix: 'Check PLAYWRIGHT_SERVER_URL' } },
+    });
+  });
+
+  it('bypass: skipping a failing test or committing past the hook; rewriting configuration after a connection failure', () => {
+    const s = new SessionDriver();
+    s.bash('npx jest', failing(1));
+    s.run('Edit', { file_path: `${CWD}/test/cart.test.ts`, old_string: "it('adds'", new_string: "it.skip('adds'" }, { files: [`${CWD}/test/cart.test.ts`] });
+    expect(s.last('bypass_trap')!.severity).toBe('medium');
+    s.bash('git commit -am wip --no-verify');
+    expect(s.last('bypass_trap')!.severity).toBe('high');
+    const t = new SessionDriver();
+    t.bash('npm run e2e', refused);
+    t.edit(`${CWD}/.env.test`);
+    expect(t.last('bypass_trap')).toMatchObject({ severity: 'medium', details: { connection_failure: true } });
+  });
+
+  it('complexity: containers and mock servers after a failure; five steps are critical', () => {
+    const s = new SessionDriver();
+    s.bash('npm test', refused);
+    s.bash('docker run -d -p 8080:8080 wiremock/wiremock');
+    s.run('Write', { file_path: `${CWD}/test/mock-server.js`, content: 'http.createServer()' }, { files: [`${CWD}/test/mock-server.js`] });
+    s.bash('docker compose up -d');
+    expect(s.of('complexity_trap').map((r) => r.severity)).toEqual(['medium', 'high']);
+    s.bash('python3 -m venv /tmp/mockenv');
+    s.bash('docker build -t fake-api .');
+    expect(s.of('complexity_trap').map((r) => r.severity)).toEqual(['medium', 'high', 'critical']);
+  });
+
+  it('complexity: tooling the session worked with before the failure is no workaround; curl -k of its own local service is no bypass', () => {
+    const s = new SessionDriver();
+    s.bash('docker-compose up -d --build');
+    s.bash('docker-compose logs terminal', { error: '[FATAL tini] exec -c failed: No such file or directory' });
+    s.bash('docker run --rm tsl0922/ttyd:latest ttyd --help');
+    s.bash('docker-compose up -d terminal');
+    s.bash('sleep 3 && curl -k https://localhost:8443 | head -5');
+    expect(s.of('complexity_trap')).toEqual([]);
+    expect(s.of('bypass_trap')).toEqual([]);
+    const t = new SessionDriver();
+    t.bash('curl https://api.example.com/v1/health', { error: 'curl: (60) SSL certificate problem: certificate has expired' });
+    t.bash('sleep 1 && curl -k https://api.example.com/v1/health');
+    expect(t.last('bypass_trap')).toMatchObject({ severity: 'medium' });
+  });
+
+  it('assumption: three guessed local endpoints after a connection failure, without reading the configuration', () => {
+    const s = new SessionDriver();
+    s.bash('curl http://localhost:3000/health', { error: 'Failed to connect to localhost port 3000: Connection refused' });
+    s.bash('curl http://localhost:3001/health', { error: 'Failed to connect to localhost port 3001: Connection refused' });
+    expect(s.of('assumption_trap')).toEqual([]);
+    s.bash('curl http://localhost:8080/health');
+    expect(s.last('assumption_trap')).toMatchObject({ severity: 'medium', details: { guessed_ports: ['3000', '3001', '8080'] } });
+    const t = new SessionDriver();
+    t.bash('curl http://localhost:3000/health', { error: 'Failed to connect to localhost port 3000: Connection refused' });
+    t.bash('grep -r PORT .env');
+    t.bash('curl http://localhost:3001/health');
+    t.bash('curl http://localhost:8080/health');
+    expect(t.of('assumption_trap')).toEqual([]);
+  });
+});
+
+describe('stagnation', () => {
+  const none = { findings_resolved: 0, new_findings: 0 };
+
+  it('reports the third report without progress in a phase, the fifth as high; progress restarts the count', () => {
+    const s = new SessionDriver(undefined, { context: { goal: 'review the rules', cwd: CWD }, phase: 'review' });
+    const run = (progress: object) => s.bash('npx eslint src', { progress: progress as never });
+    run(none);
+    run(none);
+    run({ findings_resolved: 1 });
+    run(none);
+    run(none);
+    expect(s.of('stagnation')).toEqual([]);
+    run(none);
+    expect(s.last('stagnation')).toMatchObject({ severity: 'medium', details: { phase: 'review', iterations_without_progress: 3 } });
+    run(none);
+    run(none);
+    expect(s.last('stagnation')!.severity).toBe('high');
+  });
+
+  it('judges progress by the phase of the report, per the seed, and restarts with a new phase', () => {
+    const s = new SessionDriver();
+    s.patterns.phaseChanged(s.now, 'testing');
+    const run = (passed: number) => s.run('Bash', { command: 'npm test' }, { progress: { tests_passed: passed } });
+    // Testing progresses when more tests pass than in the phase's last report.
+    for (const passed of [3, 3, 3, 4, 4, 4]) run(passed);
+    expect(s.of('stagnation')).toEqual([]);
+    run(4);
+    expect(s.last('stagnation')).toMatchObject({ severity: 'medium', details: { phase: 'testing', iterations_without_progress: 3 } });
+    s.patterns.phaseChanged(s.now, 'review');
+    s.patterns.phaseChanged(s.now, 'testing');
+    run(4);
+    run(4);
+    expect(s.patterns.snapshot.stagnation.testing).toMatchObject({ count: 1 });
+  });
+});
