@@ -11,6 +11,9 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 /** A consumer whose messages ended without `stop` is opened again after this long. */
 const REOPEN_MS = 1_000;
 
+/** How often a consumer that received nothing checks that it still has a pull outstanding. */
+const STALL_CHECK_MS = 10_000;
+
 /**
  * Pulls one durable consumer and hands each message to `process` without waiting for the previous one
  * (the process function decides ordering), bounded by the service-wide concurrency limit. `stop` stops
@@ -21,6 +24,9 @@ export class ChannelConsumer {
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
+  private received = 0;
+  private receivedAtCheck = 0;
+  private watchdog?: NodeJS.Timeout;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -34,6 +40,26 @@ export class ChannelConsumer {
     this.stopping = false;
     const messages = await this.open();
     this.loop = this.pull(messages);
+    this.watchdog = setInterval(() => void this.checkStalled(), STALL_CHECK_MS);
+    this.watchdog.unref();
+  }
+
+  /**
+   * Messages wait on the server, none came since the last check and no pull is outstanding: the
+   * client lost its pull (a consumer recreated while its replicas elected a leader, a cluster restart)
+   * and is opened anew. A consumer that is merely idle has a pull waiting and is left alone.
+   */
+  private async checkStalled(): Promise<void> {
+    const received = this.received;
+    const idle = received === this.receivedAtCheck;
+    this.receivedAtCheck = received;
+    if (!idle || this.stopping) return;
+    try {
+      const info = await (await this.js.consumers.get(this.spec.stream, this.spec.name)).info();
+      if (info.num_pending > 0 && info.num_waiting === 0 && this.received === received) this.reopen();
+    } catch {
+      // The bus is away: the reconnect reopens the consumer, or the next check does.
+    }
   }
 
   /** Hands messages on until `stop`; an iterator that ends on its own (the consumer lost with the bus) is opened again. */
@@ -43,6 +69,7 @@ export class ChannelConsumer {
       if (messages) {
         try {
           for await (const message of messages) {
+            this.received++;
             await this.limit.acquire();
             const work = this.process(message, this.spec)
               .catch((error: Error) => this.onError(error))
@@ -75,8 +102,17 @@ export class ChannelConsumer {
     return messages;
   }
 
+  /**
+   * Opens the consumer's messages anew (after a reconnect): the client re-pulls on its own, but after a
+   * long outage or a cluster restart it can be left with no pull outstanding and nothing delivered.
+   */
+  reopen(): void {
+    if (!this.stopping) void this.messages?.close().catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.watchdog);
     await this.messages?.close();
     await this.loop;
     let timer: NodeJS.Timeout | undefined;

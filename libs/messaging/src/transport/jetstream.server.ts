@@ -9,12 +9,13 @@ import { isObservable, lastValueFrom } from 'rxjs';
 import type { BusConnection } from '../connection/bus-connection.js';
 import { ChannelConsumer } from '../consumer/channel-consumer.js';
 import { ConcurrencyLimit } from '../consumer/concurrency-limit.js';
-import { prepareConsumerForOwner } from '../consumer/consumer-takeover.js';
+import { prepareConsumerForOwner, type TakeoverRecord } from '../consumer/consumer-takeover.js';
 import { buildDeadLetter } from '../consumer/dead-letter.js';
 import { screenMessage } from '../consumer/message-screen.js';
 import { SessionLanes } from '../consumer/session-lanes.js';
 import { KvLeaseStore } from '../partitions/kv-lease-store.js';
 import { PartitionCoordinator, type ReleaseReason } from '../partitions/partition-coordinator.js';
+import { RecordStore } from '../state/record-store.js';
 import { probePartitionMapping } from '../topology/partition-probe.js';
 import { CONSUMER_NOT_FOUND, isApiError, STREAM_NOT_FOUND } from '../topology/provision.js';
 import { PARTITION_BUCKET, type ConsumerSpec, type Topology } from '../topology/topology.js';
@@ -65,6 +66,7 @@ export class TopologyMissingError extends Error {}
 export class JetStreamServer extends Server implements CustomTransportStrategy {
   private readonly emitter = new EventEmitter();
   private readonly lanes = new SessionLanes();
+  private readonly takeovers: RecordStore<TakeoverRecord>;
   private readonly limit: ConcurrencyLimit;
   private readonly consumers = new Map<number | 'shared', ChannelConsumer[]>();
   private readonly handlerByType = new Map<string, MessageHandler | null>();
@@ -81,6 +83,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   ) {
     super();
     this.limit = new ConcurrencyLimit(options.maxConcurrentHandlers);
+    this.takeovers = new RecordStore<TakeoverRecord>(bus.nc, PARTITION_BUCKET);
     // Problems are logged and reported to listeners, never thrown: an 'error' event nobody listens to
     // (a lease write timing out while the bus elects a leader) would end the process.
     this.emitter.on('error', () => undefined);
@@ -137,6 +140,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     await Promise.all(shared.map((c) => c.start()));
     this.consumers.set('shared', shared);
     this.running = true;
+    void this.reopenAfterReconnects();
     if (partitioned) {
       const kv = await new Kvm(this.bus.nc).open(PARTITION_BUCKET);
       this.coordinator = new PartitionCoordinator({
@@ -212,9 +216,18 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     );
   }
 
+  /** After each reconnect every consumer opens its messages anew (see ChannelConsumer.reopen); ends with the connection. */
+  private async reopenAfterReconnects(): Promise<void> {
+    for await (const status of this.bus.nc.status()) {
+      if (status.type !== 'reconnect' || !this.running) continue;
+      this.log.info({ consumers: [...this.consumers.values()].flat().length }, 'reconnected; consumers pull anew');
+      for (const consumers of this.consumers.values()) for (const consumer of consumers) consumer.reopen();
+    }
+  }
+
   private async acquire(partition: number, takeover: boolean): Promise<void> {
     const specs = this.specs().filter((s) => s.partition === partition);
-    const pending = await Promise.all(specs.map((s) => prepareConsumerForOwner(this.bus.jsm, s)));
+    const pending = await Promise.all(specs.map((s) => prepareConsumerForOwner(this.bus.jsm, s, this.takeovers)));
     const redelivering = pending.reduce((a, b) => a + b, 0);
     if (redelivering) this.log.info({ partition, takeover, redelivering }, 'replaying unacknowledged messages first');
     const consumers = specs.map((s) => this.consumerFor(s));
