@@ -6,7 +6,7 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { freePort, WardenNatsServer } from '@warden/local-runtime';
 import type { ServiceName } from '@warden/contracts';
-import type { NatsSettings, ProvisionReport } from '@warden/messaging';
+import type { NatsSettings, ProvisionReport, TopologyOptions } from '@warden/messaging';
 import { eventually } from './eventually.js';
 
 export interface TestNatsClusterOptions {
@@ -72,8 +72,8 @@ export class TestNatsCluster {
   }
 
   /** Streams, consumers (of `services`, default all) and KV buckets with three replicas each. */
-  provision(services?: readonly ServiceName[]): Promise<ProvisionReport> {
-    return this.members[0]!.provision({ replicas: 3 }, services);
+  provision(services?: readonly ServiceName[], overrides: Partial<TopologyOptions> = {}): Promise<ProvisionReport> {
+    return this.members[0]!.provision({ ...overrides, replicas: 3 }, services);
   }
 
   /** The member leading a stream's (or a KV bucket's, `KV_<bucket>`) replicas now. */
@@ -93,6 +93,17 @@ export class TestNatsCluster {
 
   start(name: string): Promise<void> {
     return this.member(name).start();
+  }
+
+  /** Stops every member (SIGTERM), keeping their stores: the bus is away until `startAll`. */
+  async stopAll(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.stop()));
+  }
+
+  /** Starts every member on its store again (together: each waits for its peers) and waits for a meta leader. */
+  async startAll(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.start()));
+    await this.waitForMetaLeader();
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import { createMessage, EXAMPLE_PAYLOADS, publishSubject, type AnyMessage, type MessageType, type PayloadOf, type SessionChannelId } from '@warden/contracts';
-import { BusConnection, streamName } from '@warden/messaging';
+import { type BusConnection, streamName } from '@warden/messaging';
 import { eventually } from '@warden/testing';
 
 export const AGENT = 'agent-1';
@@ -87,7 +87,7 @@ export class AgentLoad {
         const key = `${body.session_id}/${body.payload.action_id}`;
         if (!load.decided.has(key)) {
           load.decided.set(key, body.payload.decision);
-          load.decisions.set(body.session_id, [...(load.decisions.get(body.session_id) ?? []), body.payload.action_id]);
+          load.decisions.set(body.session_id, [...(load.decisions.get(body.session_id) ?? []), `${body.payload.action_id}:${body.payload.decision}`]);
           load.decidedCount++;
           load.waiting.get(key)?.(body.payload.decision);
         }
@@ -104,6 +104,20 @@ export class AgentLoad {
   /** Runs `count` sessions named `<prefix>-<index>` at once; resolves when each has had every decision. */
   async run(prefix: string, count: number): Promise<void> {
     await Promise.all(Array.from({ length: count }, (_, index) => this.session(`${prefix}-${index}`, index)));
+  }
+
+  /**
+   * Starts `count` sessions and resolves once `share` of their decisions have come (the run goes on):
+   * the moment to inject a fault, while every service is busy. `finished` resolves with the run.
+   */
+  async runUntil(prefix: string, count: number, share: number): Promise<{ finished: Promise<void> }> {
+    const before = this.decidedCount;
+    const expected = Array.from({ length: count }, (_, index) => script(index).length).reduce((a, b) => a + b, 0);
+    const finished = this.run(prefix, count);
+    finished.catch(() => undefined);
+    await eventually(`${Math.round(share * 100)}% of the decisions of ${prefix}`, () => this.decidedCount - before >= expected * share, { timeoutMs: 120_000, intervalMs: 20 });
+    if (this.decidedCount - before >= expected) throw new Error(`every session of ${prefix} ended before the fault`);
+    return { finished };
   }
 
   private async session(sessionId: string, index: number): Promise<void> {
@@ -176,7 +190,7 @@ export async function results(bus: BusConnection, load: AgentLoad, prefix: strin
   const sessions = Array.from({ length: count }, (_, index): SessionResult => ({ decisions: load.decisions.get(`${prefix}-${index}`) ?? [], patterns: [], breakers: [], interventions: [] }));
   const indexOf = (sessionId: string) => (sessionId.startsWith(`${prefix}-`) ? Number(sessionId.slice(prefix.length + 1)) : -1);
   for (const channel of ['pattern', 'breaker', 'intervention'] as const) {
-    for (const body of await stored(bus, streamName(channel), `warden.${channel}.*.${AGENT}.*`)) {
+    for (const body of await retried(`the ${channel} stream`, () => stored(bus, streamName(channel), `warden.${channel}.*.${AGENT}.*`))) {
       const session = sessions[indexOf(body.session_id)];
       if (!session) continue;
       const p = body.payload as Record<string, unknown>;
@@ -186,8 +200,14 @@ export async function results(bus: BusConnection, load: AgentLoad, prefix: strin
     }
   }
   for (const s of sessions) for (const list of [s.patterns, s.breakers, s.interventions]) list.sort();
-  const deadLetters = (await stored(bus, streamName('deadletter'), 'warden.deadletter.>')).length;
+  const deadLetters = (await retried('the dead letters', () => stored(bus, streamName('deadletter'), 'warden.deadletter.>'))).length;
   return { sessions, deadLetters };
+}
+
+/** A read while the bus may still be electing leaders or reconnecting: tried again until it succeeds. */
+async function retried<T>(what: string, read: () => Promise<T>): Promise<T> {
+  const box = await eventually(`reading ${what}`, () => read().then((value) => ({ value }), () => undefined), { timeoutMs: 60_000, intervalMs: 500 });
+  return box.value;
 }
 
 async function stored(bus: BusConnection, stream: string, subject: string): Promise<AnyMessage[]> {
