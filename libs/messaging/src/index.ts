@@ -4,6 +4,7 @@ export * from './topology/topology.js';
 export * from './topology/provision.js';
 export * from './topology/partition-probe.js';
 export * from './topology/nats-server-config.js';
+export * from './topology/nats-helm-values.js';
 export * from './partitions/lease-store.js';
 export * from './partitions/kv-lease-store.js';
 export * from './partitions/partition-assignment.js';
