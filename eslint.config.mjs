@@ -8,7 +8,7 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-const SERVICES = ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit'];
+const SERVICES = ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit', 'console'];
 
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -40,8 +40,8 @@ const boundaries = (testCode) => [
   {
     enforceBuildableLibDependency: false,
     allow: [],
-    // messaging's own integration tests run on the harness, which is built on messaging.
-    ignoredCircularDependencies: testCode ? [['messaging', 'testing']] : [],
+    // messaging's and operator-auth's own integration tests run on the harness, which is built on them.
+    ignoredCircularDependencies: testCode ? [['messaging', 'testing'], ['operator-auth', 'testing']] : [],
     depConstraints: [...scopeConstraints, ...typeConstraints(testCode)],
   },
 ];

@@ -23,6 +23,7 @@ const SYSTEM_NEEDS = {
     ['docker-compose', 'docker-compose'],
     ['promtool', 'prometheus'],
     ['kubectl', 'kubernetes-client'],
+    ['/usr/bin/chromium', 'chromium'],
   ],
 };
 

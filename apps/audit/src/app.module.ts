@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { serviceInfrastructure } from '@warden/messaging';
+import { OperatorAuthModule } from '@warden/operator-auth';
 import type { Logger } from '@warden/observability';
 import type { AuditConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -13,6 +14,7 @@ export class AuditAppModule {
       module: AuditAppModule,
       imports: [
         ...serviceInfrastructure(config, logger),
+        OperatorAuthModule.forRoot(),
         DatabaseModule.forRoot(config.database),
         IngestModule.forRoot(config.ingest),
         QueriesModule.forRoot({ gaugeRefreshMs: config.gaugeRefreshMs, retention: config.retention }),

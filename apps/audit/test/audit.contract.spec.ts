@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { CHANNELS, createMessage, definitionOf, EXAMPLE_PAYLOADS, MESSAGE_DEFINITIONS, newMessageId, requestSubject, type MessageOf } from '@warden/contracts';
-import { describeServiceContract, TestPostgres } from '@warden/testing';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { describeServiceContract, operatorToken, TestPostgres } from '@warden/testing';
 import { AuditAppModule } from '../src/app.module.js';
 import { loadAuditConfig } from '../src/config.js';
 
@@ -67,8 +68,11 @@ async function metric(url: string, name: string, labels: Record<string, string> 
   return total;
 }
 
-async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, any> }> {
-  const response = await fetch(url, init);
+/** The admin's API token the calls of this file send unless they say otherwise (set once the harness runs). */
+let adminToken = '';
+
+async function getJson(url: string, init: RequestInit = {}, token: string | null = adminToken): Promise<{ status: number; body: Record<string, any> }> {
+  const response = await fetch(url, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string>) } });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -86,6 +90,17 @@ describeServiceContract(
     },
   },
   (harness) => {
+    /** An audit.query on the bus, with an operator's token in its Authorization header (null: none). */
+    async function ask(query: unknown, token: string | null = adminToken): Promise<MessageOf<'audit.result'>> {
+      const h = natsHeaders();
+      if (token) h.set('Authorization', `Bearer ${token}`);
+      return (await harness.bus.nc.request(requestSubject('audit_query'), encoder.encode(JSON.stringify(query)), { timeout: 10_000, headers: h })).json<MessageOf<'audit.result'>>();
+    }
+
+    beforeAll(async () => {
+      adminToken = await operatorToken(harness.bus.nc, 'audit-admin', 'admin');
+    });
+
     describe('the audit store', () => {
       it('stores an event once, even when it is delivered twice', async () => {
         const action = harness.example('action.proposed') as { id: string; session_id: string };
@@ -216,8 +231,7 @@ describeServiceContract(
         await rows('DELETE FROM audit_event WHERE session_id = $1 AND chain_seq = 5', [session]);
         await rows(`UPDATE audit_event SET payload = jsonb_set(payload, '{status}', '"error"') WHERE id = $1`, [target.id]);
         const query = createMessage('audit.query', { session_id: '_', agent_id: '_', payload: { query: 'chain_verify', params: { session_id: session } } });
-        const reply = await harness.bus.nc.request(requestSubject('audit_query'), encoder.encode(JSON.stringify(query)), { timeout: 10_000 });
-        const result = reply.json<MessageOf<'audit.result'>>();
+        const result = await ask(query);
         expect(result).toMatchObject({ type: 'audit.result', causation_id: query.id, payload: { query: 'chain_verify' } });
         expect(result.payload.rows[0]).toMatchObject({ ok: false, first_broken: { chainSeq: 5, problem: 'missing' } });
       });
@@ -324,7 +338,7 @@ describeServiceContract(
         expect(pausedIds).not.toContain(session);
 
         const query = createMessage('audit.query', { session_id: '_', agent_id: '_', payload: { query: 'session_timeline', params: { session_id: session }, limit: 1000 } });
-        const reply = (await harness.bus.nc.request(requestSubject('audit_query'), encoder.encode(JSON.stringify(query)), { timeout: 10_000 })).json<MessageOf<'audit.result'>>();
+        const reply = await ask(query);
         expect(reply.payload.rows.map((r) => r.id)).toEqual(timeline.rows.map((r: { id: string }) => r.id));
       });
 
@@ -343,7 +357,7 @@ describeServiceContract(
 
       it('answers a bad query on the bus with the reason', async () => {
         const query = createMessage('audit.query', { session_id: '_', agent_id: '_', payload: { query: 'breaker_history', params: { breaker: 'fuse' } } });
-        const reply = (await harness.bus.nc.request(requestSubject('audit_query'), encoder.encode(JSON.stringify(query)), { timeout: 10_000 })).json<MessageOf<'audit.result'>>();
+        const reply = await ask(query);
         expect(reply.payload).toMatchObject({ query: 'breaker_history', rows: [], error: expect.stringContaining('invalid_param: breaker') });
         const garbage = (await harness.bus.nc.request(requestSubject('audit_query'), encoder.encode('{"not":"a query"'), { timeout: 10_000 })).json<{ error: string }>();
         expect(garbage.error).toContain('invalid_json');
@@ -353,6 +367,38 @@ describeServiceContract(
         const { status, body } = await getJson(`${harness.service.url}/audit/openapi.json`);
         expect(status).toBe(200);
         expect(Object.keys(body.paths)).toContain('/audit/sessions/{session_id}/timeline');
+      });
+
+      it('needs an operator on HTTP: 401 with the reason, 403 for a role that may not, and then nothing runs', async () => {
+        const url = `${harness.service.url}/audit/incidents`;
+        const none = await fetch(url);
+        expect(none.status).toBe(401);
+        expect(none.headers.get('www-authenticate')).toContain('Bearer');
+        expect(await none.json()).toMatchObject({ status: 'error', reason: 'missing_credentials' });
+        expect((await getJson(url, { headers: { 'X-Observatory-Operator-Id': 'audit-admin' } }, null)).body.reason).toBe('missing_credentials');
+        expect((await getJson(url, {}, `wdn_${'z'.repeat(43)}`)).body).toMatchObject({ reason: 'invalid_token' });
+        expect((await getJson(url, { headers: { authorization: 'Token abc' } }, null)).body).toMatchObject({ reason: 'malformed_authorization' });
+        expect((await getJson(url, { headers: { 'X-Observatory-Operator-Id': 'someone-else' } })).body).toMatchObject({ reason: 'operator_id_mismatch' });
+
+        const viewer = await operatorToken(harness.bus.nc, 'audit-viewer', 'viewer');
+        expect((await getJson(url, {}, viewer)).status).toBe(200);
+        const runsBefore = (await rows('SELECT count(*)::int AS n FROM audit_retention_run'))[0].n;
+        for (const token of [null, viewer]) {
+          const refused = await getJson(`${harness.service.url}/audit/retention/run`, { method: 'POST' }, token);
+          expect(refused).toMatchObject({ status: token ? 403 : 401, body: { status: 'error', reason: token ? 'forbidden' : 'missing_credentials' } });
+        }
+        expect((await rows('SELECT count(*)::int AS n FROM audit_retention_run'))[0].n).toBe(runsBefore);
+        expect((await getJson(`${harness.service.url}/audit/openapi.json`, {}, null)).status).toBe(200);
+      });
+
+      it('needs an operator on the bus too, and says why it refused', async () => {
+        const query = createMessage('audit.query', { session_id: '_', agent_id: '_', payload: { query: 'incidents', params: {} } });
+        expect((await ask(query, null)).payload).toEqual({ query: 'incidents', rows: [], error: expect.stringMatching(/^unauthorized: missing_credentials/) });
+        expect((await ask(query, `wdn_${'z'.repeat(43)}`)).payload.error).toMatch(/^unauthorized: invalid_token/);
+        expect((await ask(query)).payload.error).toBeUndefined();
+        const viewer = await operatorToken(harness.bus.nc, 'audit-viewer-bus', 'viewer');
+        const retention = createMessage('audit.query', { session_id: '_', agent_id: '_', payload: { query: 'retention_run', params: {} } });
+        expect((await ask(retention, viewer)).payload.error).toBe('forbidden: operator audit-viewer-bus is a viewer; retention_run needs administer');
       });
 
       it('reports the database in its readiness', async () => {

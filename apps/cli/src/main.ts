@@ -19,6 +19,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Command>])
   ['replay', async () => (await import('./commands/replay.command.js')).replayCommand],
   ['eval', async () => (await import('./commands/eval.command.js')).evalCommand],
   ['audit', async () => (await import('./commands/audit.command.js')).auditCommand],
+  ['operator', async () => (await import('./commands/operator.command.js')).operatorCommand],
 ];
 
 async function usage(): Promise<string> {

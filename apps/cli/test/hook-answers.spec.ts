@@ -1,17 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { operatorHeaders, operatorToken } from '@warden/testing';
 import { HookSuite, type HookReply, type Transport } from './hook-suite.fixture.js';
 
 const AGENT = 'claude-code';
 /** How long one hook call may take, for both transports: the operator tests answer well within it. */
 const DEADLINE_MS = 6_000;
 
-const WARNING =
-  'Warden warns: Allowed with a warning: Recursive deletion of node_modules removes everything below it and cannot be undone: make sure nothing in it is needed.';
+const WARNING = 'Warden warns: Allowed with a warning: git branch -D deletes old-work even if its commits are merged nowhere else.';
 const CHANGED =
   'Warden changed this action: Allowed with changes: git push --force overwrites the remote branch and silently discards commits others pushed since you fetched. The command was changed to use --force-with-lease, which refuses if the remote moved. If it is refused, fetch and integrate the remote changes first.';
-const APT = 'apt-get runs with administrator rights, which can change the whole machine.';
+const APT = 'apt-get install -y jq changes the software of the whole machine with administrator rights. A person must approve it.';
 
 /**
  * Claude Code's hook payloads (hooks reference, "PreToolUse input" and the common fields) through both
@@ -86,15 +86,15 @@ describe.each(['command', 'http'] as const)('Claude Code answers through the %s 
   }, 30_000);
 
   it('tells a warning to the model and to the user', async () => {
-    expect(answer(await transport.call(pre(session('warn'), 'Bash', { command: 'rm -rf node_modules' })))).toEqual({
+    expect(answer(await transport.call(pre(session('warn'), 'Bash', { command: 'git branch -D old-work' })))).toEqual({
       systemMessage: WARNING,
       ...specific({ additionalContext: WARNING }),
     });
   }, 30_000);
 
   it('shows a changed command to the user, runs it with decide, and denies it with the command to run when nobody can be asked', async () => {
-    const push = { command: 'git push --force origin main', description: 'Publish' };
-    const changed = { command: 'git push --force-with-lease origin main', description: 'Publish' };
+    const push = { command: 'git push --force origin fix/date-parser', description: 'Publish' };
+    const changed = { command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish' };
     expect(answer(await transport.call(pre(session('modify'), 'Bash', push)))).toEqual(specific({ permissionDecision: 'ask', permissionDecisionReason: CHANGED, updatedInput: changed }));
     expect(answer(await transport.call(pre(session('modify-decide'), 'Bash', push), decide))).toEqual(specific({ permissionDecision: 'allow', permissionDecisionReason: CHANGED, updatedInput: changed }));
     expect(answer(await transport.call(pre(session('modify-headless'), 'Bash', push, { permission_mode: 'dontAsk' })))).toEqual(
@@ -123,7 +123,7 @@ describe.each(['command', 'http'] as const)('Claude Code answers through the %s 
       await suite.recorder.waitFor((m) => m.body.type === 'hitl.paused' && m.body.session_id === sessionId, DEADLINE_MS);
       const response = await fetch(`${suite.service('gate').url}/gateway/sessions/${sessionId}/${how}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-Observatory-Operator-Id': 'alice' },
+        headers: { 'content-type': 'application/json', ...operatorHeaders(await operatorToken(suite.bus.nc, 'alice', 'approver'), 'alice') },
         body: JSON.stringify({ agent_id: AGENT, timestamp: new Date().toISOString(), ...(how === 'reject' ? { reason: 'No system packages' } : {}) }),
       });
       expect(response.status).toBe(200);

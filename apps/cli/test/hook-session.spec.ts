@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateMessage } from '@warden/contracts';
+import { operatorHeaders, operatorToken } from '@warden/testing';
 import { HookSuite, runWarden, type Run } from './hook-suite.fixture.js';
 
 const AGENT = 'claude-code';
@@ -203,7 +204,7 @@ describe('warden hook over a session', () => {
       await suite.publish('control.issued', 'control', PLAIN_AGENT, session, { control_id: 'ctl-plain', kind: 'operator_message', message: 'Use the jq that ships in tools/.', requires_ack: false });
       const response = await fetch(`${suite.service('gate').url}/gateway/sessions/${session}/reject`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-Observatory-Operator-Id': 'bob' },
+        headers: { 'content-type': 'application/json', ...operatorHeaders(await operatorToken(suite.bus.nc, 'bob', 'approver'), 'bob') },
         body: JSON.stringify({ agent_id: PLAIN_AGENT, timestamp: new Date().toISOString(), reason: 'No system packages' }),
       });
       expect(response.status).toBe(200);

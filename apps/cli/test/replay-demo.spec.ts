@@ -21,9 +21,11 @@ describe('warden demo', () => {
       expect(stdout).toMatch(/^Replay of examples\/sessions\/03-swe-agent-bulk-update\.traj: swe-agent format .* of agent demo-swe-agent$/m);
       expect(stdout).toMatch(/5\. Bash: sudo apt-get install -y python3-dev\n\s+→ ALLOW \(approved\)\s+verdict require_approval, decided by operator, held for approval/);
       expect(stdout.match(/^Summary$/gm)).toHaveLength(3);
-      for (const service of ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit']) {
+      for (const service of ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit', 'console']) {
         expect(stdout).toMatch(new RegExp(`${service} +http://127\\.0\\.0\\.1:\\d+/metrics`));
       }
+      // The first run creates the console's admin and says how to log in, once.
+      expect(stdout).toMatch(/^Operator console: http:\/\/127\.0\.0\.1:\d+\n {2}log in as admin with the password [A-Za-z0-9_-]{20}\n {2}API token of admin .*: wdn_[A-Za-z0-9_-]{43}$/m);
     } finally {
       rmSync(stateDir, { recursive: true, force: true });
     }

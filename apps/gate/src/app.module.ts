@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { serviceInfrastructure } from '@warden/messaging';
+import { OperatorAuthModule } from '@warden/operator-auth';
 import type { Logger } from '@warden/observability';
 import type { GateConfig } from './config.js';
 import { GateCoreModule } from './core/gate-core.module.js';
@@ -12,7 +13,7 @@ export class GateAppModule {
   static forRoot(config: GateConfig, logger: Logger): DynamicModule {
     return {
       module: GateAppModule,
-      imports: [...serviceInfrastructure(config, logger), GateCoreModule.forRoot(config.gate), RelayModule, HitlModule, HumanGatesModule],
+      imports: [...serviceInfrastructure(config, logger), OperatorAuthModule.forRoot(), GateCoreModule.forRoot(config.gate), RelayModule, HitlModule, HumanGatesModule],
     };
   }
 }

@@ -8,12 +8,15 @@ import {
   type PayloadOf,
 } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
-import { BusRecorder, startInProcess, TestNatsServer, type InProcessService, type RecordedMessage } from '@warden/testing';
+import { BusRecorder, operatorToken, startInProcess, TestNatsServer, type InProcessService, type RecordedMessage } from '@warden/testing';
 import { GateAppModule } from '../src/app.module.js';
 import { loadGateConfig } from '../src/config.js';
 
 export const AGENT = 'agent-1';
+/** An approver, the operator of every call unless a test says otherwise. */
 export const OPERATOR = 'operator-xander';
+/** A viewer: may read, never change anything. */
+export const VIEWER = 'viewer-vera';
 const encoder = new TextEncoder();
 
 export interface GateResponse {
@@ -27,6 +30,8 @@ export class GateFixture {
   /** The replica reads (views) go to. */
   reader = 0;
   private sequence = 0;
+  /** API tokens of the fixture's operators. */
+  readonly tokens: Record<string, string> = {};
 
   private constructor(
     readonly nats: TestNatsServer,
@@ -49,6 +54,8 @@ export class GateFixture {
       HTTP_PORT: '0',
       ...env,
     });
+    fixture.tokens[OPERATOR] = await operatorToken(bus.nc, OPERATOR, 'approver');
+    fixture.tokens[VIEWER] = await operatorToken(bus.nc, VIEWER, 'viewer');
     for (let i = 0; i < replicas; i++) await fixture.startGate(`gate-${i}`);
     return fixture;
   }
@@ -115,15 +122,22 @@ export class GateFixture {
     await this.publish(createMessage(type, { session_id: sessionId, agent_id: AGENT, payload } as never) as MessageOf<T>);
   }
 
-  /** An HTTP call to a gate replica; `operator: null` sends no operator header, `raw` sends the body as it is. */
+  /**
+   * An HTTP call to a gate replica as an operator (`as`, default the approver): their bearer token and
+   * the FRD's operator header naming them. `as: null` sends no token, `token` another one, `header`
+   * another operator header (null: none); `raw` sends the body as it is.
+   */
   async http(
     method: string,
     path: string,
-    options: { body?: unknown; raw?: string; operator?: string | null; replica?: number } = {},
+    options: { body?: unknown; raw?: string; as?: string | null; token?: string; header?: string | null; replica?: number } = {},
   ): Promise<GateResponse> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const operator = options.operator === undefined ? OPERATOR : options.operator;
-    if (operator !== null) headers[OPERATOR_ID_HEADER] = operator;
+    const as = options.as === undefined ? OPERATOR : options.as;
+    const token = options.token ?? (as ? this.tokens[as] : undefined);
+    if (token) headers.authorization = `Bearer ${token}`;
+    const header = options.header === undefined ? as : options.header;
+    if (header !== null) headers[OPERATOR_ID_HEADER] = header;
     const response = await fetch(`${this.gates[options.replica ?? 0]!.url}${path}`, {
       method,
       headers,
@@ -138,7 +152,7 @@ export class GateFixture {
     return { agent_id: AGENT, timestamp: new Date().toISOString(), ...fields };
   }
 
-  command(sessionId: string, command: 'pause' | 'unpause' | 'rewrite' | 'inject' | 'approve' | 'reject' | 'rewrite-and-approve', fields: Record<string, unknown> = {}, replica = 0) {
+  command(sessionId: string, command: 'pause' | 'unpause' | 'rewrite' | 'inject' | 'approve' | 'reject' | 'rewrite-and-approve' | 'stop', fields: Record<string, unknown> = {}, replica = 0) {
     const defaults = command === 'pause' ? { reason: 'Inspect before it runs' } : {};
     return this.http('POST', `/gateway/sessions/${sessionId}/${command}`, { body: this.body({ ...defaults, ...fields }), replica });
   }

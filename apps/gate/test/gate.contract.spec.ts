@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { derivedMessageId, OPERATOR_ID_HEADER, validateMessage } from '@warden/contracts';
-import { describeServiceContract } from '@warden/testing';
+import { derivedMessageId, validateMessage } from '@warden/contracts';
+import { describeServiceContract, operatorHeaders, operatorToken } from '@warden/testing';
 import { GateAppModule } from '../src/app.module.js';
 import { loadGateConfig } from '../src/config.js';
 
@@ -43,10 +43,12 @@ describeServiceContract(
     };
     const decisionFor = async (verdict: Verdict) =>
       (await harness.recorder.waitFor((m) => m.subject.startsWith('warden.decision.') && m.body.causation_id === verdict.id)).body as Record<string, any>;
+    let token: string | undefined;
     const http = async (path: string, body: Record<string, unknown>) => {
+      token ??= await operatorToken(harness.bus.nc, 'operator-contract', 'approver');
       const response = await fetch(`${harness.service.url}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [OPERATOR_ID_HEADER]: 'operator-contract' },
+        headers: { 'content-type': 'application/json', ...operatorHeaders(token, 'operator-contract') },
         body: JSON.stringify({ agent_id: 'agent-1', timestamp: new Date().toISOString(), ...body }),
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };

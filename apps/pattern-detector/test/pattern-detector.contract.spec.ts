@@ -89,12 +89,13 @@ describeServiceContract(
       it('publishes a shadow detector\'s pattern marked shadow and counts it by mode', async () => {
         const session = newSession();
         await send('session.started', session, { context: { goal: 'Add token rotation', cwd: '/work/auth' } });
-        for (const [i, path] of ['src/lib/jwt.ts', 'src/auth/jwt.ts', 'src/tokens/jwt.ts'].entries()) {
-          await send('action.proposed', session, { action_id: `read-${i}`, kind: 'tool_use', tool: 'Read', input: { file_path: `/work/auth/${path}` } });
-          await send('action.outcome', session, { action_id: `read-${i}`, status: 'error', error: { message: `ENOENT: no such file or directory, open '/work/auth/${path}'`, class: 'ENOENT' } });
+        // Running four tools that are not there: acting on what the agent imagines (failed reads would count half).
+        for (const [i, tool] of ['rotate-tokens', 'jwt-rotate', 'tokenctl', 'authctl'].entries()) {
+          await send('action.proposed', session, { action_id: `run-${i}`, kind: 'tool_use', tool: 'Bash', input: { command: `${tool} --all` } });
+          await send('action.outcome', session, { action_id: `run-${i}`, status: 'error', error: { message: `bash: ${tool}: command not found`, class: 'exit_127' } });
         }
         const shadow = await pattern(session, (p) => p.pattern_type === 'hallucination');
-        expect(shadow.payload).toMatchObject({ shadow: true, severity: 'medium', evidence_action_ids: ['read-0', 'read-1', 'read-2'] });
+        expect(shadow.payload).toMatchObject({ shadow: true, severity: 'medium', evidence_action_ids: ['run-0', 'run-1', 'run-2', 'run-3'] });
         const metrics = await (await fetch(`${harness.service.url}/metrics`)).text();
         expect(metrics).toMatch(/warden_patterns_detected_total\{[^}]*pattern_type="hallucination",severity="medium",shadow="true"[^}]*\} 1$/m);
         expect(metrics).toMatch(/warden_pattern_detector_evaluation_seconds_count\{[^}]*event="outcome"[^}]*\} [1-9]\d*$/m);

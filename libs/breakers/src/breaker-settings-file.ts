@@ -26,7 +26,7 @@ const circuit = {
 const BreakerSettingsSchema = Type.Object(
   {
     iteration: Type.Object(
-      { ...circuit, counts: Type.Enum(['checks', 'actions']), limits: PhaseNumbers(Type.Integer({ minimum: 1 })), stagnation_threshold: Type.Integer({ minimum: 1 }), repeated_failures: Type.Integer({ minimum: 2 }) },
+      { ...circuit, counts: Type.Enum(['checks', 'actions']), limits: PhaseNumbers(Type.Integer({ minimum: 1 })), stagnation_threshold: Type.Integer({ minimum: 1 }), repeated_failures: Type.Union([Type.Literal(0), Type.Integer({ minimum: 2 })]) },
       { additionalProperties: false },
     ),
     cost: Type.Object(

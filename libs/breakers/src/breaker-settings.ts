@@ -33,7 +33,7 @@ export interface IterationSettings extends CircuitSettings {
   limits: PhaseLimits;
   /** Consecutive progress reports without progress that trip the breaker (seed: 3). */
   stagnation_threshold: number;
-  /** Failures in a row of the same action with the same error that trip the breaker, holding back that action. */
+  /** Failures in a row of the same action with the same error that trip the breaker, holding back that action; 0 = off (the seed's behaviour). */
   repeated_failures: number;
 }
 

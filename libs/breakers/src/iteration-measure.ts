@@ -104,6 +104,8 @@ export class IterationMeasure {
     const keys = Object.keys(repeats);
     for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REPEAT_RUNS))) delete repeats[key];
     const limit = this.settings.repeated_failures;
+    // 0 switches the check off (the seed has none).
+    if (limit < 2) return null;
     const base = { breaker: 'iteration' as const, current: next.count, threshold: limit, ...(phase ? { phase } : {}) };
     const shown = next.target.length > 160 ? `${next.target.slice(0, 157)}...` : next.target;
     if (next.count >= limit) {

@@ -13,5 +13,6 @@ export function seedSettings(): BreakerSettings {
   s.time.idle_gap_ms = 0;
   s.error_rate.thresholds = { warning: 0.1, critical: 0.25 };
   s.error_rate.min_events = 10;
+  s.iteration.repeated_failures = 0;
   return s;
 }

@@ -260,8 +260,10 @@ export class SessionBreakers {
       }
       if (outcome.tokens) {
         const usage = this.usage();
-        // Tokens the model newly read or wrote; re-reading its cached context is not more work.
-        usage.tokens += outcome.tokens.prompt + outcome.tokens.completion + (outcome.tokens.cache_write ?? 0);
+        // Tokens the model newly read or wrote. Its cached context is no new work, whether it is read from the
+        // cache or written to it again (a Claude Code session re-caches 100,000+ tokens after a pause or a
+        // compaction): what that costs, the cost budget counts.
+        usage.tokens += outcome.tokens.prompt + outcome.tokens.completion;
         const limit = this.ledger.throttle?.max_tokens;
         if (limit !== undefined) readings.push(readTokens(usage, limit, this.settings.cost.warning, phase));
       }
@@ -395,6 +397,9 @@ export class SessionBreakers {
           Object.entries(budgets.per_phase).map(([phase, budget]) => [phase, left(this.ledger.cost.phase[phase as PhaseKey] ?? 0, budget, costFactor)]),
         );
       }
+      // The run budget the controller set is enforced as it is: it asked for exactly that amount.
+      const maxCost = positive(limits.max_cost_usd);
+      if (maxCost !== undefined) caps.per_run = Math.min(caps.per_run ?? budgets.per_run, maxCost);
       if (iterationFactor < 1) {
         caps.iterations = Object.fromEntries(
           Object.entries(this.settings.iteration.limits).map(([phase, limit]) => {

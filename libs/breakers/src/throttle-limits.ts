@@ -1,14 +1,29 @@
-import type { Phase } from '@warden/contracts';
+import type { PayloadOf, Phase } from '@warden/contracts';
 import { levelOf, type Measurement } from './measurement.js';
 
 /**
  * Limits the intervention controller's resource throttling sets on a session beyond the iteration
- * limits and cost budgets (which shrink by its factors): the session's tokens and file operations.
- * Absolute values; a later throttle can only lower them.
+ * limits and cost budgets (which shrink by its factors): the session's tokens and file operations, and
+ * the run's cost budget. Absolute values; a later throttle can only lower them.
  */
 export interface ThrottleLimits {
   max_tokens?: number;
   max_file_operations?: number;
+  max_cost_usd?: number;
+}
+
+/** What a resource_throttling intervention asks of the breaker: its reduction factors and the limits it enforces. */
+export function throttleOf(issued: PayloadOf<'intervention.issued'>): { factors: { iterations?: number; cost?: number }; limits: ThrottleLimits } {
+  const factors = issued.reduction_factors ?? {};
+  const limits = issued.limits ?? {};
+  return {
+    factors: { ...(factors.iterations !== undefined ? { iterations: factors.iterations } : {}), ...(factors.cost !== undefined ? { cost: factors.cost } : {}) },
+    limits: {
+      ...(limits.max_tokens !== undefined ? { max_tokens: limits.max_tokens } : {}),
+      ...(limits.max_file_operations !== undefined ? { max_file_operations: limits.max_file_operations } : {}),
+      ...(limits.max_cost_usd !== undefined ? { max_cost_usd: limits.max_cost_usd } : {}),
+    },
+  };
 }
 
 /** What the session used so far, counted from its first event, against those limits. */

@@ -44,6 +44,16 @@ describe('resource throttling from the intervention controller', () => {
     expect(session.outcomeReported(id(), 39, opus(39), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'PHASE_BUDGET_EXCEEDED', threshold: 39 });
   });
 
+  it('enforces the run budget the controller set as it is: the next call past it trips the cost breaker', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const opus = (n: number) => ({ action_id: `m${n}`, status: 'success' as const, model: 'claude-opus-4-7', tokens: { prompt: 0, completion: 0, cache_read: 2_000_000 } }); // $1.00 each
+    for (let i = 0; i < 4; i++) session.outcomeReported(id(), i, opus(i), 0);
+    session.throttled(id(), { cost: 0.5 }, { max_cost_usd: 5.5 });
+    expect(session.ledger.throttle?.caps?.per_run).toBe(5.5);
+    expect(session.outcomeReported(id(), 4, opus(4), 0).map((e) => e.type)).not.toContain('breaker.tripped');
+    expect(session.outcomeReported(id(), 5, opus(5), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', threshold: 5.5 });
+  });
+
   it('applies each throttle once, and ignores factors that would loosen a limit', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     session.throttled('same', { iterations: 0.5 });
@@ -76,13 +86,13 @@ describe('resource throttling from the intervention controller', () => {
     expect(session.stateRecord(5).state).toBe('open');
   });
 
-  it('enforces the throttled token limit on the cost breaker from the moment it is set, counting new tokens, not cache reads', () => {
+  it('enforces the throttled token limit on the cost breaker from the moment it is set, counting new tokens, not cached context', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
-    const outcome = (prompt: number, completion: number, cache_read = 0) => ({ action_id: id(), status: 'success' as const, model: 'claude-sonnet-4-5-20250929', tokens: { prompt, completion, cache_read } });
+    const outcome = (prompt: number, completion: number, cache_read = 0, cache_write = 0) => ({ action_id: id(), status: 'success' as const, model: 'claude-sonnet-4-5-20250929', tokens: { prompt, completion, cache_read, cache_write } });
     session.outcomeReported(id(), 1, outcome(400_000, 1_000), 0);
     session.throttled(id(), {}, { max_tokens: 10_000 });
-    // Re-reading a 150,000-token cached context is not new work: it does not count against the limit.
-    expect(session.outcomeReported(id(), 2, outcome(9_000, 999, 150_000), 0).map((e) => e.type)).not.toContain('breaker.tripped');
+    // Re-reading a 150,000-token cached context, or writing it to the cache again after a pause, is not new work.
+    expect(session.outcomeReported(id(), 2, outcome(9_000, 999, 150_000, 140_000), 0).map((e) => e.type)).not.toContain('breaker.tripped');
     const tripping = session.outcomeReported(id(), 3, outcome(1, 0), 0);
     expect(tripping.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'TOKEN_LIMIT_EXCEEDED', current_value: 10_000, threshold: 10_000 });
   });

@@ -28,3 +28,4 @@ export * from './phase-progress.js';
 export * from './gate-state.js';
 export * from './decision-record.js';
 export * from './gateway-state.js';
+export * from './operator-state.js';

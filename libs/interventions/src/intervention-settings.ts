@@ -109,7 +109,7 @@ export const DEFAULT_INTERVENTION_SETTINGS: InterventionSettings = {
     reduction_factors: { moderate: 0.85, high: 0.7, aggressive: 0.5, severe: 0.25 },
     metrics_window_seconds: 60,
     // max_tokens counts the tokens a throttled session newly reads or writes (not its cached context, which
-    // a coding agent re-reads every turn): a Claude Code turn adds 3,000-10,000. 200,000 ended ordinary
+    // a coding agent re-reads every turn and re-caches after a pause): a Claude Code turn adds 500-10,000. 200,000 ended ordinary
     // sessions within thirty turns of a throttle; a million is a budget for the rest of the work.
     default_limits: { max_file_operations: 1000, max_tokens: 1_000_000, batch_size: 100, max_iterations: 50, max_cost_usd: 50 },
   },

@@ -89,7 +89,7 @@ export function commandPaths(command: string, windows = false): string[] {
   const elsewhere = ELSEWHERE.test(command);
   for (let word of shellWords(command)) {
     word = word.replace(REDIRECT, '');
-    if (!word || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;
+    if (!word || /^\/{2,}$/.test(word) || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;
     if (windows && WINDOWS_SWITCH.test(word)) continue;
     const bind = BIND.exec(word);
     if (bind) {

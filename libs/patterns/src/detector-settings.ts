@@ -93,9 +93,9 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
     ignored_paths: [
       '/usr/**', '/opt/**', '/tmp/**', '/var/tmp/**', '/private/tmp/**', '/var/folders/**', '/private/var/folders/**', '/dev/**', '/proc/**', '**/nul',
       '**/node_modules/**', '**/site-packages/**', '**/.venv/**',
-      '~/.cache/**', '~/.npm/**', '~/.pnpm-store/**', '~/.yarn/**', '~/.bun/**', '~/.nvm/**', '~/.cargo/**', '~/.rustup/**', '~/.pyenv/**', '~/.m2/**', '~/.gradle/**', '~/go/pkg/**', '~/Library/Caches/**',
+      '~/.cache/**', '~/.npm/**', '~/.pnpm-store/**', '~/.yarn/**', '~/.bun/**', '~/.nvm/**', '~/.cargo/**', '~/.rustup/**', '~/.pyenv/**', '~/.m2/**', '~/.gradle/**', '~/go', '~/go/**', '~/sdk/**', '~/.local/bin', '~/.local/bin/**', '/snap/**', '~/Library/Caches/**',
       '~/appdata/local/temp/**', '/c/windows/temp/**',
-      '~/.claude/**', '~/.claude.json', '~/.codex/**', '~/.gemini/**',
+      '~/.claude/**', '~/.claude.json', '~/.codex/**', '~/.gemini/**', '~/appdata/local/claude-cli-nodejs/**', '~/appdata/roaming/claude/**',
     ],
     secret_paths: ['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.ssh/**', '**/.aws/credentials', '**/.npmrc', '**/.netrc', '**/.pypirc', '**/.docker/config.json', '**/credentials*.json', '**/secrets.*', '**/.git-credentials'],
   },
@@ -115,7 +115,9 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
     ceilings: { file_operations_per_min: 300, tokens_per_min: 3_000_000, cost_usd_per_min: 10, background_processes: 16 },
     pricing: {},
   },
-  hallucination: { ...enforce(0.4), severity: { medium: 3, high: 5 }, window_actions: 15 },
+  // Three misses in fifteen actions is how a real session finds out what a machine has (no pip, no curl, the
+  // venv elsewhere): four make a pattern, reads counting half.
+  hallucination: { ...enforce(0.4), severity: { medium: 4, high: 6 }, window_actions: 15 },
   installation_trap: enforce(0.5),
   bypass_trap: enforce(0.6),
   complexity_trap: enforce(0.4),

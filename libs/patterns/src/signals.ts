@@ -53,7 +53,12 @@ const BYPASS_CONTENT =
 
 /** Working around a problem instead of finding its cause: skipping checks, forcing, disabling verification. */
 export function isBypass(step: Step): boolean {
-  if (step.cmd && BYPASS_COMMAND.test(step.cmd.toLowerCase())) return true;
+  if (step.cmd) {
+    const cmd = step.cmd.toLowerCase();
+    // `curl -k` of a local service with its own self-signed certificate checks the service, it bypasses nothing.
+    const local = /\bcurl\b.*\s-k\b/.test(cmd) && /(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|\[::1\])[:/]/.test(cmd);
+    if (BYPASS_COMMAND.test(local ? cmd.replace(/\s-k\b/g, ' ') : cmd)) return true;
+  }
   return step.op === 'write' && !!step.marks?.includes('bypass');
 }
 
@@ -63,8 +68,39 @@ const COMPLEX_FILE = /^(dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|v
 
 /** A heavyweight way round a small problem: new containers, environments, clones, mock servers. */
 export function isComplexWorkaround(step: Step): boolean {
-  if (step.cmd && COMPLEX_COMMAND.test(step.cmd.toLowerCase())) return true;
-  return step.op === 'write' && !!step.paths?.some((p) => COMPLEX_FILE.test(baseName(p).toLowerCase()));
+  return complexKind(step) !== undefined;
+}
+
+const COMPLEX_KINDS: [RegExp, string][] = [
+  [/docker|podman|compose/, 'containers'],
+  [/kubectl|minikube|kind\s/, 'kubernetes'],
+  [/venv|virtualenv/, 'python environment'],
+  [/nvm/, 'node version'],
+  [/git\s+clone/, 'clone'],
+  [/terraform|\.tf$/, 'terraform'],
+  [/vagrant/, 'virtual machine'],
+  [/mock|fake|stub/, 'mock server'],
+  [/setup[-_]env/, 'environment script'],
+];
+
+/**
+ * The kind of heavyweight tooling a step works with at all (`docker-compose ps`, reading the compose
+ * file, `kubectl get`): a session that does is a project that uses it.
+ */
+export function toolingKind(step: Step): string | undefined {
+  const text = [step.cmd?.toLowerCase() ?? '', ...(step.paths ?? []).map((p) => baseName(p).toLowerCase())].join(' ');
+  if (!text.trim()) return undefined;
+  return COMPLEX_KINDS.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+/**
+ * Which kind of heavyweight tooling a step reaches for as a workaround (new containers, a virtual environment,
+ * a clone …), if any. A session that worked with that kind before a failure is using its own tools again.
+ */
+export function complexKind(step: Step): string | undefined {
+  const text = step.cmd && COMPLEX_COMMAND.test(step.cmd.toLowerCase()) ? step.cmd.toLowerCase() : step.op === 'write' ? step.paths?.map((p) => baseName(p).toLowerCase()).find((name) => COMPLEX_FILE.test(name)) : undefined;
+  if (text === undefined) return undefined;
+  return COMPLEX_KINDS.find(([pattern]) => pattern.test(text))?.[1] ?? 'other';
 }
 
 const LOCAL_ENDPOINT = /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(\d{2,5})\b/g;

@@ -87,6 +87,16 @@ describe('StepReviewer', () => {
     expect(away.verdict.risk.factors).toContain('out_of_scope');
   });
 
+  it('keeps a path a follow-up request named as the task\'s after later follow-ups', () => {
+    const reviewer = new StepReviewer();
+    reviewer.startSession(address, { context: { goal: 'How would you run Ubuntu on a blockchain?', cwd: '/home/ann/dev/mcp', expected_paths: ['/home/ann/dev/mcp/**'] } });
+    reviewer.changeGoal(address, 'now build this in /home/ann/dev/ubuntu-secure');
+    const write = (id: string) => reviewer.review(action('Write', { file_path: `/home/ann/dev/ubuntu-secure/${id}.py`, content: 'x = 1' }), address).verdict;
+    expect(write('boot').rule_hits ?? []).not.toContain('write_outside_project');
+    reviewer.changeGoal(address, 'continue building');
+    expect(write('logic').rule_hits ?? []).not.toContain('write_outside_project');
+  });
+
   it('answers an unknown action kind with a clear error verdict', () => {
     const { verdict } = new StepReviewer().review(action('Bash', { command: 'ls' }, { kind: 'teleport' }), address);
     expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'error', rule_hits: ['unknown_action_kind'] });

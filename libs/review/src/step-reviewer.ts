@@ -168,6 +168,8 @@ export class StepReviewer {
   changeGoal(address: SessionAddress, request: string): void {
     const session = this.sessions.open(address);
     session.declare({ goal: goalAfter(session.context.goal, request) });
+    // The goal keeps only the latest follow-up; the paths each one named stay the task's.
+    session.nameRequestPaths(pathsNamedIn(request, session.context.cwd));
   }
 
   endSession(address: SessionAddress): void {
@@ -329,7 +331,7 @@ export class StepReviewer {
     const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
-    const named = pathMatcher(pathsNamedIn(session.context.goal, cwd).filter((p) => !isProtectedPath(p) && !isHomeRoot(p)));
+    const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p)));
     const scope: SessionScope = {
       context: session.context,
       // With neither expected paths nor a working directory there is no scope to leave.

@@ -44,7 +44,7 @@ describe('an action id proposed again', () => {
   }
 
   const decisionsOf = (actionId: string) => recorder.messages.filter((m) => m.body.type === 'decision.made' && (m.body.payload as { action_id: string }).action_id === actionId);
-  const push = { tool: 'Bash', input: { command: 'git push --force origin main' }, actionId: 'toolu_repeat_1' };
+  const push = { tool: 'Bash', input: { command: 'git push --force origin fix/date-parser' }, actionId: 'toolu_repeat_1' };
 
   it('returns the stored decision at once within the de-duplication window, and refuses a different action', async () => {
     const first = await (await freshClient()).session('repeat-1').propose(push);

@@ -6,3 +6,4 @@ export * from './test-logger.js';
 export * from './service-app.js';
 export * from './contract-suite.js';
 export * from './eventually.js';
+export * from './operators.js';

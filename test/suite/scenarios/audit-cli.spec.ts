@@ -4,7 +4,7 @@ import pg from 'pg';
 import { createMessage, EXAMPLE_PAYLOADS, publishSubject } from '@warden/contracts';
 import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import { TestNatsServer, TestPostgres } from '@warden/testing';
+import { operatorToken, TestNatsServer, TestPostgres } from '@warden/testing';
 import { FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const encoder = new TextEncoder();
@@ -17,12 +17,14 @@ describe('warden audit', () => {
   let databaseUrl: string;
   let bus: BusConnection;
   let audit: ServiceProcess;
+  let adminToken: string;
 
   beforeAll(async () => {
     nats = await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] });
     postgres = await TestPostgres.start();
     databaseUrl = await postgres.createDatabase('audit_cli');
     bus = await BusConnection.open(nats.service);
+    adminToken = await operatorToken(bus.nc, 'audit-admin', 'admin');
     audit = await ServiceProcess.start({ app: 'audit', nats: nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, DATABASE_URL: databaseUrl } });
   }, 90_000);
 
@@ -33,11 +35,12 @@ describe('warden audit', () => {
     await nats?.stop();
   }, 30_000);
 
-  function warden(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  function warden(args: string[], token: string | null = adminToken): Promise<{ code: number; stdout: string; stderr: string }> {
     const { user, password } = nats.operator;
+    const { WARDEN_OPERATOR_TOKEN: _inherited, ...env } = process.env;
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [WARDEN, 'audit', ...args], {
-        env: { ...process.env, NO_COLOR: '1', NATS_URL: nats.url, NATS_USER: user ?? '', NATS_PASSWORD: password ?? '' },
+        env: { ...env, NO_COLOR: '1', NATS_URL: nats.url, NATS_USER: user ?? '', NATS_PASSWORD: password ?? '', ...(token ? { WARDEN_OPERATOR_TOKEN: token } : {}) },
       });
       let stdout = '';
       let stderr = '';
@@ -107,5 +110,13 @@ describe('warden audit', () => {
     expect(await warden(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown audit command') });
     expect(await warden(['timeline'])).toMatchObject({ code: 2, stderr: expect.stringContaining('needs the session id') });
     expect(await warden(['query', 'breaker_history', '--param', 'breaker=fuse'])).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid_param: breaker') });
+  });
+
+  it('sends the operator token: none is a usage error, a viewer may read but not run retention', async () => {
+    expect(await warden(['verify'], null)).toMatchObject({ code: 2, stderr: expect.stringContaining('WARDEN_OPERATOR_TOKEN') });
+    const viewer = await operatorToken(bus.nc, 'audit-viewer', 'viewer');
+    expect((await warden(['query', 'incidents'], viewer)).code).toBe(0);
+    expect(await warden(['retention'], viewer)).toMatchObject({ code: 1, stderr: expect.stringContaining('forbidden: operator audit-viewer is a viewer') });
+    expect(await warden(['verify'], `wdn_${'q'.repeat(43)}`)).toMatchObject({ code: 1, stderr: expect.stringContaining('unauthorized: invalid_token') });
   });
 });

@@ -69,10 +69,10 @@ describe('a session that spends past its run budget', () => {
     const session = client.session(`budget-${Date.now().toString(36)}`);
     await session.start({ context: { goal: 'Fix the date parser', cwd: '/work/app' }, phase: 'implementation' });
 
-    const first = await session.propose({ actionId: 'edit-1', tool: 'Read', input: { file_path: '/work/app/src/date.ts' } });
+    const first = await session.propose({ actionId: 'read-1', tool: 'Read', input: { file_path: '/work/app/src/date.ts' } });
     expect(first).toMatchObject({ allowed: true, decidedBy: 'reviewer' });
     // One model call of 100k prompt and 100k completion tokens on claude-opus-4-6: $9.00, past the $5.00 run budget.
-    await session.report({ actionId: 'edit-1', status: 'success', model: 'claude-opus-4-6', tokens: { prompt: 100_000, completion: 100_000 } });
+    await session.report({ actionId: 'read-1', status: 'success', model: 'claude-opus-4-6', tokens: { prompt: 100_000, completion: 100_000 } });
 
     const blocked = await proposeUntil(session, false);
     expect(blocked).toMatchObject({ decidedBy: 'reviewer', verdict: 'block' });

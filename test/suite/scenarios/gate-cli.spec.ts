@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createMessage, EXAMPLE_PAYLOADS, newMessageId, OPERATOR_REJECTION_PROMPT, publishSubject, type PayloadOf } from '@warden/contracts';
 import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
+import { BusRecorder, eventually, operatorToken, TestNatsServer } from '@warden/testing';
 import { FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const encoder = new TextEncoder();
@@ -18,6 +18,7 @@ describe('warden gate', () => {
   let recorder: BusRecorder;
   let gate: ServiceProcess;
   let dir: string;
+  let token: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gate-cli-'));
@@ -28,6 +29,7 @@ describe('warden gate', () => {
     nats = await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] });
     bus = await BusConnection.open(nats.service);
     recorder = await BusRecorder.start(bus.nc, 'warden.>');
+    token = await operatorToken(bus.nc, 'operator-cli', 'approver');
     gate = await ServiceProcess.start({ app: 'gate', nats: nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, GATE_CONFIG: join(dir, 'gates.yaml') } });
   }, 60_000);
 
@@ -43,7 +45,7 @@ describe('warden gate', () => {
     const { FORCE_COLOR: _forced, ...inherited } = process.env;
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [WARDEN, 'gate', ...args], {
-        env: { ...inherited, NO_COLOR: '1', WARDEN_GATE_URL: gate.url, WARDEN_OPERATOR_ID: 'operator-cli' },
+        env: { ...inherited, NO_COLOR: '1', WARDEN_GATE_URL: gate.url, WARDEN_OPERATOR_TOKEN: token, WARDEN_OPERATOR_ID: 'operator-cli' },
         cwd: WORKSPACE_ROOT,
       });
       let stdout = '';
@@ -139,14 +141,43 @@ describe('warden gate', () => {
 
   it('reports an unreachable gate and unknown requests', async () => {
     expect(await warden(['approve', '--request', 'nope'])).toMatchObject({ code: 1, stderr: expect.stringContaining('404: unknown_request') });
-    const { FORCE_COLOR: _forced, ...inherited } = process.env;
-    const unreachable = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [WARDEN, 'gate', 'list', '--url', 'http://127.0.0.1:9', '--operator', 'x'], { env: { ...inherited, NO_COLOR: '1' } });
+    expect(await bare(['gate', 'list', '--url', 'http://127.0.0.1:9'], { WARDEN_OPERATOR_TOKEN: token })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('cannot reach the gate at http://127.0.0.1:9'),
+    });
+  });
+
+  it('sends credentials: none is a usage error, a viewer may list but not approve, another operator id is refused', async () => {
+    expect(await bare(['gate', 'list', '--url', gate.url], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('WARDEN_OPERATOR_TOKEN') });
+    const viewer = await operatorToken(bus.nc, 'viewer-cli', 'viewer');
+    const tokenFile = join(dir, 'viewer-token');
+    writeFileSync(tokenFile, `${viewer}\n`, { mode: 0o600 });
+    expect((await bare(['gate', 'list', '--url', gate.url, '--token-file', tokenFile], {})).code).toBe(0);
+    const s = session();
+    const held = await verdict(s, 'deploy', { verdict: 'require_approval' });
+    await eventually('the held decision', async () => (await warden(['show', s])).stdout.includes(held.trace_id));
+    expect(await bare(['gate', 'approve', s, '--url', gate.url, '--token-file', tokenFile], {})).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('403: forbidden'),
+    });
+    expect(await bare(['gate', 'approve', s, '--url', gate.url, '--operator', 'someone-else'], { WARDEN_OPERATOR_TOKEN: token })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('401: operator_id_mismatch'),
+    });
+    expect(recorder.messages.some((m) => m.body.type === 'gate.command' && m.body.session_id === s)).toBe(false);
+    expect((await warden(['approve', s])).code).toBe(0);
+    expect(await decisionOf(s, held.payload.action_id)).toMatchObject({ decision: 'allow', operator_id: 'operator-cli' });
+  });
+
+  /** `warden …` with only the given variables besides the inherited environment's non-Warden ones. */
+  function bare(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+    const { FORCE_COLOR: _forced, WARDEN_OPERATOR_TOKEN: _token, WARDEN_OPERATOR_ID: _id, ...inherited } = process.env;
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [WARDEN, ...args], { env: { ...inherited, NO_COLOR: '1', ...env } });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       child.on('exit', (code) => resolve({ code: code ?? -1, stderr }));
     });
-    expect(unreachable).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot reach the gate at http://127.0.0.1:9') });
-  });
+  }
 });
 

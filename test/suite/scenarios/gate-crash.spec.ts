@@ -1,27 +1,30 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessage, EXAMPLE_PAYLOADS, GATE_BUFFER_STREAM, gateBufferSubject, newMessageId, OPERATOR_ID_HEADER, publishSubject, type PayloadOf } from '@warden/contracts';
+import { createMessage, EXAMPLE_PAYLOADS, GATE_BUFFER_STREAM, gateBufferSubject, newMessageId, publishSubject, type PayloadOf } from '@warden/contracts';
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
 import type { ActionDecision } from '@warden/sdk';
-import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
+import { BusRecorder, eventually, operatorHeaders, operatorToken, TestNatsServer } from '@warden/testing';
 import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** The approver's API token, created in the nats-server of each test (see operatorToken). */
+let token = '';
+
 async function command(gate: ServiceProcess, session: string, name: string, fields: Record<string, unknown> = {}) {
   const response = await fetch(`${gate.url}/gateway/sessions/${session}/${name}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [OPERATOR_ID_HEADER]: 'operator-xander' },
+    headers: { 'content-type': 'application/json', ...operatorHeaders(token, 'operator-xander') },
     body: JSON.stringify({ agent_id: 'agent-1', timestamp: new Date().toISOString(), ...fields }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function buffered(gate: ServiceProcess, session: string): Promise<number> {
-  const response = await fetch(`${gate.url}/gateway/sessions/${session}?agent_id=agent-1`, { headers: { [OPERATOR_ID_HEADER]: 'operator-xander' } });
+  const response = await fetch(`${gate.url}/gateway/sessions/${session}?agent_id=agent-1`, { headers: operatorHeaders(token, 'operator-xander') });
   return ((await response.json()) as { messages: unknown[] }).messages.length;
 }
 
@@ -49,6 +52,9 @@ async function storedDecisions(bus: BusConnection, session: string): Promise<str
 describe('killing the gate', () => {
   it('while a session is paused: a new gate flushes every buffered decision, in order, on unpause', async () => {
     const path = await DecisionPath.start(1);
+    const setup = await BusConnection.open(path.nats.service);
+    token = await operatorToken(setup.nc, 'operator-xander', 'approver');
+    await setup.close();
     let restarted: ServiceProcess | undefined;
     const client = await path.agent(120_000);
     try {
@@ -86,6 +92,7 @@ describe('killing the gate', () => {
   it('in the middle of a flush: the restarted gate finishes it with no decision lost or stored twice', async () => {
     const nats = await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] });
     const bus = await BusConnection.open(nats.service);
+    token = await operatorToken(bus.nc, 'operator-xander', 'approver');
     const recorder = await BusRecorder.start(bus.nc, 'warden.>');
     const total = 1500;
     const killAt = 600;
@@ -150,6 +157,7 @@ describe('killing the gate', () => {
     writeFileSync(config, ['gates:', '  - id: publish', '    prompt: Publishing needs an approval.', '    when: { path: action.input.command, matches: "^npm publish" }', '    timeout_ms: 4000', '    escalation: release_manager'].join('\n'));
     const nats = await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] });
     const bus = await BusConnection.open(nats.service);
+    token = await operatorToken(bus.nc, 'operator-xander', 'approver');
     const recorder = await BusRecorder.start(bus.nc, 'warden.>');
     const env = { ...FAST_LEASES, GATE_CONFIG: config };
     let gate = await ServiceProcess.start({ app: 'gate', nats: nats.service, partitions: PARTITIONS, env: { ...env, WARDEN_REPLICA_ID: 'gate-first' } });

@@ -25,8 +25,8 @@ describe('docker-compose.yml', () => {
     services = composeConfig();
   });
 
-  it('declares the seven services, the agent gateway, NATS, PostgreSQL, provisioning, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual([...SERVICES, 'gateway', 'nats', 'postgres', 'provision', 'prometheus', 'grafana'].sort());
+  it('declares the seven services, the agent gateway, the console, NATS, PostgreSQL, provisioning, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual([...SERVICES, 'gateway', 'console', 'nats', 'postgres', 'provision', 'prometheus', 'grafana'].sort());
   });
 
   it('runs the agent gateway from the shared Dockerfile, as the service user, after provisioning, published on loopback for agents', () => {
@@ -36,6 +36,16 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(services.gateway)).toMatchObject({ provision: 'service_completed_successfully' });
     expect(words(services.gateway.healthcheck?.test)).toContain('http://127.0.0.1:3108/health/ready');
     expect(JSON.stringify(services.gateway.ports)).toContain('127.0.0.1:3108:3108');
+  });
+
+  it('runs the console from the shared Dockerfile as the service user, calling the gate, published on loopback only', () => {
+    const app = services.console!;
+    expect(buildOf(app)).toEqual({ dockerfile: DOCKERFILE, args: { APP: 'console' } });
+    expect(env(app)).toMatchObject({ NATS_URL: `nats://nats:${PARAMS.server.port}`, NATS_USER: 'warden', HTTP_HOST: '0.0.0.0', HTTP_PORT: '3109', CONSOLE_GATE_URL: 'http://gate:3105' });
+    expect(env(app).NATS_PASSWORD).toBe(env(services.nats).WARDEN_SERVICE_PASSWORD);
+    expect(words(app.healthcheck?.test)).toContain('http://127.0.0.1:3109/health/ready');
+    expect(dependsOn(app)).toMatchObject({ provision: 'service_completed_successfully' });
+    expect(JSON.stringify(app.ports)).toContain('127.0.0.1:3109:3109');
   });
 
   describe.each([...SERVICES])('%s', (name) => {
@@ -130,7 +140,7 @@ describe('docker-compose.yml', () => {
   it('passes password overrides from the environment to NATS and to everything that connects to it', () => {
     const overridden = composeConfig({ WARDEN_SERVICE_PASSWORD: 'override-service', WARDEN_DB_PASSWORD: 'override-db' });
     expect(env(overridden.nats).WARDEN_SERVICE_PASSWORD).toBe('override-service');
-    for (const name of [...SERVICES, 'provision']) expect(env(overridden[name]).NATS_PASSWORD).toBe('override-service');
+    for (const name of [...SERVICES, 'gateway', 'console', 'provision']) expect(env(overridden[name]).NATS_PASSWORD).toBe('override-service');
     expect(env(overridden.postgres).POSTGRES_PASSWORD).toBe('override-db');
     expect(new URL(env(overridden.audit).DATABASE_URL).password).toBe('override-db');
   });

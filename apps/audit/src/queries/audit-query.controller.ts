@@ -1,4 +1,5 @@
-import { BadRequestException, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { OperatorAuthGuard, Requires } from '@warden/operator-auth';
 import { InvalidQueryError, parseQueryRequest, type AuditQueryName } from '../domain/query-request.js';
 import { AuditQueryService, type QueryPage } from './audit-query-service.js';
 
@@ -6,9 +7,11 @@ type QueryString = Record<string, unknown>;
 
 /**
  * The audit store's HTTP API (described in GET /audit/openapi.json). Every route is one audit query;
- * parameters are checked the same way as on the bus, and a bad one answers 400 with the reason.
+ * parameters are checked the same way as on the bus, and a bad one answers 400 with the reason. Every
+ * route needs an operator's bearer token (401 otherwise): reading a viewer, running retention an admin.
  */
 @Controller('audit')
+@UseGuards(OperatorAuthGuard)
 export class AuditQueryController {
   constructor(private readonly queries: AuditQueryService) {}
 
@@ -58,6 +61,7 @@ export class AuditQueryController {
   }
 
   @Post('retention/run')
+  @Requires('administer')
   @HttpCode(200)
   retention(@Query() query: QueryString) {
     return this.answer('retention_run', query);

@@ -1,7 +1,8 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Msg, Subscription } from '@nats-io/transport-node';
-import { createMessage, parseMessage, requestSubject, type MessageOf, type PayloadOf } from '@warden/contracts';
+import { createMessage, OPERATOR_ID_HEADER, parseMessage, requestSubject, type MessageOf, type PayloadOf } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
+import { OperatorAuthenticator, roleAllows } from '@warden/operator-auth';
 import { LOGGER, type Logger } from '@warden/observability';
 import { Inject } from '@nestjs/common';
 import { InvalidQueryError, parseQueryRequest } from '../domain/query-request.js';
@@ -14,7 +15,9 @@ const encoder = new TextEncoder();
 /**
  * Answers audit.query requests on `warden.query.audit` (core request/reply, queue group `audit`: one
  * replica answers) with audit.result, from the same query layer as the HTTP API. A request that is not
- * a valid audit.query gets `{"error": "..."}`.
+ * a valid audit.query gets `{"error": "..."}`. Like the HTTP API it needs an operator: the bearer token
+ * in the request's `Authorization` header (a viewer; `retention_run` an admin), else the result's
+ * error is `unauthorized: <reason>` or `forbidden: …` and nothing runs.
  */
 @Injectable()
 export class AuditQueryResponder implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,6 +26,7 @@ export class AuditQueryResponder implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly bus: BusConnection,
     private readonly queries: AuditQueryService,
+    private readonly authenticator: OperatorAuthenticator,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
@@ -49,8 +53,12 @@ export class AuditQueryResponder implements OnApplicationBootstrap, OnApplicatio
     const request = parsed.message as MessageOf<'audit.query'>;
     const { query, params, limit, cursor } = request.payload;
     let payload: PayloadOf<'audit.result'>;
+    const auth = await this.authenticator.authenticateBearer(msg.headers?.get('Authorization') || undefined, msg.headers?.get(OPERATOR_ID_HEADER) || undefined);
+    const needed = query === 'retention_run' ? 'administer' : 'read';
     try {
-      payload = { query, ...(await this.queries.run(parseQueryRequest(query, params, limit, cursor))) };
+      if (!auth.ok) payload = { query, rows: [], error: `${auth.status === 401 ? 'unauthorized' : 'unavailable'}: ${auth.reason} (${auth.detail})` };
+      else if (!roleAllows(auth.operator.role, needed)) payload = { query, rows: [], error: `forbidden: operator ${auth.operator.id} is a ${auth.operator.role}; ${query} needs ${needed}` };
+      else payload = { query, ...(await this.queries.run(parseQueryRequest(query, params, limit, cursor))) };
     } catch (error) {
       if (!(error instanceof InvalidQueryError)) this.log.error({ err: error, query }, 'audit query failed');
       payload = { query, rows: [], error: error instanceof InvalidQueryError ? error.message : `query failed: ${(error as Error).message}`.slice(0, 2000) };

@@ -17,6 +17,14 @@ const until = q('until', 'Only events before this time (ISO 8601).', { type: 'st
 const session = q('session_id', 'Only this session.', { type: 'string', pattern: TOKEN });
 const trace = q('trace_id', 'Only this trace.');
 
+const AUTH_RESPONSES = {
+  '401': {
+    description: 'No or bad credentials: `missing_credentials`, `malformed_authorization`, `invalid_token`, `session_expired`, `operator_id_mismatch`.',
+    content: json(ref('Error')),
+  },
+  '403': { description: "`forbidden`: the operator's role may not (queries need viewer, retention admin).", content: json(ref('Error')) },
+};
+
 const get = (summary: string, description: string, parameters: unknown[], paged = true) => ({
   get: {
     summary,
@@ -26,6 +34,7 @@ const get = (summary: string, description: string, parameters: unknown[], paged 
     responses: {
       '200': { description: 'The rows, oldest first unless said otherwise; `next_cursor` when there are more.', content: json(ref('Page')) },
       '400': { description: 'A parameter is unknown, missing or malformed: `{"status":"error","reason":"invalid_param: ..."}`.', content: json(ref('Error')) },
+      ...AUTH_RESPONSES,
     },
   },
 });
@@ -38,8 +47,10 @@ export const AUDIT_OPENAPI_DOCUMENT = {
     description:
       'Read side of the audit store (seed 002 §10.2): session timelines, trace events, gate events and approval statistics, cost ' +
       'breakdowns, breaker trip history, paused sessions, incidents; the hash chain check and a retention run. The same queries ' +
-      'are answered over NATS request/reply on `warden.query.audit` (audit.query / audit.result).',
+      'are answered over NATS request/reply on `warden.query.audit` (audit.query / audit.result). Every call authenticates an operator ' +
+      'with `Authorization: Bearer <token>` (on the bus: the same header on the request); queries need the viewer role, retention admin.',
   },
+  security: [{ operatorToken: [] }],
   paths: {
     '/audit/sessions/{session_id}/timeline': get(
       "A session's timeline",
@@ -70,12 +81,13 @@ export const AUDIT_OPENAPI_DOCUMENT = {
         summary: 'Run retention now',
         description: 'Deletes what is past its table’s retention, in bounded batches; reports what was deleted per table.',
         tags: ['audit'],
-        responses: { '200': { description: 'What the run deleted.', content: json(ref('Page')) } },
+        responses: { '200': { description: 'What the run deleted.', content: json(ref('Page')) }, ...AUTH_RESPONSES },
       },
     },
-    '/audit/openapi.json': { get: { summary: 'This document', tags: ['audit'], responses: { '200': { description: 'OpenAPI 3.1' } } } },
+    '/audit/openapi.json': { get: { summary: 'This document', tags: ['audit'], security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
   },
   components: {
+    securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: "An operator's API token (`warden operator token <id>`) or console login." } },
     schemas: {
       Page: {
         type: 'object',
@@ -86,7 +98,7 @@ export const AUDIT_OPENAPI_DOCUMENT = {
           next_cursor: { type: 'string' },
         },
       },
-      Error: { type: 'object', required: ['status', 'reason'], properties: { status: { const: 'error' }, reason: { type: 'string' } } },
+      Error: { type: 'object', required: ['status', 'reason'], properties: { status: { const: 'error' }, reason: { type: 'string' }, detail: { type: 'string' } } },
     },
   },
 };

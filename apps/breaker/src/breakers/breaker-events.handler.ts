@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging';
-import { priceCall } from '@warden/breakers';
+import { priceCall, throttleOf } from '@warden/breakers';
 import type { BreakerSettings } from '@warden/breakers';
 import { BREAKER_SETTINGS, BreakerSupervisor } from './breaker-supervisor.js';
 
@@ -65,16 +65,10 @@ export class BreakerEventsHandler {
    */
   @OnMessage('intervention.issued')
   onIntervention(@Payload() message: MessageOf<'intervention.issued'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const { intervention_type: type, reduction_factors: factors = {}, limits = {} } = message.payload;
-    if (type !== 'resource_throttling') return Promise.resolve();
+    if (message.payload.intervention_type !== 'resource_throttling') return Promise.resolve();
     const at = storedAt(context);
-    return this.supervisor.apply(address(message, at), { message }, 'throttle', (b) =>
-      b.throttled(
-        message.id,
-        { ...(factors.iterations !== undefined ? { iterations: factors.iterations } : {}), ...(factors.cost !== undefined ? { cost: factors.cost } : {}) },
-        { ...(limits['max_tokens'] !== undefined ? { max_tokens: limits['max_tokens'] } : {}), ...(limits['max_file_operations'] !== undefined ? { max_file_operations: limits['max_file_operations'] } : {}) },
-      ),
-    );
+    const { factors, limits } = throttleOf(message.payload);
+    return this.supervisor.apply(address(message, at), { message }, 'throttle', (b) => b.throttled(message.id, factors, limits));
   }
 
   @OnMessage('breaker.command')

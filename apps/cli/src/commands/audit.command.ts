@@ -1,5 +1,7 @@
 import { AUDIT_QUERIES, createMessage, isSubjectToken, NO_SCOPE, parseMessage, requestSubject, type MessageOf, type PayloadOf } from '@warden/contracts';
+import { headers } from '@nats-io/transport-node';
 import { integerOption, UsageError, type Command } from '../command.js';
+import { operatorToken, TOKEN_HELP } from '../operator-token.js';
 import { withOperatorBus, type OperatorBus } from '../operator-bus.js';
 import { out, style } from '../output.js';
 
@@ -85,7 +87,11 @@ Options:
   --limit N           rows per page (1-1000)
   --cursor C          the next_cursor of the previous page
   --timeout MS        how long to wait for the answer [${DEFAULT_TIMEOUT_MS}]
+  --token-file PATH   file holding your API token [$WARDEN_OPERATOR_TOKEN]
   --json              print the answer as JSON
+
+${TOKEN_HELP} It travels in the request's Authorization header;
+queries need a viewer, retention an admin.
 
 Environment: NATS_URL [nats://127.0.0.1:4222], NATS_USER, NATS_PASSWORD (the operator user may send queries).
 
@@ -99,15 +105,17 @@ Examples:
     limit: { type: 'string' },
     cursor: { type: 'string' },
     timeout: { type: 'string' },
+    'token-file': { type: 'string' },
     json: { type: 'boolean' },
   },
   async run(values, positionals) {
     const request = parseAuditRequest(values, positionals);
-    return withOperatorBus('warden-audit-cli', (bus) => ask(bus, request));
+    const token = operatorToken(values);
+    return withOperatorBus('warden-audit-cli', (bus) => ask(bus, request, token));
   },
 };
 
-async function ask(bus: OperatorBus, request: AuditRequest): Promise<number> {
+async function ask(bus: OperatorBus, request: AuditRequest, token: string): Promise<number> {
   const payload: PayloadOf<'audit.query'> = {
     query: request.query,
     params: request.params,
@@ -117,7 +125,9 @@ async function ask(bus: OperatorBus, request: AuditRequest): Promise<number> {
   const query = createMessage('audit.query', { session_id: NO_SCOPE, agent_id: NO_SCOPE, payload });
   let data: Uint8Array;
   try {
-    data = (await bus.nc.request(requestSubject('audit_query'), new TextEncoder().encode(JSON.stringify(query)), { timeout: request.timeoutMs })).data;
+    const h = headers();
+    h.set('Authorization', `Bearer ${token}`);
+    data = (await bus.nc.request(requestSubject('audit_query'), new TextEncoder().encode(JSON.stringify(query)), { timeout: request.timeoutMs, headers: h })).data;
   } catch (error) {
     out.error(`no answer from the audit service within ${request.timeoutMs / 1000} s (${(error as Error).message}): is it running?`);
     return 1;

@@ -1,13 +1,16 @@
 import { createInterface } from 'node:readline/promises';
 import { OPERATOR_ID_HEADER } from '@warden/contracts';
 import { UsageError, type Command } from '../command.js';
+import { operatorToken, TOKEN_HELP } from '../operator-token.js';
 import { out, style } from '../output.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:3105';
 
 interface Api {
   url: string;
-  operator: string;
+  token: string;
+  /** Sent as X-Observatory-Operator-Id when given; the gate checks it names the token's operator. */
+  operator?: string;
   json: boolean;
 }
 
@@ -66,7 +69,7 @@ async function call(api: Api, method: string, path: string, body?: unknown): Pro
   try {
     response = await fetch(`${api.url}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', [OPERATOR_ID_HEADER]: api.operator },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${api.token}`, ...(api.operator ? { [OPERATOR_ID_HEADER]: api.operator } : {}) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (error) {
@@ -216,13 +219,19 @@ Subcommands:
                                          add --approve to unpause in the same call
   inject SESSION --prompt P              send the agent a message (held in order while paused)
   pause SESSION --reason R               pause a session
+  stop SESSION [--reason R]              emergency stop: pause the session and tell its agent to stop
+                                         (approve resumes it)
   unpause SESSION                        unpause a session
 
 Options:
   --url URL          the gate's HTTP address [$WARDEN_GATE_URL or ${DEFAULT_URL}]
-  --operator ID      who you are, recorded in the audit trail [$WARDEN_OPERATOR_ID or $USER]
+  --token-file PATH  file holding your API token [$WARDEN_OPERATOR_TOKEN]
+  --operator ID      also send X-Observatory-Operator-Id (must be the token's operator) [$WARDEN_OPERATOR_ID]
   --agent ID         the session's agent [$WARDEN_AGENT_ID, else the one agent the session is paused for]
   --json             print the API's JSON answers
+
+${TOKEN_HELP} The audit trail records the token's operator. A viewer's token may list and show;
+changes need an approver.
 
 Examples:
   warden gate
@@ -231,6 +240,7 @@ Examples:
   warden gate rewrite sess-42 --trace 5d0c… --content '{"command":"npm test"}' --approve`,
   options: {
     url: { type: 'string' },
+    'token-file': { type: 'string' },
     operator: { type: 'string' },
     agent: { type: 'string' },
     request: { type: 'string' },
@@ -244,12 +254,13 @@ Examples:
     json: { type: 'boolean' },
   },
   async run(values, positionals) {
+    const operator = ((values.operator as string | undefined) ?? process.env.WARDEN_OPERATOR_ID)?.trim();
     const api: Api = {
       url: ((values.url as string | undefined) ?? process.env.WARDEN_GATE_URL ?? DEFAULT_URL).replace(/\/+$/, ''),
-      operator: (values.operator as string | undefined) ?? process.env.WARDEN_OPERATOR_ID ?? process.env.USER ?? '',
+      token: operatorToken(values),
+      ...(operator ? { operator } : {}),
       json: !!values.json,
     };
-    if (!api.operator.trim()) throw new UsageError('name yourself with --operator or WARDEN_OPERATOR_ID');
     const [sub = process.stdin.isTTY && !api.json ? 'interactive' : 'list', session, ...extra] = positionals;
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const agentGiven = (values.agent as string | undefined) ?? process.env.WARDEN_AGENT_ID;
@@ -324,6 +335,13 @@ Examples:
           const reason = need('reason');
           if (!agentGiven) throw new UsageError('warden gate pause needs --agent (or WARDEN_AGENT_ID)');
           done(api, await sessionCommand(api, id, agentGiven, 'pause', { reason }), `paused ${id}`);
+          return 0;
+        }
+        case 'stop': {
+          const id = needSession();
+          if (!agentGiven) throw new UsageError('warden gate stop needs --agent (or WARDEN_AGENT_ID)');
+          const reason = values.reason as string | undefined;
+          done(api, await sessionCommand(api, id, agentGiven, 'stop', reason ? { reason } : {}), `stopped ${id}`);
           return 0;
         }
         case 'unpause': {

@@ -57,6 +57,22 @@ export function printRunning(suite: LocalSuite): void {
   }
   out.line(`  ${'credentials'.padEnd(26)} ${rel(resolve(suite.logDir, '..', 'credentials.json'))}  ${style.dim(`(agents: ${Object.keys(suite.credentials.agents).join(', ')})`)}`);
   out.line(`  ${'logs'.padEnd(26)} ${rel(suite.logDir)}/`);
+  printLogin(suite);
+}
+
+/** How to log in to the console: the admin's password and API token when this run created them (shown once). */
+export function printLogin(suite: LocalSuite): void {
+  const { admin } = suite;
+  out.line();
+  out.line(style.bold(`Operator console: ${suite.consoleUrl}`));
+  if (admin.created) {
+    out.line(`  log in as ${style.bold(admin.id)} with the password ${style.bold(admin.password!)}`);
+    out.line(`  API token of ${admin.id} (warden gate, warden audit, the HTTP APIs): ${admin.token}`);
+    out.line(style.dim('  Both are shown this once: Warden keeps only their hashes. More operators: npx warden operator add <id> --role viewer|approver|admin'));
+  } else {
+    out.line(`  log in as ${style.bold(admin.id)} with the password printed when it was created; a new one: npx warden operator passwd ${admin.id}`);
+    out.line(style.dim('  More operators: npx warden operator add <id> --role viewer|approver|admin; API tokens: npx warden operator token <id>'));
+  }
 }
 
 /** Keeps the suite up until Ctrl-C (or SIGTERM), then stops it cleanly. */
@@ -85,7 +101,8 @@ export const upCommand: Command = {
   help: `Usage: warden up [options]
 
 Starts nats-server with Warden's configuration, PostgreSQL for the audit log, provisions the streams and
-consumers, and runs the seven services as separate processes. Prints where everything listens.
+consumers, and runs the seven services and the operator console as separate processes. Prints where
+everything listens and how to log in to the console (the first run creates the operator admin).
 
 ${SUITE_OPTIONS_HELP}`,
   options: SUITE_OPTIONS,

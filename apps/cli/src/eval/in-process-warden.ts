@@ -1,5 +1,5 @@
 import { createMessage, derivedMessageId, goalAfter, validateMessage, type MessageOf, type MessageType, type PayloadOf, type VerdictKind } from '@warden/contracts';
-import { SessionBreakers, type BreakerEvent, type BreakerSettings } from '@warden/breakers';
+import { SessionBreakers, throttleOf, type BreakerEvent, type BreakerSettings } from '@warden/breakers';
 import { emptyRecord, evaluationPublications, InterventionSession, issueOf, respondToIssue, type InterventionSettings, type IssueMessage, type PromptTemplates, type Publication } from '@warden/interventions';
 import { priceOf, SessionPatterns, type PatternReport, type PatternSettings, type ProjectKnowledge } from '@warden/patterns';
 import { StepReviewer, SupervisionState, type ReviewSources } from '@warden/review';
@@ -297,16 +297,8 @@ class SessionJudgement {
         const issued = p.payload as PayloadOf<'intervention.issued'>;
         this.result.interventions.push({ type: issued.intervention_type, severity: issued.severity, issueType: issued.trigger.issue_type, trigger: issued.trigger.kind, atAction: this.current });
         if (issued.intervention_type === 'resource_throttling') {
-          const factors = issued.reduction_factors ?? {};
-          const limits = issued.limits ?? {};
-          const message = this.message('intervention.issued', issued);
-          this.onBreakerEvents(
-            this.breakers.throttled(
-              message.id,
-              { ...(factors.iterations !== undefined ? { iterations: factors.iterations } : {}), ...(factors.cost !== undefined ? { cost: factors.cost } : {}) },
-              { ...(limits['max_tokens'] !== undefined ? { max_tokens: limits['max_tokens'] } : {}), ...(limits['max_file_operations'] !== undefined ? { max_file_operations: limits['max_file_operations'] } : {}) },
-            ),
-          );
+          const { factors, limits } = throttleOf(issued);
+          this.onBreakerEvents(this.breakers.throttled(this.message('intervention.issued', issued).id, factors, limits));
         }
       }
       if (p.type === 'incident.created' && !this.result.stop) {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SERVICES, type ServiceName } from '@warden/contracts';
+import { SERVICES } from '@warden/contracts';
 import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer } from '@warden/local-runtime';
-import { SERVICE_PORTS, type NatsSettings } from '@warden/messaging';
+import { BusConnection, SERVICE_PORTS, type NatsSettings } from '@warden/messaging';
+import { OperatorStore } from '@warden/operator-auth';
 
 export interface LocalSuiteOptions {
   /** Where the suite keeps its store, credentials and logs. */
@@ -30,8 +31,23 @@ export interface Credentials {
 export const GATEWAY_PORT = 3108;
 
 export interface RunningService {
-  name: ServiceName | 'gateway';
+  /** One of the seven services, the gateway or the console. */
+  name: string;
   url: string;
+}
+
+/** The console's default port, after the seven services' 3101-3107 and the gateway's 3108. */
+export const CONSOLE_PORT = 3109;
+
+/** The operator `warden up` creates so that someone can log in to the console. */
+export const LOCAL_ADMIN = 'admin';
+
+/** How to log in: the admin's password and an API token when this run created the admin (shown once). */
+export interface AdminLogin {
+  id: string;
+  created: boolean;
+  password?: string;
+  token?: string;
 }
 
 async function preferredPort(port: number): Promise<number> {
@@ -63,6 +79,7 @@ export class LocalSuite {
   databaseUrl = '';
   databaseLabel = '';
   credentials!: Credentials;
+  admin!: AdminLogin;
 
   private constructor(private readonly options: LocalSuiteOptions) {}
 
@@ -80,7 +97,11 @@ export class LocalSuite {
   }
 
   get services(): RunningService[] {
-    return this.processes.map((p) => ({ name: p.app as ServiceName | 'gateway', url: p.url }));
+    return this.processes.map((p) => ({ name: p.app, url: p.url }));
+  }
+
+  get consoleUrl(): string {
+    return this.processes.find((p) => p.app === 'console')?.url ?? '';
   }
 
   get natsUrl(): string {
@@ -142,6 +163,8 @@ export class LocalSuite {
         (created ? ` (${created} created)` : ' (all up to date)'),
     );
 
+    this.admin = await this.ensureAdmin();
+
     // Start the services one after the other: on a small machine, seven cold Node starts at once
     // take longer than in turn.
     for (const name of SERVICES) {
@@ -174,6 +197,38 @@ export class LocalSuite {
     });
     this.processes.push(gateway);
     options.onProgress(`${'gateway'.padEnd(24)} ${gateway.url}/hooks/claude-code`);
+    const gate = this.processes.find((p) => p.app === 'gate')!;
+    const consoleApp = await ServiceProcess.start({
+      app: 'console',
+      nats: this.serviceSettings,
+      partitions: options.partitions,
+      port: await preferredPort(CONSOLE_PORT),
+      env: { LOG_LEVEL: options.logLevel, CONSOLE_GATE_URL: gate.url },
+      logFile: join(this.logDir, 'console.log'),
+      ownProcessGroup: true,
+    });
+    this.processes.push(consoleApp);
+    options.onProgress(`${'console'.padEnd(24)} ${consoleApp.url}`);
+    // Where this suite runs, for the commands run beside it (`warden operator` finds NATS here).
+    const urls = Object.fromEntries(this.processes.map((p) => [`${p.app.replace(/-/g, '_')}_url`, p.url]));
+    writeFileSync(join(this.stateDir, 'suite.json'), JSON.stringify({ nats_url: this.natsUrl, ...urls }, null, 2));
+  }
+
+  /**
+   * An admin for the console and the operator APIs. Created (with a generated password and an API token,
+   * both shown once) when the state directory has none; later runs keep it.
+   */
+  private async ensureAdmin(): Promise<AdminLogin> {
+    const bus = await BusConnection.open(this.serviceSettings);
+    try {
+      const store = new OperatorStore(bus.nc);
+      if (await store.get(LOCAL_ADMIN)) return { id: LOCAL_ADMIN, created: false };
+      const { password } = await store.add(LOCAL_ADMIN, 'admin', { createdBy: 'warden up' });
+      const token = await store.issueToken(LOCAL_ADMIN, { label: 'warden up' });
+      return { id: LOCAL_ADMIN, created: true, password, token };
+    } finally {
+      await bus.close();
+    }
   }
 
   /** Ends every process at once (SIGKILL), without waiting. */

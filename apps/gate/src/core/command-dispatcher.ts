@@ -74,6 +74,7 @@ export function toMessage(command: HitlCommand, id: string): MessageOf<'gate.com
       ...(command.resolution !== undefined ? { resolution: command.resolution } : {}),
       ...(command.request_id !== undefined ? { request_id: command.request_id } : {}),
       ...(command.conditions !== undefined ? { conditions: command.conditions } : {}),
+      ...(command.stop_agent ? { stop_agent: true } : {}),
     },
   });
 }

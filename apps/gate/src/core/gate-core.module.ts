@@ -7,11 +7,10 @@ import { GateStores } from '../relay/relay-stores.js';
 import { CommandDispatcher } from './command-dispatcher.js';
 import { GATE_OPTIONS } from './gate-options.js';
 import { GatewayBodyParsing } from './gateway-body.js';
-import { OperatorAuthenticator, OperatorGuard, OperatorHeaderAuthenticator } from './operator.guard.js';
 
 /**
  * What the gate's features share: its options, the stores (KV buckets and the buffer stream), metrics,
- * the command dispatcher and the operator check of its HTTP API.
+ * the command dispatcher and the body parsing of its HTTP API (operators are checked by OperatorAuthGuard).
  */
 @Global()
 @Module({})
@@ -24,11 +23,9 @@ export class GateCoreModule {
         { provide: GateStores, useFactory: (bus: BusConnection) => GateStores.open(bus), inject: [BusConnection] },
         { provide: GateMetrics, useFactory: (metrics: MetricsRegistry) => new GateMetrics(metrics), inject: [MetricsRegistry] },
         CommandDispatcher,
-        { provide: OperatorAuthenticator, useClass: OperatorHeaderAuthenticator },
-        OperatorGuard,
         GatewayBodyParsing,
       ],
-      exports: [GATE_OPTIONS, GateStores, GateMetrics, CommandDispatcher, OperatorAuthenticator, OperatorGuard],
+      exports: [GATE_OPTIONS, GateStores, GateMetrics, CommandDispatcher],
     };
   }
 }

@@ -10,7 +10,8 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       const body = exception.getResponse();
       const reason =
         typeof body === 'object' && body && 'reason' in body ? String((body as { reason: unknown }).reason) : exception.message.toLowerCase().replace(/\s+/g, '_');
-      response.status(exception.getStatus()).json({ status: 'error', reason });
+      const detail = typeof body === 'object' && body && 'detail' in body ? { detail: String((body as { detail: unknown }).detail) } : {};
+      response.status(exception.getStatus()).json({ status: 'error', reason, ...detail });
       return;
     }
     response.status(503).json({ status: 'error', reason: `unavailable: ${(exception as Error)?.message ?? 'internal error'}` });

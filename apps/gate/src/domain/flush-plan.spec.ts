@@ -1,7 +1,7 @@
 import { createMessage, EXAMPLE_PAYLOADS, OPERATOR_REJECTION_PROMPT, type PayloadOf } from '@warden/contracts';
 import type { DecisionEntry, InjectEntry, StoredEntry } from './buffer-entry.js';
 import { decisionForHeld } from './decision-policy.js';
-import { decisionId, planFlush, type FlushSpec } from './flush-plan.js';
+import { decisionId, planFlush, rejectionAlreadyInjected, stopControl, type FlushSpec } from './flush-plan.js';
 
 const verdict = (actionId: string, payload: Partial<PayloadOf<'review.verdict'>> = {}) =>
   createMessage('review.verdict', {
@@ -42,6 +42,29 @@ describe('planFlush (FR-11.3, FR-11.10)', () => {
     expect(plan[1]!.payload).toMatchObject({ decision: 'deny', decided_by: 'operator' });
     expect(plan[2]!.payload).toMatchObject({ decision: 'allow', decided_by: 'reviewer' });
     expect(planFlush('a1', 's1', entries, {}, s).map((m) => m.id)).toEqual(plan.map((m) => m.id));
+  });
+
+  it("sends the operator's own inject of the rejection prompt first and once (the FRD's inject, then unpause)", () => {
+    const entries = stored(
+      held('a1', { needs_approval: true, holds: ['require_approval'] }, { verdict: 'require_approval' }),
+      injected('use the staging database'),
+      injected(OPERATOR_REJECTION_PROMPT),
+    );
+    expect(rejectionAlreadyInjected(entries, 'w1', OPERATOR_REJECTION_PROMPT)).toBe(true);
+    expect(rejectionAlreadyInjected(entries, 'w0', OPERATOR_REJECTION_PROMPT)).toBe(false);
+    const plan = planFlush('a1', 's1', entries, {}, spec({ resolution: 'reject', rejection_prompt: OPERATOR_REJECTION_PROMPT }));
+    expect(plan.map((m) => ('action_id' in m.payload ? `${m.payload.action_id}:${m.payload.decision}` : m.payload.message))).toEqual([
+      OPERATOR_REJECTION_PROMPT,
+      'a1:deny',
+      'use the staging database',
+    ]);
+    expect(plan[0]!.id).toBe(planFlush('a1', 's1', stored(injected(OPERATOR_REJECTION_PROMPT)), {}, spec()).at(0)!.id);
+  });
+
+  it('tells a stopped agent to stop with a control it acknowledges', () => {
+    const control = stopControl('a1', 's1', 'cmd-1', 'operator-xander', 'Looping on the deploy');
+    expect(control.payload).toMatchObject({ kind: 'emergency_stop', requires_ack: true, message: 'Emergency stop by operator operator-xander: Looping on the deploy' });
+    expect(stopControl('a1', 's1', 'cmd-1', 'operator-xander', 'again').id).toBe(control.id);
   });
 
   it('handles an empty buffer', () => {

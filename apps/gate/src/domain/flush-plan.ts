@@ -55,6 +55,33 @@ export function resumeControl(agentId: string, sessionId: string, window: { id: 
   });
 }
 
+/** An operator's emergency stop: the SDK stops proposing and confirms (control.acknowledged `stopped`). */
+export function stopControl(agentId: string, sessionId: string, commandId: string, operatorId: string, reason: string): MessageOf<'control.issued'> {
+  const id = derivedMessageId('control.issued', `stop:${commandId}`);
+  return createMessage('control.issued', {
+    id,
+    session_id: sessionId,
+    agent_id: agentId,
+    trace_id: commandId,
+    causation_id: commandId,
+    payload: {
+      control_id: `stop-${id}`.slice(0, 128),
+      kind: 'emergency_stop',
+      message: `Emergency stop by operator ${operatorId}: ${reason}`.slice(0, 16000),
+      requires_ack: true,
+    },
+  });
+}
+
+/**
+ * Whether the operator already injected the rejection prompt in this window: the FRD's Reject is two
+ * calls, inject the prompt and then unpause (FR-11.10). The prompt is then sent first, once, and what
+ * waited for approval is denied.
+ */
+export function rejectionAlreadyInjected(entries: StoredEntry[], windowId: string, prompt: string): boolean {
+  return entries.some((e) => e.entry.window_id === windowId && e.entry.kind === 'inject' && e.entry.prompt === prompt);
+}
+
 export interface FlushSpec extends Resolution {
   window_id: string;
   /** Derived ids of a rejection prompt come from this (the unpause command, or the timed-out request). */
@@ -76,17 +103,24 @@ export function planFlush(
   spec: FlushSpec,
 ): OutgoingMessage[] {
   const plan: OutgoingMessage[] = [];
-  if (spec.resolution === 'reject') {
-    plan.push(
-      injectedControl(agentId, sessionId, {
-        source_id: `reject:${spec.cause_id}`,
-        trace_id: spec.window_id,
-        prompt: spec.rejection_prompt ?? '',
-        operator_id: spec.operator_id,
-      }),
-    );
-  }
   const ordered = entries.filter((e) => e.entry.window_id === spec.window_id && e.seq <= spec.through_seq).sort((a, b) => a.seq - b.seq);
+  if (spec.resolution === 'reject') {
+    const injected = ordered.find((e) => e.entry.kind === 'inject' && e.entry.prompt === spec.rejection_prompt);
+    if (injected) {
+      // The operator's own inject of the prompt goes first instead of a second copy.
+      ordered.splice(ordered.indexOf(injected), 1);
+      ordered.unshift(injected);
+    } else {
+      plan.push(
+        injectedControl(agentId, sessionId, {
+          source_id: `reject:${spec.cause_id}`,
+          trace_id: spec.window_id,
+          prompt: spec.rejection_prompt ?? '',
+          operator_id: spec.operator_id,
+        }),
+      );
+    }
+  }
   for (const { entry } of ordered) {
     const rewrite = rewrites[entry.trace_id];
     if (entry.kind === 'inject') {

@@ -55,4 +55,12 @@ describe('checkHitlCommand (FR-11.4)', () => {
     expect(checkHitlCommand({ ...complete.hitl_unpause, resolution: 'reject', conditions: ['x'] })).toMatchObject({ ok: false });
     expect(checkHitlCommand({ ...complete.hitl_unpause, resolution: 'reject', original_trace_id: 't', new_content: '{}' })).toMatchObject({ ok: false });
   });
+
+  it('takes an emergency stop on a pause only', () => {
+    expect(checkHitlCommand({ ...complete.hitl_pause, stop_agent: true })).toMatchObject({ ok: true, command: { type: 'hitl_pause', stop_agent: true } });
+    expect(checkHitlCommand({ ...complete.hitl_pause, stop_agent: false })).toMatchObject({ ok: true, command: { type: 'hitl_pause' } });
+    expect((checkHitlCommand({ ...complete.hitl_pause, stop_agent: false }) as { command: object }).command).not.toHaveProperty('stop_agent');
+    expect(checkHitlCommand({ ...complete.hitl_pause, stop_agent: 'yes' })).toEqual({ ok: false, reason: 'invalid_field: stop_agent (true or false)' });
+    expect(checkHitlCommand({ ...complete.hitl_unpause, stop_agent: true })).toEqual({ ok: false, reason: 'invalid_field: stop_agent (only a pause stops the agent)' });
+  });
 });

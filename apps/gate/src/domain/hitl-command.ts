@@ -18,6 +18,8 @@ export interface HitlCommand {
   request_id?: string;
   /** hitl_unpause: approval with conditions. */
   conditions?: string[];
+  /** hitl_pause: an operator's emergency stop; the agent stops until the pause is approved. */
+  stop_agent?: boolean;
 }
 
 /** The fields each command type must carry (FR-11.4), in the order they are reported missing. */
@@ -93,6 +95,12 @@ export function checkHitlCommand(input: unknown): CommandCheck {
     if (!TRACE_ID.test(traceId)) return fail('invalid_field: original_trace_id (a trace id of a buffered message)');
     command.original_trace_id = traceId;
     command.new_content = newContent;
+  }
+
+  if (raw.stop_agent !== undefined && raw.stop_agent !== null && raw.stop_agent !== false) {
+    if (raw.stop_agent !== true) return fail('invalid_field: stop_agent (true or false)');
+    if (type !== 'hitl_pause') return fail('invalid_field: stop_agent (only a pause stops the agent)');
+    command.stop_agent = true;
   }
 
   if (type === 'hitl_unpause') {

@@ -29,6 +29,8 @@ export interface PauseWindow {
   reason: string;
   trigger: PauseTrigger;
   request_id?: string;
+  /** An operator's emergency stop: the agent was told to stop, and is told to resume when this pause is approved. */
+  stops_agent?: boolean;
 }
 
 /** The fields of a hitl.intervention_recorded message (FR-11.7), kept to publish its reversal later. */

@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UnprocessableEntityException, UseFilters, UseGuards } from '@nestjs/common';
 import { OPERATOR_REJECTION_PROMPT, type HitlCommandType } from '@warden/contracts';
+import { OperatorAuthGuard, operatorOf, Requires } from '@warden/operator-auth';
 import type { Request, Response } from 'express';
 import { CommandDispatcher } from '../core/command-dispatcher.js';
 import { readJsonBody } from '../core/gateway-body.js';
 import { GatewayExceptionFilter } from '../core/gateway-errors.js';
-import { OperatorGuard, operatorOf } from '../core/operator.guard.js';
 import { checkHitlCommand, isHitlCommandType } from '../domain/hitl-command.js';
 import { sendOutcome } from './outcome.js';
 import { SessionViews, type SessionSummary, type SessionView } from './session-views.js';
@@ -15,10 +15,11 @@ const unprocessable = (reason: string) => new UnprocessableEntityException({ sta
  * The HITL endpoints of FR-11.5 and the operator actions of FR-11.10, each one call. The body carries
  * the command's fields (FR-11.4): `agent_id` and `timestamp` always, plus `reason` (pause),
  * `original_trace_id` and `new_content` (rewrite), `prompt` (inject). The path gives the session, the
- * endpoint the type, and the X-Observatory-Operator-Id header the operator.
+ * endpoint the type, and the authenticated operator (OperatorAuthGuard: reading needs a viewer, every
+ * command an approver) the operator id.
  */
 @Controller('gateway/sessions')
-@UseGuards(OperatorGuard)
+@UseGuards(OperatorAuthGuard)
 @UseFilters(GatewayExceptionFilter)
 export class HitlController {
   constructor(
@@ -43,24 +44,28 @@ export class HitlController {
     return this.views.view(agentId, sessionId);
   }
 
+  @Requires('decide')
   @Post(':session_id/pause')
   @HttpCode(200)
   pause(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     return this.command('hitl_pause', sessionId, request, response);
   }
 
+  @Requires('decide')
   @Post(':session_id/unpause')
   @HttpCode(200)
   unpause(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     return this.command('hitl_unpause', sessionId, request, response);
   }
 
+  @Requires('decide')
   @Post(':session_id/rewrite')
   @HttpCode(200)
   rewrite(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     return this.command('hitl_rewrite', sessionId, request, response);
   }
 
+  @Requires('decide')
   @Post(':session_id/inject')
   @HttpCode(200)
   inject(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
@@ -68,6 +73,7 @@ export class HitlController {
   }
 
   /** Any of the four commands with its `type` in the body, as in an inbox file (FR-11.4). */
+  @Requires('decide')
   @Post(':session_id/commands')
   @HttpCode(200)
   anyCommand(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
@@ -75,6 +81,7 @@ export class HitlController {
   }
 
   /** FR-11.10 approve: flush as it is. */
+  @Requires('decide')
   @Post(':session_id/approve')
   @HttpCode(200)
   approve(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
@@ -82,6 +89,7 @@ export class HitlController {
   }
 
   /** FR-11.10 rewrite: the rewrite (`original_trace_id`, `new_content`) and the unpause as one command; nothing happens if the rewrite cannot. */
+  @Requires('decide')
   @Post(':session_id/rewrite-and-approve')
   @HttpCode(200)
   rewriteAndApprove(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
@@ -89,10 +97,23 @@ export class HitlController {
   }
 
   /** FR-11.10 reject: inject the rejection prompt first, deny what waited for approval, flush the rest. */
+  @Requires('decide')
   @Post(':session_id/reject')
   @HttpCode(200)
   reject(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     return this.command('hitl_unpause', sessionId, request, response, { resolution: 'reject' });
+  }
+
+  /**
+   * Emergency stop by an operator: the session pauses (a pause command with `stop_agent`) and its agent
+   * is told to stop (control emergency_stop; the SDK refuses to propose and confirms). Approving the
+   * pause (`/approve` or `/unpause`) resumes the agent; rejecting it leaves it stopped.
+   */
+  @Requires('decide')
+  @Post(':session_id/stop')
+  @HttpCode(200)
+  stop(@Param('session_id') sessionId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    return this.command('hitl_pause', sessionId, request, response, { stop: true });
   }
 
   private async command(
@@ -100,7 +121,7 @@ export class HitlController {
     sessionId: string,
     request: Request,
     response: Response,
-    action: { resolution?: 'approve' | 'reject'; rewrite?: boolean } = {},
+    action: { resolution?: 'approve' | 'reject'; rewrite?: boolean; stop?: boolean } = {},
   ): Promise<Record<string, unknown>> {
     const body = await readJsonBody(request);
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw unprocessable('body_must_be_a_json_object');
@@ -114,12 +135,16 @@ export class HitlController {
       if (fields.original_trace_id === undefined) throw unprocessable('missing_required_field: original_trace_id');
       if (fields.new_content === undefined) throw unprocessable('missing_required_field: new_content');
     }
+    if (action.stop) {
+      fields.stop_agent = true;
+      if (fields.reason === undefined) fields.reason = 'Emergency stop by an operator';
+    }
     if (action.resolution) {
       if (fields.resolution !== undefined && fields.resolution !== action.resolution) throw unprocessable(`invalid_field: resolution (this endpoint ${action.resolution}s)`);
       fields.resolution = action.resolution;
       if (action.resolution === 'reject' && fields.prompt === undefined) fields.prompt = OPERATOR_REJECTION_PROMPT;
     }
-    const check = checkHitlCommand({ ...fields, ...(type ? { type } : {}), session_id: sessionId, operator_id: operatorOf(request) });
+    const check = checkHitlCommand({ ...fields, ...(type ? { type } : {}), session_id: sessionId, operator_id: operatorOf(request).id });
     if (!check.ok) throw unprocessable(check.reason);
     return sendOutcome(await this.dispatcher.dispatch(check.command), response);
   }

@@ -9,8 +9,18 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 const sessionParam = { name: 'session_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
 const requestParam = { name: 'request_id', in: 'path', required: true, schema: { type: 'string' } };
 
+const unauthorized = {
+  description:
+    'Checked before the body is read: `missing_credentials` (no `Authorization: Bearer <token>`; the ' +
+    `${OPERATOR_ID_HEADER} header alone proves nothing), \`malformed_authorization\`, \`invalid_token\` (unknown, revoked or expired), ` +
+    `\`session_expired\`, \`operator_id_mismatch\` (${OPERATOR_ID_HEADER} names another operator than the token authenticates).`,
+  content: json(ref('Error')),
+};
+const forbidden = { description: '`forbidden`: the operator\'s role may not do this (reading needs viewer, every command approver).', content: json(ref('Error')) };
+
 const common = {
-  '401': { description: `Missing or blank ${OPERATOR_ID_HEADER} header (checked before the body is read).`, content: json(ref('Error')) },
+  '401': unauthorized,
+  '403': forbidden,
   '400': { description: 'The body is not JSON (`invalid_json`).', content: json(ref('Error')) },
   '413': { description: 'The body is over 1 MiB (`payload_too_large`).', content: json(ref('Error')) },
   '503': { description: 'NATS is unreachable.', content: json(ref('Error')) },
@@ -53,11 +63,12 @@ export const OPENAPI_DOCUMENT = {
     title: 'Warden gate: operator API',
     version: '1.0.0',
     description:
-      'Human-in-the-loop control of agent sessions (FRD-011) and human gate approvals (seed 002 §6). Every call names its operator in the ' +
-      `${OPERATOR_ID_HEADER} header. A command is applied by the gate replica that owns the session, in order with the session's messages; ` +
-      'any replica accepts it.',
+      'Human-in-the-loop control of agent sessions (FRD-011) and human gate approvals (seed 002 §6). Every call authenticates its operator with ' +
+      '`Authorization: Bearer <token>` (`warden operator token <id>`); reading needs the viewer role, every command approver. The ' +
+      `${OPERATOR_ID_HEADER} header of FR-11.6 is accepted beside the token when it names the operator the token authenticates. ` +
+      "A command is applied by the gate replica that owns the session, in order with the session's messages; any replica accepts it.",
   },
-  security: [{ operatorId: [] }],
+  security: [{ operatorToken: [] }],
   tags: [
     { name: 'hitl', description: 'Pause, rewrite, inject, unpause (FR-11.4, FR-11.5) and the operator actions of FR-11.10.' },
     { name: 'gates', description: 'Human gates and their approval requests.' },
@@ -68,7 +79,7 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Paused sessions',
         description: 'Every paused session with what paused it, how many messages it holds and its pending gate requests.',
         tags: ['hitl'],
-        responses: { '200': { description: 'The paused sessions.', content: json({ type: 'object', properties: { sessions: { type: 'array', items: ref('SessionSummary') } } }) }, '401': common['401'] },
+        responses: { '200': { description: 'The paused sessions.', content: json({ type: 'object', properties: { sessions: { type: 'array', items: ref('SessionSummary') } } }) }, '401': common['401'], '403': common['403'] },
       },
     },
     '/gateway/sessions/{session_id}': {
@@ -81,6 +92,7 @@ export const OPENAPI_DOCUMENT = {
           '200': { description: 'The session (status `normal` when it is not paused).', content: json(ref('SessionView')) },
           '422': { description: '`agent_id_required` when several agents of the session are paused.', content: json(ref('Error')) },
           '401': common['401'],
+          '403': common['403'],
         },
       },
     },
@@ -124,11 +136,16 @@ export const OPENAPI_DOCUMENT = {
       `Inject the rejection prompt ("${OPERATOR_REJECTION_PROMPT}" unless \`prompt\` says otherwise) before anything else, deny the held actions that needed approval, then flush the rest.`,
       'RejectBody',
     ),
+    '/gateway/sessions/{session_id}/stop': command(
+      'Emergency stop',
+      "Pause the session and tell its agent to stop (control emergency_stop): the SDK refuses to propose and confirms with control.acknowledged `stopped`. Approving the pause resumes the agent (control resume); rejecting it leaves it stopped. On a paused session: `note: already_paused`, the agent is still stopped.",
+      'StopBody',
+    ),
     '/gateway/gates': {
       get: {
         summary: 'The human gates in effect',
         tags: ['gates'],
-        responses: { '200': { description: 'Standard and configured gates with their conditions.', content: json({ type: 'object', properties: { gates: { type: 'array', items: { type: 'object' } } } }) }, '401': common['401'] },
+        responses: { '200': { description: 'Standard and configured gates with their conditions.', content: json({ type: 'object', properties: { gates: { type: 'array', items: { type: 'object' } } } }) }, '401': common['401'], '403': common['403'] },
       },
     },
     '/gateway/requests': {
@@ -140,6 +157,7 @@ export const OPENAPI_DOCUMENT = {
           '200': { description: 'The requests, oldest first.', content: json({ type: 'object', properties: { requests: { type: 'array', items: ref('GateRequest') } } }) },
           '422': { description: 'Unknown status.', content: json(ref('Error')) },
           '401': common['401'],
+          '403': common['403'],
         },
       },
     },
@@ -148,13 +166,13 @@ export const OPENAPI_DOCUMENT = {
         summary: 'One gate request',
         tags: ['gates'],
         parameters: [requestParam],
-        responses: { '200': { description: 'The request.', content: json(ref('GateRequest')) }, '404': { description: '`unknown_request`', content: json(ref('Error')) }, '401': common['401'] },
+        responses: { '200': { description: 'The request.', content: json(ref('GateRequest')) }, '404': { description: '`unknown_request`', content: json(ref('Error')) }, '401': common['401'], '403': common['403'] },
       },
     },
     '/gateway/requests/{request_id}/respond': {
       post: {
         summary: 'Answer a gate request',
-        description: 'Approve, approve with conditions, or reject (the agent is told first). The approver is the operator of the header. The request must be pending.',
+        description: 'Approve, approve with conditions, or reject (the agent is told first). The approver is the authenticated operator. The request must be pending.',
         tags: ['gates'],
         parameters: [requestParam],
         requestBody: { required: true, content: json(ref('AnswerBody')) },
@@ -173,11 +191,18 @@ export const OPENAPI_DOCUMENT = {
     },
   },
   components: {
-    securitySchemes: { operatorId: { type: 'apiKey', in: 'header', name: OPERATOR_ID_HEADER, description: 'The operator performing the call (FR-11.6); blank counts as missing.' } },
+    securitySchemes: {
+      operatorToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: `An operator's API token (\`wdn_…\`) or console login (\`wds_…\`). ${OPERATOR_ID_HEADER} may accompany it and must then name the same operator.`,
+      },
+    },
     schemas: {
       Ok: { type: 'object', required: ['status'], properties: { status: { const: 'ok' }, note: { type: 'string', enum: ['already_paused', 'not_paused'] } } },
       Accepted: { type: 'object', required: ['status', 'note', 'command_id'], properties: { status: { const: 'accepted' }, note: { type: 'string' }, command_id: { type: 'string' } } },
-      Error: { type: 'object', required: ['status', 'reason'], properties: { status: { const: 'error' }, reason: { type: 'string' } } },
+      Error: { type: 'object', required: ['status', 'reason'], properties: { status: { const: 'error' }, reason: { type: 'string' }, detail: { type: 'string' } } },
+      StopBody: { type: 'object', required: ['agent_id', 'timestamp'], properties: { ...base, reason: { type: 'string', maxLength: 2000, default: 'Emergency stop by an operator' } } },
       PauseBody: { type: 'object', required: ['agent_id', 'reason', 'timestamp'], properties: { ...base, reason: { type: 'string', maxLength: 2000 } } },
       UnpauseBody: {
         type: 'object',

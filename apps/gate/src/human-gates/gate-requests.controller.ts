@@ -1,11 +1,11 @@
 import { Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, Req, Res, UnprocessableEntityException, UseFilters, UseGuards } from '@nestjs/common';
+import { OperatorAuthGuard, operatorOf, Requires } from '@warden/operator-auth';
 import type { Request, Response } from 'express';
 import type { GateOptions } from '../config.js';
 import { CommandDispatcher } from '../core/command-dispatcher.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
 import { readJsonBody } from '../core/gateway-body.js';
 import { GatewayExceptionFilter } from '../core/gateway-errors.js';
-import { OperatorGuard, operatorOf } from '../core/operator.guard.js';
 import { answerProblem, checkAnswer, type GateRequestRecord } from '../domain/gate-request.js';
 import { sendOutcome } from '../hitl/outcome.js';
 import { GateStores } from '../relay/relay-stores.js';
@@ -18,7 +18,7 @@ const STATUSES = ['pending', 'approved', 'approved_with_conditions', 'rejected',
  * rejects what the gate held (the agent is told first).
  */
 @Controller('gateway')
-@UseGuards(OperatorGuard)
+@UseGuards(OperatorAuthGuard)
 @UseFilters(GatewayExceptionFilter)
 export class GateRequestsController {
   constructor(
@@ -52,6 +52,7 @@ export class GateRequestsController {
   }
 
   @Post('requests/:request_id/respond')
+  @Requires('decide')
   @HttpCode(200)
   async respond(@Param('request_id') requestId: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const check = checkAnswer(await readJsonBody(request));
@@ -67,7 +68,7 @@ export class GateRequestsController {
       type: 'hitl_unpause',
       session_id: record!.session_id,
       agent_id: record!.agent_id,
-      operator_id: operatorOf(request),
+      operator_id: operatorOf(request).id,
       timestamp: new Date().toISOString(),
       resolution: answer.approved ? 'approve' : 'reject',
       request_id: requestId,

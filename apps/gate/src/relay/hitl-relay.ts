@@ -13,7 +13,7 @@ import type { Logger } from '@warden/observability';
 import { entryContent, rewriteProblem, type BufferEntry, type DecisionEntry, type InjectEntry, type PauseTrigger, type StoredEntry, type Verdict } from '../domain/buffer-entry.js';
 import { stateHash } from '../domain/canonical-hash.js';
 import { decisionFromVerdict, type Resolution } from '../domain/decision-policy.js';
-import { injectedControl, planFlush, decisionId, resumeControl, STOPPING_PARTICIPANT, type OutgoingMessage } from '../domain/flush-plan.js';
+import { injectedControl, planFlush, decisionId, resumeControl, rejectionAlreadyInjected, stopControl, STOPPING_PARTICIPANT, type OutgoingMessage } from '../domain/flush-plan.js';
 import { answerProblem, outcomeOf, type GateRequestRecord } from '../domain/gate-request.js';
 import { checkHitlCommand, type HitlCommand } from '../domain/hitl-command.js';
 import { approvalKey, detailsOf, gateContext, summaryOf, triggeredGates, type GateContext, type HumanGate, type SessionFacts } from '../domain/human-gates.js';
@@ -200,6 +200,7 @@ export class HitlRelay {
       ...(p.resolution !== undefined ? { resolution: p.resolution } : {}),
       ...(p.request_id !== undefined ? { request_id: p.request_id } : {}),
       ...(p.conditions !== undefined ? { conditions: p.conditions } : {}),
+      ...(p.stop_agent !== undefined ? { stop_agent: p.stop_agent } : {}),
     });
     if (!check.ok) {
       this.options.metrics.commands.inc({ command: p.command_type, result: 'invalid' });
@@ -267,12 +268,23 @@ export class HitlRelay {
     const intervention = this.intervention(message.id, 'hitl_pause', command.operator_id, null, null);
     if (record.state) {
       // A second pause changes nothing (FR-11.1); it is still recorded, and the unpause supersedes it too.
-      await this.save(record, withReversible(record.state, intervention));
+      // A stop still stops the agent of a session that was already paused.
+      const state = withReversible(record.state, intervention);
+      await this.save(record, command.stop_agent ? { ...state, window: { ...state.window, stops_agent: true } } : state);
       await this.publishIntervention(record, intervention);
+      if (command.stop_agent) await this.options.publish(stopControl(record.agentId, record.sessionId, message.id, command.operator_id, command.reason!));
       return { status: 'ok', note: 'already_paused' };
     }
-    await this.pause(record, { trigger: 'operator', operatorId: command.operator_id, reason: command.reason!, causeId: message.id, reversible: [intervention] });
+    await this.pause(record, {
+      trigger: 'operator',
+      operatorId: command.operator_id,
+      reason: command.reason!,
+      causeId: message.id,
+      reversible: [intervention],
+      ...(command.stop_agent ? { stopsAgent: true } : {}),
+    });
     await this.publishIntervention(record, intervention);
+    if (command.stop_agent) await this.options.publish(stopControl(record.agentId, record.sessionId, message.id, command.operator_id, command.reason!));
     return { status: 'ok' };
   }
 
@@ -364,6 +376,7 @@ export class HitlRelay {
       requests?: PendingRequest[];
       requestId?: string;
       reversible?: InterventionRecord[];
+      stopsAgent?: boolean;
     },
   ): Promise<void> {
     const window = {
@@ -373,6 +386,7 @@ export class HitlRelay {
       reason: how.reason.slice(0, 2000),
       trigger: how.trigger,
       ...(how.requestId ? { request_id: how.requestId } : {}),
+      ...(how.stopsAgent ? { stops_agent: true } : {}),
     };
     await this.save(record, openWindow(record.agentId, record.sessionId, window, { requests: how.requests ?? [], reversible: how.reversible ?? [] }));
     record.index = [];
@@ -416,7 +430,7 @@ export class HitlRelay {
     const throughSeq = entries.reduce((max, e) => Math.max(max, e.seq), 0);
     const spec = { ...resolution, window_id: state.window.id, cause_id: how.causeId, through_seq: throughSeq, ...(how.rejectionPrompt ? { rejection_prompt: how.rejectionPrompt } : {}) };
     const plan = planFlush(record.agentId, record.sessionId, entries, state.rewrites, spec);
-    const rejectionRecord = how.rejectionPrompt
+    const rejectionRecord = how.rejectionPrompt && !rejectionAlreadyInjected(entries, state.window.id, how.rejectionPrompt)
       ? this.intervention(how.causeId, 'hitl_inject', resolution.operator_id, null, stateHash({ kind: 'inject', trace_id: state.window.id, prompt: how.rejectionPrompt }), state.window.id)
       : undefined;
     const flush: FlushState = {
@@ -498,7 +512,7 @@ export class HitlRelay {
     for (const reversed of state.reversible) await this.publishIntervention(record, reversed, now);
     await this.publishIntervention(record, flush.unpause_record);
     if (flush.resolution === 'approve') await this.rememberApprovals(record, state);
-    if (flush.resolution === 'approve' && state.window.operator_id === STOPPING_PARTICIPANT) {
+    if (flush.resolution === 'approve' && (state.window.operator_id === STOPPING_PARTICIPANT || state.window.stops_agent)) {
       await this.options.publish(resumeControl(record.agentId, record.sessionId, state.window, flush.operator_id));
     }
     await this.stores.buffer.purge(record.agentId, record.sessionId);

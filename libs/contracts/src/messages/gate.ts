@@ -121,5 +121,8 @@ export const GateCommand = defineMessage({
     ),
     request_id: Type.Optional(Type.String({ maxLength: 128, description: 'hitl_unpause: the gate request this answers.' })),
     conditions: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 32, description: 'hitl_unpause: approval with conditions.' })),
+    stop_agent: Type.Optional(
+      Type.Boolean({ description: "hitl_pause: an operator's emergency stop: the agent is told to stop (control emergency_stop) until the pause is approved." }),
+    ),
   }),
 });

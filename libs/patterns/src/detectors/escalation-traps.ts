@@ -1,7 +1,7 @@
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '../project-knowledge.js';
-import { isBypass, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, writesConfig } from '../signals.js';
+import { complexKind, isBypass, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectKillEscalation } from './kill-escalation.js';
 
@@ -55,8 +55,12 @@ function scan(view: SessionView): TrapScan {
   const reach = view.settings.traps.reaction_actions;
   const issues = view.knowledge?.known_issues ?? [];
   const claimed = new Set<string>();
+  // Heavyweight tooling the session used before a failure is its own way of working, not a workaround.
+  const familiar = new Set<string>();
   for (let i = 0; i < steps.length; i++) {
     const failure = steps[i]!;
+    const kind = toolingKind(failure);
+    if (kind) familiar.add(kind);
     if (failure.status !== 'error') continue;
     const connection = isConnectionFailure(failure);
     const symptoms = failure.err_text ? issues.filter((issue) => showsSymptom(failure.err_text!, issue)) : [];
@@ -91,7 +95,7 @@ function scan(view: SessionView): TrapScan {
       if (known) add(typeOfKnownTrap(step, known), step, known);
       else if (connection && isInstall(step)) add('installation_trap', step);
       else if (isBypass(step)) add('bypass_trap', step);
-      else if (isComplexWorkaround(step)) add('complexity_trap', step);
+      else if (isComplexWorkaround(step) && !familiar.has(complexKind(step)!)) add('complexity_trap', step);
       else if (connection && writesConfig(step)) add('bypass_trap', step);
     }
     if (connection && !configChecked && ports.size >= view.settings.assumption_trap.guessed_endpoints && portSteps.length) {

@@ -1,7 +1,7 @@
 import type { Step } from '../action-step.js';
 import { severityFor } from '../detector-settings.js';
 import { commandPaths } from '../action-step.js';
-import { compiledMatcher, pathMatcher, resolvePath, stemOf, type PathMatcher } from '../paths.js';
+import { compiledMatcher, pathMatcher, pathsNamedIn, resolvePath, stemOf, type PathMatcher } from '../paths.js';
 import { wordsOf } from '../project-knowledge.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 
@@ -10,6 +10,8 @@ export interface GoalTargets {
   stems: string[];
   keywords: string[];
   expected?: PathMatcher;
+  /** Absolute paths the goal or a follow-up named ("build this in /home/ann/dev/app"): work there is the task. */
+  named?: PathMatcher;
 }
 
 const SOURCE_FILE =
@@ -19,8 +21,15 @@ const goals = new Map<string, GoalTargets>();
 const MAX_CACHED = 1000;
 
 /** What the declared goal points at: files it names, their stems and directories, and its meaningful words. */
-export function goalTargets(goal: string, cwd: string | undefined, home: string | undefined, expected: readonly string[] | undefined, ignoredWords: readonly string[]): GoalTargets {
-  const key = `${goal}\u0000${cwd ?? ''}\u0000${(expected ?? []).join(',')}`;
+export function goalTargets(
+  goal: string,
+  cwd: string | undefined,
+  home: string | undefined,
+  expected: readonly string[] | undefined,
+  ignoredWords: readonly string[],
+  namedPaths: readonly string[] = [],
+): GoalTargets {
+  const key = `${goal}\u0000${cwd ?? ''}\u0000${(expected ?? []).join(',')}\u0000${namedPaths.join(',')}`;
   const cached = goals.get(key);
   if (cached) return cached;
   // Only what reads as a project file: an issue text's `msg.value`, `marshmallow.fields` or an attached screenshot is no file to fix.
@@ -34,6 +43,8 @@ export function goalTargets(goal: string, cwd: string | undefined, home: string 
     keywords,
     ...(expected?.length ? { expected: pathMatcher(expected, cwd, home) } : {}),
   };
+  const namedPlaces = [...pathsNamedIn(goal), ...namedPaths];
+  if (namedPlaces.length) targets.named = pathMatcher(namedPlaces, cwd, home);
   if (goals.size >= MAX_CACHED) goals.clear();
   goals.set(key, targets);
   return targets;
@@ -50,6 +61,8 @@ function related(step: Step, targets: GoalTargets, project: string | undefined, 
   // A goal that names no file is about its project, and once the user steers with follow-up requests the
   // project is the task whatever the first request named: a change inside the expected paths is related.
   if ((followedUp || !targets.files.length) && (step.paths ?? []).some((path) => targets.expected?.(path))) return true;
+  // Where the user said to work ("build this in /home/ann/dev/app") is the task.
+  if ((step.paths ?? []).some((path) => targets.named?.(path))) return true;
   // The reviewer's alignment is high for anything inside the project, so only a low one says something here.
   if (step.alignment !== undefined && step.alignment <= 0.3) return false;
   return (step.paths ?? []).some((path) => {
@@ -69,7 +82,7 @@ export function detectGoalDrift(view: SessionView): Finding | undefined {
   const { goal, cwd, expected_paths } = view.snapshot.context;
   if (!goal) return undefined;
   const settings = view.settings.goal_drift;
-  const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words);
+  const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words, view.snapshot.named_paths);
   if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
   const project = cwd ? resolvePath(cwd, undefined, view.home) : undefined;
   const since = view.snapshot.goal_since ?? -Infinity;

@@ -7,12 +7,25 @@ import { confidenceFrom, lastIds, type Finding, type SessionView } from './detec
 
 
 const ROOTS = new Set(['~', '/', '/home', '/Users']);
+/** A plain directory listing, alone or filtered (`ls -la ~/AppData/Local | grep -i claude`). */
+const LISTING = /^(?:ls|dir|get-childitem|gci)\b[^;&]*$/i;
 const isRoot = (path: string, home: string | undefined) => ROOTS.has(path) || path === home;
+
+/**
+ * Looking for a program by name (`find / -name go -type f -executable`): asking where a tool is, not reading
+ * the disk. Every name searched is a bare program name (no wildcard, no extension), or only executables are.
+ */
+function findsProgram(command: string): boolean {
+  if (/\s-executable\b/.test(command)) return true;
+  const names = [...command.matchAll(/\s-i?name\s+["']?([^\s"']+)/g)].map((m) => m[1]!);
+  return names.length > 0 && names.every((name) => /^[\w+-]+$/.test(name));
+}
 
 /** Searching a whole home directory or the file system root. A plain `ls` of it only looks around. */
 function isBroadScan(step: Step, home: string | undefined): boolean {
   if (step.op === 'search') return !!step.paths?.some((p) => isRoot(p, home));
   if (!step.cmd) return false;
+  if (/^find\b/.test(step.cmd) && findsProgram(step.cmd)) return false;
   const scan = /^(find|du|tree|grep|rg|locate|fd)\b/.test(step.cmd) || /^ls\b[^|;&]*\s-[a-zA-Z]*R/.test(step.cmd);
   return scan && !!step.paths?.some((p) => isRoot(p, home));
 }
@@ -61,12 +74,15 @@ export function detectScopeCreep(view: SessionView): Finding | undefined {
     const outsidePaths: string[] = [];
     const insidePaths: string[] = [];
     let outsideSecret = false;
+    // Listing a directory (not recursively) shows names, not what is in the files: looking around, unless it is a
+    // place that holds secrets.
+    const listing = !!step.cmd && LISTING.test(step.cmd) && !/\s-[a-zA-Z]*R/.test(step.cmd);
     if (view.inScope) {
       for (const p of step.paths ?? []) {
         if (view.inScope(p)) insidePaths.push(p);
         else if (p !== '.' && !isRoot(p, view.home)) {
           const kind = classify(p, ignored, secret, settingsKey);
-          if (kind.ignored) continue;
+          if (kind.ignored || (listing && !kind.secret)) continue;
           outsidePaths.push(p);
           if (kind.secret) {
             outsideSecret = true;

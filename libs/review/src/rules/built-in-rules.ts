@@ -2,7 +2,7 @@ import { ADMIN_CLI_RULES } from './admin-cli-rules.js';
 import { databaseDestructionRule } from './database-rules.js';
 import { httpDeletionRule } from './http-api-rules.js';
 import { remoteSystemCopyRule } from './remote-copy-rules.js';
-import { reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
+import { networkShellRule, reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
 import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { credentialExposureRule } from './credential-exposure-rules.js';
@@ -37,6 +37,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   obfuscatedExecutionRule,
   downloadAndRunRule,
   reverseShellRule,
+  networkShellRule,
   systemShutdownRule,
   limitFileOperationsRule,
   deletionOutsideProjectRule,

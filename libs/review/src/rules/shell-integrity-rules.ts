@@ -1,3 +1,4 @@
+import type { ShellSegment } from '../parsing/shell-command.js';
 import { commandName } from '../parsing/command-facts.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -62,5 +63,42 @@ export const reverseShellRule = builtInRule({
       reason: `${hit.argv.join(' ').slice(0, 120)} hands a shell on this machine to a network peer. This is never allowed.`,
       alternative: 'Debug locally; if remote access is needed, the user sets it up.',
     };
+  },
+});
+
+/** Programs that serve a terminal over HTTP or a socket. */
+const WEB_TERMINALS = new Set(['ttyd', 'gotty', 'wetty', 'shellinaboxd', 'shellinabox', 'butterfly', 'tmate']);
+const WEB_TERMINAL_IMAGE = /(?:^|\/)(?:ttyd|gotty|wetty|shellinabox|butterfly)(?::|$)/i;
+
+/** The web terminal a segment starts, directly or as a container image. */
+function webTerminal(segment: ShellSegment): string | undefined {
+  const cmd = commandName(segment);
+  if (WEB_TERMINALS.has(cmd)) return cmd;
+  if ((cmd === 'docker' || cmd === 'podman' || cmd === 'nerdctl') && (segment.argv.includes('run') || segment.argv.includes('create'))) {
+    const image = segment.argv.find((a) => WEB_TERMINAL_IMAGE.test(a));
+    if (image) return image;
+  }
+  return undefined;
+}
+
+export const networkShellRule = builtInRule({
+  name: 'network_shell',
+  description: 'Serving a terminal over the network (ttyd, gotty, wetty, shellinabox, a container of one) needs approval.',
+  reads: 'action',
+  check({ action }) {
+    for (const segment of action.segments) {
+      const terminal = webTerminal(segment);
+      if (!terminal || segment.argv.some((a) => a === '--help' || a === '--version')) continue;
+      // Bound to loopback it serves no one else (`ttyd -i lo`, `-p 127.0.0.1:7681:7681`).
+      if (segment.argv.some((a, i) => /^127\.0\.0\.1:/.test(a) || ((a === '-i' || a === '--interface') && /^(?:lo|127\.0\.0\.1|localhost)$/.test(segment.argv[i + 1] ?? '')))) continue;
+      return {
+        verdict: 'require_approval',
+        score: 0.85,
+        factors: ['remote_execution', 'network_request'],
+        reason: `${terminal} serves a shell of this machine over the network: whoever reaches the port can run commands, as this user. A person must approve it.`,
+        alternative: 'Bind it to 127.0.0.1 and reach it through an SSH tunnel, or let the user set up remote access.',
+      };
+    }
+    return null;
   },
 });

@@ -25,6 +25,12 @@ describe('test_bypass', () => {
     expect(testBypassRule.evaluate(spec)?.verdict).toBe('require_approval');
   });
 
+  it('lets a new test skip itself on a condition (an optional dependency missing)', () => {
+    const content = 'import pytest\n\n@pytest.mark.skipif(not HAVE_OPENPYXL, reason="openpyxl not installed")\ndef test_export():\n    assert export() == b"x"\n';
+    expect(testBypassRule.evaluate(ruleContext('Write', { file_path: 'tests/test_export.py', content }))).toBeNull();
+    expect(testBypassRule.evaluate(ruleContext('Write', { file_path: 'tests/test_export.py', content: content.replace('skipif(not HAVE_OPENPYXL, reason="openpyxl not installed")', 'skip') }))?.verdict).toBe('require_approval');
+  });
+
   it('asks for approval when an assertion is replaced by one that cannot fail', () => {
     expect(testBypassRule.evaluate(edit('src/a.spec.ts', "expect(parse('2024-01-01')).toEqual(new Date(2024, 0, 1));", 'expect(true).toBe(true);'))?.verdict).toBe('require_approval');
   });
@@ -56,6 +62,12 @@ describe('assertion_rewrite', () => {
 
   it('leaves assertion changes alone while the tests pass', () => {
     expect(rewrite(new ReviewSession('agent-1', 's1', 0))).toBeNull();
+  });
+
+  it('leaves an edit of a failing test alone when its assertions stay as they were', () => {
+    const before = 'hits = search("Inc Corp", include_hidden=True)\nassert any(h.title == "HidInc Corp" for h in hits)';
+    const after = 'hits = search("HidInc", include_hidden=True)\nassert any(h.title == "HidInc Corp" for h in hits)';
+    expect(assertionRewriteRule.evaluate({ ...edit('tests/test_search.py', before, after), session: failedTests() })).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@ import { resolvePath } from '../parsing/paths.js';
 import { builtInRule } from './built-in-rule.js';
 
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py)$|(?:^|\/)test_[^/]+\.py$|Test\.(?:java|kt)$/;
-const SKIP_MARKERS = /\b(?:it|test|describe)\.skip\s*\(|\b(?:xit|xtest|xdescribe)\s*\(|\b(?:it|test)\.todo\s*\(|@pytest\.mark\.skip|@unittest\.skip|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]|\bpending\s*\(/;
+const SKIP_MARKERS = /\b(?:it|test|describe)\.skip\s*\(|\b(?:xit|xtest|xdescribe)\s*\(|\b(?:it|test)\.todo\s*\(|@pytest\.mark\.skip(?!if)\b|@unittest\.skip(?!If|Unless)\b|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]|\bpending\s*\(/;
 const WEAKENED_ASSERTION = /expect\([^)]*\)\.(?:toBeDefined|toBeTruthy)\(\)|assert\s+True\b|expect\(true\)\.toBe\(true\)/;
 
 /** A test file, judged by its path inside the project: a project that lives in a `test/` directory is not all tests. */
@@ -54,6 +54,9 @@ export const assertionRewriteRule = builtInRule({
     const after = action.input['new_string'];
     if (!file || typeof before !== 'string' || typeof after !== 'string') return null;
     if (!EXPECTATION.test(before) || !EXPECTATION.test(after) || before === after) return null;
+    // What it expects is its assertion lines: an edit that leaves them as they were changes the test's setup, not its verdict.
+    const expectations = (text: string) => text.split('\n').filter((line) => EXPECTATION.test(line)).map((line) => line.trim()).join('\n');
+    if (expectations(before) === expectations(after)) return null;
     // Only after the tests failed: rewriting an assertion of a passing suite is ordinary test work.
     const lastRun = [...session.history].reverse().find((r) => r.command !== undefined && TEST_RUNNERS.test(r.command));
     if (lastRun?.status !== 'error') return null;

@@ -13,6 +13,8 @@ export interface DeclaredContext {
   phase?: Phase;
   /** claude-code, openhands, ...: pipelines can be chosen by it. */
   agentKind?: string;
+  /** Paths the user named in follow-up requests (the goal keeps only the latest one): the task's, wherever they lie. */
+  namedPaths: string[];
 }
 
 /** One action of the session as the reviewer remembers it. */
@@ -71,6 +73,7 @@ export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error
 }
 
 const MAX_APPROVED_PATHS = 64;
+const MAX_NAMED_PATHS = 32;
 
 /** How long a pattern report keeps raising the risk of the session's actions. */
 export const PATTERN_MEMORY_MS = 10 * 60_000;
@@ -81,7 +84,7 @@ export const PATTERN_MEMORY_MS = 10 * 60_000;
  * it keeps the last `historySize` actions.
  */
 export class ReviewSession {
-  context: DeclaredContext = { expectedPaths: [], constraints: [] };
+  context: DeclaredContext = { expectedPaths: [], constraints: [], namedPaths: [] };
   readonly history: ActionRecord[] = [];
   readonly patterns: ActivePattern[] = [];
   /** File-changing actions proposed and not blocked, for the file operation limit. */
@@ -123,6 +126,12 @@ export class ReviewSession {
     if (extra.agentKind !== undefined) next.agentKind = extra.agentKind;
     // Agents may send the same context with every action; keeping the object lets scope matchers stay compiled.
     if (!sameContext(this.context, next)) this.context = next;
+  }
+
+  /** Adds paths a follow-up request named (bounded: the last MAX_NAMED_PATHS). */
+  nameRequestPaths(paths: readonly string[]): void {
+    const added = paths.filter((p) => !this.context.namedPaths.includes(p));
+    if (added.length) this.context = { ...this.context, namedPaths: [...this.context.namedPaths, ...added].slice(-MAX_NAMED_PATHS) };
   }
 
   setPhase(phase: Phase): void {

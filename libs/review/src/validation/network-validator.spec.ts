@@ -103,11 +103,14 @@ describe('NetworkValidator', () => {
       });
     });
 
-    it('lets a first probe through, and asks before probing it again', () => {
+    it('lets a first probe through; probing a local service again draws a caution, a remote one is held', () => {
       expect(validator.validate(bash('curl -sS localhost:3000/json/version'), context([failure], undefined, []))).toEqual({ kind: 'approve' });
       const probedOnce = context([failure, [bash('curl -sS localhost:3000/json/version'), 'curl: (7) Failed to connect to localhost port 3000: Connection refused']], undefined, []);
       const again = validator.validate(bash('curl -sS http://localhost:3000/json/version'), probedOnce);
-      expect(again.kind === 'require_confirmation' && again.reason).toMatch(/^localhost:3000 did not accept a connection when it was probed/);
+      expect(again.kind === 'caution' && again.warning).toMatch(/^localhost:3000 did not accept a connection when it was last probed/);
+      const remote = context([[bash('curl -sS https://api.internal:8443/health'), 'curl: (7) Failed to connect to api.internal port 8443: Connection refused']], undefined, []);
+      const remoteAgain = validator.validate(bash('curl -sS https://api.internal:8443/health'), remote);
+      expect(remoteAgain.kind === 'require_confirmation' && remoteAgain.reason).toMatch(/^api\.internal:8443 did not accept a connection when it was probed/);
     });
 
     it('lets requests through once something was started', () => {

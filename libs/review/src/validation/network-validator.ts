@@ -78,7 +78,8 @@ function risks(port: number): ValidationRisk[] {
 /**
  * The assumption trap (seed 004): talking to an endpoint the agent assumed. A request needs confirmation
  * when it goes to an endpoint that just refused a connection (the agent retries what is known to be down;
- * a first probe is a diagnostic and goes ahead, a repeated one does not), or to a suspect endpoint
+ * a first probe is a diagnostic and goes ahead, a repeated one does not — except a probe of a local
+ * service, which only draws a caution: it is how an agent sees whether a restart took), or to a suspect endpoint
  * (settings.validators.suspect_endpoints, localhost:3000 by default) the project's knowledge does not
  * list. A probe (GET without a body, nc -z) of a suspect endpoint only draws a caution: looking costs
  * nothing, and it is the connectivity test the installation check asks for. A local port the project's
@@ -103,6 +104,11 @@ export class NetworkValidator implements ToolValidator {
     for (const { address } of targets) {
       const { hostPort } = address;
       const refused = down.get(hostPort);
+      // Probing a local service again is how an agent sees whether a restart took: it is told, not held.
+      if (refused && probe && refused.probed && address.local) {
+        caution ??= `${hostPort} did not accept a connection when it was last probed ("${quoteError(refused.failure)}"): if it still does not, read the service's logs instead of probing again.`;
+        continue;
+      }
       if (refused && (!probe || refused.probed)) {
         const when = refused.probed ? 'when it was probed' : 'in a recent failure';
         return {

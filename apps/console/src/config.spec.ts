@@ -1,0 +1,27 @@
+import { loadConsoleConfig } from './config.js';
+
+describe('console configuration', () => {
+  it('has documented defaults', () => {
+    expect(loadConsoleConfig({})).toEqual({
+      http: { host: '127.0.0.1', port: 3109 },
+      nats: { servers: 'nats://127.0.0.1:4222', user: undefined, password: undefined, name: 'warden-console' },
+      logLevel: 'info',
+      gateUrl: 'http://127.0.0.1:3105',
+      historyHours: 24,
+      maxSessions: 20_000,
+      liveIntervalMs: 250,
+      cookieSecure: 'auto',
+    });
+  });
+
+  it('reads overrides and refuses bad values', () => {
+    expect(loadConsoleConfig({ CONSOLE_GATE_URL: 'http://gate:3105/', CONSOLE_COOKIE_SECURE: 'true', HTTP_PORT: '0' })).toMatchObject({
+      gateUrl: 'http://gate:3105',
+      cookieSecure: true,
+      http: { port: 0 },
+    });
+    expect(() => loadConsoleConfig({ CONSOLE_GATE_URL: 'gate:3105' })).toThrow(/CONSOLE_GATE_URL/);
+    expect(() => loadConsoleConfig({ CONSOLE_HISTORY_HOURS: '-1' })).toThrow(/CONSOLE_HISTORY_HOURS/);
+    expect(() => loadConsoleConfig({ CONSOLE_COOKIE_SECURE: 'maybe' })).toThrow(/CONSOLE_COOKIE_SECURE/);
+  });
+});

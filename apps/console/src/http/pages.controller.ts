@@ -1,0 +1,71 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { isSubjectToken } from '@warden/contracts';
+import { OperatorAuthenticator } from '@warden/operator-auth';
+import { buildCausalGraph } from '../domain/causal-graph.js';
+import { sessionKey } from '../domain/console-event.js';
+import { SessionBoard } from '../domain/session-board.js';
+import { agentsBody } from '../views/agents-view.js';
+import { approvalsBody } from '../views/approvals-view.js';
+import { html } from '../views/html.js';
+import { layout } from '../views/layout.js';
+import { sessionBody, sessionFragments } from '../views/session-view.js';
+import { sessionsBody } from '../views/sessions-view.js';
+import { can, pageContext, pageOperator } from './page-auth.js';
+import { sendHtml } from './respond.js';
+
+/** The four pages, rendered on the server from the board; each then follows its live stream. */
+@Controller()
+export class PagesController {
+  constructor(
+    private readonly board: SessionBoard,
+    @Inject(OperatorAuthenticator) private readonly authenticator: OperatorAuthenticator,
+  ) {}
+
+  @Get()
+  async sessions(@Req() req: Request, @Res() res: Response, @Query('status') status?: string, @Query('q') q?: string): Promise<void> {
+    const auth = await pageOperator(this.authenticator, req, res);
+    if (!auth) return;
+    const filter = { ...(typeof status === 'string' ? { status } : {}), ...(typeof q === 'string' ? { q: q.slice(0, 200) } : {}) };
+    const body = sessionsBody(this.board.list(), filter);
+    sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Sessions', name: 'sessions', live: '/events?page=sessions', body }));
+  }
+
+  @Get('approvals')
+  async approvals(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const auth = await pageOperator(this.authenticator, req, res);
+    if (!auth) return;
+    const approvals = this.board.approvals();
+    const body = approvalsBody(approvals, can(auth, 'decide'));
+    sendHtml(req, res, layout(pageContext(auth, approvals.length), { title: 'Approvals', name: 'approvals', live: '/events?page=approvals', body }));
+  }
+
+  @Get('agents')
+  async agents(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const auth = await pageOperator(this.authenticator, req, res);
+    if (!auth) return;
+    const body = agentsBody(this.board.agents(), can(auth, 'administer'));
+    sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Agents', name: 'agents', live: '/events?page=agents', body }));
+  }
+
+  @Get('sessions/:session_id')
+  async session(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response, @Query('agent') agent?: string): Promise<void> {
+    const auth = await pageOperator(this.authenticator, req, res);
+    if (!auth) return;
+    const ctx = pageContext(auth, this.board.approvals().length);
+    const agents = isSubjectToken(sessionId) ? this.board.keysOf(sessionId).map((key) => this.board.summary(key)!.agent_id) : [];
+    const agentId = typeof agent === 'string' && isSubjectToken(agent) ? agent : agents.length === 1 ? agents[0] : undefined;
+    const summary = agentId ? this.board.summary(sessionKey(agentId, sessionId)) : undefined;
+    if (!summary) {
+      const body = agents.length
+        ? html`<h1>${sessionId}</h1><p>This session has several agents: ${agents.map((a) => html`<a href="/sessions/${encodeURIComponent(sessionId)}?agent=${encodeURIComponent(a)}">${a}</a> `)}</p>`
+        : html`<h1>Unknown session</h1><p>The console has seen nothing of ${sessionId}${agentId ? html` (agent ${agentId})` : ''} in its history window.</p><p><a href="/">← Sessions</a></p>`;
+      sendHtml(req, res, layout(ctx, { title: sessionId, name: 'session', live: '', body }), agents.length ? 200 : 404);
+      return;
+    }
+    const key = summary.key;
+    const fragments = sessionFragments(summary, buildCausalGraph(this.board.events(key)), this.board.approval(key), can(auth, 'decide'));
+    const live = `/events?page=session&session=${encodeURIComponent(summary.session_id)}&agent=${encodeURIComponent(summary.agent_id)}`;
+    sendHtml(req, res, layout(ctx, { title: `${summary.session_id} (${summary.agent_id})`, name: 'session', live, body: sessionBody(fragments) }));
+  }
+}

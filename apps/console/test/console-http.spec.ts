@@ -1,0 +1,256 @@
+import { Kvm } from '@nats-io/kv';
+import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, EXAMPLE_PAYLOADS, LADDER_RECORD_BUCKET, newMessageId, OPERATOR_SESSION_BUCKET } from '@warden/contracts';
+import { csrfTokenFor } from '@warden/operator-auth';
+import { eventually } from '@warden/testing';
+import { ConsoleFixture, EventStream } from './console-fixture.js';
+
+/**
+ * The console over HTTP against a real nats-server: logins and their cookie, what each role may do,
+ * CSRF, pages rendered from the bus, and live streams scoped as FR-11.10 wants.
+ */
+describe('console', () => {
+  let f: ConsoleFixture;
+  let approverCookie: string;
+  let viewerCookie: string;
+  let adminCookie: string;
+
+  beforeAll(async () => {
+    f = await ConsoleFixture.start();
+    await f.operator('ann-approver', 'approver');
+    await f.operator('vic-viewer', 'viewer');
+    await f.operator('ada-admin', 'admin');
+    [approverCookie, viewerCookie, adminCookie] = await Promise.all([f.login('ann-approver'), f.login('vic-viewer'), f.login('ada-admin')]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await f?.stop();
+  }, 30_000);
+
+  const csrfOf = (cookie: string) => csrfTokenFor(cookie.split('=')[1]!);
+  const session = () => `s-${newMessageId().slice(0, 8)}`;
+
+  describe('login', () => {
+    it('sends a visitor without a login to the login form, and the login back', async () => {
+      const page = await f.request('GET', '/approvals');
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toBe('/login?next=%2Fapprovals');
+      const form = await f.request('GET', '/login?next=%2Fapprovals');
+      expect(form.text).toContain('name="next" value="/approvals"');
+    });
+
+    it('sets an HttpOnly, SameSite=Strict cookie holding a token that is stored only hashed', async () => {
+      const response = await f.request('POST', '/login', { form: { operator: 'ann-approver', password: f.passwords['ann-approver']!, next: '/agents' }, headers: { origin: f.url } });
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/agents');
+      const cookie = response.headers.get('set-cookie')!;
+      expect(cookie).toMatch(/^warden_session=wds_[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+      const token = cookie.split(';')[0]!.split('=')[1]!;
+      const kv = await new Kvm(f.bus.nc).open(OPERATOR_SESSION_BUCKET);
+      const stored: string[] = [];
+      for await (const key of await kv.keys()) stored.push(`${key} ${(await kv.get(key))!.string()}`);
+      expect(stored.join('\n')).not.toContain(token);
+      expect(stored.some((line) => line.includes('"operator_id":"ann-approver"'))).toBe(true);
+    });
+
+    it('refuses a wrong password without saying which part was wrong, and never an off-site next', async () => {
+      const wrong = await f.request('POST', '/login', { form: { operator: 'ann-approver', password: 'not the password at all', next: '/' }, headers: { origin: f.url } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.text).toContain('Unknown operator or wrong password.');
+      expect(wrong.headers.get('set-cookie')).toBeNull();
+      const unknown = await f.request('POST', '/login', { form: { operator: 'nobody', password: 'whatever it is', next: '/' }, headers: { origin: f.url } });
+      expect(unknown.text).toContain('Unknown operator or wrong password.');
+      const offsite = await f.request('POST', '/login', { form: { operator: 'vic-viewer', password: f.passwords['vic-viewer']!, next: '//evil.example/' }, headers: { origin: f.url } });
+      expect(offsite.headers.get('location')).toBe('/');
+    });
+
+    it('refuses a login posted from another site (login CSRF) and throttles guessing', async () => {
+      const crossSite = await f.request('POST', '/login', { form: { operator: 'vic-viewer', password: f.passwords['vic-viewer']!, next: '/' }, headers: { origin: 'http://evil.example' } });
+      expect(crossSite.status).toBe(403);
+      await f.operator('guessed', 'viewer');
+      for (let i = 0; i < 5; i++) {
+        expect((await f.request('POST', '/login', { form: { operator: 'guessed', password: `guess number ${i}`, next: '/' }, headers: { origin: f.url } })).status).toBe(401);
+      }
+      const throttled = await f.request('POST', '/login', { form: { operator: 'guessed', password: f.passwords.guessed!, next: '/' }, headers: { origin: f.url } });
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
+    });
+
+    it('logs out only with the CSRF token, and the cookie stops working', async () => {
+      const cookie = await f.login('vic-viewer');
+      expect((await f.request('POST', '/logout', { form: { _csrf: 'wrong' }, headers: { cookie, origin: f.url } })).status).toBe(403);
+      const out = await f.request('POST', '/logout', { form: { _csrf: csrfOf(cookie) }, headers: { cookie, origin: f.url } });
+      expect(out.status).toBe(303);
+      expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
+      expect((await f.request('GET', '/', { headers: { cookie } })).status).toBe(303);
+      expect((await f.request('GET', '/events?page=sessions', { headers: { cookie } })).status).toBe(401);
+    });
+  });
+
+  describe('the API of the buttons', () => {
+    const act = (cookie: string, path: string, json: unknown, headers: Record<string, string> = { origin: f.url, 'x-csrf-token': csrfOf(cookie) }) =>
+      f.request('POST', path, { json, headers: { cookie, ...headers } });
+
+    it('answers 401 without a login and 403 to a viewer, who cannot approve', async () => {
+      const s = session();
+      expect(JSON.parse((await f.request('POST', `/api/sessions/${s}/approve`, { json: { agent_id: 'agent-1' } })).text)).toMatchObject({ status: 'error', reason: 'missing_credentials' });
+      const viewer = await act(viewerCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' });
+      expect(viewer.status).toBe(403);
+      expect(JSON.parse(viewer.text)).toMatchObject({ reason: 'forbidden', detail: 'operator vic-viewer is a viewer; this needs approver (decide)' });
+      expect((await act(approverCookie, '/api/agents/agent-1/level', { command: 'pin', level: 1 })).status).toBe(403);
+    });
+
+    it('refuses a change without the CSRF token or from another origin', async () => {
+      const s = session();
+      const noToken = await act(approverCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' }, { origin: f.url });
+      expect(noToken.status).toBe(403);
+      expect(JSON.parse(noToken.text).reason).toBe('csrf_check_failed');
+      const otherSite = await act(approverCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' }, { origin: 'http://evil.example', 'x-csrf-token': csrfOf(approverCookie) });
+      expect(otherSite.status).toBe(403);
+      const otherLogin = await act(approverCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' }, { origin: f.url, 'x-csrf-token': csrfOf(viewerCookie) });
+      expect(otherLogin.status).toBe(403);
+    });
+
+    it('checks the input before calling the gate: a rewrite needs a JSON object', async () => {
+      const s = session();
+      for (const [body, reason] of [
+        [{ agent_id: 'agent-1', trace_id: 't1', input: [1, 2] }, 'invalid_input: the tool input must be a JSON object'],
+        [{ agent_id: 'agent-1', trace_id: 't1', input: '{"command":"ls"}' }, 'invalid_input: the tool input must be a JSON object'],
+        [{ agent_id: 'agent-1', input: {} }, 'missing_required_field: trace_id'],
+        [{ agent_id: 'bad agent' }, 'invalid_field: agent_id'],
+      ] as const) {
+        const answer = await act(approverCookie, `/api/sessions/${s}/rewrite`, body);
+        expect([answer.status, JSON.parse(answer.text).reason]).toEqual([422, reason]);
+      }
+      expect(JSON.parse((await act(approverCookie, `/api/sessions/${s}/launch`, { agent_id: 'agent-1' })).text).reason).toMatch(/^unknown_action/);
+      const gateDown = await act(approverCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' });
+      expect([gateDown.status, JSON.parse(gateDown.text).calls[0].path]).toEqual([503, `/gateway/sessions/${s}/unpause`]);
+    });
+
+    it('lets an admin pin a level: a ladder command as that operator', async () => {
+      const sub = f.bus.nc.subscribe('warden.ladder_command.>', { max: 1 });
+      const answer = await act(adminCookie, '/api/agents/agent-7/level', { command: 'pin', level: 2 });
+      expect(JSON.parse(answer.text)).toMatchObject({ status: 'ok' });
+      for await (const msg of sub) {
+        expect(msg.json<Record<string, any>>()).toMatchObject({ type: 'ladder.command', agent_id: 'agent-7', payload: { command: 'pin', level: 2, operator_id: 'ada-admin' } });
+      }
+    });
+  });
+
+  describe('pages from the bus', () => {
+    it('lists a session with its last action, shows it paused in the queue, and renders its drill-down', async () => {
+      const s = session();
+      await f.publish('session', 'session.started', { session_id: s, payload: { context: { goal: 'Install jq' } } });
+      const verdict = await f.publish('verdict', 'review.verdict', {
+        session_id: s,
+        payload: { ...EXAMPLE_PAYLOADS['review.verdict'], action_id: 'a1', verdict: 'require_approval', reasons: ['apt-get runs as root'], action: { kind: 'tool_use', tool: 'Bash', input: { command: 'sudo apt-get install -y jq' } } },
+      });
+      await f.publish('gate', 'hitl.paused', { session_id: s, trace_id: 'W1', payload: { operator_id: 'system', reason: 'Needs approval', trigger: 'require_approval' } });
+      const list = await eventually('the session in the list', async () => (await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text, (text) => text.includes(`id="row-agent-1.${s}"`));
+      expect(list).toMatch(new RegExp(`id="row-agent-1.${s}"[^>]*data-status="paused"`));
+      const queue = (await f.request('GET', '/approvals', { headers: { cookie: approverCookie } })).text;
+      expect(queue).toContain(`id="approval-agent-1.${s}"`);
+      expect(queue).toContain('sudo apt-get install -y jq');
+      expect(queue).toContain('apt-get runs as root');
+      expect(queue).toContain(`data-trace="${verdict.trace_id}"`);
+      expect(queue).toContain('data-action="approve"');
+      const asViewer = (await f.request('GET', '/approvals', { headers: { cookie: viewerCookie } })).text;
+      expect(asViewer).toContain(`id="approval-agent-1.${s}"`);
+      expect(asViewer).not.toContain('data-action="approve"');
+      const drill = await f.request('GET', `/sessions/${s}`, { headers: { cookie: viewerCookie } });
+      expect(drill.status).toBe(200);
+      expect(drill.text).toContain('data-shape="diamond"');
+      expect(drill.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect((await f.request('GET', '/sessions/nope-nope', { headers: { cookie: viewerCookie } })).status).toBe(404);
+    });
+
+    it("shows a session's open breakers, patterns and its agent's level, from KV and the bus", async () => {
+      const s = session();
+      await f.publish('session', 'session.started', { session_id: s, agent_id: 'agent-2', payload: { context: {} } });
+      await f.publish('pattern', 'pattern.detected', {
+        session_id: s,
+        agent_id: 'agent-2',
+        payload: { ...EXAMPLE_PAYLOADS['pattern.detected'], pattern_type: 'repetitive_errors', shadow: false },
+      });
+      const now = new Date().toISOString();
+      await (await new Kvm(f.bus.nc).open(BREAKER_STATE_BUCKET)).put(
+        `agent-2.${s}`,
+        JSON.stringify({ agent_id: 'agent-2', session_id: s, state: 'open', breakers: [{ breaker: 'cost', state: 'open', reason: 'over budget' }, { breaker: 'time', state: 'closed' }], updated_at: now }),
+      );
+      await (await new Kvm(f.bus.nc).open(AUTOMATION_LEVEL_BUCKET)).put('agent-2', JSON.stringify({ agent_id: 'agent-2', level: 3, updated_at: now }));
+      const row = await eventually(
+        'the row with breakers, pattern and level',
+        async () => /<div role="row"[^>]*id="row-agent-2\.[^"]*"[\s\S]*?<\/div>/.exec((await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text)?.[0] ?? '',
+        (text) => text.includes('breaker">cost<') && text.includes('pattern">repetitive_errors<') && text.includes('class="num">3<'),
+      );
+      expect(row).not.toContain('breaker">time<');
+    });
+
+    it('escapes what agents send', async () => {
+      const s = session();
+      await f.publish('action', 'action.proposed', { session_id: s, payload: { ...EXAMPLE_PAYLOADS['action.proposed'], action_id: 'x1', tool: 'Bash', input: { command: '<img src=x onerror=alert(1)>' } } });
+      const list = await eventually('the row', async () => (await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text, (text) => text.includes(s));
+      expect(list).toContain('&lt;img src=x onerror=alert(1)&gt;');
+      expect(list).not.toContain('<img src=x');
+    });
+
+    it('shows agents with their track record', async () => {
+      const kv = await new Kvm(f.bus.nc).open(LADDER_RECORD_BUCKET);
+      await kv.put('agent-9', JSON.stringify({ level: 2, pin: null, metrics: { totalRuns: 51, successfulRuns: 50, falsePositives: 1, missedCriticalBugs: 0, approvalRate: 0.85, lastUpdated: new Date().toISOString() } }));
+      const page = await eventually('agent-9', async () => (await f.request('GET', '/agents', { headers: { cookie: adminCookie } })).text, (text) => text.includes('id="agent-agent-9"'));
+      expect(page).toContain('51 (50 ok)');
+      expect(page).toContain('data-command="pin"');
+      expect((await f.request('GET', '/agents', { headers: { cookie: viewerCookie } })).text).not.toContain('data-command="pin"');
+    });
+  });
+
+  describe('live streams', () => {
+    it('streams changed rows to the sessions list', async () => {
+      const s = session();
+      const stream = await EventStream.open(`${f.url}/events?page=sessions`, viewerCookie);
+      try {
+        expect(stream.events[0]).toEqual({ event: 'hello', data: { page: 'sessions' } });
+        await f.publish('session', 'session.started', { session_id: s, payload: { context: {} } });
+        const seen = await stream.waitFor((events) => events.some((e) => e.event === 'rows' && e.data.rows.some((r: { id: string }) => r.id === `row-agent-1.${s}`)));
+        const row = seen.find((e) => e.event === 'rows')!.data.rows.find((r: { id: string }) => r.id === `row-agent-1.${s}`);
+        expect(row.html).toContain('data-status="running"');
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('scopes a drill-down stream to its session: another session never reaches it (FR-11.10)', async () => {
+      const mine = session();
+      const other = session();
+      await f.publish('session', 'session.started', { session_id: mine, payload: { context: {} } });
+      await eventually('the session known', async () => (await f.request('GET', `/sessions/${mine}`, { headers: { cookie: viewerCookie } })).status === 200);
+      const stream = await EventStream.open(`${f.url}/events?page=session&session=${mine}&agent=agent-1`, viewerCookie);
+      await f.publish('gate', 'hitl.paused', { session_id: other, trace_id: 'WO', payload: { operator_id: 'x', reason: 'other session', trigger: 'operator' } });
+      await f.publish('gate', 'hitl.paused', { session_id: mine, trace_id: 'WM', payload: { operator_id: 'x', reason: 'my session', trigger: 'operator' } });
+      const at = new Date().toISOString();
+      await f.publish('gate', 'hitl.intervention_recorded', {
+        session_id: mine,
+        payload: { intervention_id: 'i-mine', operator_id: 'ann-approver', command_type: 'hitl_rewrite', before_state: null, after_state: null, reversed_at: null, occurred_at: at },
+      });
+      const seen = await stream.waitFor((events) => events.some((e) => e.event === 'session' && e.data.fragments.some((p: { html: string }) => p.html.includes('hitl_rewrite'))));
+      stream.close();
+      const sessionEvents = seen.filter((e) => e.event === 'session');
+      expect(sessionEvents.length).toBeGreaterThan(0);
+      expect(sessionEvents.every((e) => e.data.key === `agent-1.${mine}`)).toBe(true);
+      expect(JSON.stringify(sessionEvents)).not.toContain(other);
+      expect(JSON.stringify(sessionEvents)).not.toContain('other session');
+    });
+
+    it('refuses a stream without a login or with an unknown page', async () => {
+      expect((await f.request('GET', '/events?page=sessions')).status).toBe(401);
+      expect((await f.request('GET', '/events?page=everything', { headers: { cookie: viewerCookie } })).status).toBe(422);
+      expect((await f.request('GET', '/events?page=session&session=a.b&agent=x', { headers: { cookie: viewerCookie } })).status).toBe(422);
+    });
+  });
+
+  it('serves /metrics and /health/ready', async () => {
+    expect((await f.request('GET', '/health/ready')).status).toBe(200);
+    const metrics = (await f.request('GET', '/metrics')).text;
+    expect(metrics).toMatch(/^warden_console_sessions\{service="console"\} \d+$/m);
+    expect(metrics).toContain('warden_console_logins_total{result="ok",service="console"}');
+  });
+});

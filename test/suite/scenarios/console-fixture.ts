@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
+import type { NatsSettings } from '@warden/messaging';
+import { eventually } from '@warden/testing';
+
+const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+
+/** Debian's Chromium, headless, with nothing that reaches out to the network on its own. */
+export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A browser with a fresh profile (its own cookies): one per person in a test. */
+export async function browser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'warden-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1360, height: 900 } });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Logs in through the form and waits for the sessions page to be live. */
+export async function logIn(page: Page, consoleUrl: string, operator: string, password: string): Promise<void> {
+  await page.goto(consoleUrl);
+  await page.waitForURL(/\/login/);
+  await page.fill('#operator-id', operator);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForURL(`${consoleUrl}/`), page.click('button[type="submit"]')]);
+  await page.waitForSelector('#live-state[data-state="live"]');
+}
+
+/**
+ * The suite as a person starts it: `warden up` in a temporary state directory, on free ports, with an
+ * agent user for the test's SDK client. Reads where it runs and how to log in from what it prints.
+ */
+export class WardenUp {
+  private output = '';
+  consoleUrl = '';
+  adminPassword = '';
+  adminToken = '';
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly stateDir: string,
+  ) {
+    child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+  }
+
+  static async start(agents: string[]): Promise<WardenUp> {
+    const stateDir = mkdtempSync(join(tmpdir(), 'warden-up-'));
+    const args = [WARDEN, 'up', '--state-dir', stateDir, '--nats-port', String(await freePort()), '--log-level', 'warn', ...agents.flatMap((a) => ['--agent', a])];
+    const child = spawn(process.execPath, args, { cwd: WORKSPACE_ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const up = new WardenUp(child, stateDir);
+    try {
+      const printed = await eventually('warden up to print how to log in', () => {
+        if (child.exitCode !== null) throw new Error(`warden up exited with ${child.exitCode}:\n${up.output}`);
+        return up.output;
+      }, (text) => /API token of admin[^:]*: \S+/.test(text), { timeoutMs: 180_000, intervalMs: 200 });
+      up.consoleUrl = /Operator console: (\S+)/.exec(printed)![1]!;
+      up.adminPassword = /with the password (\S+)/.exec(printed)![1]!;
+      up.adminToken = /API token of admin[^:]*: (\S+)/.exec(printed)![1]!;
+    } catch (error) {
+      await up.stop();
+      throw error;
+    }
+    return up;
+  }
+
+  get printed(): string {
+    return this.output;
+  }
+
+  private get credentials(): { service: { user: string; password: string }; agents: Record<string, string> } {
+    return JSON.parse(readFileSync(join(this.stateDir, 'credentials.json'), 'utf8'));
+  }
+
+  get urls(): Record<string, string> {
+    return JSON.parse(readFileSync(join(this.stateDir, 'suite.json'), 'utf8'));
+  }
+
+  get service(): NatsSettings {
+    return { servers: this.urls.nats_url!, user: this.credentials.service.user, password: this.credentials.service.password, name: 'console-browser-test' };
+  }
+
+  agentPassword(agentId: string): string {
+    return this.credentials.agents[agentId]!;
+  }
+
+  /** Runs `warden …` next to the suite (`warden operator` finds the suite's NATS and service user in its state directory). */
+  warden(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+    const { NATS_URL: _u, NATS_USER: _n, NATS_PASSWORD: _p, ...env } = process.env;
+    return new Promise((resolve) => {
+      const local = args[0] === 'operator' ? ['--state-dir', this.stateDir] : [];
+      const child = spawn(process.execPath, [WARDEN, ...args, ...local], { cwd: WORKSPACE_ROOT, env: { ...env, NO_COLOR: '1' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdin.end(stdin);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+  }
+
+  /** Ctrl-C, as a person stops it: the suite stops its processes in order. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.kill('SIGINT');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.stateDir, { recursive: true, force: true });
+  }
+}
