@@ -24,7 +24,9 @@ const cliEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
   return { ...rest, NO_COLOR: '1', ...extra };
 };
 /** Every docker-compose service that runs a Warden app, each a Deployment of the same name. */
-const APPS = [...SERVICES, 'gateway'] as const;
+const APPS = [...SERVICES, 'gateway', 'console'] as const;
+/** The HTTP ports of the apps that are not among SERVICE_PORTS (compose and `warden up` use the same). */
+const EDGE_PORTS: Record<string, number> = { gateway: 3108, console: 3109 };
 
 interface Params {
   server: Omit<NatsServerConfigOptions, 'cluster' | 'serverName'>;
@@ -272,7 +274,7 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('deploy/kubernete
       const container = onlyContainer(deployment());
       const env = containerEnv(objects, container);
       const port = Number((env.HTTP_PORT as { value: string }).value);
-      expect(port).toBe(app === 'gateway' ? 3108 : SERVICE_PORTS[app]);
+      expect(port).toBe(EDGE_PORTS[app] ?? SERVICE_PORTS[app as keyof typeof SERVICE_PORTS]);
       const http = container.ports?.find((p) => p.name === 'http');
       expect(http?.containerPort).toBe(port);
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
@@ -331,7 +333,7 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('deploy/kubernete
       for (const app of APPS) {
         const deployment = named(objects, 'Deployment', app);
         expect({ app, enough: deployment.spec.replicas >= 2 }).toEqual({ app, enough: true });
-        if (app !== 'gateway') expect(deployment.spec.replicas).toBeLessThanOrEqual(params.server.partitions);
+        if (!(app in EDGE_PORTS)) expect(deployment.spec.replicas).toBeLessThanOrEqual(params.server.partitions);
         expect(deployment.spec.template.spec.topologySpreadConstraints).toEqual([
           expect.objectContaining({ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: deployment.spec.selector.matchLabels } }),
         ]);
