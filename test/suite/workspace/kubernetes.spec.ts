@@ -48,7 +48,7 @@ interface Container {
   image: string;
   args?: string[];
   env?: EnvVar[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  envFrom?: { configMapRef?: { name: string; optional?: boolean }; secretRef?: { name: string } }[];
   ports?: { name?: string; containerPort: number }[];
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
@@ -91,6 +91,8 @@ function containerEnv(objects: K8sObject[], container: Container): Record<string
   const vars: Record<string, Resolved> = {};
   for (const source of container.envFrom ?? []) {
     if (!source.configMapRef) throw new Error(`unexpected envFrom ${JSON.stringify(source)}: Secrets are read key by key`);
+    // An optional ConfigMap the operator may create (tracing): nothing when it is not there.
+    if (source.configMapRef.optional && !objects.some((o) => o.kind === 'ConfigMap' && o.metadata.name === source.configMapRef!.name)) continue;
     for (const [k, v] of Object.entries(named(objects, 'ConfigMap', source.configMapRef.name).data ?? {})) vars[k] = { value: v };
   }
   for (const variable of container.env ?? []) {
@@ -252,6 +254,14 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('deploy/kubernete
         return [name, composeEnv(compose[app]).DATABASE_URL];
       });
       expect(Object.fromEntries(resolved)).toEqual(composeEnv(compose[app]));
+    });
+
+    it('takes the OpenTelemetry settings from the ConfigMap warden-otel when there is one, and runs without it', () => {
+      const container = onlyContainer(deployment());
+      const otel = (container.envFrom ?? []).filter((source) => source.configMapRef?.name === 'warden-otel');
+      // The console neither handles nor publishes suite messages through the traced transport.
+      expect(otel).toEqual(app === 'console' ? [] : [{ configMapRef: { name: 'warden-otel', optional: true } }]);
+      expect(objects.some((o) => o.metadata.name === 'warden-otel')).toBe(false);
     });
 
     it('mounts the configuration files of its compose service, at the same paths, from ConfigMaps made of the same files', () => {
