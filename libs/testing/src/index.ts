@@ -7,3 +7,4 @@ export * from './service-app.js';
 export * from './contract-suite.js';
 export * from './eventually.js';
 export * from './operators.js';
+export * from './warden-up.js';
