@@ -8,3 +8,4 @@ export * from './contract-suite.js';
 export * from './eventually.js';
 export * from './operators.js';
 export * from './otlp-receiver.js';
+export * from './warden-up.js';
