@@ -85,12 +85,13 @@ describe('traces over OTLP', () => {
     const verdict = one('warden.publish review.verdict', childOf(review));
     expect(service(verdict)).toBe('warden-reviewer');
 
-    // gate: handles the verdict and decides; the decision reaches the agent, whose proposal span ends after it.
+    // gate: handles the verdict and decides; the decision reaches the agent, whose proposal span ends once
+    // it has it (possibly before JetStream's answer to the gate ends the gate's publication).
     const gate = one('warden.gate', (s) => childOf(verdict)(s) && message('review.verdict')(s));
     expect({ service: service(gate), kind: gate.kind }).toEqual({ service: 'warden-gate', kind: CONSUMER });
     const decide = one('warden.decide', childOf(gate));
     expect({ service: service(decide), kind: decide.kind }).toEqual({ service: 'warden-gate', kind: PRODUCER });
-    expect(propose.endTimeUnixNano).toBeGreaterThanOrEqual(decide.endTimeUnixNano);
+    expect(propose.endTimeUnixNano).toBeGreaterThan(decide.startTimeUnixNano);
 
     // audit: every one of these messages ingested, each ingest the child of its message's publication.
     for (const published of [propose, verdict, decide]) {
