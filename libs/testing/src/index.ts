@@ -8,3 +8,5 @@ export * from './service-app.js';
 export * from './contract-suite.js';
 export * from './eventually.js';
 export * from './operators.js';
+export * from './otlp-receiver.js';
+export * from './warden-up.js';

@@ -1,5 +1,4 @@
 import type { PubAck } from '@nats-io/jetstream';
-import { onTheBus } from '../state/bus-failures.js';
 import {
   CHANNELS,
   createMessage,
@@ -13,8 +12,10 @@ import {
   type MessageType,
   type SessionChannelId,
 } from '@warden/contracts';
+import { NOOP_MESSAGE_TRACER, type MessageTracer } from '@warden/tracing';
 import type { BusConnection } from '../connection/bus-connection.js';
 import type { DeadLetter } from '../consumer/dead-letter.js';
+import { onTheBus } from '../state/bus-failures.js';
 import { ContractViolationError } from './errors.js';
 import type { MessagingMetrics } from './messaging-metrics.js';
 
@@ -29,6 +30,8 @@ export class MessagePublisher {
   constructor(
     private readonly bus: BusConnection,
     private readonly metrics: MessagingMetrics,
+    /** The span of each publication, when tracing is on. */
+    private readonly tracer: MessageTracer = NOOP_MESSAGE_TRACER,
   ) {}
 
   /** Builds a message of `type` (envelope filled in) and publishes it. */
@@ -70,7 +73,9 @@ export class MessagePublisher {
     }
     const subject = publishSubject(channelId as SessionChannelId, message.agent_id, message.session_id);
     // The bus away or electing a leader: the message is fine and goes out later (the same id, stored once).
-    const ack = await onTheBus(`publishing ${message.type}`, () => this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id }));
+    const ack = await onTheBus(`publishing ${message.type}`, () =>
+      this.tracer.publish(message, { channel: channelId, subject }, () => this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id })),
+    );
     this.metrics.published.inc({ channel: channelId, type: message.type, duplicate: String(ack.duplicate) });
     return ack;
   }
