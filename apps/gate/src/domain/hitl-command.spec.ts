@@ -1,4 +1,5 @@
-import { checkHitlCommand, REQUIRED_FIELDS } from './hitl-command.js';
+import { createMessage, EXAMPLE_PAYLOADS, type MessageOf } from '@warden/contracts';
+import { checkCommandMessage, checkHitlCommand, REQUIRED_FIELDS } from './hitl-command.js';
 
 const at = '2026-11-21T10:00:00Z';
 const base = { session_id: 'sess-abc', agent_id: 'agent-1', operator_id: 'operator-xander', timestamp: at };
@@ -62,5 +63,16 @@ describe('checkHitlCommand (FR-11.4)', () => {
     expect((checkHitlCommand({ ...complete.hitl_pause, stop_agent: false }) as { command: object }).command).not.toHaveProperty('stop_agent');
     expect(checkHitlCommand({ ...complete.hitl_pause, stop_agent: 'yes' })).toEqual({ ok: false, reason: 'invalid_field: stop_agent (true or false)' });
     expect(checkHitlCommand({ ...complete.hitl_unpause, stop_agent: true })).toEqual({ ok: false, reason: 'invalid_field: stop_agent (only a pause stops the agent)' });
+  });
+});
+
+describe('a gate.command from the bus', () => {
+  const message = (payload: Partial<MessageOf<'gate.command'>['payload']>) =>
+    createMessage('gate.command', { session_id: 'sess-abc', agent_id: 'agent-1', payload: { ...EXAMPLE_PAYLOADS['gate.command'], ...payload } as MessageOf<'gate.command'>['payload'] });
+
+  it('is checked by the same rules as a request to the API', () => {
+    const pause = checkCommandMessage(message({ command_type: 'hitl_pause', operator_id: 'op', reason: 'look' }));
+    expect(pause).toMatchObject({ ok: true, command: { type: 'hitl_pause', session_id: 'sess-abc', agent_id: 'agent-1', operator_id: 'op', reason: 'look' } });
+    expect(checkCommandMessage(message({ command_type: 'hitl_rewrite', operator_id: 'op', original_trace_id: undefined, new_content: undefined }))).toMatchObject({ ok: false });
   });
 });

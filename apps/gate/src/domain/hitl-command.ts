@@ -1,4 +1,4 @@
-import { HITL_COMMANDS, isSubjectToken, type HitlCommandType } from '@warden/contracts';
+import { HITL_COMMANDS, isSubjectToken, type HitlCommandType, type MessageOf } from '@warden/contracts';
 
 /** A HITL command as FR-11.4 defines it, after validation, with Warden's optional extensions on unpause. */
 export interface HitlCommand {
@@ -130,4 +130,24 @@ export function checkHitlCommand(input: unknown): CommandCheck {
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Checks a gate.command from the bus as the API checks a request body: the same rules, the same refusals. */
+export function checkCommandMessage(message: MessageOf<'gate.command'>): CommandCheck {
+  const p = message.payload;
+  return checkHitlCommand({
+    type: p.command_type,
+    session_id: message.session_id,
+    agent_id: message.agent_id,
+    operator_id: p.operator_id,
+    timestamp: message.timestamp,
+    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    ...(p.original_trace_id !== undefined ? { original_trace_id: p.original_trace_id } : {}),
+    ...(p.new_content !== undefined ? { new_content: p.new_content } : {}),
+    ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
+    ...(p.resolution !== undefined ? { resolution: p.resolution } : {}),
+    ...(p.request_id !== undefined ? { request_id: p.request_id } : {}),
+    ...(p.conditions !== undefined ? { conditions: p.conditions } : {}),
+    ...(p.stop_agent !== undefined ? { stop_agent: p.stop_agent } : {}),
+  });
 }

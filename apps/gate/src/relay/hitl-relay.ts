@@ -19,7 +19,7 @@ import {
   type GateEffect,
   type ResumeHow,
 } from '../domain/gate-session.js';
-import { checkHitlCommand, type HitlCommand } from '../domain/hitl-command.js';
+import { checkCommandMessage, type HitlCommand } from '../domain/hitl-command.js';
 import type { HumanGate, SessionFacts } from '../domain/human-gates.js';
 import { keyOf, type SessionRelayState } from '../domain/relay-state.js';
 import { DecisionSender } from './decision-sender.js';
@@ -136,24 +136,9 @@ export class HitlRelay {
    * a stale request) are outcomes, not failures: the message is handled and the issuer told why.
    */
   onCommand(message: MessageOf<'gate.command'>, progress?: () => void): Promise<CommandOutcome> {
-    const p = message.payload;
-    const check = checkHitlCommand({
-      type: p.command_type,
-      session_id: message.session_id,
-      agent_id: message.agent_id,
-      operator_id: p.operator_id,
-      timestamp: message.timestamp,
-      ...(p.reason !== undefined ? { reason: p.reason } : {}),
-      ...(p.original_trace_id !== undefined ? { original_trace_id: p.original_trace_id } : {}),
-      ...(p.new_content !== undefined ? { new_content: p.new_content } : {}),
-      ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
-      ...(p.resolution !== undefined ? { resolution: p.resolution } : {}),
-      ...(p.request_id !== undefined ? { request_id: p.request_id } : {}),
-      ...(p.conditions !== undefined ? { conditions: p.conditions } : {}),
-      ...(p.stop_agent !== undefined ? { stop_agent: p.stop_agent } : {}),
-    });
+    const check = checkCommandMessage(message);
     if (!check.ok) {
-      this.options.metrics.commands.inc({ command: p.command_type, result: 'invalid' });
+      this.options.metrics.commands.inc({ command: message.payload.command_type, result: 'invalid' });
       return Promise.resolve({ status: 'error', code: 422, reason: check.reason });
     }
     const command = check.command;
