@@ -4,7 +4,8 @@ import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@wa
 import { parse as parseYaml } from 'yaml';
 import { resolvePatternSettings } from '@warden/patterns';
 import type { PatternSettings } from '@warden/patterns';
-import { loadProjectKnowledge, type ProjectKnowledge } from '@warden/patterns';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
+import { loadProjectKnowledge } from '@warden/settings-loader';
 
 /**
  * The pattern-detector's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP

@@ -3,8 +3,9 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { resolveBreakerSettings } from '@warden/breakers';
 import { resolveInterventionSettings, resolvePromptTemplates } from '@warden/interventions';
-import { loadProjectKnowledge, resolvePatternSettings } from '@warden/patterns';
+import { resolvePatternSettings } from '@warden/patterns';
 import { readReviewSources } from '@warden/review';
+import { loadProjectKnowledge, readSettingsText } from '@warden/settings-loader';
 import type { WardenSettings } from './in-process-warden.js';
 
 /** The services' configuration files an evaluation judges with (the files their *_CONFIG variables name). */
@@ -46,7 +47,7 @@ function from<T>(what: string, path: string | undefined, read: () => T): T {
  * relative to it), Warden's documented defaults for any file not given.
  */
 export function loadWardenSettings(files: SettingsFiles = {}): WardenSettings {
-  const reviewer = from('reviewer configuration', files.reviewer, () => readReviewSources(files.reviewer));
+  const reviewer = from('reviewer configuration', files.reviewer, () => readReviewSources(files.reviewer, readSettingsText));
   const breakers = from('breaker configuration', files.breakers, () => resolveBreakerSettings(files.breakers ? readDocument(files.breakers, 'breaker configuration') : {}));
   const patterns = from('pattern detector configuration', files.patterns, () => resolvePatternSettings(files.patterns ? readDocument(files.patterns, 'pattern detector configuration') : {}));
   const near = (file: string | undefined, path: string) => (isAbsolute(path) || !file ? resolve(path) : resolve(dirname(resolve(file)), path));
