@@ -28,7 +28,7 @@ describe('readReviewSources', () => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-review-sources-'));
     try {
       writeFileSync(join(dir, 'bad.yaml'), 'step_reviewer: [unclosed');
-      expect(() => readReviewSources(join(dir, 'bad.yaml'), read)).toThrow(/bad\.yaml: not valid YAML/);
+      expect(() => readReviewSources(join(dir, 'bad.yaml'), read)).toThrow(/bad\.yaml is not valid YAML/);
       writeFileSync(join(dir, 'missing-rules.yaml'), 'rules:\n  custom_rules_path: nowhere.yaml\n');
       expect(() => readReviewSources(join(dir, 'missing-rules.yaml'), read)).toThrow(/nowhere\.yaml/);
       writeFileSync(join(dir, 'knowledge.yaml'), 'knowledge:\n  files: [k.ini]\n');

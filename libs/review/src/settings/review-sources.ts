@@ -1,6 +1,6 @@
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { knowledgeFormatOf, parseProjectKnowledge, type ProjectKnowledge } from '@warden/project-knowledge';
-import { parse as parseYaml } from 'yaml';
+import { parseSettingsText, settingsFormatOf, settingsSection } from '@warden/settings';
 import type { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
 import { loadCustomRules } from '../rules/custom-rules.js';
 
@@ -14,10 +14,6 @@ export interface ReviewSources {
   files: string[];
 }
 
-function formatOf(path: string): 'yaml' | 'json' {
-  return extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
-}
-
 /** The text of a file (the service passes the settings loader's reader; this library touches no disk). */
 export type ReadText = (path: string) => string;
 
@@ -29,15 +25,8 @@ export type ReadText = (path: string) => string;
 export function readReviewSources(configPath: string | undefined, read: ReadText): ReviewSources {
   if (!configPath) return { settings: {}, extraRules: [], knowledge: [], files: [] };
   const path = resolve(configPath);
-  const text = read(path);
-  let document: unknown;
-  try {
-    document = formatOf(path) === 'json' ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw new Error(`${path}: not valid ${formatOf(path).toUpperCase()}: ${(error as Error).message}`);
-  }
-  document ??= {};
-  const root = (document as Record<string, unknown>)['step_reviewer'] ?? document;
+  const document = parseSettingsText(read(path), path);
+  const root = settingsSection(document, 'step_reviewer');
   const base = dirname(path);
   const relative = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
   const files = [path];
@@ -47,7 +36,7 @@ export function readReviewSources(configPath: string | undefined, read: ReadText
   if (typeof rules?.custom_rules_path === 'string') {
     const rulesPath = relative(rules.custom_rules_path);
     files.push(rulesPath);
-    sources.extraRules = loadCustomRules(read(rulesPath), formatOf(rulesPath), rulesPath);
+    sources.extraRules = loadCustomRules(read(rulesPath), settingsFormatOf(rulesPath), rulesPath);
     sources.extraRulesSource = rulesPath;
   }
   const knowledge = (root as { knowledge?: { files?: unknown } }).knowledge;
