@@ -1,6 +1,12 @@
 // Lint: typescript-eslint's recommended rules, and Nx module boundaries on two axes.
 //   scope:*  which part of the product a project belongs to (shared, agent, cli, suite, one per service)
-//   type:*   what kind of project it is (app, contracts, domain, util, runtime, sdk, testing, e2e)
+//   type:*   what kind of project it is:
+//     app        a service or the command line
+//     contracts  the message schemas: plain TypeScript, depends on nothing
+//     domain     plain TypeScript decisions: no Nest, NATS, database, metrics, logging or file system
+//     util       plain Node helpers of services (metrics registry, logger, settings files): no Nest, NATS or database
+//     runtime    Nest, NATS and database wiring (bus transport, service bootstrap, Nest observability, auth, local servers)
+//     sdk        what agents embed; testing  the test harness; e2e  the system suite
 // Apps never import apps, libraries never import apps, and only tests may use the test harness.
 // A domain library is plain TypeScript: it depends on contracts and other domain libraries only, and
 // imports no Nest, NATS, database, metrics, logging or file system; the command line may use the services'
@@ -71,7 +77,7 @@ const IMPURE_PACKAGES = [IMPURE.nest, IMPURE.nats, IMPURE.database, IMPURE.metri
 const typeConstraints = (testCode) => [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: IMPURE_PACKAGES },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: IMPURE_PACKAGES },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'], bannedExternalImports: [IMPURE.nest, IMPURE.nats, IMPURE.database].flat() },
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', ...(testCode ? ['type:testing'] : [])] },
   // The SDK's own tests play the services' side with the runtime; the SDK itself stays free of it.
   { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:sdk', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },

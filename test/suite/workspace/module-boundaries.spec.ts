@@ -99,6 +99,19 @@ describe('module boundaries', () => {
     expect(await purityErrors('apps/ladder/src/boundary-probe.ts', nest)).toEqual([]);
   });
 
+  it('keep a util library free of Nest, NATS and the database: observability without Nest, its Nest side a runtime library', async () => {
+    const nest = `import { Controller } from '@nestjs/common';\nexport const probe = Controller;\n`;
+    expect(await boundaryErrors('libs/observability/src/boundary-probe.ts', nest)).toEqual([expect.stringContaining('A project tagged with "type:util" is not allowed to import "@nestjs/common"')]);
+    const nestSide = `import { ObservabilityModule } from '@warden/observability-nest';\nexport const probe = ObservabilityModule;\n`;
+    expect(await boundaryErrors('libs/settings-loader/src/boundary-probe.ts', nestSide)).toEqual([
+      expect.stringContaining('A project tagged with "type:util" can only depend on libs tagged with "type:util", "type:domain"'),
+    ]);
+    const nats = `import { Kvm } from '@nats-io/kv';\nexport const probe = Kvm;\n`;
+    expect(await boundaryErrors('libs/settings-loader/src/boundary-probe.ts', nats)).toEqual([expect.stringContaining('A project tagged with "type:util" is not allowed to import "@nats-io/kv"')]);
+    const core = `import { Controller } from '@nestjs/common';\nimport { MetricsRegistry } from '@warden/observability';\nexport const probe = [Controller, MetricsRegistry];\n`;
+    expect(await boundaryErrors('libs/observability-nest/src/boundary-probe.ts', core)).toEqual([]);
+  });
+
   it('keep a service to its own domain, and let the command line judge in process with any', async () => {
     const other = `import { SessionBreakers } from '@warden/breakers';\nexport const probe = SessionBreakers;\n`;
     expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', other)).toEqual([
