@@ -116,6 +116,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'no-console': 'error',
+      // A library's barrel names what it offers: `export *` hides what crosses the boundary, and lets a
+      // framework re-export slip in unseen.
+      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'Export by name (export { A, type B } from ...), not export *.' }],
     },
   },
   {

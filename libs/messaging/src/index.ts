@@ -1,24 +1,86 @@
-export * from './connection/nats-settings.js';
-export * from './connection/bus-connection.js';
-export * from './topology/topology.js';
-export * from './topology/provision.js';
-export * from './topology/partition-probe.js';
-export * from './topology/nats-server-config.js';
-export * from './partitions/lease-store.js';
-export * from './partitions/kv-lease-store.js';
-export * from './partitions/partition-assignment.js';
-export * from './partitions/partition-coordinator.js';
-export * from './consumer/message-screen.js';
-export * from './consumer/dead-letter.js';
-export * from './consumer/session-lanes.js';
-export * from './state/kv-records.js';
-export * from './transport/errors.js';
-export * from './transport/on-message.decorator.js';
-export * from './transport/jetstream.context.js';
-export * from './transport/messaging-metrics.js';
-export * from './transport/message-publisher.js';
-export * from './transport/jetstream.server.js';
-export * from './messaging.options.js';
-export * from './messaging.module.js';
-export * from './service-bootstrap.js';
-export * from './service-runtime.js';
+export { DEFAULT_NATS_URL, type NatsSettings, natsSettingsFromEnv } from './connection/nats-settings.js';
+export { BusConnection, type BusConnectionEvents } from './connection/bus-connection.js';
+export {
+  buildTopology,
+  consumerName,
+  consumersFor,
+  type ConsumerSpec,
+  type KeyValueSpec,
+  type ObjectStoreSpec,
+  PARTITION_BUCKET,
+  resolveTopologyOptions,
+  streamName,
+  type StreamSpec,
+  type Topology,
+  TOPOLOGY_DEFAULTS,
+  type TopologyOptions,
+} from './topology/topology.js';
+export {
+  type ChangeAction,
+  CONSUMER_NOT_FOUND,
+  consumerConfig,
+  isApiError,
+  provision,
+  type ProvisionChange,
+  type ProvisionOptions,
+  type ProvisionReport,
+  STREAM_MAX_MESSAGE_BYTES,
+  STREAM_NOT_FOUND,
+  streamConfig,
+} from './topology/provision.js';
+export { type PartitionProbeResult, probePartitionMapping } from './topology/partition-probe.js';
+export {
+  agentInboxPrefix,
+  agentPermissions,
+  type NatsServerConfigOptions,
+  type NatsUser,
+  operatorPermissions,
+  PARTITION_PROBE_ROOT,
+  renderNatsServerConfig,
+  type Secret,
+} from './topology/nats-server-config.js';
+export { LeaseConflictError, type LeaseEntry, type LeaseStore } from './partitions/lease-store.js';
+export { KvLeaseStore } from './partitions/kv-lease-store.js';
+export { assignPartitions } from './partitions/partition-assignment.js';
+export {
+  PartitionCoordinator,
+  type PartitionCoordinatorOptions,
+  type PartitionHandler,
+  type ReleaseReason,
+} from './partitions/partition-coordinator.js';
+export { type Screening, screenMessage, type ScreenRules } from './consumer/message-screen.js';
+export { buildDeadLetter, type DeadLetter, type RejectedMessage } from './consumer/dead-letter.js';
+export { SessionLanes } from './consumer/session-lanes.js';
+export { KvRecords, RecordConflictError, type StoredRecord } from './state/kv-records.js';
+export { ContractViolationError, RejectMessageError, TransientError } from './transport/errors.js';
+export { ANY_MESSAGE, OnAnyMessage, OnMessage } from './transport/on-message.decorator.js';
+export { JetStreamContext } from './transport/jetstream.context.js';
+export { MessagingMetrics } from './transport/messaging-metrics.js';
+export { MessagePublisher } from './transport/message-publisher.js';
+export { JetStreamServer, retryDelayMs, TopologyMissingError, type TransportOptions } from './transport/jetstream.server.js';
+export {
+  defaultReplicaId,
+  MESSAGING_DEFAULTS,
+  type MessagingOptions,
+  type ResolvedMessagingOptions,
+  resolveMessagingOptions,
+} from './messaging.options.js';
+export { MESSAGING_OPTIONS, MessagingModule } from './messaging.module.js';
+export {
+  runMain,
+  runService,
+  type RunServiceOptions,
+  serviceInfrastructure,
+  type ServiceStartOptions,
+  serviceUrl,
+  SHUTDOWN_TIMEOUT_MS,
+  startService,
+} from './service-bootstrap.js';
+export {
+  booleanFromEnv,
+  ConfigurationError,
+  integerFromEnv,
+  loadServiceRuntime,
+  SERVICE_PORTS,
+  type ServiceRuntime,
+} from './service-runtime.js';

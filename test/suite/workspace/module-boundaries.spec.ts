@@ -112,6 +112,12 @@ describe('module boundaries', () => {
     expect(await boundaryErrors('libs/observability-nest/src/boundary-probe.ts', core)).toEqual([]);
   });
 
+  it('have barrels export by name', async () => {
+    const errors = await ruleErrors('libs/observability/src/index.ts', `export * from './logging/logger.js';\n`, 'no-restricted-syntax');
+    expect(errors).toEqual([expect.stringContaining('Export by name')]);
+    expect(await ruleErrors('libs/observability/src/index.ts', `export { createLogger } from './logging/logger.js';\n`, 'no-restricted-syntax')).toEqual([]);
+  });
+
   it('keep a service to its own domain, and let the command line judge in process with any', async () => {
     const other = `import { SessionBreakers } from '@warden/breakers';\nexport const probe = SessionBreakers;\n`;
     expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', other)).toEqual([
