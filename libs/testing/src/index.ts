@@ -7,3 +7,4 @@ export { type InProcessService, startInProcess } from './service-app.js';
 export { ContractHarness, type ContractSuiteOptions, describeServiceContract } from './contract-suite.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { operatorHeaders, operatorToken } from './operators.js';
+export { browser, CHROMIUM, type FirstRender, logIn, measureFirstRender, WardenUp } from './warden-up.js';

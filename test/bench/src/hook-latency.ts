@@ -22,6 +22,13 @@ export interface HookFigures {
     addedP50Met: boolean;
     /** The gateway's own time per PreToolUse (its histogram's mean over the measured calls), receipt to answer. */
     inGatewayMeanMs: number;
+    /**
+     * The floor: the same POST to a bare Node HTTP server in its own process that reads the body and
+     * answers 200 with nothing, interleaved with the other two. What any HTTP endpoint in Node costs here.
+     */
+    bareHttp: LatencySummary;
+    /** HTTP hook p50 minus the SDK's p50 and the bare exchange's p50: the gateway's part beyond HTTP itself. */
+    beyondHttpP50Ms: number;
   };
   /** Wall time of `warden hook` (a PreToolUse answered) beside a bare `node -e 0`, interleaved. */
   command: { runs: number; wallMs: LatencySummary; nodeMs: LatencySummary; roundTripP50Ms: number; boundMs: number; target: string; met: boolean };
@@ -61,6 +68,20 @@ function post(agent: Agent, url: URL, authorization: string, body: string): Prom
   });
 }
 
+/** A bare HTTP server in a child process on a free loopback port: reads the body, answers 200 empty. */
+async function startBareHttp(): Promise<{ url: URL; stop(): void }> {
+  const source =
+    "const s=require('node:http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.writeHead(200,{'content-length':0});r.end();});});" +
+    "s.keepAliveTimeout=60000;s.listen(0,'127.0.0.1',()=>process.stdout.write(String(s.address().port)+'\\n'));";
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the bare HTTP server exited with ${code}`)));
+    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+  });
+  return { url: new URL(`http://127.0.0.1:${port}/hooks/claude-code`), stop: () => child.kill() };
+}
+
 /** The gateway's PreToolUse histogram: sum (s) and count. */
 async function gatewayTime(gatewayUrl: string): Promise<{ sum: number; count: number }> {
   const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
@@ -84,8 +105,8 @@ function timed(args: string[], stdin: string, env: NodeJS.ProcessEnv): Promise<{
 /**
  * H: what Claude Code waits for per tool call. Over HTTP: sequential PreToolUse calls to the gateway
  * (one agent, keep-alive, as Claude Code makes them one at a time) interleaved with as many SDK
- * proposals of the same action by the same agent, so that both see the same machine; the endpoint's
- * share is the difference. As a command: `warden hook` runs (a new process each, the bundled entry
+ * proposals of the same action by the same agent and as many POSTs to a bare Node HTTP server, so that
+ * all three see the same machine; the endpoint's share is the difference, the bare exchange its floor. As a command: `warden hook` runs (a new process each, the bundled entry
  * point) interleaved with bare `node -e 0` runs, against the bound 2 x node + the SDK's round trip.
  */
 export async function measureHooks(options: HookPhaseOptions, status: (text: string) => void): Promise<HookFigures> {
@@ -93,6 +114,9 @@ export async function measureHooks(options: HookPhaseOptions, status: (text: str
   const authorization = `Bearer ${options.agentId}.${options.password}`;
   const http = new Samples();
   const sdk = new Samples();
+  const bare = new Samples();
+  const bareServer = await startBareHttp();
+  const bareAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   const warmup = Math.max(20, Math.round(options.calls / 10));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(`${options.gatewayUrl}/hooks/claude-code`);
@@ -108,12 +132,19 @@ export async function measureHooks(options: HookPhaseOptions, status: (text: str
     const decision = await options.client.session(`sdk-bench-${run}`).propose({ tool: 'Read', input: read(i), actionId: `toolu_s${run}${i}` });
     if (!decision.allowed) throw new Error(`the SDK got ${decision.decidedBy}: ${decision.reason}`);
     if (measured) sdk.add(performance.now() - started);
+    started = performance.now();
+    const floor = await post(bareAgent, bareServer.url, authorization, JSON.stringify(preToolUse(`hook-bench-${run}`, `toolu_b${run}${i}`, read(i))));
+    if (floor.status !== 200) throw new Error(`the bare HTTP server answered ${floor.status}`);
+    if (measured) bare.add(performance.now() - started);
     if (i % 100 === 0) status(`H: HTTP hook and SDK, ${i}/${warmup + options.calls}`);
   }
   const after = await gatewayTime(options.gatewayUrl);
   agent.destroy();
+  bareAgent.destroy();
+  bareServer.stop();
   const httpSummary = http.summary();
   const sdkSummary = sdk.summary();
+  const bareSummary = bare.summary();
 
   const project = mkdtempSync(join(tmpdir(), 'hook-bench-'));
   try {
@@ -152,6 +183,8 @@ export async function measureHooks(options: HookPhaseOptions, status: (text: str
         addedP99Ms: round(httpSummary.p99 - sdkSummary.p99),
         addedP50Target: '<= 1 ms',
         addedP50Met: httpSummary.p50 - sdkSummary.p50 <= 1,
+        bareHttp: roundSummary(bareSummary),
+        beyondHttpP50Ms: round(httpSummary.p50 - sdkSummary.p50 - bareSummary.p50),
         inGatewayMeanMs: round(after.count > before.count ? ((after.sum - before.sum) / (after.count - before.count)) * 1000 : Number.NaN),
       },
       command: {

@@ -28,7 +28,8 @@ export function hookLines(h: HookFigures): string[] {
   return [
     `H: HTTP hook per PreToolUse p50 ${ms(h.http.latency.p50)}, p99 ${ms(h.http.latency.p99)} beside the SDK's decision round trip p50 ${ms(h.http.sdk.p50)}, p99 ${ms(h.http.sdk.p99)} ` +
       `(${num(h.http.calls)} sequential calls each): the endpoint adds ${ms(h.http.addedP50Ms)} p50 (target ${h.http.addedP50Target}: ${h.http.addedP50Met ? 'met' : 'NOT met'}), ${ms(h.http.addedP99Ms)} p99; ` +
-      `in the gateway ${ms(h.http.inGatewayMeanMs)} mean per call, receipt to answer`,
+      `in the gateway ${ms(h.http.inGatewayMeanMs)} mean per call, receipt to answer; a bare Node HTTP exchange (the floor) p50 ${ms(h.http.bareHttp.p50)}, ` +
+      `p99 ${ms(h.http.bareHttp.p99)}: beyond HTTP itself the endpoint adds ${ms(h.http.beyondHttpP50Ms)} p50`,
     `H: command hook (warden hook) wall time p50 ${ms(h.command.wallMs.p50)}, p99 ${ms(h.command.wallMs.p99)} beside node -e 0 p50 ${ms(h.command.nodeMs.p50)} ` +
       `(${h.command.runs} runs each): bound 2 x node + round trip = ${ms(h.command.boundMs)} (${h.command.met ? 'met' : 'NOT met'})`,
   ];

@@ -24,6 +24,7 @@ import { phaseFigures, scrapeService, type ServicePhaseFigures } from './service
 import { StageProbe } from './stages.js';
 import { round, roundSummary } from './stats.js';
 import { hookLines, runHookPhase, writeHooksOnly } from './hook-phase.js';
+import { consoleLine, measureConsoleRender, writeConsoleOnly } from './console-render.js';
 import { representativePayload, tidy, timeBudgetMs } from './run-helpers.js';
 
 const PAUSE_BETWEEN_PHASES_MS = 2_000;
@@ -68,6 +69,11 @@ class Bench {
     );
 
     if (options.hooksOnly) return this.hooksOnly(startedAt, machine);
+    if (options.consoleOnly) {
+      const figures = await measureConsoleRender({ sessions: options.consoleSessions, loads: options.consoleLoads }, (text) => progress.phase(text));
+      progress.stop();
+      return writeConsoleOnly(options, startedAt, machine, figures);
+    }
 
     progress.phase(`R: step reviewer in process (${TARGETS.reviewCustomRules} custom rules)`);
     const review = await measureReviewTime({ customRules: TARGETS.reviewCustomRules, count: options.quick ? 5_000 : 20_000 });
@@ -93,6 +99,9 @@ class Bench {
       `I: audit ingest ${num(auditIngest.ingestPersistedPerSec)} events/s persisted, raw multi-row insert ${num(auditIngest.baselineInsertPerSec)}/s ` +
         `(${auditIngest.ingestVsBaseline}x)`,
     );
+
+    const consoleRender = await measureConsoleRender({ sessions: options.consoleSessions, loads: options.consoleLoads }, (text) => progress.phase(text));
+    progress.note(consoleLine(consoleRender));
 
     progress.phase('starting nats-server');
     await env.startNats();
@@ -231,7 +240,15 @@ class Bench {
 
     progress.phase('stopping');
     const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, patterns: patternTime, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
-    const targets = evaluateTargets(figures, options.rate);
+    const targets = [
+      ...evaluateTargets(figures, options.rate),
+      {
+        name: `console first render, ${num(consoleRender.sessions)} live sessions`,
+        target: `<= ${num(consoleRender.targetMs)} ms`,
+        value: ms(consoleRender.firstFrameWithRowsMs.p50),
+        met: consoleRender.met,
+      },
+    ];
     const ratioFigures = ratios(figures);
     const serviceLogs = Object.fromEntries(env.services.map((s) => [s.app, s.logs]));
     await this.shutdown();
@@ -288,6 +305,7 @@ class Bench {
       review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
       gateRelay,
       hooks,
+      console: consoleRender,
       patterns: patternTime,
       audit: { ingest: auditIngest, underLoad: { ...auditUnderLoad, latency: tidy(auditUnderLoad.latency) } },
       breaker: {
@@ -318,6 +336,7 @@ class Bench {
       renderReport(figures, targets, ratioFigures, options),
       '',
       ...hookLines(hooks),
+      consoleLine(consoleRender),
       `Targets: ${targets.map((t) => `${t.name} ${t.target}: ${t.value} -> ${t.met ? 'met' : 'NOT met'}`).join('; ')}`,
       `Results: ${join(options.outDir, 'latest.json')} (and bench-${stamp}.json)`,
       '',

@@ -40,6 +40,12 @@ export interface BenchOptions {
   hookRuns: number;
   /** Run only the hook phase (nats-server, reviewer, gate, gateway). */
   hooksOnly: boolean;
+  /** Live sessions on the console's sessions page in the console phase. */
+  consoleSessions: number;
+  /** Loads of the sessions page measured in the console phase. */
+  consoleLoads: number;
+  /** Run only the console phase (`warden up` and Chromium). */
+  consoleOnly: boolean;
 }
 
 export class UsageError extends Error {}
@@ -56,6 +62,8 @@ What it does, in one run:
      time per event (K), the pattern detectors' time per event and memory with 10,000 active sessions
      (P), and the audit's ingest rate into PostgreSQL beside a raw multi-row INSERT into the same
      database (I, with its own nats-server and PostgreSQL cluster);
+     C: the operator console: \`warden up\` with 1,000 live sessions, the sessions page loaded in
+     Debian's Chromium by a logged-in operator, first frame with rows (target <= 1 s);
   2. starts nats-server on free loopback ports with a temporary store, configured with Warden's
      production configuration (renderNatsServerConfig: 8 partitions, service user, bench-agent-* users)
      and provisioned with the production topology;
@@ -105,6 +113,9 @@ Options:
   --hook-calls N          sequential PreToolUse calls through the HTTP hook, and SDK proposals (default 2000)
   --hook-runs N           runs of the command hook, and of node -e 0 (default 30)
   --hooks-only            only the hook phase (H), with reviewer, gate and gateway
+  --console-sessions N    live sessions on the console's sessions page (default 1000)
+  --console-loads N       loads of the sessions page measured (default 5)
+  --console-only          only the console phase (C): warden up, the sessions, Debian's Chromium
   --strict                exit 1 when a target is missed
   --quick                 short smoke run: 10 sessions, 2 agents, 1 s warm-up, 3 s phases, steps 1000,2000,
                           fewer baseline samples (explicit options still win)
@@ -153,6 +164,9 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
         'hook-calls': { type: 'string' },
         'hook-runs': { type: 'string' },
         'hooks-only': { type: 'boolean' },
+        'console-sessions': { type: 'string' },
+        'console-loads': { type: 'string' },
+        'console-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -195,6 +209,9 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
     hookCalls: positiveInt('hook-calls', v['hook-calls'], quick ? 300 : 2_000),
     hookRuns: positiveInt('hook-runs', v['hook-runs'], quick ? 8 : 30),
     hooksOnly: v['hooks-only'] ?? false,
+    consoleSessions: positiveInt('console-sessions', v['console-sessions'], quick ? 100 : 1_000),
+    consoleLoads: positiveInt('console-loads', v['console-loads'], quick ? 2 : 5),
+    consoleOnly: v['console-only'] ?? false,
   };
   // Bounded in time and count: a typo must not start an hour-long run.
   const maxRate = 50_000;

@@ -5,8 +5,7 @@ import { newMessageId, OPERATOR_REJECTION_PROMPT } from '@warden/contracts';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
 import { WardenClient, type ActionDecision, type AgentSession, type ControlMessage } from '@warden/sdk';
-import { BusRecorder, eventually, type RecordedMessage } from '@warden/testing';
-import { browser, logIn, WardenUp } from './console-fixture.js';
+import { browser, BusRecorder, eventually, logIn, measureFirstRender, WardenUp, type RecordedMessage } from '@warden/testing';
 
 const AGENT = 'browser-agent';
 const SHOTS = join(WORKSPACE_ROOT, 'apps/console/docs');
@@ -280,8 +279,9 @@ describe('operator console in Chromium', () => {
     }
   });
 
-  it('renders the sessions page with 1,000 live sessions in under a second', async () => {
-    const before = await sessionsFollowed();
+  // How fast it renders is measured by the benchmark (`--console-only`); here, that it renders them all.
+  it('renders the sessions page with 1,000 live sessions, each a row', async () => {
+    const before = await up.sessionsFollowed();
     const sessions = Array.from({ length: 1000 }, (_, i) => agent.session(`load-${String(i).padStart(4, '0')}-${newMessageId().slice(0, 6)}`));
     for (let i = 0; i < sessions.length; i += 50) {
       await Promise.all(
@@ -291,35 +291,9 @@ describe('operator console in Chromium', () => {
         }),
       );
     }
-    await eventually('the console following every session', sessionsFollowed, (n) => n >= before + 1000, { timeoutMs: 60_000 });
-    const fresh = await approver.context.newPage();
-    await fresh.bringToFront();
-    // The first frame drawn after the document is parsed (the page's own CSP allows no inline script; this comes from the browser's side).
-    await fresh.addInitScript(() => {
-      addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => ((window as unknown as { rendered: number }).rendered = performance.now())));
-    });
-    await fresh.goto(`${up.consoleUrl}/`, { waitUntil: 'load' });
-    await fresh.waitForFunction(() => (window as unknown as { rendered?: number }).rendered !== undefined);
-    const timing = await fresh.evaluate(() => {
-      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      return {
-        firstContentfulPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-        firstFrameWithRows: (window as unknown as { rendered: number }).rendered,
-        domContentLoaded: navigation.domContentLoadedEventEnd,
-        responseEnd: navigation.responseEnd,
-        transferSize: navigation.transferSize,
-        rows: document.querySelectorAll('#session-rows > [role=row]').length,
-      };
-    });
+    await eventually('the console following every session', () => up.sessionsFollowed(), (n) => n >= before + 1000, { timeoutMs: 60_000 });
+    const timing = await measureFirstRender(approver.context, up.consoleUrl);
     console.log(`sessions page with ${timing.rows} sessions: ${JSON.stringify(timing)}`);
     expect(timing.rows).toBeGreaterThanOrEqual(1000);
-    expect(timing.firstContentfulPaint).toBeLessThanOrEqual(1000);
-    expect(timing.firstFrameWithRows).toBeLessThanOrEqual(1000);
-    await fresh.close();
   });
-
-  async function sessionsFollowed(): Promise<number> {
-    const metrics = await (await fetch(`${up.consoleUrl}/metrics`)).text();
-    return Number(/^warden_console_sessions\{[^}]*\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
-  }
 });

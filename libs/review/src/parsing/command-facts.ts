@@ -65,7 +65,9 @@ export function writesToDiskDevice(segment: ShellSegment): boolean {
 
 /** A function that pipes itself into itself in the background: `:(){ :|:& };:` and renamed variants. */
 export function isForkBomb(command: string | undefined): boolean {
-  return /([\w:]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(command ?? '');
+  // The back-referencing pattern backtracks over long commands; most have no function definition at all.
+  if (!command || !/\(\s*\)\s*\{/.test(command)) return false;
+  return /([\w:]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(command);
 }
 
 /** Programs that run the code they are given on their input or as an argument. */

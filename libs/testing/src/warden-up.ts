@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
 import type { NatsSettings } from '@warden/messaging';
-import { eventually } from '@warden/testing';
+import { eventually } from './eventually.js';
 
 const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
 
@@ -15,6 +15,8 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 
 /** A browser with a fresh profile (its own cookies): one per person in a test. */
 export async function browser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  // Loaded here, not at the top: most tests that import the harness never open a browser.
+  const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'warden-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1360, height: 900 } });
   return {
@@ -24,6 +26,43 @@ export async function browser(): Promise<{ context: BrowserContext; close(): Pro
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** What the browser measured loading the sessions page. */
+export interface FirstRender {
+  firstContentfulPaint: number;
+  /** The first frame drawn after the document was parsed, with the rows the server rendered. */
+  firstFrameWithRows: number;
+  domContentLoaded: number;
+  responseEnd: number;
+  transferSize: number;
+  rows: number;
+}
+
+/** Opens the console's sessions page in a new tab of a logged-in browser and reads the browser's own timings. */
+export async function measureFirstRender(context: BrowserContext, consoleUrl: string): Promise<FirstRender> {
+  const page = await context.newPage();
+  try {
+    await page.bringToFront();
+    // The page's own CSP allows no inline script; the frame time comes from the browser's side. Written as
+    // source text: it runs in the page, not in Node.
+    await page.addInitScript({ content: "addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => { window.wardenRendered = performance.now(); }));" });
+    await page.goto(`${consoleUrl}/`, { waitUntil: 'load' });
+    await page.waitForFunction('window.wardenRendered !== undefined');
+    return await page.evaluate<FirstRender>(`(() => {
+      const navigation = performance.getEntriesByType('navigation')[0];
+      return {
+        firstContentfulPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        firstFrameWithRows: window.wardenRendered,
+        domContentLoaded: navigation.domContentLoadedEventEnd,
+        responseEnd: navigation.responseEnd,
+        transferSize: navigation.transferSize,
+        rows: document.querySelectorAll('#session-rows > [role=row]').length,
+      };
+    })()`);
+  } finally {
+    await page.close();
+  }
 }
 
 /** Logs in through the form and waits for the sessions page to be live. */
@@ -87,7 +126,13 @@ export class WardenUp {
   }
 
   get service(): NatsSettings {
-    return { servers: this.urls.nats_url!, user: this.credentials.service.user, password: this.credentials.service.password, name: 'console-browser-test' };
+    return { servers: this.urls.nats_url!, user: this.credentials.service.user, password: this.credentials.service.password, name: 'warden-up-client' };
+  }
+
+  /** Sessions the console follows, from its metrics. */
+  async sessionsFollowed(): Promise<number> {
+    const metrics = await (await fetch(`${this.consoleUrl}/metrics`)).text();
+    return Number(/^warden_console_sessions\{[^}]*\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
   }
 
   agentPassword(agentId: string): string {
