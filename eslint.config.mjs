@@ -6,6 +6,7 @@
 //     domain     plain TypeScript decisions: no Nest, NATS, database, metrics, logging or file system
 //     util       plain Node helpers of services (metrics registry, logger, settings files): no Nest, NATS or database
 //     runtime    Nest, NATS and database wiring (bus transport, service bootstrap, Nest observability, auth, local servers)
+//     tracing    traces of messages (OpenTelemetry), shared by the services' transport and the agent's SDK
 //     sdk        what agents embed; testing  the test harness; e2e  the system suite
 // Apps never import apps, libraries never import apps, and only tests may use the test harness.
 // A domain library is plain TypeScript: it depends on contracts and other domain libraries only, and
@@ -76,17 +77,19 @@ const IMPURE_PACKAGES = [IMPURE.nest, IMPURE.nats, IMPURE.database, IMPURE.metri
 
 const typeConstraints = (testCode) => [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: IMPURE_PACKAGES },
+  // Traces of messages (OpenTelemetry), shared by the services' transport and the agent's SDK: it depends on no Warden library.
+  { sourceTag: 'type:tracing', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: IMPURE_PACKAGES },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'], bannedExternalImports: [IMPURE.nest, IMPURE.nats, IMPURE.database].flat() },
-  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', ...(testCode ? ['type:testing'] : [])] },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:tracing', ...(testCode ? ['type:testing'] : [])] },
   // The SDK's own tests play the services' side with the runtime; the SDK itself stays free of it.
-  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:sdk', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk'] },
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:sdk', 'type:tracing', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:tracing'] },
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', ...(testCode ? ['type:testing'] : [])],
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:tracing', ...(testCode ? ['type:testing'] : [])],
   },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:tracing', 'type:testing'] },
 ];
 
 const boundaries = (testCode) => [
@@ -125,6 +128,28 @@ export default tseslint.config(
     files: DOMAIN_CODE,
     ignores: TEST_FILES,
     rules: { 'no-restricted-imports': domainPurity },
+  },
+  {
+    // Off costs nothing: the OpenTelemetry SDK and exporters are imported by otel-message-tracer.ts alone,
+    // which createMessageTracer loads only when tracing is on. Nest, NATS and Warden's libraries stay out.
+    files: ['libs/tracing/src/**/*.ts'],
+    ignores: ['libs/tracing/src/otel-message-tracer.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@opentelemetry/*'], allowTypeImports: true, message: 'Only otel-message-tracer.ts loads OpenTelemetry, and only when tracing is on: import types only.' },
+            { group: ['@nestjs/*', '@nats-io/*', '@warden/*'], message: 'The tracing library is plain TypeScript over OpenTelemetry: the services and the SDK call it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The tracing library's barrel still exports with `export *`; it is named when the tracing work settles.
+    files: ['libs/tracing/src/index.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: TEST_FILES,

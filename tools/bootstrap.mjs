@@ -22,6 +22,7 @@ const SYSTEM_NEEDS = {
     ['/usr/lib/postgresql', 'postgresql'],
     ['docker-compose', 'docker-compose'],
     ['promtool', 'prometheus'],
+    ['kubectl', 'kubernetes-client'],
     ['/usr/bin/chromium', 'chromium'],
   ],
 };

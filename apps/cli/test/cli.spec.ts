@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { natsServerBinary, WORKSPACE_ROOT } from '@warden/local-runtime';
-import { BusConnection } from '@warden/messaging';
+import { BusConnection, renderNatsHelmValues } from '@warden/messaging';
 import { TestNatsServer } from '@warden/testing';
 
 const run = promisify(execFile);
@@ -66,6 +66,44 @@ describe('warden nats-config', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('documents its formats, the Helm values among them, and how they map to the chart', async () => {
+    const { code, stdout } = await warden(['nats-config', '--help']);
+    expect(code).toBe(0);
+    for (const text of ['--format FORMAT', 'helm-values', 'config.merge', 'container.env', '<< $NAME >>', '--cluster-replicas N', '--password-secret NAME', 'helm install nats nats/nats --version']) {
+      expect(stdout).toContain(text);
+    }
+  });
+
+  it('prints the NATS Helm chart values, saved as they are printed', async () => {
+    const args = ['nats-config', '--format', 'helm-values', '--partitions', '4', '--agent', 'bot:pw-1', '--agent', 'claude-code', '--cluster-replicas', '5', '--password-secret', 'nats-pw'];
+    const { code, stdout, stderr } = await warden(args);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toBe(
+      renderNatsHelmValues({
+        partitions: 4,
+        port: 4222,
+        monitorPort: 8222,
+        storeDir: '/data/jetstream',
+        service: { user: 'warden', password: '$WARDEN_SERVICE_PASSWORD' },
+        operators: [{ user: 'operator', password: '$WARDEN_OPERATOR_PASSWORD' }],
+        agents: [
+          { user: 'bot', password: 'pw-1' },
+          { user: 'claude-code', password: '$WARDEN_AGENT_CLAUDE_CODE_PASSWORD' },
+        ],
+        clusterReplicas: 5,
+        passwordSecret: 'nats-pw',
+      }),
+    );
+    expect(stdout).toContain(`# Rendered by \`warden ${args.join(' ')}\`:`);
+  });
+
+  it('refuses an unknown format, and options of the other format', async () => {
+    expect(await warden(['nats-config', '--format', 'toml'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format must be one of conf, helm-values') });
+    expect(await warden(['nats-config', '--format', 'helm-values', '--host', '0.0.0.0'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--host applies to --format conf only') });
+    expect(await warden(['nats-config', '--cluster-replicas', '3'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--cluster-replicas applies to --format helm-values only') });
+    expect(await warden(['nats-config', '--format', 'helm-values', '--password-secret', 'Not_A_Name'])).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a Kubernetes Secret name') });
   });
 });
 

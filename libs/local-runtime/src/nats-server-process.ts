@@ -35,6 +35,8 @@ export interface NatsServerProcessOptions {
   logFile?: string;
   /** Run in a process group of its own (see ServiceProcessOptions.ownProcessGroup). */
   ownProcessGroup?: boolean;
+  /** The server's environment (where it reads `$NAME` configuration values) [this process's]. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -66,6 +68,7 @@ export class NatsServerProcess {
     const child = spawn(natsServerBinary(), ['-c', this.options.configPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: this.options.ownProcessGroup ?? false,
+      env: this.options.env ?? process.env,
     });
     this.child = child;
     const append = (chunk: Buffer) => {

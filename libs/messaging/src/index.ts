@@ -31,14 +31,27 @@ export {
 export { type PartitionProbeResult, probePartitionMapping } from './topology/partition-probe.js';
 export {
   agentInboxPrefix,
+  agentPasswordVariable,
   agentPermissions,
+  NATS_MAX_PAYLOAD,
   type NatsServerConfigOptions,
   type NatsUser,
   operatorPermissions,
   PARTITION_PROBE_ROOT,
+  passwordVariable,
   renderNatsServerConfig,
   type Secret,
+  wardenAccount,
+  type WardenAccountUser,
 } from './topology/nats-server-config.js';
+export {
+  NATS_CONFIG_DEFAULTS,
+  NATS_EXPORTER_PORT,
+  NATS_HELM_CHART,
+  NATS_SERVER_IMAGE_TAG,
+  type NatsHelmValuesOptions,
+  renderNatsHelmValues,
+} from './topology/nats-helm-values.js';
 export { LeaseConflictError, type LeaseEntry, type LeaseStore } from './partitions/lease-store.js';
 export { KvLeaseStore } from './partitions/kv-lease-store.js';
 export { assignPartitions } from './partitions/partition-assignment.js';
@@ -65,7 +78,7 @@ export {
   type ResolvedMessagingOptions,
   resolveMessagingOptions,
 } from './messaging.options.js';
-export { MESSAGING_OPTIONS, MessagingModule } from './messaging.module.js';
+export { MESSAGE_TRACER, MESSAGING_OPTIONS, MessagingModule } from './messaging.module.js';
 export {
   runMain,
   runService,

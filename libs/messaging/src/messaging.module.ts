@@ -1,5 +1,6 @@
 import {
   Global,
+  Inject,
   Injectable,
   Module,
   type BeforeApplicationShutdown,
@@ -9,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { HealthRegistry, LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
+import { createMessageTracer, type MessageTracer } from '@warden/tracing';
 import { BusConnection } from './connection/bus-connection.js';
 import { resolveMessagingOptions, type MessagingOptions, type ResolvedMessagingOptions } from './messaging.options.js';
 import { JetStreamServer } from './transport/jetstream.server.js';
@@ -17,6 +19,8 @@ import { MessagePublisher } from './transport/message-publisher.js';
 import { MessagingMetrics } from './transport/messaging-metrics.js';
 
 export const MESSAGING_OPTIONS = Symbol('warden.messaging.options');
+/** The service's MessageTracer: OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set, a no-op otherwise. */
+export const MESSAGE_TRACER = Symbol('warden.messaging.tracer');
 
 /** Registers readiness checks, and drains the transport before the connection at shutdown. */
 @Injectable()
@@ -26,6 +30,7 @@ class MessagingLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnA
     private readonly server: JetStreamServer,
     private readonly health: HealthRegistry,
     private readonly metrics: MessagingMetrics,
+    @Inject(MESSAGE_TRACER) private readonly tracer: MessageTracer,
   ) {}
 
   onModuleInit(): void {
@@ -47,6 +52,8 @@ class MessagingLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnA
 
   async onApplicationShutdown(): Promise<void> {
     await this.bus.close();
+    // The spans of the last messages handled go out before the process ends.
+    await this.tracer.shutdown();
   }
 }
 
@@ -88,9 +95,18 @@ export class MessagingModule {
           inject: [LOGGER, MessagingMetrics],
         },
         {
+          provide: MESSAGE_TRACER,
+          useFactory: async (logger: Logger) => {
+            const tracer = await createMessageTracer({ service: resolved.service, instance: resolved.replicaId });
+            if (tracer.enabled) logger.info('exporting traces over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT)');
+            return tracer;
+          },
+          inject: [LOGGER],
+        },
+        {
           provide: MessagePublisher,
-          useFactory: (bus: BusConnection, metrics: MessagingMetrics) => new MessagePublisher(bus, metrics),
-          inject: [BusConnection, MessagingMetrics],
+          useFactory: (bus: BusConnection, metrics: MessagingMetrics, tracer: MessageTracer) => new MessagePublisher(bus, metrics, tracer),
+          inject: [BusConnection, MessagingMetrics, MESSAGE_TRACER],
         },
         {
           provide: JetStreamServer,
@@ -100,13 +116,14 @@ export class MessagingModule {
             metrics: MessagingMetrics,
             logger: Logger,
             opts: ResolvedMessagingOptions,
-          ) => new JetStreamServer(bus, publisher, metrics, logger, opts),
-          inject: [BusConnection, MessagePublisher, MessagingMetrics, LOGGER, MESSAGING_OPTIONS],
+            tracer: MessageTracer,
+          ) => new JetStreamServer(bus, publisher, metrics, logger, opts, tracer),
+          inject: [BusConnection, MessagePublisher, MessagingMetrics, LOGGER, MESSAGING_OPTIONS, MESSAGE_TRACER],
         },
         { provide: APP_FILTER, useClass: MessageHandlerErrorFilter },
         MessagingLifecycle,
       ],
-      exports: [MESSAGING_OPTIONS, BusConnection, MessagePublisher, JetStreamServer, MessagingMetrics],
+      exports: [MESSAGING_OPTIONS, MESSAGE_TRACER, BusConnection, MessagePublisher, JetStreamServer, MessagingMetrics],
     };
   }
 }

@@ -16,6 +16,7 @@ import {
   type MessageOf,
   type SessionChannelId,
 } from '@warden/contracts';
+import { createMessageTracer, type MessageTracer } from '@warden/tracing';
 import { AgentSession } from './agent-session.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import type { ActionDecision, TimeoutPolicy } from './decision.js';
@@ -45,6 +46,11 @@ export interface WardenClientOptions {
    * agent's `onControl` listeners and its own `acknowledge`.
    */
   applyControl?: boolean;
+  /**
+   * Spans of what this agent proposes and publishes. Default: from the standard OpenTelemetry
+   * environment (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME [warden-agent], ...), and none without it.
+   */
+  tracer?: MessageTracer;
 }
 
 interface Pending {
@@ -88,6 +94,9 @@ export class WardenClient {
     readonly js: JetStreamClient,
     readonly agentId: string,
     options: WardenClientOptions,
+    private readonly tracer: MessageTracer,
+    /** The tracer was made here (from the environment), so closing the client shuts it down. */
+    private readonly ownTracer: boolean,
   ) {
     this.decisionTimeoutMs = options.decisionTimeoutMs ?? 15_000;
     this.onTimeout = options.onTimeout ?? 'deny';
@@ -107,6 +116,7 @@ export class WardenClient {
   }
 
   static async connect(options: WardenClientOptions): Promise<WardenClient> {
+    const tracer = options.tracer ?? (await createMessageTracer({ service: 'agent', instance: options.agentId }));
     const nc = await connect({
       servers: options.servers.split(',').map((s) => s.trim()),
       user: options.user ?? options.agentId,
@@ -119,7 +129,7 @@ export class WardenClient {
       // Stack traces for every request cost more than the rest of a proposal's client-side work.
       noAsyncTraces: true,
     });
-    const client = new WardenClient(nc, jetstream(nc), options.agentId, options);
+    const client = new WardenClient(nc, jetstream(nc), options.agentId, options, tracer, !options.tracer);
     client.listen(sessionSubscription('decision', options.agentId, '*'), (msg) => client.onDecision(msg));
     client.listen(sessionSubscription('control', options.agentId, '*'), (msg) => client.onControl(msg));
     client.listen(deadLetterSubscription(options.agentId, '*'), (msg) => client.onDeadLetter(msg));
@@ -140,12 +150,12 @@ export class WardenClient {
   /** Publishes a message durably; resolves when JetStream has stored it. */
   async publish(message: AnyMessage, timeoutMs = 5_000): Promise<void> {
     this.check(message);
-    await this.send(message, timeoutMs);
+    const { channel, subject } = placeOf(message);
+    await this.tracer.publish(message, { channel, subject }, () => this.send(message, timeoutMs));
   }
 
   private send(message: AnyMessage, timeoutMs: number): Promise<PubAck> {
-    const channel = definitionOf(message.type)!.channel as SessionChannelId;
-    return this.js.publish(publishSubject(channel, message.agent_id, message.session_id), encoder.encode(JSON.stringify(message)), {
+    return this.js.publish(placeOf(message).subject, encoder.encode(JSON.stringify(message)), {
       msgID: message.id,
       timeout: timeoutMs,
     });
@@ -166,6 +176,8 @@ export class WardenClient {
     if (existing) return existing.digest === digest ? existing.promise : { ...this.reused(message.payload.action_id, message.session_id), latencyMs: 0 };
     this.check(message);
     const started = performance.now();
+    // The proposal's span lasts until its decision: its children are Warden's review, gate and decision.
+    const endSpan = this.tracer.begin(message, placeOf(message));
     let settle!: Pending['settle'];
     const promise = new Promise<ActionDecision>((resolve) => {
       const timer = setTimeout(() => {
@@ -176,6 +188,10 @@ export class WardenClient {
         clearTimeout(timer);
         this.pending.delete(id);
         if (decision.decidedBy !== 'fallback') this.remember(id, digest, decision);
+        endSpan({
+          attributes: { 'warden.decision': decision.allowed ? 'allow' : 'deny', 'warden.decided_by': decision.decidedBy },
+          ...(decision.decidedBy === 'fallback' ? { error: decision.reason } : {}),
+        });
         resolve({ ...decision, latencyMs: performance.now() - started });
       };
     });
@@ -246,6 +262,7 @@ export class WardenClient {
     for (const pending of this.pending.values()) pending.settle(this.fallback(pending.actionId, 'the client closed'));
     for (const sub of this.subscriptions) sub.unsubscribe();
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+    if (this.ownTracer) await this.tracer.shutdown();
   }
 
   private fallback(actionId: string, why: string): Omit<ActionDecision, 'latencyMs'> {
@@ -302,6 +319,12 @@ export class WardenClient {
   ) {
     return createMessage(type, { ...init, session_id: sessionId, agent_id: this.agentId });
   }
+}
+
+/** The channel and subject a message of this agent is published on. */
+function placeOf(message: AnyMessage): { channel: SessionChannelId; subject: string } {
+  const channel = definitionOf(message.type)!.channel as SessionChannelId;
+  return { channel, subject: publishSubject(channel, message.agent_id, message.session_id) };
 }
 
 /** An agent's view of a decision message. */

@@ -61,6 +61,24 @@ describe('module boundaries', () => {
     expect(await boundaryErrors('apps/gate/src/boundary-probe.ts', code)).toEqual([]);
   });
 
+  it('let the services\' transport and the agent SDK trace with the tracing library, which depends on no Warden library', async () => {
+    const tracing = `import { createMessageTracer } from '@warden/tracing';\nexport const probe = createMessageTracer;\n`;
+    expect(await boundaryErrors('libs/sdk/src/boundary-probe.ts', tracing)).toEqual([]);
+    expect(await boundaryErrors('libs/messaging/src/boundary-probe.ts', tracing)).toEqual([]);
+    const contracts = `import { SERVICES } from '@warden/contracts';\nexport const probe = SERVICES;\n`;
+    expect(await boundaryErrors('libs/tracing/src/boundary-probe.ts', contracts)).toEqual([
+      expect.stringContaining('A project tagged with "type:tracing" cannot depend on any libs with tags'),
+    ]);
+  });
+
+  it('keep the OpenTelemetry SDK out of the tracing library but for the module loaded when tracing is on', async () => {
+    const sdk = `import { TracerProvider } from '@opentelemetry/sdk-trace';\nexport const probe = TracerProvider;\n`;
+    expect(await ruleErrors('libs/tracing/src/boundary-probe.ts', sdk, 'no-restricted-imports')).toEqual([expect.stringContaining('Only otel-message-tracer.ts loads OpenTelemetry')]);
+    expect(await ruleErrors('libs/tracing/src/otel-message-tracer.ts', sdk, 'no-restricted-imports')).toEqual([]);
+    const types = `import type { Span } from '@opentelemetry/api';\nexport type Probe = Span;\n`;
+    expect(await ruleErrors('libs/tracing/src/boundary-probe.ts', types, 'no-restricted-imports')).toEqual([]);
+  });
+
   it('keep a domain library plain: no Nest, NATS, database, metrics or logging, no runtime library', async () => {
     const nest = `import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n`;
     expect(await purityErrors('libs/review/src/boundary-probe.ts', nest)).toEqual([expect.stringContaining('Domain code is plain TypeScript')]);

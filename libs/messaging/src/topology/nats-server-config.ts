@@ -41,7 +41,7 @@ export interface NatsServerConfigOptions {
   cluster?: { name: string; host?: string; port: number; routes: string[] };
 }
 
-const quote = (value: string) => (value.startsWith('$') && !BCRYPT.test(value) ? value : JSON.stringify(value));
+const quote = (value: string) => (passwordVariable(value) !== undefined ? value : JSON.stringify(value));
 const list = (items: string[]) => `[${items.map((i) => JSON.stringify(i)).join(', ')}]`;
 
 /** Subjects an agent may publish and subscribe to: its own sessions only, found by its agent id token. */
@@ -101,10 +101,51 @@ export function agentInboxPrefix(agentId: string): string {
   return `_INBOX_${agentId}`;
 }
 
-function userBlock(user: NatsUser, permissions?: { publish: string[]; subscribe: string[] }): string {
+/** A user of the WARDEN account: its name, its password (see {@link Secret}), and what it may do. */
+export interface WardenAccountUser extends NatsUser {
+  /** Absent for the service user: everything in the account. */
+  permissions?: { publish: string[]; subscribe: string[] };
+}
+
+/**
+ * Warden's account, the same in every server configuration format: the partition mapping of every
+ * session channel (and the probe's), then the service user, the operators and the agents, in that order.
+ */
+export function wardenAccount(options: Pick<NatsServerConfigOptions, 'partitions' | 'service' | 'operators' | 'agents'>): {
+  mappings: { from: string; to: string }[];
+  users: WardenAccountUser[];
+} {
+  return {
+    mappings: [
+      ...SESSION_CHANNEL_IDS.map((id: SessionChannelId) => partitionMapping(id, options.partitions)),
+      partitionProbeMapping(options.partitions),
+    ],
+    users: [
+      { ...options.service },
+      ...(options.operators ?? []).map((op) => ({ ...op, permissions: operatorPermissions() })),
+      ...options.agents.map((agent) => ({ ...agent, permissions: agentPermissions(agent.user) })),
+    ],
+  };
+}
+
+/** The environment variable an agent's password is read from by default: WARDEN_AGENT_<ID>_PASSWORD. */
+export function agentPasswordVariable(agentId: string): string {
+  return `WARDEN_AGENT_${agentId.toUpperCase().replace(/-/g, '_')}_PASSWORD`;
+}
+
+/** Whether nats-server reads this password from its environment (`$NAME`), and then the variable's name. */
+export function passwordVariable(password: Secret): string | undefined {
+  return password.startsWith('$') && !BCRYPT.test(password) ? password.slice(1) : undefined;
+}
+
+/** Services reject payloads over their own limit with a reason; the server must let such messages reach them. */
+export const NATS_MAX_PAYLOAD = '8MB';
+
+function userBlock(user: WardenAccountUser): string {
   const base = `{ user: ${JSON.stringify(user.user)}, password: ${quote(user.password)}`;
-  if (!permissions) return `${base} }`;
-  return `${base}, permissions: { publish: { allow: ${list(permissions.publish)} }, subscribe: { allow: ${list(permissions.subscribe)} } } }`;
+  if (!user.permissions) return `${base} }`;
+  const { publish, subscribe } = user.permissions;
+  return `${base}, permissions: { publish: { allow: ${list(publish)} }, subscribe: { allow: ${list(subscribe)} } } }`;
 }
 
 /**
@@ -112,10 +153,7 @@ function userBlock(user: NatsUser, permissions?: { publish: string[]; subscribe:
  * session channel, and users whose permissions keep each agent to its own subjects.
  */
 export function renderNatsServerConfig(options: NatsServerConfigOptions): string {
-  const mappings = [
-    ...SESSION_CHANNEL_IDS.map((id: SessionChannelId) => partitionMapping(id, options.partitions)),
-    partitionProbeMapping(options.partitions),
-  ];
+  const account = wardenAccount(options);
   const lines: string[] = [
     '# Warden nats-server configuration (rendered by `warden nats-config`).',
     `# Sessions are spread over ${options.partitions} partitions; services must run with WARDEN_PARTITIONS=${options.partitions}.`,
@@ -125,7 +163,7 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
   if (options.monitorPort !== undefined) lines.push(`http: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.monitorPort}`)}`);
   lines.push(
     '# Services reject payloads over their own limit with a reason; the server must let such messages reach them.',
-    'max_payload: 8MB',
+    `max_payload: ${NATS_MAX_PAYLOAD}`,
     `jetstream { store_dir: ${JSON.stringify(options.storeDir)} }`,
   );
   if (options.cluster) {
@@ -138,11 +176,9 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
     );
   }
   lines.push('accounts {', '  WARDEN {', '    jetstream: enabled', '    mappings = {');
-  for (const m of mappings) lines.push(`      ${JSON.stringify(m.from)}: ${JSON.stringify(m.to)}`);
+  for (const m of account.mappings) lines.push(`      ${JSON.stringify(m.from)}: ${JSON.stringify(m.to)}`);
   lines.push('    }', '    users = [');
-  lines.push(`      ${userBlock(options.service)}`);
-  for (const op of options.operators ?? []) lines.push(`      ${userBlock(op, operatorPermissions())}`);
-  for (const agent of options.agents) lines.push(`      ${userBlock(agent, agentPermissions(agent.user))}`);
+  for (const user of account.users) lines.push(`      ${userBlock(user)}`);
   lines.push('    ]', '  }', '}', '');
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import { Kvm } from '@nats-io/kv';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { NO_SCOPE, type AnyMessage, type ChannelId, type DeadLetterReason, type ServiceName, type SessionAddress } from '@warden/contracts';
 import { lazyMessageLogger, type Logger } from '@warden/observability';
+import { NOOP_MESSAGE_TRACER, type MessageTracer } from '@warden/tracing';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { BusConnection } from '../connection/bus-connection.js';
 import { ChannelConsumer } from '../consumer/channel-consumer.js';
@@ -78,6 +79,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     private readonly metrics: MessagingMetrics,
     private readonly log: Logger,
     readonly options: TransportOptions,
+    /** The span of each handling (a child of the message's publication), when tracing is on. */
+    private readonly tracer: MessageTracer = NOOP_MESSAGE_TRACER,
   ) {
     super();
     this.limit = new ConcurrencyLimit(options.maxConcurrentHandlers);
@@ -283,8 +286,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       message_type: message.type,
     });
     try {
-      const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log]));
-      if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+      await this.tracer.handle(message, { channel: spec.channel, subject: jsMsg.subject }, async () => {
+        const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log]));
+        if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+      });
       jsMsg.ack();
       this.metrics.processed.inc({ ...labels, result: 'handled' });
       this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);

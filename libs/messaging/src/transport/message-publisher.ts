@@ -12,6 +12,7 @@ import {
   type MessageType,
   type SessionChannelId,
 } from '@warden/contracts';
+import { NOOP_MESSAGE_TRACER, type MessageTracer } from '@warden/tracing';
 import type { BusConnection } from '../connection/bus-connection.js';
 import type { DeadLetter } from '../consumer/dead-letter.js';
 import { ContractViolationError } from './errors.js';
@@ -28,6 +29,8 @@ export class MessagePublisher {
   constructor(
     private readonly bus: BusConnection,
     private readonly metrics: MessagingMetrics,
+    /** The span of each publication, when tracing is on. */
+    private readonly tracer: MessageTracer = NOOP_MESSAGE_TRACER,
   ) {}
 
   /** Builds a message of `type` (envelope filled in) and publishes it. */
@@ -68,7 +71,9 @@ export class MessagePublisher {
       throw new ContractViolationError(message.type, `${channelId} is not a session channel`);
     }
     const subject = publishSubject(channelId as SessionChannelId, message.agent_id, message.session_id);
-    const ack = await this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id });
+    const ack = await this.tracer.publish(message, { channel: channelId, subject }, () =>
+      this.bus.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: message.id }),
+    );
     this.metrics.published.inc({ channel: channelId, type: message.type, duplicate: String(ack.duplicate) });
     return ack;
   }
