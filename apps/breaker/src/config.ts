@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { resolveBreakerSettings, type BreakerSettings } from '@warden/breakers';
 import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
-import { parse as parseYaml } from 'yaml';
-import { resolveBreakerSettings } from '@warden/breakers';
-import type { BreakerSettings } from '@warden/breakers';
+import { loadSettingsFile } from '@warden/settings-loader';
 
 /**
  * The breaker's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port
@@ -11,7 +8,8 @@ import type { BreakerSettings } from '@warden/breakers';
  *
  * - `BREAKER_CONFIG`: path of the breaker configuration (YAML or JSON): limits, budgets, model prices,
  *   timeouts, error-rate window, probing and backoff, mode per breaker. Absent: the documented defaults
- *   of `domain/breaker-settings.ts` (DEFAULT_BREAKER_SETTINGS, the seed's values). Read at start.
+ *   of `domain/breaker-settings.ts` (DEFAULT_BREAKER_SETTINGS, the seed's values); a file goes over them by
+ *   the settings merge rule (@warden/settings). Read at start.
  */
 export interface BreakerConfig extends ServiceRuntime {
   configPath: string | undefined;
@@ -20,20 +18,6 @@ export interface BreakerConfig extends ServiceRuntime {
 
 export function loadBreakerConfig(env: NodeJS.ProcessEnv = process.env): BreakerConfig {
   const configPath = env['BREAKER_CONFIG']?.trim() || undefined;
-  return { ...loadServiceRuntime('breaker', env), configPath, settings: configPath ? readSettings(configPath) : resolveBreakerSettings() };
-}
-
-function readSettings(path: string): BreakerSettings {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigurationError(`BREAKER_CONFIG: cannot read ${path}: ${(error as Error).message}`);
-  }
-  try {
-    const document: unknown = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
-    return resolveBreakerSettings(document ?? {});
-  } catch (error) {
-    throw new ConfigurationError(`BREAKER_CONFIG ${path}: ${(error as Error).message}`);
-  }
+  const settings = loadSettingsFile('BREAKER_CONFIG', configPath, resolveBreakerSettings, { error: ConfigurationError });
+  return { ...loadServiceRuntime('breaker', env), configPath, settings };
 }

@@ -1,6 +1,7 @@
 import { Global, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { BusConnection } from '@warden/messaging';
-import { HealthRegistry, LOGGER, MetricsRegistry, ObservabilityModule, type Logger } from '@warden/observability';
+import { HealthRegistry, LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
+import { ObservabilityModule } from '@warden/observability-nest';
 import { OperatorAuthModule } from '@warden/operator-auth';
 import type { ConsoleConfig } from './config.js';
 import { SessionBoard } from './domain/session-board.js';

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { PinoNestLogger, type Logger } from '@warden/observability';
+import type { Logger } from '@warden/observability';
+import { PinoNestLogger } from '@warden/observability-nest';
 import { ConsoleAppModule } from './app.module.js';
 import type { ConsoleConfig } from './config.js';
 import { securityHeaders } from './http/respond.js';

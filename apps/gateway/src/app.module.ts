@@ -2,7 +2,8 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type On
 import { Kvm } from '@nats-io/kv';
 import { HOOK_SESSION_BUCKET } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
-import { HealthRegistry, LOGGER, MetricsRegistry, ObservabilityModule, type Logger } from '@warden/observability';
+import { HealthRegistry, LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
+import { ObservabilityModule } from '@warden/observability-nest';
 import { AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
 import { GatewayMetrics } from './gateway-metrics.js';

@@ -24,8 +24,8 @@ describe('pattern detector configuration', () => {
     writeFileSync(join(dir, 'patterns.yaml'), 'patterns:\n  goal_drift: { mode: shadow }\n  knowledge_files: [extra.yaml]\n');
     const config = loadPatternDetectorConfig({ PATTERN_DETECTOR_CONFIG: join(dir, 'patterns.yaml'), PATTERN_KNOWLEDGE: reviewerKnowledge });
     expect(config.settings.goal_drift.mode).toBe('shadow');
-    expect(config.knowledge.map((k) => k.known_issues[0]!.symptom)).toEqual(['ECONNRESET', 'Failed to connect to Playwright server']);
-    expect(config.knowledge[1]!.applies_to).toEqual(['/work/**']);
+    expect(config.knowledge.map((k) => k.knownIssues[0]!.symptom)).toEqual(['ECONNRESET', 'Failed to connect to Playwright server']);
+    expect(config.knowledge[1]!.appliesTo).toEqual(['/work/**']);
   });
 
   it('stops on a bad setting or an unreadable knowledge file, naming it', () => {

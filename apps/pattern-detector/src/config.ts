@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
 import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
-import { parse as parseYaml } from 'yaml';
-import { resolvePatternSettings } from '@warden/patterns';
-import type { PatternSettings } from '@warden/patterns';
-import { loadProjectKnowledge, type ProjectKnowledge } from '@warden/patterns';
+import { resolvePatternSettings, type PatternSettings } from '@warden/patterns';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
+import { loadProjectKnowledge, loadSettingsFile, settingsPathNear } from '@warden/settings-loader';
 
 /**
  * The pattern-detector's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP
@@ -26,10 +23,9 @@ export interface PatternDetectorConfig extends ServiceRuntime {
 
 export function loadPatternDetectorConfig(env: NodeJS.ProcessEnv = process.env): PatternDetectorConfig {
   const configPath = env['PATTERN_DETECTOR_CONFIG']?.trim() || undefined;
-  const settings = configPath ? readSettings(configPath) : resolvePatternSettings();
-  const base = configPath ? configPath.slice(0, Math.max(0, configPath.lastIndexOf('/'))) : '';
+  const settings = loadSettingsFile('PATTERN_DETECTOR_CONFIG', configPath, resolvePatternSettings, { error: ConfigurationError });
   const files = [
-    ...settings.knowledge_files.map((f) => (f.startsWith('/') || !base ? f : `${base}/${f}`)),
+    ...settings.knowledge_files.map((f) => settingsPathNear(configPath, f)),
     ...(env['PATTERN_KNOWLEDGE'] ?? '').split(',').map((f) => f.trim()).filter(Boolean),
   ];
   const knowledge = files.map((file) => {
@@ -40,19 +36,4 @@ export function loadPatternDetectorConfig(env: NodeJS.ProcessEnv = process.env):
     }
   });
   return { ...loadServiceRuntime('pattern-detector', env), configPath, settings, knowledge };
-}
-
-function readSettings(path: string): PatternSettings {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigurationError(`PATTERN_DETECTOR_CONFIG: cannot read ${path}: ${(error as Error).message}`);
-  }
-  try {
-    const document: unknown = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
-    return resolvePatternSettings(document ?? {});
-  } catch (error) {
-    throw new ConfigurationError(`PATTERN_DETECTOR_CONFIG ${path}: ${(error as Error).message}`);
-  }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SEVERITIES, type AnyMessage } from '@warden/contracts';
 import { resolvePatternSettings } from '@warden/patterns';
-import { loadProjectKnowledge } from '@warden/patterns';
+import { loadProjectKnowledge } from '@warden/settings-loader';
 import { priceOf, SessionPatterns, type PatternReport } from '@warden/patterns';
 import { durationOf, formatScores, loadCorpus, score, sessionMessages, type Detected } from './corpus/corpus.js';
 

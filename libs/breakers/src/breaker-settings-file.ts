@@ -1,5 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { isSettingsMapping, mergeSettings, settingsSection } from '@warden/settings';
 import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './breaker-settings.js';
 
 export class BreakerSettingsError extends Error {}
@@ -79,26 +80,17 @@ const BreakerSettingsSchema = Type.Object(
 
 const validator = Compile(BreakerSettingsSchema);
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function merge(base: unknown, override: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(override)) merged[key] = key in merged ? merge(merged[key], value) : value;
-  return merged;
-}
 
 /**
  * Breaker settings from a configuration document (parsed from YAML or JSON; optionally under a
- * top-level `breakers:` key) over DEFAULT_BREAKER_SETTINGS. Unknown keys, wrong types and values out of
+ * top-level `breakers:` key) over DEFAULT_BREAKER_SETTINGS, by the settings merge rule (@warden/settings). Unknown keys, wrong types and values out of
  * range are errors naming the setting, so a typo never silently leaves a default in place. The pricing
  * table merges model by model: a file adds or changes models and keeps the seed's.
  */
 export function resolveBreakerSettings(document: unknown = {}): BreakerSettings {
-  const root = isPlainObject(document) && isPlainObject(document['breakers']) ? document['breakers'] : (document ?? {});
-  if (!isPlainObject(root)) throw new BreakerSettingsError('breaker configuration must be a mapping');
-  const settings = merge(DEFAULT_BREAKER_SETTINGS, root) as BreakerSettings;
+  const root = settingsSection(document, 'breakers');
+  if (!isSettingsMapping(root)) throw new BreakerSettingsError('breaker configuration must be a mapping');
+  const settings = mergeSettings(DEFAULT_BREAKER_SETTINGS, root);
   if (!validator.Check(settings)) {
     const errors = [...validator.Errors(settings)].slice(0, 5).map((e) => `${e.instancePath || '/'}: ${e.message}`);
     throw new BreakerSettingsError(`invalid breaker configuration: ${errors.join('; ')}`);

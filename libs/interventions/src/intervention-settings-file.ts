@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
+import { isSettingsMapping, mergeSettings, settingsSection } from '@warden/settings';
 import { DEFAULT_INTERVENTION_SETTINGS, type InterventionSettings } from './intervention-settings.js';
 
 export class InterventionSettingsError extends Error {}
@@ -90,24 +91,16 @@ const SettingsSchema = Type.Object(
 
 const validator = Compile(SettingsSchema);
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function merge(base: unknown, override: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(override)) merged[key] = key in merged ? merge(merged[key], value) : value;
-  return merged;
-}
 
 /**
  * Settings from a configuration document (YAML or JSON, optionally under a top-level `interventions:`
- * key, as in the seed) over DEFAULT_INTERVENTION_SETTINGS. Unknown keys, wrong types and values out of
+ * key, as in the seed) over DEFAULT_INTERVENTION_SETTINGS, by the settings merge rule (@warden/settings). Unknown keys, wrong types and values out of
  * range are errors naming the setting, so a typo never silently leaves a default in place.
  */
 export function resolveInterventionSettings(document: unknown = {}): InterventionSettings {
-  const root = isPlainObject(document) && isPlainObject(document['interventions']) ? document['interventions'] : (document ?? {});
-  if (!isPlainObject(root)) throw new InterventionSettingsError('intervention configuration must be a mapping');
-  const settings = merge(DEFAULT_INTERVENTION_SETTINGS, root) as InterventionSettings;
+  const root = settingsSection(document, 'interventions');
+  if (!isSettingsMapping(root)) throw new InterventionSettingsError('intervention configuration must be a mapping');
+  const settings = mergeSettings(DEFAULT_INTERVENTION_SETTINGS, root);
   if (!validator.Check(settings)) {
     const errors = [...validator.Errors(settings)].slice(0, 5).map((e) => `${e.instancePath || '/'}: ${e.message}`);
     throw new InterventionSettingsError(`invalid intervention configuration: ${errors.join('; ')}`);

@@ -1,5 +1,5 @@
-export * from './free-port.js';
-export * from './nats-server-process.js';
-export * from './service-process.js';
-export * from './embedded-postgres.js';
-export * from './warden-nats-server.js';
+export { freePort, waitUntil } from './free-port.js';
+export { natsServerBinary, NatsServerProcess, type NatsServerProcessOptions, portAccepts } from './nats-server-process.js';
+export { ServiceProcess, type ServiceProcessOptions, WORKSPACE_ROOT } from './service-process.js';
+export { EmbeddedPostgres } from './embedded-postgres.js';
+export { AGENT_HASH_COST, WardenNatsServer, type WardenNatsServerOptions } from './warden-nats-server.js';

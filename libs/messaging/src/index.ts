@@ -31,8 +31,8 @@ export {
 export { type PartitionProbeResult, probePartitionMapping } from './topology/partition-probe.js';
 export {
   agentInboxPrefix,
-  agentPermissions,
   agentPasswordVariable,
+  agentPermissions,
   NATS_MAX_PAYLOAD,
   type NatsServerConfigOptions,
   type NatsUser,
@@ -103,4 +103,11 @@ export {
   SHUTDOWN_TIMEOUT_MS,
   startService,
 } from './service-bootstrap.js';
-export { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, SERVICE_PORTS, type ServiceRuntime } from './service-runtime.js';
+export {
+  booleanFromEnv,
+  ConfigurationError,
+  integerFromEnv,
+  loadServiceRuntime,
+  SERVICE_PORTS,
+  type ServiceRuntime,
+} from './service-runtime.js';

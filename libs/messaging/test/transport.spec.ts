@@ -1,7 +1,8 @@
 import { Controller, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { createMessage, partitionOf, type MessageOf } from '@warden/contracts';
-import { ObservabilityModule, type Logger } from '@warden/observability';
+import type { Logger } from '@warden/observability';
+import { ObservabilityModule } from '@warden/observability-nest';
 import { BusRecorder, eventually, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
 import {
   BusConnection,

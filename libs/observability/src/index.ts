@@ -1,10 +1,9 @@
-export * from './metrics/metrics-registry.js';
-export * from './metrics/metrics.controller.js';
-export * from './health/health-registry.js';
-export * from './health/health.controller.js';
-export * from './logging/log-context.js';
-export * from './logging/logger.js';
-export * from './logging/nest-logger.js';
-export { SECRET_KEY, SECRET_PATTERNS, type SecretPattern, redactText, redactValue, totalRedactions, type Redaction } from '@warden/secrets';
-export * from './benchmark/benchmark-kit.js';
-export * from './observability.module.js';
+// Metrics, health, logging and redaction for Warden's services: plain Node, no Nest (its module, controllers
+// and log adapter are in @warden/observability-nest).
+export { type LatencySummary, parseBenchmarkOptions, percentile, summariseLatencies } from './benchmark/benchmark-kit.js';
+export { type HealthCheck, type HealthCheckResult, HealthRegistry, type HealthReport } from './health/health-registry.js';
+export { lazyMessageLogger, type LogContext } from './logging/log-context.js';
+export { createLogger, type Logger, type LoggerSettings } from './logging/logger.js';
+export { LOGGER } from './logging/logger-token.js';
+export { LATENCY_BUCKETS, MetricNameError, MetricsRegistry } from './metrics/metrics-registry.js';
+export { type Redaction, redactText, redactValue, SECRET_KEY, SECRET_PATTERNS, type SecretPattern, totalRedactions } from '@warden/secrets';

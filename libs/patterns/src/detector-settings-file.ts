@@ -1,31 +1,30 @@
 import { SEVERITIES } from '@warden/contracts';
+import { isSettingsMapping, mergeSettings, settingsSection } from '@warden/settings';
 import { DEFAULT_PATTERN_SETTINGS, type PatternSettings } from './detector-settings.js';
 
 export class PatternSettingsError extends Error {}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Mappings whose keys are free (model names, severities) rather than settings. */
 const OPEN_MAPPINGS = new Set(['pricing', 'severity']);
 
 /**
- * Merges `override` over `base`, checking every value against the default it replaces: unknown keys,
- * wrong types, negative numbers and unknown modes are errors naming the setting, so a typo never silently
- * leaves a default in place.
+ * Checks every value of `override` against the default it replaces: unknown keys, wrong types, negative
+ * numbers and unknown modes are errors naming the setting, so a typo never silently leaves a default in
+ * place. Returns the override with list items trimmed, to go over the defaults by the settings merge rule.
  */
-function merge(base: unknown, override: unknown, path: string): unknown {
-  if (override === undefined) return base;
-  if (isPlainObject(base)) {
-    if (!isPlainObject(override)) throw new PatternSettingsError(`${path || '/'} must be a mapping`);
+function checked(base: unknown, override: unknown, path: string): unknown {
+  if (override === undefined) return undefined;
+  if (isSettingsMapping(base)) {
+    if (!isSettingsMapping(override)) throw new PatternSettingsError(`${path || '/'} must be a mapping`);
     const open = OPEN_MAPPINGS.has(path.split('.').pop() ?? '');
-    const merged: Record<string, unknown> = { ...base };
+    const result: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(override)) {
       const where = path ? `${path}.${key}` : key;
-      if (key in base) merged[key] = merge(base[key], value, where);
-      else if (open) merged[key] = checkOpen(path, where, value);
+      if (key in base) result[key] = checked(base[key], value, where);
+      else if (open) result[key] = checkOpen(path, where, value);
       else throw new PatternSettingsError(`${where} is not a pattern detector setting`);
     }
-    return merged;
+    return result;
   }
   if (Array.isArray(base)) {
     if (!Array.isArray(override) || override.some((item) => typeof item !== 'string' || !item.trim())) {
@@ -59,7 +58,7 @@ function checkOpen(mapping: string, where: string, value: unknown): unknown {
   const price = value as Record<string, unknown>;
   const known = ['input', 'output', 'cache_read', 'cache_write'];
   const valid =
-    isPlainObject(value) &&
+    isSettingsMapping(value) &&
     typeof price['input'] === 'number' &&
     typeof price['output'] === 'number' &&
     Object.entries(price).every(([key, v]) => known.includes(key) && typeof v === 'number' && v >= 0);
@@ -69,12 +68,12 @@ function checkOpen(mapping: string, where: string, value: unknown): unknown {
 
 /**
  * Pattern detector settings from a configuration document (parsed from YAML or JSON; optionally under
- * a top-level `patterns:` key) over DEFAULT_PATTERN_SETTINGS.
+ * a top-level `patterns:` key) over DEFAULT_PATTERN_SETTINGS, by the settings merge rule (@warden/settings).
  */
 export function resolvePatternSettings(document: unknown = {}): PatternSettings {
-  const root = isPlainObject(document) && isPlainObject(document['patterns']) ? document['patterns'] : (document ?? {});
-  if (!isPlainObject(root)) throw new PatternSettingsError('pattern detector configuration must be a mapping');
-  const settings = merge(DEFAULT_PATTERN_SETTINGS, root, '') as PatternSettings;
+  const root = settingsSection(document, 'patterns');
+  if (!isSettingsMapping(root)) throw new PatternSettingsError('pattern detector configuration must be a mapping');
+  const settings = mergeSettings(DEFAULT_PATTERN_SETTINGS, checked(DEFAULT_PATTERN_SETTINGS, root, ''));
   for (const [name, value] of [
     ['window.max_actions', settings.window.max_actions],
     ['episode.quiet_evaluations', settings.episode.quiet_evaluations],

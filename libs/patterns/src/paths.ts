@@ -1,17 +1,5 @@
+import { foldPathSegments } from '@warden/project-knowledge';
 import picomatch from 'picomatch';
-
-/** `a/./b/../c` → `a/c`, keeping a leading `/` or `~`. */
-function foldSegments(path: string): string {
-  const absolute = path.startsWith('/');
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && parts.length && parts[parts.length - 1] !== '..' && parts[parts.length - 1] !== '~') parts.pop();
-    else if (part === '..' && absolute && !parts.length) continue;
-    else parts.push(part);
-  }
-  return (absolute ? '/' : '') + parts.join('/') || (absolute ? '/' : '.');
-}
 
 const WINDOWS_DRIVE = /^([A-Za-z]):(?:[\\/]|$)/;
 const GIT_BASH_DRIVE = /^\/([A-Za-z])(?=\/|$)/;
@@ -46,9 +34,9 @@ export function resolvePath(raw: string, cwd?: string, home?: string): string {
   }
   let path = raw.trim().replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
   if (home && (path === home || path.startsWith(`${home}/`))) path = `~${path.slice(home.length)}`;
-  if (path.startsWith('~') || path.startsWith('/')) return foldSegments(path);
-  if (cwd && (cwd.startsWith('/') || cwd.startsWith('~'))) return foldSegments(`${resolvePath(cwd, undefined, home)}/${path}`);
-  return foldSegments(path);
+  if (path.startsWith('~') || path.startsWith('/')) return foldPathSegments(path);
+  if (cwd && (cwd.startsWith('/') || cwd.startsWith('~'))) return foldPathSegments(`${resolvePath(cwd, undefined, home)}/${path}`);
+  return foldPathSegments(path);
 }
 
 /** The home directory a working directory lies in (`/home/dev/app` → `/home/dev`, `C:\Users\dev\app` → `/c/users/dev`), if it is one. */

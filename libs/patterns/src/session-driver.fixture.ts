@@ -1,7 +1,7 @@
 import type { PhaseProgress } from '@warden/contracts';
 import { resolvePatternSettings } from './detector-settings-file.js';
 import type { PatternSettings } from './detector-settings.js';
-import type { ProjectKnowledge } from './project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { SessionPatterns, type PatternReport, type SessionStart } from './session-patterns.js';
 import type { SessionSnapshot } from './session-state.js';
 

@@ -13,7 +13,7 @@ import { detectResourceSpiral } from './detectors/resource-spiral.js';
 import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
 import { homeOf, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from './paths.js';
-import { knowledgeFor, type ProjectKnowledge } from './project-knowledge.js';
+import { knowledgeFor, type ProjectKnowledge } from '@warden/project-knowledge';
 import { emptySnapshot, type PhaseKey, type SessionSnapshot } from './session-state.js';
 
 export const DETECTORS: Detectors = {
@@ -209,7 +209,7 @@ export class SessionPatterns {
     const named = this.snapshot.named_paths ?? [];
     const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}\u0000${named.join('\u0000')}`;
     if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
-    const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd);
+    const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd, pathMatcher);
     return {
       snapshot: this.snapshot,
       settings: this.settings,

@@ -27,7 +27,8 @@ import { holdsBack } from './supervision/breaker-hold.js';
 import { ladderActionOf } from './supervision/ladder-action.js';
 import { SupervisionState } from './supervision/supervision-state.js';
 import { resolveSettings, settingsFor, type ReviewerSettings } from './settings/reviewer-settings.js';
-import { knowledgeFor, type ProjectKnowledge } from './validation/project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
+import { knowledgeFor } from './validation/project-knowledge.js';
 import type { ValidationFinding } from './validation/tool-validator.js';
 import { ToolSupervisor } from './validation/tool-supervisor.js';
 

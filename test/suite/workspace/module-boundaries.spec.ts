@@ -11,6 +11,7 @@ async function ruleErrors(path: string, code: string, rule: string): Promise<str
 }
 
 const boundaryErrors = (path: string, code: string) => ruleErrors(path, code, '@nx/enforce-module-boundaries');
+const purityErrors = (path: string, code: string) => ruleErrors(path, code, 'no-restricted-imports');
 
 describe('module boundaries', () => {
   it('refuse a library that imports an app', async () => {
@@ -80,13 +81,59 @@ describe('module boundaries', () => {
 
   it('keep a domain library plain: no Nest, NATS, database, metrics or logging, no runtime library', async () => {
     const nest = `import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n`;
-    expect(await ruleErrors('libs/review/src/boundary-probe.ts', nest, 'no-restricted-imports')).toEqual([expect.stringContaining('A domain library is plain TypeScript')]);
+    expect(await purityErrors('libs/review/src/boundary-probe.ts', nest)).toEqual([expect.stringContaining('Domain code is plain TypeScript')]);
     const nats = `import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n`;
-    expect(await ruleErrors('libs/breakers/src/boundary-probe.ts', nats, 'no-restricted-imports')).toEqual([expect.stringContaining('A domain library is plain TypeScript')]);
+    expect(await purityErrors('libs/breakers/src/boundary-probe.ts', nats)).toEqual([expect.stringContaining('Domain code is plain TypeScript')]);
+    // The project's tag says the same, whatever the file.
+    const logging = `import { pino } from 'pino';\nexport const probe = pino;\n`;
+    expect(await boundaryErrors('libs/review/src/boundary-probe.ts', logging)).toEqual([expect.stringContaining('A project tagged with "type:domain" is not allowed to import "pino"')]);
+    expect(await boundaryErrors('libs/contracts/src/boundary-probe.ts', nest)).toEqual([expect.stringContaining('A project tagged with "type:contracts" is not allowed to import "@nestjs/common"')]);
     const runtime = `import { MessagePublisher } from '@warden/messaging';\nexport const probe = MessagePublisher;\n`;
     expect(await boundaryErrors('libs/patterns/src/boundary-probe.ts', runtime)).toEqual([
       expect.stringContaining('A project tagged with "type:domain" can only depend on libs tagged with "type:contracts", "type:domain"'),
     ]);
+  });
+
+  it('keep every domain folder plain, file by file: no Nest, NATS, database, metrics, logging or file system', async () => {
+    const probe = (from: string) => `import * as m from '${from}';\nexport const probe = m;\n`;
+    for (const from of ['@nestjs/common', '@nestjs/microservices', 'nats', '@nats-io/kv', 'typeorm', 'pg', 'prom-client', 'pino', 'nestjs-pino', 'node:fs', 'fs', 'fs/promises', 'node:fs/promises']) {
+      expect([from, await purityErrors('apps/gate/src/domain/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code is plain TypeScript')]]);
+    }
+    // The Warden libraries that re-export them are refused as well.
+    for (const from of ['@warden/observability', '@warden/messaging', '@warden/settings-loader']) {
+      expect([from, await purityErrors('apps/audit/src/domain/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code depends on contracts and other domain code only')]]);
+    }
+    // A library's domain folder, and a pure library found by its tag (type:domain), alike.
+    expect(await purityErrors('libs/messaging/src/domain/boundary-probe.ts', probe('@nats-io/jetstream'))).toEqual([expect.stringContaining('Domain code is plain TypeScript')]);
+    expect(await purityErrors('libs/project-knowledge/src/boundary-probe.ts', probe('node:fs'))).toEqual([expect.stringContaining('Domain code is plain TypeScript')]);
+  });
+
+  it('let domain code use plain libraries, its tests the file system, and the rest of a service its framework', async () => {
+    const plain = `import Type from 'typebox';\nimport { createHash } from 'node:crypto';\nimport { SEVERITIES } from '@warden/contracts';\nexport const probe = [Type, createHash, SEVERITIES];\n`;
+    expect(await purityErrors('apps/ladder/src/domain/boundary-probe.ts', plain)).toEqual([]);
+    const files = `import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n`;
+    expect(await purityErrors('apps/ladder/src/domain/boundary-probe.spec.ts', files)).toEqual([]);
+    const nest = `import { Injectable } from '@nestjs/common';\nimport { readFileSync } from 'node:fs';\nexport const probe = [Injectable, readFileSync];\n`;
+    expect(await purityErrors('apps/ladder/src/boundary-probe.ts', nest)).toEqual([]);
+  });
+
+  it('keep a util library free of Nest, NATS and the database: observability without Nest, its Nest side a runtime library', async () => {
+    const nest = `import { Controller } from '@nestjs/common';\nexport const probe = Controller;\n`;
+    expect(await boundaryErrors('libs/observability/src/boundary-probe.ts', nest)).toEqual([expect.stringContaining('A project tagged with "type:util" is not allowed to import "@nestjs/common"')]);
+    const nestSide = `import { ObservabilityModule } from '@warden/observability-nest';\nexport const probe = ObservabilityModule;\n`;
+    expect(await boundaryErrors('libs/settings-loader/src/boundary-probe.ts', nestSide)).toEqual([
+      expect.stringContaining('A project tagged with "type:util" can only depend on libs tagged with "type:util", "type:domain"'),
+    ]);
+    const nats = `import { Kvm } from '@nats-io/kv';\nexport const probe = Kvm;\n`;
+    expect(await boundaryErrors('libs/settings-loader/src/boundary-probe.ts', nats)).toEqual([expect.stringContaining('A project tagged with "type:util" is not allowed to import "@nats-io/kv"')]);
+    const core = `import { Controller } from '@nestjs/common';\nimport { MetricsRegistry } from '@warden/observability';\nexport const probe = [Controller, MetricsRegistry];\n`;
+    expect(await boundaryErrors('libs/observability-nest/src/boundary-probe.ts', core)).toEqual([]);
+  });
+
+  it('have barrels export by name', async () => {
+    const errors = await ruleErrors('libs/observability/src/index.ts', `export * from './logging/logger.js';\n`, 'no-restricted-syntax');
+    expect(errors).toEqual([expect.stringContaining('Export by name')]);
+    expect(await ruleErrors('libs/observability/src/index.ts', `export { createLogger } from './logging/logger.js';\n`, 'no-restricted-syntax')).toEqual([]);
   });
 
   it('keep a service to its own domain, and let the command line judge in process with any', async () => {

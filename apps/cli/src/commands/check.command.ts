@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readReviewSources, StepReviewer } from '@warden/review';
+import { readSettingsText } from '@warden/settings-loader';
 import { UsageError, type Command } from '../command.js';
 import { out, style } from '../output.js';
 import { ProgressBar } from '../replay/progress-bar.js';
@@ -66,7 +67,7 @@ Examples:
       throw error;
     }
     const config = values.config as string | undefined;
-    const reviewer = new StepReviewer(config ? readReviewSources(config) : {});
+    const reviewer = new StepReviewer(config ? readReviewSources(config, readSettingsText) : {});
     const json = values.json === true;
     const bar = new ProgressBar(process.stderr, !json && process.stderr.isTTY === true && items.length > 200);
     const results = checkItems(items, { reviewer, cwd: resolve((values.cwd as string | undefined) ?? process.cwd()), onProgress: (done, total) => bar.update(done, total, 'reviewed') });

@@ -3,7 +3,7 @@ import { SessionBreakers, throttleOf, type BreakerEvent, type BreakerSettings } 
 import { emptyRecord, evaluationPublications, InterventionSession, issueOf, respondToIssue, type InterventionSettings, type IssueMessage, type PromptTemplates, type Publication } from '@warden/interventions';
 import { priceOf, SessionPatterns, type PatternReport, type PatternSettings, type ProjectKnowledge } from '@warden/patterns';
 import { StepReviewer, SupervisionState, type ReviewSources } from '@warden/review';
-import { actionSummary } from '../hook/tool-action.js';
+import { actionSummary } from '@warden/claude-code';
 import type { RecordedAction, RecordedSession } from '../replay/recorded-session.js';
 
 /** Everything Warden judges a session with, in one process: the four services' settings. */

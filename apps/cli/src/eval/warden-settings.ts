@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { resolveBreakerSettings } from '@warden/breakers';
 import { resolveInterventionSettings, resolvePromptTemplates } from '@warden/interventions';
-import { loadProjectKnowledge, resolvePatternSettings } from '@warden/patterns';
+import { resolvePatternSettings } from '@warden/patterns';
 import { readReviewSources } from '@warden/review';
+import { SettingsFileError } from '@warden/settings';
+import { loadProjectKnowledge, loadSettingsFile, readSettingsText, settingsPathNear } from '@warden/settings-loader';
 import type { WardenSettings } from './in-process-warden.js';
 
 /** The services' configuration files an evaluation judges with (the files their *_CONFIG variables name). */
@@ -15,28 +14,13 @@ export interface SettingsFiles {
   interventions?: string;
 }
 
-export class SettingsFileError extends Error {}
+export { SettingsFileError };
 
-function readDocument(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new SettingsFileError(`${what}: cannot read ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return (extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text)) ?? {};
-  } catch (error) {
-    throw new SettingsFileError(`${what}: ${path} is not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
-  }
-}
-
-/** Runs `read`, naming the file in any error it throws. */
+/** Runs `read`, naming what the file is for and the file in any error it throws. */
 function from<T>(what: string, path: string | undefined, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof SettingsFileError) throw error;
     throw new SettingsFileError(`${what}${path ? ` (${path})` : ''}: ${(error as Error).message}`);
   }
 }
@@ -46,15 +30,12 @@ function from<T>(what: string, path: string | undefined, read: () => T): T {
  * relative to it), Warden's documented defaults for any file not given.
  */
 export function loadWardenSettings(files: SettingsFiles = {}): WardenSettings {
-  const reviewer = from('reviewer configuration', files.reviewer, () => readReviewSources(files.reviewer));
-  const breakers = from('breaker configuration', files.breakers, () => resolveBreakerSettings(files.breakers ? readDocument(files.breakers, 'breaker configuration') : {}));
-  const patterns = from('pattern detector configuration', files.patterns, () => resolvePatternSettings(files.patterns ? readDocument(files.patterns, 'pattern detector configuration') : {}));
-  const near = (file: string | undefined, path: string) => (isAbsolute(path) || !file ? resolve(path) : resolve(dirname(resolve(file)), path));
-  const patternKnowledge = from('pattern detector knowledge files', files.patterns, () => patterns.knowledge_files.map((path) => loadProjectKnowledge(near(files.patterns, path))));
-  const interventions = from('intervention configuration', files.interventions, () =>
-    resolveInterventionSettings(files.interventions ? readDocument(files.interventions, 'intervention configuration') : {}),
-  );
+  const reviewer = from('reviewer configuration', files.reviewer, () => readReviewSources(files.reviewer, readSettingsText));
+  const breakers = loadSettingsFile('breaker configuration', files.breakers, resolveBreakerSettings);
+  const patterns = loadSettingsFile('pattern detector configuration', files.patterns, resolvePatternSettings);
+  const patternKnowledge = from('pattern detector knowledge files', files.patterns, () => patterns.knowledge_files.map((path) => loadProjectKnowledge(settingsPathNear(files.patterns, path))));
+  const interventions = loadSettingsFile('intervention configuration', files.interventions, resolveInterventionSettings);
   const promptsPath = interventions.soft_correction.custom_prompts_path ?? undefined;
-  const templates = from('prompt templates', promptsPath, () => resolvePromptTemplates(promptsPath ? readDocument(near(files.interventions, promptsPath), 'prompt templates') : undefined));
+  const templates = loadSettingsFile('prompt templates', promptsPath ? settingsPathNear(files.interventions, promptsPath) : undefined, resolvePromptTemplates);
   return { reviewer, breakers, patterns, patternKnowledge, interventions, templates };
 }

@@ -3,7 +3,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { createMessage, parseMessage, publishSubject, type AnyMessage, type PayloadOf } from '@warden/contracts';
 import type { NatsSettings } from '@warden/messaging';
 import { WardenClient, type ActionDecision } from '@warden/sdk';
-import { actionSummary } from '../hook/tool-action.js';
+import { actionSummary } from '@warden/claude-code';
 import type { RecordedAction, RecordedSession } from './recorded-session.js';
 import { summarize, type ReplayedAction, type ReplayReport } from './replay-report.js';
 import { waitForQuiet } from './suite-quiet.js';

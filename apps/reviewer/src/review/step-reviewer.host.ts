@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { ReviewerConfig } from '../config.js';
 import { readReviewSources, StepReviewer, SupervisionState } from '@warden/review';
+import { readSettingsText } from '@warden/settings-loader';
 import { ReviewMetrics } from './review-metrics.js';
 
 export const REVIEWER_CONFIG = Symbol('warden.reviewer.config');
@@ -26,7 +27,7 @@ export class StepReviewerHost implements OnModuleDestroy {
     private readonly metrics: ReviewMetrics,
   ) {
     // A broken configuration at start is fatal: the service must not review with rules nobody asked for.
-    const sources = readReviewSources(config.configPath);
+    const sources = readReviewSources(config.configPath, readSettingsText);
     this.current = new StepReviewer({ ...sources, supervision });
     this.files = sources.files;
     this.stamps = this.stampOf(this.files);
@@ -48,7 +49,7 @@ export class StepReviewerHost implements OnModuleDestroy {
   /** Rebuilds the reviewer from disk now. Returns false (and keeps the running one) when the files do not load. */
   reload(): boolean {
     try {
-      const sources = readReviewSources(this.config.configPath);
+      const sources = readReviewSources(this.config.configPath, readSettingsText);
       this.current = new StepReviewer({ ...sources, supervision: this.supervision, sessions: this.current.sessionStore });
       this.files = sources.files;
       this.stamps = this.stampOf(this.files);

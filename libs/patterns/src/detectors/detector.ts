@@ -2,7 +2,7 @@ import type { PatternType, Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import type { PatternSettings } from '../detector-settings.js';
 import type { PathMatcher } from '../paths.js';
-import type { ProjectKnowledge } from '../project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
 import type { SessionSnapshot } from '../session-state.js';
 
 /** What a detector found in the session's windows now; the episode logic decides whether it is reported. */

@@ -1,4 +1,4 @@
-import { parseProjectKnowledge } from '../project-knowledge.js';
+import { parseProjectKnowledge } from '@warden/project-knowledge';
 import { SessionDriver, T0 } from '../session-driver.fixture.js';
 import { detectResourceSpiral } from './resource-spiral.js';
 
@@ -198,9 +198,9 @@ describe('escalation traps', () => {
 
   it('matches the known issues of the project knowledge file', () => {
     const knowledge = parseProjectKnowledge(
-      'knowledge.toml',
       '[[known_issues]]\nsymptom = "Failed to connect to Playwright server"\nsimple_fix = "Check PLAYWRIGHT_SERVER_URL"\nescalation_trap = "playwright install"\n',
       'toml',
+      'knowledge.toml',
     );
     const s = new SessionDriver(undefined, undefined, [knowledge]);
     s.bash('npx playwright test', { error: 'Failed to connect to Playwright server at ws://localhost:3000' });

@@ -1,6 +1,6 @@
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
-import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '../project-knowledge.js';
+import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
 import { complexKind, isBypass, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectKillEscalation } from './kill-escalation.js';
@@ -25,7 +25,7 @@ function typeOfKnownTrap(step: Step, issue: KnownIssue): TrapType {
   if (isInstall(step)) return 'installation_trap';
   if (isBypass(step) || writesConfig(step)) return 'bypass_trap';
   if (isComplexWorkaround(step)) return 'complexity_trap';
-  const words = wordsOf(issue.escalation_trap);
+  const words = wordsOf(issue.escalationTrap);
   if (words.some((w) => ['install', 'add', 'upgrade', 'download'].includes(w))) return 'installation_trap';
   if (words.some((w) => ['skip', 'disable', 'force', 'bypass', 'ignore'].includes(w))) return 'bypass_trap';
   if (words.some((w) => ['docker', 'container', 'mock', 'environment', 'rewrite', 'create'].includes(w))) return 'complexity_trap';
@@ -53,7 +53,7 @@ function scan(view: SessionView): TrapScan {
   // What the agent attempted counts, whether or not Warden let it run.
   const steps = view.attempted;
   const reach = view.settings.traps.reaction_actions;
-  const issues = view.knowledge?.known_issues ?? [];
+  const issues = view.knowledge?.knownIssues ?? [];
   const claimed = new Set<string>();
   // Heavyweight tooling the session used before a failure is its own way of working, not a workaround.
   const familiar = new Set<string>();
@@ -91,7 +91,7 @@ function scan(view: SessionView): TrapScan {
       if (isDiagnostic(step)) diagnosed = true;
       if (diagnosed) continue;
       const words = symptoms.length ? wordsOf(`${step.cmd ?? ''} ${step.text ?? ''}`) : [];
-      const known = symptoms.find((issue) => containsPhrase(words, wordsOf(issue.escalation_trap)));
+      const known = symptoms.find((issue) => containsPhrase(words, wordsOf(issue.escalationTrap)));
       if (known) add(typeOfKnownTrap(step, known), step, known);
       else if (connection && isInstall(step)) add('installation_trap', step);
       else if (isBypass(step)) add('bypass_trap', step);
@@ -129,7 +129,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
   return {
     severity,
     confidence: known ? 0.95 : confidenceFrom(0.65, 0.08 * (count - 1)),
-    description: `After "${failureText}" the agent ${WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simple_fix}.` : ''}`,
+    description: `After "${failureText}" the agent ${WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
     evidence: [...new Set(sprung.flatMap((s) => [s.failure.id, ...s.steps.map((x) => x.id)]))].slice(-50),
     details: {
       trap: type.replace('_trap', ''),
@@ -139,7 +139,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
       escalation_actions: actions.slice(-10),
       diagnostic_before: false,
       ...(last.ports ? { guessed_ports: last.ports } : {}),
-      known_issue: known ? { symptom: known.symptom, simple_fix: known.simple_fix, common_cause: known.common_cause ?? null, escalation_trap: known.escalation_trap } : null,
+      known_issue: known ? { symptom: known.symptom, simple_fix: known.simpleFix, common_cause: known.commonCause ?? null, escalation_trap: known.escalationTrap } : null,
     },
     magnitude: count,
   };

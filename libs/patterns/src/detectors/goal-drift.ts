@@ -2,7 +2,7 @@ import type { Step } from '../action-step.js';
 import { severityFor } from '../detector-settings.js';
 import { commandPaths } from '../action-step.js';
 import { compiledMatcher, pathMatcher, pathsNamedIn, resolvePath, stemOf, type PathMatcher } from '../paths.js';
-import { wordsOf } from '../project-knowledge.js';
+import { wordsOf } from '@warden/project-knowledge';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 
 export interface GoalTargets {
@@ -35,8 +35,9 @@ export function goalTargets(
   // Only what reads as a project file: an issue text's `msg.value`, `marshmallow.fields` or an attached screenshot is no file to fix.
   const named = commandPaths(goal.replace(/[`'"(),:;]/g, ' ')).filter((p) => SOURCE_FILE.test(p));
   const files = named.map((p) => resolvePath(p, cwd, home));
-  const ignored = new Set(ignoredWords.flatMap((w) => wordsOf(w)));
-  const keywords = [...new Set(wordsOf(goal.replace(/\S+\.[a-z0-9]{1,8}\b/gi, ' ')).filter((w) => w.length >= 4 && !ignored.has(w)))];
+  // Goal words are looked for inside paths, so `-ed` stays: `shared/` holds no `shar`.
+  const ignored = new Set(ignoredWords.flatMap((w) => wordsOf(w, { pastTense: false })));
+  const keywords = [...new Set(wordsOf(goal.replace(/\S+\.[a-z0-9]{1,8}\b/gi, ' '), { pastTense: false }).filter((w) => w.length >= 4 && !ignored.has(w)))];
   const targets: GoalTargets = {
     files,
     stems: files.map(stemOf),

@@ -1,3 +1,4 @@
+import { foldPathSegments } from '@warden/project-knowledge';
 import picomatch from 'picomatch';
 
 /** Pseudo-files that are never a real target (`2>/dev/null` is not a write outside the project). */
@@ -30,19 +31,6 @@ export function windowsPath(path: string): string | null {
   return `${match[1]!.toLowerCase()}:/${path.slice(3).replace(/\\/g, '/').replace(/\/+/g, '/').toLowerCase()}`.replace(/\/$/, '');
 }
 
-/** `a/./b/../c` → `a/c`, keeping a leading `/` or `~`. */
-function normaliseSegments(path: string): string {
-  const absolute = path.startsWith('/');
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && parts.length && parts[parts.length - 1] !== '..' && parts[parts.length - 1] !== '~') parts.pop();
-    else if (part === '..' && absolute && !parts.length) continue;
-    else parts.push(part);
-  }
-  return (absolute ? '/' : '') + parts.join('/') || (absolute ? '/' : '.');
-}
-
 /**
  * Resolves a path as the agent would see it: `$HOME`/`${HOME}` become `~`, a relative path is taken
  * from the session's working directory when it is known, and `.`/`..` are folded.
@@ -50,7 +38,7 @@ function normaliseSegments(path: string): string {
 export function resolvePath(raw: string, cwd?: string): string {
   let path = raw.trim().replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
   const windows = windowsPath(path);
-  if (windows) return normaliseSegments(windows.slice(2)).replace(/^/, windows.slice(0, 2));
+  if (windows) return foldPathSegments(windows.slice(2)).replace(/^/, windows.slice(0, 2));
   const windowsCwd = cwd ? windowsPath(cwd) : null;
   // Git Bash on Windows writes C:\x as /c/x.
   if (windowsCwd && /^\/[a-z](?=\/|$)/i.test(path)) return resolvePath(`${path[1]}:${path.slice(2) || '/'}`);
@@ -61,9 +49,9 @@ export function resolvePath(raw: string, cwd?: string): string {
   // `~` is the home the working directory lies in, when it shows (`mkdir ~/app/src` in /home/ann).
   const home = homeOf(cwd);
   if (home && /^~(?=\/|$)/.test(path)) path = `${home}${path.slice(1)}`;
-  if (path.startsWith('~') || path.startsWith('/')) return normaliseSegments(path);
-  if (cwd && (cwd.startsWith('/') || cwd.startsWith('~'))) return normaliseSegments(`${cwd}/${path}`);
-  return normaliseSegments(path);
+  if (path.startsWith('~') || path.startsWith('/')) return foldPathSegments(path);
+  if (cwd && (cwd.startsWith('/') || cwd.startsWith('~'))) return foldPathSegments(`${cwd}/${path}`);
+  return foldPathSegments(path);
 }
 
 const HOME_PREFIX = /^(?:\/home\/[^/]+|\/Users\/[^/]+|\/root|[a-z]:\/users\/[^/]+)(?=\/|$)/i;

@@ -1,6 +1,6 @@
 import type { PayloadOf, VerdictKind } from '@warden/contracts';
 import { StepReviewer } from '../step-reviewer.js';
-import { parseProjectKnowledge } from '../validation/project-knowledge.js';
+import { parseProjectKnowledge } from '@warden/project-knowledge';
 import {
   acceptableVerdicts,
   REALISTIC_ACTIONS,

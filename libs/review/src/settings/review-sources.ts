@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { knowledgeFormatOf, parseProjectKnowledge, type ProjectKnowledge } from '@warden/project-knowledge';
+import { parseSettingsText, settingsFormatOf, settingsSection } from '@warden/settings';
 import type { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
 import { loadCustomRules } from '../rules/custom-rules.js';
-import { loadProjectKnowledge, type ProjectKnowledge } from '../validation/project-knowledge.js';
 
 /** Everything the step reviewer is built from, read from disk. */
 export interface ReviewSources {
@@ -15,27 +14,19 @@ export interface ReviewSources {
   files: string[];
 }
 
-function formatOf(path: string): 'yaml' | 'json' {
-  return extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
-}
+/** The text of a file (the service passes the settings loader's reader; this library touches no disk). */
+export type ReadText = (path: string) => string;
 
 /**
  * Reads the review configuration, the custom rules file it names and the project knowledge files it
- * lists. Paths inside the configuration are relative to the configuration file. Throws with the file
- * and the problem when anything is missing or malformed.
+ * lists, each through `read`. Paths inside the configuration are relative to the configuration file.
+ * Throws with the file and the problem when anything is missing or malformed.
  */
-export function readReviewSources(configPath: string | undefined): ReviewSources {
+export function readReviewSources(configPath: string | undefined, read: ReadText): ReviewSources {
   if (!configPath) return { settings: {}, extraRules: [], knowledge: [], files: [] };
   const path = resolve(configPath);
-  const text = readFileSync(path, 'utf8');
-  let document: unknown;
-  try {
-    document = formatOf(path) === 'json' ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw new Error(`${path}: not valid ${formatOf(path).toUpperCase()}: ${(error as Error).message}`);
-  }
-  document ??= {};
-  const root = (document as Record<string, unknown>)['step_reviewer'] ?? document;
+  const document = parseSettingsText(read(path), path);
+  const root = settingsSection(document, 'step_reviewer');
   const base = dirname(path);
   const relative = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
   const files = [path];
@@ -45,7 +36,7 @@ export function readReviewSources(configPath: string | undefined): ReviewSources
   if (typeof rules?.custom_rules_path === 'string') {
     const rulesPath = relative(rules.custom_rules_path);
     files.push(rulesPath);
-    sources.extraRules = loadCustomRules(readFileSync(rulesPath, 'utf8'), formatOf(rulesPath), rulesPath);
+    sources.extraRules = loadCustomRules(read(rulesPath), settingsFormatOf(rulesPath), rulesPath);
     sources.extraRulesSource = rulesPath;
   }
   const knowledge = (root as { knowledge?: { files?: unknown } }).knowledge;
@@ -54,7 +45,8 @@ export function readReviewSources(configPath: string | undefined): ReviewSources
       if (typeof file !== 'string') continue;
       const knowledgePath = relative(file);
       files.push(knowledgePath);
-      sources.knowledge.push(loadProjectKnowledge(knowledgePath));
+      const format = knowledgeFormatOf(knowledgePath);
+      sources.knowledge.push(parseProjectKnowledge(read(knowledgePath), format, knowledgePath));
     }
   }
   return sources;

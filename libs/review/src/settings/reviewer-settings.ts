@@ -1,3 +1,4 @@
+import { isSettingsMapping, mergeSettings, settingsSection } from '@warden/settings';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
@@ -167,28 +168,14 @@ export class SettingsError extends Error {}
 
 const validator = Compile(ReviewerSettingsSchema);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Deep merge for settings: objects merge key by key, arrays and scalars replace. */
-export function mergeSettings<T>(base: T, override: unknown): T {
-  if (!isPlainObject(base) || !isPlainObject(override)) return (override === undefined ? base : override) as T;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(override)) {
-    merged[key] = key in merged && isPlainObject(merged[key]) && isPlainObject(value) ? mergeSettings(merged[key], value) : value;
-  }
-  return merged as T;
-}
-
 /**
  * Settings from a configuration document (already parsed from YAML/JSON) over the defaults. Unknown keys,
  * wrong types and thresholds out of order are errors naming the setting, so a typo never silently
  * leaves a default in place.
  */
 export function resolveSettings(document: unknown = {}): ReviewerSettings {
-  const root = isPlainObject(document) && isPlainObject(document['step_reviewer']) ? document['step_reviewer'] : document ?? {};
-  if (!isPlainObject(root)) throw new SettingsError('reviewer configuration must be a mapping');
+  const root = settingsSection(document, 'step_reviewer');
+  if (!isSettingsMapping(root)) throw new SettingsError('reviewer configuration must be a mapping');
   const settings = mergeSettings(DEFAULT_REVIEWER_SETTINGS, root);
   if (!validator.Check(settings)) {
     const errors = [...validator.Errors(settings)].slice(0, 5).map((e) => `${e.instancePath || '/'}: ${e.message}`);

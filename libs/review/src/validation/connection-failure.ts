@@ -1,8 +1,16 @@
 import { isConnectionFailure, type ActionRecord, type ReviewSession } from '../session/review-session.js';
-import { addressesIn, addressOf, joinUrl, type EndpointAddress } from './endpoint-address.js';
-import { failureText, type KnownIssue, type ProjectKnowledge, type ServiceEndpoint } from './project-knowledge.js';
+import {
+  addressesIn,
+  addressOf,
+  joinUrl,
+  normaliseText,
+  type EndpointAddress,
+  type KnownIssue,
+  type ProjectKnowledge,
+  type ServiceEndpoint,
+} from '@warden/project-knowledge';
+import { failureText } from './project-knowledge.js';
 import { recordTargets, type RequestTarget } from './requests.js';
-import { normaliseText } from './wording.js';
 
 /** What a connection failure tells about where the agent tried to connect, and where the project says to. */
 export interface ConnectionTarget {

@@ -3,7 +3,7 @@ import { pathMatcher, type PathMatcher } from '../parsing/paths.js';
 import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord, ReviewSession } from '../session/review-session.js';
 import { isConfigFile } from './config-files.js';
-import type { ProjectKnowledge } from './project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
 
 /**
  * Whether the agent looked before it leapt: after a failure, a diagnostic is an action that inspects the

@@ -1,7 +1,7 @@
 import { parseAction, type ParsedAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import { InstallationValidator } from './installation-validator.js';
-import type { ProjectKnowledge } from './project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
 import type { ValidationContext } from './tool-validator.js';
 
 const CWD = '/work/app';

@@ -1,7 +1,7 @@
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { connectionTarget, healthUrl, lastConnectionFailure, quoteError, type ConnectionTarget } from './connection-failure.js';
 import { diagnosedSince } from './diagnostics.js';
-import { addressOf } from './endpoint-address.js';
+import { addressOf } from '@warden/project-knowledge';
 import type { PrerequisiteCheck, ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';
 
 /** The setting the seed checks when the project does not name one. */

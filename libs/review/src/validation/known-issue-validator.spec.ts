@@ -1,7 +1,7 @@
 import { parseAction, type ParsedAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import { KnownIssueValidator } from './known-issue-validator.js';
-import { parseProjectKnowledge } from './project-knowledge.js';
+import { parseProjectKnowledge } from '@warden/project-knowledge';
 import type { ValidationContext } from './tool-validator.js';
 import { SEED_KNOWLEDGE_TOML } from './seed-knowledge.fixture.js';
 

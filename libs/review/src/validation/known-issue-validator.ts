@@ -1,8 +1,8 @@
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { isDiagnostic } from './diagnostics.js';
-import { findEscalationTrap, type KnownIssue, type Practice, type ProjectKnowledge } from './project-knowledge.js';
+import { contentWords, sharesContentWord, type KnownIssue, type Practice, type ProjectKnowledge } from '@warden/project-knowledge';
+import { findEscalationTrap } from './project-knowledge.js';
 import type { ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';
-import { contentWords, sharesContentWord } from './wording.js';
 
 const TRAILING_STOP = /[.!?\s]+$/;
 

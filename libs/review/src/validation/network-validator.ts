@@ -1,8 +1,7 @@
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { isConnectionFailure, type ActionRecord, type ReviewSession } from '../session/review-session.js';
 import { failedAddresses, healthUrl, quoteError } from './connection-failure.js';
-import { addressOf } from './endpoint-address.js';
-import type { ProjectKnowledge, ServiceEndpoint } from './project-knowledge.js';
+import { addressOf, type ProjectKnowledge, type ServiceEndpoint } from '@warden/project-knowledge';
 import { onlyProbes, recordProbes, requestTargets, startsService } from './requests.js';
 import type { ToolValidator, ValidationContext, ValidationResult, ValidationRisk } from './tool-validator.js';
 

@@ -2,7 +2,7 @@ import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord } from '../session/review-session.js';
-import { addressOf, addressOfUrl, type EndpointAddress } from './endpoint-address.js';
+import { addressOf, addressOfUrl, type EndpointAddress } from '@warden/project-knowledge';
 
 /** Where network requests go, whether they only look (a probe), and whether a command started a service. */
 

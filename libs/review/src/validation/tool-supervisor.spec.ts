@@ -1,6 +1,6 @@
 import { parseAction, type ParsedAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
-import type { ProjectKnowledge } from './project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { BUILT_IN_VALIDATORS, ToolSupervisor, VALIDATOR_IDS } from './tool-supervisor.js';
 import type { ToolValidator, ValidationContext } from './tool-validator.js';
 

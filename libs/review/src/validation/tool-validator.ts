@@ -1,6 +1,6 @@
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ReviewSession } from '../session/review-session.js';
-import type { ProjectKnowledge } from './project-knowledge.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
 
 /** How a prerequisite check is done (seed 004's ValidationMethod). */
 export type ValidationMethod =

@@ -1,8 +1,6 @@
 import { isSubjectToken } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
-import { claudeSessionDeclaration } from '../../hook/session-declaration.js';
-import { goalFromTranscriptLines, promptText, requestOf } from '../../hook/transcript-goal.js';
-import { filesTouched, outputExcerpt, toolAction } from '../../hook/tool-action.js';
+import { claudeSessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/claude-code';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
 
 interface TranscriptLine {

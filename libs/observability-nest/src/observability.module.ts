@@ -1,13 +1,8 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { HealthController } from './health/health.controller.js';
-import { HealthRegistry } from './health/health-registry.js';
-import { createLogger } from './logging/logger.js';
-import { MetricsController } from './metrics/metrics.controller.js';
-import { MetricsRegistry } from './metrics/metrics-registry.js';
-
-/** Injection token of the service's pino logger. */
-export const LOGGER = Symbol('warden.logger');
+import { createLogger, HealthRegistry, LOGGER, MetricsRegistry } from '@warden/observability';
+import { HealthController } from './health.controller.js';
+import { MetricsController } from './metrics.controller.js';
 
 export interface ObservabilityOptions {
   service: string;

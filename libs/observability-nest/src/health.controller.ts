@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { HealthRegistry } from './health-registry.js';
+import { HealthRegistry } from '@warden/observability';
 
 @Controller('health')
 export class HealthController {

@@ -2,7 +2,8 @@
  * Loose text matching for knowledge written by people: an error symptom or an escalation trap is a
  * phrase ("install playwright browsers"), the action is a command line or a description ("npx playwright
  * install chromium", "Install Playwright browsers"). Case, whitespace, punctuation and simple word endings
- * (browsers/browser, installing/install, dependencies/dependency) do not matter.
+ * (browsers/browser, installing/install, dependencies/dependency, failed/fail) do not matter. The reviewer and
+ * the pattern detector match known issues with these same functions, so a trap one of them sees the other sees too.
  */
 
 const WHITESPACE = /\s+/g;
@@ -13,17 +14,30 @@ export function normaliseText(text: string): string {
   return text.toLowerCase().replace(WHITESPACE, ' ').trim();
 }
 
+export interface StemOptions {
+  /**
+   * Strip `-ed` (failed/fail, installed/install); default true. Words compared with words want it; words
+   * looked for inside file paths (the pattern detector's goal keywords) keep it off: `shared` is no `shar`.
+   */
+  pastTense?: boolean;
+}
+
 /** Strips a plural or verb ending so that the forms of a word compare equal. */
-export function stem(word: string): string {
+export function stem(word: string, options: StemOptions = {}): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (options.pastTense !== false && word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
   if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
 }
 
-export function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(NON_WORD).filter(Boolean).map(stem);
+/** The words of a text, lower case and stemmed. */
+export function wordsOf(text: string, options: StemOptions = {}): string[] {
+  return text
+    .toLowerCase()
+    .split(NON_WORD)
+    .filter(Boolean)
+    .map((word) => stem(word, options));
 }
 
 /** Equal stems, or one long word starting with the other (install/installation, connect/connection). */

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { MetricsRegistry } from './metrics-registry.js';
+import { MetricsRegistry } from '@warden/observability';
 
 @Controller('metrics')
 export class MetricsController {
