@@ -157,6 +157,18 @@ describe('SessionBreakers', () => {
     expect(session.nextWakeAt(15 * MINUTE)).toBe(20 * MINUTE);
   });
 
+  it('gives a phase warning already due when the start is handled late, and still trips on time', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    // Stored at 0, handled 14 minutes later: past the warning (13.5), before the timeout (15).
+    const late = session.started(id(), 0, 'deployment', 14 * MINUTE);
+    expect(late).toEqual([{ type: 'breaker.warning', payload: expect.objectContaining({ breaker: 'time', reason: 'PHASE_TIMEOUT_WARNING' }) }]);
+    expect(session.nextWakeAt(14 * MINUTE)).toBe(15 * MINUTE);
+    expect(types(session.tick(15 * MINUTE))).toEqual(['breaker.tripped', 'breaker.state_changed']);
+    // Handled at once, nothing is due yet.
+    const prompt = SessionBreakers.open(settings(), 'agent-1', 's2', 0);
+    expect(prompt.started(id(), 0, 'deployment', 1000)).toEqual([]);
+  });
+
   it('probes in HALF_OPEN with the agent\'s own events and closes when they pass', () => {
     const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
     for (let i = 0; i < 10; i++) session.outcomeReported(id(), 0, { action_id: `e${i}`, status: 'error' }, 0);

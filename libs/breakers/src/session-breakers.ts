@@ -100,16 +100,28 @@ export class SessionBreakers {
   }
 
   /** The session declared its start; the phase clock starts if it named a phase. */
-  started(messageId: string, at: number, phase: Phase | undefined): BreakerEvent[] {
+  started(messageId: string, at: number, phase: Phase | undefined, now = at): BreakerEvent[] {
     return this.apply(messageId, () => {
       this.ledger.time.started_at = Math.min(this.ledger.time.started_at, at);
       if (phase) this.enterPhase(phase, at);
+      this.lookAtClock(now);
     });
   }
 
   /** A new phase: its iteration count and clock start from zero (the seed's resetPhase). */
-  phaseChanged(messageId: string, at: number, phase: Phase): BreakerEvent[] {
-    return this.apply(messageId, () => this.enterPhase(phase, at));
+  phaseChanged(messageId: string, at: number, phase: Phase, now = at): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      this.enterPhase(phase, at);
+      this.lookAtClock(now);
+    });
+  }
+
+  /**
+   * The clocks as they stand when a start or a phase change is handled (`now`), which may be well after
+   * it happened (`at`): a warning already due is given now, since the next wake-up only looks ahead.
+   */
+  private lookAtClock(now: number): void {
+    if (now > this.ledger.time.started_at) this.feed(this.time.evaluate(this.ledger.phase, now), now, false);
   }
 
   /**

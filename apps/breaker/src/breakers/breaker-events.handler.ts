@@ -22,13 +22,13 @@ export class BreakerEventsHandler {
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.started(message.id, at, message.payload.phase));
+    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.started(message.id, at, message.payload.phase, Date.now()));
   }
 
   @OnMessage('session.phase_changed')
   onPhaseChanged(@Payload() message: MessageOf<'session.phase_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.phaseChanged(message.id, at, message.payload.phase));
+    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.phaseChanged(message.id, at, message.payload.phase, Date.now()));
   }
 
   @OnMessage('session.ended')
