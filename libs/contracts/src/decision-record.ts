@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MessageOf } from './catalog.js';
+import { canonicalJson } from './canonical-json.js';
 
 /**
  * The decided actions, one record per action id: `<agent>.<session>.<action>`, written by the gate
@@ -27,23 +28,10 @@ export function decisionRecordSubject(agentId: string, sessionId: string, action
   return `$JS.API.DIRECT.GET.KV_${DECISION_RECORD_BUCKET}.$KV.${DECISION_RECORD_BUCKET}.${decisionRecordKey(agentId, sessionId, actionId)}`;
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) sorted[key] = sortKeys(item);
-    }
-    return sorted;
-  }
-  return value;
-}
-
 /**
  * What makes two proposals the same action: kind, tool and input (key order aside). The description,
  * phase and context may differ between two deliveries of one tool call.
  */
 export function actionDigest(action: { kind: string; tool: string; input: Record<string, unknown> }): string {
-  return createHash('sha256').update(JSON.stringify(sortKeys({ kind: action.kind, tool: action.tool, input: action.input }))).digest('hex');
+  return createHash('sha256').update(canonicalJson({ kind: action.kind, tool: action.tool, input: action.input })).digest('hex');
 }

@@ -148,6 +148,7 @@ export {
   OPERATOR_ID_HEADER,
   OPERATOR_REJECTION_PROMPT,
 } from './gate-state.js';
+export { canonicalJson } from './canonical-json.js';
 export {
   actionDigest,
   DECISION_RECORD_BUCKET,

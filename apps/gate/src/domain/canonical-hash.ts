@@ -1,22 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** JSON with object keys sorted at every level, so that equal values always hash alike. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) sorted[key] = sortKeys(item);
-    }
-    return sorted;
-  }
-  return value;
-}
+import { canonicalJson } from '@warden/contracts';
 
 /** SHA-256 (hex) of a value's canonical JSON: the before/after state of an intervention (FR-11.7). */
 export function stateHash(value: unknown): string {
