@@ -3,6 +3,7 @@ import type { PayloadOf } from '@warden/contracts';
 import { describeServiceContract } from '@warden/testing';
 import { ReviewerAppModule } from '../src/app.module.js';
 import { loadReviewerConfig } from '../src/config.js';
+import { QUIET_AFTER_EMPTY_LOOKUPS } from '../src/review/session-sync.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -89,5 +90,25 @@ describeServiceContract(
       );
       expect(missed).toEqual([]);
     }, 120_000);
+
+    it('stops looking up the outcomes of a session that does not report them', async () => {
+      const session = `no-outcomes-${Date.now().toString(36)}`;
+      const lookups: string[] = [];
+      const watch = harness.bus.nc.subscribe('$JS.API.STREAM.MSG.GET.>', {
+        callback: (_error, message) => {
+          const query = JSON.parse(decoder.decode(message.data)) as { last_by_subj?: string };
+          if (query.last_by_subj?.endsWith(`.${session}`)) lookups.push(query.last_by_subj);
+        },
+      });
+      try {
+        await publish('session.started', session, { context: { goal: 'Fix the date parser', expected_paths: ['/work/shop/**'], cwd: '/work/shop' } });
+        for (let i = 0; i < QUIET_AFTER_EMPTY_LOOKUPS + 5; i++) await propose(session, 'Read', { file_path: `/work/shop/src/date-${i}.ts` });
+        // The first action has no previous one; each of the next QUIET_AFTER_EMPTY_LOOKUPS looks once and finds nothing.
+        expect(lookups).toHaveLength(QUIET_AFTER_EMPTY_LOOKUPS);
+        expect(lookups.every((subject) => subject.startsWith('warden.outcome.'))).toBe(true);
+      } finally {
+        watch.unsubscribe();
+      }
+    });
   },
 );

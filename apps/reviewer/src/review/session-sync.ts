@@ -8,6 +8,12 @@ import { StepReviewerHost } from './step-reviewer.host.js';
 const decoder = new TextDecoder();
 /** Messages of one session's lifecycle subject read at most: the declaration comes first, phase changes follow. */
 const MAX_LIFECYCLE_MESSAGES = 32;
+/**
+ * Lookups in a row that find no outcome of a session at all after which the session counts as one that
+ * does not report outcomes (an SDK agent that only proposes): its actions stop paying a round trip each,
+ * until an outcome of it arrives.
+ */
+export const QUIET_AFTER_EMPTY_LOOKUPS = 3;
 
 type Address = { agentId: string; sessionId: string };
 type Envelope = { type?: string; agent_id?: string; session_id?: string; payload?: unknown };
@@ -18,7 +24,8 @@ type Envelope = { type?: string; agent_id?: string; session_id?: string; payload
  * action can arrive first. Before reviewing:
  * - an action of a session whose session.started the reviewer has not applied reads that session's
  *   lifecycle subject from the session stream (a message get by subject, once per session);
- * - an action that follows one whose outcome has not arrived reads the session's last outcome.
+ * - an action that follows one whose outcome has not arrived reads the session's last outcome, unless the
+ *   session has shown that it does not report outcomes (QUIET_AFTER_EMPTY_LOOKUPS lookups found none).
  * In order (the usual case) neither costs a round trip.
  */
 @Injectable()
@@ -44,7 +51,7 @@ export class SessionSync {
       }
     }
     const previous = session.history.at(-1);
-    if (previous?.status === 'pending') {
+    if (previous?.status === 'pending' && session.outcomeLookupsEmpty < QUIET_AFTER_EMPTY_LOOKUPS) {
       const subject = `warden.outcome.${origin.partition}.${address.agentId}.${address.sessionId}`;
       await onTheBus('reading the last outcome before a review', () => this.applyLastOutcome(address, previous.actionId, subject));
     }
@@ -72,6 +79,8 @@ export class SessionSync {
 
   private async applyLastOutcome(address: Address, actionId: string, subject: string): Promise<void> {
     const stored = await this.bus.jsm.streams.getMessage(streamName('outcome'), { last_by_subj: subject });
+    const session = this.host.reviewer.sessionStore.open(address);
+    session.outcomeLookupsEmpty = stored ? 0 : session.outcomeLookupsEmpty + 1;
     const envelope = stored ? this.envelopeOf(stored.data, address) : null;
     const payload = envelope?.type === 'action.outcome' ? (envelope.payload as MessageOf<'action.outcome'>['payload']) : null;
     if (payload?.action_id === actionId) this.host.reviewer.recordOutcome(address, payload);

@@ -100,6 +100,11 @@ export class ReviewSession {
   readonly approvedPaths: { path: string; within: boolean }[] = [];
   /** The service looked up this session's declaration on the bus already (see the reviewer's session sync). */
   declarationLookedUp = false;
+  /**
+   * Lookups in a row that found no outcome of this session on the bus at all (see the reviewer's session
+   * sync); any outcome of the session, looked up or delivered, starts the count again.
+   */
+  outcomeLookupsEmpty = 0;
   private readonly byActionId = new Map<string, ActionRecord>();
 
   constructor(
@@ -165,6 +170,7 @@ export class ReviewSession {
 
   recordOutcome(outcome: OutcomeReport, now: number): void {
     this.lastSeen = now;
+    this.outcomeLookupsEmpty = 0;
     const record = this.byActionId.get(outcome.actionId);
     if (!record) return;
     record.status = outcome.status;
