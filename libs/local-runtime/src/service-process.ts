@@ -24,6 +24,8 @@ export interface ServiceProcessOptions {
    * which then stops its children in order.
    */
   ownProcessGroup?: boolean;
+  /** Options for the Node runtime itself, before the script (e.g. `--cpu-prof` for a profile). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -59,7 +61,7 @@ export class ServiceProcess {
     const main = join(WORKSPACE_ROOT, 'apps', options.app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx run ${options.app}:build)`);
     const port = options.port ?? (await freePort());
-    const child = spawn(process.execPath, [main], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
       cwd: WORKSPACE_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: options.ownProcessGroup ?? false,

@@ -1,9 +1,9 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
-import { CHANNELS, channelsReceivedBy } from '@warden/contracts';
+import { CHANNELS, channelsReceivedBy, type ServiceName } from '@warden/contracts';
 import { consumerName, streamName } from '@warden/messaging';
 
 /** Recreates a service's consumers to deliver only what is published from now on. */
-export async function startFromNewMessages(jsm: JetStreamManager, service: 'breaker' | 'audit', partitions: number): Promise<void> {
+export async function startFromNewMessages(jsm: JetStreamManager, service: ServiceName, partitions: number): Promise<void> {
   for (const channel of channelsReceivedBy(service).filter((c) => CHANNELS[c].kind === 'session')) {
     for (let p = 0; p < partitions; p++) {
       const name = consumerName(service, channel, p);
@@ -15,7 +15,7 @@ export async function startFromNewMessages(jsm: JetStreamManager, service: 'brea
 }
 
 /** Messages a service's session consumers have not acknowledged yet. */
-export async function pendingFor(jsm: JetStreamManager, service: 'audit', partitions: number): Promise<number> {
+export async function pendingFor(jsm: JetStreamManager, service: ServiceName, partitions: number): Promise<number> {
   let total = 0;
   for (const channel of channelsReceivedBy(service).filter((c) => CHANNELS[c].kind === 'session')) {
     for (let p = 0; p < partitions; p++) {

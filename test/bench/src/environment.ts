@@ -10,6 +10,8 @@ export interface EnvironmentOptions {
   /** Agent users bench-agent-0 .. bench-agent-(agents-1). */
   agents: number;
   logDir?: string;
+  /** Profile each service's CPU into this directory. */
+  profileDir?: string;
 }
 
 const secret = () => randomBytes(18).toString('base64url');
@@ -44,6 +46,7 @@ export class BenchEnvironment {
 
   constructor(private readonly options: EnvironmentOptions) {
     if (options.logDir) mkdirSync(options.logDir, { recursive: true });
+    if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
   }
 
   get url(): string {
@@ -106,6 +109,9 @@ export class BenchEnvironment {
       logFile: join(this.logDir, `${app}.log`),
       readyTimeoutMs: 60_000,
       env,
+      ...(this.options.profileDir
+        ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${this.options.profileDir}`, `--cpu-prof-name=${app}.cpuprofile`] }
+        : {}),
     });
     this.services.push(service);
     return service;

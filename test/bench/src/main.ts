@@ -26,6 +26,8 @@ import { round, roundSummary } from './stats.js';
 import { hookLines, runHookPhase, writeHooksOnly } from './hook-phase.js';
 import { consoleLine, measureConsoleRender, writeConsoleOnly } from './console-render.js';
 import { representativePayload, tidy, timeBudgetMs } from './run-helpers.js';
+import { evaluateRatioTargets } from './ratio-targets.js';
+import { measureWholeSuite, wholeSuiteLines } from './whole-suite.js';
 
 const PAUSE_BETWEEN_PHASES_MS = 2_000;
 
@@ -40,7 +42,7 @@ class Bench {
   private shuttingDown?: Promise<void>;
 
   constructor(private readonly options: BenchOptions) {
-    this.env = new BenchEnvironment({ partitions: options.partitions, agents: options.agents, logDir: options.logDir });
+    this.env = new BenchEnvironment({ partitions: options.partitions, agents: options.agents, logDir: options.logDir, profileDir: options.profileDir });
   }
 
   /** Stops everything this run started: clients, the service connection, the services, nats-server. */
@@ -238,10 +240,27 @@ class Bench {
       progress.note(`closed loop: ${num(closedLoop.decidedPerSecond)}/s decided, p99 ${ms(closedLoop.latency.p99)}, ${closedLoop.lost} lost`);
     }
 
+    await sleep(PAUSE_BETWEEN_PHASES_MS);
+    const wholeSuite = await measureWholeSuite({
+      options,
+      progress,
+      env,
+      jsm: this.bus.jsm,
+      driver,
+      cpu,
+      probeBacklog,
+      withServiceFigures: (phase) => this.withServiceFigures(phase),
+      disconnectAgents: async () => {
+        await Promise.all(this.clients.map((c) => c.close()));
+        this.clients.length = 0;
+      },
+    });
+
     progress.phase('stopping');
     const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, patterns: patternTime, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
     const targets = [
       ...evaluateTargets(figures, options.rate),
+      ...evaluateRatioTargets(figures, wholeSuite),
       {
         name: `console first render, ${num(consoleRender.sessions)} live sessions`,
         target: `<= ${num(consoleRender.targetMs)} ms`,
@@ -308,6 +327,7 @@ class Bench {
       console: consoleRender,
       patterns: patternTime,
       audit: { ingest: auditIngest, underLoad: { ...auditUnderLoad, latency: tidy(auditUnderLoad.latency) } },
+      wholeSuite: { services: wholeSuite.services, latency: tidy(wholeSuite.latency), idle: wholeSuite.idle },
       breaker: {
         inProcess: breakerTime,
         latencyWithBreaker: tidy(withBreaker),
@@ -337,6 +357,7 @@ class Bench {
       '',
       ...hookLines(hooks),
       consoleLine(consoleRender),
+      ...wholeSuiteLines(wholeSuite),
       `Targets: ${targets.map((t) => `${t.name} ${t.target}: ${t.value} -> ${t.met ? 'met' : 'NOT met'}`).join('; ')}`,
       `Results: ${join(options.outDir, 'latest.json')} (and bench-${stamp}.json)`,
       '',

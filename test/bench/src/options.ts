@@ -31,6 +31,8 @@ export interface BenchOptions {
   outDir: string;
   /** Keep nats-server's and the services' logs here instead of the temporary directory. */
   logDir?: string;
+  /** Write a CPU profile of each service process here (`<app>.cpuprofile`, open in Chrome DevTools). */
+  profileDir?: string;
   /** Exit with 1 when a target is missed. */
   strict: boolean;
   quick: boolean;
@@ -46,6 +48,8 @@ export interface BenchOptions {
   consoleLoads: number;
   /** Run only the console phase (`warden up` and Chromium). */
   consoleOnly: boolean;
+  /** Seconds of the idle window of the whole suite, no agent connected. */
+  idleS: number;
 }
 
 export class UsageError extends Error {}
@@ -83,11 +87,17 @@ What it does, in one run:
      decision) reach 95% of the offered rate, and the backlog (proposals without a decision) at the
      step's end is at most a quarter second of offered load;
      then a closed-loop saturation run (--closed-in-flight proposals per session);
-  7. prints a table beside the baselines and writes JSON to test/bench/results/latest.json and a
+  7. the whole suite: breaker, pattern detector, intervention controller, ladder and audit (into its
+     own PostgreSQL) started beside the path, the latency phase's load again, then every agent
+     disconnected and an idle window (--idle S): CPU and RSS of every process;
+  8. prints a table beside the baselines and writes JSON to test/bench/results/latest.json and a
      timestamped copy. Every process it started is stopped at the end, on error and on Ctrl-C.
 
 Targets reported against: decision p99 <= 5 ms at 500 actions/s; >= 2,000 actions/s sustained with no
-lost decision. Numbers are what was measured; the load generator shares the machine with nats-server
+lost decision; and as ratios to the baselines of the same run: decision p50 <= 3x and p99 <= 5x core
+request/reply (also with the whole suite running), sustained >= 0.25x the JetStream publish-ack rate,
+audit ingest >= 0.6x a raw INSERT, pattern detector <= 250 MB RSS with 10,000 sessions, idle suite
+<= 2% of one core. Numbers are what was measured; the load generator shares the machine with nats-server
 and the services, and its own CPU use and schedule lag are reported too.
 
 Progress goes to stderr, the table to stdout.
@@ -110,12 +120,16 @@ Options:
   --publish-duration S    seconds of the publish-ack rate run (default 5)
   --out DIR               results directory (default test/bench/results)
   --log-dir DIR           keep nats-server and service logs in DIR (default: removed with the temp dir)
+  --profile DIR           write a CPU profile of each service to DIR (<app>.cpuprofile, written when the
+                          service stops; open it in Chrome DevTools or summarise it with
+                          node test/bench/dist/profile-summary.js DIR/<app>.cpuprofile)
   --hook-calls N          sequential PreToolUse calls through the HTTP hook, and SDK proposals (default 2000)
   --hook-runs N           runs of the command hook, and of node -e 0 (default 30)
   --hooks-only            only the hook phase (H), with reviewer, gate and gateway
   --console-sessions N    live sessions on the console's sessions page (default 1000)
   --console-loads N       loads of the sessions page measured (default 5)
   --console-only          only the console phase (C): warden up, the sessions, Debian's Chromium
+  --idle S                seconds of the whole suite's idle window, no agent connected (default 60)
   --strict                exit 1 when a target is missed
   --quick                 short smoke run: 10 sessions, 2 agents, 1 s warm-up, 3 s phases, steps 1000,2000,
                           fewer baseline samples (explicit options still win)
@@ -159,6 +173,7 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
         'publish-duration': { type: 'string' },
         out: { type: 'string' },
         'log-dir': { type: 'string' },
+        profile: { type: 'string' },
         strict: { type: 'boolean' },
         quick: { type: 'boolean' },
         'hook-calls': { type: 'string' },
@@ -167,6 +182,7 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
         'console-sessions': { type: 'string' },
         'console-loads': { type: 'string' },
         'console-only': { type: 'boolean' },
+        idle: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -204,6 +220,7 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
     partitions: 8,
     outDir: resolve(v.out ?? resolve(workspaceRoot, 'test', 'bench', 'results')),
     ...(v['log-dir'] ? { logDir: resolve(v['log-dir']) } : {}),
+    ...(v.profile ? { profileDir: resolve(v.profile) } : {}),
     strict: v.strict ?? false,
     quick,
     hookCalls: positiveInt('hook-calls', v['hook-calls'], quick ? 300 : 2_000),
@@ -212,6 +229,7 @@ export function parseOptions(argv: string[], workspaceRoot: string): BenchOption
     consoleSessions: positiveInt('console-sessions', v['console-sessions'], quick ? 100 : 1_000),
     consoleLoads: positiveInt('console-loads', v['console-loads'], quick ? 2 : 5),
     consoleOnly: v['console-only'] ?? false,
+    idleS: positiveNumber('idle', v.idle, quick ? 10 : 60),
   };
   // Bounded in time and count: a typo must not start an hour-long run.
   const maxRate = 50_000;
