@@ -1,4 +1,4 @@
-import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { ConsumerSpec } from '../topology/topology.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 
@@ -21,6 +21,7 @@ const STALL_CHECK_MS = 10_000;
  */
 export class ChannelConsumer {
   private messages?: ConsumerMessages;
+  private consumer?: Consumer;
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
@@ -55,7 +56,8 @@ export class ChannelConsumer {
     this.receivedAtCheck = received;
     if (!idle || this.stopping) return;
     try {
-      const info = await (await this.js.consumers.get(this.spec.stream, this.spec.name)).info();
+      // One API request: the consumer got at open, asked afresh (an idle suite makes this check for every consumer).
+      const info = this.consumer ? await this.consumer.info() : await (await this.js.consumers.get(this.spec.stream, this.spec.name)).info();
       if (info.num_pending > 0 && info.num_waiting === 0 && this.received === received) this.reopen();
     } catch {
       // The bus is away: the reconnect reopens the consumer, or the next check does.
@@ -97,6 +99,7 @@ export class ChannelConsumer {
 
   private async open(): Promise<ConsumerMessages> {
     const consumer = await this.js.consumers.get(this.spec.stream, this.spec.name);
+    this.consumer = consumer;
     const messages = await consumer.consume({ max_messages: BUFFERED_MESSAGES });
     this.messages = messages;
     return messages;
