@@ -48,7 +48,7 @@ describe('the stall watch', () => {
     const busy = new Recorded(outcome('reviewer'), false);
 
     const requests: string[] = [];
-    const api = bus.nc.subscribe('$JS.API.>', { callback: (_error, m) => requests.push(m.subject) });
+    const api = bus.nc.subscribe('$JS.API.>', { callback: (_error, m) => void requests.push(m.subject) });
     await bus.nc.flush();
     const watch = StallWatch.for(bus.js);
     try {

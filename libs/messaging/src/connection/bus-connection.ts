@@ -1,5 +1,6 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { skipCancelErrorOfAnsweredRequests } from './answered-requests.js';
 import type { NatsSettings } from './nats-settings.js';
 
 export interface BusConnectionEvents {
@@ -22,6 +23,7 @@ export class BusConnection {
   ) {}
 
   static async open(settings: NatsSettings, events: BusConnectionEvents = {}): Promise<BusConnection> {
+    skipCancelErrorOfAnsweredRequests();
     const nc = await connect({
       servers: settings.servers.split(',').map((s) => s.trim()),
       user: settings.user,
