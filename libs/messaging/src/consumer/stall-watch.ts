@@ -58,17 +58,24 @@ export class StallWatch {
       idle.set(member.spec.stream, list);
     }
     for (const [stream, members] of idle) {
+      let manager: JetStreamManager;
       try {
-        this.manager ??= this.js.jetstreamManager();
-        const infos = new Map<string, ConsumerInfo>();
-        for await (const info of (await this.manager).consumers.list(stream)) infos.set(info.name, info);
-        for (const member of members) {
-          const info = infos.get(member.spec.name);
-          if (info) member.judge(info);
-        }
+        manager = await (this.manager ??= this.js.jetstreamManager());
       } catch {
         // The bus is away: the reconnect reopens the consumers, or the next round judges them.
         this.manager = undefined;
+        return;
+      }
+      const infos = new Map<string, ConsumerInfo>();
+      try {
+        for await (const info of manager.consumers.list(stream)) infos.set(info.name, info);
+      } catch {
+        // A stream electing its leader may not list: each consumer is asked on its own, as it can be.
+        infos.clear();
+      }
+      for (const member of members) {
+        const info = infos.get(member.spec.name) ?? (await manager.consumers.info(stream, member.spec.name).catch(() => undefined));
+        if (info) member.judge(info);
       }
     }
   }
