@@ -15,11 +15,14 @@ const ACK_WAIT_MS = 10_000;
 const KEPT_BUCKETS = ['KV_warden_breaker_ledger', 'KV_warden_pattern_sessions', 'KV_warden_interventions'];
 /** How long the bus stays away in the outage scenario. */
 const OUTAGE_MS = 30_000;
+/** The supervisors that keep session state: a second replica of each is started, then one of the two killed. */
+const STATEFUL = ['breaker', 'pattern-detector', 'intervention-controller'] as const;
 
 /**
  * A three-node NATS cluster on loopback with every stream and bucket replicated three times, and the
  * decision path with the three stateful supervisors as processes. 200 sessions run once without a fault;
- * then again while the bus fails in two ways. Whatever the bus does, a failure is transient: nothing is
+ * then again while the bus fails in two ways, and while a replica of each stateful supervisor dies. Whatever
+ * the bus does, a failure is transient, and a dead replica's sessions go on at the other: nothing is
  * dead-lettered and every session ends exactly as without the fault — the same decisions in the same
  * order, the same breaker events, patterns and interventions.
  */
@@ -74,6 +77,24 @@ describe('the bus failing while 200 sessions run', () => {
     await finished;
     await settled(bus, SUPERVISION);
     await expectAsCalm('outage');
+  }, 300_000);
+
+  it('kills one of two replicas of each stateful supervisor: no dead letter, every session as without the fault', async () => {
+    const twins = await Promise.all(STATEFUL.map((app) => ServiceProcess.start({ app, nats: cluster.service, partitions: PARTITIONS, env: { ...FAST_LEASES, ...settings.env } })));
+    services.push(...twins);
+    // Each twin owns a partition before the load, so that the kill interrupts sessions both replicas hold.
+    for (const twin of twins) {
+      await eventually(`${twin.app}'s second replica to own a partition`, async () => /^warden_partitions_owned(\{[^}]*\})? 1$/m.test(await (await fetch(`${twin.url}/metrics`)).text()), {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
+    }
+    const { finished } = await load.runUntil('replica', SESSIONS, 1 / 3);
+    const first = STATEFUL.map((app) => services.find((s) => s.app === app && s.running)!);
+    await Promise.all(first.map((replica) => replica.kill()));
+    await finished;
+    await settled(bus, SUPERVISION);
+    await expectAsCalm('replica');
   }, 300_000);
 
   async function expectAsCalm(prefix: string): Promise<void> {
