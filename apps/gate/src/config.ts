@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { parse as parseYaml } from 'yaml';
 import { ConditionError } from './domain/gate-conditions.js';
 import { resolveGates, type GateSettings, type HumanGate } from './domain/human-gates.js';
