@@ -5,7 +5,9 @@
 //     contracts  the message schemas: plain TypeScript, depends on nothing
 //     domain     plain TypeScript decisions: no Nest, NATS, database, metrics, logging or file system
 //     util       plain Node helpers of services (metrics registry, logger, settings files): no Nest, NATS or database
-//     runtime    Nest, NATS and database wiring (bus transport, service bootstrap, Nest observability, auth, local servers)
+//     bus        the services' bus over NATS JetStream (connection, topology, consumers, partitions, session state,
+//                publishing): no Nest or database, so that it runs in any process
+//     runtime    Nest, NATS and database wiring (the bus's Nest transport, service bootstrap, Nest observability, auth, local servers)
 //     tracing    traces of messages (OpenTelemetry), shared by the services' transport and the agent's SDK
 //     sdk        what agents embed; testing  the test harness; e2e  the system suite
 // Apps never import apps, libraries never import apps, and only tests may use the test harness.
@@ -44,7 +46,7 @@ const IMPURE = {
   logging: ['pino', 'pino-*', 'nestjs-pino'],
   files: ['fs', 'fs/*', 'node:fs', 'node:fs/*'],
 };
-const IMPURE_WARDEN_LIBRARIES = ['@warden/messaging', '@warden/observability', '@warden/observability-nest', '@warden/local-runtime', '@warden/operator-auth', '@warden/settings-loader', '@warden/testing'];
+const IMPURE_WARDEN_LIBRARIES = ['@warden/messaging', '@warden/messaging-nest', '@warden/service-bootstrap', '@warden/observability', '@warden/observability-nest', '@warden/local-runtime', '@warden/operator-auth', '@warden/settings-loader', '@warden/testing'];
 
 const domainPurity = [
   'error',
@@ -81,15 +83,21 @@ const typeConstraints = (testCode) => [
   { sourceTag: 'type:tracing', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: IMPURE_PACKAGES },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'], bannedExternalImports: [IMPURE.nest, IMPURE.nats, IMPURE.database].flat() },
-  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:tracing', ...(testCode ? ['type:testing'] : [])] },
-  // The SDK's own tests play the services' side with the runtime; the SDK itself stays free of it.
-  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:sdk', 'type:tracing', ...(testCode ? ['type:testing', 'type:runtime', 'type:util'] : [])] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:tracing'] },
+  // The bus without Nest: NATS yes, Nest and the database no; its Nest transport is a runtime library built on it.
+  {
+    sourceTag: 'type:bus',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:tracing', 'type:bus', ...(testCode ? ['type:testing'] : [])],
+    bannedExternalImports: [IMPURE.nest, IMPURE.database].flat(),
+  },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:bus', 'type:runtime', 'type:tracing', ...(testCode ? ['type:testing'] : [])] },
+  // The SDK's own tests play the services' side with the bus and the runtime; the SDK itself stays free of them.
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:sdk', 'type:tracing', ...(testCode ? ['type:testing', 'type:bus', 'type:runtime', 'type:util'] : [])] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:bus', 'type:runtime', 'type:sdk', 'type:tracing'] },
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:tracing', ...(testCode ? ['type:testing'] : [])],
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:bus', 'type:runtime', 'type:sdk', 'type:tracing', ...(testCode ? ['type:testing'] : [])],
   },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:runtime', 'type:sdk', 'type:tracing', 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:bus', 'type:runtime', 'type:sdk', 'type:tracing', 'type:testing'] },
 ];
 
 const boundaries = (testCode) => [
@@ -97,8 +105,8 @@ const boundaries = (testCode) => [
   {
     enforceBuildableLibDependency: false,
     allow: [],
-    // messaging's and operator-auth's own integration tests run on the harness, which is built on them.
-    ignoredCircularDependencies: testCode ? [['messaging', 'testing'], ['operator-auth', 'testing']] : [],
+    // The bus's, its Nest transport's and operator-auth's own integration tests run on the harness, which is built on them.
+    ignoredCircularDependencies: testCode ? [['messaging', 'testing'], ['messaging-nest', 'testing'], ['operator-auth', 'testing']] : [],
     depConstraints: [...scopeConstraints, ...typeConstraints(testCode)],
   },
 ];

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { serviceInfrastructure } from '@warden/messaging';
 import { OperatorAuthModule } from '@warden/operator-auth';
 import type { Logger } from '@warden/observability';
+import { serviceInfrastructure } from '@warden/service-bootstrap';
 import type { AuditConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { IngestModule } from './ingest/ingest.module.js';

@@ -1,4 +1,4 @@
-import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { parseRetentionDays, RetentionConfigError, type RetentionDays } from './domain/retention-policy.js';
 
 export interface DatabaseConfig {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { runService } from '@warden/messaging';
 import { createLogger, type Logger } from '@warden/observability';
+import { runService } from '@warden/service-bootstrap';
 import { AuditAppModule } from './app.module.js';
 import { loadAuditConfig } from './config.js';
 import { createAuditDataSource, migrate } from './database/audit-data-source.js';

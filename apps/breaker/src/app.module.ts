@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { serviceInfrastructure } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
+import { serviceInfrastructure } from '@warden/service-bootstrap';
 import { BreakersModule } from './breakers/breakers.module.js';
 import type { BreakerConfig } from './config.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveBreakerSettings } from '@warden/breakers';
-import { ConfigurationError } from '@warden/messaging';
+import { ConfigurationError } from '@warden/service-bootstrap';
 import { loadBreakerConfig } from './config.js';
 
 const DEFAULT_BREAKER_SETTINGS = resolveBreakerSettings();

@@ -1,5 +1,5 @@
 import { resolveBreakerSettings, type BreakerSettings } from '@warden/breakers';
-import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadSettingsFile } from '@warden/settings-loader';
 
 /**

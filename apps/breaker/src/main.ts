@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runService } from '@warden/messaging';
+import { runService } from '@warden/service-bootstrap';
 import { BreakerAppModule } from './app.module.js';
 import { loadBreakerConfig } from './config.js';
 

@@ -1,4 +1,5 @@
-import { booleanFromEnv, ConfigurationError, integerFromEnv, natsSettingsFromEnv, type NatsSettings } from '@warden/messaging';
+import { natsSettingsFromEnv, type NatsSettings } from '@warden/messaging';
+import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/service-bootstrap';
 
 /**
  * The console's configuration, read from the environment (defaults in brackets):

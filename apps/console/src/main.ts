@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { runMain, serviceUrl, SHUTDOWN_TIMEOUT_MS } from '@warden/messaging';
 import { createLogger } from '@warden/observability';
+import { runMain, serviceUrl, SHUTDOWN_TIMEOUT_MS } from '@warden/service-bootstrap';
 import { createConsole } from './console-app.js';
 import { loadConsoleConfig, type ConsoleConfig } from './config.js';
 

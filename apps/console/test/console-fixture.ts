@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { createMessage, publishSubject, type AnyMessage, type SessionChannelId } from '@warden/contracts';
-import { BusConnection, serviceUrl } from '@warden/messaging';
+import { BusConnection } from '@warden/messaging';
 import { OperatorStore, type OperatorRole } from '@warden/operator-auth';
+import { serviceUrl } from '@warden/service-bootstrap';
 import { captureLogger, TestNatsServer } from '@warden/testing';
 import { createConsole } from '../src/console-app.js';
 import { loadConsoleConfig } from '../src/config.js';

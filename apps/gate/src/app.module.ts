@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { serviceInfrastructure } from '@warden/messaging';
 import { OperatorAuthModule } from '@warden/operator-auth';
 import type { Logger } from '@warden/observability';
+import { serviceInfrastructure } from '@warden/service-bootstrap';
 import type { GateConfig } from './config.js';
 import { GateCoreModule } from './core/gate-core.module.js';
 import { HitlModule } from './hitl/hitl.module.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigurationError } from '@warden/messaging';
+import { ConfigurationError } from '@warden/service-bootstrap';
 import { loadGateConfig } from './config.js';
 
 describe('gate configuration', () => {
@@ -35,5 +35,22 @@ describe('gate configuration', () => {
     expect(() => loadGateConfig({ GATE_CONFIG: file('unknown.yaml', 'gate: []') })).toThrow(ConfigurationError);
     expect(() => loadGateConfig({ GATE_CONFIG: join(dir, 'missing.yaml') })).toThrow(/GATE_CONFIG/);
     expect(() => loadGateConfig({ GATE_INBOX_SCAN_MS: '1', GATE_INBOX_DIR: '/tmp/x' })).toThrow(/GATE_INBOX_SCAN_MS/);
+  });
+
+  it('reads the file as every service does: JSON by its name, YAML otherwise, errors naming GATE_CONFIG and the file', () => {
+    const json = file('gates.json', '{"standard_gates": {"cost_overrun": {"enabled": false}, "production_deploy": {"escalation": "release_manager"}}}');
+    const gates = loadGateConfig({ GATE_CONFIG: json }).gate.gates;
+    expect(gates.map((g) => g.id)).toEqual(['architecture_approval', 'production_deploy', 'security_findings']);
+    expect(gates.find((g) => g.id === 'production_deploy')).toMatchObject({ escalation: 'release_manager', timeout_ms: 3_600_000 });
+    // YAML in a .json file is not JSON.
+    const yamlInJson = file('yaml.json', 'standard_gates:\n  cost_overrun: { enabled: false }\n');
+    expect(() => loadGateConfig({ GATE_CONFIG: yamlInJson })).toThrow(new RegExp(`^GATE_CONFIG: ${yamlInJson} is not valid JSON: `));
+    expect(loadGateConfig({ GATE_CONFIG: file('empty.yaml', '') }).gate.gates).toHaveLength(4);
+    const missing = join(dir, 'missing.yaml');
+    expect(() => loadGateConfig({ GATE_CONFIG: missing })).toThrow(`GATE_CONFIG: cannot read ${missing}: `);
+    const list = file('list.yaml', '- id: x\n');
+    expect(() => loadGateConfig({ GATE_CONFIG: list })).toThrow(new ConfigurationError(`GATE_CONFIG: ${list}: human gates configuration must be a mapping`));
+    const unknown = file('typo.yaml', 'standard_gate: {}\n');
+    expect(() => loadGateConfig({ GATE_CONFIG: unknown })).toThrow(`GATE_CONFIG: ${unknown}: unknown setting standard_gate (standard_gates, gates)`);
   });
 });

@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
-import { parse as parseYaml } from 'yaml';
-import { ConditionError } from './domain/gate-conditions.js';
-import { resolveGates, type GateSettings, type HumanGate } from './domain/human-gates.js';
+import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
+import { loadSettingsFile } from '@warden/settings-loader';
+import { resolveGateSettings, type HumanGate } from './domain/human-gates.js';
 
 /**
  * The gate's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port 3105
  * by default) plus:
  *
- * - `GATE_CONFIG`: path of the human gates configuration (YAML or JSON): overrides of the standard gates
- *   and custom gates. Absent: the four standard gates of seed 002 §6.1 with their defaults.
+ * - `GATE_CONFIG`: path of the human gates configuration (JSON when its name ends in .json, YAML otherwise):
+ *   overrides of the standard gates and custom gates, over their defaults by the settings merge rule
+ *   (@warden/settings). Absent: the four standard gates of seed 002 §6.1 with their defaults. Read at start.
  * - `GATE_INBOX_DIR`: the command inbox directory of FR-11.4 (`<dir>/<session_id>/<id>.json`). Absent:
  *   no inbox; commands come over HTTP and the bus only.
  * - `GATE_INBOX_SCAN_MS` (default 1000): how often the inbox is scanned besides file-system events.
@@ -42,31 +41,11 @@ export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig
     ...loadServiceRuntime('gate', env),
     gate: {
       ...(configPath ? { configPath } : {}),
-      gates: loadGates(configPath),
+      gates: loadSettingsFile('GATE_CONFIG', configPath, resolveGateSettings, { error: ConfigurationError }),
       ...(inboxDir ? { inbox: { dir: inboxDir, scanMs: integerFromEnv(env, 'GATE_INBOX_SCAN_MS', 1000, 10) } } : {}),
       commandReplyTimeoutMs: integerFromEnv(env, 'GATE_COMMAND_REPLY_TIMEOUT_MS', 15_000, 1),
       agentUserApprovals: booleanFromEnv(env, 'GATE_AGENT_USER_APPROVALS', true),
       ...(fault ? { faultKillAfterFlushed: integerFromEnv(env, 'GATE_FAULT_KILL_AFTER_FLUSHED', 0, 1) } : {}),
     },
   };
-}
-
-/** The gates in effect for a configuration file (YAML or JSON), or the standard ones without a file. */
-export function loadGates(path: string | undefined): HumanGate[] {
-  if (!path) return resolveGates();
-  let settings: unknown;
-  try {
-    settings = parseYaml(readFileSync(path, 'utf8')) ?? {};
-  } catch (error) {
-    throw new ConfigurationError(`GATE_CONFIG ${path}: ${(error as Error).message}`);
-  }
-  if (typeof settings !== 'object' || Array.isArray(settings)) throw new ConfigurationError(`GATE_CONFIG ${path}: expected a map`);
-  const unknown = Object.keys(settings as object).filter((k) => k !== 'standard_gates' && k !== 'gates');
-  if (unknown.length) throw new ConfigurationError(`GATE_CONFIG ${path}: unknown setting ${unknown.join(', ')} (standard_gates, gates)`);
-  try {
-    return resolveGates(settings as GateSettings);
-  } catch (error) {
-    if (error instanceof ConditionError) throw new ConfigurationError(`GATE_CONFIG ${path}: ${error.message}`);
-    throw error;
-  }
 }

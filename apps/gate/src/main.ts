@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runService } from '@warden/messaging';
+import { runService } from '@warden/service-bootstrap';
 import { GateAppModule } from './app.module.js';
 import { loadGateConfig } from './config.js';
 

@@ -1,4 +1,5 @@
-import { booleanFromEnv, ConfigurationError, integerFromEnv, natsSettingsFromEnv, type NatsSettings } from '@warden/messaging';
+import { natsSettingsFromEnv, type NatsSettings } from '@warden/messaging';
+import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/service-bootstrap';
 
 /** The gateway's HTTP port when HTTP_PORT is not set (the services use 3101-3107). */
 export const GATEWAY_PORT = 3108;

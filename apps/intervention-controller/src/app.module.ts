@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { serviceInfrastructure } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
+import { serviceInfrastructure } from '@warden/service-bootstrap';
 import type { InterventionControllerConfig } from './config.js';
 import { InterventionsModule } from './interventions/interventions.module.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError } from '@warden/messaging';
+import { ConfigurationError } from '@warden/service-bootstrap';
 import { loadInterventionControllerConfig } from './config.js';
 import { DEFAULT_INTERVENTION_SETTINGS } from '@warden/interventions';
 import { DEFAULT_PROMPTS } from '@warden/interventions';

@@ -1,5 +1,5 @@
 import { resolveInterventionSettings, resolvePromptTemplates, type InterventionSettings, type PromptTemplates } from '@warden/interventions';
-import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadSettingsFile, settingsPathNear } from '@warden/settings-loader';
 
 /**

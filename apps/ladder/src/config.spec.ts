@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@warden/messaging';
+import { ConfigurationError } from '@warden/service-bootstrap';
 import { loadLadderConfig } from './config.js';
 
 describe('loadLadderConfig', () => {

@@ -1,5 +1,5 @@
 import type { AutomationLevel } from '@warden/contracts';
-import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { DEFAULT_LADDER_SETTINGS, type LadderSettings } from './domain/ladder-settings.js';
 
 /**

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runService } from '@warden/messaging';
+import { runService } from '@warden/service-bootstrap';
 import { LadderAppModule } from './app.module.js';
 import { loadLadderConfig } from './config.js';
 

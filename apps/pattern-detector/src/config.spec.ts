@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError } from '@warden/messaging';
+import { ConfigurationError } from '@warden/service-bootstrap';
 import { loadPatternDetectorConfig } from './config.js';
 
 const reviewerKnowledge = fileURLToPath(new URL('../../../deploy/reviewer/knowledge.toml', import.meta.url));

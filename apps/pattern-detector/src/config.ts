@@ -1,6 +1,6 @@
-import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
 import { resolvePatternSettings, type PatternSettings } from '@warden/patterns';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
+import { ConfigurationError, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadProjectKnowledge, loadSettingsFile, settingsPathNear } from '@warden/settings-loader';
 
 /**

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { serviceInfrastructure } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
+import { serviceInfrastructure } from '@warden/service-bootstrap';
 import type { ReviewerConfig } from './config.js';
 import { ReviewModule } from './review/review.module.js';
 

@@ -1,4 +1,4 @@
-import { integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/messaging';
+import { integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 
 /**
  * The reviewer's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runService } from '@warden/messaging';
+import { runService } from '@warden/service-bootstrap';
 import { ReviewerAppModule } from './app.module.js';
 import { loadReviewerConfig } from './config.js';
 

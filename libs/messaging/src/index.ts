@@ -62,6 +62,9 @@ export {
   type ReleaseReason,
 } from './partitions/partition-coordinator.js';
 export { type Screening, screenMessage, type ScreenRules } from './consumer/message-screen.js';
+export { ChannelConsumer } from './consumer/channel-consumer.js';
+export { ConcurrencyLimit } from './consumer/concurrency-limit.js';
+export { prepareConsumerForOwner, type TakeoverRecord } from './consumer/consumer-takeover.js';
 export { buildDeadLetter, type DeadLetter, type RejectedMessage } from './consumer/dead-letter.js';
 export { SessionLanes } from './consumer/session-lanes.js';
 export { asTransient, isConflict, onTheBus } from './state/bus-failures.js';
@@ -79,35 +82,6 @@ export {
   type SessionModel,
   sessionRecordKey,
 } from './state/session-keeper.js';
-export { ContractViolationError, RejectMessageError, TransientError } from './transport/errors.js';
-export { ANY_MESSAGE, OnAnyMessage, OnMessage } from './transport/on-message.decorator.js';
-export { JetStreamContext } from './transport/jetstream.context.js';
-export { MessagingMetrics } from './transport/messaging-metrics.js';
-export { MessagePublisher } from './transport/message-publisher.js';
-export { JetStreamServer, retryDelayMs, TopologyMissingError, type TransportOptions } from './transport/jetstream.server.js';
-export {
-  defaultReplicaId,
-  MESSAGING_DEFAULTS,
-  type MessagingOptions,
-  type ResolvedMessagingOptions,
-  resolveMessagingOptions,
-} from './messaging.options.js';
-export { MESSAGE_TRACER, MESSAGING_OPTIONS, MessagingModule } from './messaging.module.js';
-export {
-  runMain,
-  runService,
-  type RunServiceOptions,
-  serviceInfrastructure,
-  type ServiceStartOptions,
-  serviceUrl,
-  SHUTDOWN_TIMEOUT_MS,
-  startService,
-} from './service-bootstrap.js';
-export {
-  booleanFromEnv,
-  ConfigurationError,
-  integerFromEnv,
-  loadServiceRuntime,
-  SERVICE_PORTS,
-  type ServiceRuntime,
-} from './service-runtime.js';
+export { ContractViolationError, RejectMessageError, TransientError } from './errors.js';
+export { MessagingMetrics } from './messaging-metrics.js';
+export { MessagePublisher } from './message-publisher.js';

@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { JetStreamServer, serviceUrl, startService } from '@warden/messaging';
+import { JetStreamServer } from '@warden/messaging-nest';
 import type { Logger } from '@warden/observability';
+import { serviceUrl, startService } from '@warden/service-bootstrap';
 import { captureLogger, type CapturedLogger } from './test-logger.js';
 
 export interface InProcessService {

@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { SERVICES } from '@warden/contracts';
-import { renderNatsServerConfig, SERVICE_PORTS, type NatsServerConfigOptions } from '@warden/messaging';
+import { renderNatsServerConfig, type NatsServerConfigOptions } from '@warden/messaging';
+import { SERVICE_PORTS } from '@warden/service-bootstrap';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const NATS_DIR = join(ROOT, 'deploy', 'nats');

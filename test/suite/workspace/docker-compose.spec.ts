@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICES } from '@warden/contracts';
-import { SERVICE_PORTS } from '@warden/messaging';
+import { SERVICE_PORTS } from '@warden/service-bootstrap';
 import { buildOf, composeConfig, dependsOn, env, mounts, ROOT, run, words, type RawService } from './compose.fixture.js';
 
 const DOCKERFILE = join(ROOT, 'deploy', 'docker', 'Dockerfile');

@@ -10,7 +10,8 @@ import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { SERVICES } from '@warden/contracts';
 import { freePort, NatsServerProcess, natsServerBinary } from '@warden/local-runtime';
-import { NATS_SERVER_IMAGE_TAG, renderNatsHelmValues, SERVICE_PORTS, type NatsHelmValuesOptions, type NatsServerConfigOptions } from '@warden/messaging';
+import { NATS_SERVER_IMAGE_TAG, renderNatsHelmValues, type NatsHelmValuesOptions, type NatsServerConfigOptions } from '@warden/messaging';
+import { SERVICE_PORTS } from '@warden/service-bootstrap';
 import { chartNatsConfig, natsServerAccepts, type ChartValues } from './nats-chart.fixture.js';
 import { composeConfig, env as composeEnv, mounts, ROOT, run, type RawService } from './compose.fixture.js';
 

@@ -38,12 +38,16 @@ describe('module boundaries', () => {
     expect(await boundaryErrors('apps/gate/test/boundary-probe.spec.ts', code)).toEqual([]);
   });
 
-  it('keep the agent SDK free of the services\' runtime', async () => {
-    const errors = await boundaryErrors(
-      'libs/sdk/src/boundary-probe.ts',
+  it('keep the agent SDK free of the services\' bus and runtime', async () => {
+    for (const code of [
       `import { MessagePublisher } from '@warden/messaging';\nexport const probe = MessagePublisher;\n`,
-    );
-    expect(errors).toEqual([expect.stringContaining('A project tagged with "type:sdk" can only depend on libs tagged with "type:contracts"')]);
+      `import { JetStreamServer } from '@warden/messaging-nest';\nexport const probe = JetStreamServer;\n`,
+    ]) {
+      expect(await boundaryErrors('libs/sdk/src/boundary-probe.ts', code)).toEqual([expect.stringContaining('A project tagged with "type:sdk" can only depend on libs tagged with "type:contracts"')]);
+    }
+    // Its tests play the services' side on the bus.
+    const bus = `import { BusConnection } from '@warden/messaging';\nexport const probe = BusConnection;\n`;
+    expect(await boundaryErrors('libs/sdk/test/boundary-probe.spec.ts', bus)).toEqual([]);
   });
 
   it('keep the agent\'s SDK out of a service', async () => {
@@ -57,7 +61,9 @@ describe('module boundaries', () => {
   });
 
   it('accept what the architecture allows', async () => {
-    const code = `import { MessagePublisher } from '@warden/messaging';\nimport { ReviewVerdict } from '@warden/contracts';\nexport const probe = [MessagePublisher, ReviewVerdict];\n`;
+    const code =
+      `import { MessagePublisher } from '@warden/messaging';\nimport { OnMessage } from '@warden/messaging-nest';\nimport { runService } from '@warden/service-bootstrap';\n` +
+      `import { ReviewVerdict } from '@warden/contracts';\nexport const probe = [MessagePublisher, OnMessage, runService, ReviewVerdict];\n`;
     expect(await boundaryErrors('apps/gate/src/boundary-probe.ts', code)).toEqual([]);
   });
 
@@ -65,6 +71,7 @@ describe('module boundaries', () => {
     const tracing = `import { createMessageTracer } from '@warden/tracing';\nexport const probe = createMessageTracer;\n`;
     expect(await boundaryErrors('libs/sdk/src/boundary-probe.ts', tracing)).toEqual([]);
     expect(await boundaryErrors('libs/messaging/src/boundary-probe.ts', tracing)).toEqual([]);
+    expect(await boundaryErrors('libs/messaging-nest/src/boundary-probe.ts', tracing)).toEqual([]);
     const contracts = `import { SERVICES } from '@warden/contracts';\nexport const probe = SERVICES;\n`;
     expect(await boundaryErrors('libs/tracing/src/boundary-probe.ts', contracts)).toEqual([
       expect.stringContaining('A project tagged with "type:tracing" cannot depend on any libs with tags'),
@@ -100,7 +107,7 @@ describe('module boundaries', () => {
       expect([from, await purityErrors('apps/gate/src/domain/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code is plain TypeScript')]]);
     }
     // The Warden libraries that re-export them are refused as well.
-    for (const from of ['@warden/observability', '@warden/messaging', '@warden/settings-loader']) {
+    for (const from of ['@warden/observability', '@warden/messaging', '@warden/messaging-nest', '@warden/service-bootstrap', '@warden/settings-loader']) {
       expect([from, await purityErrors('apps/audit/src/domain/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code depends on contracts and other domain code only')]]);
     }
     // A library's domain folder, and a pure library found by its tag (type:domain), alike.
@@ -128,6 +135,35 @@ describe('module boundaries', () => {
     expect(await boundaryErrors('libs/settings-loader/src/boundary-probe.ts', nats)).toEqual([expect.stringContaining('A project tagged with "type:util" is not allowed to import "@nats-io/kv"')]);
     const core = `import { Controller } from '@nestjs/common';\nimport { MetricsRegistry } from '@warden/observability';\nexport const probe = [Controller, MetricsRegistry];\n`;
     expect(await boundaryErrors('libs/observability-nest/src/boundary-probe.ts', core)).toEqual([]);
+  });
+
+  it('keep the bus free of Nest and the database: its Nest transport and the service bootstrap are runtime libraries', async () => {
+    for (const from of ['@nestjs/common', '@nestjs/microservices', 'rxjs', 'reflect-metadata', 'typeorm', 'pg']) {
+      const code = `import * as m from '${from}';\nexport const probe = m;\n`;
+      expect([from, await boundaryErrors('libs/messaging/src/boundary-probe.ts', code)]).toEqual([
+        from,
+        [expect.stringContaining(`A project tagged with "type:bus" is not allowed to import "${from}"`)],
+      ]);
+    }
+    // Nor through a Warden library: the Nest side of observability (or of anything) is a runtime library.
+    const nestSide = `import { ObservabilityModule } from '@warden/observability-nest';\nexport const probe = ObservabilityModule;\n`;
+    expect(await boundaryErrors('libs/messaging/src/boundary-probe.ts', nestSide)).toEqual([
+      expect.stringContaining('A project tagged with "type:bus" can only depend on libs tagged with "type:contracts", "type:domain", "type:util", "type:tracing", "type:bus"'),
+    ]);
+    const plain = `import { Kvm } from '@nats-io/kv';\nimport { redactText } from '@warden/observability';\nimport { SERVICES } from '@warden/contracts';\nexport const probe = [Kvm, redactText, SERVICES];\n`;
+    expect(await boundaryErrors('libs/messaging/src/boundary-probe.ts', plain)).toEqual([]);
+    // Its integration tests run on the harness (built on it: the cycle is allowed in tests only).
+    const harness = `import { TestNatsServer } from '@warden/testing';\nexport const probe = TestNatsServer;\n`;
+    expect(await boundaryErrors('libs/messaging/test/boundary-probe.spec.ts', harness)).toEqual([]);
+    // A util library stays off the bus; the Nest transport and the bootstrap build on it with Nest.
+    const bus = `import { BusConnection } from '@warden/messaging';\nexport const probe = BusConnection;\n`;
+    expect(await boundaryErrors('libs/settings-loader/src/boundary-probe.ts', bus)).toEqual([
+      expect.stringContaining('A project tagged with "type:util" can only depend on libs tagged with "type:util", "type:domain"'),
+    ]);
+    const transport = `import { Server } from '@nestjs/microservices';\nimport { BusConnection } from '@warden/messaging';\nexport const probe = [Server, BusConnection];\n`;
+    expect(await boundaryErrors('libs/messaging-nest/src/boundary-probe.ts', transport)).toEqual([]);
+    const bootstrap = `import { NestFactory } from '@nestjs/core';\nimport { MessagingModule } from '@warden/messaging-nest';\nimport { natsSettingsFromEnv } from '@warden/messaging';\nexport const probe = [NestFactory, MessagingModule, natsSettingsFromEnv];\n`;
+    expect(await boundaryErrors('libs/service-bootstrap/src/boundary-probe.ts', bootstrap)).toEqual([]);
   });
 
   it('have barrels export by name', async () => {

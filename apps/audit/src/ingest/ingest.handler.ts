@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { definitionOf, type AnyMessage } from '@warden/contracts';
-import { JetStreamContext, OnAnyMessage, RejectMessageError, TransientError } from '@warden/messaging';
+import { RejectMessageError, TransientError } from '@warden/messaging';
+import { JetStreamContext, OnAnyMessage } from '@warden/messaging-nest';
 import { MetricsRegistry, redactValue } from '@warden/observability';
 import { AuditEventWriter, type AuditEventRow } from './audit-event-writer.js';
 import { EventBatcher } from './event-batcher.js';

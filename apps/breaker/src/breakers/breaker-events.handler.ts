@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
-import { JetStreamContext, OnMessage } from '@warden/messaging';
+import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { priceCall, throttleOf } from '@warden/breakers';
 import type { BreakerSettings } from '@warden/breakers';
 import { BREAKER_SETTINGS, BreakerSupervisor } from './breaker-supervisor.js';

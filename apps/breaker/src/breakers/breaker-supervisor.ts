@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { AnyMessage, BreakerStateRecord } from '@warden/contracts';
-import { JetStreamServer, MessagePublisher, SessionKeeper, type Held, type SessionAddress } from '@warden/messaging';
+import { MessagePublisher, SessionKeeper, type Held, type SessionAddress } from '@warden/messaging';
+import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { BreakerSettings, SessionLedger } from '@warden/breakers';
 import { SessionBreakers, type BreakerEvent } from '@warden/breakers';

@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SERVICES } from '@warden/contracts';
 import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer } from '@warden/local-runtime';
-import { BusConnection, SERVICE_PORTS, type NatsSettings } from '@warden/messaging';
+import { BusConnection, type NatsSettings } from '@warden/messaging';
 import { OperatorStore } from '@warden/operator-auth';
+import { SERVICE_PORTS } from '@warden/service-bootstrap';
 
 export interface LocalSuiteOptions {
   /** Where the suite keeps its store, credentials and logs. */

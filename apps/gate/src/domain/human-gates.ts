@@ -1,4 +1,5 @@
 import { PHASES, type Phase } from '@warden/contracts';
+import { isSettingsMapping, mergeSettings } from '@warden/settings';
 import type { Verdict } from './buffer-entry.js';
 import { compileCondition, ConditionError, valueAt, type CompiledCondition } from './gate-conditions.js';
 
@@ -220,7 +221,25 @@ export interface GateSettings {
 
 const GATE_ID = /^[a-z][a-z0-9_]{0,63}$/;
 
-/** The gates in effect: the standard ones with their overrides, then the custom ones. Throws ConditionError on bad settings. */
+/** What a custom gate leaves out. */
+const CUSTOM_GATE_DEFAULTS = { phase: '*', on_timeout: 'deny', once_per: 'action', escalation: 'operators' };
+
+/**
+ * The gates in effect for a human gates document (GATE_CONFIG, read by the services' shared loader; `{}`
+ * without a file): `standard_gates` and `gates`, nothing else. Throws ConditionError naming the setting.
+ */
+export function resolveGateSettings(document: unknown = {}): HumanGate[] {
+  if (!isSettingsMapping(document)) throw new ConditionError('human gates configuration must be a mapping');
+  const unknown = Object.keys(document).filter((k) => k !== 'standard_gates' && k !== 'gates');
+  if (unknown.length) throw new ConditionError(`unknown setting ${unknown.join(', ')} (standard_gates, gates)`);
+  return resolveGates(document as GateSettings);
+}
+
+/**
+ * The gates in effect: the standard ones with their overrides, then the custom ones over their defaults,
+ * both by the settings merge rule (@warden/settings). A standard gate keeps its condition. Throws
+ * ConditionError on bad settings.
+ */
 export function resolveGates(settings: GateSettings = {}): HumanGate[] {
   const overrides = settings.standard_gates ?? {};
   if (typeof overrides !== 'object' || Array.isArray(overrides)) throw new ConditionError('standard_gates must be a map from gate id to overrides');
@@ -232,7 +251,7 @@ export function resolveGates(settings: GateSettings = {}): HumanGate[] {
     const override = (overrides[standard.id] ?? {}) as Record<string, unknown>;
     if (override.enabled === false) continue;
     const { enabled: _enabled, ...rest } = override;
-    gates.push(checkedGate({ ...standard, ...rest, when: standard.when }, `standard_gates.${standard.id}`, standard.condition));
+    gates.push(checkedGate({ ...mergeSettings<Record<string, unknown>>({ ...standard }, rest), when: standard.when }, `standard_gates.${standard.id}`, standard.condition));
   }
   const custom = settings.gates ?? [];
   if (!Array.isArray(custom)) throw new ConditionError('gates must be a list');
@@ -241,12 +260,7 @@ export function resolveGates(settings: GateSettings = {}): HumanGate[] {
     const gate = raw as Record<string, unknown>;
     const id = String(gate.id ?? '');
     if (gates.some((g) => g.id === id)) throw new ConditionError(`gates[${i}]: gate id ${id} is used twice`);
-    gates.push(
-      checkedGate(
-        { phase: '*', on_timeout: 'deny', once_per: 'action', escalation: 'operators', ...gate } as Record<string, unknown>,
-        `gates[${i}]`,
-      ),
-    );
+    gates.push(checkedGate(mergeSettings<Record<string, unknown>>(CUSTOM_GATE_DEFAULTS, gate), `gates[${i}]`));
   }
   return gates;
 }

@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { MessageOf } from '@warden/contracts';
-import { BusConnection, OnMessage, TransientError, type JetStreamContext } from '@warden/messaging';
+import { BusConnection, TransientError } from '@warden/messaging';
+import { OnMessage, type JetStreamContext } from '@warden/messaging-nest';
 import { REPLY_HEADER } from '../core/command-dispatcher.js';
 import { HitlRelay } from './hitl-relay.js';
 

@@ -1,7 +1,8 @@
 import { writeSync } from 'node:fs';
 import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { partitionOf } from '@warden/contracts';
-import { buildDeadLetter, JetStreamServer, MessagePublisher } from '@warden/messaging';
+import { buildDeadLetter, MessagePublisher } from '@warden/messaging';
+import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { GateOptions } from '../config.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';

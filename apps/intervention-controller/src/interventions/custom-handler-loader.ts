@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { ConfigurationError } from '@warden/messaging';
 import { InterventionRegistry, isCustomInterventionHandler } from '@warden/interventions';
+import { ConfigurationError } from '@warden/service-bootstrap';
 
 /** Imports each configured module and registers the handler it exports (`default` or `handler`). */
 export async function loadCustomHandlers(paths: string[], registry = new InterventionRegistry()): Promise<InterventionRegistry> {

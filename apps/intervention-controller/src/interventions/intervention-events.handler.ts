@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { MessageOf } from '@warden/contracts';
-import { JetStreamContext, OnMessage } from '@warden/messaging';
+import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { issueOf, type IssueMessage } from '@warden/interventions';
 import type { SessionMessage } from '../domain/session-effects.js';
 import { InterventionSupervisor } from './intervention-supervisor.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { INTERVENTION_STATE_BUCKET, type AnyMessage } from '@warden/contracts';
-import { BusConnection, JetStreamServer, MessagePublisher, RecordStore, SessionKeeper, type Held } from '@warden/messaging';
+import { BusConnection, MessagePublisher, RecordStore, SessionKeeper, type Held } from '@warden/messaging';
+import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import { emptyRecord, InterventionSession, respondToIssue, type InterventionRegistry, type InterventionSettings, type Issue, type PromptTemplates, type SessionRecord } from '@warden/interventions';
 import { applySessionMessage, judge, noEffects, responseEffects, type Effects, type SessionMessage } from '../domain/session-effects.js';

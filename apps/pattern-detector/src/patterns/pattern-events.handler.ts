@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
-import { JetStreamContext, OnMessage } from '@warden/messaging';
+import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import type { PatternSettings } from '@warden/patterns';
 import { eventTime, priceOf } from '@warden/patterns';
 import { PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';

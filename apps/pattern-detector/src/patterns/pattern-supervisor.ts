@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { PATTERN_SESSION_BUCKET, type AnyMessage } from '@warden/contracts';
-import { BusConnection, JetStreamServer, MessagePublisher, RecordStore, SessionKeeper } from '@warden/messaging';
+import { BusConnection, MessagePublisher, RecordStore, SessionKeeper } from '@warden/messaging';
+import { JetStreamServer } from '@warden/messaging-nest';
 import type { PatternSettings, ProjectKnowledge, SessionSnapshot } from '@warden/patterns';
 import { SessionPatterns, type PatternReport } from '@warden/patterns';
 import { PatternMetrics } from './pattern-metrics.js';

@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { MessageOf } from '@warden/contracts';
-import { JetStreamContext, MessagePublisher, OnMessage } from '@warden/messaging';
+import { MessagePublisher } from '@warden/messaging';
+import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import { ReviewMetrics } from './review-metrics.js';
 import { SessionSync } from './session-sync.js';

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import type { MessageOf } from '@warden/contracts';
-import { OnMessage } from '@warden/messaging';
+import { OnMessage } from '@warden/messaging-nest';
 import { StepReviewerHost } from './step-reviewer.host.js';
 
 type SessionMessage = { agent_id: string; session_id: string };

@@ -1,5 +1,5 @@
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
-import { TransientError } from '../transport/errors.js';
+import { TransientError } from '../errors.js';
 
 /** Whether a KV write was refused because the key changed since the revision it expected. */
 export function isConflict(error: unknown): boolean {

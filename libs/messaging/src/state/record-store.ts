@@ -1,6 +1,6 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TransientError } from '../transport/errors.js';
+import { TransientError } from '../errors.js';
 import { asTransient, isConflict, onTheBus } from './bus-failures.js';
 
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 import { createMessage, derivedMessageId, partitionOf, validateMessage, type AnyMessage, type MessageType } from '@warden/contracts';
 import { SessionLanes } from '../consumer/session-lanes.js';
-import { ContractViolationError } from '../transport/errors.js';
+import { ContractViolationError } from '../errors.js';
 import { asTransient } from './bus-failures.js';
 import { RecordConflictError, type RecordStore } from './record-store.js';
 

@@ -2,11 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ServiceName } from '@warden/contracts';
+import { JetStreamServer, MessagingModule } from '@warden/messaging-nest';
 import { createLogger, type Logger } from '@warden/observability';
 import { ObservabilityModule, PinoNestLogger } from '@warden/observability-nest';
-import { MessagingModule } from './messaging.module.js';
 import type { ServiceRuntime } from './service-runtime.js';
-import { JetStreamServer } from './transport/jetstream.server.js';
 
 export interface ServiceStartOptions {
   module: DynamicModule | Type<unknown>;

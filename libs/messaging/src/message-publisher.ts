@@ -13,9 +13,9 @@ import {
   type SessionChannelId,
 } from '@warden/contracts';
 import { NOOP_MESSAGE_TRACER, type MessageTracer } from '@warden/tracing';
-import type { BusConnection } from '../connection/bus-connection.js';
-import type { DeadLetter } from '../consumer/dead-letter.js';
-import { onTheBus } from '../state/bus-failures.js';
+import type { BusConnection } from './connection/bus-connection.js';
+import type { DeadLetter } from './consumer/dead-letter.js';
+import { onTheBus } from './state/bus-failures.js';
 import { ContractViolationError } from './errors.js';
 import type { MessagingMetrics } from './messaging-metrics.js';
 

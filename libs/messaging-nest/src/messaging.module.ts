@@ -9,14 +9,12 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { BusConnection, MessagePublisher, MessagingMetrics } from '@warden/messaging';
 import { HealthRegistry, LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
 import { createMessageTracer, type MessageTracer } from '@warden/tracing';
-import { BusConnection } from './connection/bus-connection.js';
+import { JetStreamServer } from './jetstream.server.js';
+import { MessageHandlerErrorFilter } from './message-handler-error.filter.js';
 import { resolveMessagingOptions, type MessagingOptions, type ResolvedMessagingOptions } from './messaging.options.js';
-import { JetStreamServer } from './transport/jetstream.server.js';
-import { MessageHandlerErrorFilter } from './transport/message-handler-error.filter.js';
-import { MessagePublisher } from './transport/message-publisher.js';
-import { MessagingMetrics } from './transport/messaging-metrics.js';
 
 export const MESSAGING_OPTIONS = Symbol('warden.messaging.options');
 /** The service's MessageTracer: OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set, a no-op otherwise. */

@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
 import { CHANNELS, channelsReceivedBy, type ChannelId, type ServiceName } from '@warden/contracts';
-import type { NatsSettings } from './connection/nats-settings.js';
-import { buildTopology, TOPOLOGY_DEFAULTS } from './topology/topology.js';
-import type { TransportOptions } from './transport/jetstream.server.js';
+import { buildTopology, TOPOLOGY_DEFAULTS, type NatsSettings } from '@warden/messaging';
+import type { TransportOptions } from './jetstream.server.js';
 
 export interface MessagingOptions {
   service: ServiceName;

@@ -1,7 +1,6 @@
 import type { ServiceName } from '@warden/contracts';
-import { natsSettingsFromEnv } from './connection/nats-settings.js';
-import type { MessagingOptions } from './messaging.options.js';
-import { TOPOLOGY_DEFAULTS } from './topology/topology.js';
+import { natsSettingsFromEnv, TOPOLOGY_DEFAULTS } from '@warden/messaging';
+import type { MessagingOptions } from '@warden/messaging-nest';
 
 /** Default HTTP port of each service (metrics, health, and the service's own API). */
 export const SERVICE_PORTS: Record<ServiceName, number> = {

@@ -1,17 +1,11 @@
 import { Controller, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { createMessage, partitionOf, type MessageOf } from '@warden/contracts';
+import { BusConnection, RejectMessageError, TransientError } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
 import { ObservabilityModule } from '@warden/observability-nest';
 import { BusRecorder, eventually, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
-import {
-  BusConnection,
-  JetStreamContext,
-  MessagingModule,
-  OnMessage,
-  RejectMessageError,
-  TransientError,
-} from '../src/index.js';
+import { JetStreamContext, MessagingModule, OnMessage } from '../src/index.js';
 
 type Action = MessageOf<'action.proposed'>;
 

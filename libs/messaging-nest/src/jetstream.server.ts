@@ -4,27 +4,36 @@ import type { JsMsg } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { NO_SCOPE, type AnyMessage, type ChannelId, type DeadLetterReason, type ServiceName, type SessionAddress } from '@warden/contracts';
+import {
+  buildDeadLetter,
+  ChannelConsumer,
+  ConcurrencyLimit,
+  CONSUMER_NOT_FOUND,
+  isApiError,
+  KvLeaseStore,
+  PARTITION_BUCKET,
+  PartitionCoordinator,
+  prepareConsumerForOwner,
+  probePartitionMapping,
+  RecordStore,
+  RejectMessageError,
+  screenMessage,
+  SessionLanes,
+  STREAM_NOT_FOUND,
+  TransientError,
+  type BusConnection,
+  type ConsumerSpec,
+  type MessagePublisher,
+  type MessagingMetrics,
+  type ReleaseReason,
+  type TakeoverRecord,
+  type Topology,
+} from '@warden/messaging';
 import { lazyMessageLogger, type Logger } from '@warden/observability';
 import { NOOP_MESSAGE_TRACER, type MessageTracer } from '@warden/tracing';
 import { isObservable, lastValueFrom } from 'rxjs';
-import type { BusConnection } from '../connection/bus-connection.js';
-import { ChannelConsumer } from '../consumer/channel-consumer.js';
-import { ConcurrencyLimit } from '../consumer/concurrency-limit.js';
-import { prepareConsumerForOwner, type TakeoverRecord } from '../consumer/consumer-takeover.js';
-import { buildDeadLetter } from '../consumer/dead-letter.js';
-import { screenMessage } from '../consumer/message-screen.js';
-import { SessionLanes } from '../consumer/session-lanes.js';
-import { KvLeaseStore } from '../partitions/kv-lease-store.js';
-import { PartitionCoordinator, type ReleaseReason } from '../partitions/partition-coordinator.js';
-import { RecordStore } from '../state/record-store.js';
-import { probePartitionMapping } from '../topology/partition-probe.js';
-import { CONSUMER_NOT_FOUND, isApiError, STREAM_NOT_FOUND } from '../topology/provision.js';
-import { PARTITION_BUCKET, type ConsumerSpec, type Topology } from '../topology/topology.js';
 import { JetStreamContext } from './jetstream.context.js';
 import { ANY_MESSAGE } from './on-message.decorator.js';
-import type { MessagePublisher } from './message-publisher.js';
-import type { MessagingMetrics } from './messaging-metrics.js';
-import { RejectMessageError, TransientError } from './errors.js';
 
 export interface TransportOptions {
   service: ServiceName;
