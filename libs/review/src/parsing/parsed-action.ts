@@ -435,7 +435,8 @@ export function parseAction(
     readOnly,
     privileged: segments.some((s) => s.privileged),
     // An edit or write is the same action only with the same content: two edits of one file in a row are progress.
-    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
+    // Whitespace runs become one space; lone spaces, most of them, are left as they are.
+    key: command !== undefined ? `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
   };
   if (command !== undefined) parsed.command = command;
   if (cwd !== undefined) parsed.cwd = cwd;

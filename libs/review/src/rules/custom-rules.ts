@@ -118,7 +118,10 @@ class RuleCompiler {
         const urls = listOf(match.url);
         if (!urls.length) return null;
         const compiled = this.globs(urls, field, { dot: true, nocase: true });
-        return ({ action }) => action.urls.some((url) => compiled.some((c) => c.matches(url)));
+        return ({ action }) => {
+          for (const url of action.urls) for (const c of compiled) if (c.matches(url)) return true;
+          return false;
+        };
       }
       case 'written_path':
       case 'path': {
