@@ -12,7 +12,7 @@ const SECRET_NAME = /\.env|id_(?:rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc
 
 /** The secret file a shell word names, also inside `@file`, `name=@file` or `$(cat file)`. */
 export function secretFileIn(word: string): string | undefined {
-  if (isSecretFile(word)) return word;
   if (!SECRET_NAME.test(word)) return undefined;
+  if (isSecretFile(word)) return word;
   return word.split(/[\s@=<>()`"';|]+/).find((piece) => piece !== '' && isSecretFile(piece));
 }
