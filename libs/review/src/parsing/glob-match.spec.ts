@@ -1,15 +1,18 @@
 import picomatch from 'picomatch';
-import { globMatcher, literalPrefix, type GlobOptions } from './glob-match.js';
+import { globMatcher, literalPrefix, requiredText, type GlobOptions } from './glob-match.js';
 
 /** A small linear congruential generator: the same globs and texts on every run. */
 function generator(seed: number): (n: number) => number {
   let state = seed;
   return (n) => {
     state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state % n;
+    // The low bits of this generator repeat quickly: the high ones are used.
+    return (state >>> 12) % n;
   };
 }
 
+/** Ordinary characters, stars and slashes: the globs whose required text is used. */
+const PLAIN = ['a', 'b', 'A', '0', ' ', '.', '-', '_', ':', '~', '*', '/', '%', '=', ',', ';'];
 const ALPHABET = ['a', 'b', 'A', 'B', 'k', 'K', '0', ' ', '/', '.', '-', '_', ':', ';', '=', '%', ',', '*', '?', '{', '}', '[', ']', '!', '(', ')', '|', '+', '@', '\\', '~', '$', '^', '#', "'", '"', '&', '\u0131', '\u017f', '\u212a'];
 const OPTIONS: GlobOptions[] = [{ bash: true, dot: true }, { dot: true }, { dot: true, nocase: true }];
 
@@ -28,14 +31,36 @@ describe('literalPrefix', () => {
   });
 });
 
+describe('requiredText', () => {
+  it('is the longest run of ordinary text between stars and slashes', () => {
+    expect(requiredText('**/protected-3/**')).toBe('protected-3');
+    expect(requiredText('/work/*/generated-files/*.ts')).toBe('generated-files');
+    expect(requiredText('*.ts')).toBe('.ts');
+  });
+
+  it('is empty where picomatch reads a character specially or drops a leading ./', () => {
+    expect(requiredText('**/{a,b}-files/**')).toBe('');
+    expect(requiredText('./build*')).toBe('');
+    expect(picomatch('./build*', { dot: true })('build')).toBe(true);
+  });
+});
+
 describe('globMatcher', () => {
   it('matches exactly what picomatch matches, for globs and texts of every shape', () => {
     const random = generator(20_241_124);
-    const text = (length: number) => Array.from({ length: random(length) + 1 }, () => ALPHABET[random(ALPHABET.length)]).join('');
-    const shapes = [() => `ab${text(6)}`, () => text(8), () => `a b${text(4)}/**`, () => `ab/${text(3)}/**${text(2)}`, () => `a:b${text(10)}`];
+    let alphabet = ALPHABET;
+    const text = (length: number) => Array.from({ length: random(length) + 1 }, () => alphabet[random(alphabet.length)]).join('');
+    const shapes = [() => `ab${text(6)}`, () => text(8), () => `a b${text(4)}/**`, () => `ab/${text(3)}/**${text(2)}`, () => `a:b${text(10)}`, () => `**/${text(5)}/**`, () => `${text(3)}*${text(4)}`];
+    // A text like the glob with one character changed: the near misses a prefix or required-text check could get wrong.
+    const nearMiss = (glob: string) => {
+      const filled = glob.replace(/\*+/g, () => text(2));
+      const at = random(Math.max(1, filled.length));
+      return `${filled.slice(0, at)}${random(2) ? '' : text(1)}${filled.slice(at + 1)}`;
+    };
     let compared = 0;
     let matched = 0;
     for (let i = 0; i < 3000; i++) {
+      alphabet = random(2) ? ALPHABET : PLAIN;
       const glob = shapes[random(shapes.length)]!();
       for (const options of OPTIONS) {
         let reference: (text: string) => boolean;
@@ -46,7 +71,7 @@ describe('globMatcher', () => {
           continue;
         }
         const matcher = globMatcher([glob], options);
-        const texts = [glob, glob.replace(/[*?]/g, ''), glob.replace(/[*?]/g, 'a/b'), glob.toUpperCase(), glob.toLowerCase(), glob.replace(/\/\*\*.*$/, ''), glob.slice(0, -1), `${glob}x`, text(8), `ab${text(6)}`];
+        const texts = [glob, glob.replace(/[*?]/g, ''), glob.replace(/[*?]/g, 'a/b'), glob.toUpperCase(), glob.toLowerCase(), glob.replace(/\/\*\*.*$/, ''), glob.slice(0, -1), `${glob}x`, text(8), `ab${text(6)}`, nearMiss(glob), nearMiss(glob)];
         for (const candidate of texts) {
           const expected = !!reference(candidate);
           if (matcher(candidate) !== expected) throw new Error(`${JSON.stringify(glob)} ${JSON.stringify(options)} on ${JSON.stringify(candidate)}: picomatch says ${expected}`);

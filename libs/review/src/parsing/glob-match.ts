@@ -21,6 +21,22 @@ export function literalPrefix(glob: string): string {
   return prefix.replace(/\/+$/, '');
 }
 
+/** A glob of ordinary characters, stars and slashes only: each run of its ordinary characters is in every match. */
+const PLAIN_GLOB = /^[A-Za-z0-9 _.,:;=%~*/-]*$/;
+
+/**
+ * The longest text every match of a glob contains (`protected-3` of a glob for any `protected-3` directory), for globs of
+ * ordinary characters, stars and slashes; empty otherwise. Slashes next to a globstar may match nothing,
+ * and picomatch drops a leading `./`, so runs are taken between stars and slashes, and only with a letter
+ * or digit in them, from globs that do not start with a dot.
+ */
+export function requiredText(glob: string): string {
+  if (glob.startsWith('.') || !PLAIN_GLOB.test(glob)) return '';
+  let longest = '';
+  for (const run of glob.split(/[*/]+/)) if (run.length > longest.length && /[A-Za-z0-9]/.test(run)) longest = run;
+  return longest;
+}
+
 function startsWith(text: string, prefix: string, nocase: boolean): boolean {
   if (!nocase) return text.startsWith(prefix);
   if (text.length < prefix.length) return false;
@@ -41,12 +57,17 @@ export interface CompiledGlob {
   matches: (text: string) => boolean;
 }
 
-/** One glob compiled by picomatch, with the cheap check of its literal prefix before the regular expression. */
+/** One glob compiled by picomatch, with cheap checks of the text it needs before the regular expression. */
 export function compileGlob(glob: string, options: GlobOptions): CompiledGlob {
   const match = picomatch(glob, options);
   const prefix = literalPrefix(glob);
   const nocase = options.nocase === true;
-  const matches = prefix ? (text: string) => (text === glob || startsWith(text, prefix, nocase)) && match(text) : (text: string) => match(text);
+  // Without nocase, a text lacking the glob's required text cannot match: most paths against a glob for one directory.
+  const required = nocase ? '' : requiredText(glob);
+  const matches =
+    prefix || required
+      ? (text: string) => (text === glob || (startsWith(text, prefix, nocase) && text.includes(required))) && match(text)
+      : (text: string) => match(text);
   return { glob, prefix, matches };
 }
 
