@@ -21,9 +21,13 @@ function words(text: string): string[] {
   return text.trim().split(/\s+/).map((w) => w.replace(/^(["'])(.*)\1$/, '$2'));
 }
 
+/** The commands below: a line starting with any other word is none of them, whatever its length. */
+const COMMANDS = new Set(['edit', 'submit', 'create', 'str_replace_editor', ...READ_COMMANDS]);
+
 /** A SWE-agent command line: `open src/a.py 40`, `edit 12:20\n…\nend_of_edit`, `create x.py`, `submit`. */
 function sweAgentCommand(line: string): AgentToolCall | null {
   const first = line.trimStart().split('\n', 1)[0]!;
+  if (!COMMANDS.has(/^\s*(\S*)/.exec(first)![1]!.replace(/^(["'])(.*)\1$/, '$2'))) return null;
   const [name, ...args] = words(first);
   if (!name) return null;
   if (name === 'edit' && /^\d+:\d+$/.test(args[0] ?? '')) return { intent: 'file_modification', read: [], written: [] };

@@ -46,7 +46,9 @@ export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash',
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 export function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
+  // Called for every segment by most rules: a loop over char codes avoids lastIndexOf's runtime call.
+  for (let i = path.length - 1; i >= 0; i--) if (path.charCodeAt(i) === 47) return path.slice(i + 1);
+  return path;
 }
 
 /** One command after its wrappers, and code it runs that Warden can read (shell -c, eval, xargs, find -exec …). */

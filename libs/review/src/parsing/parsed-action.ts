@@ -176,6 +176,9 @@ function nonOptions(argv: readonly string[], from = 1): string[] {
 
 /** `npx playwright install chromium` and `python -m pip install x` are installs too. */
 function installerCall(segment: ShellSegment): { manager: string; args: string[] } | null {
+  const head = basename(segment.argv[0] ?? '');
+  // Most commands are neither a package manager nor a runner of one: nothing to copy for them.
+  if (head !== 'npx' && head !== 'pnpx' && head !== 'bunx' && !/^python3?$/.test(head) && !PACKAGE_INSTALLERS[head]) return null;
   let argv = segment.argv.map((a, i) => (i === 0 ? basename(a) : a));
   if ((argv[0] === 'npx' || argv[0] === 'pnpx' || argv[0] === 'bunx') && argv[1]) argv = argv.slice(argv[1] === '--yes' || argv[1] === '-y' ? 2 : 1);
   if (/^python3?$/.test(argv[0] ?? '') && argv[1] === '-m' && argv[2]) argv = argv.slice(2);
@@ -231,18 +234,25 @@ function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: strin
   }
 }
 
+const DESCRIBING_OPTIONS = new Set(['--help', '--version', '--dry-run', '--dryrun', '--what-if', '--whatif']);
+const DESCRIBERS = new Set(['man', 'type', 'which', 'whereis', 'hash', 'tldr', 'help', 'info', 'apropos', 'whatis']);
+
 /** Help, version and dry-run forms, and `command -v`: they describe what a command would do and change nothing. */
 export function describesOnly(segment: ShellSegment): boolean {
   if (segment.query) return true;
-  const args = segment.argv.slice(1);
-  if (args.some((a) => a === '--help' || a === '--version' || a === '--dry-run' || a === '--dryrun' || a === '--what-if' || a === '--whatif')) return true;
-  if (args.length === 1 && (args[0] === '-h' || args[0] === 'help' || args[0] === '-V')) return true;
+  // Asked of every segment by several rules: the arguments are read in place, without a copy.
+  const { argv } = segment;
+  for (let i = 1; i < argv.length; i++) if (DESCRIBING_OPTIONS.has(argv[i]!)) return true;
+  if (argv.length === 2 && (argv[1] === '-h' || argv[1] === 'help' || argv[1] === '-V')) return true;
   const cmd = commandName(segment);
-  if (cmd === 'git' && args.includes('help')) return true;
+  if (cmd === 'git' && argv.includes('help', 1)) return true;
   // git clean -n and rsync -n only list what they would do.
   // git clean -n wins over -f (`git clean -nf` only lists).
-  if ((cmd === 'git' && args.includes('clean')) || cmd === 'rsync') return args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a));
-  return ['man', 'type', 'which', 'whereis', 'hash', 'tldr', 'help', 'info', 'apropos', 'whatis'].includes(cmd);
+  if ((cmd === 'git' && argv.includes('clean', 1)) || cmd === 'rsync') {
+    for (let i = 1; i < argv.length; i++) if (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(argv[i]!)) return true;
+    return false;
+  }
+  return DESCRIBERS.has(cmd);
 }
 
 /** Files a simple command names: all arguments of file commands, and anything that looks like an absolute or home path. */
@@ -435,7 +445,8 @@ export function parseAction(
     readOnly,
     privileged: segments.some((s) => s.privileged),
     // An edit or write is the same action only with the same content: two edits of one file in a row are progress.
-    key: command !== undefined ? `${tool}:${command.replace(/\s+/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
+    // Whitespace runs become one space; lone spaces, most of them, are left as they are.
+    key: command !== undefined ? `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
   };
   if (command !== undefined) parsed.command = command;
   if (cwd !== undefined) parsed.cwd = cwd;

@@ -1,5 +1,6 @@
 import { foldPathSegments } from '@warden/project-knowledge';
 import picomatch from 'picomatch';
+import { globMatcher } from './glob-match.js';
 
 /** Pseudo-files that are never a real target (`2>/dev/null` is not a write outside the project). */
 const STREAM_PATHS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '-']);
@@ -78,15 +79,14 @@ export function pathMatcher(globs: readonly string[]): PathMatcher {
     const resolved = windows ?? glob.replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
     return picomatch.scan(resolved).isGlob ? [resolved] : [resolved, `${resolved.replace(/\/+$/, '')}/**`];
   });
-  const match = picomatch(patterns, { dot: true });
+  const match = globMatcher(patterns, { dot: true });
   return (path) => match(path) || (/^[a-z]:\//i.test(path) && match(path.toLowerCase())) || (HOME_PREFIX.test(path) && match(tildeForm(path)));
 }
 
 /** Compiles globs for names (tools, agents, hosts): `mcp__github__*`, `ci-*`. */
 export function nameMatcher(globs: readonly string[]): (name: string) => boolean {
   if (!globs.length) return () => false;
-  const match = picomatch([...globs], { dot: true, nocase: true });
-  return (name) => match(name);
+  return globMatcher(globs, { dot: true, nocase: true });
 }
 
 /** Absolute, home and Windows paths written in a text (the task the user gave), resolved: `/Users/ann/brief.md`, `~/notes/x`, `C:\\data\\in.csv`. */

@@ -48,8 +48,9 @@ class Walker {
   private readonly later: WrittenCommand[][] = [];
   error: string | undefined;
 
-  statement(node: SyntaxNode, scope: Scope, pipe: { from: boolean; input?: string }, background = false): WrittenCommand[] {
-    switch (node.type) {
+  /** `type` is the node's type, read once by the caller: every property of a node is a call into WebAssembly. */
+  statement(node: SyntaxNode, type: string, scope: Scope, pipe: { from: boolean; input?: string }, background = false): WrittenCommand[] {
+    switch (type) {
       case 'command':
         return [this.command(node, scope, pipe, background)];
       case 'redirected_statement':
@@ -79,18 +80,18 @@ class Walker {
     }
   }
 
-  /** Statements in order; a statement followed by `&` runs in the background. */
+  /** Named statements in order; a statement followed by `&` runs in the background. */
   sequence(nodes: readonly SyntaxNode[], scope: Scope, pipe: { from: boolean; input?: string }): WrittenCommand[] {
     const out: WrittenCommand[] = [];
     for (const child of nodes) {
-      if (!child.isNamed) continue;
-      if (isWordNode(child.type)) {
+      const type = child.type;
+      if (isWordNode(type)) {
         // A condition's or loop header's words: only their substitutions run.
-        this.substitutions(child, scope);
+        this.substitutions(child, type, scope);
         continue;
       }
       const background = child.nextSibling?.type === '&';
-      out.push(...this.statement(child, scope, out.length ? { from: false } : pipe, background));
+      out.push(...this.statement(child, type, scope, out.length ? { from: false } : pipe, background));
     }
     return out;
   }
@@ -99,7 +100,7 @@ class Walker {
     const out: WrittenCommand[] = [];
     let from = pipe;
     for (const child of node.namedChildren) {
-      const produced = this.statement(child, scope, from, background);
+      const produced = this.statement(child, child.type, scope, from, background);
       out.push(...produced);
       const last = produced.at(-1);
       from = { from: true, ...(last ? outputOf(last) : {}) };
@@ -113,32 +114,42 @@ class Walker {
     let input: string | undefined;
     const continuation: SyntaxNode[] = [];
     const extraWords: ShellWordValue[] = [];
+    const continuationTypes: string[] = [];
     for (const child of node.namedChildren) {
       if (body && child.equals(body)) continue;
-      if (child.type === 'heredoc_redirect') {
+      const type = child.type;
+      if (type === 'heredoc_redirect') {
+        let start: SyntaxNode | undefined;
         for (const part of child.namedChildren) {
-          if (part.type === 'heredoc_body') input = part.text;
-          else if (part.type !== 'heredoc_start' && part.type !== 'heredoc_end') continuation.push(part);
+          const partType = part.type;
+          if (partType === 'heredoc_body') input = part.text;
+          else if (partType === 'heredoc_start') start ??= part;
+          else if (partType !== 'heredoc_end') {
+            continuation.push(part);
+            continuationTypes.push(partType);
+          }
         }
-        redirects.push({ operator: '<<', target: child.namedChildren.find((p) => p.type === 'heredoc_start')?.text ?? '' });
-      } else if (child.type === 'herestring_redirect') {
-        input = this.wordOf(child.namedChildren.at(-1) ?? child, scope).value;
+        redirects.push({ operator: '<<', target: start?.text ?? '' });
+      } else if (type === 'herestring_redirect') {
+        input = this.word(child.namedChildren.at(-1) ?? child, scope).value;
         redirects.push({ operator: '<<<', target: '' });
-      } else if (child.type === 'file_redirect') {
+      } else if (type === 'file_redirect') {
         const { redirect, extra } = this.fileRedirect(child, scope);
         if (redirect) redirects.push(redirect);
         extraWords.push(...extra);
       }
     }
-    const produced = body ? this.statement(body, scope, input !== undefined ? { from: pipe.from, input } : pipe, background) : [];
+    const bodyType = body?.type;
+    const produced = body ? this.statement(body, bodyType!, scope, input !== undefined ? { from: pipe.from, input } : pipe, background) : [];
     const first = produced[0];
-    if (first && extraWords.length && body?.type === 'command') first.words.push(...extraWords);
+    if (first && extraWords.length && bodyType === 'command') first.words.push(...extraWords);
     if (first && input !== undefined) first.input = input;
     for (const command of produced) if (!command.nested) command.redirects.push(...redirects);
     // `cat <<EOF | bash`: the rest of the line after the here-document operator.
     let from: { from: boolean; input?: string } = { from: true, ...(produced.at(-1) ? outputOf(produced.at(-1)!) : {}) };
-    for (const part of continuation) {
-      const more = part.type === 'pipeline' ? this.pipelineTail(part, scope, from) : this.statement(part, scope, from);
+    for (const [i, part] of continuation.entries()) {
+      const type = continuationTypes[i]!;
+      const more = type === 'pipeline' ? this.pipelineTail(part, scope, from) : this.statement(part, type, scope, from);
       produced.push(...more);
       if (more.at(-1)) from = { from: true, ...outputOf(more.at(-1)!) };
     }
@@ -156,7 +167,8 @@ class Walker {
     let input = pipe.input;
     const local = { ...scope, vars: { ...scope.vars } };
     for (const child of node.namedChildren) {
-      switch (child.type) {
+      const type = child.type;
+      switch (type) {
         case 'variable_assignment': {
           const { name, value } = this.assignment(child, local);
           assignments[name] = value;
@@ -170,14 +182,14 @@ class Walker {
           break;
         }
         case 'herestring_redirect':
-          input = this.wordOf(child.namedChildren.at(-1) ?? child, local).value;
+          input = this.word(child.namedChildren.at(-1) ?? child, local).value;
           redirects.push({ operator: '<<<', target: '' });
           break;
         case 'command_name':
-          words.push(this.wordOf(child.namedChildren[0] ?? child, local));
+          words.push(this.word(child.namedChildren[0] ?? child, local));
           break;
         default:
-          if (child.type !== 'comment') words.push(this.wordOf(child, local));
+          if (type !== 'comment') words.push(this.wordOf(child, type, local));
       }
     }
     const command: WrittenCommand = { words, assignments, redirects, pipedFrom: pipe.from, background, nested: scope.nested };
@@ -214,12 +226,13 @@ class Walker {
     const name = node.childForFieldName('name')?.text ?? node.text.split('=')[0] ?? '';
     const valueNode = node.childForFieldName('value');
     if (!valueNode) return { name, value: '' };
+    const type = valueNode.type;
     // `dir=$(mktemp -d)` names a fresh temporary directory.
-    if (valueNode.type === 'command_substitution' && /^\$\(\s*mktemp\b/.test(valueNode.text)) {
-      this.substitutions(valueNode, scope);
+    if (type === 'command_substitution' && /^\$\(\s*mktemp\b/.test(valueNode.text)) {
+      this.substitutions(valueNode, type, scope);
       return { name, value: '/tmp/mktemp' };
     }
-    return { name, value: this.wordOf(valueNode, scope).value };
+    return { name, value: this.wordOf(valueNode, type, scope).value };
   }
 
   /**
@@ -230,28 +243,35 @@ class Walker {
     let operator = '';
     let target: SyntaxNode | null = null;
     const extra: ShellWordValue[] = [];
+    let targetType = '';
     for (const child of node.children) {
-      if (!child.isNamed) operator += child.type;
-      else if (child.type === 'file_descriptor') operator = child.text + operator;
-      else if (!target) target = child;
-      else extra.push(this.wordOf(child, scope));
+      const type = child.type;
+      if (!child.isNamed) operator += type;
+      else if (type === 'file_descriptor') operator = child.text + operator;
+      else if (!target) {
+        target = child;
+        targetType = type;
+      } else extra.push(this.wordOf(child, type, scope));
     }
     if (!target) return { redirect: null, extra };
-    const value = this.wordOf(target, scope).value;
+    const value = this.wordOf(target, targetType, scope).value;
     // `2>&1` duplicates a descriptor: no file.
     if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return { redirect: null, extra };
     return { redirect: { operator, target: value }, extra };
   }
 
-  /** The value of a word node, and the commands of any substitution inside it (walked as nested commands). */
-  wordOf(node: SyntaxNode, scope: Scope): ShellWordValue {
-    this.substitutions(node, scope);
-    return valueOf(node, scope.vars);
+  /** The value of a word node of this type, and the commands of any substitution inside it (walked as nested commands). */
+  wordOf(node: SyntaxNode, type: string, scope: Scope): ShellWordValue {
+    this.substitutions(node, type, scope);
+    return valueOf(node, type, scope.vars);
   }
 
-  /** Walks `$(…)`, backticks and `<(…)` found anywhere under a node, as nested commands run before it. */
-  substitutions(node: SyntaxNode, scope: Scope): void {
-    const type = node.type;
+  private word(node: SyntaxNode, scope: Scope): ShellWordValue {
+    return this.wordOf(node, node.type, scope);
+  }
+
+  /** Walks `$(…)`, backticks and `<(…)` found anywhere under a node of this type, as nested commands run before it. */
+  substitutions(node: SyntaxNode, type: string, scope: Scope): void {
     // Leaves hold no substitution: not asking WebAssembly for their children keeps long lines fast.
     if (type === 'word' || type === 'raw_string' || type === 'number' || type === 'ansi_c_string' || type === 'string_content' || type === 'variable_name' || type === 'simple_expansion') return;
     if (type === 'command_substitution' || type === 'process_substitution') {
@@ -262,7 +282,7 @@ class Walker {
       this.later.push(this.commands.splice(before));
       return;
     }
-    for (const child of node.namedChildren) this.substitutions(child, scope);
+    for (const child of node.namedChildren) this.substitutions(child, child.type, scope);
   }
 
   finish(): WrittenCommand[] {
@@ -289,21 +309,21 @@ function outputOf(command: WrittenCommand): { input?: string } {
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\u0007', b: '\b', e: '\u001b', E: '\u001b', f: '\f', v: '\v', '?': '?' };
 
-function expand(node: SyntaxNode, vars: Record<string, string>): ShellWordValue {
+function expand(node: SyntaxNode, type: string, vars: Record<string, string>): ShellWordValue {
   const text = node.text;
-  const name = node.type === 'simple_expansion' ? text.slice(1) : node.namedChildren.find((c) => c.type === 'variable_name')?.text;
+  const name = type === 'simple_expansion' ? text.slice(1) : node.namedChildren.find((c) => c.type === 'variable_name')?.text;
   if (!name) return { value: text, dynamic: true };
   const known = vars[name] ?? KNOWN_VARIABLES[name];
-  if (known !== undefined && (node.type === 'simple_expansion' || /^\$\{\w+(?::?[-=][^}]*)?\}$/.test(text))) return { value: known, dynamic: false };
+  if (known !== undefined && (type === 'simple_expansion' || /^\$\{\w+(?::?[-=][^}]*)?\}$/.test(text))) return { value: known, dynamic: false };
   // `${TMPDIR:-/tmp}`: the default when the variable is unknown.
   const fallback = /^\$\{\w+:?[-=]([^}]*)\}$/.exec(text);
   if (fallback && known === undefined) return { value: fallback[1]!, dynamic: false };
   return { value: text, dynamic: true };
 }
 
-/** Quote removal and the expansions Warden can do without running anything. */
-export function valueOf(node: SyntaxNode, vars: Record<string, string>): ShellWordValue {
-  switch (node.type) {
+/** Quote removal and the expansions Warden can do without running anything, for a node of this type. */
+export function valueOf(node: SyntaxNode, type: string, vars: Record<string, string>): ShellWordValue {
+  switch (type) {
     case 'word':
     case 'command_name':
       return { value: node.text.replace(/\\(.)/gs, '$1'), dynamic: false };
@@ -315,11 +335,12 @@ export function valueOf(node: SyntaxNode, vars: Record<string, string>): ShellWo
     case 'translated_string': {
       let value = '';
       let dynamic = false;
-      const inner = node.type === 'translated_string' ? node.namedChildren[0] : node;
+      const inner = type === 'translated_string' ? node.namedChildren[0] : node;
       for (const child of inner?.namedChildren ?? []) {
-        if (child.type === 'string_content') value += child.text.replace(/\\([$`"\\\n])/g, '$1');
+        const childType = child.type;
+        if (childType === 'string_content') value += child.text.replace(/\\([$`"\\\n])/g, '$1');
         else {
-          const part = valueOf(child, vars);
+          const part = valueOf(child, childType, vars);
           value += part.value;
           dynamic ||= part.dynamic;
         }
@@ -332,7 +353,7 @@ export function valueOf(node: SyntaxNode, vars: Record<string, string>): ShellWo
       let value = '';
       let dynamic = false;
       for (const child of node.children) {
-        const part = child.isNamed ? valueOf(child, vars) : { value: child.text, dynamic: false };
+        const part = child.isNamed ? valueOf(child, child.type, vars) : { value: child.text, dynamic: false };
         value += part.value;
         dynamic ||= part.dynamic;
       }
@@ -340,7 +361,7 @@ export function valueOf(node: SyntaxNode, vars: Record<string, string>): ShellWo
     }
     case 'simple_expansion':
     case 'expansion':
-      return expand(node, vars);
+      return expand(node, type, vars);
     case 'number':
     case 'brace_expression':
       return { value: node.text, dynamic: false };

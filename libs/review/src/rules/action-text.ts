@@ -17,6 +17,26 @@ export function simpleCommands(action: ParsedAction): string[] {
   return lines;
 }
 
+const linesByName = new WeakMap<ParsedAction, Map<string, string[]>>();
+const NONE: readonly string[] = [];
+
+/** The simple commands whose first word (up to the first space of the line) is `name`. */
+export function simpleCommandsNamed(action: ParsedAction, name: string): readonly string[] {
+  let byName = linesByName.get(action);
+  if (!byName) {
+    byName = new Map();
+    for (const line of simpleCommands(action)) {
+      const space = line.indexOf(' ');
+      const first = space < 0 ? line : line.slice(0, space);
+      const lines = byName.get(first);
+      if (lines) lines.push(line);
+      else byName.set(first, [line]);
+    }
+    linesByName.set(action, byName);
+  }
+  return byName.get(name) ?? NONE;
+}
+
 /** An input field as text: strings as they are, anything else as JSON; undefined when the field is absent. */
 export function fieldText(action: ParsedAction, field: string): string | undefined {
   if (!Object.hasOwn(action.input, field)) return undefined;

@@ -30,6 +30,18 @@ describe('compileCustomRule: matching', () => {
     expect(noApply.evaluate(context('Read', { file_path: 'terraform apply' }))).toBeNull();
   });
 
+  it('tries a glob that names its command on every command of that name, and one that does not on every command', () => {
+    const push = { command: ['git push*', 'helm uninstall *'] };
+    expect(matches(push, bash('git status && cd repo && git push --force origin main'))).toBe(true);
+    expect(matches(push, bash('kubectl get pods | grep x; helm uninstall api'))).toBe(true);
+    expect(matches(push, bash('echo git push; git pull'))).toBe(false);
+    expect(matches({ command: '*deploy*' }, bash('ls && ./scripts/deploy.sh prod'))).toBe(true);
+    expect(matches({ command: 'make' }, bash('make && make test'))).toBe(true);
+    expect(matches({ command: 'make' }, bash('make test'))).toBe(false);
+    // picomatch takes a text equal to the glob itself, wildcards and all.
+    expect(matches({ command: 'teamctl deploy*' }, bash(`teamctl 'deploy*'`))).toBe(true);
+  });
+
   it('ORs within a list and ANDs across conditions', () => {
     const match = { tool: ['Write', 'Edit'], path: '**/migrations/**' };
     expect(matches(match, context('Edit', { file_path: 'db/migrations/001.sql', old_string: 'a', new_string: 'b' }))).toBe(true);

@@ -1,10 +1,10 @@
 import { ACTION_KINDS, type VerdictKind } from '@warden/contracts';
-import picomatch from 'picomatch';
 import { Compile } from 'typebox/compile';
 import { parse as parseYaml } from 'yaml';
 import { BASE_RISK } from '../parsing/parsed-action.js';
+import { compileGlob, type CompiledGlob, type GlobOptions } from '../parsing/glob-match.js';
 import { nameMatcher, pathMatcher } from '../parsing/paths.js';
-import { fieldText, simpleCommands } from './action-text.js';
+import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';
 import { CustomRuleDefinition } from './custom-rule-definition.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
@@ -62,10 +62,9 @@ class RuleCompiler {
     return Array.isArray(value) ? value.map((p, i) => this.regex(p, `${field}[${i}]`)) : [this.regex(value, field)];
   }
 
-  glob(globs: string[], field: string, options: picomatch.PicomatchOptions): (text: string) => boolean {
+  globs(globs: string[], field: string, options: GlobOptions): CompiledGlob[] {
     try {
-      const match = picomatch(globs, options);
-      return (text) => match(text);
+      return globs.map((glob) => compileGlob(glob, options));
     } catch (error) {
       return this.fail(field, (error as Error).message);
     }
@@ -118,8 +117,11 @@ class RuleCompiler {
       case 'url': {
         const urls = listOf(match.url);
         if (!urls.length) return null;
-        const matches = this.glob(urls, field, { dot: true, nocase: true });
-        return ({ action }) => action.urls.some(matches);
+        const compiled = this.globs(urls, field, { dot: true, nocase: true });
+        return ({ action }) => {
+          for (const url of action.urls) for (const c of compiled) if (c.matches(url)) return true;
+          return false;
+        };
       }
       case 'written_path':
       case 'path': {
@@ -132,8 +134,11 @@ class RuleCompiler {
         const globs = listOf(match.command);
         if (!globs.length) return null;
         // bash: a `*` also crosses `/`, as a user means in "terraform apply*".
-        const matches = this.glob(globs, field, { bash: true, dot: true });
-        return ({ action }) => action.command !== undefined && simpleCommands(action).some(matches);
+        const compiled = this.globs(globs, field, { bash: true, dot: true });
+        // A glob that spells out its command's name (`terraform apply*`) is only tried on the commands of that name.
+        const checks = compiled.map((c) => ({ name: c.prefix.includes(' ') ? c.prefix.slice(0, c.prefix.indexOf(' ')) : undefined, matches: c.matches }));
+        return ({ action }) =>
+          action.command !== undefined && checks.some(({ name, matches }) => (name === undefined ? simpleCommands(action) : simpleCommandsNamed(action, name)).some(matches));
       }
       case 'command_regex': {
         if (match.command_regex === undefined) return null;

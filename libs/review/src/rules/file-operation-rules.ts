@@ -30,6 +30,7 @@ export function deletionsOf(action: ParsedAction, cwd: string | undefined): Dele
     const rm = readRm(segment);
     const cmd = commandName(segment);
     const targets = rm ? rm.targets : DELETE_COMMANDS.has(cmd) ? segment.argv.slice(1).filter((a) => !a.startsWith('-')) : [];
+    if (!targets.length) continue;
     const directory = segmentDirectory(segment, cwd);
     for (const raw of targets) {
       const index = segment.argv.lastIndexOf(raw);

@@ -1,4 +1,5 @@
 import { commandName } from '../parsing/command-facts.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 const PUBLISHERS: Record<string, (argv: readonly string[]) => boolean> = {
@@ -113,6 +114,12 @@ export const massProcessKillRule = builtInRule({
   },
 });
 
+/** docker or podman: the only commands the container rules read, checked before their words are copied. */
+function isContainerCommand(segment: ShellSegment): boolean {
+  const cmd = commandName(segment);
+  return cmd === 'docker' || cmd === 'podman';
+}
+
 /** docker commands that delete volumes (data) rather than containers or images. */
 function deletesContainerData(argv: readonly string[]): boolean {
   if (argv[0] !== 'docker' && argv[0] !== 'podman') return false;
@@ -127,7 +134,7 @@ export const containerDataDestructionRule = builtInRule({
   description: 'Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v) destroys data and needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => deletesContainerData([commandName(s), ...s.argv.slice(1)]));
+    const hit = action.segments.find((s) => isContainerCommand(s) && deletesContainerData([commandName(s), ...s.argv.slice(1)]));
     if (!hit) return null;
     return {
       verdict: 'require_approval',
@@ -160,7 +167,7 @@ export const containerHostAccessRule = builtInRule({
   reads: 'action',
   check({ action }) {
     for (const segment of action.segments) {
-      const access = hostAccess([commandName(segment), ...segment.argv.slice(1)]);
+      const access = isContainerCommand(segment) ? hostAccess([commandName(segment), ...segment.argv.slice(1)]) : null;
       if (!access) continue;
       return {
         verdict: 'require_approval',

@@ -7,8 +7,12 @@ export function isSecretFile(path: string): boolean {
   return SECRET_FILE.test(path) || SECRET_DIRECTORY.test(path);
 }
 
+/** Text every secret file's path contains: a word without any holds no secret file among its pieces. */
+const SECRET_NAME = /\.env|id_(?:rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.git-credentials|credentials|\.ssh|\.aws|\.gnupg|\.docker\/config\.json|\.kube\/config/;
+
 /** The secret file a shell word names, also inside `@file`, `name=@file` or `$(cat file)`. */
 export function secretFileIn(word: string): string | undefined {
+  if (!SECRET_NAME.test(word)) return undefined;
   if (isSecretFile(word)) return word;
   return word.split(/[\s@=<>()`"';|]+/).find((piece) => piece !== '' && isSecretFile(piece));
 }

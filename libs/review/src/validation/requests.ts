@@ -47,9 +47,24 @@ export function requestTargets(action: ParsedAction): RequestTarget[] {
   return targetsOf(action.urls, action.segments);
 }
 
+const pastSegments = new WeakMap<ActionRecord, ShellSegment[]>();
+
+/**
+ * A past action's simple commands. A session remembers commands as text; a record's are parsed the first
+ * time they are asked for and kept with it, not parsed again for every later action of the session.
+ */
+function segmentsOfRecord(record: ActionRecord, command: string): readonly ShellSegment[] {
+  let segments = pastSegments.get(record);
+  if (!segments) {
+    segments = parseShellCommand(command);
+    pastSegments.set(record, segments);
+  }
+  return segments;
+}
+
 /** Where a past action sent its requests. */
 export function recordTargets(record: ActionRecord): RequestTarget[] {
-  return targetsOf(record.urls, record.command === undefined ? [] : parseShellCommand(record.command));
+  return targetsOf(record.urls, record.command === undefined ? [] : segmentsOfRecord(record, record.command));
 }
 
 function curlOnlyReads(argv: readonly string[]): boolean {
@@ -92,7 +107,7 @@ export function onlyProbes(action: ParsedAction): boolean {
 export function recordProbes(record: ActionRecord): boolean {
   if (!record.intents.includes('network_request')) return false;
   if (record.command === undefined) return true;
-  const network = parseShellCommand(record.command).filter((s) => NETWORK_COMMANDS.has(commandName(s)));
+  const network = segmentsOfRecord(record, record.command).filter((s) => NETWORK_COMMANDS.has(commandName(s)));
   return network.length > 0 && network.every(segmentProbes);
 }
 
@@ -104,7 +119,7 @@ const MAY_START = /\b(up|start|restart|run-server|launch-server|serve|dev|previe
 /** Started something that could listen: a background process, `docker compose up`, `systemctl start`, `npm run dev`. */
 export function startsService(record: ActionRecord): boolean {
   if (record.command === undefined || record.verdict === 'block' || !MAY_START.test(record.command)) return false;
-  return parseShellCommand(record.command).some((segment) => {
+  return segmentsOfRecord(record, record.command).some((segment) => {
     if (segment.background) return true;
     const args = segment.argv.slice(1);
     if (CONTAINER_COMMANDS.has(commandName(segment)) && args[0] === 'run') return true;
