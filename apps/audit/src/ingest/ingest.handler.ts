@@ -3,6 +3,7 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { definitionOf, type AnyMessage } from '@warden/contracts';
 import { JetStreamContext, OnAnyMessage, RejectMessageError, TransientError } from '@warden/messaging';
 import { MetricsRegistry, redactValue } from '@warden/observability';
+import { unchained } from '../domain/chain-links.js';
 import { AuditEventWriter, type AuditEventRow } from './audit-event-writer.js';
 import { EventBatcher } from './event-batcher.js';
 import { INGEST_OPTIONS, type IngestOptions } from './ingest.options.js';
@@ -16,6 +17,14 @@ export function withoutNul(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k) as string, withoutNul(v)]));
   }
   return value;
+}
+
+/** JSON holds a NUL character only as this escape (a raw one is not valid JSON). */
+const NUL_ESCAPE = Buffer.from('\\u0000');
+
+/** Whether a message's JSON could hold a NUL character anywhere: if not, withoutNul has nothing to do. */
+function mayHoldNul(data: Uint8Array): boolean {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes(NUL_ESCAPE);
 }
 
 interface IngestItem {
@@ -64,7 +73,8 @@ export class IngestHandler {
     const { value: control } = redactValue(message.control ?? null);
     for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
-    const row: AuditEventRow = {
+    const clean = mayHoldNul(context.getMessage().data) ? withoutNul : (value: unknown) => value;
+    const row: AuditEventRow = unchained({
       id: message.id,
       type: message.type,
       version: message.version,
@@ -75,9 +85,9 @@ export class IngestHandler {
       causationId: message.causation_id ?? null,
       occurredAt: new Date(message.timestamp),
       streamSequence: String(context.getStreamSequence()),
-      payload: withoutNul(payload) as Record<string, unknown>,
-      control: withoutNul(control) as Record<string, unknown> | null,
-    };
+      payload: clean(payload) as Record<string, unknown>,
+      control: clean(control) as Record<string, unknown> | null,
+    });
     try {
       await this.batcher.add({ row, publishedAtMs: context.getMessage().info.timestampNanos / 1_000_000 });
     } catch (error) {
