@@ -15,7 +15,8 @@ import pg from 'pg';
 import { AuditAppModule } from './app.module.js';
 import { loadAuditConfig } from './config.js';
 import { createAuditDataSource, migrate } from './database/audit-data-source.js';
-import { linkEvents, unchained } from './domain/chain-links.js';
+import { linkEvents } from './domain/chain-links.js';
+import { canonicalTexts } from './domain/event-hash.js';
 import { EVENT_COLUMNS, EVENT_ROWS_SOURCE, eventRowParameters } from './ingest/event-rows.js';
 
 /**
@@ -162,22 +163,21 @@ async function publishAll(bus: BusConnection, messages: ReturnType<typeof events
  */
 async function baseline(client: pg.Client, messages: ReturnType<typeof events>, batch: number): Promise<number> {
   const rows = linkEvents(
-    messages.map((m, i) =>
-      unchained({
-        id: m.id,
-        type: m.type,
-        version: m.version,
-        channel: definitionOf(m.type)!.channel,
-        sessionId: m.session_id,
-        agentId: m.agent_id,
-        traceId: m.trace_id,
-        causationId: m.causation_id ?? null,
-        occurredAt: new Date(m.timestamp),
-        streamSequence: String(i + 1),
-        payload: m.payload,
-        control: m.control ?? null,
-      }),
-    ),
+    messages.map((m, i) => ({
+      id: m.id,
+      type: m.type,
+      version: m.version,
+      channel: definitionOf(m.type)!.channel,
+      sessionId: m.session_id,
+      agentId: m.agent_id,
+      traceId: m.trace_id,
+      causationId: m.causation_id ?? null,
+      occurredAt: new Date(m.timestamp),
+      streamSequence: String(i + 1),
+      payload: m.payload,
+      control: m.control ?? null,
+      canonical: canonicalTexts(m.payload, m.control ?? null),
+    })),
     new Map(),
   ).chained;
   await client.query('DROP TABLE IF EXISTS audit_bench_baseline');

@@ -1,4 +1,4 @@
-import { canonicalTexts, chainHash, GENESIS_HASH, type CanonicalTexts, type HashedContent } from './event-hash.js';
+import { chainHash, GENESIS_HASH, type CanonicalTexts, type HashedContent } from './event-hash.js';
 
 /** An event of a session that still has to be placed in the session's chain. */
 export interface Unchained extends HashedContent {
@@ -6,11 +6,6 @@ export interface Unchained extends HashedContent {
   streamSequence: string | null;
   /** canonicalTexts(this event), made once when it was received: the costly part of its hash, and what is stored. */
   canonical: CanonicalTexts;
-}
-
-/** An event ready to be chained, its canonical texts made now. */
-export function unchained(event: Omit<Unchained, 'canonical'>): Unchained {
-  return { ...event, canonical: canonicalTexts(event) };
 }
 
 export interface ChainHead {

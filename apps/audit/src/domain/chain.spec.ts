@@ -1,10 +1,10 @@
-import { linkEvents, unchained, type Unchained } from './chain-links.js';
+import { linkEvents, type Unchained } from './chain-links.js';
 import { ChainVerifier, type ChainEntry } from './chain-verifier.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalTexts, chainHash, GENESIS_HASH, type HashedContent } from './event-hash.js';
 
 function event(id: string, sessionId: string, at: number, payload: unknown = { n: id }): Unchained {
-  return unchained({
+  return {
     id,
     type: 'action.proposed',
     version: 1,
@@ -17,7 +17,8 @@ function event(id: string, sessionId: string, at: number, payload: unknown = { n
     payload,
     control: null,
     streamSequence: String(at),
-  });
+    canonical: canonicalTexts(payload, null),
+  };
 }
 
 function entries(events: Unchained[]): ChainEntry[] {
@@ -77,7 +78,7 @@ describe('the content an event hash covers', () => {
     });
     const expected = createHash('sha256').update(`${GENESIS_HASH}\n${whole}`).digest('hex');
     expect(chainHash(GENESIS_HASH, event)).toBe(expected);
-    expect(chainHash(GENESIS_HASH, event, canonicalTexts(event))).toBe(expected);
+    expect(chainHash(GENESIS_HASH, event, canonicalTexts(event.payload, event.control))).toBe(expected);
   });
 });
 

@@ -53,8 +53,8 @@ export interface CanonicalTexts {
   controlJson: string;
 }
 
-export function canonicalTexts(event: Pick<HashedContent, 'payload' | 'control'>): CanonicalTexts {
-  return { payloadJson: canonicalJson(event.payload), controlJson: canonicalJson(event.control) };
+export function canonicalTexts(payload: unknown, control: unknown): CanonicalTexts {
+  return { payloadJson: canonicalJson(payload), controlJson: canonicalJson(control) };
 }
 
 /** The keys in the order Array.prototype.sort gives, sorted in place: objects have few keys, and sort() copies. */
@@ -76,7 +76,7 @@ function sortedKeys(record: Record<string, unknown>): string[] {
  * trace_id, causation_id, occurred_at, payload, control}, here put together from its members in sorted
  * key order (undefined ones left out) around the payload's and control's texts.
  */
-export function chainHash(previousHash: string, event: HashedContent, texts: CanonicalTexts = canonicalTexts(event)): string {
+export function chainHash(previousHash: string, event: HashedContent, texts: CanonicalTexts = canonicalTexts(event.payload, event.control)): string {
   let separator = '';
   const member = (key: string, value: unknown, text?: string) => {
     if (value === undefined) return '';

@@ -3,7 +3,7 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { definitionOf, type AnyMessage } from '@warden/contracts';
 import { JetStreamContext, OnAnyMessage, RejectMessageError, TransientError } from '@warden/messaging';
 import { MetricsRegistry, redactValue } from '@warden/observability';
-import { unchained } from '../domain/chain-links.js';
+import { canonicalTexts } from '../domain/event-hash.js';
 import { AuditEventWriter, type AuditEventRow } from './audit-event-writer.js';
 import { EventBatcher } from './event-batcher.js';
 import { INGEST_OPTIONS, type IngestOptions } from './ingest.options.js';
@@ -69,12 +69,14 @@ export class IngestHandler {
 
   @OnAnyMessage()
   async store(@Payload() message: AnyMessage, @Ctx() context: JetStreamContext): Promise<void> {
-    const { value: payload, counts } = redactValue(message.payload);
-    const { value: control } = redactValue(message.control ?? null);
+    const { value: redactedPayload, counts } = redactValue(message.payload);
+    const { value: redactedControl } = redactValue(message.control ?? null);
     for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
     const clean = mayHoldNul(context.getMessage().data) ? withoutNul : (value: unknown) => value;
-    const row: AuditEventRow = unchained({
+    const payload = clean(redactedPayload) as Record<string, unknown>;
+    const control = clean(redactedControl) as Record<string, unknown> | null;
+    const row: AuditEventRow = {
       id: message.id,
       type: message.type,
       version: message.version,
@@ -85,9 +87,10 @@ export class IngestHandler {
       causationId: message.causation_id ?? null,
       occurredAt: new Date(message.timestamp),
       streamSequence: String(context.getStreamSequence()),
-      payload: clean(payload) as Record<string, unknown>,
-      control: clean(control) as Record<string, unknown> | null,
-    });
+      payload,
+      control,
+      canonical: canonicalTexts(payload, control),
+    };
     try {
       await this.batcher.add({ row, publishedAtMs: context.getMessage().info.timestampNanos / 1_000_000 });
     } catch (error) {
