@@ -56,4 +56,14 @@ describe('redactValue', () => {
     expect(counts.named_secret).toBe(1);
     expect(input.env.API_KEY).toBe('short');
   });
+
+  it('copies only what held a secret, and keeps a "__proto__" key a key', () => {
+    const input = JSON.parse('{"tool":{"name":"Bash","args":["ls"]},"env":{"TOKEN":"abcdefgh"},"__proto__":{"password":"hunter2hunter2"}}') as Record<string, any>;
+    const { value } = redactValue(input);
+    expect(value.tool).toBe(input.tool);
+    expect(value.env).toEqual({ TOKEN: '[REDACTED:named_secret]' });
+    expect(Object.keys(value)).toEqual(['tool', 'env', '__proto__']);
+    expect(JSON.stringify(value)).toBe('{"tool":{"name":"Bash","args":["ls"]},"env":{"TOKEN":"[REDACTED:named_secret]"},"__proto__":{"password":"[REDACTED:named_secret]"}}');
+    expect(input.env.TOKEN).toBe('abcdefgh');
+  });
 });

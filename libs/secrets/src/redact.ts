@@ -12,8 +12,22 @@ function add(counts: Record<string, number>, kind: string, n = 1): void {
   counts[kind] = (counts[kind] ?? 0) + n;
 }
 
+/**
+ * All the patterns in one regular expression per flag set: a text none of them matches (nearly every
+ * text) is returned as it is after one scan per set instead of a replace pass per pattern.
+ */
+const ANY_SECRET: readonly RegExp[] = (() => {
+  const sources = new Map<string, string[]>();
+  for (const { pattern } of SECRET_PATTERNS) {
+    const flags = pattern.flags.replace('g', '');
+    sources.set(flags, [...(sources.get(flags) ?? []), `(?:${pattern.source})`]);
+  }
+  return [...sources].map(([flags, list]) => new RegExp(list.join('|'), flags));
+})();
+
 /** Replaces the secrets found in a text (API keys, tokens, passwords, private keys) with markers. */
 export function redactText(text: string, counts: Record<string, number> = {}): Redaction<string> {
+  if (!ANY_SECRET.some((pattern) => pattern.test(text))) return { value: text, counts };
   let value = text;
   for (const { kind, pattern, valueGroup } of SECRET_PATTERNS) {
     pattern.lastIndex = 0;
@@ -30,7 +44,9 @@ export function redactText(text: string, counts: Record<string, number> = {}): R
 
 /**
  * Redacts secrets anywhere in a JSON-like value: in every string, and the whole value of keys that
- * name a secret (`password`, `api_key`, `Authorization`...). Returns a copy; the input is untouched.
+ * name a secret (`password`, `api_key`, `Authorization`...). The input is never changed: what holds a
+ * secret is copied, and what holds none is shared with the input (nearly every value, so nothing else is
+ * copied).
  */
 export function redactValue<T>(input: T, counts: Record<string, number> = {}): Redaction<T> {
   const walk = (value: unknown, key?: string): unknown => {
@@ -41,9 +57,26 @@ export function redactValue<T>(input: T, counts: Record<string, number> = {}): R
       }
       return redactText(value, counts).value;
     }
-    if (Array.isArray(value)) return value.map((v) => walk(v));
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const redacted = walk(item);
+        if (redacted !== item) (copy ??= value.slice())[i] = redacted;
+      }
+      return copy ?? value;
+    }
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+      let copy: Record<string, unknown> | undefined;
+      for (const k of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[k];
+        const redacted = walk(item, k);
+        if (redacted === item) continue;
+        // Spreading and defineProperty keep a "__proto__" key (JSON.parse makes it an own property) a key.
+        copy ??= { ...(value as Record<string, unknown>) };
+        Object.defineProperty(copy, k, { value: redacted, enumerable: true, writable: true, configurable: true });
+      }
+      return copy ?? value;
     }
     return value;
   };

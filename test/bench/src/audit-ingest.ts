@@ -16,6 +16,8 @@ export interface AuditIngestFigures {
   ingestPersistedPerSec: number;
   ingestVsBaseline: number;
   ingestMeanBatch: number;
+  /** CPU the audit process spent per event while ingesting (user + system, all threads), µs. */
+  ingestCpuMicrosPerEvent: number;
   lag: { publishRatePerSec: number; events: number; p50Seconds: number; p99Seconds: number };
 }
 

@@ -1,9 +1,11 @@
-import { chainHash, GENESIS_HASH, type HashedContent } from './event-hash.js';
+import { chainHash, GENESIS_HASH, type CanonicalTexts, type HashedContent } from './event-hash.js';
 
 /** An event of a session that still has to be placed in the session's chain. */
 export interface Unchained extends HashedContent {
   /** JetStream stream sequence: the order events of one stream arrived in. */
   streamSequence: string | null;
+  /** canonicalTexts(this event), made once when it was received: the costly part of its hash, and what is stored. */
+  canonical: CanonicalTexts;
 }
 
 export interface ChainHead {
@@ -48,7 +50,7 @@ export function linkEvents<T extends Unchained>(events: T[], heads: Map<string, 
     list.sort(chainOrder);
     let head = heads.get(sessionId) ?? { chainSeq: 0, hash: GENESIS_HASH };
     for (const event of list) {
-      const hash = chainHash(head.hash, event);
+      const hash = chainHash(head.hash, event, event.canonical);
       chained.push({ event, chainSeq: head.chainSeq + 1, prevHash: head.hash, hash });
       head = { chainSeq: head.chainSeq + 1, hash };
     }

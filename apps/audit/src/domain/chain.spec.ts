@@ -1,6 +1,7 @@
 import { linkEvents, type Unchained } from './chain-links.js';
 import { ChainVerifier, type ChainEntry } from './chain-verifier.js';
-import { canonicalJson, chainHash, GENESIS_HASH } from './event-hash.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson, canonicalTexts, chainHash, GENESIS_HASH, type HashedContent } from './event-hash.js';
 
 function event(id: string, sessionId: string, at: number, payload: unknown = { n: id }): Unchained {
   return {
@@ -16,6 +17,7 @@ function event(id: string, sessionId: string, at: number, payload: unknown = { n
     payload,
     control: null,
     streamSequence: String(at),
+    canonical: canonicalTexts(payload, null),
   };
 }
 
@@ -33,6 +35,50 @@ describe('canonicalJson', () => {
   it('gives the same text whatever the key order', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
     expect(canonicalJson({ a: 1, skip: undefined })).toBe('{"a":1}');
+  });
+});
+
+describe('the content an event hash covers', () => {
+  const stored: HashedContent = {
+    id: 'm1',
+    type: 'action.proposed',
+    version: 1,
+    channel: 'action',
+    sessionId: 's1',
+    agentId: 'agent-1',
+    traceId: 't1',
+    causationId: null,
+    occurredAt: new Date('2026-11-21T10:00:00.000Z'),
+    payload: { tool: 'Bash', input: { command: 'ls', '10': 'ten', '9': 'nine' }, list: [1, 'two', null, { b: true, a: 1.5 }] },
+    control: { pause: false },
+  };
+
+  it('gives the hashes chains were stored with', () => {
+    expect(chainHash(GENESIS_HASH, stored)).toBe('055d6ded5cf2aca3448115415ebef535028007846098520cfa9ffc077ab29ca7');
+    expect(chainHash(GENESIS_HASH, { ...stored, control: null, causationId: 'c0' })).toBe('0bb9c1f07115a014c2f32c0381fa8a6181ab3b7b397d51fb1a7f7e12edf3e307');
+  });
+
+  it.each([
+    ['a full event', stored],
+    ['no control', { ...stored, control: null }],
+    ['members left undefined', { ...stored, causationId: undefined, payload: undefined, control: undefined } as unknown as HashedContent],
+  ])('covers the canonical JSON of the stored columns: %s', (_name, event) => {
+    const whole = canonicalJson({
+      id: event.id,
+      type: event.type,
+      version: event.version,
+      channel: event.channel,
+      session_id: event.sessionId,
+      agent_id: event.agentId,
+      trace_id: event.traceId,
+      causation_id: event.causationId,
+      occurred_at: event.occurredAt.toISOString(),
+      payload: event.payload,
+      control: event.control,
+    });
+    const expected = createHash('sha256').update(`${GENESIS_HASH}\n${whole}`).digest('hex');
+    expect(chainHash(GENESIS_HASH, event)).toBe(expected);
+    expect(chainHash(GENESIS_HASH, event, canonicalTexts(event.payload, event.control))).toBe(expected);
   });
 });
 

@@ -20,31 +20,81 @@ export interface HashedContent {
 
 /**
  * JSON with object keys sorted, so that the same value always gives the same text: PostgreSQL's jsonb
- * does not keep key order, and the verifier hashes what it reads back.
+ * does not keep key order, and the verifier hashes what it reads back. Written out by hand rather than
+ * through JSON.stringify of a sorted copy: integer-like keys would come out in numeric order, not in the
+ * sorted order stored chains were hashed with.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      // As Array.prototype.join leaves it: a hole of a sparse array is empty, an undefined item null.
+      out += `${i ? ',' : ''}${item === undefined ? (i in value ? 'null' : '') : canonicalJson(item)}`;
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  let first = true;
+  for (const key of sortedKeys(record)) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
-/** sha256(previous hash, newline, canonical content): changing any stored field or the order breaks it. */
-export function chainHash(previousHash: string, event: HashedContent): string {
-  const content = canonicalJson({
-    id: event.id,
-    type: event.type,
-    version: event.version,
-    channel: event.channel,
-    session_id: event.sessionId,
-    agent_id: event.agentId,
-    trace_id: event.traceId,
-    causation_id: event.causationId,
-    occurred_at: event.occurredAt.toISOString(),
-    payload: event.payload,
-    control: event.control,
-  });
-  return createHash('sha256').update(previousHash).update('\n').update(content).digest('hex');
+/** The canonical JSON of an event's payload and control: made once, for its hash and for the store. */
+export interface CanonicalTexts {
+  payloadJson: string;
+  controlJson: string;
+}
+
+export function canonicalTexts(payload: unknown, control: unknown): CanonicalTexts {
+  return { payloadJson: canonicalJson(payload), controlJson: canonicalJson(control) };
+}
+
+/** The keys in the order Array.prototype.sort gives, sorted in place: objects have few keys, and sort() copies. */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/**
+ * sha256(previous hash, newline, canonical content): changing any stored field or the order breaks it.
+ * The content is what canonicalJson writes for {id, type, version, channel, session_id, agent_id,
+ * trace_id, causation_id, occurred_at, payload, control}, here put together from its members in sorted
+ * key order (undefined ones left out) around the payload's and control's texts.
+ */
+export function chainHash(previousHash: string, event: HashedContent, texts: CanonicalTexts = canonicalTexts(event.payload, event.control)): string {
+  let separator = '';
+  const member = (key: string, value: unknown, text?: string) => {
+    if (value === undefined) return '';
+    const written = `${separator}"${key}":${text ?? canonicalJson(value)}`;
+    separator = ',';
+    return written;
+  };
+  const members =
+    member('agent_id', event.agentId) +
+    member('causation_id', event.causationId) +
+    member('channel', event.channel) +
+    member('control', event.control, texts.controlJson) +
+    member('id', event.id) +
+    member('occurred_at', event.occurredAt.toISOString()) +
+    member('payload', event.payload, texts.payloadJson) +
+    member('session_id', event.sessionId) +
+    member('trace_id', event.traceId) +
+    member('type', event.type) +
+    member('version', event.version);
+  return createHash('sha256').update(previousHash).update('\n').update(`{${members}}`).digest('hex');
 }

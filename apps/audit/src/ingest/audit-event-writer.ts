@@ -2,6 +2,7 @@ import { TransientError } from '@warden/messaging';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { isConnectionError } from '../database/audit-data-source.js';
 import { linkEvents, type ChainHead, type Unchained } from '../domain/chain-links.js';
+import { EVENT_COLUMNS, EVENT_ROWS_SOURCE, eventRowParameters } from './event-rows.js';
 
 /** One event to store, secrets already redacted. */
 export type AuditEventRow = Unchained;
@@ -23,15 +24,17 @@ function transient(error: unknown): boolean {
   return isConnectionError(error) || (code !== undefined && RETRYABLE.has(code));
 }
 
-const INSERT_EVENTS = `
-  INSERT INTO audit_event
-    (id, type, version, channel, session_id, agent_id, trace_id, causation_id, occurred_at, stream_sequence, payload, control, chain_seq, prev_hash, hash)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::timestamptz[], $10::bigint[], $11::jsonb[], $12::jsonb[], $13::bigint[], $14::text[], $15::text[])`;
+/** Which of the ids are stored already, and the chain heads of the sessions, in one round trip. */
+const READ_STORED = `
+  SELECT id AS key, NULL::bigint AS chain_seq, NULL::text AS hash FROM audit_event WHERE id = ANY($1::text[])
+  UNION ALL
+  SELECT session_id, chain_seq, hash FROM audit_chain_head WHERE session_id = ANY($2::text[])`;
 
-const UPSERT_HEADS = `
+/** Inserts the linked events and moves the sessions' heads, in one statement. */
+const INSERT_EVENTS_AND_HEADS = `
+  WITH events AS (INSERT INTO audit_event (${EVENT_COLUMNS}) SELECT * FROM ${EVENT_ROWS_SOURCE})
   INSERT INTO audit_chain_head (session_id, chain_seq, hash, updated_at)
-  SELECT s, n, h, now() FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(s, n, h)
+  SELECT s, n, h, now() FROM unnest($16::text[], $17::bigint[], $18::text[]) AS t(s, n, h)
   ON CONFLICT (session_id) DO UPDATE SET chain_seq = EXCLUDED.chain_seq, hash = EXCLUDED.hash, updated_at = now()`;
 
 /**
@@ -90,35 +93,24 @@ export class AuditEventWriter {
       `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(s, ${CHAIN_LOCK_SEED}) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS locks`,
       [sessions],
     );
-    const stored = new Set(((await runner.query(`SELECT id FROM audit_event WHERE id = ANY($1::text[])`, [unique.map((r) => r.id)])) as { id: string }[]).map((r) => r.id));
+    const found = (await runner.query(READ_STORED, [unique.map((r) => r.id), sessions])) as { key: string; chain_seq: string | null; hash: string | null }[];
+    const stored = new Set<string>();
+    const heads = new Map<string, ChainHead>();
+    for (const f of found) {
+      if (f.hash === null) stored.add(f.key);
+      else heads.set(f.key, { chainSeq: Number(f.chain_seq), hash: f.hash });
+    }
     const fresh = unique.filter((r) => !stored.has(r.id));
     if (!fresh.length) return [];
-    const heads = new Map<string, ChainHead>();
-    const headRows = (await runner.query(`SELECT session_id, chain_seq, hash FROM audit_chain_head WHERE session_id = ANY($1::text[])`, [
-      [...new Set(fresh.map((r) => r.sessionId))],
-    ])) as { session_id: string; chain_seq: string; hash: string }[];
-    for (const h of headRows) heads.set(h.session_id, { chainSeq: Number(h.chain_seq), hash: h.hash });
     const linked = linkEvents(fresh, heads);
     const c = linked.chained;
-    await runner.query(INSERT_EVENTS, [
-      c.map((x) => x.event.id),
-      c.map((x) => x.event.type),
-      c.map((x) => x.event.version),
-      c.map((x) => x.event.channel),
-      c.map((x) => x.event.sessionId),
-      c.map((x) => x.event.agentId),
-      c.map((x) => x.event.traceId),
-      c.map((x) => x.event.causationId),
-      c.map((x) => x.event.occurredAt.toISOString()),
-      c.map((x) => x.event.streamSequence),
-      c.map((x) => JSON.stringify(x.event.payload)),
-      c.map((x) => (x.event.control == null ? null : JSON.stringify(x.event.control))),
-      c.map((x) => x.chainSeq),
-      c.map((x) => x.prevHash),
-      c.map((x) => x.hash),
-    ]);
     const next = [...linked.heads.entries()];
-    await runner.query(UPSERT_HEADS, [next.map(([s]) => s), next.map(([, h]) => h.chainSeq), next.map(([, h]) => h.hash)]);
+    await runner.query(INSERT_EVENTS_AND_HEADS, [
+      ...eventRowParameters(c),
+      next.map(([s]) => s),
+      next.map(([, h]) => h.chainSeq),
+      next.map(([, h]) => h.hash),
+    ]);
     return c.map((x) => x.event);
   }
 }

@@ -1,3 +1,4 @@
+import { eventually } from '@warden/testing';
 import { EventBatcher } from './event-batcher.js';
 
 describe('EventBatcher', () => {
@@ -51,5 +52,46 @@ describe('EventBatcher', () => {
     );
     await Promise.all(Array.from({ length: 10 }, (_, i) => batcher.add(i)));
     expect(most).toBe(1);
+  });
+  it('puts the items that arrived during a write into one batch, written as soon as the write ends', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new EventBatcher<number>(
+      async (items) => {
+        writes.push(items);
+        if (writes.length === 1) await first;
+      },
+      { maxBatch: 100, maxWaitMs: 0 },
+    );
+    const added = [batcher.add(1)];
+    await eventually('the first write', () => writes.length === 1);
+    // Each after the wait (0 ms) of the one before ran out: timers of equal delay fire in order.
+    for (const item of [2, 3, 4]) {
+      added.push(batcher.add(item));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    release();
+    await Promise.all(added);
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('cuts what waits during a write into batches of at most maxBatch', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new EventBatcher<number>(
+      async (items) => {
+        writes.push(items);
+        if (writes.length === 1) await first;
+      },
+      { maxBatch: 2, maxWaitMs: 0 },
+    );
+    const added = [batcher.add(1)];
+    await eventually('the first write', () => writes.length === 1);
+    added.push(...[2, 3, 4, 5, 6].map((i) => batcher.add(i)));
+    release();
+    await Promise.all(added);
+    expect(writes).toEqual([[1], [2, 3], [4, 5], [6]]);
   });
 });

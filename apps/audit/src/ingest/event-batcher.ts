@@ -2,6 +2,8 @@ interface Pending<T> {
   item: T;
   resolve: () => void;
   reject: (error: Error) => void;
+  /** When it was added (performance.now()). */
+  at: number;
 }
 
 export interface BatcherOptions {
@@ -18,13 +20,14 @@ export type BatchOutcome = (Error | undefined)[] | void;
 /**
  * Collects items into batches and writes each batch with one call. `add` resolves once the batch that
  * holds the item was written (so the caller can acknowledge its message only then) and rejects with the
- * write's error, or with the item's own error when the write refused just that item. Writes run one at
- * a time; items that arrive meanwhile form the next batch.
+ * write's error, or with the item's own error when the write refused just that item. A batch goes when
+ * it is full or its oldest item has waited maxWaitMs. Writes run one at a time: items that arrive during
+ * a write wait for it and then go together (batches grow with the load instead of queueing up small).
  */
 export class EventBatcher<T> {
   private pending: Pending<T>[] = [];
   private timer?: NodeJS.Timeout;
-  private writing: Promise<void> = Promise.resolve();
+  private writing = false;
 
   constructor(
     private readonly write: (items: T[]) => Promise<BatchOutcome>,
@@ -34,25 +37,29 @@ export class EventBatcher<T> {
 
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
-      if (this.pending.length >= this.options.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+      this.pending.push({ item, resolve, reject, at: performance.now() });
+      this.schedule();
     });
   }
 
-  get waiting(): number {
-    return this.pending.length;
-  }
-
-  /** Writes what is pending now (in batches of at most maxBatch). */
-  flush(): Promise<void> {
+  /** Starts the next write if one is due, or a timer for when the oldest item will have waited enough. */
+  private schedule(): void {
+    if (this.writing || !this.pending.length) return;
+    const waited = performance.now() - this.pending[0]!.at;
+    if (this.pending.length < this.options.maxBatch && waited < this.options.maxWaitMs) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.schedule();
+      }, this.options.maxWaitMs - waited);
+      return;
+    }
     clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.pending.length) {
-      const batch = this.pending.splice(0, this.options.maxBatch);
-      this.writing = this.writing.then(() => this.writeBatch(batch));
-    }
-    return this.writing;
+    this.writing = true;
+    void this.writeBatch(this.pending.splice(0, this.options.maxBatch)).finally(() => {
+      this.writing = false;
+      this.schedule();
+    });
   }
 
   private async writeBatch(batch: Pending<T>[]): Promise<void> {

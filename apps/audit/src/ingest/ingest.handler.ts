@@ -4,6 +4,7 @@ import { definitionOf, type AnyMessage } from '@warden/contracts';
 import { RejectMessageError, TransientError } from '@warden/messaging';
 import { JetStreamContext, OnAnyMessage } from '@warden/messaging-nest';
 import { MetricsRegistry, redactValue } from '@warden/observability';
+import { canonicalTexts } from '../domain/event-hash.js';
 import { AuditEventWriter, type AuditEventRow } from './audit-event-writer.js';
 import { EventBatcher } from './event-batcher.js';
 import { INGEST_OPTIONS, type IngestOptions } from './ingest.options.js';
@@ -17,6 +18,14 @@ export function withoutNul(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k) as string, withoutNul(v)]));
   }
   return value;
+}
+
+/** JSON holds a NUL character only as this escape (a raw one is not valid JSON). */
+const NUL_ESCAPE = Buffer.from('\\u0000');
+
+/** Whether a message's JSON could hold a NUL character anywhere: if not, withoutNul has nothing to do. */
+function mayHoldNul(data: Uint8Array): boolean {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes(NUL_ESCAPE);
 }
 
 interface IngestItem {
@@ -61,10 +70,13 @@ export class IngestHandler {
 
   @OnAnyMessage()
   async store(@Payload() message: AnyMessage, @Ctx() context: JetStreamContext): Promise<void> {
-    const { value: payload, counts } = redactValue(message.payload);
-    const { value: control } = redactValue(message.control ?? null);
+    const { value: redactedPayload, counts } = redactValue(message.payload);
+    const { value: redactedControl } = redactValue(message.control ?? null);
     for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
+    const clean = mayHoldNul(context.getMessage().data) ? withoutNul : (value: unknown) => value;
+    const payload = clean(redactedPayload) as Record<string, unknown>;
+    const control = clean(redactedControl) as Record<string, unknown> | null;
     const row: AuditEventRow = {
       id: message.id,
       type: message.type,
@@ -76,8 +88,9 @@ export class IngestHandler {
       causationId: message.causation_id ?? null,
       occurredAt: new Date(message.timestamp),
       streamSequence: String(context.getStreamSequence()),
-      payload: withoutNul(payload) as Record<string, unknown>,
-      control: withoutNul(control) as Record<string, unknown> | null,
+      payload,
+      control,
+      canonical: canonicalTexts(payload, control),
     };
     try {
       await this.batcher.add({ row, publishedAtMs: context.getMessage().info.timestampNanos / 1_000_000 });

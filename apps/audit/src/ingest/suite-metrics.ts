@@ -1,5 +1,5 @@
 import type { MetricsRegistry } from '@warden/observability';
-import type { AuditEventRow } from './audit-event-writer.js';
+import type { HashedContent } from '../domain/event-hash.js';
 
 /** Intervention ids remembered to label their evaluations with the intervention's type. */
 const REMEMBERED_INTERVENTIONS = 10_000;
@@ -67,7 +67,7 @@ export class SuiteMetrics {
   }
 
   /** Counts one newly stored event; `publishedAtMs` is when JetStream stored the message. */
-  observe(row: AuditEventRow, publishedAtMs: number, now = Date.now()): void {
+  observe(row: Pick<HashedContent, 'channel' | 'type' | 'payload'>, publishedAtMs: number, now = Date.now()): void {
     this.stored.inc({ channel: row.channel });
     this.lag.observe(Math.max(0, (now - publishedAtMs) / 1000));
     const p = row.payload as Payload;
