@@ -49,12 +49,9 @@ export class ServiceProcess {
     };
     child.stdout!.on('data', append);
     child.stderr!.on('data', append);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', (code) => {
-        logStream?.end();
-        resolve(code);
-      }),
-    );
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    // Output can still arrive after 'exit'; 'close' comes once the pipes are drained too.
+    child.once('close', () => logStream?.end());
   }
 
   static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {

@@ -8,7 +8,6 @@ class MemoryLeaseStore implements LeaseStore {
   private revision = 0;
   private readonly watchers = new Set<(entry: LeaseEntry) => void>();
   unreachable = new Set<string>(); // writers whose writes fail as if the network were down
-  writes = 0;
 
   async watch(prefix: string, onEntry: (entry: LeaseEntry) => void) {
     for (const [key, e] of this.data) if (key.startsWith(prefix)) onEntry({ key, ...e });
@@ -21,7 +20,6 @@ class MemoryLeaseStore implements LeaseStore {
     return e ? { key, ...e } : null;
   }
   private write(key: string, value: string | null): number {
-    this.writes++;
     const entry = { value, revision: ++this.revision };
     this.data.set(key, entry);
     for (const w of this.watchers) w({ key, ...entry });
@@ -126,19 +124,6 @@ describe('assignPartitions', () => {
 });
 
 describe('PartitionCoordinator', () => {
-  it('renews its membership and leases every other heartbeat with the default lease, not at each one', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    await watchOnly(a, store);
-    await round([a]);
-    const before = store.writes;
-    for (let i = 0; i < 10; i++) await round([a]);
-    // One member key and eight leases, renewed at five of the ten heartbeats.
-    expect(store.writes - before).toBe(5 * (1 + PARTITIONS));
-    expect(a.coordinator.ownedPartitions()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    for (let p = 0; p < PARTITIONS; p++) expect(a.coordinator.holds(p)).toBe(true);
-  });
-
   it('lets a lone replica own every partition', async () => {
     const store = new MemoryLeaseStore();
     const a = replica(store, 'a');

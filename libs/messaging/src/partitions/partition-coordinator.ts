@@ -39,19 +39,13 @@ interface Lease {
 
 /** Fraction of the lease after which an owner that could not renew stops processing on its own. */
 const FENCE = 0.8;
-/**
- * Fraction of the lease after which a lease or membership is renewed at the next heartbeat: with the
- * defaults (heartbeat 1 s, lease 5 s) every other heartbeat, which halves the idle writes of every
- * service and still leaves two heartbeats to retry a failed renewal before the fence.
- */
-const RENEW_AFTER = 0.3;
 
 /**
  * Divides a service's partitions among its live replicas so that a session is processed by one
  * replica at a time, and moves the partitions of a replica that stops or dies to the others.
  *
- * Membership and ownership are keys in a lease store, renewed at the heartbeats (once 30% of the lease
- * has passed) and written with compare-and-set: a partition is taken over only at the exact revision observed to be stale, so two
+ * Membership and ownership are keys in a lease store, renewed every heartbeat and written with
+ * compare-and-set: a partition is taken over only at the exact revision observed to be stale, so two
  * replicas never both believe they own it. Staleness is measured on the local clock (time since the
  * key last changed), so clock skew between machines does not matter. An owner that cannot renew stops
  * processing after 80% of the lease, before anyone else may take over.
@@ -67,7 +61,6 @@ export class PartitionCoordinator extends EventEmitter {
   private running = false;
   private ticking?: Promise<void>;
   private lastMembers = '';
-  private memberRenewedAt = Number.NEGATIVE_INFINITY;
   private firstTickDone = false;
 
   constructor(private readonly options: PartitionCoordinatorOptions) {
@@ -99,7 +92,6 @@ export class PartitionCoordinator extends EventEmitter {
 
   async start(): Promise<void> {
     this.running = true;
-    this.memberRenewedAt = Number.NEGATIVE_INFINITY;
     this.watcher = await this.options.store.watch(this.options.group, (entry) => this.observe(entry));
     // Let the watch deliver the current keys before the first round, to avoid claiming partitions
     // another replica holds and releasing them again a moment later.
@@ -119,16 +111,11 @@ export class PartitionCoordinator extends EventEmitter {
   /** One round: heartbeat, renew, rebalance, claim. Runs every heartbeat; exposed for tests. */
   async tick(): Promise<void> {
     const { store, replicaId, leaseMs, partitions } = this.options;
-    const renewBefore = this.now() - leaseMs * RENEW_AFTER;
-    if (this.memberRenewedAt <= renewBefore) {
-      await store
-        .put(this.memberKey(replicaId), JSON.stringify({ replica: replicaId, at: new Date(this.now()).toISOString() }))
-        .then(() => (this.memberRenewedAt = this.now()))
-        .catch((error: Error) => this.emit('error', error));
-    }
+    await store
+      .put(this.memberKey(replicaId), JSON.stringify({ replica: replicaId, at: new Date(this.now()).toISOString() }))
+      .catch((error: Error) => this.emit('error', error));
 
     for (const [partition, lease] of [...this.owned]) {
-      if (lease.renewedAt > renewBefore) continue;
       try {
         lease.revision = await store.update(this.partitionKey(partition), replicaId, lease.revision);
         lease.renewedAt = this.now();
