@@ -1,7 +1,6 @@
-import type { ConsumerInfo, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { ConsumerSpec } from '../topology/topology.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
-import { StallWatch, type WatchedConsumer } from './stall-watch.js';
 
 /** Messages the client keeps buffered per consumer; the server keeps the rest. */
 const BUFFERED_MESSAGES = 128;
@@ -12,19 +11,22 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 /** A consumer whose messages ended without `stop` is opened again after this long. */
 const REOPEN_MS = 1_000;
 
+/** How often a consumer that received nothing checks that it still has a pull outstanding. */
+const STALL_CHECK_MS = 10_000;
+
 /**
  * Pulls one durable consumer and hands each message to `process` without waiting for the previous one
  * (the process function decides ordering), bounded by the service-wide concurrency limit. `stop` stops
  * pulling and waits for the messages in flight, so a released partition is handed over drained.
  */
-export class ChannelConsumer implements WatchedConsumer {
+export class ChannelConsumer {
   private messages?: ConsumerMessages;
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
   private received = 0;
   private receivedAtCheck = 0;
-  private readonly watch: StallWatch;
+  private watchdog?: NodeJS.Timeout;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -32,22 +34,14 @@ export class ChannelConsumer implements WatchedConsumer {
     private readonly process: (message: JsMsg, spec: ConsumerSpec) => Promise<void>,
     private readonly limit: ConcurrencyLimit,
     private readonly onError: (error: Error) => void,
-  ) {
-    this.watch = StallWatch.for(js);
-  }
+  ) {}
 
   async start(): Promise<void> {
     this.stopping = false;
     const messages = await this.open();
     this.loop = this.pull(messages);
-    this.watch.add(this);
-  }
-
-  /** For the stall watch: nothing arrived since its last round. */
-  idleSinceLastCheck(): boolean {
-    const idle = this.received === this.receivedAtCheck;
-    this.receivedAtCheck = this.received;
-    return idle && !this.stopping;
+    this.watchdog = setInterval(() => void this.checkStalled(), STALL_CHECK_MS);
+    this.watchdog.unref();
   }
 
   /**
@@ -55,8 +49,17 @@ export class ChannelConsumer implements WatchedConsumer {
    * client lost its pull (a consumer recreated while its replicas elected a leader, a cluster restart)
    * and is opened anew. A consumer that is merely idle has a pull waiting and is left alone.
    */
-  judge(info: ConsumerInfo): void {
-    if (!this.stopping && this.received === this.receivedAtCheck && info.num_pending > 0 && info.num_waiting === 0) this.reopen();
+  private async checkStalled(): Promise<void> {
+    const received = this.received;
+    const idle = received === this.receivedAtCheck;
+    this.receivedAtCheck = received;
+    if (!idle || this.stopping) return;
+    try {
+      const info = await (await this.js.consumers.get(this.spec.stream, this.spec.name)).info();
+      if (info.num_pending > 0 && info.num_waiting === 0 && this.received === received) this.reopen();
+    } catch {
+      // The bus is away: the reconnect reopens the consumer, or the next check does.
+    }
   }
 
   /** Hands messages on until `stop`; an iterator that ends on its own (the consumer lost with the bus) is opened again. */
@@ -109,7 +112,7 @@ export class ChannelConsumer implements WatchedConsumer {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.watch.remove(this);
+    clearInterval(this.watchdog);
     await this.messages?.close();
     await this.loop;
     let timer: NodeJS.Timeout | undefined;
