@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { freePort, WardenNatsServer } from '@warden/local-runtime';
+import { freePort, WardenNatsServer, type WardenNatsServerOptions } from '@warden/local-runtime';
 import type { ServiceName } from '@warden/contracts';
 import type { NatsSettings, ProvisionReport, TopologyOptions } from '@warden/messaging';
 import { eventually } from './eventually.js';
+
+const NAMES = ['nats-1', 'nats-2', 'nats-3'];
 
 export interface TestNatsClusterOptions {
   partitions?: number;
@@ -29,29 +31,41 @@ export class TestNatsCluster {
   static async start(options: TestNatsClusterOptions = {}): Promise<TestNatsCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'warden-nats-cluster-'));
     const secret = () => randomBytes(12).toString('hex');
-    const service = { user: 'warden', password: secret() };
-    const operators = [{ user: 'operator', password: secret() }];
-    const agents = (options.agents ?? ['agent-1']).map((user) => ({ user, password: secret() }));
-    const ports = await Promise.all([0, 1, 2].map(async () => ({ client: await freePort(), route: await freePort() })));
-    const names = ports.map((_, i) => `nats-${i + 1}`);
-    const members = ports.map(
-      (port, i) =>
-        WardenNatsServer.create({
-            dir: join(dir, names[i]!),
-            port: port.client,
-            partitions: options.partitions ?? 8,
-            service,
-            operators,
-            agents,
-            serverName: names[i]!,
-            cluster: { name: 'warden-test', port: port.route, routes: ports.filter((_, j) => j !== i).map((p) => `nats://127.0.0.1:${p.route}`) },
-          }),
+    const users = {
+      service: { user: 'warden', password: secret() },
+      operators: [{ user: 'operator', password: secret() }],
+      agents: (options.agents ?? ['agent-1']).map((user) => ({ user, password: secret() })),
+    };
+    // A port free when picked can be taken before the member binds it: start again on other ports.
+    for (let attempt = 1; ; attempt++) {
+      const members = await TestNatsCluster.members(join(dir, `attempt-${attempt}`), options.partitions ?? 8, users);
+      try {
+        // Each waits for its peers to elect a meta leader before it says it is ready: start them together.
+        await Promise.all(members.map((m) => m.start()));
+      } catch (error) {
+        await Promise.all(members.map((m) => m.stop()));
+        if (attempt === 3 || !/address already in use/.test((error as Error).message)) throw error;
+        continue;
+      }
+      const cluster = new TestNatsCluster(members, NAMES, dir);
+      await cluster.waitForMetaLeader();
+      return cluster;
+    }
+  }
+
+  private static async members(dir: string, partitions: number, users: Pick<WardenNatsServerOptions, 'service' | 'operators' | 'agents'>): Promise<WardenNatsServer[]> {
+    const ports: { client: number; route: number }[] = [];
+    for (let i = 0; i < NAMES.length; i++) ports.push({ client: await freePort(), route: await freePort() });
+    return ports.map((port, i) =>
+      WardenNatsServer.create({
+        ...users,
+        dir: join(dir, NAMES[i]!),
+        port: port.client,
+        partitions,
+        serverName: NAMES[i]!,
+        cluster: { name: 'warden-test', port: port.route, routes: ports.filter((_, j) => j !== i).map((p) => `nats://127.0.0.1:${p.route}`) },
+      }),
     );
-    // Each waits for its peers to elect a meta leader before it says it is ready: start them together.
-    await Promise.all(members.map((m) => m.start()));
-    const cluster = new TestNatsCluster(members, names, dir);
-    await cluster.waitForMetaLeader();
-    return cluster;
   }
 
   /** Every member's client URL: clients fail over between them. */
