@@ -11,8 +11,13 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 /** A consumer whose messages ended without `stop` is opened again after this long. */
 const REOPEN_MS = 1_000;
 
-/** How often a consumer that received nothing checks that it still has a pull outstanding. */
+/**
+ * How often a consumer checks that it still has a pull outstanding when it received nothing: every
+ * 10 s after it was opened, reopened or last received, then less often for as long as it stays idle
+ * and healthy (each check is a request to the server, and an idle suite has hundreds of consumers).
+ */
 const STALL_CHECK_MS = 10_000;
+const IDLE_STALL_CHECK_MS = 60_000;
 
 /**
  * Pulls one durable consumer and hands each message to `process` without waiting for the previous one
@@ -27,6 +32,7 @@ export class ChannelConsumer {
   private received = 0;
   private receivedAtCheck = 0;
   private watchdog?: NodeJS.Timeout;
+  private checkEveryMs = STALL_CHECK_MS;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -38,9 +44,16 @@ export class ChannelConsumer {
 
   async start(): Promise<void> {
     this.stopping = false;
+    this.checkEveryMs = STALL_CHECK_MS;
     const messages = await this.open();
     this.loop = this.pull(messages);
-    this.watchdog = setInterval(() => void this.checkStalled(), STALL_CHECK_MS);
+    this.scheduleCheck();
+  }
+
+  private scheduleCheck(): void {
+    clearTimeout(this.watchdog);
+    if (this.stopping) return;
+    this.watchdog = setTimeout(() => void this.checkStalled().finally(() => this.scheduleCheck()), this.checkEveryMs);
     this.watchdog.unref();
   }
 
@@ -53,10 +66,13 @@ export class ChannelConsumer {
     const received = this.received;
     const idle = received === this.receivedAtCheck;
     this.receivedAtCheck = received;
+    if (!idle) this.checkEveryMs = STALL_CHECK_MS;
     if (!idle || this.stopping) return;
     try {
-      const info = await (await this.js.consumers.get(this.spec.stream, this.spec.name)).info();
+      // `get` reads the consumer's info from the server: one request, not a second `info()` on top.
+      const info = await (await this.js.consumers.get(this.spec.stream, this.spec.name)).info(true);
       if (info.num_pending > 0 && info.num_waiting === 0 && this.received === received) this.reopen();
+      else this.checkEveryMs = Math.min(this.checkEveryMs * 2, IDLE_STALL_CHECK_MS);
     } catch {
       // The bus is away: the reconnect reopens the consumer, or the next check does.
     }
@@ -107,12 +123,15 @@ export class ChannelConsumer {
    * long outage or a cluster restart it can be left with no pull outstanding and nothing delivered.
    */
   reopen(): void {
-    if (!this.stopping) void this.messages?.close().catch(() => undefined);
+    if (this.stopping) return;
+    // Watch the reopened pull closely again.
+    this.checkEveryMs = STALL_CHECK_MS;
+    void this.messages?.close().catch(() => undefined);
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.watchdog);
+    clearTimeout(this.watchdog);
     await this.messages?.close();
     await this.loop;
     let timer: NodeJS.Timeout | undefined;

@@ -8,6 +8,9 @@ class MemoryLeaseStore implements LeaseStore {
   private revision = 0;
   private readonly watchers = new Set<(entry: LeaseEntry) => void>();
   unreachable = new Set<string>(); // writers whose writes fail as if the network were down
+  /** Replicas whose watch lags: they see nothing written until taken out again. */
+  readonly lagging = new Set<string>();
+  writes = 0;
 
   async watch(prefix: string, onEntry: (entry: LeaseEntry) => void) {
     for (const [key, e] of this.data) if (key.startsWith(prefix)) onEntry({ key, ...e });
@@ -20,6 +23,7 @@ class MemoryLeaseStore implements LeaseStore {
     return e ? { key, ...e } : null;
   }
   private write(key: string, value: string | null): number {
+    this.writes++;
     const entry = { value, revision: ++this.revision };
     this.data.set(key, entry);
     for (const w of this.watchers) w({ key, ...entry });
@@ -103,7 +107,7 @@ function assertSingleOwners(replicas: Replica[]) {
 
 async function watchOnly(r: Replica, store: MemoryLeaseStore) {
   // start() waits for the watch and ticks on a timer; tests drive ticks by hand instead.
-  await store.watch('reviewer', (e) => (r.coordinator as unknown as { observe(e: LeaseEntry): void }).observe(e));
+  await store.watch('reviewer', (e) => store.lagging.has(r.id) || (r.coordinator as unknown as { observe(e: LeaseEntry): void }).observe(e));
 }
 
 beforeEach(() => {
@@ -198,6 +202,73 @@ describe('PartitionCoordinator', () => {
     }
     expect(store.owner('reviewer.p.1')).toBe('a');
     expect(b.handler.events).toContain('release 1 lost');
+  });
+
+  it('renews every partition it owns with one write per replica and heartbeat', async () => {
+    const store = new MemoryLeaseStore();
+    const a = replica(store, 'a');
+    const b = replica(store, 'b');
+    await watchOnly(a, store);
+    await watchOnly(b, store);
+    for (let i = 0; i < 3; i++) await round([a, b]);
+    const before = store.writes;
+    for (let i = 0; i < 10; i++) await round([a, b]);
+    expect(store.writes - before).toBe(20);
+    expect(a.coordinator.ownedPartitions()).toEqual([0, 2, 4, 6]);
+    expect([0, 2, 4, 6].every((p) => a.coordinator.holds(p))).toBe(true);
+  });
+
+  it('confirms each partition before acting again after being cut off, even when its watch lags behind a takeover', async () => {
+    const store = new MemoryLeaseStore();
+    const a = replica(store, 'a');
+    const b = replica(store, 'b');
+    await watchOnly(a, store);
+    await watchOnly(b, store);
+    for (let i = 0; i < 3; i++) await round([a, b]);
+    store.unreachable.add('b');
+    store.lagging.add('b');
+    for (let i = 0; i < 7; i++) await round([a, b]);
+    expect(a.coordinator.ownedPartitions()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // b can write again but has not seen a's takeover: its compare-and-set writes tell it.
+    store.unreachable.delete('b');
+    await round([a, b]);
+    expect(b.coordinator.ownedPartitions()).toEqual([]);
+    expect(b.handler.events).toContain('release 1 lost');
+    expect(a.coordinator.ownedPartitions()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('does not take the partitions of a live owner when its own watch lags', async () => {
+    const store = new MemoryLeaseStore();
+    const a = replica(store, 'a');
+    const b = replica(store, 'b');
+    await watchOnly(a, store);
+    await watchOnly(b, store);
+    for (let i = 0; i < 3; i++) await round([a, b]);
+    store.lagging.add('b');
+    for (let i = 0; i < 10; i++) await round([a, b]);
+    expect(a.coordinator.ownedPartitions()).toEqual([0, 2, 4, 6]);
+    expect(a.handler.events.filter((e) => e.includes('lost'))).toEqual([]);
+    expect(b.coordinator.ownedPartitions()).toEqual([1, 3, 5, 7]);
+  });
+
+  it('keeps its partitions after a short cut, confirming them with compare-and-set', async () => {
+    const store = new MemoryLeaseStore();
+    const a = replica(store, 'a');
+    const b = replica(store, 'b');
+    await watchOnly(a, store);
+    await watchOnly(b, store);
+    for (let i = 0; i < 3; i++) await round([a, b]);
+    store.unreachable.add('b');
+    // Past the fence (4 s of a 5 s lease), before a may take over.
+    for (let i = 0; i < 4; i++) await round([a, b], 1100);
+    expect(b.coordinator.holds(1)).toBe(false);
+    store.unreachable.delete('b');
+    const before = store.writes;
+    await round([a, b], 500);
+    // a's and b's member keys, and b's four partitions confirmed.
+    expect(store.writes - before).toBe(6);
+    expect(b.coordinator.ownedPartitions()).toEqual([1, 3, 5, 7]);
+    expect([1, 3, 5, 7].every((p) => b.coordinator.holds(p))).toBe(true);
   });
 
   it('never lets two replicas own a partition through joins, deaths and restarts', async () => {

@@ -17,9 +17,9 @@ export interface PartitionCoordinatorOptions {
   group: string;
   replicaId: string;
   partitions: number;
-  /** How often leases and membership are renewed. */
+  /** How often membership (and with it the partitions owned) is renewed. */
   heartbeatMs: number;
-  /** A lease or member not renewed for this long is dead. */
+  /** A member not renewed for this long is dead, and its partitions free to take over. */
   leaseMs: number;
   store: LeaseStore;
   handler: PartitionHandler;
@@ -44,11 +44,15 @@ const FENCE = 0.8;
  * Divides a service's partitions among its live replicas so that a session is processed by one
  * replica at a time, and moves the partitions of a replica that stops or dies to the others.
  *
- * Membership and ownership are keys in a lease store, renewed every heartbeat and written with
- * compare-and-set: a partition is taken over only at the exact revision observed to be stale, so two
- * replicas never both believe they own it. Staleness is measured on the local clock (time since the
- * key last changed), so clock skew between machines does not matter. An owner that cannot renew stops
- * processing after 80% of the lease, before anyone else may take over.
+ * Membership and ownership are keys in a lease store. Each replica writes its member key every
+ * heartbeat, and that one write renews every partition it owns: an idle suite writes one key per
+ * replica per heartbeat, not one per partition. Ownership keys are written with compare-and-set when
+ * they change hands: a partition is taken over only when its owner's member key has not changed for a
+ * lease, at the exact revision observed, so two replicas never both believe they own it. Staleness is
+ * measured on the local clock (time since the key last changed), so clock skew between machines does
+ * not matter. An owner that cannot renew stops processing after 80% of the lease, before anyone else
+ * may take over; once it can write again, it confirms each partition with a compare-and-set write
+ * before acting on it, since another replica may have taken it over meanwhile.
  *
  * Events: `acquired` (partition, takeover), `released` (partition, reason), `members` (ids), `error` (Error).
  */
@@ -62,6 +66,8 @@ export class PartitionCoordinator extends EventEmitter {
   private ticking?: Promise<void>;
   private lastMembers = '';
   private firstTickDone = false;
+  /** When the watch started: an owner never seen is given a lease's time from then. */
+  private watchingSince = 0;
 
   constructor(private readonly options: PartitionCoordinatorOptions) {
     super();
@@ -82,7 +88,7 @@ export class PartitionCoordinator extends EventEmitter {
   /** True while this replica owns the partition and its lease is fresh enough to act on it. */
   holds(partition: number): boolean {
     const lease = this.owned.get(partition);
-    return !!lease && this.now() - lease.renewedAt < this.options.leaseMs * FENCE;
+    return !!lease && this.now() - lease.renewedAt < this.options.leaseMs * FENCE && !this.takenFrom(partition, lease);
   }
 
   /** Has taken part in at least one round, so its view of the group is meaningful. */
@@ -92,6 +98,7 @@ export class PartitionCoordinator extends EventEmitter {
 
   async start(): Promise<void> {
     this.running = true;
+    this.watchingSince = this.now();
     this.watcher = await this.options.store.watch(this.options.group, (entry) => this.observe(entry));
     // Let the watch deliver the current keys before the first round, to avoid claiming partitions
     // another replica holds and releasing them again a moment later.
@@ -110,19 +117,33 @@ export class PartitionCoordinator extends EventEmitter {
 
   /** One round: heartbeat, renew, rebalance, claim. Runs every heartbeat; exposed for tests. */
   async tick(): Promise<void> {
-    const { store, replicaId, leaseMs, partitions } = this.options;
-    await store
-      .put(this.memberKey(replicaId), JSON.stringify({ replica: replicaId, at: new Date(this.now()).toISOString() }))
-      .catch((error: Error) => this.emit('error', error));
+    const { store, replicaId, leaseMs } = this.options;
+    const sentAt = this.now();
+    const renewed = await store
+      .put(this.memberKey(replicaId), JSON.stringify({ replica: replicaId, at: new Date(sentAt).toISOString() }))
+      .then(() => true)
+      .catch((error: Error) => {
+        this.emit('error', error);
+        return false;
+      });
 
     for (const [partition, lease] of [...this.owned]) {
-      try {
-        lease.revision = await store.update(this.partitionKey(partition), replicaId, lease.revision);
-        lease.renewedAt = this.now();
-      } catch (error) {
-        if (error instanceof LeaseConflictError || !this.holds(partition)) await this.drop(partition, 'lost');
-        else this.emit('error', error as Error);
+      if (this.takenFrom(partition, lease)) {
+        await this.drop(partition, 'lost');
+        continue;
       }
+      if (!renewed) continue;
+      if (sentAt - lease.renewedAt >= leaseMs * FENCE) {
+        // It stopped acting on the partition for want of renewal: someone may hold it now.
+        try {
+          lease.revision = await store.update(this.partitionKey(partition), replicaId, lease.revision);
+        } catch (error) {
+          if (error instanceof LeaseConflictError) await this.drop(partition, 'lost');
+          else this.emit('error', error as Error);
+          continue;
+        }
+      }
+      lease.renewedAt = sentAt;
     }
 
     const members = this.liveMembers();
@@ -131,7 +152,7 @@ export class PartitionCoordinator extends EventEmitter {
       this.lastMembers = key;
       this.emit('members', members);
     }
-    const mine = new Set(assignPartitions(members, partitions).get(replicaId) ?? []);
+    const mine = new Set(assignPartitions(members, this.options.partitions).get(replicaId) ?? []);
 
     for (const partition of this.ownedPartitions()) {
       if (!mine.has(partition)) await this.giveUp(partition, 'rebalance');
@@ -155,6 +176,36 @@ export class PartitionCoordinator extends EventEmitter {
     this.observed.set(entry.key, { value: entry.value, revision: entry.revision, seenAt: this.now() });
   }
 
+  /** Another replica wrote the partition's key after this one took it: it was taken over. */
+  private takenFrom(partition: number, lease: Lease): boolean {
+    const seen = this.observed.get(this.partitionKey(partition));
+    return !!seen && seen.revision > lease.revision && seen.value !== this.options.replicaId;
+  }
+
+  /** A member whose key is gone (it stopped) or has not changed for a lease (it died or is cut off). */
+  private memberDead(replica: string, leaseMs: number): boolean {
+    const seen = this.observed.get(this.memberKey(replica));
+    if (seen?.value === null) return true;
+    return this.now() - (seen?.seenAt ?? this.watchingSince) >= leaseMs;
+  }
+
+  /**
+   * Reads the owner's member key from the store before its partition is taken: a watch that lags (a
+   * consumer stalled by a leader election) must not make a live owner look dead. Unsure is alive.
+   */
+  private async renewedUnseen(replica: string): Promise<boolean> {
+    const key = this.memberKey(replica);
+    try {
+      const stored = await this.options.store.get(key);
+      if (!stored || stored.value === null || stored.revision === this.observed.get(key)?.revision) return false;
+      this.observe(stored);
+      return true;
+    } catch (error) {
+      this.emit('error', error as Error);
+      return true;
+    }
+  }
+
   private liveMembers(): string[] {
     const prefix = `${this.options.group}.m.`;
     const cutoff = this.now() - this.options.leaseMs;
@@ -174,7 +225,7 @@ export class PartitionCoordinator extends EventEmitter {
     try {
       if (!seen || seen.value === null) {
         revision = await store.create(key, replicaId);
-      } else if (seen.value === replicaId || this.now() - seen.seenAt >= leaseMs) {
+      } else if (seen.value === replicaId || (this.memberDead(seen.value, leaseMs) && !(await this.renewedUnseen(seen.value)))) {
         // Our own lease from before a restart, or an owner that stopped renewing: it did not hand over.
         takeover = true;
         revision = await store.update(key, replicaId, seen.revision);
