@@ -74,7 +74,7 @@ export class SessionKeeper<S, Stored> {
     this.holder = new SessionHolder<Held<S>>({
       load: (address, at) => this.load(address, at),
       partitions: options.partitions,
-      ...(options.capacity ? { capacity: options.capacity } : {}),
+      ...(options.capacity !== undefined ? { capacity: options.capacity } : {}),
       ...(takeOver ? { stored: (partitions) => this.storedSessions(partitions), takeOver: async (held) => takeOver(await this.ready(held)) } : {}),
       ...(options.events ? { events: options.events } : {}),
     });
