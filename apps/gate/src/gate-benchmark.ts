@@ -138,7 +138,6 @@ async function main(): Promise<void> {
       metrics: new GateMetrics(registry),
       log: createLogger({ service: 'gate', level: 'warn' }),
       partitions: options.partitions,
-      owns: () => true,
       agentUserApprovals: true,
       refuse: () => Promise.reject(new Error('the benchmark proposes every action id once')),
     });

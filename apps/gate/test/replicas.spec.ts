@@ -1,6 +1,17 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newMessageId, partitionOf } from '@warden/contracts';
 import { eventually } from '@warden/testing';
 import { GateFixture } from './gate-fixture.js';
+
+/** A session whose partition the given replica owns. */
+function ownedBy(f: GateFixture, replica: number): string {
+  for (;;) {
+    const session = `r-${newMessageId().slice(0, 8)}`;
+    if (f.gates[replica]!.transport.ownedPartitions().includes(partitionOf(session, f.nats.partitions))) return session;
+  }
+}
 
 /**
  * Two gate replicas share the partitions: a command given to either reaches the replica that owns the
@@ -18,13 +29,7 @@ describe('gate replicas', () => {
     await f?.stop();
   }, 30_000);
 
-  /** A session whose partition the given replica owns. */
-  const sessionOwnedBy = (replica: number) => {
-    for (;;) {
-      const session = `r-${newMessageId().slice(0, 8)}`;
-      if (f.gates[replica]!.transport.ownedPartitions().includes(partitionOf(session, f.nats.partitions))) return session;
-    }
-  };
+  const sessionOwnedBy = (replica: number) => ownedBy(f, replica);
 
   it('applies a command sent to the replica that does not own the session and answers with the owner\'s outcome', async () => {
     const session = sessionOwnedBy(0);
@@ -58,4 +63,35 @@ describe('gate replicas', () => {
     await f.waitDecision(session, more.payload.action_id);
     expect(f.on('decision', session).map((m) => (m.body.payload as { action_id: string }).action_id)).toEqual([...held, more].map((v) => v.payload.action_id));
   });
+});
+
+/** A gate request's timeout lives with its session: the replica that takes the partition over arms it again. */
+describe('gate replicas and a pending request', () => {
+  let f: GateFixture;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gate-replicas-'));
+    const config = join(dir, 'gates.yaml');
+    writeFileSync(config, ['gates:', '  - id: quick_deny', '    prompt: Publishing needs an answer soon.', '    when: { path: action.input.command, matches: "^npm publish" }', '    timeout_ms: 4000'].join('\n'));
+    f = await GateFixture.start({ GATE_CONFIG: config }, 2);
+    await eventually('both replicas to own partitions', () => f.gates.every((g) => g.transport.ownedPartitions().length > 0));
+  }, 60_000);
+
+  afterAll(async () => {
+    await f?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('times the request out at the replica that took the session over when its owner stopped, once', async () => {
+    const session = ownedBy(f, 0);
+    const verdict = await f.verdict(session, { action: { kind: 'tool_use', tool: 'Bash', input: { command: 'npm publish' } }, reasons: ['Command with medium risk'] });
+    await f.waitOn('gate', session, 'gate.requested');
+    await f.gates[0]!.close();
+    const decision = await f.waitDecision(session, verdict.payload.action_id, 20_000);
+    expect(decision.payload).toMatchObject({ decision: 'deny', decided_by: 'gate_timeout' });
+    expect(f.gates[1]!.transport.ownedPartitions()).toContain(partitionOf(session, f.nats.partitions));
+    expect(f.on('gate', session, 'gate.escalated')).toHaveLength(1);
+    expect(f.on('decision', session)).toHaveLength(1);
+  }, 30_000);
 });

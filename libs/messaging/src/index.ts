@@ -71,13 +71,17 @@ export { asTransient, isConflict, onTheBus } from './state/bus-failures.js';
 export { openBucket, RecordConflictError, RecordStore, type Updated, type Versioned } from './state/record-store.js';
 export { BucketMirror, type MirrorListener, type MirrorOptions } from './state/bucket-mirror.js';
 export {
+  type HolderEvents,
+  type HolderOptions,
+  type PartitionSource,
+  type SessionAddress,
+  SessionHolder,
+} from './state/session-holder.js';
+export {
   type Held,
-  type KeeperEvents,
   type KeeperOptions,
   type KeptSession,
   type Outgoing,
-  type PartitionSource,
-  type SessionAddress,
   SessionKeeper,
   type SessionModel,
   sessionRecordKey,

@@ -83,10 +83,6 @@ export interface FlushState extends Resolution {
   unpause_record: InterventionRecord;
 }
 
-export function keyOf(agentId: string, sessionId: string): string {
-  return `${agentId}.${sessionId}`;
-}
-
 export function openWindow(
   agentId: string,
   sessionId: string,

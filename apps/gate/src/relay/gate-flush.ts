@@ -11,17 +11,17 @@ import type { GateStores } from './relay-stores.js';
 
 const PROGRESS_EVERY = 500;
 
-export interface FlushOptions {
+export interface FlushOptions<S extends Flushing> {
   stores: GateStores;
   decisions: DecisionSender;
   publish(message: AnyMessage): Promise<unknown>;
   metrics: GateMetrics;
   log: Logger;
   now: () => Date;
-  /** The session's facts, through the relay's cache. */
+  /** The facts of the session flushed, as the relay holds them. */
   facts: {
-    get(agentId: string, sessionId: string): Promise<SessionFacts | undefined>;
-    put(agentId: string, sessionId: string, facts: SessionFacts): Promise<void>;
+    get(session: S): Promise<SessionFacts | undefined>;
+    put(session: S, facts: SessionFacts): Promise<void>;
   };
   /** Test-only fault injection: called after each message a flush published. */
   afterFlushed?(published: number): void;
@@ -38,10 +38,10 @@ export interface Flushing extends GateView {
  * interrupted resumes where it stopped; the one message re-published carries the same id and
  * JetStream drops it), then closes the window and removes the session's record.
  */
-export class GateFlush {
-  constructor(private readonly options: FlushOptions) {}
+export class GateFlush<S extends Flushing> {
+  constructor(private readonly options: FlushOptions<S>) {}
 
-  async run(session: Flushing, entries?: StoredEntry[], plan?: OutgoingMessage[], progress?: () => void): Promise<void> {
+  async run(session: S, entries?: StoredEntry[], plan?: OutgoingMessage[], progress?: () => void): Promise<void> {
     const { stores, metrics } = this.options;
     const { agentId, sessionId } = session;
     const state = session.state!;
@@ -86,13 +86,13 @@ export class GateFlush {
   }
 
   /** After the flush: close event, reversals, the unpause's own record, approvals, and the record removed. */
-  private async close(session: Flushing): Promise<void> {
+  private async close(session: S): Promise<void> {
     const { agentId, sessionId } = session;
-    const facts = await this.options.facts.get(agentId, sessionId);
+    const facts = await this.options.facts.get(session);
     const closing = onFlushed(session, facts, this.options.now());
     for (const message of closing.messages) await this.options.publish(message);
     // The approvals a window leaves are remembered before the agent is told it may go on.
-    if (closing.facts) await this.options.facts.put(agentId, sessionId, closing.facts);
+    if (closing.facts) await this.options.facts.put(session, closing.facts);
     if (closing.resume) await this.options.publish(closing.resume);
     const { stores } = this.options;
     await stores.buffer.purge(agentId, sessionId);

@@ -1,5 +1,5 @@
 import { partitionOf, type AnyMessage, type MessageOf } from '@warden/contracts';
-import { SessionLanes } from '@warden/messaging';
+import { SessionHolder, type PartitionSource, type SessionAddress } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
 import type { BufferEntry, StoredEntry, Verdict } from '../domain/buffer-entry.js';
 import type { Resolution } from '../domain/decision-policy.js';
@@ -21,9 +21,8 @@ import {
 } from '../domain/gate-session.js';
 import { checkCommandMessage, type HitlCommand } from '../domain/hitl-command.js';
 import type { HumanGate, SessionFacts } from '../domain/human-gates.js';
-import { keyOf, type SessionRelayState } from '../domain/relay-state.js';
 import { DecisionSender } from './decision-sender.js';
-import { GateFlush } from './gate-flush.js';
+import { GateFlush, type Flushing } from './gate-flush.js';
 import type { GateMetrics } from './gate-metrics.js';
 import { GateTimers } from './gate-timers.js';
 import type { GateStores } from './relay-stores.js';
@@ -38,8 +37,6 @@ export interface RelayOptions {
   metrics: GateMetrics;
   log: Logger;
   partitions: number;
-  /** True while this replica owns the partition (timers fire only at the owner). */
-  owns(partition: number): boolean;
   /** A require_approval may go to the agent's own user when the proposal asks so (else operators answer all). */
   agentUserApprovals: boolean;
   /** Refuses a proposal, with the reason, to the agent (a dead letter of its verdict): a different action under an id already decided. */
@@ -56,14 +53,12 @@ interface IndexEntry {
   source_id: string;
 }
 
-/** A session as this replica holds it: the stored relay state (none while Normal) and its buffer's index. */
-interface SessionRecord {
-  agentId: string;
-  sessionId: string;
-  state: SessionRelayState | undefined;
-  revision: number | undefined;
+/** A session as this replica holds it: the stored relay state (none while Normal), its buffer's index, its facts. */
+interface SessionRecord extends Flushing {
   /** The buffered entries of the open window (loaded with the state). */
   index: IndexEntry[];
+  /** Phase, environment and approvals, read on first use (null: none stored). */
+  facts?: SessionFacts | null;
 }
 
 const MAX_CACHED_SESSIONS = 100_000;
@@ -73,31 +68,43 @@ const MAX_CACHED_SESSIONS = 100_000;
  * aggregate (domain/gate-session.ts). Each message is handled in its session's lane: the shell loads
  * what the aggregate needs (the session's state, facts, buffer), asks it, and runs the effects it
  * returns in order — every change written to JetStream (KV with compare-and-set, and the buffer stream)
- * before it is acted on. The in-memory records are a cache of what is stored, loaded on first use and
- * dropped when the partition moves away or anything fails. A normal session is not stored at all.
+ * before it is acted on. The sessions are held by the messaging library's SessionHolder: a cache of
+ * what is stored, loaded on first use, dropped when the partition moves away or anything fails, paused
+ * ones never evicted. A normal session is not stored at all.
  */
 export class HitlRelay {
-  private readonly lanes = new SessionLanes();
-  private readonly sessions = new Map<string, SessionRecord>();
-  private readonly facts = new Map<string, SessionFacts | null>();
+  private readonly sessions: SessionHolder<SessionRecord>;
   private readonly timers: GateTimers;
   private readonly now: () => Date;
   private readonly decisions: DecisionSender;
-  private readonly flusher: GateFlush;
+  private readonly flusher: GateFlush<SessionRecord>;
 
   constructor(private readonly options: RelayOptions) {
     this.now = options.now ?? (() => new Date());
     this.decisions = new DecisionSender({ decisions: options.stores.decisions, publish: options.publish, refuse: options.refuse, agentUserApprovals: options.agentUserApprovals });
     this.timers = new GateTimers((agentId, sessionId, requestId) => void this.onTimeout(agentId, sessionId, requestId), this.now);
-    this.flusher = new GateFlush({
+    this.flusher = new GateFlush<SessionRecord>({
       stores: options.stores,
       decisions: this.decisions,
       publish: options.publish,
       metrics: options.metrics,
       log: options.log,
       now: this.now,
-      facts: { get: (agentId, sessionId) => this.sessionFacts(agentId, sessionId), put: (agentId, sessionId, facts) => this.putFacts(agentId, sessionId, facts) },
+      facts: { get: (record) => this.factsOf(record), put: (record, facts) => this.putFacts(record, facts) },
       ...(options.afterFlushed ? { afterFlushed: options.afterFlushed } : {}),
+    });
+    this.sessions = new SessionHolder<SessionRecord>({
+      load: (address) => this.load(address),
+      partitions: options.partitions,
+      capacity: MAX_CACHED_SESSIONS,
+      // A paused session stays: its gate timers live with it.
+      pinned: (record) => record.state !== undefined,
+      // Loading a stored session is taking it over (see `load`).
+      stored: async (partitions) => (await this.stores.states.list()).filter((s) => partitions.has(partitionOf(s.sessionId, options.partitions))),
+      events: {
+        forgotten: (_, record) => this.forgotten(record),
+        takeoverFailed: (partitions, error) => options.log.error({ partitions, err: error }, 'could not resume the paused sessions of acquired partitions; retrying'),
+      },
     });
   }
 
@@ -109,9 +116,8 @@ export class HitlRelay {
 
   /** A reviewer verdict: forwarded as the decision, or held when the session is (or now gets) paused. */
   onVerdict(verdict: Verdict): Promise<void> {
-    return this.inLane(verdict.agent_id, verdict.session_id, async () => {
-      const record = await this.record(verdict.agent_id, verdict.session_id);
-      const facts = await this.sessionFacts(verdict.agent_id, verdict.session_id);
+    return this.inLane(verdict.agent_id, verdict.session_id, async (record) => {
+      const facts = await this.factsOf(record);
       const delegated = this.decisions.delegated(verdict);
       const step = onVerdict(record, verdict, holdOf(verdict, facts, this.options.gates(), delegated), this.now(), delegated);
       // An action id already decided is answered from its record, never held and decided again.
@@ -122,12 +128,11 @@ export class HitlRelay {
 
   /** Session lifecycle: the phase and environment human gates look at. */
   onSessionEvent(message: MessageOf<'session.started'> | MessageOf<'session.phase_changed'> | MessageOf<'session.ended'>): Promise<void> {
-    const { agent_id: agentId, session_id: sessionId } = message;
-    return this.inLane(agentId, sessionId, async () => {
-      const facts = factsAfter(message, message.type === 'session.ended' ? undefined : await this.sessionFacts(agentId, sessionId));
-      if (facts) return this.putFacts(agentId, sessionId, facts);
-      this.facts.delete(keyOf(agentId, sessionId));
-      await this.stores.facts.remove(agentId, sessionId);
+    return this.inLane(message.agent_id, message.session_id, async (record) => {
+      const facts = factsAfter(message, message.type === 'session.ended' ? undefined : await this.factsOf(record));
+      if (facts) return this.putFacts(record, facts);
+      record.facts = null;
+      await this.stores.facts.remove(record.agentId, record.sessionId);
     });
   }
 
@@ -142,8 +147,8 @@ export class HitlRelay {
       return Promise.resolve({ status: 'error', code: 422, reason: check.reason });
     }
     const command = check.command;
-    return this.inLane(command.agent_id, command.session_id, async () => {
-      const outcome = await this.apply(command, message, progress);
+    return this.inLane(command.agent_id, command.session_id, async (record) => {
+      const outcome = await this.apply(record, command, message, progress);
       this.options.metrics.commands.inc({ command: command.type, result: outcome.status === 'ok' ? 'ok' : outcome.reason.split(':')[0]! });
       return outcome;
     });
@@ -151,37 +156,22 @@ export class HitlRelay {
 
   // ---------------------------------------------------------------- partitions and timers
 
-  /** Loads the stored sessions of a partition this replica now owns: resumes interrupted flushes, arms gate timeouts. */
-  async onPartitionAcquired(partition: number): Promise<void> {
-    const sessions = (await this.stores.states.list()).filter((s) => partitionOf(s.sessionId, this.options.partitions) === partition);
-    await Promise.all(
-      sessions.map(({ agentId, sessionId }) =>
-        this.inLane(agentId, sessionId, () => this.record(agentId, sessionId)).catch((error: Error) =>
-          this.options.log.error({ err: error, session_id: sessionId, agent_id: agentId }, 'could not resume a paused session; it resumes with its next message'),
-        ),
-      ),
-    );
-  }
-
-  /** Forgets the sessions of a partition another replica owns now. */
-  onPartitionReleased(partition: number): void {
-    for (const [key, record] of this.sessions) {
-      if (partitionOf(record.sessionId, this.options.partitions) === partition) this.forget(key, record);
-    }
-    for (const key of this.facts.keys()) {
-      const sessionId = key.slice(key.indexOf('.') + 1);
-      if (partitionOf(sessionId, this.options.partitions) === partition) this.facts.delete(key);
-    }
+  /**
+   * Follows the partitions this replica owns: a released one's sessions are forgotten (their timers
+   * disarmed), an acquired one's stored sessions loaded (interrupted flushes finished, timers armed).
+   */
+  follow(source: PartitionSource): void {
+    this.sessions.follow(source);
   }
 
   stop(): void {
     this.timers.stop();
+    this.sessions.stop();
   }
 
   // ---------------------------------------------------------------- commands
 
-  private async apply(command: HitlCommand, message: MessageOf<'gate.command'>, progress?: () => void): Promise<CommandOutcome> {
-    const record = await this.record(command.agent_id, command.session_id);
+  private async apply(record: SessionRecord, command: HitlCommand, message: MessageOf<'gate.command'>, progress?: () => void): Promise<CommandOutcome> {
     switch (command.type) {
       case 'hitl_pause': {
         const { outcome, effects } = onPause(record, command, message.id, this.now());
@@ -233,7 +223,7 @@ export class HitlRelay {
     await this.flush(record, entries, plan, progress);
   }
 
-  private async flush(record: SessionRecord, entries?: StoredEntry[], plan?: Parameters<GateFlush['run']>[2], progress?: () => void): Promise<void> {
+  private async flush(record: SessionRecord, entries?: StoredEntry[], plan?: Parameters<GateFlush<SessionRecord>['run']>[2], progress?: () => void): Promise<void> {
     await this.flusher.run(record, entries, plan, progress);
     this.timers.disarm(record.state?.requests ?? []);
     this.options.metrics.buffered.dec(record.index.length);
@@ -244,10 +234,11 @@ export class HitlRelay {
 
   /** A gate's timeout (seed 002 §6.2): escalate, then resolve the session by the gate's on-timeout policy. */
   private onTimeout(agentId: string, sessionId: string, requestId: string): Promise<void> {
-    return this.inLane(agentId, sessionId, async () => {
+    return this.inLane(agentId, sessionId, async (record) => {
       this.timers.fired(requestId);
-      if (this.timers.isStopped || !this.options.owns(partitionOf(sessionId, this.options.partitions))) return;
-      const record = await this.record(agentId, sessionId);
+      if (this.timers.isStopped) return;
+      // The partition moved while this waited: the session is its new owner's, timers included.
+      if (!this.sessions.owns(record)) return this.sessions.forget(record);
       const timeout = onTimeout(record, requestId);
       if (!timeout) return;
       const { pending } = timeout;
@@ -314,72 +305,45 @@ export class HitlRelay {
 
   // ---------------------------------------------------------------- state access
 
-  private inLane<T>(agentId: string, sessionId: string, work: () => Promise<T>): Promise<T> {
-    const key = keyOf(agentId, sessionId);
-    return this.lanes.run(key, async () => {
-      try {
-        return await work();
-      } catch (error) {
-        // What is in memory may be ahead of what was stored: read it again next time.
-        const record = this.sessions.get(key);
-        if (record) this.forget(key, record);
-        throw error;
-      }
-    });
+  private inLane<T>(agentId: string, sessionId: string, work: (record: SessionRecord) => Promise<T>): Promise<T> {
+    return this.sessions.run({ agentId, sessionId }, Date.now(), work);
   }
 
-  private forget(key: string, record: SessionRecord): void {
-    this.timers.disarm(record.state?.requests ?? []);
-    if (record.state) this.options.metrics.buffered.dec(record.index.length);
-    this.sessions.delete(key);
-  }
-
-  /** The session's record: cached, or loaded (finishing a flush a crash interrupted, re-arming its gate timeouts). */
-  private async record(agentId: string, sessionId: string): Promise<SessionRecord> {
-    const key = keyOf(agentId, sessionId);
-    const cached = this.sessions.get(key);
-    if (cached) return cached;
-    const loaded = await this.stores.states.load(agentId, sessionId);
-    const record: SessionRecord = { agentId, sessionId, state: loaded.state, revision: loaded.revision, index: [] };
-    this.remember(key, record);
-    if (!record.state) return record;
+  /**
+   * A session not held yet, as stored: nothing while Normal; else its state and buffer index, a flush
+   * a crash interrupted finished first, the gate timeouts of a paused one armed.
+   */
+  private async load({ agentId, sessionId }: SessionAddress): Promise<SessionRecord> {
+    const { state, revision } = await this.stores.states.load(agentId, sessionId);
+    const record: SessionRecord = { agentId, sessionId, state, revision, index: [] };
+    if (!state) return record;
     const entries = await this.stores.buffer.read(agentId, sessionId);
-    record.index = entries
-      .filter((e) => e.entry.window_id === record.state!.window.id)
-      .map((e) => ({ seq: e.seq, kind: e.entry.kind, trace_id: e.entry.trace_id, source_id: e.entry.source_id }));
-    this.options.metrics.buffered.inc(record.index.length);
-    if (record.state.status === 'flushing') {
+    if (state.status === 'flushing') {
       this.options.log.error({ session_id: sessionId, agent_id: agentId }, 'found an interrupted flush; finishing it');
       await this.flush(record, entries);
-    } else {
-      for (const pending of record.state.requests) this.timers.arm(agentId, sessionId, pending);
+      return record;
     }
+    record.index = entries
+      .filter((e) => e.entry.window_id === state.window.id)
+      .map((e) => ({ seq: e.seq, kind: e.entry.kind, trace_id: e.entry.trace_id, source_id: e.entry.source_id }));
+    this.options.metrics.buffered.inc(record.index.length);
+    for (const pending of state.requests) this.timers.arm(agentId, sessionId, pending);
     return record;
   }
 
-  private remember(key: string, record: SessionRecord): void {
-    if (this.sessions.size >= MAX_CACHED_SESSIONS) {
-      // Forget the oldest normal sessions; paused ones stay (their timers live with them).
-      for (const [oldKey, old] of this.sessions) {
-        if (this.sessions.size < MAX_CACHED_SESSIONS * 0.9) break;
-        if (!old.state) this.sessions.delete(oldKey);
-      }
-    }
-    this.sessions.set(key, record);
+  /** A session dropped from memory takes its timers and its buffered count along. */
+  private forgotten(record: SessionRecord): void {
+    this.timers.disarm(record.state?.requests ?? []);
+    if (record.state) this.options.metrics.buffered.dec(record.index.length);
   }
 
-  private async sessionFacts(agentId: string, sessionId: string): Promise<SessionFacts | undefined> {
-    const key = keyOf(agentId, sessionId);
-    const cached = this.facts.get(key);
-    if (cached !== undefined) return cached ?? undefined;
-    const facts = await this.stores.facts.get(agentId, sessionId);
-    if (this.facts.size >= MAX_CACHED_SESSIONS) this.facts.delete(this.facts.keys().next().value!);
-    this.facts.set(key, facts ?? null);
-    return facts;
+  private async factsOf(record: SessionRecord): Promise<SessionFacts | undefined> {
+    if (record.facts === undefined) record.facts = (await this.stores.facts.get(record.agentId, record.sessionId)) ?? null;
+    return record.facts ?? undefined;
   }
 
-  private async putFacts(agentId: string, sessionId: string, facts: SessionFacts): Promise<void> {
-    await this.stores.facts.put(agentId, sessionId, facts);
-    this.facts.set(keyOf(agentId, sessionId), facts);
+  private async putFacts(record: SessionRecord, facts: SessionFacts): Promise<void> {
+    await this.stores.facts.put(record.agentId, record.sessionId, facts);
+    record.facts = facts;
   }
 }

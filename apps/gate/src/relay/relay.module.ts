@@ -13,7 +13,7 @@ import { GateMessageHandlers } from './gate-message.handlers.js';
 import { HitlRelay } from './hitl-relay.js';
 import { GateStores } from './relay-stores.js';
 
-/** Follows partition ownership: load a partition's paused sessions when it arrives, forget them when it leaves. */
+/** The relay follows the partitions of the transport from start to shutdown. */
 @Injectable()
 class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
   constructor(
@@ -22,8 +22,7 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.server.on('partition.acquired', (partition: number) => void this.relay.onPartitionAcquired(partition));
-    this.server.on('partition.released', (partition: number) => this.relay.onPartitionReleased(partition));
+    this.relay.follow(this.server);
   }
 
   onModuleDestroy(): void {
@@ -71,7 +70,6 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
           metrics,
           log: logger,
           partitions,
-          owns: (partition) => server.ownedPartitions().includes(partition),
           ...(killAfter
             ? {
                 afterFlushed: (published: number) => {

@@ -1,16 +1,11 @@
 import { createMessage, derivedMessageId, partitionOf, validateMessage, type AnyMessage, type MessageType } from '@warden/contracts';
-import { SessionLanes } from '../consumer/session-lanes.js';
 import { ContractViolationError } from '../errors.js';
 import { asTransient } from './bus-failures.js';
-import { RecordConflictError, type RecordStore } from './record-store.js';
+import type { RecordStore } from './record-store.js';
+import { SessionHolder, type HolderEvents, type PartitionSource, type SessionAddress } from './session-holder.js';
 
 /** Message ids remembered per session, so that a redelivered message is not applied twice. */
 const REMEMBERED_IDS = 64;
-
-export interface SessionAddress {
-  agentId: string;
-  sessionId: string;
-}
 
 /** How a service's session is opened, stored and restored: the keeper knows nothing else of it. */
 export interface SessionModel<S, Stored> {
@@ -44,19 +39,6 @@ export interface Held<S> {
   outbox: AnyMessage[];
 }
 
-export interface KeeperEvents {
-  /** Sessions held in memory, after each change of their number. */
-  size?(held: number): void;
-  /** A write refused because another replica wrote first. */
-  conflict?(): void;
-  /** A session was dropped from memory (failure, release, end, eviction). */
-  forgotten?(address: SessionAddress): void;
-  /** The sessions of newly acquired partitions were taken over (`takeOver` ran for each). */
-  tookOver?(partitions: number[], sessions: number): void;
-  /** Taking them over failed; it is tried again shortly. */
-  takeoverFailed?(partitions: number[], error: unknown): void;
-}
-
 export interface KeeperOptions<S, Stored> {
   store: RecordStore<KeptSession<Stored>>;
   /** Publishes one message to JetStream (the service's MessagePublisher). */
@@ -70,69 +52,41 @@ export interface KeeperOptions<S, Stored> {
    * sessions have clocks arms them here); without it acquiring loads nothing.
    */
   takeOver?: (held: Held<S>) => Promise<void>;
-  events?: KeeperEvents;
-}
-
-/** Partitions acquired together (at start, or when a replica dies) are taken over in one scan. */
-const TAKEOVER_SETTLE_MS = 50;
-const TAKEOVER_RETRY_MS = 1_000;
-
-/** Where partitions come and go: the service's JetStreamServer. */
-export interface PartitionSource {
-  on(event: 'partition.acquired' | 'partition.released', listener: (partition: number) => void): unknown;
-  ownedPartitions(): number[];
+  events?: HolderEvents<Held<S>>;
 }
 
 export const sessionRecordKey = (address: SessionAddress) => `session.${address.agentId}.${address.sessionId}`;
-const laneKey = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
 
 /**
- * Holds the sessions of the partitions a replica owns, for every stateful service alike.
- *
- * - One lane per session: its work runs one task after the other.
- * - A bounded cache: a session is loaded from its KV record on first sight (or opened), kept while it
- *   is used, and dropped when idle and the cache is full.
- * - One order: a change is saved first, with compare-and-set, together with the messages it leads to
- *   (the outbox) and the id of its cause; then the outbox is published, each message with an id
- *   derived from its cause, and emptied in the record. A crash in between leaves the outbox in the
- *   record: whoever loads the session next publishes it again (JetStream drops what had gone out),
- *   and the cause, redelivered, is recognised as applied.
- * - One failure policy: whatever fails while a session is worked on (a conflict, the bus, the domain),
- *   the cached copy is forgotten and the redelivery starts from the stored record. Every failure of
- *   the bus is a TransientError, retried for as long as it takes.
- * - Partitions: sessions of a released partition are forgotten; those of acquired ones can be listed.
+ * Keeps the sessions of a stateful service in one KV record each, held by a SessionHolder (lanes,
+ * bounded cache, forget-on-failure, partitions followed), in one order: a change is saved first, with
+ * compare-and-set, together with the messages it leads to (the outbox) and the id of its cause; then
+ * the outbox is published, each message with an id derived from its cause, and emptied in the record.
+ * A crash in between leaves the outbox in the record: whoever loads the session next publishes it again
+ * (JetStream drops what had gone out), and the cause, redelivered, is recognised as applied. Every
+ * failure of the bus is a TransientError, retried for as long as it takes.
  */
 export class SessionKeeper<S, Stored> {
-  private readonly held = new Map<string, Held<S>>();
-  private readonly lanes = new SessionLanes();
-  private readonly capacity: number;
-  private readonly owned = new Set<number>();
-  private acquiring: number[] = [];
-  private takeoverTimer?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly holder: SessionHolder<Held<S>>;
 
   constructor(private readonly options: KeeperOptions<S, Stored>) {
-    this.capacity = options.capacity ?? 50_000;
+    const { takeOver } = options;
+    this.holder = new SessionHolder<Held<S>>({
+      load: (address, at) => this.load(address, at),
+      partitions: options.partitions,
+      ...(options.capacity !== undefined ? { capacity: options.capacity } : {}),
+      ...(takeOver ? { stored: (partitions) => this.storedSessions(partitions), takeOver: async (held) => takeOver(await this.ready(held)) } : {}),
+      ...(options.events ? { events: options.events } : {}),
+    });
   }
 
   get size(): number {
-    return this.held.size;
+    return this.holder.size;
   }
 
-  /** Runs `work` on the session in its lane, loaded (or opened at `at`) first. */
+  /** Runs `work` on the session in its lane, loaded (or opened at `at`) first, its stored outbox published. */
   run<T>(address: SessionAddress, at: number, work: (held: Held<S>) => Promise<T> | T): Promise<T> {
-    const key = laneKey(address);
-    return this.lanes.run(key, async () => {
-      try {
-        const held = await this.hold(address, at);
-        if (held.outbox.length) await this.publishOutbox(held);
-        return await work(held);
-      } catch (error) {
-        this.drop(key);
-        if (error instanceof RecordConflictError) this.options.events?.conflict?.();
-        throw error;
-      }
-    });
+    return this.holder.run(address, at, async (held) => work(await this.ready(held)));
   }
 
   /** Whether the message with this id has been applied to the session (it is a redelivery). */
@@ -159,42 +113,22 @@ export class SessionKeeper<S, Stored> {
 
   /** Drops the session from memory (it ended, or another replica owns it now). */
   forget(address: SessionAddress): void {
-    this.drop(laneKey(address));
+    this.holder.forget(address);
   }
 
-  /**
-   * Follows the partitions this replica owns: those it holds already (the transport may have started
-   * before the service's modules) and those it acquires or releases from now on. `released` runs
-   * after the keeper forgot the partition's sessions.
-   */
+  /** See SessionHolder.follow: `released` runs after the keeper forgot the partition's sessions. */
   follow(source: PartitionSource, released?: (partition: number) => void): void {
-    source.on('partition.acquired', (partition) => this.acquired(partition));
-    source.on('partition.released', (partition) => {
-      this.release(partition);
-      released?.(partition);
-    });
-    for (const partition of source.ownedPartitions()) this.acquired(partition);
+    this.holder.follow(source, released);
   }
 
   /** Whether this replica owns the session's partition now. */
   owns(address: SessionAddress): boolean {
-    return this.owned.has(partitionOf(address.sessionId, this.options.partitions));
-  }
-
-  /** This replica owns the partition now: its stored sessions are taken over (see `takeOver`). */
-  acquired(partition: number): void {
-    this.owned.add(partition);
-    if (!this.options.takeOver || this.stopped) return;
-    this.acquiring.push(partition);
-    this.takeoverTimer ??= setTimeout(() => void this.takeOverAcquired(), TAKEOVER_SETTLE_MS);
+    return this.holder.owns(address);
   }
 
   /** Forgets the sessions of a partition this replica gave up; whoever takes it over loads them. */
   release(partition: number): void {
-    this.owned.delete(partition);
-    for (const [key, held] of this.held) {
-      if (partitionOf(held.address.sessionId, this.options.partitions) === partition) this.drop(key);
-    }
+    this.holder.release(partition);
   }
 
   /** The stored sessions of these partitions, for a replica that takes them over. */
@@ -209,53 +143,25 @@ export class SessionKeeper<S, Stored> {
 
   /** The sessions held in memory now (a sweep works through them, each in its lane). */
   heldSessions(): Held<S>[] {
-    return [...this.held.values()];
+    return this.holder.heldSessions();
   }
 
   /** At shutdown: nothing more is taken over, nothing is held. */
   stop(): void {
-    this.stopped = true;
-    if (this.takeoverTimer) clearTimeout(this.takeoverTimer);
-    for (const key of [...this.held.keys()]) this.drop(key);
+    this.holder.stop();
   }
 
-  private async takeOverAcquired(): Promise<void> {
-    const partitions = [...new Set(this.acquiring)];
-    this.acquiring = [];
-    this.takeoverTimer = undefined;
-    try {
-      const sessions = await this.storedSessions(new Set(partitions));
-      for (const address of sessions) {
-        if (this.stopped || !this.owns(address)) continue;
-        await this.run(address, Date.now(), (held) => this.options.takeOver!(held));
-      }
-      this.options.events?.tookOver?.(partitions, sessions.length);
-    } catch (error) {
-      this.options.events?.takeoverFailed?.(partitions, error);
-      if (this.stopped) return;
-      this.acquiring.push(...partitions);
-      this.takeoverTimer = setTimeout(() => void this.takeOverAcquired(), TAKEOVER_RETRY_MS);
-      this.takeoverTimer.unref();
-    }
-  }
-
-  private async hold(address: SessionAddress, at: number): Promise<Held<S>> {
-    const key = laneKey(address);
-    const cached = this.held.get(key);
-    if (cached) {
-      // Least recently used first: move it to the end.
-      this.held.delete(key);
-      this.held.set(key, cached);
-      return cached;
-    }
+  private async load(address: SessionAddress, at: number): Promise<Held<S>> {
     const stored = await this.options.store.get(sessionRecordKey(address));
     const kept = stored && asKept<Stored>(stored.value);
-    const held: Held<S> = kept
+    return kept
       ? { address, session: this.options.model.restore(kept.state), revision: stored.revision, applied: kept.applied, outbox: kept.outbox }
       : { address, session: this.options.model.open(address, at), revision: undefined, applied: [], outbox: [] };
-    this.held.set(key, held);
-    this.evict();
-    this.options.events?.size?.(this.held.size);
+  }
+
+  /** A session loaded with an outbox a crash left behind publishes it before anything else. */
+  private async ready(held: Held<S>): Promise<Held<S>> {
+    if (held.outbox.length) await this.publishOutbox(held);
     return held;
   }
 
@@ -283,22 +189,6 @@ export class SessionKeeper<S, Stored> {
       }
     }
     held.outbox = [];
-  }
-
-  private evict(): void {
-    if (this.held.size <= this.capacity) return;
-    for (const [key] of this.held) {
-      if (this.held.size <= this.capacity) return;
-      if (!this.lanes.isBusy(key)) this.drop(key);
-    }
-  }
-
-  private drop(key: string): void {
-    const held = this.held.get(key);
-    if (!held) return;
-    this.held.delete(key);
-    this.options.events?.forgotten?.(held.address);
-    this.options.events?.size?.(this.held.size);
   }
 }
 
