@@ -17,11 +17,11 @@ export async function freePort(): Promise<number> {
   for (let tries = 0; tries < 500; tries++) {
     cursor = cursor + 1 + Math.floor(Math.random() * 16);
     if (cursor >= HIGHEST) cursor = LOWEST + (cursor % 97);
-    if (handedOut.has(cursor)) continue;
-    if (await canListen(cursor)) {
-      handedOut.add(cursor);
-      return cursor;
-    }
+    // Claimed before the check: calls made together must not check (and return) the same port.
+    const port = cursor;
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
   }
   // The whole range busy: let the kernel choose.
   return listenAndClose(0);
