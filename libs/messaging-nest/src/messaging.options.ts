@@ -12,9 +12,9 @@ export interface MessagingOptions {
   channels?: ChannelId[];
   /** Unique per process; default `<service>-<host>-<pid>-<random>`. */
   replicaId?: string;
-  /** Partition lease renewal interval. Default 1000 ms. */
+  /** Membership (and partition lease) renewal interval. Default 2000 ms. */
   heartbeatMs?: number;
-  /** A replica silent this long loses its partitions. Default 5000 ms. */
+  /** A replica silent this long loses its partitions. Default 8000 ms. */
   leaseMs?: number;
   /** Largest message a handler accepts; bigger ones are dead-lettered. Default 1 MiB. */
   maxPayloadBytes?: number;
@@ -29,8 +29,10 @@ export interface MessagingOptions {
 }
 
 export const MESSAGING_DEFAULTS = {
-  heartbeatMs: 1_000,
-  leaseMs: 5_000,
+  // One member write per replica every 2 s is most of what an idle suite does; a replica that dies
+  // without handing over has its partitions taken over 8 s later (one that stops hands over at once).
+  heartbeatMs: 2_000,
+  leaseMs: 8_000,
   maxPayloadBytes: 1024 * 1024,
   maxConcurrentHandlers: 256,
   sessionOrdering: true,

@@ -5,7 +5,7 @@ describe('the shared service environment', () => {
     const runtime = loadServiceRuntime('breaker', {});
     expect(runtime.http).toEqual({ host: '127.0.0.1', port: SERVICE_PORTS.breaker });
     expect(runtime.logLevel).toBe('info');
-    expect(runtime.messaging).toMatchObject({ service: 'breaker', partitions: 8, heartbeatMs: 1_000, leaseMs: 5_000, maxConcurrentHandlers: 256 });
+    expect(runtime.messaging).toMatchObject({ service: 'breaker', partitions: 8, heartbeatMs: 2_000, leaseMs: 8_000, maxConcurrentHandlers: 256 });
     expect(runtime.messaging.replicaId).toBeUndefined();
     expect(loadServiceRuntime('gate', {}).http.port).toBe(3105);
   });

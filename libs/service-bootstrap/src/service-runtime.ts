@@ -1,6 +1,6 @@
 import type { ServiceName } from '@warden/contracts';
 import { natsSettingsFromEnv, TOPOLOGY_DEFAULTS } from '@warden/messaging';
-import type { MessagingOptions } from '@warden/messaging-nest';
+import { MESSAGING_DEFAULTS, type MessagingOptions } from '@warden/messaging-nest';
 
 /** Default HTTP port of each service (metrics, health, and the service's own API). */
 export const SERVICE_PORTS: Record<ServiceName, number> = {
@@ -47,7 +47,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * The shared environment of a Warden service (defaults in brackets):
  * NATS_URL [nats://127.0.0.1:4222], NATS_USER, NATS_PASSWORD, WARDEN_PARTITIONS [8],
  * HTTP_HOST [127.0.0.1], HTTP_PORT [per service, 3101-3107], LOG_LEVEL [info], WARDEN_REPLICA_ID [generated],
- * WARDEN_MAX_PAYLOAD_BYTES [1048576], WARDEN_HEARTBEAT_MS [1000], WARDEN_LEASE_MS [5000],
+ * WARDEN_MAX_PAYLOAD_BYTES [1048576], WARDEN_HEARTBEAT_MS [2000], WARDEN_LEASE_MS [8000],
  * WARDEN_MAX_CONCURRENT_HANDLERS [256].
  */
 export function loadServiceRuntime(service: ServiceName, env: NodeJS.ProcessEnv = process.env): ServiceRuntime {
@@ -63,8 +63,8 @@ export function loadServiceRuntime(service: ServiceName, env: NodeJS.ProcessEnv 
       partitions: integerFromEnv(env, 'WARDEN_PARTITIONS', TOPOLOGY_DEFAULTS.partitions, 1),
       replicaId: env.WARDEN_REPLICA_ID || undefined,
       maxPayloadBytes: integerFromEnv(env, 'WARDEN_MAX_PAYLOAD_BYTES', 1024 * 1024, 1024),
-      heartbeatMs: integerFromEnv(env, 'WARDEN_HEARTBEAT_MS', 1_000, 50),
-      leaseMs: integerFromEnv(env, 'WARDEN_LEASE_MS', 5_000, 200),
+      heartbeatMs: integerFromEnv(env, 'WARDEN_HEARTBEAT_MS', MESSAGING_DEFAULTS.heartbeatMs, 50),
+      leaseMs: integerFromEnv(env, 'WARDEN_LEASE_MS', MESSAGING_DEFAULTS.leaseMs, 200),
       maxConcurrentHandlers: integerFromEnv(env, 'WARDEN_MAX_CONCURRENT_HANDLERS', 256, 1),
     },
   };

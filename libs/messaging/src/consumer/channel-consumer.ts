@@ -5,6 +5,14 @@ import type { ConcurrencyLimit } from './concurrency-limit.js';
 /** Messages the client keeps buffered per consumer; the server keeps the rest. */
 const BUFFERED_MESSAGES = 128;
 
+/**
+ * How long one pull waits on the server before the client pulls again. The server sends an idle
+ * heartbeat every 30 s of it (nats.js's most); 2 minutes instead of nats.js's 30 s leaves an idle
+ * consumer 5 messages per 2 minutes instead of 12, and a suite has hundreds of consumers. A pull the
+ * server lost is found by the missed heartbeats, the stall check, or the reopen after a reconnect.
+ */
+const PULL_EXPIRES_MS = 120_000;
+
 /** How long `stop` waits for handlers in flight; what is still running then is redelivered to the next owner. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -113,7 +121,7 @@ export class ChannelConsumer {
 
   private async open(): Promise<ConsumerMessages> {
     const consumer = await this.js.consumers.get(this.spec.stream, this.spec.name);
-    const messages = await consumer.consume({ max_messages: BUFFERED_MESSAGES });
+    const messages = await consumer.consume({ max_messages: BUFFERED_MESSAGES, expires: PULL_EXPIRES_MS });
     this.messages = messages;
     return messages;
   }

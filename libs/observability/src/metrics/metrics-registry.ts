@@ -34,7 +34,10 @@ export class MetricsRegistry {
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry });
+    // Event-loop delay sampled every 100 ms, not prom-client's 10 ms: 100 wake-ups a second cost an idle
+    // service more CPU than everything else it does (about 0.14% of a core each), and a block long
+    // enough to matter still shows.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
   }
 
   counter<L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
