@@ -114,6 +114,17 @@ beforeEach(() => {
   clock = 1_000_000;
 });
 
+/** Replicas a and b watching one store, after the rounds that divide the partitions between them. */
+async function twoSettledReplicas() {
+  const store = new MemoryLeaseStore();
+  const a = replica(store, 'a');
+  const b = replica(store, 'b');
+  await watchOnly(a, store);
+  await watchOnly(b, store);
+  for (let i = 0; i < 3; i++) await round([a, b]);
+  return { store, a, b };
+}
+
 describe('assignPartitions', () => {
   it('gives every partition to exactly one member, evenly', () => {
     const assignment = assignPartitions(['b', 'a', 'c'], 8);
@@ -153,12 +164,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('moves the partitions of a replica that stops to the others at once', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { a, b } = await twoSettledReplicas();
     await b.coordinator.stop();
     await round([a]);
     expect(a.coordinator.ownedPartitions()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -167,12 +173,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('takes over the partitions of a replica that died, only after its lease expired', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { a } = await twoSettledReplicas();
     // b dies: it stops ticking, nothing is released.
     await round([a], 1000);
     await round([a], 1000);
@@ -183,12 +184,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('stops acting on its partitions when it cannot renew, before anyone may take them', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { store, a, b } = await twoSettledReplicas();
     store.unreachable.add('b');
     let lostAt: number | undefined;
     for (let t = 0; t < 10; t++) {
@@ -205,12 +201,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('renews every partition it owns with one write per replica and heartbeat', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { store, a, b } = await twoSettledReplicas();
     const before = store.writes;
     for (let i = 0; i < 10; i++) await round([a, b]);
     expect(store.writes - before).toBe(20);
@@ -219,12 +210,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('confirms each partition before acting again after being cut off, even when its watch lags behind a takeover', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { store, a, b } = await twoSettledReplicas();
     store.unreachable.add('b');
     store.lagging.add('b');
     for (let i = 0; i < 7; i++) await round([a, b]);
@@ -238,12 +224,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('does not take the partitions of a live owner when its own watch lags', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { store, a, b } = await twoSettledReplicas();
     store.lagging.add('b');
     for (let i = 0; i < 10; i++) await round([a, b]);
     expect(a.coordinator.ownedPartitions()).toEqual([0, 2, 4, 6]);
@@ -252,12 +233,7 @@ describe('PartitionCoordinator', () => {
   });
 
   it('keeps its partitions after a short cut, confirming them with compare-and-set', async () => {
-    const store = new MemoryLeaseStore();
-    const a = replica(store, 'a');
-    const b = replica(store, 'b');
-    await watchOnly(a, store);
-    await watchOnly(b, store);
-    for (let i = 0; i < 3; i++) await round([a, b]);
+    const { store, a, b } = await twoSettledReplicas();
     store.unreachable.add('b');
     // Past the fence (4 s of a 5 s lease), before a may take over.
     for (let i = 0; i < 4; i++) await round([a, b], 1100);
