@@ -1,0 +1,263 @@
+import { PHASES, type Phase } from '@warden/contracts';
+import type { Step, StepOp } from './action-step.js';
+import type { ContentMark } from './signals.js';
+
+/**
+ * A session's window of steps in proposal order, packed: per step four numbers in one array of doubles
+ * (time, signature, tokens, the small fields as bits) and six references in one array (id, tool, paths,
+ * text, command, whatever else it carries). Ten thousand sessions of 64 steps each would otherwise hold
+ * 640,000 objects with their property stores, boxed numbers and one-path arrays — most of a session's
+ * memory. The detectors read plain steps, made when they are asked for.
+ */
+export class StepWindow {
+  private numbers: number[] = [];
+  private references: Reference[] = [];
+  private rows = 0;
+  private capacity = 0;
+
+  /** `rows` is how many steps the window holds at most, between two trims: it never reserves more. */
+  constructor(private readonly maxRows: number) {}
+
+  static of(steps: readonly Step[], maxRows: number): StepWindow {
+    const window = new StepWindow(maxRows);
+    window.reserve(steps.length);
+    for (const step of steps) window.write(window.rows++, step);
+    return window;
+  }
+
+  get length(): number {
+    return this.rows;
+  }
+
+  /** The row of the step with this action id, or -1. */
+  indexOf(id: string): number {
+    const references = this.references;
+    for (let row = 0; row < this.rows; row++) if (references[row * REFERENCES] === id) return row;
+    return -1;
+  }
+
+  /** When the step of this row was proposed (or reported, if its outcome came first). */
+  timeAt(row: number): number {
+    return this.numbers[row * NUMBERS]!;
+  }
+
+  step(row: number): Step {
+    return read(this.numbers, this.references, row);
+  }
+
+  steps(): Step[] {
+    const steps = new Array<Step>(this.rows);
+    for (let row = 0; row < this.rows; row++) steps[row] = read(this.numbers, this.references, row);
+    return steps;
+  }
+
+  /** Adds a step where its proposal belongs: after every step proposed no later than it. */
+  insert(step: Step): void {
+    let row = this.rows;
+    while (row > 0 && this.timeAt(row - 1) > step.at) row--;
+    this.reserve(this.rows + 1);
+    this.move(row, row + 1, this.rows - row);
+    this.rows++;
+    this.write(row, step);
+  }
+
+  replace(row: number, step: Step): void {
+    this.write(row, step);
+  }
+
+  remove(row: number): void {
+    this.move(row + 1, row, this.rows - row - 1);
+    this.clearRows(--this.rows, 1);
+  }
+
+  /** Drops the `count` oldest steps. */
+  dropOldest(count: number): void {
+    const kept = this.rows - count;
+    this.move(count, 0, kept);
+    this.clearRows(kept, count);
+    this.rows = kept;
+  }
+
+  clear(): void {
+    this.numbers = [];
+    this.references = [];
+    this.rows = this.capacity = 0;
+  }
+
+  /** Room for `rows` steps: doubled as it fills, never past the window's bound unless more are held. */
+  private reserve(rows: number): void {
+    if (rows <= this.capacity) return;
+    const capacity = Math.max(rows, Math.min(this.maxRows, Math.max(8, this.capacity * 2)));
+    // Created at their full length and filled at once: the numbers stay unboxed doubles, no spare room.
+    const numbers = new Array<number>(capacity * NUMBERS).fill(NaN);
+    const references = new Array<Reference>(capacity * REFERENCES).fill(undefined);
+    for (let i = 0; i < this.rows * NUMBERS; i++) numbers[i] = this.numbers[i]!;
+    for (let i = 0; i < this.rows * REFERENCES; i++) references[i] = this.references[i];
+    this.numbers = numbers;
+    this.references = references;
+    this.capacity = capacity;
+  }
+
+  /** Moves `count` rows from `from` to `to` (overlapping ranges allowed). */
+  private move(from: number, to: number, count: number): void {
+    if (count <= 0 || from === to) return;
+    const { numbers, references } = this;
+    const forward = to < from;
+    for (let k = 0; k < count; k++) {
+      const i = forward ? k : count - 1 - k;
+      for (let f = 0; f < NUMBERS; f++) numbers[(to + i) * NUMBERS + f] = numbers[(from + i) * NUMBERS + f]!;
+      for (let f = 0; f < REFERENCES; f++) references[(to + i) * REFERENCES + f] = references[(from + i) * REFERENCES + f];
+    }
+  }
+
+  /** Empties rows so that the strings of dropped steps can be collected. */
+  private clearRows(row: number, count: number): void {
+    this.numbers.fill(NaN, row * NUMBERS, (row + count) * NUMBERS);
+    this.references.fill(undefined, row * REFERENCES, (row + count) * REFERENCES);
+  }
+
+  private write(row: number, step: Step): void {
+    const n = row * NUMBERS;
+    const r = row * REFERENCES;
+    const rest: Partial<Step> = {};
+    let restKept = false;
+    const keep = <K extends keyof Step>(key: K) => {
+      rest[key] = step[key];
+      restKept = true;
+    };
+    this.numbers[n + AT] = step.at;
+    const sig = packedSignature(step.sig);
+    if (step.sig !== undefined && sig === undefined) keep('sig');
+    this.numbers[n + SIG] = sig ?? NaN;
+    const tokens = step.tokens;
+    if (tokens !== undefined && (typeof tokens !== 'number' || Number.isNaN(tokens))) keep('tokens');
+    this.numbers[n + TOKENS] = typeof tokens === 'number' ? tokens : NaN;
+    let bits = 0;
+    for (const [key, field] of CODED) {
+      const value = step[key];
+      if (value === undefined) continue;
+      const code = codeOf(field.values, value);
+      if (code > 0) bits |= code << field.shift;
+      else keep(key);
+    }
+    const files = step.files_touched;
+    if (files !== undefined) {
+      if (Number.isInteger(files) && files >= 0 && files < MAX_FILES) bits |= (files + 1) << FILES_SHIFT;
+      else keep('files_touched');
+    }
+    this.numbers[n + BITS] = bits;
+    this.references[r + ID] = step.id;
+    this.references[r + TOOL] = step.tool;
+    // One path, by far the most common, is kept as the string: the array is made when the step is read.
+    this.references[r + PATHS] = step.paths?.length === 1 ? step.paths[0] : step.paths;
+    this.references[r + TEXT] = step.text;
+    this.references[r + COMMAND] = step.cmd;
+    for (const key of RARE) if (step[key] !== undefined) keep(key);
+    this.references[r + REST] = restKept ? rest : undefined;
+  }
+}
+
+type Reference = string | readonly string[] | Partial<Step> | undefined;
+
+// The numbers of a row.
+const NUMBERS = 4;
+const AT = 0;
+const SIG = 1;
+const TOKENS = 2;
+const BITS = 3;
+// The references of a row.
+const REFERENCES = 6;
+const ID = 0;
+const TOOL = 1;
+const PATHS = 2;
+const TEXT = 3;
+const COMMAND = 4;
+/** Fields seldom set (errors, ports, alignment, cost, output) and any value the bits cannot say, as given. */
+const REST = 5;
+
+/** Fields kept as they are, in the rest: most steps have none of them. */
+const RARE = ['err', 'err_text', 'ports', 'out', 'cost_usd', 'alignment'] as const;
+
+const OPS: readonly StepOp[] = ['read', 'write', 'search', 'exec', 'poll', 'other'];
+const STATUSES: readonly NonNullable<Step['status']>[] = ['success', 'error'];
+const BACKGROUND: readonly NonNullable<Step['bg']>[] = [1, -1];
+const BLOCKED: readonly true[] = [true];
+const MARKS: readonly (readonly ContentMark[])[] = [Object.freeze(['bypass']), Object.freeze(['secret']), Object.freeze(['bypass', 'secret'])];
+const PHASE_CODES: readonly Phase[] = PHASES;
+
+/** Small fields as codes (1-based: 0 is absent) in the bits: their values, first bit and width. */
+const OP = { values: OPS, shift: 0, width: 3 };
+const STATUS = { values: STATUSES, shift: 3, width: 2 };
+const BG = { values: BACKGROUND, shift: 5, width: 2 };
+const BLOCK = { values: BLOCKED, shift: 7, width: 1 };
+const MARK = { values: MARKS, shift: 8, width: 2 };
+const PHASE = { values: PHASE_CODES, shift: 10, width: 3 };
+const CODED = [
+  ['op', OP],
+  ['status', STATUS],
+  ['bg', BG],
+  ['blocked', BLOCK],
+  ['marks', MARK],
+  ['phase', PHASE],
+] as const satisfies readonly (readonly [keyof Step, { values: readonly unknown[]; shift: number; width: number }])[];
+const CODED_KEYS = CODED.map(([key]) => key);
+/** Files touched, plus one (0 is absent), in the 18 bits above the codes; more files are kept in the rest. */
+const FILES_SHIFT = 13;
+const MAX_FILES = 2 ** 18 - 1;
+
+function codeOf(values: readonly unknown[], value: unknown): number {
+  if (Array.isArray(value)) return values.findIndex((v) => Array.isArray(v) && v.length === value.length && v.every((x, i) => x === value[i])) + 1;
+  return values.indexOf(value) + 1;
+}
+
+const decode = <T>(field: { values: readonly T[]; shift: number; width: number }, bits: number): T | undefined => {
+  const code = (bits >>> field.shift) & ((1 << field.width) - 1);
+  return code ? field.values[code - 1] : undefined;
+};
+
+/** A signature as `fingerprint` writes it (a 32-bit hash in base 36) is kept as its number. */
+function packedSignature(sig: string | undefined): number | undefined {
+  if (typeof sig !== 'string' || !/^[0-9a-z]{1,7}$/.test(sig)) return undefined;
+  const value = Number.parseInt(sig, 36);
+  return value <= 0xffffffff && value.toString(36) === sig ? value : undefined;
+}
+
+/** A plain step of one shape whatever it carries (absent fields are undefined): the detectors read it fast. */
+function read(numbers: readonly number[], references: readonly Reference[], row: number): Step {
+  const n = row * NUMBERS;
+  const r = row * REFERENCES;
+  const bits = numbers[n + BITS]!;
+  const sig = numbers[n + SIG]!;
+  const tokens = numbers[n + TOKENS]!;
+  const files = bits >>> FILES_SHIFT;
+  const paths = references[r + PATHS] as string | readonly string[] | undefined;
+  const rest = references[r + REST] as Partial<Step> | undefined;
+  const step: Step = {
+    id: references[r + ID] as string,
+    at: numbers[n + AT]!,
+    tool: references[r + TOOL] as string | undefined,
+    op: decode(OP, bits),
+    sig: Number.isNaN(sig) ? rest?.sig : sig.toString(36),
+    cmd: references[r + COMMAND] as string | undefined,
+    paths: typeof paths === 'string' ? [paths] : (paths as string[] | undefined),
+    text: references[r + TEXT] as string | undefined,
+    marks: decode(MARK, bits) as ContentMark[] | undefined,
+    ports: rest?.ports,
+    bg: decode(BG, bits),
+    phase: decode(PHASE, bits),
+    status: decode(STATUS, bits),
+    err: rest?.err,
+    err_text: rest?.err_text,
+    out: rest?.out,
+    files_touched: files ? files - 1 : undefined,
+    tokens: Number.isNaN(tokens) ? rest?.tokens : tokens,
+    cost_usd: rest?.cost_usd,
+    alignment: rest?.alignment,
+    blocked: decode(BLOCK, bits),
+  };
+  // What the bits could not say was kept as given.
+  if (rest) for (const key of CODED_KEYS) if (rest[key] !== undefined) (step as unknown as Record<string, unknown>)[key] = rest[key];
+  if (rest?.files_touched !== undefined) step.files_touched = rest.files_touched;
+  return step;
+}
+
