@@ -95,9 +95,11 @@ export class SessionPatterns {
     return new SessionPatterns(settings, knowledge, state, StepWindow.of(steps, windowRows(settings)), detectors);
   }
 
-  /** The session as stored: made when asked for, from the state and the window's steps. */
+  /** The session as stored: made when asked for (after every event), from the state and the window's steps. */
   get snapshot(): SessionSnapshot {
-    return { ...this.state, steps: this.window.steps() };
+    // Not `{ ...this.state }`: V8 tenures a spread copy of an object that lives long, and a copy made
+    // after every event would fill the old generation.
+    return Object.assign({}, this.state, { steps: this.window.steps().slice() });
   }
 
   get ended(): boolean {

@@ -80,4 +80,16 @@ describe('StepWindow', () => {
     window.insert({ id: 'late', at: 100 });
     expect(window.steps().map((s) => s.id)).toEqual([...steps.map((s) => s.id), 'late']);
   });
+
+  it('gives the steps it last read again until it changes (the detectors, then the stored snapshot)', () => {
+    const window = StepWindow.of([{ id: 'a', at: 1 }], 65);
+    const read = window.steps();
+    expect(window.steps()).toBe(read);
+    StepWindow.of([{ id: 'b', at: 1 }], 65).steps();
+    expect(window.steps()).not.toBe(read);
+    const again = window.steps();
+    window.replace(0, { id: 'a', at: 1, status: 'success' });
+    expect(window.steps()).not.toBe(again);
+    expect(window.steps()[0]!.status).toBe('success');
+  });
 });

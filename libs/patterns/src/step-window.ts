@@ -14,6 +14,8 @@ export class StepWindow {
   private references: Reference[] = [];
   private rows = 0;
   private capacity = 0;
+  /** Counts the changes: steps read since the last one are still the window's steps. */
+  private version = 0;
 
   /** `rows` is how many steps the window holds at most, between two trims: it never reserves more. */
   constructor(private readonly maxRows: number) {}
@@ -45,14 +47,22 @@ export class StepWindow {
     return read(this.numbers, this.references, row);
   }
 
-  steps(): Step[] {
+  /**
+   * All the steps, in order. The detectors read them, then the snapshot stored after the same event: the
+   * steps last read are given again while their window has not changed (one window's, not every session's).
+   * They are to be read, not changed.
+   */
+  steps(): readonly Step[] {
+    if (lastRead?.window === this && lastRead.version === this.version) return lastRead.steps;
     const steps = new Array<Step>(this.rows);
     for (let row = 0; row < this.rows; row++) steps[row] = read(this.numbers, this.references, row);
+    lastRead = { window: this, version: this.version, steps };
     return steps;
   }
 
   /** Adds a step where its proposal belongs: after every step proposed no later than it. */
   insert(step: Step): void {
+    this.version++;
     let row = this.rows;
     while (row > 0 && this.timeAt(row - 1) > step.at) row--;
     this.reserve(this.rows + 1);
@@ -62,16 +72,19 @@ export class StepWindow {
   }
 
   replace(row: number, step: Step): void {
+    this.version++;
     this.write(row, step);
   }
 
   remove(row: number): void {
+    this.version++;
     this.move(row + 1, row, this.rows - row - 1);
     this.clearRows(--this.rows, 1);
   }
 
   /** Drops the `count` oldest steps. */
   dropOldest(count: number): void {
+    this.version++;
     const kept = this.rows - count;
     this.move(count, 0, kept);
     this.clearRows(kept, count);
@@ -79,6 +92,7 @@ export class StepWindow {
   }
 
   clear(): void {
+    this.version++;
     this.numbers = [];
     this.references = [];
     this.rows = this.capacity = 0;
@@ -156,6 +170,8 @@ export class StepWindow {
     this.references[r + REST] = restKept ? rest : undefined;
   }
 }
+
+let lastRead: { window: StepWindow; version: number; steps: readonly Step[] } | undefined;
 
 type Reference = string | readonly string[] | Partial<Step> | undefined;
 
