@@ -53,6 +53,13 @@ describe('StepWindow', () => {
     expect(stored(StepWindow.of([odd, big], 65).steps())).toEqual([odd, big]);
   });
 
+  it('packs the largest signature beside full bits exactly, and the tool with or without a rest', () => {
+    const largest: Step = { id: 'l', at: 7, tool: 'Edit', op: 'other', sig: (2 ** 32 - 1).toString(36), phase: 'testing', status: 'error', bg: -1, marks: ['bypass', 'secret'], blocked: true, files_touched: 126 };
+    const many: Step = { id: 'm', at: 8, tool: 'Write', sig: '0', files_touched: 127, err: 'E:1' };
+    const toolless: Step = { id: 't', at: 9, err_text: 'boom' };
+    expect(stored(StepWindow.of([largest, many, toolless], 65).steps())).toEqual([largest, many, toolless]);
+  });
+
   it('inserts in proposal order, replaces, removes and drops the oldest', () => {
     const window = new StepWindow(4);
     for (const [id, at] of [['b', 20], ['d', 40], ['a', 10], ['c', 30], ['c2', 30]] as const) window.insert({ id, at });

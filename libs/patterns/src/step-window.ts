@@ -3,11 +3,12 @@ import type { Step, StepOp } from './action-step.js';
 import type { ContentMark } from './signals.js';
 
 /**
- * A session's window of steps in proposal order, packed: per step four numbers in one array of doubles
- * (time, signature, tokens, the small fields as bits) and six references in one array (id, tool, paths,
- * text, command, whatever else it carries). Ten thousand sessions of 64 steps each would otherwise hold
- * 640,000 objects with their property stores, boxed numbers and one-path arrays — most of a session's
- * memory. The detectors read plain steps, made when they are asked for.
+ * A session's window of steps in proposal order, packed: per step three numbers in one array of doubles
+ * (time, tokens, the signature with the small fields as bits) and five references in one array (id, the
+ * tool or whatever else it carries, paths, text, command), the strings shared between steps and sessions.
+ * Ten thousand sessions of 64 steps each would otherwise hold 640,000 objects with their property stores,
+ * boxed numbers and one-path arrays — most of a session's memory. The detectors read plain steps, made
+ * when they are asked for.
  */
 export class StepWindow {
   private numbers: number[] = [];
@@ -101,7 +102,9 @@ export class StepWindow {
   /** Room for `rows` steps: doubled as it fills, never past the window's bound unless more are held. */
   private reserve(rows: number): void {
     if (rows <= this.capacity) return;
-    const capacity = Math.max(rows, Math.min(this.maxRows, Math.max(8, this.capacity * 2)));
+    // Doubled, but straight to the bound once doubling nears it (64 rows then 65 would be two copies).
+    const doubled = Math.max(8, this.capacity * 2);
+    const capacity = Math.max(rows, doubled * 1.25 >= this.maxRows ? this.maxRows : doubled);
     // Created at their full length and filled at once: the numbers stay unboxed doubles, no spare room.
     const numbers = new Array<number>(capacity * NUMBERS).fill(NaN);
     const references = new Array<Reference>(capacity * REFERENCES).fill(undefined);
@@ -142,7 +145,6 @@ export class StepWindow {
     this.numbers[n + AT] = step.at;
     const sig = packedSignature(step.sig);
     if (step.sig !== undefined && sig === undefined) keep('sig');
-    this.numbers[n + SIG] = sig ?? NaN;
     const tokens = step.tokens;
     if (tokens !== undefined && (typeof tokens !== 'number' || Number.isNaN(tokens))) keep('tokens');
     this.numbers[n + TOKENS] = typeof tokens === 'number' ? tokens : NaN;
@@ -159,37 +161,69 @@ export class StepWindow {
       if (Number.isInteger(files) && files >= 0 && files < MAX_FILES) bits |= (files + 1) << FILES_SHIFT;
       else keep('files_touched');
     }
-    this.numbers[n + BITS] = bits;
+    // The signature (plus one: 0 is none) above the bits, both exact in one double.
+    this.numbers[n + CODES] = (sig === undefined ? 0 : sig + 1) * BITS_RANGE + bits;
     this.references[r + ID] = step.id;
-    this.references[r + TOOL] = step.tool;
     // One path, by far the most common, is kept as the string: the array is made when the step is read.
-    this.references[r + PATHS] = step.paths?.length === 1 ? step.paths[0] : step.paths;
-    this.references[r + TEXT] = step.text;
-    this.references[r + COMMAND] = step.cmd;
+    const paths = step.paths;
+    this.references[r + PATHS] = paths?.length === 1 ? shared(paths[0]) : paths?.every((path) => shared(path) === path) ? paths : paths?.map(shared);
+    this.references[r + TEXT] = shared(step.text);
+    this.references[r + COMMAND] = shared(step.cmd);
     for (const key of RARE) if (step[key] !== undefined) keep(key);
-    this.references[r + REST] = restKept ? rest : undefined;
+    // The tool, or the rest with the tool in it.
+    if (step.tool !== undefined && typeof step.tool !== 'string') keep('tool');
+    else if (restKept && step.tool !== undefined) rest.tool = shared(step.tool);
+    this.references[r + TOOL_OR_REST] = restKept ? rest : shared(step.tool);
   }
 }
 
 let lastRead: { window: StepWindow; version: number; steps: readonly Step[] } | undefined;
 
+/**
+ * One copy of each tool name, path, command and text the windows hold, whichever step and session holds
+ * it: a message's strings are new copies each time it is parsed, while sessions read the same files and
+ * run the same commands over and over. Bounded: emptied when it holds too many or too much (the copies
+ * held stay valid; the next ones are shared again).
+ */
+const sharedStrings = new Map<string, string>();
+let sharedCharacters = 0;
+const MAX_SHARED = 50_000;
+const MAX_SHARED_CHARACTERS = 2_000_000;
+/** Longer strings are seldom repeated: kept as they are. */
+const MAX_SHARED_LENGTH = 512;
+
+function shared<T extends string | undefined>(value: T): T {
+  if (value === undefined || value.length > MAX_SHARED_LENGTH) return value;
+  const known = sharedStrings.get(value);
+  if (known !== undefined) return known as T;
+  if (sharedStrings.size >= MAX_SHARED || sharedCharacters >= MAX_SHARED_CHARACTERS) {
+    sharedStrings.clear();
+    sharedCharacters = 0;
+  }
+  sharedStrings.set(value, value);
+  sharedCharacters += value.length;
+  return value;
+}
+
 type Reference = string | readonly string[] | Partial<Step> | undefined;
 
 // The numbers of a row.
-const NUMBERS = 4;
+const NUMBERS = 3;
 const AT = 0;
-const SIG = 1;
-const TOKENS = 2;
-const BITS = 3;
+const TOKENS = 1;
+/** The signature's number plus one (0: none) times BITS_RANGE, plus the small fields' bits. */
+const CODES = 2;
 // The references of a row.
-const REFERENCES = 6;
+const REFERENCES = 5;
 const ID = 0;
-const TOOL = 1;
+/**
+ * The tool; or, when the step has a rest (fields seldom set: errors, ports, alignment, cost, output; and
+ * any value the bits cannot say, as given), the rest with the tool in it.
+ */
+const TOOL_OR_REST = 1;
 const PATHS = 2;
 const TEXT = 3;
 const COMMAND = 4;
-/** Fields seldom set (errors, ports, alignment, cost, output) and any value the bits cannot say, as given. */
-const REST = 5;
 
 /** Fields kept as they are, in the rest: most steps have none of them. */
 const RARE = ['err', 'err_text', 'ports', 'out', 'cost_usd', 'alignment'] as const;
@@ -217,9 +251,11 @@ const CODED = [
   ['phase', PHASE],
 ] as const satisfies readonly (readonly [keyof Step, { values: readonly unknown[]; shift: number; width: number }])[];
 const CODED_KEYS = CODED.map(([key]) => key);
-/** Files touched, plus one (0 is absent), in the 18 bits above the codes; more files are kept in the rest. */
+/** Files touched, plus one (0 is absent), in the 7 bits above the codes; more files are kept in the rest. */
 const FILES_SHIFT = 13;
-const MAX_FILES = 2 ** 18 - 1;
+const MAX_FILES = 2 ** 7 - 1;
+/** The bits take 20 bits: with a signature's 33 (a 32-bit hash plus one) above them, 53, exact in a double. */
+const BITS_RANGE = 2 ** 20;
 
 function codeOf(values: readonly unknown[], value: unknown): number {
   if (Array.isArray(value)) return values.findIndex((v) => Array.isArray(v) && v.length === value.length && v.every((x, i) => x === value[i])) + 1;
@@ -242,18 +278,20 @@ function packedSignature(sig: string | undefined): number | undefined {
 function read(numbers: readonly number[], references: readonly Reference[], row: number): Step {
   const n = row * NUMBERS;
   const r = row * REFERENCES;
-  const bits = numbers[n + BITS]!;
-  const sig = numbers[n + SIG]!;
+  const codes = numbers[n + CODES]!;
+  const sig = Math.floor(codes / BITS_RANGE);
+  const bits = codes - sig * BITS_RANGE;
   const tokens = numbers[n + TOKENS]!;
   const files = bits >>> FILES_SHIFT;
   const paths = references[r + PATHS] as string | readonly string[] | undefined;
-  const rest = references[r + REST] as Partial<Step> | undefined;
+  const toolOrRest = references[r + TOOL_OR_REST] as string | Partial<Step> | undefined;
+  const rest = typeof toolOrRest === 'object' ? toolOrRest : undefined;
   const step: Step = {
     id: references[r + ID] as string,
     at: numbers[n + AT]!,
-    tool: references[r + TOOL] as string | undefined,
+    tool: rest ? rest.tool : (toolOrRest as string | undefined),
     op: decode(OP, bits),
-    sig: Number.isNaN(sig) ? rest?.sig : sig.toString(36),
+    sig: sig ? (sig - 1).toString(36) : rest?.sig,
     cmd: references[r + COMMAND] as string | undefined,
     paths: typeof paths === 'string' ? [paths] : (paths as string[] | undefined),
     text: references[r + TEXT] as string | undefined,
