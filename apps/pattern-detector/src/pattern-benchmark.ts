@@ -55,12 +55,36 @@ function action(session: number, n: number) {
   }
 }
 
-/** Where the service stores its sessions, reduced to what the process holds of it: nothing but revisions. */
-const bucket = { get: () => Promise.resolve(undefined), write: (_key: string, _value: unknown, revision: number | undefined) => Promise.resolve((revision ?? 0) + 1), keys: () => Promise.resolve([]) };
+/**
+ * Where the service stores its sessions, reduced to what the process holds of it: nothing but revisions.
+ * Each record is still written out as the KV bucket's store writes it (JSON, then bytes) and let go, so
+ * that the garbage of every event is the service's.
+ */
+const encoder = new TextEncoder();
+const bucket = {
+  get: () => Promise.resolve(undefined),
+  write: (_key: string, value: unknown, revision: number | undefined) => {
+    encoder.encode(JSON.stringify(value));
+    return Promise.resolve((revision ?? 0) + 1);
+  },
+  keys: () => Promise.resolve([]),
+};
+
+/**
+ * A full collection, then a moment for V8's background threads to sweep and return the pages it freed:
+ * the memory a service holds between its events, not in the instant a collection ends.
+ */
+async function settle(gc: (() => void) | undefined): Promise<void> {
+  if (!gc) return;
+  for (let i = 0; i < 2; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 export async function measurePatternDetector(options: Omit<Options, 'json'>) {
   const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
+  await settle(gc);
   const before = process.memoryUsage();
   const start = Date.parse('2026-03-02T09:00:00Z');
   let evaluated = 0;
@@ -108,7 +132,7 @@ export async function measurePatternDetector(options: Omit<Options, 'json'>) {
   };
   // Fill every session's windows: max_actions actions with their outcomes each.
   for (let round = 0; round < settings.window.max_actions * 2; round++) for (let i = 0; i < options.sessions; i++) await step(i);
-  gc?.();
+  await settle(gc);
   const filled = process.memoryUsage();
   let snapshotBytes = 0;
   const held = patterns.keeper.heldSessions();
