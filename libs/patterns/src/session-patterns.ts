@@ -288,8 +288,15 @@ export class SessionPatterns {
   /** Counts a step once both halves are in: the polling run and the resource slots; then it is settled. */
   private count(step: Step): void {
     const { state } = this;
-    state.counted.push(step.id);
-    if (state.counted.length > this.settings.window.max_actions) state.counted.splice(0, state.counted.length - this.settings.window.max_actions);
+    // Shifted in place once full: not trimmed at the front and grown again every few counts.
+    const { counted } = state;
+    const max = this.settings.window.max_actions;
+    if (max > 0 && counted.length >= max) {
+      counted.copyWithin(0, counted.length - max + 1);
+      counted.length = max - 1;
+    }
+    counted.push(step.id);
+    if (counted.length > max) counted.splice(0, counted.length - max);
     this.countPolling(step);
     const slot = this.slot();
     slot.file_operations += fileOperations(step);
