@@ -71,14 +71,22 @@ const bucket = {
 };
 
 /**
- * A full collection, then a moment for V8's background threads to sweep and return the pages it freed:
- * the memory a service holds between its events, not in the instant a collection ends.
+ * A full collection, then time for V8's background threads to sweep and return the pages it freed (a
+ * second at least, then until the RSS stops falling, 5 s at most; on a loaded machine that takes
+ * longer): the memory a service holds between its events, not in the instant a collection ends.
  */
 async function settle(gc: (() => void) | undefined): Promise<void> {
   if (!gc) return;
   for (let i = 0; i < 2; i++) {
     gc();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    let rss = process.memoryUsage.rss();
+    for (let waited = 250; waited <= 5000; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = process.memoryUsage.rss();
+      const fell = rss - now;
+      rss = now;
+      if (waited >= 1000 && fell < 1024 * 1024) break;
+    }
   }
 }
 
