@@ -1,13 +1,15 @@
-import { performance } from 'node:perf_hooks';
+import { createMessage, type AnyMessage, type MessageType } from '@warden/contracts';
 import { parseBenchmarkOptions, summariseLatencies } from '@warden/observability';
 import { resolvePatternSettings } from '@warden/patterns';
-import { priceOf, SessionPatterns } from '@warden/patterns';
+import { priceOf, type PatternReport, type SessionPatterns } from '@warden/patterns';
+import { PatternSessions } from './patterns/pattern-sessions.js';
 
 /**
  * Measures the pattern detector in process: the time to apply one event (a proposed action or an
  * outcome) to its session and run all eleven detectors over the session's windows, and the memory of
- * many active sessions whose windows are full. Run by the suite's benchmark (test/bench) and on its own:
- * `node apps/pattern-detector/dist/pattern-benchmark.js --help`.
+ * many active sessions whose windows are full — held as the service holds them, by its session keeper
+ * with the ids of the messages applied; only the KV bucket is left out (it keeps nothing in the process).
+ * Run by the suite's benchmark (test/bench) and on its own: `node apps/pattern-detector/dist/pattern-benchmark.js --help`.
  */
 
 const HELP = `Usage: node apps/pattern-detector/dist/pattern-benchmark.js [options]
@@ -53,58 +55,99 @@ function action(session: number, n: number) {
   }
 }
 
-export function measurePatternDetector(options: Omit<Options, 'json'>) {
+/**
+ * Where the service stores its sessions, reduced to what the process holds of it: nothing but revisions.
+ * Each record is still written out as the KV bucket's store writes it (JSON, then bytes) and let go, so
+ * that the garbage of every event is the service's.
+ */
+const encoder = new TextEncoder();
+const bucket = {
+  get: () => Promise.resolve(undefined),
+  write: (_key: string, value: unknown, revision: number | undefined) => {
+    encoder.encode(JSON.stringify(value));
+    return Promise.resolve((revision ?? 0) + 1);
+  },
+  keys: () => Promise.resolve([]),
+};
+
+/**
+ * A full collection, then time for V8's background threads to sweep and return the pages it freed (a
+ * second at least, then until the RSS stops falling, 5 s at most; on a loaded machine that takes
+ * longer): the memory a service holds between its events, not in the instant a collection ends.
+ */
+async function settle(gc: (() => void) | undefined): Promise<void> {
+  if (!gc) return;
+  for (let i = 0; i < 2; i++) {
+    gc();
+    let rss = process.memoryUsage.rss();
+    for (let waited = 250; waited <= 5000; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = process.memoryUsage.rss();
+      const fell = rss - now;
+      rss = now;
+      if (waited >= 1000 && fell < 1024 * 1024) break;
+    }
+  }
+}
+
+export async function measurePatternDetector(options: Omit<Options, 'json'>) {
   const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
+  await settle(gc);
   const before = process.memoryUsage();
   const start = Date.parse('2026-03-02T09:00:00Z');
-  const sessions: SessionPatterns[] = [];
+  let evaluated = 0;
+  const patterns = new PatternSessions({
+    settings,
+    knowledge: [],
+    partitions: 1,
+    store: bucket,
+    publish: () => Promise.resolve(),
+    timing: { evaluated: (_event, ms) => (evaluated = ms), handled: () => undefined },
+  });
   const next: number[] = [];
   const clock: number[] = [];
+  /** Applies one message to session `i` as the service does; the time of applying it and running the detectors. */
+  const apply = async (i: number, type: MessageType, payload: unknown, at: number, change: (p: SessionPatterns) => PatternReport[]): Promise<number> => {
+    const message = createMessage(type, { agent_id: `agent-${i % 100}`, session_id: `session-${i}`, timestamp: new Date(at).toISOString(), payload: payload as never }) as AnyMessage;
+    await patterns.apply(message, at, type, change);
+    return evaluated;
+  };
   for (let i = 0; i < options.sessions; i++) {
-    const patterns = SessionPatterns.open(settings, [], `agent-${i % 100}`, `session-${i}`, start);
-    patterns.started(start, { context: { goal: `Fix the failing handler in src/module${i % 40}/file1.ts`, cwd: `/home/dev/projects/p${i % 50}`, expected_paths: ['src/**', 'test/**'] }, phase: 'implementation' });
-    sessions.push(patterns);
+    const started = { context: { goal: `Fix the failing handler in src/module${i % 40}/file1.ts`, cwd: `/home/dev/projects/p${i % 50}`, expected_paths: ['src/**', 'test/**'] }, phase: 'implementation' as const };
+    await apply(i, 'session.started', started, start, (p) => p.started(start, started));
     next.push(0);
     clock.push(start);
   }
   /** Applies the next event of session `i`: its next action, or that action's outcome. */
-  const step = (i: number): number => {
-    const patterns = sessions[i]!;
+  const step = (i: number): Promise<number> => {
     const n = next[i]!++;
     const a = action(i, n >> 1);
     clock[i]! += 2500;
     const at = clock[i]!;
-    const began = performance.now();
-    if (n % 2 === 0) patterns.actionProposed(at, a.action);
-    else {
-      const tokens = { prompt: 6000 + (n % 50) * 100, completion: 300 };
-      patterns.outcomeReported(
-        at,
-        {
-          action_id: a.action.action_id,
-          status: a.ok ? 'success' : 'error',
-          ...(a.ok ? {} : { error: { message: `TypeError: Cannot read properties of undefined (reading 'id') at src/module${n % 40}.ts:${n % 90}:7`, class: 'TypeError' } }),
-          ...(a.files ? { files_touched: a.files } : {}),
-          model: 'claude-sonnet-4-5-20250929',
-          tokens,
-          output_excerpt: n % 4 === 0 ? 'running' : `ok ${n % 7}`,
-          ...(n % 10 === 1 ? { progress: { files_modified: n % 20 === 1 ? 1 : 0, lines_added: n } } : {}),
-        },
-        priceOf(settings.resource_spiral.pricing, 'claude-sonnet-4-5-20250929', tokens),
-      );
-    }
-    return performance.now() - began;
+    if (n % 2 === 0) return apply(i, 'action.proposed', a.action, at, (p) => p.actionProposed(at, a.action));
+    const tokens = { prompt: 6000 + (n % 50) * 100, completion: 300 };
+    const outcome = {
+      action_id: a.action.action_id,
+      status: a.ok ? ('success' as const) : ('error' as const),
+      ...(a.ok ? {} : { error: { message: `TypeError: Cannot read properties of undefined (reading 'id') at src/module${n % 40}.ts:${n % 90}:7`, class: 'TypeError' } }),
+      ...(a.files ? { files_touched: a.files } : {}),
+      model: 'claude-sonnet-4-5-20250929',
+      tokens,
+      output_excerpt: n % 4 === 0 ? 'running' : `ok ${n % 7}`,
+      ...(n % 10 === 1 ? { progress: { files_modified: n % 20 === 1 ? 1 : 0, lines_added: n } } : {}),
+    };
+    return apply(i, 'action.outcome', outcome, at, (p) => p.outcomeReported(at, outcome, priceOf(settings.resource_spiral.pricing, 'claude-sonnet-4-5-20250929', tokens)));
   };
   // Fill every session's windows: max_actions actions with their outcomes each.
-  for (let round = 0; round < settings.window.max_actions * 2; round++) for (let i = 0; i < sessions.length; i++) step(i);
-  gc?.();
+  for (let round = 0; round < settings.window.max_actions * 2; round++) for (let i = 0; i < options.sessions; i++) await step(i);
+  await settle(gc);
   const filled = process.memoryUsage();
   let snapshotBytes = 0;
-  for (let i = 0; i < sessions.length; i += Math.max(1, Math.floor(sessions.length / 200))) snapshotBytes = Math.max(snapshotBytes, JSON.stringify(sessions[i]!.snapshot).length);
-  for (let k = 0; k < options.warmup; k++) step((k * 7919) % sessions.length);
+  const held = patterns.keeper.heldSessions();
+  for (let i = 0; i < held.length; i += Math.max(1, Math.floor(held.length / 200))) snapshotBytes = Math.max(snapshotBytes, JSON.stringify(held[i]!.session.snapshot).length);
+  for (let k = 0; k < options.warmup; k++) await step((k * 7919) % options.sessions);
   const samples: number[] = [];
-  for (let k = 0; k < options.count; k++) samples.push(step((k * 7919 + 13) % sessions.length));
+  for (let k = 0; k < options.count; k++) samples.push(await step((k * 7919 + 13) % options.sessions));
   return {
     sessions: options.sessions,
     windowActions: settings.window.max_actions,
@@ -119,7 +162,7 @@ export function measurePatternDetector(options: Omit<Options, 'json'>) {
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let options: Options;
   try {
     options = parseOptions(process.argv.slice(2));
@@ -127,7 +170,7 @@ function main(): void {
     process.stderr.write(`pattern-benchmark: ${(error as Error).message}\n`);
     process.exit(2);
   }
-  const figures = measurePatternDetector(options);
+  const figures = await measurePatternDetector(options);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     return;
@@ -144,4 +187,4 @@ function main(): void {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -189,6 +189,15 @@ export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number
   if (outcome.phase && !step.phase) step.phase = outcome.phase;
 }
 
+/**
+ * A counted step keeps only what the detectors read later: its output fingerprint and cost served the
+ * polling run and the resource slots once, when it was counted.
+ */
+export function settle(step: Step): void {
+  delete step.out;
+  delete step.cost_usd;
+}
+
 /** A file operation for the resource figures: reads, writes, searches and commands that touched files. */
 export function fileOperations(step: Step): number {
   if (step.op === 'read' || step.op === 'write' || step.op === 'search') return Math.max(1, step.files_touched ?? 0);

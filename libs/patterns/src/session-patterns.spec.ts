@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { resolvePatternSettings } from './detector-settings-file.js';
+import type { PatternReport } from './session-patterns.js';
 import { SessionDriver, T0 } from './session-driver.fixture.js';
-import { eventTime } from './session-patterns.js';
+import { eventTime, SessionPatterns } from './session-patterns.js';
+import type { SessionSnapshot } from './session-state.js';
 
 const CWD = '/home/dev/projects/cart';
 const failing = (line: number) => ({ error: `TypeError: x is undefined at src/cart.ts:${line}`, errorClass: 'TypeError' });
@@ -119,5 +123,40 @@ describe('state', () => {
     expect(snapshot.counted.length).toBeLessThanOrEqual(20);
     expect(snapshot.resources.slots.length).toBeLessThanOrEqual(13);
     expect(JSON.stringify(snapshot).length).toBeLessThan(12_000);
+  });
+
+  it('continues from a snapshot stored by the earlier code, whose steps are objects with every field kept', () => {
+    // Written by the version before the packed window: a session mid-way (a repeated failure, a polling run,
+    // an action still waiting for its outcome, a blocked one), then its remaining events and their reports.
+    const recorded = JSON.parse(readFileSync(new URL('./stored-snapshot.fixture.json', import.meta.url), 'utf8')) as {
+      snapshot: SessionSnapshot;
+      events: { kind: 'action' | 'outcome' | 'verdict'; at: number; payload: never; cost?: number }[];
+      reports: PatternReport[];
+    };
+    const settings = resolvePatternSettings();
+    const replay = (patterns: SessionPatterns, events: typeof recorded.events) =>
+      events.flatMap((e) => (e.kind === 'action' ? patterns.actionProposed(e.at, e.payload) : e.kind === 'outcome' ? patterns.outcomeReported(e.at, e.payload, e.cost) : patterns.verdict(e.at, e.payload)));
+    const restored = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(recorded.snapshot)) as SessionSnapshot);
+    expect(restored.snapshot.steps.map((s) => s.id)).toEqual(recorded.snapshot.steps.map((s) => s.id));
+    expect(replay(restored, recorded.events)).toEqual(recorded.reports);
+    // And from the snapshot this version stores, after a second restart half-way through.
+    const again = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(recorded.snapshot)) as SessionSnapshot);
+    const half = Math.floor(recorded.events.length / 2);
+    const first = replay(again, recorded.events.slice(0, half));
+    const continued = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(again.snapshot)) as SessionSnapshot);
+    expect([...first, ...replay(continued, recorded.events.slice(half))]).toEqual(recorded.reports);
+  });
+
+  it('stores what counting read of a step only until it is counted', () => {
+    const s = new SessionDriver();
+    s.bash('npm test', { output: 'ok', cost: 0.5 });
+    s.patterns.actionProposed(s.now + 1000, { action_id: 'waiting', kind: 'tool_use', tool: 'Bash', input: { command: 'npm run build' } });
+    s.patterns.outcomeReported(s.now + 2000, { action_id: 'early', status: 'success', output_excerpt: 'done' }, 0.25);
+    const steps = s.patterns.snapshot.steps;
+    expect(steps.find((x) => x.id === 'a1')).toMatchObject({ status: 'success', tokens: undefined });
+    expect(steps.find((x) => x.id === 'a1')).not.toHaveProperty('out', expect.anything());
+    expect(steps.find((x) => x.id === 'a1')).not.toHaveProperty('cost_usd', expect.anything());
+    // The outcome that came before its proposal waits with its output and cost to be counted.
+    expect(steps.find((x) => x.id === 'early')).toMatchObject({ out: expect.any(String), cost_usd: 0.25 });
   });
 });

@@ -1,7 +1,7 @@
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
-import { addOutcome, fileOperations, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
+import { addOutcome, fileOperations, settle, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
 import { DETECTOR_NAMES, ladderTop, severityAt, severityRank, type PatternSettings, type SeverityLadder } from './detector-settings.js';
 import type { Detector, Detectors, Finding, SessionView } from './detectors/detector.js';
 import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
@@ -14,7 +14,8 @@ import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
 import { homeOf, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from './paths.js';
 import { knowledgeFor, type ProjectKnowledge } from '@warden/project-knowledge';
-import { emptySnapshot, type PhaseKey, type SessionSnapshot } from './session-state.js';
+import { emptyState, type PhaseKey, type SessionSnapshot, type SessionState } from './session-state.js';
+import { StepWindow } from './step-window.js';
 
 export const DETECTORS: Detectors = {
   repetitive_errors: detectRepetitiveErrors,
@@ -77,26 +78,38 @@ export class SessionPatterns {
   private constructor(
     private readonly settings: PatternSettings,
     private readonly knowledgeFiles: readonly ProjectKnowledge[],
-    readonly snapshot: SessionSnapshot,
+    private readonly state: SessionState,
+    private readonly window: StepWindow,
     private readonly detectors: Detectors,
   ) {}
 
   static open(settings: PatternSettings, knowledge: readonly ProjectKnowledge[], agentId: string, sessionId: string, now: number, detectors: Detectors = DETECTORS): SessionPatterns {
-    return new SessionPatterns(settings, knowledge, emptySnapshot(agentId, sessionId, now), detectors);
+    return new SessionPatterns(settings, knowledge, emptyState(agentId, sessionId, now), new StepWindow(windowRows(settings)), detectors);
   }
 
   static restore(settings: PatternSettings, knowledge: readonly ProjectKnowledge[], snapshot: SessionSnapshot, detectors: Detectors = DETECTORS): SessionPatterns {
-    return new SessionPatterns(settings, knowledge, snapshot, detectors);
+    const { steps, ...state } = snapshot;
+    // A counted step no longer needs what only counting read (snapshots stored before kept it).
+    const counted = new Set(state.counted);
+    for (const step of steps) if (counted.has(step.id)) settle(step);
+    return new SessionPatterns(settings, knowledge, state, StepWindow.of(steps, windowRows(settings)), detectors);
+  }
+
+  /** The session as stored: made when asked for (after every event), from the state and the window's steps. */
+  get snapshot(): SessionSnapshot {
+    // Not `{ ...this.state }`: V8 tenures a spread copy of an object that lives long, and a copy made
+    // after every event would fill the old generation.
+    return Object.assign({}, this.state, { steps: this.window.steps().slice() });
   }
 
   get ended(): boolean {
-    return !!this.snapshot.ended;
+    return !!this.state.ended;
   }
 
   started(at: number, start: SessionStart): PatternReport[] {
     this.advance(at);
-    this.snapshot.context = { ...start.context };
-    if (start.phase) this.snapshot.phase = start.phase;
+    this.state.context = { ...start.context };
+    if (start.phase) this.state.phase = start.phase;
     return this.evaluate();
   }
 
@@ -106,66 +119,66 @@ export class SessionPatterns {
    */
   goalChanged(at: number, request: string): PatternReport[] {
     this.advance(at);
-    this.snapshot.context = { ...this.snapshot.context, goal: goalAfter(this.snapshot.context.goal, request) };
-    this.snapshot.goal_since = at;
+    this.state.context = { ...this.state.context, goal: goalAfter(this.state.context.goal, request) };
+    this.state.goal_since = at;
     const named = pathsNamedIn(request);
-    if (named.length) this.snapshot.named_paths = [...new Set([...(this.snapshot.named_paths ?? []), ...named])].slice(-32);
+    if (named.length) this.state.named_paths = [...new Set([...(this.state.named_paths ?? []), ...named])].slice(-32);
     return this.evaluate();
   }
 
   phaseChanged(at: number, phase: Phase): PatternReport[] {
     this.advance(at);
-    if (this.snapshot.phase !== phase) {
-      this.snapshot.phase = phase;
-      delete this.snapshot.stagnation[phase];
-      delete this.snapshot.last_progress[phase];
+    if (this.state.phase !== phase) {
+      this.state.phase = phase;
+      delete this.state.stagnation[phase];
+      delete this.state.last_progress[phase];
     }
     return this.evaluate();
   }
 
   /** The session is over: only the mark is kept, so stragglers are ignored and the stored copy is small. */
   end(): void {
-    const { snapshot } = this;
-    snapshot.ended = true;
-    snapshot.steps = [];
-    snapshot.counted = [];
-    snapshot.stagnation = {};
-    snapshot.last_progress = {};
-    snapshot.resources = { slots: [], background: 0 };
-    delete snapshot.polling;
+    const { state } = this;
+    state.ended = true;
+    this.window.clear();
+    state.counted = [];
+    state.stagnation = {};
+    state.last_progress = {};
+    state.resources = { slots: [], background: 0 };
+    delete state.polling;
   }
 
   actionProposed(at: number, action: ProposedAction & { context?: SessionStart['context']; cwd?: string }): PatternReport[] {
     this.advance(at);
-    const { snapshot } = this;
-    if (action.context && !snapshot.context.goal && !snapshot.context.cwd) snapshot.context = { ...action.context };
-    if (snapshot.counted.includes(action.action_id)) return [];
-    const existing = snapshot.steps.find((s) => s.id === action.action_id);
+    const { state } = this;
+    if (action.context && !state.context.goal && !state.context.cwd) state.context = { ...action.context };
+    if (state.counted.includes(action.action_id)) return [];
+    const row = this.window.indexOf(action.action_id);
+    const existing = row >= 0 ? this.window.step(row) : undefined;
     if (existing?.sig) return [];
     // Relative paths are read from where the shell is; the home and the scope stay the declared project's.
-    const cwd = action.cwd ?? snapshot.context.cwd;
-    const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(snapshot.context.cwd ?? cwd)), existing ? pick(existing) : {});
-    if (existing) snapshot.steps.splice(snapshot.steps.indexOf(existing), 1);
-    this.insert(step);
+    const cwd = action.cwd ?? state.context.cwd;
+    const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(state.context.cwd ?? cwd)), existing ? pick(existing) : {});
     if (step.bg) this.addBackground(step.bg);
     if (step.status) this.count(step);
+    // A step whose outcome came first moves to where its proposal belongs.
+    if (existing) this.window.remove(row);
+    this.window.insert(step);
     this.trim();
     return this.evaluate();
   }
 
   outcomeReported(at: number, outcome: ReportedOutcome & { progress?: PhaseProgress }, costUsd: number | undefined): PatternReport[] {
     this.advance(at);
-    const { snapshot } = this;
-    if (snapshot.counted.includes(outcome.action_id)) return [];
-    let step = snapshot.steps.find((s) => s.id === outcome.action_id);
-    if (step?.status) return [];
-    if (!step) {
-      step = { id: outcome.action_id, at };
-      this.insert(step);
-    }
+    const { state } = this;
+    if (state.counted.includes(outcome.action_id)) return [];
+    const row = this.window.indexOf(outcome.action_id);
+    const step = row >= 0 ? this.window.step(row) : { id: outcome.action_id, at };
+    if (step.status) return [];
     addOutcome(step, outcome, costUsd);
-    if (outcome.progress) this.recordProgress(outcome.phase ?? step.phase ?? snapshot.phase, outcome.progress, step.id);
+    if (outcome.progress) this.recordProgress(outcome.phase ?? step.phase ?? state.phase, outcome.progress, step.id);
     if (step.sig) this.count(step);
+    this.place(row, step);
     this.trim();
     return this.evaluate();
   }
@@ -175,16 +188,14 @@ export class SessionPatterns {
     const alignment = verdict.rationality?.components.goal_alignment;
     const blocked = verdict.verdict === 'block';
     if (alignment === undefined && !blocked) return [];
-    let step = this.snapshot.steps.find((s) => s.id === verdict.action_id);
-    if (!step) {
-      if (this.snapshot.counted.includes(verdict.action_id)) return [];
-      step = { id: verdict.action_id, at };
-      this.insert(step);
-    }
+    const row = this.window.indexOf(verdict.action_id);
+    if (row < 0 && this.state.counted.includes(verdict.action_id)) return [];
+    const step = row >= 0 ? this.window.step(row) : { id: verdict.action_id, at };
     if (step.alignment === alignment && (!blocked || step.blocked)) return [];
     if (alignment !== undefined) step.alignment = alignment;
     // Refused, it never runs and reports no outcome; what it attempted still tells of a trap.
     if (blocked) step.blocked = true;
+    this.place(row, step);
     this.trim();
     return this.evaluate();
   }
@@ -204,17 +215,18 @@ export class SessionPatterns {
   }
 
   private view(): SessionView {
-    const { context } = this.snapshot;
+    const { context } = this.state;
     const home = homeOf(context.cwd);
-    const named = this.snapshot.named_paths ?? [];
+    const named = this.state.named_paths ?? [];
     const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}\u0000${named.join('\u0000')}`;
     if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
     const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd, pathMatcher);
+    const steps = this.window.steps();
     return {
-      snapshot: this.snapshot,
+      state: this.state,
       settings: this.settings,
-      completed: this.snapshot.steps.filter((s) => s.sig !== undefined && s.status !== undefined),
-      attempted: this.snapshot.steps.filter((s) => s.sig !== undefined && (s.status !== undefined || s.blocked)),
+      completed: steps.filter((s) => s.sig !== undefined && s.status !== undefined),
+      attempted: steps.filter((s) => s.sig !== undefined && (s.status !== undefined || s.blocked)),
       ...(this.scope.match ? { inScope: this.scope.match } : {}),
       ...(knowledge ? { knowledge } : {}),
       ...(home ? { home } : {}),
@@ -222,7 +234,7 @@ export class SessionPatterns {
   }
 
   private episode(type: PatternType, finding: Finding | undefined): PatternReport | undefined {
-    const episodes = this.snapshot.episodes;
+    const episodes = this.state.episodes;
     const episode = episodes[type];
     if (!finding) {
       if (episode?.open && ++episode.quiet >= this.settings.episode.quiet_evaluations) episode.open = false;
@@ -250,7 +262,7 @@ export class SessionPatterns {
   private report(type: PatternType, episode: number, severity: Severity, finding: Finding): PatternReport {
     const toggle = this.settings[type];
     return {
-      pattern_id: `pat-${fingerprint(`${this.snapshot.agent_id}:${this.snapshot.session_id}`)}-${type}-${episode}-${severity}`,
+      pattern_id: `pat-${fingerprint(`${this.state.agent_id}:${this.state.session_id}`)}-${type}-${episode}-${severity}`,
       pattern_type: type,
       severity,
       confidence: finding.confidence,
@@ -264,39 +276,45 @@ export class SessionPatterns {
   }
 
   private advance(at: number): void {
-    if (at > this.snapshot.now) this.snapshot.now = at;
+    if (at > this.state.now) this.state.now = at;
   }
 
-  /** Keeps steps in proposal order; a step whose outcome came first moves to where its proposal belongs. */
-  private insert(step: Step): void {
-    const steps = this.snapshot.steps;
-    let index = steps.length;
-    while (index > 0 && steps[index - 1]!.at > step.at) index--;
-    steps.splice(index, 0, step);
+  /** Writes a changed step back to its row, or adds a new one in proposal order. */
+  private place(row: number, step: Step): void {
+    if (row >= 0) this.window.replace(row, step);
+    else this.window.insert(step);
   }
 
-  /** Counts a step once both halves are in: the polling run and the resource slots. */
+  /** Counts a step once both halves are in: the polling run and the resource slots; then it is settled. */
   private count(step: Step): void {
-    const { snapshot } = this;
-    snapshot.counted.push(step.id);
-    if (snapshot.counted.length > this.settings.window.max_actions) snapshot.counted.splice(0, snapshot.counted.length - this.settings.window.max_actions);
+    const { state } = this;
+    // Shifted in place once full: not trimmed at the front and grown again every few counts.
+    const { counted } = state;
+    const max = this.settings.window.max_actions;
+    if (max > 0 && counted.length >= max) {
+      counted.copyWithin(0, counted.length - max + 1);
+      counted.length = max - 1;
+    }
+    counted.push(step.id);
+    if (counted.length > max) counted.splice(0, counted.length - max);
     this.countPolling(step);
     const slot = this.slot();
     slot.file_operations += fileOperations(step);
     slot.tokens += step.tokens ?? 0;
     slot.cost_usd += step.cost_usd ?? 0;
+    settle(step);
   }
 
   private countPolling(step: Step): void {
-    const { snapshot } = this;
+    const { state } = this;
     // Waiting between two polls does not end the run.
     if (step.cmd && /^sleep\s+[\d.]+[smh]?$/.test(step.cmd)) return;
     const changes = step.op === 'write' || (step.op === 'exec' && (step.files_touched ?? 0) > 0);
     if (step.status !== 'success' || changes || !step.sig) {
-      delete snapshot.polling;
+      delete state.polling;
       return;
     }
-    const run = snapshot.polling;
+    const run = state.polling;
     if (run && run.sig === step.sig) {
       run.count++;
       run.ids.push(step.id);
@@ -304,34 +322,34 @@ export class SessionPatterns {
       if (step.out && !run.outputs.includes(step.out) && run.outputs.length < 5) run.outputs.push(step.out);
       return;
     }
-    snapshot.polling = { sig: step.sig, count: 1, ids: [step.id], outputs: step.out ? [step.out] : [], ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
+    state.polling = { sig: step.sig, count: 1, ids: [step.id], outputs: step.out ? [step.out] : [], ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
   }
 
   private recordProgress(phase: Phase | undefined, progress: PhaseProgress, actionId: string): void {
-    const { snapshot } = this;
+    const { state } = this;
     const key: PhaseKey = phase ?? 'default';
-    const previous = snapshot.last_progress[key];
-    snapshot.last_progress[key] = progress;
-    snapshot.progress_phase = key;
+    const previous = state.last_progress[key];
+    state.last_progress[key] = progress;
+    state.progress_phase = key;
     if (hasPhaseProgress(phase, progress, previous)) {
-      snapshot.stagnation[key] = { count: 0, ids: [] };
+      state.stagnation[key] = { count: 0, ids: [] };
       return;
     }
-    const run = (snapshot.stagnation[key] ??= { count: 0, ids: [] });
+    const run = (state.stagnation[key] ??= { count: 0, ids: [] });
     run.count++;
     run.ids.push(actionId);
     if (run.ids.length > MAX_RUN_IDS) run.ids.shift();
   }
 
   private addBackground(delta: 1 | -1): void {
-    const resources = this.snapshot.resources;
+    const resources = this.state.resources;
     resources.background = Math.max(0, resources.background + delta);
     this.slot().background = resources.background;
   }
 
   /** The resource slot of the session's "now", created when needed. */
   private slot() {
-    const { resources, now } = this.snapshot;
+    const { resources, now } = this.state;
     const width = Math.max(1, Math.floor(this.settings.resource_spiral.window_ms / SLOTS_PER_WINDOW));
     const t = now - (now % width);
     let slot = resources.slots.find((s) => s.t === t);
@@ -345,16 +363,20 @@ export class SessionPatterns {
 
   /** Drops what fell out of the windows: steps beyond the count or age, resource slots older than two windows. */
   private trim(): void {
-    const { snapshot, settings } = this;
-    const oldest = snapshot.now - settings.window.max_age_ms;
-    let drop = Math.max(0, snapshot.steps.length - settings.window.max_actions);
-    while (drop < snapshot.steps.length && snapshot.steps[drop]!.at < oldest) drop++;
-    if (drop) snapshot.steps.splice(0, drop);
-    const horizon = snapshot.now - 2 * settings.resource_spiral.window_ms;
-    const slots = snapshot.resources.slots;
+    const { state, settings } = this;
+    const oldest = state.now - settings.window.max_age_ms;
+    const window = this.window;
+    let drop = Math.max(0, window.length - settings.window.max_actions);
+    while (drop < window.length && window.timeAt(drop) < oldest) drop++;
+    if (drop) window.dropOldest(drop);
+    const horizon = state.now - 2 * settings.resource_spiral.window_ms;
+    const slots = state.resources.slots;
     while (slots.length && slots[0]!.t + settings.resource_spiral.window_ms / SLOTS_PER_WINDOW <= horizon) slots.shift();
   }
 }
+
+/** Steps a window holds at most: the count window, and the one added before the window is trimmed. */
+const windowRows = (settings: PatternSettings) => settings.window.max_actions + 1;
 
 /** Sessions of one project share their scope matcher: compiled globs are the larger part of a session's memory otherwise. */
 const scopes = new Map<string, { key: string; match?: PathMatcher }>();

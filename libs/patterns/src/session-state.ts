@@ -74,14 +74,16 @@ export interface SessionSnapshot {
   ended?: boolean;
 }
 
-export function emptySnapshot(agentId: string, sessionId: string, now: number): SessionSnapshot {
+/** What a session holds besides its steps (kept packed in a StepWindow): what the detectors read of it. */
+export type SessionState = Omit<SessionSnapshot, 'steps'>;
+
+export function emptyState(agentId: string, sessionId: string, now: number): SessionState {
   return {
     version: 1,
     agent_id: agentId,
     session_id: sessionId,
     context: {},
     now,
-    steps: [],
     stagnation: {},
     last_progress: {},
     resources: { slots: [], background: 0 },

@@ -1,5 +1,6 @@
 import { createMessage, derivedMessageId, partitionOf, validateMessage, type AnyMessage, type MessageType } from '@warden/contracts';
 import { ContractViolationError } from '../errors.js';
+import { AppliedIds } from './applied-ids.js';
 import { asTransient } from './bus-failures.js';
 import type { RecordStore } from './record-store.js';
 import { SessionHolder, type HolderEvents, type PartitionSource, type SessionAddress } from './session-holder.js';
@@ -34,13 +35,15 @@ export interface Held<S> {
   session: S;
   /** Undefined while it is not stored yet. */
   revision: number | undefined;
-  applied: string[];
+  /** The ids of the messages last applied (stored with it as a list). */
+  applied: AppliedIds;
   /** Messages stored with the session and not yet published (only after a load). */
   outbox: AnyMessage[];
 }
 
 export interface KeeperOptions<S, Stored> {
-  store: RecordStore<KeptSession<Stored>>;
+  /** Where sessions are stored (a KV bucket's RecordStore): read, written with compare-and-set, listed. */
+  store: Pick<RecordStore<KeptSession<Stored>>, 'get' | 'write' | 'keys'>;
   /** Publishes one message to JetStream (the service's MessagePublisher). */
   publish: (message: AnyMessage) => Promise<unknown>;
   model: SessionModel<S, Stored>;
@@ -91,7 +94,7 @@ export class SessionKeeper<S, Stored> {
 
   /** Whether the message with this id has been applied to the session (it is a redelivery). */
   hasApplied(held: Held<S>, messageId: string): boolean {
-    return held.applied.includes(messageId);
+    return held.applied.has(messageId);
   }
 
   /**
@@ -100,10 +103,10 @@ export class SessionKeeper<S, Stored> {
    */
   async commit(held: Held<S>, cause: AnyMessage | undefined, outgoing: readonly Outgoing[]): Promise<AnyMessage[]> {
     const outbox = outgoing.map((o) => this.build(held.address, cause, o));
-    const applied = cause ? [...held.applied.filter((id) => id !== cause.id), cause.id].slice(-REMEMBERED_IDS) : held.applied;
+    const applied = cause ? held.applied.listWith(cause.id) : held.applied.list();
     const kept: KeptSession<Stored> = { state: this.options.model.snapshot(held.session), outbox, applied };
     held.revision = await this.options.store.write(sessionRecordKey(held.address), kept, held.revision);
-    held.applied = applied;
+    if (cause) held.applied.add(cause.id);
     held.outbox = outbox;
     await this.publishOutbox(held);
     // Published: emptied, so that a later load (a restart, a takeover hours on) does not send it again.
@@ -155,8 +158,8 @@ export class SessionKeeper<S, Stored> {
     const stored = await this.options.store.get(sessionRecordKey(address));
     const kept = stored && asKept<Stored>(stored.value);
     return kept
-      ? { address, session: this.options.model.restore(kept.state), revision: stored.revision, applied: kept.applied, outbox: kept.outbox }
-      : { address, session: this.options.model.open(address, at), revision: undefined, applied: [], outbox: [] };
+      ? { address, session: this.options.model.restore(kept.state), revision: stored.revision, applied: AppliedIds.of(kept.applied, REMEMBERED_IDS), outbox: kept.outbox }
+      : { address, session: this.options.model.open(address, at), revision: undefined, applied: new AppliedIds(REMEMBERED_IDS), outbox: [] };
   }
 
   /** A session loaded with an outbox a crash left behind publishes it before anything else. */

@@ -3,7 +3,7 @@ import type { Step } from '../action-step.js';
 import type { PatternSettings } from '../detector-settings.js';
 import type { PathMatcher } from '../paths.js';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
-import type { SessionSnapshot } from '../session-state.js';
+import type { SessionState } from '../session-state.js';
 
 /** What a detector found in the session's windows now; the episode logic decides whether it is reported. */
 export interface Finding {
@@ -18,9 +18,9 @@ export interface Finding {
   magnitude: number;
 }
 
-/** The session as the detectors see it: its snapshot, settings, knowledge and derived scope. */
+/** The session as the detectors see it: its state, settings, knowledge and derived scope. */
 export interface SessionView {
-  snapshot: SessionSnapshot;
+  state: SessionState;
   settings: PatternSettings;
   knowledge?: ProjectKnowledge;
   /** Steps of the window whose proposal and outcome both arrived, in order. */

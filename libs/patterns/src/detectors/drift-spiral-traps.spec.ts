@@ -85,7 +85,7 @@ describe('resource_spiral', () => {
     for (let i = 0; i < 60; i++) read(60 + i, `src/g${i}.ts`, 20_000);
     expect(s.of('resource_spiral').map((r) => r.severity)).toEqual(['medium', 'high']);
     // The figures at the end of the second minute, as the detector reads them now.
-    const now = detectResourceSpiral({ snapshot: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps, attempted: s.patterns.snapshot.steps })!;
+    const now = detectResourceSpiral({ state: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps, attempted: s.patterns.snapshot.steps })!;
     expect(now.severity).toBe('high');
     expect(now.details).toMatchObject({
       window_ms: 60_000,

@@ -16,7 +16,12 @@ interface Sprung {
 
 type TrapScan = Record<TrapType, Sprung[]>;
 
-const scans = new WeakMap<SessionView, TrapScan>();
+/**
+ * The scan of the view evaluated last: the four trap detectors of one evaluation share it. One entry, not
+ * a map keyed by view: a weak map's entries outlive their evaluation until a full collection, and ten
+ * thousand sessions' events would fill the old generation with them.
+ */
+let lastScan: { view: SessionView; scan: TrapScan } | undefined;
 
 /** Reads configuration or the environment (not a probe of some port: that is what guessing looks like). */
 const checksConfiguration = (step: Step) => isDiagnostic(step) && !/^(curl|wget|nc|ncat|ping|telnet)\b/.test(step.cmd ?? '');
@@ -47,8 +52,7 @@ function typeOfKnownTrap(step: Step, issue: KnownIssue): TrapType {
  * is its escalation trap.
  */
 function scan(view: SessionView): TrapScan {
-  const cached = scans.get(view);
-  if (cached) return cached;
+  if (lastScan?.view === view) return lastScan.scan;
   const result: TrapScan = { installation_trap: [], bypass_trap: [], complexity_trap: [], assumption_trap: [] };
   // What the agent attempted counts, whether or not Warden let it run.
   const steps = view.attempted;
@@ -103,7 +107,7 @@ function scan(view: SessionView): TrapScan {
     }
     for (const [type, sprung] of Object.entries(found) as [TrapType, Sprung][]) result[type].push(sprung);
   }
-  scans.set(view, result);
+  lastScan = { view, scan: result };
   return result;
 }
 

@@ -80,13 +80,13 @@ function related(step: Step, targets: GoalTargets, project: string | undefined, 
  * does not point at, e.g. the agent abandons the file it was asked to fix and edits others.
  */
 export function detectGoalDrift(view: SessionView): Finding | undefined {
-  const { goal, cwd, expected_paths } = view.snapshot.context;
+  const { goal, cwd, expected_paths } = view.state.context;
   if (!goal) return undefined;
   const settings = view.settings.goal_drift;
-  const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words, view.snapshot.named_paths);
+  const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words, view.state.named_paths);
   if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
   const project = cwd ? resolvePath(cwd, undefined, view.home) : undefined;
-  const since = view.snapshot.goal_since ?? -Infinity;
+  const since = view.state.goal_since ?? -Infinity;
   // The agent's own notes and plans, temporary files and caches are no change to the project; work
   // outside the project is scope creep's to judge, not a second finding here.
   const ignored = compiledMatcher(view.settings.scope_creep.ignored_paths);
@@ -96,7 +96,7 @@ export function detectGoalDrift(view: SessionView): Finding | undefined {
   const drift: Step[] = [];
   let anyRelated = false;
   for (let i = writes.length - 1; i >= 0; i--) {
-    if (related(writes[i]!, targets, project, view.snapshot.goal_since !== undefined)) {
+    if (related(writes[i]!, targets, project, view.state.goal_since !== undefined)) {
       anyRelated = true;
       break;
     }

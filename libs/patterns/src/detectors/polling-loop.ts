@@ -6,7 +6,7 @@ import { confidenceFrom, lastIds, type Finding, type SessionView } from './detec
  * run is counted as outcomes arrive (see SessionPatterns), so it can outgrow the count window.
  */
 export function detectPollingLoop(view: SessionView): Finding | undefined {
-  const run = view.snapshot.polling;
+  const run = view.state.polling;
   if (!run) return undefined;
   const ladder = view.settings.polling_loop.severity;
   const severity = severityFor(ladder, run.count);

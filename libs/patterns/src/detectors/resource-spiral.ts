@@ -1,6 +1,6 @@
 import type { Severity } from '@warden/contracts';
 import { severityRank } from '../detector-settings.js';
-import type { SessionSnapshot } from '../session-state.js';
+import type { SessionState } from '../session-state.js';
 import { confidenceFrom, type Finding, type SessionView } from './detector.js';
 
 export const RESOURCES = ['file_operations_per_min', 'tokens_per_min', 'cost_usd_per_min', 'background_processes'] as const;
@@ -13,12 +13,12 @@ const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 
  * Rates in the current resource window (the last `window_ms` up to the session's latest event) and in
  * the window before it; background processes are the running count at each window's end.
  */
-export function resourceRates(snapshot: SessionSnapshot, windowMs: number): { current: ResourceFigures; previous: ResourceFigures } {
-  const now = snapshot.now;
+export function resourceRates(state: SessionState, windowMs: number): { current: ResourceFigures; previous: ResourceFigures } {
+  const now = state.now;
   const perMinute = 60_000 / windowMs;
-  const current = { file_operations_per_min: 0, tokens_per_min: 0, cost_usd_per_min: 0, background_processes: snapshot.resources.background };
+  const current = { file_operations_per_min: 0, tokens_per_min: 0, cost_usd_per_min: 0, background_processes: state.resources.background };
   const previous = { file_operations_per_min: 0, tokens_per_min: 0, cost_usd_per_min: 0, background_processes: 0 };
-  for (const slot of snapshot.resources.slots) {
+  for (const slot of state.resources.slots) {
     const age = now - slot.t;
     const into = age < windowMs ? current : age < 2 * windowMs ? previous : undefined;
     if (!into) continue;
@@ -40,7 +40,7 @@ export function resourceRates(snapshot: SessionSnapshot, windowMs: number): { cu
  */
 export function detectResourceSpiral(view: SessionView): Finding | undefined {
   const settings = view.settings.resource_spiral;
-  const { current, previous } = resourceRates(view.snapshot, settings.window_ms);
+  const { current, previous } = resourceRates(view.state, settings.window_ms);
   const growth = {} as ResourceFigures;
   const spiralling: Resource[] = [];
   let severity: Severity | undefined;
@@ -63,7 +63,7 @@ export function detectResourceSpiral(view: SessionView): Finding | undefined {
     }
   }
   if (!severity) return undefined;
-  const windowStart = view.snapshot.now - settings.window_ms;
+  const windowStart = view.state.now - settings.window_ms;
   const evidence = view.completed.filter((s) => s.at >= windowStart && (s.tokens || s.bg || s.files_touched || s.op === 'read' || s.op === 'write' || s.op === 'search')).map((s) => s.id);
   const top = Math.max(...spiralling.map((k) => growth[k]));
   return {

@@ -1,0 +1,62 @@
+import type { AnyMessage } from '@warden/contracts';
+import { SessionKeeper, type KeeperOptions } from '@warden/messaging';
+import type { PatternSettings, ProjectKnowledge, SessionSnapshot } from '@warden/patterns';
+import { SessionPatterns, type PatternReport } from '@warden/patterns';
+
+export interface PatternSessionsOptions {
+  settings: PatternSettings;
+  knowledge: readonly ProjectKnowledge[];
+  partitions: number;
+  /** The sessions' KV bucket; the benchmark passes one that keeps nothing in the process, as the bucket does not. */
+  store: KeeperOptions<SessionPatterns, SessionSnapshot>['store'];
+  publish: KeeperOptions<SessionPatterns, SessionSnapshot>['publish'];
+  events?: KeeperOptions<SessionPatterns, SessionSnapshot>['events'];
+  /** Told the time of each event's evaluation (applying it and running the detectors) and of its whole handling, in ms. */
+  timing?: { evaluated(event: string, ms: number): void; handled(event: string, ms: number): void };
+  /** Told the reports each event led to, once they are stored. */
+  reported?(reports: readonly PatternReport[]): void;
+}
+
+/**
+ * The sessions a replica holds and how an event is applied to one: kept by the messaging library's
+ * session keeper (lane, cache, store, outbox, failures); each event is applied to its session's windows
+ * and the reports it leads to are stored with the snapshot, then published. Nest-free, so that the
+ * benchmark holds sessions exactly as the service does.
+ */
+export class PatternSessions {
+  readonly keeper: SessionKeeper<SessionPatterns, SessionSnapshot>;
+
+  constructor(private readonly options: PatternSessionsOptions) {
+    const { settings, knowledge } = options;
+    this.keeper = new SessionKeeper({
+      store: options.store,
+      publish: options.publish,
+      partitions: options.partitions,
+      model: {
+        open: (address, at) => SessionPatterns.open(settings, knowledge, address.agentId, address.sessionId, at),
+        restore: (snapshot) => SessionPatterns.restore(settings, knowledge, snapshot),
+        snapshot: (patterns) => patterns.snapshot,
+      },
+      ...(options.events ? { events: options.events } : {}),
+    });
+  }
+
+  /** Applies one event to its session and makes the consequences durable before resolving. */
+  apply(message: AnyMessage, at: number, event: string, change: (patterns: SessionPatterns) => PatternReport[]): Promise<void> {
+    const address = { agentId: message.agent_id, sessionId: message.session_id };
+    return this.keeper.run(address, at, async (held) => {
+      const started = performance.now();
+      // Stragglers after the end have no session left to judge; a redelivery changes nothing.
+      if (held.session.ended) return this.keeper.forget(address);
+      if (this.keeper.hasApplied(held, message.id)) return;
+      const evaluating = performance.now();
+      const reports = change(held.session);
+      this.options.timing?.evaluated(event, performance.now() - evaluating);
+      const outgoing = reports.map((report) => ({ type: 'pattern.detected' as const, payload: report, key: `${address.agentId}:${address.sessionId}:${report.pattern_id}` }));
+      await this.keeper.commit(held, message, outgoing);
+      this.options.reported?.(reports);
+      if (held.session.ended) this.keeper.forget(address);
+      this.options.timing?.handled(event, performance.now() - started);
+    });
+  }
+}
