@@ -3,6 +3,8 @@
  * decision round trip can be split into time spent inside the services and time spent elsewhere.
  */
 
+import { EVENT_LOOP_SAMPLE_MS } from '@warden/observability';
+
 interface HandlerSeries {
   /** Cumulative counts per upper bound (seconds), as Prometheus exports them. */
   buckets: [number, number][];
@@ -156,6 +158,7 @@ export function phaseFigures(before: ServiceSnapshot, after: ServiceSnapshot): S
     handlers,
     gcMs: Math.round((after.gcSeconds - before.gcSeconds) * 10_000) / 10,
     gcPauses: after.gcCount - before.gcCount,
-    eventLoopDelayP99Ms: Math.round(Math.max(0, after.eventLoopP99Seconds * 1000 - 10) * 100) / 100,
+    // Node counts the sampling interval in every sample: the delay is what lies above it.
+    eventLoopDelayP99Ms: Math.round(Math.max(0, after.eventLoopP99Seconds * 1000 - EVENT_LOOP_SAMPLE_MS) * 100) / 100,
   };
 }
