@@ -109,8 +109,11 @@ describe('traces over OTLP', () => {
     expect(service(pattern)).toBe('warden-pattern-detector');
     const detected = one('warden.publish pattern.detected', childOf(pattern));
 
-    // intervention controller: answers the pattern with an intervention.
-    const intervention = one('warden.intervention', childOf(detected));
+    // intervention controller: answers the pattern with an intervention. On a loaded machine the pattern's
+    // first publication can time out; the detector then publishes it again from the session's stored outbox
+    // while handling a later message, and the controller handles that publication: a child of either.
+    const detections = spans.filter((s) => s.name === 'warden.publish pattern.detected' && s.attributes['messaging.message.id'] === detected.attributes['messaging.message.id']);
+    const intervention = one('warden.intervention', (s) => detections.some((d) => childOf(d)(s)));
     expect(service(intervention)).toBe('warden-intervention-controller');
     const issued = one('warden.publish intervention.issued');
     expect(ancestors(spans, issued)).toContain(intervention.spanId);
