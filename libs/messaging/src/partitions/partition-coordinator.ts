@@ -66,12 +66,15 @@ export class PartitionCoordinator extends EventEmitter {
   private ticking?: Promise<void>;
   private lastMembers = '';
   private firstTickDone = false;
+  /** Built once: `holds` looks a partition's key up for every message handled. */
+  private readonly partitionKeys: string[];
   /** When the watch started: an owner never seen is given a lease's time from then. */
   private watchingSince = 0;
 
   constructor(private readonly options: PartitionCoordinatorOptions) {
     super();
     this.now = options.now ?? Date.now;
+    this.partitionKeys = Array.from({ length: options.partitions }, (_, partition) => `${options.group}.p.${partition}`);
     // Problems are reported, never thrown: an 'error' event without listeners would crash the process.
     this.on('error', () => undefined);
   }
@@ -284,6 +287,6 @@ export class PartitionCoordinator extends EventEmitter {
   }
 
   private partitionKey(partition: number): string {
-    return `${this.options.group}.p.${partition}`;
+    return this.partitionKeys[partition] ?? `${this.options.group}.p.${partition}`;
   }
 }
