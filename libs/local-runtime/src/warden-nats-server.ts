@@ -27,6 +27,8 @@ export interface WardenNatsServerOptions {
   dir: string;
   port: number;
   monitorPort?: number;
+  /** Serve Go's CPU and heap profiles (`/debug/pprof/…`) on this loopback port. */
+  profPort?: number;
   partitions: number;
   service: NatsUser;
   operators?: NatsUser[];
@@ -57,6 +59,7 @@ export class WardenNatsServer {
         host: '127.0.0.1',
         port: options.port,
         monitorPort: options.monitorPort,
+        profPort: options.profPort,
         storeDir: join(options.dir, 'jetstream'),
         ...(options.serverName ? { serverName: options.serverName } : {}),
         ...(options.cluster ? { cluster: { ...options.cluster, host: '127.0.0.1' } } : {}),

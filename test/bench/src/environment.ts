@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ServiceProcess, WardenNatsServer } from '@warden/local-runtime';
@@ -41,6 +41,7 @@ export class BenchEnvironment {
   readonly dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
   readonly services: ServiceProcess[] = [];
   private nats?: WardenNatsServer;
+  private natsProfPort?: number;
   private stopping?: Promise<void>;
   provisionReport?: ProvisionReport;
 
@@ -83,15 +84,35 @@ export class BenchEnvironment {
 
   async startNats(): Promise<void> {
     mkdirSync(this.logDir, { recursive: true });
+    if (this.options.profileDir) this.natsProfPort = await freePort();
     this.nats = await WardenNatsServer.start({
       dir: join(this.dir, 'nats'),
       port: await freePort(),
+      ...(this.natsProfPort ? { profPort: this.natsProfPort } : {}),
       partitions: this.options.partitions,
       service: { user: 'warden', password: secret() },
       operators: [{ user: 'operator', password: secret() }],
       agents: Array.from({ length: this.options.agents }, (_, i) => ({ user: agentId(i), password: secret() })),
       logFile: join(this.logDir, 'nats-server.log'),
     });
+  }
+
+  /**
+   * With a profile directory: nats-server's CPU profile over the next `seconds`, written to
+   * `<dir>/nats-server-<label>.pprof` (read it with `go tool pprof -top <file>`). Resolves with the file,
+   * or undefined without a profile directory or when the server does not answer.
+   */
+  async profileNats(label: string, seconds: number): Promise<string | undefined> {
+    if (!this.options.profileDir || !this.natsProfPort) return undefined;
+    try {
+      const response = await fetch(`http://127.0.0.1:${this.natsProfPort}/debug/pprof/profile?seconds=${Math.max(1, Math.round(seconds))}`);
+      if (!response.ok) return undefined;
+      const file = join(this.options.profileDir, `nats-server-${label}.pprof`);
+      writeFileSync(file, new Uint8Array(await response.arrayBuffer()));
+      return file;
+    } catch {
+      return undefined;
+    }
   }
 
   async provision(): Promise<ProvisionReport> {

@@ -186,6 +186,8 @@ class Bench {
     await sleep(PAUSE_BETWEEN_PHASES_MS);
 
     const latencyName = `latency ${num(options.rate)}/s for ${options.durationS} s`;
+    // With --profile, nats-server's CPU over the measured load (it starts with the warm-up's end).
+    const natsProfile = this.env.profileNats('latency', options.durationS);
     const latency = await this.withServiceFigures(() =>
       driver.openLoop({
         label: 'latency',
@@ -197,6 +199,8 @@ class Bench {
         probeBacklog,
       }),
     );
+    const natsProfileFile = await natsProfile;
+    if (natsProfileFile) progress.note(`nats-server's CPU profile of the latency phase: ${natsProfileFile}`);
     progress.note(
       `latency @ ${num(options.rate)}/s: p50 ${ms(latency.latency.p50)}, p99 ${ms(latency.latency.p99)}, p999 ${ms(latency.latency.p999)}, ` +
         `max ${ms(latency.latency.max)}; ${latency.lost} lost of ${num(latency.sent)}`,

@@ -89,7 +89,8 @@ What it does, in one run:
      then a closed-loop saturation run (--closed-in-flight proposals per session);
   7. the whole suite: breaker, pattern detector, intervention controller, ladder and audit (into its
      own PostgreSQL) started beside the path, the latency phase's load again, then every agent
-     disconnected and an idle window (--idle S): CPU and RSS of every process;
+     disconnected: CPU of every process while the suite cools down from the load, then an idle window
+     (--idle S) once the streams' duplicate window has passed: CPU and RSS of every process;
   8. prints a table beside the baselines and writes JSON to test/bench/results/latest.json and a
      timestamped copy. Every process it started is stopped at the end, on error and on Ctrl-C.
 
@@ -122,14 +123,18 @@ Options:
   --log-dir DIR           keep nats-server and service logs in DIR (default: removed with the temp dir)
   --profile DIR           write a CPU profile of each service to DIR (<app>.cpuprofile, written when the
                           service stops; open it in Chrome DevTools or summarise it with
-                          node test/bench/dist/profile-summary.js DIR/<app>.cpuprofile)
+                          node test/bench/dist/profile-summary.js DIR/<app>.cpuprofile), and nats-server's
+                          over the latency phase and the idle window (nats-server-latency.pprof,
+                          nats-server-idle.pprof; read them with go tool pprof -top FILE)
   --hook-calls N          sequential PreToolUse calls through the HTTP hook, and SDK proposals (default 2000)
   --hook-runs N           runs of the command hook, and of node -e 0 (default 30)
   --hooks-only            only the hook phase (H), with reviewer, gate and gateway
   --console-sessions N    live sessions on the console's sessions page (default 1000)
   --console-loads N       loads of the sessions page measured (default 5)
   --console-only          only the console phase (C): warden up, the sessions, Debian's Chromium
-  --idle S                seconds of the whole suite's idle window, no agent connected (default 60)
+  --idle S                seconds of the whole suite's idle window, no agent connected (default 60); it
+                          starts once the streams' 2-minute duplicate window has passed since the load
+                          (not in --quick runs), and the minute before it is reported as cooling down
   --strict                exit 1 when a target is missed
   --quick                 short smoke run: 10 sessions, 2 agents, 1 s warm-up, 3 s phases, steps 1000,2000,
                           fewer baseline samples (explicit options still win)

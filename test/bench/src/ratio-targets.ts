@@ -56,7 +56,7 @@ export function evaluateRatioTargets(f: Figures, suite: WholeSuiteFigures | unde
         met: whole <= RATIO_TARGETS.decisionP99OverRequestP99 && lost === 0,
       },
       {
-        name: `idle suite over ${suite.idle.durationS} s, no agent connected`,
+        name: `idle suite over ${suite.idle.durationS} s from ${suite.idle.afterLoadS} s after the load, no agent connected`,
         target: `<= ${RATIO_TARGETS.idleSuiteCpuPercent}% of one core`,
         value: `${suite.idle.suiteCpuPercent}% (${Math.round(suite.idle.suiteRssMb)} MB RSS in all)`,
         met: suite.idle.suiteCpuPercent <= RATIO_TARGETS.idleSuiteCpuPercent,

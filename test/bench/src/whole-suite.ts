@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { ServiceName } from '@warden/contracts';
+import { TOPOLOGY_DEFAULTS } from '@warden/messaging';
 import { TestPostgres } from '@warden/testing';
 import { BENCH_BREAKER_CONFIG } from './breaker-time.js';
 import { pendingFor, startFromNewMessages } from './consumers.js';
@@ -28,7 +29,21 @@ export interface IdleFigures {
   suiteRssMb: number;
   /** Messages the services still had to handle when the window started (0: the suite was idle). */
   pendingAtStart: number;
+  /** Seconds from the end of the load to the start of the window. */
+  afterLoadS: number;
+  /**
+   * The same figures over the first seconds after the load, while nats-server still forgets the ids of the
+   * messages it stored (the streams' duplicate window) and the services let go of what the load left.
+   */
+  coolDown: Omit<IdleFigures, 'pendingAtStart' | 'coolDown' | 'afterLoadS' | 'rssMb' | 'suiteRssMb'>;
 }
+
+/**
+ * The idle window starts this long after the load: nats-server keeps each stored message's id for the
+ * streams' duplicate window (2 minutes) and forgets them one by one as they age out, which is the load's
+ * work, not the idle suite's.
+ */
+export const IDLE_SETTLE_MS = TOPOLOGY_DEFAULTS.duplicateWindowMs + 5_000;
 
 export interface WholeSuiteFigures {
   latency: LoadResult;
@@ -96,15 +111,31 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     );
     progress.note(`latency with the whole suite @ ${num(options.rate)}/s: p50 ${ms(latency.latency.p50)}, p99 ${ms(latency.latency.p99)}; ${latency.lost} lost of ${num(latency.sent)}`);
 
+    const loadEnded = performance.now();
     await ctx.disconnectAgents();
     progress.phase('whole suite: handling the backlog before the idle window');
     const pendingAtStart = await drain(jsm, options.partitions);
+    const settleMs = options.quick ? 0 : IDLE_SETTLE_MS;
+    const sinceLoad = () => performance.now() - loadEnded;
+    const coolDownS = Math.max(1, Math.min(options.idleS, Math.floor((settleMs - sinceLoad()) / 1000)));
+    const coolDown = await measureIdle(() => suitePids(env), coolDownS, status(`suite cooling down after the load, ${coolDownS} s`));
+    progress.note(`first ${coolDownS} s after the load: ${coolDown.suiteCpuPercent}% of one core (nats-server ${coolDown.cpuPercent['nats-server'] ?? 'n/a'}%)`);
+    if (sinceLoad() < settleMs) {
+      status(`waiting for the streams' duplicate window to pass since the load, ${Math.round(settleMs / 1000)} s`)(() => ({ done: Math.min(1, sinceLoad() / settleMs) }));
+      await sleep(settleMs - sinceLoad());
+    }
+    const afterLoadS = Math.round(sinceLoad() / 1000);
+    // With --profile, nats-server's CPU over the same window (the services' profiles cover their whole run).
+    const natsProfile = env.profileNats('idle', options.idleS);
     const idle = await measureIdle(() => suitePids(env), options.idleS, status(`idle suite, no agent connected, ${options.idleS} s`));
+    const natsProfileFile = await natsProfile;
+    if (natsProfileFile) progress.note(`nats-server's CPU profile of the idle window: ${natsProfileFile}`);
     progress.note(
-      `idle suite (${SUITE.length} services + gateway + nats-server, no agent): ${idle.suiteCpuPercent}% of one core, ${num(idle.suiteRssMb)} MB RSS in all` +
+      `idle suite (${SUITE.length} services + gateway + nats-server, no agent), from ${afterLoadS} s after the load: ${idle.suiteCpuPercent}% of one core, ${num(idle.suiteRssMb)} MB RSS in all` +
         (pendingAtStart ? ` (${pendingAtStart} messages still pending when it started)` : ''),
     );
-    return { latency, idle: { ...idle, pendingAtStart }, services: [...SUITE, 'gateway'] };
+    const { rssMb: _rss, suiteRssMb: _suiteRss, ...coolDownCpu } = coolDown;
+    return { latency, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
   } finally {
     for (const service of env.services.filter((s) => [...BESIDE_THE_PATH, 'gateway'].includes(s.app) && s.running)) await service.stop();
     await postgres.destroy();
@@ -132,7 +163,7 @@ export async function measureIdle(
   pids: () => Record<string, number | undefined>,
   durationS: number,
   status: (status: () => ProgressStatus) => void,
-): Promise<Omit<IdleFigures, 'pendingAtStart'>> {
+): Promise<Omit<IdleFigures, 'pendingAtStart' | 'afterLoadS' | 'coolDown'>> {
   const meter = new CpuMeter(pids);
   const started = performance.now();
   status(() => ({ done: Math.min(1, (performance.now() - started) / (durationS * 1000)) }));
@@ -154,7 +185,8 @@ export function wholeSuiteLines(figures: WholeSuiteFigures): string[] {
   return [
     `Whole suite (${figures.services.join(', ')}) @ ${num(latency.offeredRate ?? 0)}/s: decision p50 ${ms(latency.latency.p50)}, p99 ${ms(latency.latency.p99)}, ` +
       `${latency.lost} lost; CPU % of one core: ${each(latency.cpu ?? {}, '%')}`,
-    `Idle suite over ${idle.durationS} s, no agent connected: ${idle.suiteCpuPercent}% of one core in all (${each(idle.cpuPercent, '%')}); ` +
+    `Idle suite over ${idle.durationS} s from ${idle.afterLoadS} s after the load, no agent connected: ${idle.suiteCpuPercent}% of one core in all (${each(idle.cpuPercent, '%')}); ` +
       `RSS ${num(idle.suiteRssMb)} MB in all (${each(idle.rssMb, ' MB')})`,
+    `Cooling down, the first ${idle.coolDown.durationS} s after the load: ${idle.coolDown.suiteCpuPercent}% of one core in all (${each(idle.coolDown.cpuPercent, '%')})`,
   ];
 }

@@ -30,6 +30,8 @@ export interface NatsServerConfigOptions {
   port?: number;
   /** HTTP monitoring port; omitted when undefined. */
   monitorPort?: number;
+  /** Go's profiling endpoint (`/debug/pprof/…`) on this port of the same host; omitted when undefined. */
+  profPort?: number;
   storeDir: string;
   serverName?: string;
   /** Services: everything on `warden.>`, JetStream and KV. */
@@ -161,6 +163,7 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
   if (options.serverName) lines.push(`server_name: ${JSON.stringify(options.serverName)}`);
   lines.push(`listen: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.port ?? 4222}`)}`);
   if (options.monitorPort !== undefined) lines.push(`http: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.monitorPort}`)}`);
+  if (options.profPort !== undefined) lines.push(`prof_port: ${options.profPort}`);
   lines.push(
     '# Services reject payloads over their own limit with a reason; the server must let such messages reach them.',
     `max_payload: ${NATS_MAX_PAYLOAD}`,
