@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createLogger, HealthRegistry, LOGGER, MetricsRegistry } from '@warden/observability';
 import { HealthController } from './health.controller.js';
@@ -14,7 +14,13 @@ export interface ObservabilityOptions {
 /** `/metrics`, `/health/live`, `/health/ready`, the metrics registry and the logger of one service. */
 @Global()
 @Module({})
-export class ObservabilityModule {
+export class ObservabilityModule implements OnApplicationShutdown {
+  constructor(private readonly metrics: MetricsRegistry) {}
+
+  onApplicationShutdown(): void {
+    this.metrics.stop();
+  }
+
   static forRoot(options: ObservabilityOptions): DynamicModule {
     const logger = options.logger ?? createLogger({ service: options.service, level: options.logLevel });
     return {

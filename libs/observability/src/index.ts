@@ -5,5 +5,6 @@ export { type HealthCheck, type HealthCheckResult, HealthRegistry, type HealthRe
 export { lazyMessageLogger, type LogContext } from './logging/log-context.js';
 export { createLogger, type Logger, type LoggerSettings } from './logging/logger.js';
 export { LOGGER } from './logging/logger-token.js';
-export { EVENT_LOOP_SAMPLE_MS, LATENCY_BUCKETS, MetricNameError, MetricsRegistry } from './metrics/metrics-registry.js';
+export { EVENT_LOOP_SAMPLE_MS, EventLoopDelay, type EventLoopDelayOptions } from './metrics/event-loop-delay.js';
+export { LATENCY_BUCKETS, MetricNameError, MetricsRegistry } from './metrics/metrics-registry.js';
 export { type Redaction, redactText, redactValue, SECRET_KEY, SECRET_PATTERNS, type SecretPattern, totalRedactions } from '@warden/secrets';

@@ -3,7 +3,6 @@
  * decision round trip can be split into time spent inside the services and time spent elsewhere.
  */
 
-import { EVENT_LOOP_SAMPLE_MS } from '@warden/observability';
 
 interface HandlerSeries {
   /** Cumulative counts per upper bound (seconds), as Prometheus exports them. */
@@ -159,6 +158,6 @@ export function phaseFigures(before: ServiceSnapshot, after: ServiceSnapshot): S
     gcMs: Math.round((after.gcSeconds - before.gcSeconds) * 10_000) / 10,
     gcPauses: after.gcCount - before.gcCount,
     // Node counts the sampling interval in every sample: the delay is what lies above it.
-    eventLoopDelayP99Ms: Math.round(Math.max(0, after.eventLoopP99Seconds * 1000 - EVENT_LOOP_SAMPLE_MS) * 100) / 100,
+    eventLoopDelayP99Ms: Math.round(after.eventLoopP99Seconds * 1000 * 100) / 100,
   };
 }

@@ -9,6 +9,18 @@ describe('MetricsRegistry', () => {
     expect(text).toContain('process_cpu_seconds_total');
   });
 
+  it("serves the event-loop delay series once, Warden's sampler in place of prom-client's", async () => {
+    const registry = new MetricsRegistry('reviewer');
+    try {
+      const text = await registry.render();
+      for (const suffix of ['', '_min', '_max', '_mean', '_stddev', '_p50', '_p90', '_p99']) {
+        expect(text.match(new RegExp(`^nodejs_eventloop_lag${suffix}_seconds\\{`, 'gm'))).toHaveLength(1);
+      }
+    } finally {
+      registry.stop();
+    }
+  });
+
   it('returns the existing series when a metric is declared twice', () => {
     const registry = new MetricsRegistry('gate');
     const a = registry.gauge({ name: 'warden_paused_sessions', help: 'Paused' });

@@ -8,6 +8,7 @@ import {
   type GaugeConfiguration,
   type HistogramConfiguration,
 } from 'prom-client';
+import { EventLoopDelay } from './event-loop-delay.js';
 
 /** Latency buckets from 100 µs to 10 s: the hot path lives in the sub-millisecond range. */
 export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -26,12 +27,12 @@ function checkName(name: string, kind: 'counter' | 'gauge' | 'histogram', labelN
 }
 
 /**
- * How often the event-loop delay is sampled for the `nodejs_eventloop_lag_*` series: every 100 ms, not
- * prom-client's 10 ms, whose 100 wake-ups a second cost an idle service more CPU than everything else it
- * does (about 0.14% of a core each). Node counts the interval itself in each sample: an idle service
- * reads about 0.1 s, and the delay is what lies above it.
+ * prom-client samples the event-loop delay all the time, and its sampler cannot be left out of the
+ * default metrics: it gets the longest interval a timer takes (it never wakes), and its series are
+ * replaced by {@link EventLoopDelay}'s, which sample only while the service works.
  */
-export const EVENT_LOOP_SAMPLE_MS = 100;
+const PROM_CLIENT_SAMPLER_OFF_MS = 2 ** 31 - 1;
+const PROM_CLIENT_LAG_SERIES = ['', '_min', '_max', '_mean', '_stddev', '_p50', '_p90', '_p99'].map((s) => `nodejs_eventloop_lag${s}_seconds`);
 
 /**
  * The Prometheus registry of one service: default process metrics plus Warden's own series, all with
@@ -39,10 +40,18 @@ export const EVENT_LOOP_SAMPLE_MS = 100;
  */
 export class MetricsRegistry {
   readonly registry = new Registry();
+  private readonly eventLoop: EventLoopDelay;
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: PROM_CLIENT_SAMPLER_OFF_MS });
+    for (const name of PROM_CLIENT_LAG_SERIES) this.registry.removeSingleMetric(name);
+    this.eventLoop = new EventLoopDelay(this.registry);
+  }
+
+  /** Stops sampling the event loop (the service is shutting down). */
+  stop(): void {
+    this.eventLoop.stop();
   }
 
   counter<L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
