@@ -1,5 +1,6 @@
 import { PHASES, type Phase } from '@warden/contracts';
 import type { Step, StepOp } from './action-step.js';
+import { shared } from './shared-strings.js';
 import type { ContentMark } from './signals.js';
 
 /**
@@ -139,7 +140,9 @@ export class StepWindow {
     const rest: Partial<Step> = {};
     let restKept = false;
     const keep = <K extends keyof Step>(key: K) => {
-      rest[key] = step[key];
+      const value = step[key];
+      // Shared too: the same failure is reported again and again, with the same texts.
+      rest[key] = (typeof value === 'string' ? shared(value) : value) as Step[K];
       restKept = true;
     };
     this.numbers[n + AT] = step.at;
@@ -178,32 +181,6 @@ export class StepWindow {
 }
 
 let lastRead: { window: StepWindow; version: number; steps: readonly Step[] } | undefined;
-
-/**
- * One copy of each tool name, path, command and text the windows hold, whichever step and session holds
- * it: a message's strings are new copies each time it is parsed, while sessions read the same files and
- * run the same commands over and over. Bounded: emptied when it holds too many or too much (the copies
- * held stay valid; the next ones are shared again).
- */
-const sharedStrings = new Map<string, string>();
-let sharedCharacters = 0;
-const MAX_SHARED = 50_000;
-const MAX_SHARED_CHARACTERS = 2_000_000;
-/** Longer strings are seldom repeated: kept as they are. */
-const MAX_SHARED_LENGTH = 512;
-
-function shared<T extends string | undefined>(value: T): T {
-  if (value === undefined || value.length > MAX_SHARED_LENGTH) return value;
-  const known = sharedStrings.get(value);
-  if (known !== undefined) return known as T;
-  if (sharedStrings.size >= MAX_SHARED || sharedCharacters >= MAX_SHARED_CHARACTERS) {
-    sharedStrings.clear();
-    sharedCharacters = 0;
-  }
-  sharedStrings.set(value, value);
-  sharedCharacters += value.length;
-  return value;
-}
 
 type Reference = string | readonly string[] | Partial<Step> | undefined;
 
