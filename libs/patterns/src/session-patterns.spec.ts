@@ -147,6 +147,21 @@ describe('state', () => {
     expect([...first, ...replay(continued, recorded.events.slice(half))]).toEqual(recorded.reports);
   });
 
+  it('starts each polling run afresh, whatever the run before it held', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 3; i++) s.run('BashOutput', { bash_id: 'b1' }, { output: `still running ${i}` });
+    s.edit(`${CWD}/src/cart.ts`);
+    expect(s.patterns.snapshot.polling).toBeUndefined();
+    const stored = () => JSON.parse(JSON.stringify(s.patterns.snapshot)) as SessionSnapshot;
+    const status = s.bash('git status');
+    expect(stored().polling).toEqual({ sig: expect.any(String), count: 1, ids: [status], outputs: [], tool: 'Bash', cmd: 'git status' });
+    const poll = s.run('BashOutput', { bash_id: 'b2' }, { output: 'done' });
+    expect(stored().polling).toEqual({ sig: expect.any(String), count: 1, ids: [poll], outputs: [expect.any(String)], tool: 'BashOutput' });
+    const again = s.run('BashOutput', { bash_id: 'b2' }, { output: 'done' });
+    expect(stored().polling).toMatchObject({ count: 2, ids: [poll, again] });
+    expect(stored().polling!.outputs).toHaveLength(1);
+  });
+
   it('stores what counting read of a step only until it is counted', () => {
     const s = new SessionDriver();
     s.bash('npm test', { output: 'ok', cost: 0.5 });

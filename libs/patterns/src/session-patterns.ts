@@ -14,7 +14,8 @@ import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
 import { homeOf, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from './paths.js';
 import { knowledgeFor, type ProjectKnowledge } from '@warden/project-knowledge';
-import { emptyState, type PhaseKey, type SessionSnapshot, type SessionState } from './session-state.js';
+import { emptyState, heldState, type HeldState, type PhaseKey, type PollingRun, type SessionSnapshot, type StateBounds } from './session-state.js';
+import { shared } from './shared-strings.js';
 import { StepWindow } from './step-window.js';
 
 export const DETECTORS: Detectors = {
@@ -73,33 +74,40 @@ export function eventTime(timestamp: string | undefined, storedAt: number, maxSk
  * Every event is idempotent: the same action, outcome or verdict applied twice changes nothing.
  */
 export class SessionPatterns {
-  private scope?: { key: string; match?: PathMatcher };
+  // Both set in the constructor, so that V8 keeps them in the object rather than in a store beside it.
+  private scope: { key: string; match?: PathMatcher } | undefined = undefined;
+  /**
+   * The object of the polling run last ended, taken again by the next one: a session may start a run at
+   * every step it counts, and a new object each time would outlive V8's young generation to die in the
+   * old one.
+   */
+  private endedRun: PollingRun | undefined = undefined;
 
   private constructor(
     private readonly settings: PatternSettings,
     private readonly knowledgeFiles: readonly ProjectKnowledge[],
-    private readonly state: SessionState,
+    private readonly state: HeldState,
     private readonly window: StepWindow,
     private readonly detectors: Detectors,
   ) {}
 
   static open(settings: PatternSettings, knowledge: readonly ProjectKnowledge[], agentId: string, sessionId: string, now: number, detectors: Detectors = DETECTORS): SessionPatterns {
-    return new SessionPatterns(settings, knowledge, emptyState(agentId, sessionId, now), new StepWindow(windowRows(settings)), detectors);
+    return new SessionPatterns(settings, knowledge, emptyState(agentId, sessionId, now, stateBounds(settings)), new StepWindow(windowRows(settings)), detectors);
   }
 
   static restore(settings: PatternSettings, knowledge: readonly ProjectKnowledge[], snapshot: SessionSnapshot, detectors: Detectors = DETECTORS): SessionPatterns {
-    const { steps, ...state } = snapshot;
+    const { steps, ...stored } = snapshot;
     // A counted step no longer needs what only counting read (snapshots stored before kept it).
-    const counted = new Set(state.counted);
+    const counted = new Set(stored.counted);
     for (const step of steps) if (counted.has(step.id)) settle(step);
-    return new SessionPatterns(settings, knowledge, state, StepWindow.of(steps, windowRows(settings)), detectors);
+    return new SessionPatterns(settings, knowledge, heldState(stored, stateBounds(settings)), StepWindow.of(steps, windowRows(settings)), detectors);
   }
 
   /** The session as stored: made when asked for (after every event), from the state and the window's steps. */
   get snapshot(): SessionSnapshot {
     // Not `{ ...this.state }`: V8 tenures a spread copy of an object that lives long, and a copy made
     // after every event would fill the old generation.
-    return Object.assign({}, this.state, { steps: this.window.steps().slice() });
+    return Object.assign({}, this.state, { resources: this.state.resources.stored(), counted: this.state.counted.list(), steps: this.window.steps().slice() });
   }
 
   get ended(): boolean {
@@ -141,18 +149,19 @@ export class SessionPatterns {
     const { state } = this;
     state.ended = true;
     this.window.clear();
-    state.counted = [];
+    state.counted.clear();
     state.stagnation = {};
     state.last_progress = {};
-    state.resources = { slots: [], background: 0 };
-    delete state.polling;
+    state.resources.clear();
+    state.polling = undefined;
+    this.endedRun = undefined;
   }
 
   actionProposed(at: number, action: ProposedAction & { context?: SessionStart['context']; cwd?: string }): PatternReport[] {
     this.advance(at);
     const { state } = this;
     if (action.context && !state.context.goal && !state.context.cwd) state.context = { ...action.context };
-    if (state.counted.includes(action.action_id)) return [];
+    if (state.counted.has(action.action_id)) return [];
     const row = this.window.indexOf(action.action_id);
     const existing = row >= 0 ? this.window.step(row) : undefined;
     if (existing?.sig) return [];
@@ -171,7 +180,7 @@ export class SessionPatterns {
   outcomeReported(at: number, outcome: ReportedOutcome & { progress?: PhaseProgress }, costUsd: number | undefined): PatternReport[] {
     this.advance(at);
     const { state } = this;
-    if (state.counted.includes(outcome.action_id)) return [];
+    if (state.counted.has(outcome.action_id)) return [];
     const row = this.window.indexOf(outcome.action_id);
     const step = row >= 0 ? this.window.step(row) : { id: outcome.action_id, at };
     if (step.status) return [];
@@ -189,7 +198,7 @@ export class SessionPatterns {
     const blocked = verdict.verdict === 'block';
     if (alignment === undefined && !blocked) return [];
     const row = this.window.indexOf(verdict.action_id);
-    if (row < 0 && this.state.counted.includes(verdict.action_id)) return [];
+    if (row < 0 && this.state.counted.has(verdict.action_id)) return [];
     const step = row >= 0 ? this.window.step(row) : { id: verdict.action_id, at };
     if (step.alignment === alignment && (!blocked || step.blocked)) return [];
     if (alignment !== undefined) step.alignment = alignment;
@@ -223,7 +232,8 @@ export class SessionPatterns {
     const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd, pathMatcher);
     const steps = this.window.steps();
     return {
-      state: this.state,
+      // The resource slots as the detectors read them (the rest of the state is read as held).
+      state: Object.assign({}, this.state, { resources: this.state.resources.stored() }),
       settings: this.settings,
       completed: steps.filter((s) => s.sig !== undefined && s.status !== undefined),
       attempted: steps.filter((s) => s.sig !== undefined && (s.status !== undefined || s.blocked)),
@@ -288,20 +298,9 @@ export class SessionPatterns {
   /** Counts a step once both halves are in: the polling run and the resource slots; then it is settled. */
   private count(step: Step): void {
     const { state } = this;
-    // Shifted in place once full: not trimmed at the front and grown again every few counts.
-    const { counted } = state;
-    const max = this.settings.window.max_actions;
-    if (max > 0 && counted.length >= max) {
-      counted.copyWithin(0, counted.length - max + 1);
-      counted.length = max - 1;
-    }
-    counted.push(step.id);
-    if (counted.length > max) counted.splice(0, counted.length - max);
+    state.counted.add(step.id);
     this.countPolling(step);
-    const slot = this.slot();
-    slot.file_operations += fileOperations(step);
-    slot.tokens += step.tokens ?? 0;
-    slot.cost_usd += step.cost_usd ?? 0;
+    state.resources.add(this.slot(), fileOperations(step), step.tokens ?? 0, step.cost_usd ?? 0);
     settle(step);
   }
 
@@ -311,7 +310,8 @@ export class SessionPatterns {
     if (step.cmd && /^sleep\s+[\d.]+[smh]?$/.test(step.cmd)) return;
     const changes = step.op === 'write' || (step.op === 'exec' && (step.files_touched ?? 0) > 0);
     if (step.status !== 'success' || changes || !step.sig) {
-      delete state.polling;
+      this.endedRun = state.polling ?? this.endedRun;
+      state.polling = undefined;
       return;
     }
     const run = state.polling;
@@ -319,10 +319,33 @@ export class SessionPatterns {
       run.count++;
       run.ids.push(step.id);
       if (run.ids.length > MAX_RUN_IDS) run.ids.shift();
-      if (step.out && !run.outputs.includes(step.out) && run.outputs.length < 5) run.outputs.push(step.out);
+      if (step.out && !run.outputs.includes(step.out) && run.outputs.length < 5) run.outputs.push(shared(step.out));
       return;
     }
-    state.polling = { sig: step.sig, count: 1, ids: [step.id], outputs: step.out ? [step.out] : [], ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
+    state.polling = this.newRun(run ?? this.endedRun, shared(step.sig), step);
+    this.endedRun = undefined;
+  }
+
+  /**
+   * A run of one step, in the object of an ended run if there is one (then no field is left out: absent is
+   * undefined). Its signature and output fingerprint are shared: a step's are new strings, and polling
+   * repeats them.
+   */
+  private newRun(ended: PollingRun | undefined, sig: string, step: Step): PollingRun {
+    const out = shared(step.out);
+    if (!ended) return { sig, count: 1, ids: [step.id], outputs: out ? [out] : [], ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
+    ended.sig = sig;
+    ended.count = 1;
+    // Shortened in place: emptied, an array lets its storage go and the next push makes it again.
+    ended.ids[0] = step.id;
+    ended.ids.length = 1;
+    if (out) {
+      ended.outputs[0] = out;
+      ended.outputs.length = 1;
+    } else ended.outputs.length = 0;
+    ended.tool = step.tool || undefined;
+    ended.cmd = step.cmd || undefined;
+    return ended;
   }
 
   private recordProgress(phase: Phase | undefined, progress: PhaseProgress, actionId: string): void {
@@ -331,11 +354,13 @@ export class SessionPatterns {
     const previous = state.last_progress[key];
     state.last_progress[key] = progress;
     state.progress_phase = key;
+    const run = (state.stagnation[key] ??= { count: 0, ids: [] });
     if (hasPhaseProgress(phase, progress, previous)) {
-      state.stagnation[key] = { count: 0, ids: [] };
+      // Started again in place, like the polling run.
+      run.count = 0;
+      run.ids.length = 0;
       return;
     }
-    const run = (state.stagnation[key] ??= { count: 0, ids: [] });
     run.count++;
     run.ids.push(actionId);
     if (run.ids.length > MAX_RUN_IDS) run.ids.shift();
@@ -344,21 +369,14 @@ export class SessionPatterns {
   private addBackground(delta: 1 | -1): void {
     const resources = this.state.resources;
     resources.background = Math.max(0, resources.background + delta);
-    this.slot().background = resources.background;
+    resources.endWithBackground(this.slot());
   }
 
-  /** The resource slot of the session's "now", created when needed. */
-  private slot() {
+  /** The index of the resource slot of the session's "now", created when needed. */
+  private slot(): number {
     const { resources, now } = this.state;
     const width = Math.max(1, Math.floor(this.settings.resource_spiral.window_ms / SLOTS_PER_WINDOW));
-    const t = now - (now % width);
-    let slot = resources.slots.find((s) => s.t === t);
-    if (!slot) {
-      slot = { t, file_operations: 0, tokens: 0, cost_usd: 0, background: resources.background };
-      resources.slots.push(slot);
-      resources.slots.sort((a, b) => a.t - b.t);
-    }
-    return slot;
+    return resources.slotAt(now - (now % width));
   }
 
   /** Drops what fell out of the windows: steps beyond the count or age, resource slots older than two windows. */
@@ -370,13 +388,18 @@ export class SessionPatterns {
     while (drop < window.length && window.timeAt(drop) < oldest) drop++;
     if (drop) window.dropOldest(drop);
     const horizon = state.now - 2 * settings.resource_spiral.window_ms;
-    const slots = state.resources.slots;
-    while (slots.length && slots[0]!.t + settings.resource_spiral.window_ms / SLOTS_PER_WINDOW <= horizon) slots.shift();
+    const resources = state.resources;
+    let expired = 0;
+    while (expired < resources.length && resources.startOf(expired) + settings.resource_spiral.window_ms / SLOTS_PER_WINDOW <= horizon) expired++;
+    resources.dropOldest(expired);
   }
 }
 
 /** Steps a window holds at most: the count window, and the one added before the window is trimmed. */
 const windowRows = (settings: PatternSettings) => settings.window.max_actions + 1;
+
+/** Resource slots of two windows, the one being filled, and the one made before a trim; the count window's ids. */
+const stateBounds = (settings: PatternSettings): StateBounds => ({ slots: 2 * SLOTS_PER_WINDOW + 2, counted: settings.window.max_actions });
 
 /** Sessions of one project share their scope matcher: compiled globs are the larger part of a session's memory otherwise. */
 const scopes = new Map<string, { key: string; match?: PathMatcher }>();

@@ -1,5 +1,7 @@
 import type { PatternType, Phase, PhaseProgress, Severity } from '@warden/contracts';
 import type { Step } from './action-step.js';
+import { CountedIds } from './counted-ids.js';
+import { ResourceSlots } from './resource-slots.js';
 
 /** One pattern's episode: reported once when it starts, again only when it gets worse, closed after quiet evaluations. */
 export interface Episode {
@@ -74,10 +76,23 @@ export interface SessionSnapshot {
   ended?: boolean;
 }
 
-/** What a session holds besides its steps (kept packed in a StepWindow): what the detectors read of it. */
-export type SessionState = Omit<SessionSnapshot, 'steps'>;
+/** What the detectors read of a session besides its steps (which they are given as steps). */
+export type SessionState = Omit<SessionSnapshot, 'steps' | 'counted'>;
 
-export function emptyState(agentId: string, sessionId: string, now: number): SessionState {
+/**
+ * What a session holds besides its steps (kept packed in a StepWindow): the stored state, with the
+ * resource slots and the counted ids packed too, in the same places of the object (the stored JSON keeps
+ * its order) and made plain again when stored or read.
+ */
+export type HeldState = Omit<SessionSnapshot, 'steps' | 'resources' | 'counted'> & { resources: ResourceSlots; counted: CountedIds };
+
+/** How much a session holds at most: resource slots between two trims, counted ids. */
+export interface StateBounds {
+  slots: number;
+  counted: number;
+}
+
+export function emptyState(agentId: string, sessionId: string, now: number, bounds: StateBounds): HeldState {
   return {
     version: 1,
     agent_id: agentId,
@@ -86,8 +101,13 @@ export function emptyState(agentId: string, sessionId: string, now: number): Ses
     now,
     stagnation: {},
     last_progress: {},
-    resources: { slots: [], background: 0 },
+    resources: new ResourceSlots(bounds.slots),
     episodes: {},
-    counted: [],
+    counted: new CountedIds(bounds.counted),
   };
+}
+
+/** The held state of a stored session (its steps left out): the stored object itself, packed in place. */
+export function heldState(stored: Omit<SessionSnapshot, 'steps'>, bounds: StateBounds): HeldState {
+  return Object.assign(stored, { resources: ResourceSlots.of(stored.resources, bounds.slots), counted: CountedIds.of(stored.counted, bounds.counted) });
 }

@@ -60,6 +60,24 @@ describe('StepWindow', () => {
     expect(stored(StepWindow.of([largest, many, toolless], 65).steps())).toEqual([largest, many, toolless]);
   });
 
+  it('packs whole tokens beside the tool, keeps other tokens and tools beyond the last number as given', () => {
+    const tokens: Step[] = [
+      { id: 'none', at: 1, tool: 'Bash' },
+      { id: 'zero', at: 2, tool: 'Bash', tokens: 0 },
+      { id: 'largest', at: 3, tool: 'Read', tokens: 2 ** 42 - 2 },
+      { id: 'beyond', at: 4, tool: 'Read', tokens: 2 ** 42 },
+      { id: 'part', at: 5, tokens: 12.5 },
+      { id: 'below', at: 6, tool: 'Edit', tokens: -3 },
+    ];
+    expect(stored(StepWindow.of(tokens, 65).steps())).toEqual(tokens);
+    // More tool names than numbers: the later ones are held as they are, and found by their ids all the same.
+    const tools: Step[] = Array.from({ length: 1100 }, (_, i) => ({ id: `t${i}`, at: i, tool: `mcp__server${i % 3}__tool${i}`, tokens: i }));
+    const window = StepWindow.of(tools, 1100);
+    expect(stored(window.steps())).toEqual(tools);
+    expect([window.indexOf('t3'), window.indexOf('t1099')]).toEqual([3, 1099]);
+    expect(StepWindow.of([FULL], 65).indexOf(FULL.id)).toBe(0);
+  });
+
   it('inserts in proposal order, replaces, removes and drops the oldest', () => {
     const window = new StepWindow(4);
     for (const [id, at] of [['b', 20], ['d', 40], ['a', 10], ['c', 30], ['c2', 30]] as const) window.insert({ id, at });

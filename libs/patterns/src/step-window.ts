@@ -1,11 +1,13 @@
 import { PHASES, type Phase } from '@warden/contracts';
 import type { Step, StepOp } from './action-step.js';
+import { shared } from './shared-strings.js';
 import type { ContentMark } from './signals.js';
 
 /**
  * A session's window of steps in proposal order, packed: per step three numbers in one array of doubles
- * (time, tokens, the signature with the small fields as bits) and five references in one array (id, the
- * tool or whatever else it carries, paths, text, command), the strings shared between steps and sessions.
+ * (time, the tokens with the tool's number, the signature with the small fields as bits) and four
+ * references in one array (the id or whatever else the step carries, paths, text, command), the strings
+ * shared between steps and sessions.
  * Ten thousand sessions of 64 steps each would otherwise hold 640,000 objects with their property stores,
  * boxed numbers and one-path arrays — most of a session's memory. The detectors read plain steps, made
  * when they are asked for.
@@ -35,7 +37,10 @@ export class StepWindow {
   /** The row of the step with this action id, or -1. */
   indexOf(id: string): number {
     const references = this.references;
-    for (let row = 0; row < this.rows; row++) if (references[row * REFERENCES] === id) return row;
+    for (let row = 0; row < this.rows; row++) {
+      const idOrRest = references[row * REFERENCES + ID_OR_REST];
+      if (idOrRest === id || (typeof idOrRest === 'object' && idOrRest !== null && (idOrRest as Partial<Step>).id === id)) return row;
+    }
     return -1;
   }
 
@@ -139,15 +144,21 @@ export class StepWindow {
     const rest: Partial<Step> = {};
     let restKept = false;
     const keep = <K extends keyof Step>(key: K) => {
-      rest[key] = step[key];
+      const value = step[key];
+      // Shared too: the same failure is reported again and again, with the same texts.
+      rest[key] = (typeof value === 'string' ? shared(value) : value) as Step[K];
       restKept = true;
     };
     this.numbers[n + AT] = step.at;
     const sig = packedSignature(step.sig);
     if (step.sig !== undefined && sig === undefined) keep('sig');
+    // The tokens (plus one: 0 is none) above the tool's number, both exact in one double.
     const tokens = step.tokens;
-    if (tokens !== undefined && (typeof tokens !== 'number' || Number.isNaN(tokens))) keep('tokens');
-    this.numbers[n + TOKENS] = typeof tokens === 'number' ? tokens : NaN;
+    const whole = Number.isInteger(tokens) && tokens! >= 0 && tokens! < MAX_TOKENS;
+    if (tokens !== undefined && !whole) keep('tokens');
+    const tool = typeof step.tool === 'string' ? toolNumber(step.tool) : 0;
+    if (step.tool !== undefined && !tool) keep('tool');
+    this.numbers[n + TOKENS_AND_TOOL] = (whole ? tokens! + 1 : 0) * TOOLS_RANGE + tool;
     let bits = 0;
     for (const [key, field] of CODED) {
       const value = step[key];
@@ -163,46 +174,35 @@ export class StepWindow {
     }
     // The signature (plus one: 0 is none) above the bits, both exact in one double.
     this.numbers[n + CODES] = (sig === undefined ? 0 : sig + 1) * BITS_RANGE + bits;
-    this.references[r + ID] = step.id;
     // One path, by far the most common, is kept as the string: the array is made when the step is read.
     const paths = step.paths;
     this.references[r + PATHS] = paths?.length === 1 ? shared(paths[0]) : paths?.every((path) => shared(path) === path) ? paths : paths?.map(shared);
     this.references[r + TEXT] = shared(step.text);
     this.references[r + COMMAND] = shared(step.cmd);
     for (const key of RARE) if (step[key] !== undefined) keep(key);
-    // The tool, or the rest with the tool in it.
-    if (step.tool !== undefined && typeof step.tool !== 'string') keep('tool');
-    else if (restKept && step.tool !== undefined) rest.tool = shared(step.tool);
-    this.references[r + TOOL_OR_REST] = restKept ? rest : shared(step.tool);
+    // The id, or the rest with the id in it.
+    if (restKept) rest.id = step.id;
+    this.references[r + ID_OR_REST] = restKept ? rest : step.id;
   }
 }
 
 let lastRead: { window: StepWindow; version: number; steps: readonly Step[] } | undefined;
 
 /**
- * One copy of each tool name, path, command and text the windows hold, whichever step and session holds
- * it: a message's strings are new copies each time it is parsed, while sessions read the same files and
- * run the same commands over and over. Bounded: emptied when it holds too many or too much (the copies
- * held stay valid; the next ones are shared again).
+ * The tools' numbers (1-based: 0 is none), given once for the life of the process: tool names are few
+ * (an agent's own and its MCP servers'), and a number in a double a step holds anyway saves every step
+ * its reference. Bounded: a tool beyond the last number is kept in the rest.
  */
-const sharedStrings = new Map<string, string>();
-let sharedCharacters = 0;
-const MAX_SHARED = 50_000;
-const MAX_SHARED_CHARACTERS = 2_000_000;
-/** Longer strings are seldom repeated: kept as they are. */
-const MAX_SHARED_LENGTH = 512;
+const toolNumbers = new Map<string, number>();
+const toolNames: string[] = [];
 
-function shared<T extends string | undefined>(value: T): T {
-  if (value === undefined || value.length > MAX_SHARED_LENGTH) return value;
-  const known = sharedStrings.get(value);
-  if (known !== undefined) return known as T;
-  if (sharedStrings.size >= MAX_SHARED || sharedCharacters >= MAX_SHARED_CHARACTERS) {
-    sharedStrings.clear();
-    sharedCharacters = 0;
+function toolNumber(tool: string): number {
+  let number = toolNumbers.get(tool);
+  if (number === undefined && toolNames.length < TOOLS_RANGE - 1) {
+    toolNames.push(shared(tool));
+    toolNumbers.set(tool, (number = toolNames.length));
   }
-  sharedStrings.set(value, value);
-  sharedCharacters += value.length;
-  return value;
+  return number ?? 0;
 }
 
 type Reference = string | readonly string[] | Partial<Step> | undefined;
@@ -210,20 +210,23 @@ type Reference = string | readonly string[] | Partial<Step> | undefined;
 // The numbers of a row.
 const NUMBERS = 3;
 const AT = 0;
-const TOKENS = 1;
+/** The tokens plus one (0: none) times TOOLS_RANGE, plus the tool's number (0: none, or kept in the rest). */
+const TOKENS_AND_TOOL = 1;
 /** The signature's number plus one (0: none) times BITS_RANGE, plus the small fields' bits. */
 const CODES = 2;
+/** Tool numbers take 10 bits: with 42 for the tokens (plus one) above them, 52, exact in a double. */
+const TOOLS_RANGE = 2 ** 10;
+const MAX_TOKENS = 2 ** 42 - 1;
 // The references of a row.
-const REFERENCES = 5;
-const ID = 0;
+const REFERENCES = 4;
 /**
- * The tool; or, when the step has a rest (fields seldom set: errors, ports, alignment, cost, output; and
- * any value the bits cannot say, as given), the rest with the tool in it.
+ * The id; or, when the step has a rest (fields seldom set: errors, ports, alignment, cost, output; and
+ * any value the numbers cannot say, as given), the rest with the id in it.
  */
-const TOOL_OR_REST = 1;
-const PATHS = 2;
-const TEXT = 3;
-const COMMAND = 4;
+const ID_OR_REST = 0;
+const PATHS = 1;
+const TEXT = 2;
+const COMMAND = 3;
 
 /** Fields kept as they are, in the rest: most steps have none of them. */
 const RARE = ['err', 'err_text', 'ports', 'out', 'cost_usd', 'alignment'] as const;
@@ -281,15 +284,17 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
   const codes = numbers[n + CODES]!;
   const sig = Math.floor(codes / BITS_RANGE);
   const bits = codes - sig * BITS_RANGE;
-  const tokens = numbers[n + TOKENS]!;
+  const tokensAndTool = numbers[n + TOKENS_AND_TOOL]!;
+  const tokens = Math.floor(tokensAndTool / TOOLS_RANGE);
+  const tool = tokensAndTool - tokens * TOOLS_RANGE;
   const files = bits >>> FILES_SHIFT;
   const paths = references[r + PATHS] as string | readonly string[] | undefined;
-  const toolOrRest = references[r + TOOL_OR_REST] as string | Partial<Step> | undefined;
-  const rest = typeof toolOrRest === 'object' ? toolOrRest : undefined;
+  const idOrRest = references[r + ID_OR_REST] as string | Partial<Step>;
+  const rest = typeof idOrRest === 'object' && idOrRest !== null ? idOrRest : undefined;
   const step: Step = {
-    id: references[r + ID] as string,
+    id: rest ? rest.id! : (idOrRest as string),
     at: numbers[n + AT]!,
-    tool: rest ? rest.tool : (toolOrRest as string | undefined),
+    tool: tool ? toolNames[tool - 1] : rest?.tool,
     op: decode(OP, bits),
     sig: sig ? (sig - 1).toString(36) : rest?.sig,
     cmd: references[r + COMMAND] as string | undefined,
@@ -304,7 +309,7 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
     err_text: rest?.err_text,
     out: rest?.out,
     files_touched: files ? files - 1 : undefined,
-    tokens: Number.isNaN(tokens) ? rest?.tokens : tokens,
+    tokens: tokens ? tokens - 1 : rest?.tokens,
     cost_usd: rest?.cost_usd,
     alignment: rest?.alignment,
     blocked: decode(BLOCK, bits),

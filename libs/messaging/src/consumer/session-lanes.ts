@@ -4,7 +4,7 @@
  * serialising the whole partition.
  */
 export class SessionLanes {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  private tails = new Map<string, Promise<unknown>>();
 
   run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
@@ -12,7 +12,13 @@ export class SessionLanes {
     const tail = next.catch(() => undefined);
     this.tails.set(key, tail);
     void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+      if (this.tails.get(key) !== tail) return;
+      // Emptied, the map is made anew rather than shrunk: V8 makes a shrunk table in the generation of
+      // the one it replaces, and a long-running service's map is in the old one, where a table made and
+      // dropped at every message fills the heap, each dropped table keeping its keys and work alive
+      // until a full collection.
+      if (this.tails.size === 1) this.tails = new Map();
+      else this.tails.delete(key);
     });
     return next;
   }

@@ -48,6 +48,12 @@ const TAKEOVER_RETRY_MS = 1_000;
 const laneKey = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
 
 interface Entry<R> {
+  /**
+   * The key the session is held under, used again when it moves to the end: the key of each task is a
+   * new string (holding the message's own ids), which the map would otherwise keep in place of this one
+   * until the session's next task, long enough for V8 to move it to the old generation to die there.
+   */
+  key: string;
   address: SessionAddress;
   session: R;
 }
@@ -175,11 +181,11 @@ export class SessionHolder<R> {
     if (cached) {
       // Least recently used first: move it to the end.
       this.held.delete(key);
-      this.held.set(key, cached);
+      this.held.set(cached.key, cached);
       return cached.session;
     }
     const session = await this.options.load(address, at);
-    this.held.set(key, { address, session });
+    this.held.set(key, { key, address, session });
     this.evict();
     this.options.events?.size?.(this.held.size);
     return session;

@@ -8,6 +8,13 @@ import { SessionHolder, type HolderEvents, type PartitionSource, type SessionAdd
 /** Message ids remembered per session, so that a redelivered message is not applied twice. */
 const REMEMBERED_IDS = 64;
 
+/**
+ * The outbox of every held session with nothing left to publish: one array, not a new empty one kept by
+ * each session after each event (V8 moves it to the old generation, where it lies until the session's
+ * next event).
+ */
+const NOTHING_TO_PUBLISH: readonly AnyMessage[] = Object.freeze([]);
+
 /** How a service's session is opened, stored and restored: the keeper knows nothing else of it. */
 export interface SessionModel<S, Stored> {
   open(address: SessionAddress, at: number): S;
@@ -38,7 +45,7 @@ export interface Held<S> {
   /** The ids of the messages last applied (stored with it as a list). */
   applied: AppliedIds;
   /** Messages stored with the session and not yet published (only after a load). */
-  outbox: AnyMessage[];
+  outbox: readonly AnyMessage[];
 }
 
 export interface KeeperOptions<S, Stored> {
@@ -107,7 +114,7 @@ export class SessionKeeper<S, Stored> {
     const kept: KeptSession<Stored> = { state: this.options.model.snapshot(held.session), outbox, applied };
     held.revision = await this.options.store.write(sessionRecordKey(held.address), kept, held.revision);
     if (cause) held.applied.add(cause.id);
-    held.outbox = outbox;
+    held.outbox = outbox.length ? outbox : NOTHING_TO_PUBLISH;
     await this.publishOutbox(held);
     // Published: emptied, so that a later load (a restart, a takeover hours on) does not send it again.
     if (outbox.length) held.revision = await this.options.store.write(sessionRecordKey(held.address), { ...kept, outbox: [] }, held.revision);
@@ -158,8 +165,8 @@ export class SessionKeeper<S, Stored> {
     const stored = await this.options.store.get(sessionRecordKey(address));
     const kept = stored && asKept<Stored>(stored.value);
     return kept
-      ? { address, session: this.options.model.restore(kept.state), revision: stored.revision, applied: AppliedIds.of(kept.applied, REMEMBERED_IDS), outbox: kept.outbox }
-      : { address, session: this.options.model.open(address, at), revision: undefined, applied: new AppliedIds(REMEMBERED_IDS), outbox: [] };
+      ? { address, session: this.options.model.restore(kept.state), revision: stored.revision, applied: AppliedIds.of(kept.applied, REMEMBERED_IDS), outbox: kept.outbox.length ? kept.outbox : NOTHING_TO_PUBLISH }
+      : { address, session: this.options.model.open(address, at), revision: undefined, applied: new AppliedIds(REMEMBERED_IDS), outbox: NOTHING_TO_PUBLISH };
   }
 
   /** A session loaded with an outbox a crash left behind publishes it before anything else. */
@@ -191,7 +198,7 @@ export class SessionKeeper<S, Stored> {
         throw asTransient(`publishing ${message.type}`, error);
       }
     }
-    held.outbox = [];
+    held.outbox = NOTHING_TO_PUBLISH;
   }
 }
 
