@@ -58,4 +58,16 @@ describe('EventLoopDelay', () => {
     expect(lag['nodejs_eventloop_lag_min_seconds']).toBeGreaterThanOrEqual(0);
     await until('sampling to stop once idle', () => !delay.active);
   });
+
+  it('does not count an idle pause between two busy spells as delay', async () => {
+    await until('sampling to start under load', () => delay.active, () => block(30));
+    await until('sampling to stop once idle', () => !delay.active);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await scrape(registry); // what the first spell left
+    await until('sampling to start again', () => delay.active, () => block(3));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const lag = await scrape(registry);
+    expect(lag['nodejs_eventloop_lag_max_seconds']).toBeGreaterThan(0);
+    expect(lag['nodejs_eventloop_lag_max_seconds']).toBeLessThan(0.3);
+  });
 });

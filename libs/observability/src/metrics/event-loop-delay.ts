@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
+import { createHistogram, performance, type EventLoopUtilization, type RecordableHistogram } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 
 /** How often the event-loop delay is sampled while the service is busy (prom-client's default). */
@@ -20,20 +20,21 @@ const DEFAULTS: Required<EventLoopDelayOptions> = { sampleMs: EVENT_LOOP_SAMPLE_
  * at every interval; on this kind of machine each wake-up costs about 70 µs of CPU, which made sampling
  * the largest cost of an idle service (prom-client's own sampler runs all the time). Here the loop's
  * utilisation, which Node keeps without waking anything, is read once a second: sampling runs while
- * the loop worked more than 1% of that second and stops when it did not. Series report the delay above
- * the sampling interval (Node counts the interval in each sample), and 0 when nothing was sampled
- * since the last scrape: an idle loop has no delay.
+ * the loop worked more than 1% of that second and stops when it did not. Each sample is how late the
+ * sampler's timer fired; Node's own sampler cannot be used, since once enabled again it counts the whole
+ * pause as one delay. Series report 0 when nothing was sampled since the last scrape: an idle loop has
+ * no delay.
  */
 export class EventLoopDelay {
   private readonly options: Required<EventLoopDelayOptions>;
-  private readonly histogram: IntervalHistogram;
+  private readonly histogram: RecordableHistogram = createHistogram();
   private readonly checker: NodeJS.Timeout;
+  private sampler?: NodeJS.Timeout;
   private last: EventLoopUtilization = performance.eventLoopUtilization();
   private sampling = false;
 
   constructor(registry: Registry, options: EventLoopDelayOptions = {}) {
     this.options = { ...DEFAULTS, ...options };
-    this.histogram = monitorEventLoopDelay({ resolution: this.options.sampleMs });
     this.checker = setInterval(() => this.check(), this.options.checkMs);
     this.checker.unref();
 
@@ -49,15 +50,14 @@ export class EventLoopDelay {
         const started = process.hrtime.bigint();
         setImmediate(() => lag.set(Number(process.hrtime.bigint() - started) / 1e9));
         const h = this.histogram;
-        const sampled = h.count > 0;
-        const above = (nanoseconds: number) => (sampled ? Math.max(0, nanoseconds / 1e6 - this.options.sampleMs) / 1000 : 0);
-        series.min.set(above(h.min));
-        series.max.set(above(h.max));
-        series.mean.set(above(h.mean));
-        series.stddev.set(sampled ? h.stddev / 1e9 : 0);
-        series.p50.set(above(h.percentile(50)));
-        series.p90.set(above(h.percentile(90)));
-        series.p99.set(above(h.percentile(99)));
+        const seconds = (nanoseconds: number) => (h.count > 0 ? nanoseconds / 1e9 : 0);
+        series.min.set(seconds(h.min));
+        series.max.set(seconds(h.max));
+        series.mean.set(seconds(h.mean));
+        series.stddev.set(seconds(h.stddev));
+        series.p50.set(seconds(h.percentile(50)));
+        series.p90.set(seconds(h.percentile(90)));
+        series.p99.set(seconds(h.percentile(99)));
         h.reset();
       },
     });
@@ -79,17 +79,29 @@ export class EventLoopDelay {
 
   stop(): void {
     clearInterval(this.checker);
-    this.histogram.disable();
-    this.sampling = false;
+    this.sample(false);
   }
 
   private check(): void {
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, this.last).utilization > this.options.busyUtilisation;
     this.last = now;
-    if (busy === this.sampling) return;
-    this.sampling = busy;
-    if (busy) this.histogram.enable();
-    else this.histogram.disable();
+    if (busy !== this.sampling) this.sample(busy);
+  }
+
+  private sample(on: boolean): void {
+    this.sampling = on;
+    clearInterval(this.sampler);
+    this.sampler = undefined;
+    if (!on) return;
+    const every = this.options.sampleMs;
+    let due = performance.now() + every;
+    this.sampler = setInterval(() => {
+      const now = performance.now();
+      // Nanoseconds late, at least 1 (the histogram records positive integers).
+      this.histogram.record(Math.max(1, Math.round((now - due) * 1e6)));
+      due = now + every;
+    }, every);
+    this.sampler.unref();
   }
 }
