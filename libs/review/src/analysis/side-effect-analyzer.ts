@@ -11,7 +11,7 @@ import {
 } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { resolvePath } from '../parsing/paths.js';
-import { segmentsRunning } from '../parsing/segment-index.js';
+import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 
@@ -144,17 +144,19 @@ export class SideEffectAnalyzer {
     const remote = remoteScriptPipe(action.segments);
     if (remote >= 0) effects.push({ type: 'system_modification', target: `${commandName(action.segments[remote]!)} running a downloaded script`, reversible: false, severity: 'critical' });
     if (action.input['run_in_background'] === true) effects.push({ type: 'process_creation', target: action.command ?? action.tool, reversible: true, severity: 'medium' });
-    for (const segment of action.segments) {
-      const cmd = commandName(segment);
+    const names = commandNames(action.segments);
+    for (let i = 0; i < action.segments.length; i++) {
+      const segment = action.segments[i]!;
+      const cmd = names[i]!;
       if (writesToDiskDevice(segment)) effects.push({ type: 'system_modification', target: segment.argv.join(' '), reversible: false, severity: 'critical' });
-      for (const target of worldWritableTargets(segment)) {
+      for (const target of cmd === 'chmod' ? worldWritableTargets(segment) : []) {
         effects.push({ type: 'system_modification', target: `chmod 777 ${target}`, reversible: true, severity: isProtectedPath(target) ? 'critical' : 'medium' });
       }
       if (SYSTEM_COMMANDS.has(cmd) || (cmd === 'git' && segment.argv.includes('--global') && segment.argv[1] === 'config')) {
         effects.push({ type: 'system_modification', target: segment.argv.join(' ').slice(0, 200), reversible: false, severity: 'high' });
       }
       if (segment.privileged) effects.push({ type: 'privilege_escalation', target: segment.argv.join(' ').slice(0, 200), reversible: false, severity: 'high' });
-      const push = forcePush(segment);
+      const push = cmd === 'git' ? forcePush(segment) : null;
       if (push) effects.push({ type: 'history_rewrite', target: 'remote branch', reversible: false, severity: push === 'force' ? 'high' : 'medium' });
       if (cmd === 'git' && segment.argv[1] === 'reset' && segment.argv.includes('--hard')) {
         effects.push({ type: 'history_rewrite', target: 'uncommitted work', reversible: false, severity: 'high' });

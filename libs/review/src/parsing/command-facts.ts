@@ -60,7 +60,7 @@ export function writesToDiskDevice(segment: ShellSegment): boolean {
   if (/^mkfs(\.|$)/.test(cmd) || cmd === 'wipefs') return true;
   if (cmd === 'dd' && segment.argv.some((a) => a.startsWith('of=') && DISK_DEVICE.test(a.slice(3)))) return true;
   if (cmd === 'shred' && segment.argv.some((a) => a.startsWith('/dev/'))) return true;
-  return segment.redirects.some((r) => r.operator.includes('>') && DISK_DEVICE.test(r.target));
+  return segment.redirects.length > 0 && segment.redirects.some((r) => r.operator.includes('>') && DISK_DEVICE.test(r.target));
 }
 
 /** A function that pipes itself into itself in the background: `:(){ :|:& };:` and renamed variants. */

@@ -171,7 +171,9 @@ function stringField(input: Record<string, unknown>, ...names: string[]): string
 }
 
 function nonOptions(argv: readonly string[], from = 1): string[] {
-  return argv.slice(from).filter((a) => !a.startsWith('-') && a !== '');
+  const found: string[] = [];
+  for (let i = from; i < argv.length; i++) if (argv[i] !== '' && !argv[i]!.startsWith('-')) found.push(argv[i]!);
+  return found;
 }
 
 /** `npx playwright install chromium` and `python -m pip install x` are installs too. */
@@ -241,7 +243,8 @@ export function describesOnly(segment: ShellSegment): boolean {
   if (segment.query) return true;
   // Asked of every segment by several rules: the arguments are read in place, without a copy.
   const { argv } = segment;
-  for (let i = 1; i < argv.length; i++) if (DESCRIBING_OPTIONS.has(argv[i]!)) return true;
+  // Every describing option starts with a dash: other words are not looked up.
+  for (let i = 1; i < argv.length; i++) if (argv[i]!.charCodeAt(0) === 45 && DESCRIBING_OPTIONS.has(argv[i]!)) return true;
   if (argv.length === 2 && (argv[1] === '-h' || argv[1] === 'help' || argv[1] === '-V')) return true;
   const cmd = commandName(segment);
   if (cmd === 'git' && argv.includes('help', 1)) return true;
@@ -254,13 +257,14 @@ export function describesOnly(segment: ShellSegment): boolean {
   return DESCRIBERS.has(cmd);
 }
 
-/** Files a simple command names: all arguments of file commands, and anything that looks like an absolute or home path. */
-function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean): { read: string[]; written: string[]; mentioned: string[] } {
-  const read: string[] = [];
-  const written: string[] = [];
-  const mentioned: string[] = [];
-  if (segment.remoteHost || describes) return { read, written, mentioned };
-  const args = segment.argv.slice(1);
+/**
+ * Files a simple command names: all arguments of file commands, and anything that looks like an absolute
+ * or home path. Added to the action's lists (a long line has hundreds of segments: none gets lists of its own).
+ */
+function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean, read: string[], written: string[], mentioned: string[]): void {
+  if (segment.remoteHost || describes) return;
+  const readFrom = read.length;
+  const writtenFrom = written.length;
   if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
     const ownership = cmd === 'chmod' || cmd === 'chown';
     // chmod's mode and chown's owner are not files.
@@ -275,6 +279,7 @@ function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean): {
   } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
     written.push(...nonOptions(segment.argv).slice(1));
   } else if (cmd === 'find') {
+    const args = segment.argv.slice(1);
     // find reads the trees it starts from; what it deletes or runs is in segments of their own.
     read.push(...args.slice(0, Math.max(0, args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!'))).filter(Boolean));
     if (!args.some((a) => a.startsWith('-') || a === '(' || a === '!')) read.push(...args);
@@ -284,19 +289,23 @@ function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean): {
     read.push(...nonOptions(segment.argv));
   } else {
     // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
-    for (const arg of args) {
+    for (let i = 1; i < segment.argv.length; i++) {
+      const arg = segment.argv[i]!;
       const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
       if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
     }
   }
   const rm = cmd === 'rm' ? readRm(segment) : null;
-  if (rm) written.push(...rm.targets.filter((t) => !written.includes(t)));
+  if (rm) written.push(...rm.targets.filter((t) => written.indexOf(t, writtenFrom) < 0));
   for (const redirect of segment.redirects) {
     if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
     (redirect.operator.includes('>') ? written : read).push(redirect.target);
   }
-  const resolve = (p: string) => (segment.cwd !== undefined && segment.cwd !== '?' && !/^[/~]/.test(p) ? `${segment.cwd}/${p}` : p);
-  return { read: read.map(resolve), written: written.map(resolve), mentioned };
+  // Relative paths are the directory's an earlier `cd` of the line moved to.
+  const { cwd } = segment;
+  if (cwd === undefined || cwd === '?') return;
+  for (let i = readFrom; i < read.length; i++) if (!/^[/~]/.test(read[i]!)) read[i] = `${cwd}/${read[i]}`;
+  for (let i = writtenFrom; i < written.length; i++) if (!/^[/~]/.test(written[i]!)) written[i] = `${cwd}/${written[i]}`;
 }
 
 const READ_VERB = /^(?:get|list|search|read|fetch|find|query|describe|show|resolve|lookup|view|browse|docs?|retrieve|inspect|check|status|count|explain|summari[sz]e)$/i;
@@ -384,10 +393,7 @@ export function parseAction(
       const cmd = commandName(segment);
       const describes = describesOnly(segment);
       segmentIntents(segment, cmd, describes, intents, packages);
-      const files = segmentPaths(segment, cmd, describes);
-      read.push(...files.read);
-      written.push(...files.written);
-      mentioned.push(...files.mentioned);
+      segmentPaths(segment, cmd, describes, read, written, mentioned);
     }
     for (const match of command.matchAll(URL_PATTERN)) urls.push(match[0]);
     if (input['run_in_background'] === true) intents.add('command_execution');

@@ -12,8 +12,12 @@ import type { ShellSegment } from './shell-command.js';
 interface SegmentIndex {
   /** The command name of each segment, in line order. */
   names: string[];
+  /** The names that occur, each once. */
+  distinct: string[];
   /** Positions of the segments of each name, in line order. */
   positions: Map<string, number[]>;
+  /** The segments of each name asked for so far, in line order. */
+  segments: Map<string, ShellSegment[]>;
 }
 
 /** Anything that answers whether a command name is one of its own: a Set, or a record looked up with `in`. */
@@ -28,15 +32,19 @@ function indexOf(segments: readonly ShellSegment[]): SegmentIndex {
   let index = indexes.get(segments);
   if (!index) {
     const names: string[] = [];
+    const distinct: string[] = [];
     const positions = new Map<string, number[]>();
     for (let i = 0; i < segments.length; i++) {
       const name = commandName(segments[i]!);
       names.push(name);
       const list = positions.get(name);
       if (list) list.push(i);
-      else positions.set(name, [i]);
+      else {
+        positions.set(name, [i]);
+        distinct.push(name);
+      }
     }
-    index = { names, positions };
+    index = { names, distinct, positions, segments: new Map() };
     indexes.set(segments, index);
   }
   return index;
@@ -47,14 +55,19 @@ export function commandNames(segments: readonly ShellSegment[]): readonly string
   return segments.length ? indexOf(segments).names : NONE;
 }
 
+/** The names of `names` the line runs; the line's distinct names are few, so each is asked once, not once per segment. */
+function wantedNames(index: SegmentIndex, names: CommandNames): string[] | undefined {
+  let wanted: string[] | undefined;
+  for (const name of index.distinct) if (names.has(name)) (wanted ??= []).push(name);
+  return wanted;
+}
+
 /** Positions (in line order) of the segments whose command name is one of `names`. */
 export function positionsRunning(segments: readonly ShellSegment[], names: CommandNames): readonly number[] {
   if (!segments.length) return NONE;
   const index = indexOf(segments);
-  // The line's distinct names are few: each is asked once, not once per segment.
-  const wanted: string[] = [];
-  for (const name of index.positions.keys()) if (names.has(name)) wanted.push(name);
-  if (!wanted.length) return NONE;
+  const wanted = wantedNames(index, names);
+  if (!wanted) return NONE;
   if (wanted.length === 1) return index.positions.get(wanted[0]!)!;
   // Several programs: one pass over the line keeps their segments in order.
   const set = new Set(wanted);
@@ -66,13 +79,23 @@ export function positionsRunning(segments: readonly ShellSegment[], names: Comma
 /** The segments whose command name is one of `names`, in line order. */
 export function segmentsRunning(segments: readonly ShellSegment[], names: CommandNames): readonly ShellSegment[] {
   const positions = positionsRunning(segments, names);
-  return positions.length ? positions.map((i) => segments[i]!) : NONE;
+  if (!positions.length) return NONE;
+  const index = indexOf(segments);
+  const name = index.names[positions[0]!]!;
+  if (positions !== index.positions.get(name)) return positions.map((i) => segments[i]!);
+  // One program, the usual case: its segments are listed once for every rule that asks.
+  let found = index.segments.get(name);
+  if (!found) {
+    found = positions.map((i) => segments[i]!);
+    index.segments.set(name, found);
+  }
+  return found;
 }
 
 /** Whether some segment runs one of `names`. */
 export function runsAny(segments: readonly ShellSegment[], names: CommandNames): boolean {
   if (!segments.length) return false;
-  for (const name of indexOf(segments).positions.keys()) if (names.has(name)) return true;
+  for (const name of indexOf(segments).distinct) if (names.has(name)) return true;
   return false;
 }
 

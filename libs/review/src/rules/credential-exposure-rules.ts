@@ -30,6 +30,7 @@ function printedCredential(action: ParsedAction, index: number): string | undefi
   // A variable the same command line set itself (a CSRF token scraped from the app's own page) is its own value.
   const assigned = (name: string) => new RegExp(`(?:^|[\\s;&|(])${name}=`).test(action.command ?? '');
   for (const arg of segment.argv.slice(1)) {
+    if (!arg.includes('$')) continue;
     for (const match of arg.matchAll(PRINTED_VARIABLE)) {
       const name = match[1] ?? match[2]!;
       if (CREDENTIAL_NAME.test(name) && !assigned(name)) return `$${name}`;

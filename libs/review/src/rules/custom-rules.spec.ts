@@ -60,6 +60,10 @@ describe('compileCustomRule: matching', () => {
 
   it('matches command regexes on the whole line, written paths, URLs and packages', () => {
     expect(matches({ command_regex: ['\\bDROP\\b', 'kubectl\\s+delete'] }, bash('echo a && kubectl  delete pod x'))).toBe(true);
+    // A literal the expression needs is looked for first: found or not, the expression decides.
+    expect(matches({ command_regex: '\\bmigrate-3\\b' }, bash('ls && ./migrate-3 up'))).toBe(true);
+    expect(matches({ command_regex: '\\bmigrate-3\\b' }, bash('ls && ./migrate-33 up'))).toBe(false);
+    expect(matches({ command_regex: '\\bmigrate-3\\b' }, bash('ls && ./migrate-4 up'))).toBe(false);
     expect(matches({ written_path: '/work/app/config/**' }, bash('cat config/a.yml'))).toBe(false);
     expect(matches({ written_path: '/work/app/config/**' }, bash('cp a.yml config/a.yml'))).toBe(true);
     expect(matches({ url: 'https://*.prod.example.com/**' }, bash('curl https://api.prod.example.com/v1/users'))).toBe(true);

@@ -4,6 +4,8 @@ import { builtInRule } from './built-in-rule.js';
 
 /** Settings and variables that turn TLS certificate checks off. */
 const TLS_OFF_TEXT = /NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['"]?0|PYTHONHTTPSVERIFY\s*=\s*['"]?0|GIT_SSL_NO_VERIFY\s*=\s*['"]?(?:1|true)|\bstrict-ssl\s*[= ]\s*false|\bsslVerify\s*[= ]\s*false|\bverify_ssl\s*[= ]\s*false|--trusted-host\b|\btrusted-host\s*=/i;
+/** Every match of TLS_OFF_TEXT holds one of these, in lower case: a long command without any is not scanned. */
+const TLS_WORDS = ['ssl', 'tls', 'verify', 'trusted'];
 const INSECURE_FLAGS = new Set(['-k', '--insecure', '--no-check-certificate']);
 const DOWNLOADERS = new Set(['curl', 'wget']);
 
@@ -13,7 +15,8 @@ export const tlsVerificationRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const text = action.command ?? (typeof action.input['content'] === 'string' ? action.input['content'] : typeof action.input['new_string'] === 'string' ? action.input['new_string'] : '');
-    if (TLS_OFF_TEXT.test(text)) {
+    const lower = text.toLowerCase();
+    if (TLS_WORDS.some((word) => lower.includes(word)) && TLS_OFF_TEXT.test(text)) {
       return {
         verdict: 'require_approval',
         score: 0.8,

@@ -1,5 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandNames, positionsRunning } from '../parsing/segment-index.js';
 import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord } from '../session/review-session.js';
 import { addressOf, addressOfUrl, type EndpointAddress } from '@warden/project-knowledge';
@@ -13,6 +14,7 @@ export interface RequestTarget {
 
 const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh']);
 const SOCKET_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'telnet']);
+const CLIENTS = new Set([...HTTP_CLIENTS, ...SOCKET_CLIENTS]);
 const NETWORK_COMMANDS = new Set([...HTTP_CLIENTS, ...SOCKET_CLIENTS, 'ssh', 'scp', 'sftp', 'rsync', 'git', 'ftp', 'aria2c', 'ping']);
 const NUMBER = /^\d+$/;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -26,16 +28,22 @@ const WGET_SENDS = /^--(post-data|post-file|body-data|body-file)/;
 /** URLs named, and the `host:port` arguments of curl, wget, nc and telnet. */
 export function targetsOf(urls: readonly string[], segments: readonly ShellSegment[]): RequestTarget[] {
   const targets: RequestTarget[] = [];
+  const seen = new Set<string>();
   const add = (url: string, address: EndpointAddress | undefined) => {
-    if (address && !targets.some((t) => t.url === url)) targets.push({ url, address });
+    if (address && !seen.has(url)) {
+      seen.add(url);
+      targets.push({ url, address });
+    }
   };
   for (const url of urls) add(url, addressOfUrl(url));
-  for (const segment of segments) {
-    const cmd = commandName(segment);
+  const names = commandNames(segments);
+  for (const position of positionsRunning(segments, CLIENTS)) {
+    const segment = segments[position]!;
+    const cmd = names[position]!;
     const args = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
     if (HTTP_CLIENTS.has(cmd)) {
       for (const arg of args) if (!arg.includes('://')) add(`http://${arg}`, addressOf(arg));
-    } else if (SOCKET_CLIENTS.has(cmd)) {
+    } else {
       const at = args.findIndex((a, i) => !NUMBER.test(a) && NUMBER.test(args[i + 1] ?? ''));
       if (at >= 0) add(`tcp://${args[at]}:${args[at + 1]}`, addressOf(`${args[at]}:${args[at + 1]}`));
     }

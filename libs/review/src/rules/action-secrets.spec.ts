@@ -1,0 +1,48 @@
+import { SECRET_PATTERNS } from '@warden/secrets';
+import { parseAction } from '../parsing/parsed-action.js';
+import { MAY_MATCH, secretsOf } from './action-secrets.js';
+
+/** The patterns MAY_MATCH was written for: a change to one of them must be checked against its words. */
+const PINNED: Record<string, string> = {
+  bearer_token: String.raw`(\b(?:Bearer|Basic|Token)\s+)([A-Za-z0-9._~+/=-]{8,})`,
+  url_credentials: String.raw`(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(?=@)`,
+  assigned_secret: String.raw`((?:^|[^A-Za-z0-9])[A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)([^\s"'&;,}]{4,})`,
+  flag_secret: String.raw`(--?[A-Za-z0-9_-]*?(?:password|passwd|secret|token|api[_-]?key)[= ]["']?)([^\s"']{4,})`,
+};
+
+const kindsIn = (command: string) => secretsOf(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app')).kinds;
+
+describe('the words the slow secret patterns need', () => {
+  it('are written for the patterns as they are', () => {
+    for (const kind of Object.keys(MAY_MATCH)) {
+      expect([kind, SECRET_PATTERNS.find((p) => p.kind === kind)?.pattern.source]).toEqual([kind, PINNED[kind]]);
+    }
+  });
+
+  it('hold for matches in any case', () => {
+    const samples: [string, string][] = [
+      ['bearer_token', 'curl -H "Authorization: BEARER abcdef123456789"'],
+      ['bearer_token', 'TOKEN   zz99xxyy88ww'],
+      ['url_credentials', 'git clone https://ann:s3cretpass@git.example.com/x.git'],
+      ['assigned_secret', 'DB_PASSWORD=hunter22 npm start'],
+      ['assigned_secret', 'export MY_API-KEY: abcd1234'],
+      ['assigned_secret', 'PWD=/x/y; Client_Secret="abcd1234"'],
+      ['flag_secret', 'mysql --PASSWORD=hunter22'],
+      ['flag_secret', 'tool -api_key abcd1234'],
+    ];
+    for (const [kind, text] of samples) {
+      const pattern = SECRET_PATTERNS.find((p) => p.kind === kind)!.pattern;
+      pattern.lastIndex = 0;
+      expect([kind, text, pattern.test(text)]).toEqual([kind, text, true]);
+      pattern.lastIndex = 0;
+      expect([kind, text, MAY_MATCH[kind]!(text.toLowerCase())]).toEqual([kind, text, true]);
+    }
+  });
+
+  it('leave a long command without them unscanned and still find secrets in others', () => {
+    const long = Array.from({ length: 50 }, (_, i) => `cd /work/app && npm run build -- --filter pkg-${i} 2>&1 | tail -20`).join('\n');
+    expect(kindsIn(long)).toEqual([]);
+    expect(kindsIn(`${long}\nexport DB_PASSWORD=hunter22`)).toEqual(['assigned_secret']);
+    expect(kindsIn(`${long}\ncurl -H "Authorization: Bearer 0123456789abcdef"`)).toContain('bearer_token');
+  });
+});
