@@ -95,7 +95,7 @@ const READ_COMMANDS = new Set([
   'uname', 'hostname', 'date', 'ps', 'pgrep', 'jq', 'yq', 'sort', 'uniq', 'cut', 'tr', 'awk', 'sed', 'realpath', 'readlink',
   'dirname', 'basename', 'test', '[', 'true', 'false', 'cd', 'history', 'sha256sum', 'md5sum', 'column', 'nl', 'xxd', 'od',
   'lsof', 'ss', 'netstat', 'free', 'uptime', 'top', 'htop', 'man', 'help', 'tldr', 'sleep', 'wait', 'exit', 'set', 'export',
-  'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
+  'unset', 'local', 'declare', 'typeset', 'readonly', 'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
 ]);
 /** PowerShell's cmdlets and aliases that look and navigate (compared in lower case: PowerShell ignores case). */
 const POWERSHELL_READS = new Set([
