@@ -61,10 +61,14 @@ const ACTIONS: ((n: number) => Pick<ProposedAction, 'tool' | 'input'>)[] = [
   (n) => ({ tool: 'Bash', input: { command: LONG_COMMANDS[n % LONG_COMMANDS.length]!(n) } }),
 ];
 
+/** Lines up to `size` characters, as one flat string: a command decoded from JSON is flat, not a rope of its pieces. */
 function repeatTo(size: number, line: (i: number) => string): string {
-  let text = '';
-  for (let i = 0; text.length < size; i++) text += line(i);
-  return text;
+  const lines: string[] = [];
+  for (let i = 0, length = 0; length < size; i++) {
+    lines.push(line(i));
+    length += lines[i]!.length;
+  }
+  return lines.join('');
 }
 
 /** Long commands agents send (1-4 KB), parser included: files written through here-documents, one-liners, scripts, commit messages. */
