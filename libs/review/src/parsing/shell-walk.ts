@@ -55,6 +55,7 @@ interface Pipe {
 }
 
 const NO_PIPE: Pipe = { from: false };
+const PIPED: Pipe = { from: true };
 
 const STATIC_WORD = (value: string): ShellWordValue => ({ value, dynamic: false });
 
@@ -66,100 +67,95 @@ class Walker {
   /** The text the current parse read: error positions index it. */
   source = '';
 
-  /** Statements in order; the pipe feeds the first one only. */
-  statements(list: readonly Statement[], scope: Scope, pipe: Pipe): WrittenCommand[] {
-    const out: WrittenCommand[] = [];
+  /** Adds the commands of statements in order to `out`; the pipe feeds the first one only. */
+  statements(out: WrittenCommand[], list: readonly Statement[], scope: Scope, pipe: Pipe): void {
+    const start = out.length;
     for (const statement of list) {
-      const produced = this.node(statement.command, scope, out.length ? NO_PIPE : pipe);
+      const first = out.length;
+      this.node(out, statement.command, scope, out.length === start ? pipe : NO_PIPE);
       // `a && b &` runs the whole list in the background.
-      if (statement.background) for (const command of produced) command.background = true;
-      for (const command of produced) out.push(command);
+      if (statement.background) for (let i = first; i < out.length; i++) out[i]!.background = true;
     }
-    return out;
   }
 
-  private node(node: PipelineNode | AndOr | CommandNode, scope: Scope, pipe: Pipe): WrittenCommand[] {
+  /** Adds the commands a node runs to `out` (one array for the whole line: a long line makes no garbage per node). */
+  private node(out: WrittenCommand[], node: PipelineNode | AndOr | CommandNode, scope: Scope, pipe: Pipe): void {
     switch (node.type) {
       case 'Command':
-        return this.command(node, scope, pipe);
+        return this.command(out, node, scope, pipe);
       case 'Pipeline':
-        return this.pipeline(node.commands, scope, pipe);
+        return this.pipeline(out, node.commands, scope, pipe);
       case 'AndOr': {
-        const out: WrittenCommand[] = [];
-        for (const child of node.commands) for (const command of this.node(child, scope, out.length ? NO_PIPE : pipe)) out.push(command);
-        return out;
+        const start = out.length;
+        for (const child of node.commands) this.node(out, child, scope, out.length === start ? pipe : NO_PIPE);
+        return;
       }
       case 'Subshell':
-        return this.statements(node.body.commands, { ...scope, vars: { ...scope.vars } }, pipe);
+        return this.statements(out, node.body.commands, { ...scope, vars: { ...scope.vars } }, pipe);
       case 'BraceGroup':
-        return this.statements(node.body.commands, scope, pipe);
+        return this.statements(out, node.body.commands, scope, pipe);
       case 'Redirected':
-        return this.redirected(node, scope, pipe);
+        return this.redirected(out, node, scope, pipe);
       case 'If': {
         const lists = [node.clause, node.then, ...node.elif.flatMap((e) => [e.clause, e.then]), ...(node.else ? [node.else] : [])];
-        return this.lists(lists.map((l) => l.commands), scope, pipe);
+        return this.lists(out, lists.map((l) => l.commands), scope, pipe);
       }
       case 'While':
-        return this.lists([node.clause.commands, node.body.commands], scope, pipe);
+        return this.lists(out, [node.clause.commands, node.body.commands], scope, pipe);
       case 'For':
       case 'Select':
         // The word list's words only run their substitutions.
         for (const word of node.wordlist ?? []) this.wordOf(word, scope);
-        return this.statements(node.body.commands, scope, pipe);
+        return this.statements(out, node.body.commands, scope, pipe);
       case 'Case':
         this.wordOf(node.word, scope);
         return this.lists(
+          out,
           node.items.map((item) => item.body.commands),
           scope,
           pipe,
         );
       case 'Function':
+      case 'Coproc':
         // What a function runs is reviewed where it is defined: the line calls it or has no reason to define it.
-        return node.body.type === 'CompoundList' ? this.statements(node.body.commands, scope, pipe) : this.node(node.body, scope, pipe);
+        return node.body.type === 'CompoundList' ? this.statements(out, node.body.commands, scope, pipe) : this.node(out, node.body, scope, pipe);
       case 'ArithmeticFor':
         for (const expression of [node.initialize, node.test, node.update]) if (expression) this.substitutionsUnder(expression, scope);
-        return this.statements(node.body.commands, scope, pipe);
-      case 'Coproc':
-        return node.body.type === 'CompoundList' ? this.statements(node.body.commands, scope, pipe) : this.node(node.body, scope, pipe);
+        return this.statements(out, node.body.commands, scope, pipe);
       default:
         // `[[ … ]]` and `(( … ))`: only their substitutions run.
-        this.substitutionsUnder(node, scope);
-        return [];
+        return this.substitutionsUnder(node, scope);
     }
   }
 
-  private lists(lists: readonly (readonly Statement[])[], scope: Scope, pipe: Pipe): WrittenCommand[] {
-    const out: WrittenCommand[] = [];
-    for (const list of lists) for (const command of this.statements(list, scope, out.length ? NO_PIPE : pipe)) out.push(command);
-    return out;
+  private lists(out: WrittenCommand[], lists: readonly (readonly Statement[])[], scope: Scope, pipe: Pipe): void {
+    const start = out.length;
+    for (const list of lists) this.statements(out, list, scope, out.length === start ? pipe : NO_PIPE);
   }
 
-  private pipeline(commands: readonly CommandNode[], scope: Scope, pipe: Pipe): WrittenCommand[] {
-    const out: WrittenCommand[] = [];
+  private pipeline(out: WrittenCommand[], commands: readonly CommandNode[], scope: Scope, pipe: Pipe): void {
     let from = pipe;
     for (const child of commands) {
-      const produced = this.node(child, scope, from);
-      for (const command of produced) out.push(command);
-      const last = produced.at(-1);
-      from = { from: true, ...(last ? outputOf(last) : {}) };
+      const before = out.length;
+      this.node(out, child, scope, from);
+      from = out.length > before ? outputOf(out[out.length - 1]!) : PIPED;
     }
-    return out;
   }
 
   /** A compound command with redirections (`{ …; } > log`, `while read l; do …; done <<EOF`). */
-  private redirected(node: Redirected, scope: Scope, pipe: Pipe): WrittenCommand[] {
+  private redirected(out: WrittenCommand[], node: Redirected, scope: Scope, pipe: Pipe): void {
     const redirects: Redirect[] = [];
     let input: string | undefined;
     for (const redirection of node.redirects) input = this.redirection(redirection, scope, redirects) ?? input;
-    const produced = this.node(node.command, scope, input !== undefined ? { from: pipe.from, input } : pipe);
-    const first = produced[0];
-    if (first && input !== undefined) first.input = input;
-    for (const command of produced) if (!command.nested) command.redirects.push(...redirects);
-    return produced;
+    const start = out.length;
+    this.node(out, node.command, scope, input !== undefined ? { from: pipe.from, input } : pipe);
+    if (out.length > start && input !== undefined) out[start]!.input = input;
+    for (let i = start; i < out.length; i++) if (!out[i]!.nested) out[i]!.redirects.push(...redirects);
   }
 
-  private command(node: Command, scope: Scope, pipe: Pipe): WrittenCommand[] {
-    const local: Scope = { ...scope, vars: { ...scope.vars } };
+  private command(out: WrittenCommand[], node: Command, scope: Scope, pipe: Pipe): void {
+    // Assignments before a command are its own: only then does it need a scope of its own.
+    const local: Scope = node.prefix.length ? { ...scope, vars: { ...scope.vars } } : scope;
     const assignments: Record<string, string> = {};
     const redirects: Redirect[] = [];
     let input = pipe.input;
@@ -175,7 +171,7 @@ class Walker {
       // `A=1` alone sets a variable of this shell for the commands after it.
       for (const [key, value] of Object.entries(assignments)) scope.vars[key] = value;
       for (const item of node.suffix) if (item.type !== 'Assignment' && item.type !== 'Word') input = this.redirection(item, local, redirects) ?? input;
-      return [];
+      return;
     }
     const first = this.wordOf(name, local);
     const words: ShellWordValue[] = [first];
@@ -192,13 +188,12 @@ class Walker {
       } else input = this.redirection(item, local, redirects) ?? input;
     }
     // `[ -f x ]` tests and changes nothing; its substitutions were walked with its words.
-    if (first.value === '[' && !first.dynamic) return [];
+    if (first.value === '[' && !first.dynamic) return;
     const command: WrittenCommand = { words, assignments, redirects, pipedFrom: pipe.from, background: false, nested: scope.nested };
     if (input !== undefined) command.input = input;
     if (scope.cwd !== undefined) command.cwd = scope.cwd;
-    this.commands.push(command);
+    out.push(command);
     this.followDirectoryChange(command, scope);
-    return [command];
   }
 
   /** `cd ..` moves every later command of the same (sub)shell. */
@@ -310,10 +305,10 @@ class Walker {
     if (!script) return;
     this.noteErrors(script);
     const inner: Scope = { nested: true, cwd: scope.cwd, vars: { ...scope.vars } };
-    const before = this.commands.length;
-    this.statements(script.commands, inner, NO_PIPE);
     // Keep the outer command's pipeline contiguous: nested commands are listed after the line's own.
-    this.later.push(this.commands.splice(before));
+    const nested: WrittenCommand[] = [];
+    this.statements(nested, script.commands, inner, NO_PIPE);
+    this.later.push(nested);
   }
 
   /** The substitutions anywhere under a node that is not a command (a test, arithmetic, an expansion's operand). */
@@ -329,8 +324,9 @@ class Walker {
     if (error && this.error === undefined) this.error = describeError(error, script.source ?? this.source);
   }
 
+  /** The line's commands, then those of its substitutions (an inner one before the one holding it). */
   finish(): WrittenCommand[] {
-    for (const group of this.later) this.commands.push(...group);
+    for (const group of this.later) for (const command of group) this.commands.push(command);
     return this.commands;
   }
 }
@@ -348,11 +344,11 @@ function describeError(error: { message: string; pos: number }, source: string):
 }
 
 /** What a command writes to its output when that is known from the line: `echo x`, `printf x`, `cat` of a here-document. */
-function outputOf(command: WrittenCommand): { input?: string } {
+function outputOf(command: WrittenCommand): Pipe {
   const name = command.words[0]?.value;
-  if (name === 'echo' || name === 'printf') return { input: command.words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value)).map((w) => w.value).join(' ') };
-  if (name === 'cat' && command.words.length === 1 && command.input !== undefined) return { input: command.input };
-  return {};
+  if (name === 'echo' || name === 'printf') return { from: true, input: command.words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value)).map((w) => w.value).join(' ') };
+  if (name === 'cat' && command.words.length === 1 && command.input !== undefined) return { from: true, input: command.input };
+  return PIPED;
 }
 
 const OPERATOR_CHARACTER = /[;&|()<>{}!]/;
@@ -380,7 +376,7 @@ export function walkShell(text: string, vars: Record<string, string> = {}): Walk
   for (let resumed = 0; ; resumed++) {
     const script = parse(rest);
     walker.source = rest;
-    walker.statements(script.commands, scope, NO_PIPE);
+    walker.statements(walker.commands, script.commands, scope, NO_PIPE);
     walker.noteErrors(script);
     const error = script.errors?.[0];
     // The parser gave up on the rest of the line only when the error lies past what it read.
