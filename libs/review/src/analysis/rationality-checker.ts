@@ -1,6 +1,7 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { inTempDirectory, resolvePath } from '../parsing/paths.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 
@@ -20,6 +21,8 @@ export interface RationalityAnalysis {
 }
 
 /** Goal alignment weighs most: an action that serves no declared purpose is the clearest sign of a lost agent. */
+const GIT = new Set(['git']);
+const SLEEP = new Set(['sleep']);
 const WEIGHTS: RationalityComponents = { goal_alignment: 0.35, logical_progression: 0.25, efficiency: 0.2, completeness: 0.2 };
 
 const STOP_WORDS = new Set([
@@ -115,8 +118,7 @@ export class RationalityChecker {
 
   /** Reverting (git checkout/restore) or deleting project files this session itself wrote. */
   private contradicts(action: ParsedAction, session: ReviewSession): boolean {
-    const reverted = action.segments.flatMap((s) => {
-      if (commandName(s) !== 'git') return [];
+    const reverted = segmentsRunning(action.segments, GIT).flatMap((s) => {
       if (s.argv[1] === 'restore') return s.argv.slice(2).filter((a) => !a.startsWith('-'));
       if (s.argv[1] === 'checkout' && s.argv.includes('--')) return s.argv.slice(s.argv.indexOf('--') + 1);
       return [];
@@ -141,7 +143,7 @@ export class RationalityChecker {
         return 0.5;
       }
     }
-    const sleep = action.segments.find((s) => commandName(s) === 'sleep' && Number.parseFloat(s.argv[1] ?? '0') >= 30);
+    const sleep = segmentsRunning(action.segments, SLEEP).find((s) => Number.parseFloat(s.argv[1] ?? '0') >= 30);
     if (sleep) {
       issues.push('inefficient');
       suggestions.push('Wait for the process itself (or poll its output) instead of sleeping for a fixed time.');

@@ -1,7 +1,6 @@
 import type { Severity } from '@warden/contracts';
 import {
   commandName,
-  findDeletesProtected,
   forcePush,
   isForkBomb,
   isProtectedPath,
@@ -12,6 +11,7 @@ import {
 } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { resolvePath } from '../parsing/paths.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 
@@ -66,6 +66,7 @@ const SYSTEM_COMMANDS = new Set([
   'useradd', 'userdel', 'usermod', 'groupadd', 'passwd', 'sysctl', 'modprobe', 'reboot', 'shutdown', 'halt', 'poweroff', 'launchctl',
   'update-alternatives', 'ldconfig', 'setenforce', 'visudo', 'chattr',
 ]);
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 const SERVER_SCRIPTS = /^(dev|start|serve|watch)(:|$)/;
 const UPLOAD_FLAGS = new Set(['-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '-F', '--form', '-T', '--upload-file', '--post-data', '--post-file']);
 const READ_ONLY_EXTERNAL = /^(get|list|search|read|fetch|find|query_read|describe|show)/i;
@@ -108,13 +109,14 @@ export class SideEffectAnalyzer {
   private fileEffects(action: ParsedAction, session: ReviewSession, inScope: (path: string) => boolean, effects: SideEffect[]): void {
     const checkpointed = session.checkpoints > 0;
     const deleted = new Set<string>();
-    for (const segment of action.segments) {
-      const recursive = !!readRm(segment)?.recursive || findDeletesProtected(segment);
+    // Only these delete what they name; find's -delete is reviewed as the rm it amounts to.
+    for (const segment of segmentsRunning(action.segments, DELETERS)) {
+      const recursive = !!readRm(segment)?.recursive;
       for (const raw of deletionTargets(segment)) {
         const directory = segment.cwd === undefined ? action.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, action.cwd);
         const target = segment.remoteHost ? `${segment.remoteHost}:${raw}` : resolvePath(raw, directory);
         deleted.add(target);
-        const critical = (recursive && isProtectedPath(raw)) || findDeletesProtected(segment);
+        const critical = recursive && isProtectedPath(raw);
         effects.push({
           type: 'file_deletion',
           target,

@@ -192,10 +192,9 @@ function installerCall(segment: ShellSegment): { manager: string; args: string[]
 }
 
 /** Intents of one simple shell command. */
-function segmentIntents(segment: ShellSegment, out: Set<Intent>, packages: string[]): void {
-  const cmd = commandName(segment);
+function segmentIntents(segment: ShellSegment, cmd: string, describes: boolean, out: Set<Intent>, packages: string[]): void {
   if (!cmd) return;
-  if (describesOnly(segment)) {
+  if (describes) {
     out.add('file_read');
     return;
   }
@@ -256,12 +255,11 @@ export function describesOnly(segment: ShellSegment): boolean {
 }
 
 /** Files a simple command names: all arguments of file commands, and anything that looks like an absolute or home path. */
-function segmentPaths(segment: ShellSegment): { read: string[]; written: string[]; mentioned: string[] } {
-  const cmd = commandName(segment);
+function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean): { read: string[]; written: string[]; mentioned: string[] } {
   const read: string[] = [];
   const written: string[] = [];
   const mentioned: string[] = [];
-  if (segment.remoteHost || describesOnly(segment)) return { read, written, mentioned };
+  if (segment.remoteHost || describes) return { read, written, mentioned };
   const args = segment.argv.slice(1);
   if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
     const ownership = cmd === 'chmod' || cmd === 'chown';
@@ -291,7 +289,7 @@ function segmentPaths(segment: ShellSegment): { read: string[]; written: string[
       if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
     }
   }
-  const rm = readRm(segment);
+  const rm = cmd === 'rm' ? readRm(segment) : null;
   if (rm) written.push(...rm.targets.filter((t) => !written.includes(t)));
   for (const redirect of segment.redirects) {
     if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
@@ -382,8 +380,11 @@ export function parseAction(
     command = stringField(input, 'command', 'cmd', 'script') ?? '';
     ({ segments, syntaxError } = analyseShellCommand(command));
     for (const segment of segments) {
-      segmentIntents(segment, intents, packages);
-      const files = segmentPaths(segment);
+      // Both ask what the command is and whether it only describes: answered once.
+      const cmd = commandName(segment);
+      const describes = describesOnly(segment);
+      segmentIntents(segment, cmd, describes, intents, packages);
+      const files = segmentPaths(segment, cmd, describes);
       read.push(...files.read);
       written.push(...files.written);
       mentioned.push(...files.mentioned);
@@ -420,9 +421,23 @@ export function parseAction(
     if (path) read.push(path);
   }
 
+  // A long line names the same paths again and again (`cd /work/app && …` on every line): each is resolved once.
+  const resolutions = new Map<string, string>();
+  const resolved = (p: string) => {
+    let path = resolutions.get(p);
+    if (path === undefined) resolutions.set(p, (path = resolvePath(p, cwd)));
+    return path;
+  };
   // Null devices and standard streams are no files (`cat /dev/null > x`, `2>nul`).
-  const resolvedWritten = [...new Set(written.filter((p) => !isStreamPath(p)).map((p) => resolvePath(p, cwd)))];
-  const resolvedRead = read.filter((p) => !isStreamPath(p)).map((p) => resolvePath(p, cwd)).filter((p) => !resolvedWritten.includes(p));
+  const streams = new Map<string, boolean>();
+  const file = (p: string) => {
+    let stream = streams.get(p);
+    if (stream === undefined) streams.set(p, (stream = isStreamPath(p)));
+    return !stream;
+  };
+  const resolvedWritten = [...new Set(written.filter(file).map(resolved))];
+  const writtenSet = new Set(resolvedWritten);
+  const resolvedRead = read.filter(file).map(resolved).filter((p) => !writtenSet.has(p));
   // Clearing scratch space (only temp directories) changes nothing the user keeps.
   if (intents.has('file_deletion') && segments.length && resolvedWritten.length && resolvedWritten.every(isTempPath) && !segments.some((s) => s.dynamic.some(Boolean) && DELETE_COMMANDS.has(commandName(s)))) {
     intents.delete('file_deletion');
@@ -451,7 +466,7 @@ export function parseAction(
   if (command !== undefined) parsed.command = command;
   if (cwd !== undefined) parsed.cwd = cwd;
   if (syntaxError !== undefined) parsed.syntaxError = syntaxError;
-  if (mentioned.length) parsed.mentionedPaths = [...new Set(mentioned.map((p) => resolvePath(p, cwd)))];
+  if (mentioned.length) parsed.mentionedPaths = [...new Set(mentioned.map(resolved))];
   const mcp = mcpName(tool);
   if (mcp) parsed.mcp = mcp;
   if (description) parsed.description = description;

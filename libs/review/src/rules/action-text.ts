@@ -1,4 +1,5 @@
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 
 /**
  * Texts custom rules match against, built once per parsed action however many rules look at them:
@@ -17,24 +18,47 @@ export function simpleCommands(action: ParsedAction): string[] {
   return lines;
 }
 
-const linesByName = new WeakMap<ParsedAction, Map<string, string[]>>();
+interface LinesByName {
+  /** The segments by the first word of their line. */
+  segments: Map<string, ShellSegment[]>;
+  /** The lines of the names asked for so far. */
+  lines: Map<string, string[]>;
+}
+
+const linesByName = new WeakMap<ParsedAction, LinesByName>();
 const NONE: readonly string[] = [];
 
-/** The simple commands whose first word (up to the first space of the line) is `name`. */
+/** The first word of a segment's line: its command, up to a space it may hold (`"my tool" x` → `my`). */
+function firstWord(argv: readonly string[]): string {
+  const command = argv[0] ?? '';
+  const space = command.indexOf(' ');
+  return space < 0 ? command : command.slice(0, space);
+}
+
+/**
+ * The simple commands whose first word (up to the first space of the line) is `name`. Only the lines of
+ * names some rule asks for are joined: rules name programs that most lines never run.
+ */
 export function simpleCommandsNamed(action: ParsedAction, name: string): readonly string[] {
   let byName = linesByName.get(action);
   if (!byName) {
-    byName = new Map();
-    for (const line of simpleCommands(action)) {
-      const space = line.indexOf(' ');
-      const first = space < 0 ? line : line.slice(0, space);
-      const lines = byName.get(first);
-      if (lines) lines.push(line);
-      else byName.set(first, [line]);
+    byName = { segments: new Map(), lines: new Map() };
+    for (const segment of action.segments) {
+      const first = firstWord(segment.argv);
+      const segments = byName.segments.get(first);
+      if (segments) segments.push(segment);
+      else byName.segments.set(first, [segment]);
     }
     linesByName.set(action, byName);
   }
-  return byName.get(name) ?? NONE;
+  const segments = byName.segments.get(name);
+  if (!segments) return NONE;
+  let lines = byName.lines.get(name);
+  if (!lines) {
+    lines = segments.map((s) => s.argv.join(' '));
+    byName.lines.set(name, lines);
+  }
+  return lines;
 }
 
 /** An input field as text: strings as they are, anything else as JSON; undefined when the field is absent. */

@@ -1,5 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import { describesOnly } from '../parsing/parsed-action.js';
+import { namesIn, segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
@@ -194,12 +195,13 @@ function destructiveOperation(pack: Pack, segment: ShellSegment): string | null 
 }
 
 function packRule(pack: Pack): ReviewRule {
+  const tools = namesIn(pack.tools);
   return builtInRule({
     name: pack.rule,
     description: pack.description,
     reads: 'action',
     check({ action }) {
-      for (const segment of action.segments) {
+      for (const segment of segmentsRunning(action.segments, tools)) {
         const operation = destructiveOperation(pack, segment);
         if (!operation) continue;
         const where = segment.remoteHost ? ` on ${segment.remoteHost}` : segment.via ? ` (run through ${segment.via})` : '';
@@ -228,16 +230,21 @@ const LOCAL_TOOLS = new Set([
   'find', 'xargs', 'sed', 'awk', 'make', 'just', 'task', 'mvn', 'gradle', 'ant', 'sbt', 'flutter', 'dart', 'swift', 'xcrun', 'adb', 'emulator', 'avdmanager', 'sdkmanager',
 ]);
 
+/** Programs the other rules of this file leave alone: the tools of the packs, and those whose removals stay local. */
+const UNKNOWN_CLI: CommandNames = { has: (name) => name !== '' && !LOCAL_TOOLS.has(name) && !PACKS.some((p) => p.tools[name]) };
+const DELETING_VERB = /^(?:delete|destroy|purge|remove|rm|drop|terminate|wipe|erase|truncate|nuke)$|^(?:delete|destroy|purge|remove|drop|terminate)-[\w-]+$/;
+
 /** A verb that deletes, at the head of a subcommand path, followed by what it deletes: `pd service delete P123`, `splunk remove index main`. */
 function unknownCliDeletion(segment: ShellSegment): string | null {
-  const cmd = commandName(segment);
-  if (!cmd || LOCAL_TOOLS.has(cmd) || PACKS.some((p) => p.tools[cmd]) || describesOnly(segment) || segment.query) return null;
-  const operands = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
+  const { argv } = segment;
+  // Only the first three operands matter; most commands have no deleting verb among them, so nothing is copied for them.
+  const operands: string[] = [];
+  for (let i = 1; i < argv.length && operands.length < 3; i++) if (!argv[i]!.startsWith('-')) operands.push(argv[i]!);
   for (let i = 0; i < Math.min(2, operands.length - 1); i++) {
     const verb = operands[i]!.toLowerCase();
     // `tool rm -rf x`: rm right after a program is a command it runs (reviewed as one), not its verb.
     if (i === 0 && verb === 'rm') continue;
-    if (/^(?:delete|destroy|purge|remove|rm|drop|terminate|wipe|erase|truncate|nuke)$|^(?:delete|destroy|purge|remove|drop|terminate)-[\w-]+$/.test(verb)) return `${cmd} ${operands.slice(0, i + 2).join(' ')}`;
+    if (DELETING_VERB.test(verb)) return describesOnly(segment) || segment.query ? null : `${commandName(segment)} ${operands.slice(0, i + 2).join(' ')}`;
   }
   return null;
 }
@@ -247,7 +254,7 @@ export const adminCliDeletionRule = builtInRule({
   description: 'A command-line tool Warden has no pack for, asked to delete, destroy or purge something it names (pd service delete P123): such tools administer shared services; it needs approval.',
   reads: 'action',
   check({ action }) {
-    for (const segment of action.segments) {
+    for (const segment of segmentsRunning(action.segments, UNKNOWN_CLI)) {
       const operation = unknownCliDeletion(segment);
       if (!operation) continue;
       return {

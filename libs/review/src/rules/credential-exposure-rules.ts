@@ -1,5 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandNames, positionsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -77,6 +78,11 @@ function askedForCredentials(segment: ShellSegment): string | undefined {
   return undefined;
 }
 
+/** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name), credential helpers. */
+const PRINTERS: CommandNames = {
+  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'gh' || name === 'security' || name.startsWith('git-credential-'),
+};
+
 /** Shows a file's content: what it reads ends up in the output. */
 const FILE_DISPLAYS = new Set(['cat', 'head', 'tail', 'less', 'more', 'xxd', 'od', 'hexdump', 'strings', 'base64', 'tac', 'nl', 'bat']);
 
@@ -86,13 +92,15 @@ const FILE_DISPLAYS = new Set(['cat', 'head', 'tail', 'less', 'more', 'xxd', 'od
  */
 function showsSecretFile(action: ParsedAction): string | undefined {
   if (!action.segments.length) return action.paths.find((p) => PROCESS_SECRETS.test(p) || TOKEN_FILE.test(p));
-  for (const segment of action.segments) {
+  const names = commandNames(action.segments);
+  for (let i = 0; i < action.segments.length; i++) {
+    const segment = action.segments[i]!;
     if (segment.nested) continue;
-    if (FILE_DISPLAYS.has(commandName(segment))) {
+    if (FILE_DISPLAYS.has(names[i]!)) {
       const shown = segment.argv.slice(1).find((a) => PROCESS_SECRETS.test(a) || TOKEN_FILE.test(a));
       if (shown) return shown;
     }
-    const redirect = segment.redirects.find((r) => r.operator.startsWith('<') && PROCESS_SECRETS.test(r.target));
+    const redirect = segment.redirects.length ? segment.redirects.find((r) => r.operator.startsWith('<') && PROCESS_SECRETS.test(r.target)) : undefined;
     if (redirect) return redirect.target;
   }
   return undefined;
@@ -110,10 +118,11 @@ export const credentialExposureRule = builtInRule({
   reads: 'action',
   check({ action }) {
     let found: string | undefined;
-    for (let i = 0; i < action.segments.length && !found; i++) {
+    for (const i of positionsRunning(action.segments, PRINTERS)) {
       // Inside `$(…)` the output is captured and handed on (`GH_TOKEN=$(gh auth token) gh pr list`), not shown.
       if (action.segments[i]!.nested && !action.segments[i]!.via) continue;
       found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action.segments[i]!);
+      if (found) break;
     }
     found ??= showsSecretFile(action);
     if (!found) return null;

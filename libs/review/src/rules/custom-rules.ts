@@ -6,6 +6,7 @@ import { compileGlob, type CompiledGlob, type GlobOptions } from '../parsing/glo
 import { nameMatcher, pathMatcher } from '../parsing/paths.js';
 import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';
 import { CustomRuleDefinition } from './custom-rule-definition.js';
+import { requiredTextOf } from './pattern-text.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
 
@@ -60,6 +61,15 @@ class RuleCompiler {
   /** One regular expression per list entry, named `match.command_regex[1]` when the field is a list. */
   regexes(value: string | string[], field: string): RegExp[] {
     return Array.isArray(value) ? value.map((p, i) => this.regex(p, `${field}[${i}]`)) : [this.regex(value, field)];
+  }
+
+  /**
+   * A test of a text against a regular expression that first looks for a text every match contains: most
+   * commands lack it, and `includes` costs far less than the expression on a long command.
+   */
+  tester(pattern: RegExp): (text: string) => boolean {
+    const required = requiredTextOf(pattern);
+    return required ? (text) => text.includes(required) && pattern.test(text) : (text) => pattern.test(text);
   }
 
   globs(globs: string[], field: string, options: GlobOptions): CompiledGlob[] {
@@ -142,16 +152,16 @@ class RuleCompiler {
       }
       case 'command_regex': {
         if (match.command_regex === undefined) return null;
-        const patterns = this.regexes(match.command_regex, field);
-        return ({ action }) => action.command !== undefined && patterns.some((p) => p.test(action.command!));
+        const tests = this.regexes(match.command_regex, field).map((p) => this.tester(p));
+        return ({ action }) => action.command !== undefined && tests.some((test) => test(action.command!));
       }
       case 'input': {
-        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, pattern: this.regex(pattern, `${field}.${name}`) }));
+        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, test: this.tester(this.regex(pattern, `${field}.${name}`)) }));
         if (!fields.length) return null;
         return ({ action }) =>
-          fields.every(({ name, pattern }) => {
+          fields.every(({ name, test }) => {
             const text = fieldText(action, name);
-            return text !== undefined && pattern.test(text);
+            return text !== undefined && test(text);
           });
       }
       case 'out_of_scope': {

@@ -1,5 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandNames, positionsRunning } from '../parsing/segment-index.js';
 import { basename, type ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -12,6 +13,8 @@ const DESTRUCTIVE_STATEMENT =
 /** MCP servers and tools that speak to a database. */
 const DATABASE_TOOL = /sql|postgres|\bpg|mysql|maria|sqlite|(?:^|_)db|database|supabase|neon|planetscale|mongo|redis|clickhouse|snowflake|bigquery|duckdb/i;
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
+/** The programs resetCommand names, and the runners they are started by; any other command resets only as `… manage.py flush`. */
+const RESETTERS = new Set([...RUNNERS, 'dropdb', 'mysqladmin', 'prisma', 'rails', 'rake', 'django-admin']);
 const QUERY_FIELDS = ['query', 'sql', 'statement', 'command'] as const;
 
 /** Framework commands that drop or reset a database. */
@@ -41,14 +44,17 @@ function destructiveStatement(text: string): string | null {
 
 function destruction(action: ParsedAction): string | null {
   if (action.command !== undefined) {
-    for (const segment of action.segments) {
+    const names = commandNames(action.segments);
+    for (let i = 0; i < action.segments.length; i++) {
+      const segment = action.segments[i]!;
+      if (!RESETTERS.has(names[i]!) && !segment.argv.includes('flush', 1)) continue;
       const reset = resetCommand(segment);
       if (reset) return reset;
     }
     // The statement may sit in an argument, a here-document or a pipe into the client: look at the whole line.
-    const client = action.segments.find((s) => DATABASE_CLIENTS.has(commandName(s)));
-    const statement = client ? destructiveStatement(action.command) : null;
-    return statement && `${statement} through ${commandName(client!)}`;
+    const client = positionsRunning(action.segments, DATABASE_CLIENTS)[0];
+    const statement = client !== undefined ? destructiveStatement(action.command) : null;
+    return statement && `${statement} through ${names[client!]}`;
   }
   if (!action.mcp || !(DATABASE_TOOL.test(action.mcp.server) || DATABASE_TOOL.test(action.mcp.tool) || typeof action.input['sql'] === 'string')) return null;
   for (const field of QUERY_FIELDS) {

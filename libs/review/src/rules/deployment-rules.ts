@@ -1,4 +1,5 @@
 import { commandName } from '../parsing/command-facts.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -18,6 +19,10 @@ const KUBECTL_CHANGES = ['apply', 'delete', 'replace', 'patch', 'scale'];
 const HELM_CHANGES = ['upgrade', 'install', 'uninstall', 'delete', 'rollback'];
 
 const deployment = (what: string, destroys = false, production = false): Deployment => ({ what, destroys, production });
+/** The programs deploymentIn knows. */
+const DEPLOYERS = new Set([
+  'kubectl', 'oc', 'helm', 'terraform', 'tofu', 'terragrunt', 'pulumi', 'cdk', 'vercel', 'netlify', 'fly', 'flyctl', 'serverless', 'sls', 'firebase', 'gcloud', 'npm', 'pnpm', 'yarn', 'bun',
+]);
 
 function deploymentIn(segment: ShellSegment): Deployment | null {
   const cmd = commandName(segment);
@@ -75,7 +80,7 @@ export const productionDeployRule = builtInRule({
   reads: 'session',
   check({ action, session }) {
     if (action.command === undefined) return null;
-    for (const segment of action.segments) {
+    for (const segment of segmentsRunning(action.segments, DEPLOYERS)) {
       const found = deploymentIn(segment);
       if (!found) continue;
       if (found.destroys) {

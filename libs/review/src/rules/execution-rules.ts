@@ -1,5 +1,6 @@
 import { commandName, INTERPRETERS } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandNames, positionsRunning, segmentsRunning } from '../parsing/segment-index.js';
 import { basename } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -15,6 +16,9 @@ const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
 const REMOTE_SCRIPT_TEXT = /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/;
 const DOCUMENTATION = /\.(?:md|mdx|markdown|rst|txt|adoc|html?)$/i;
 const DOWNLOAD_FLAGS = new Set(['-o', '-O', '--output', '--output-document']);
+const DOWNLOADERS = new Set(['curl', 'wget']);
+/** The programs persistenceInstallRule reads. */
+const SCHEDULERS = new Set(['crontab', 'systemctl', 'launchctl', 'at', 'batch']);
 
 /** The file a curl/wget segment saves to, if any. */
 function downloadTarget(action: ParsedAction, index: number): string | undefined {
@@ -32,12 +36,13 @@ export const obfuscatedExecutionRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
-    const index = action.segments.findIndex((s, i) => {
-      if (i === 0 || !s.pipedFrom || !INTERPRETERS.has(commandName(s))) return false;
+    const names = commandNames(action.segments);
+    const index = positionsRunning(action.segments, INTERPRETERS).find((i) => {
+      if (i === 0 || !action.segments[i]!.pipedFrom) return false;
       const previous = action.segments[i - 1]!;
-      return DECODERS[commandName(previous)]?.(previous.argv) === true;
+      return DECODERS[names[i - 1]!]?.(previous.argv) === true;
     });
-    if (index < 0) return null;
+    if (index === undefined) return null;
     return {
       verdict: 'block',
       score: 0.95,
@@ -54,7 +59,7 @@ export const downloadAndRunRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
-    for (let i = 0; i < action.segments.length; i++) {
+    for (const i of positionsRunning(action.segments, DOWNLOADERS)) {
       const target = downloadTarget(action, i);
       if (!target) continue;
       const name = basename(target);
@@ -92,7 +97,7 @@ export const persistenceInstallRule = builtInRule({
   description: 'Scheduling commands (crontab, systemd units, launchd) outlives the session and needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => {
+    const hit = segmentsRunning(action.segments, SCHEDULERS).find((s) => {
       const cmd = commandName(s);
       if (cmd === 'crontab') return !s.argv.includes('-l');
       if (cmd === 'systemctl') return ['enable', 'link', 'edit'].includes(s.argv[1] ?? '');

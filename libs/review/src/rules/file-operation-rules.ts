@@ -1,10 +1,12 @@
 import { commandName, readRm } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { inTempDirectory, resolvePath } from '../parsing/paths.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 const DELETE_COMMANDS = new Set(['rmdir', 'unlink', 'shred']);
+const DELETERS = new Set(['rm', ...DELETE_COMMANDS]);
 const DELETE_OPERATIONS = /^(?:delete|remove|rm|rmdir)$/i;
 
 /** A segment's directory: the session's, moved by an earlier `cd` of the line. */
@@ -26,7 +28,7 @@ interface Deletion {
 /** What each rm (or rmdir, unlink, shred, or a deletion in another language) of the line deletes. */
 export function deletionsOf(action: ParsedAction, cwd: string | undefined): Deletion[] {
   const deletions: Deletion[] = [];
-  for (const segment of action.segments) {
+  for (const segment of segmentsRunning(action.segments, DELETERS)) {
     const rm = readRm(segment);
     const cmd = commandName(segment);
     const targets = rm ? rm.targets : DELETE_COMMANDS.has(cmd) ? segment.argv.slice(1).filter((a) => !a.startsWith('-')) : [];

@@ -1,10 +1,13 @@
 import { forcePush, forcePushToSharedBranch, pushedBranches } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
 import { gitSubcommandIndex, gitCall, hookBypasses } from './git-command.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
+
+const GIT = new Set(['git']);
 
 /** The git calls of a command line with their positioned words, from the subcommand on. */
 function gitCallsIn(command: string): { words: ShellWord[]; sub: string; subAt: number }[] {
@@ -66,7 +69,7 @@ export const forcePushRule = builtInRule({
   description: 'git push --force becomes --force-with-lease, which refuses to overwrite commits it has not seen.',
   reads: 'action',
   check({ action }) {
-    const forced = action.segments.filter((s) => forcePush(s) === 'force');
+    const forced = segmentsRunning(action.segments, GIT).filter((s) => forcePush(s) === 'force');
     if (!forced.length) return null;
     // Only a push written at the top of the line can be rewritten in place; a shared branch needs a person either way.
     const shared = forced.find(forcePushToSharedBranch);
@@ -145,7 +148,7 @@ const NOTE: Omit<Finding, 'reason' | 'alternative'> = { verdict: 'warn', score: 
 
 function historyFinding(action: ParsedAction): Finding | null {
   let strongest: Finding | null = null;
-  for (const segment of action.segments) {
+  for (const segment of segmentsRunning(action.segments, GIT)) {
     const call = gitCall(segment);
     if (!call) continue;
     const finding = gitDestruction(call.sub, call.args);

@@ -1,4 +1,5 @@
 import { commandName } from '../parsing/command-facts.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -20,6 +21,7 @@ interface Request {
 }
 
 const HTTPIE = new Set(['http', 'https', 'xh', 'xhs']);
+const HTTP_CLIENTS = new Set(['curl', 'wget', ...HTTPIE]);
 
 function requestOf(segment: ShellSegment): Request | null {
   const cmd = commandName(segment);
@@ -62,9 +64,10 @@ export const httpDeletionRule = builtInRule({
   description: 'HTTP DELETE (or a bulk-delete endpoint) against a remote API, a data store’s admin API or a wildcard needs approval; against a local development server it warns.',
   reads: 'action',
   check({ action }) {
-    for (const segment of action.segments) {
+    for (const segment of segmentsRunning(action.segments, HTTP_CLIENTS)) {
       const request = requestOf(segment);
-      if (!request) continue;
+      // A GET or HEAD reads, whatever its path says.
+      if (!request || request.method === 'GET' || request.method === 'HEAD') continue;
       const { host, port, path } = hostAndPort(request.url);
       const bulk = DESTRUCTIVE_PATH.test(path);
       if (request.method !== 'DELETE' && !(bulk && request.method !== 'GET' && request.method !== 'HEAD')) continue;

@@ -1,5 +1,5 @@
 import { commandName } from '../parsing/command-facts.js';
-import type { ShellSegment } from '../parsing/shell-command.js';
+import { namesIn, segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 
 const PUBLISHERS: Record<string, (argv: readonly string[]) => boolean> = {
@@ -21,7 +21,7 @@ export const packagePublishRule = builtInRule({
   description: 'Publishing a package, image or release is public and cannot be taken back; it needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => PUBLISHERS[commandName(s)]?.(s.argv));
+    const hit = segmentsRunning(action.segments, namesIn(PUBLISHERS)).find((s) => PUBLISHERS[commandName(s)]?.(s.argv));
     if (!hit) return null;
     return {
       verdict: 'require_approval',
@@ -34,13 +34,14 @@ export const packagePublishRule = builtInRule({
 });
 
 const PRODUCTION_HOST = /(?:^|[.@-])(?:prod|production|live)(?:[.-]|\d|$)/i;
+const SSH = new Set(['ssh']);
 
 export const remoteShellRule = builtInRule({
   name: 'remote_shell',
   description: 'Running commands on another machine over ssh warns; on a production host it needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => commandName(s) === 'ssh' && s.argv.slice(1).some((a) => !a.startsWith('-')));
+    const hit = segmentsRunning(action.segments, SSH).find((s) => s.argv.slice(1).some((a) => !a.startsWith('-')));
     if (!hit) return null;
     const operands = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[bcDEeFIiJLlmOopQRSWw]$/.test(all[i - 1] ?? ''));
     const host = operands[0] ?? '';
@@ -59,13 +60,16 @@ export const remoteShellRule = builtInRule({
   },
 });
 
+/** The programs systemShutdownRule reads. */
+const STOPPERS = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit', 'systemctl', 'kill']);
+
 export const systemShutdownRule = builtInRule({
   name: 'system_shutdown',
   description: 'Shutting down or rebooting the machine, or killing every process, is never allowed.',
   essential: true,
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => {
+    const hit = segmentsRunning(action.segments, STOPPERS).find((s) => {
       const cmd = commandName(s);
       if (['shutdown', 'reboot', 'halt', 'poweroff'].includes(cmd)) return true;
       if ((cmd === 'init' || cmd === 'telinit') && ['0', '6'].includes(s.argv[1] ?? '')) return true;
@@ -86,13 +90,15 @@ export const systemShutdownRule = builtInRule({
 /** Programs many unrelated processes run as: killing them by name ends the user's shells, editors and servers too. */
 const SHARED_PROGRAM = /^(?:zsh|bash|sh|fish|node|nodejs|python\d?(?:\.\d+)?|java|ruby|perl|php|go|dotnet|docker|dockerd|containerd|chrome|chromium|firefox|code|electron|ssh|sshd|sudo|systemd|launchd|login|tmux|screen|vim|nvim|emacs|postgres|mysqld|redis-server|nginx|httpd|Finder|Dock|WindowServer|explorer|\.)$/i;
 
+const KILLERS_BY_NAME = new Set(['killall', 'pkill']);
+
 export const massProcessKillRule = builtInRule({
   name: 'mass_process_kill',
   description:
     'killall and pkill by a program name shared by everything the user runs (zsh, node, python, java …) need approval; by a pattern naming what the agent started (pkill -f "vite --port 5173") they warn.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => ['killall', 'pkill'].includes(commandName(s)));
+    const hit = segmentsRunning(action.segments, KILLERS_BY_NAME)[0];
     if (!hit) return null;
     const pattern = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' ');
     if (!SHARED_PROGRAM.test(pattern.trim()) && pattern.trim().length >= 4) {
@@ -114,11 +120,8 @@ export const massProcessKillRule = builtInRule({
   },
 });
 
-/** docker or podman: the only commands the container rules read, checked before their words are copied. */
-function isContainerCommand(segment: ShellSegment): boolean {
-  const cmd = commandName(segment);
-  return cmd === 'docker' || cmd === 'podman';
-}
+/** docker and podman: the only commands the container rules read. */
+const CONTAINER_COMMANDS = new Set(['docker', 'podman']);
 
 /** docker commands that delete volumes (data) rather than containers or images. */
 function deletesContainerData(argv: readonly string[]): boolean {
@@ -134,7 +137,7 @@ export const containerDataDestructionRule = builtInRule({
   description: 'Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v) destroys data and needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => isContainerCommand(s) && deletesContainerData([commandName(s), ...s.argv.slice(1)]));
+    const hit = segmentsRunning(action.segments, CONTAINER_COMMANDS).find((s) => deletesContainerData([commandName(s), ...s.argv.slice(1)]));
     if (!hit) return null;
     return {
       verdict: 'require_approval',
@@ -166,8 +169,8 @@ export const containerHostAccessRule = builtInRule({
   description: 'Containers run with --privileged, the host namespaces, or the host root, /etc or docker socket mounted need approval: they are root on the host.',
   reads: 'action',
   check({ action }) {
-    for (const segment of action.segments) {
-      const access = isContainerCommand(segment) ? hostAccess([commandName(segment), ...segment.argv.slice(1)]) : null;
+    for (const segment of segmentsRunning(action.segments, CONTAINER_COMMANDS)) {
+      const access = hostAccess([commandName(segment), ...segment.argv.slice(1)]);
       if (!access) continue;
       return {
         verdict: 'require_approval',

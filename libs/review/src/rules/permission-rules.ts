@@ -1,6 +1,7 @@
 import { isProtectedPath, worldWritableTargets } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { resolvePath } from '../parsing/paths.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
@@ -9,13 +10,14 @@ import { applyEdits, commandStart, shellCommands, type TextEdit } from './shell-
 /** Below these, world-writable files let any user change the system or log in as someone else. */
 const SYSTEM_TREE = /^(?:\/(?:etc|usr|bin|sbin|lib|lib64|lib32|boot|sys|proc|dev|root|System|Library)(?:\/|$)|~\/\.ssh(?:\/|$))/;
 const WORLD_WRITABLE_MODE = /^(?:0?777|a\+rwx|ugo\+rwx)$/;
+const CHMOD = new Set(['chmod']);
 
 export function isSystemPath(path: string): boolean {
   return isProtectedPath(path) || SYSTEM_TREE.test(resolvePath(path));
 }
 
 function worldWritable(action: ParsedAction): string[] {
-  return action.segments.flatMap(worldWritableTargets);
+  return segmentsRunning(action.segments, CHMOD).flatMap(worldWritableTargets);
 }
 
 /** `chmod 777 x` → `chmod 755 x`, or null when the mode cannot be found in the line as written. */

@@ -1,10 +1,13 @@
 import { commandName } from '../parsing/command-facts.js';
 import { describesOnly } from '../parsing/parsed-action.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 /** System directories of a machine: copying onto them replaces what the machine runs. */
 const SYSTEM_PATH = /^(?:\/etc|\/boot|\/lib|\/lib64|\/usr|\/bin|\/sbin|\/root|\/var\/lib|\/sys|\/proc|\/dev)(?:\/|$)|(?:^|\/)\.ssh\/authorized_keys\d?$/;
+/** The copies remoteSystemCopyRule reads. */
+const COPIERS = new Set(['scp', 'rsync']);
 
 /** The destination of scp/rsync when it is on another host (`user@host:/etc/`), split in host and path. */
 function remoteDestination(segment: ShellSegment): { host: string; path: string } | null {
@@ -21,7 +24,7 @@ export const remoteSystemCopyRule = builtInRule({
   description: 'Copying files onto system paths of another host (scp/rsync to host:/etc, /boot, /usr, authorized_keys …) needs approval; rsync that deletes at its destination warns (approval outside the project).',
   reads: 'session',
   check({ action, inScope }) {
-    for (const segment of action.segments) {
+    for (const segment of segmentsRunning(action.segments, COPIERS)) {
       if (describesOnly(segment)) continue;
       const remote = remoteDestination(segment);
       if (remote && SYSTEM_PATH.test(remote.path)) {

@@ -1,6 +1,7 @@
 import { redactText } from '@warden/secrets';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandNames, runsAny } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { secretsOf } from './action-secrets.js';
 import { builtInRule } from './built-in-rule.js';
@@ -51,18 +52,24 @@ function readSecret(segment: ShellSegment): string | undefined {
 
 /** A secret file (or the environment) that a command line sends over the network, directly or through a pipe. */
 export function exfiltratedSecret(segments: readonly ShellSegment[]): string | undefined {
+  // Either way needs a sender on the line; most lines have none.
+  if (!runsAny(segments, SENDERS)) return undefined;
+  const names = commandNames(segments);
+  const pipesIntoSender = (i: number) => {
+    for (let j = i + 1; j < segments.length && segments[j]!.pipedFrom; j++) if (SENDERS.has(names[j]!)) return true;
+    return false;
+  };
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if (SENDERS.has(commandName(segment))) {
+    if (SENDERS.has(names[i]!)) {
       const file = uploadedSecret(segment);
       if (file !== undefined) return file;
       continue;
     }
+    // What a command reads leaves the machine only through a sender its output is piped to.
+    if (!pipesIntoSender(i)) continue;
     const secret = readSecret(segment);
-    if (secret === undefined) continue;
-    for (let j = i + 1; j < segments.length && segments[j]!.pipedFrom; j++) {
-      if (SENDERS.has(commandName(segments[j]!))) return secret;
-    }
+    if (secret !== undefined) return secret;
   }
   return undefined;
 }

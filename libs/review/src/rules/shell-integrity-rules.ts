@@ -1,5 +1,6 @@
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { commandName } from '../parsing/command-facts.js';
+import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 
 /** Rules about the shell line itself: what cannot be parsed, code that cannot be read, shells handed to a network peer. */
@@ -49,8 +50,9 @@ export const reverseShellRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => {
-      const cmd = commandName(s);
+    const names = commandNames(action.segments);
+    const hit = action.segments.find((s, i) => {
+      const cmd = names[i]!;
       if (s.redirects.some((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target))) return true;
       if ((cmd === 'nc' || cmd === 'ncat' || cmd === 'netcat') && s.argv.some((a) => a === '-e' || a === '-c' || a === '--exec' || a === '--sh-exec')) return true;
       return cmd === 'socat' && s.argv.some((a) => /^(?:exec|system):/i.test(a));
@@ -69,6 +71,8 @@ export const reverseShellRule = builtInRule({
 /** Programs that serve a terminal over HTTP or a socket. */
 const WEB_TERMINALS = new Set(['ttyd', 'gotty', 'wetty', 'shellinaboxd', 'shellinabox', 'butterfly', 'tmate']);
 const WEB_TERMINAL_IMAGE = /(?:^|\/)(?:ttyd|gotty|wetty|shellinabox|butterfly)(?::|$)/i;
+/** The programs webTerminal reads: the terminals, and the container runtimes that may start one. */
+const TERMINAL_STARTERS = new Set([...WEB_TERMINALS, 'docker', 'podman', 'nerdctl']);
 
 /** The web terminal a segment starts, directly or as a container image. */
 function webTerminal(segment: ShellSegment): string | undefined {
@@ -86,7 +90,7 @@ export const networkShellRule = builtInRule({
   description: 'Serving a terminal over the network (ttyd, gotty, wetty, shellinabox, a container of one) needs approval.',
   reads: 'action',
   check({ action }) {
-    for (const segment of action.segments) {
+    for (const segment of segmentsRunning(action.segments, TERMINAL_STARTERS)) {
       const terminal = webTerminal(segment);
       if (!terminal || segment.argv.some((a) => a === '--help' || a === '--version')) continue;
       // Bound to loopback it serves no one else (`ttyd -i lo`, `-p 127.0.0.1:7681:7681`).

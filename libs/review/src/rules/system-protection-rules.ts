@@ -1,5 +1,6 @@
 import { commandName, findDeletesProtected, INTERPRETERS, isForkBomb, isProtectedPath, readRm, remoteScriptPipe, writesToDiskDevice } from '../parsing/command-facts.js';
 import { resolvePath } from '../parsing/paths.js';
+import { segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -22,6 +23,9 @@ const TREE_DELETION = /\b(?:shutil\.rmtree|rmSync|rmdirSync|fs\.rm\b|fs\.promise
 /** A protected target written as code: the home directory, the root or a system directory. */
 const PROTECTED_IN_CODE = /homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|ENV\[['"]HOME['"]\]|process\.env\.HOME|os\.environ\[['"]HOME['"]\]|['"](?:\/|~\/?|\/home(?:\/[^/'"]+)?\/?|\/Users(?:\/[^/'"]+)?\/?|\/(?:etc|usr|var|root|bin|boot|opt)\/?)['"]/;
 
+/** What destructiveRootDeletionRule reads: rm, find, and the interpreters of inline code. */
+const ROOT_DELETERS: CommandNames = { has: (name) => name === 'rm' || name === 'find' || name in INLINE_CODE_FLAGS };
+
 /** The code a `python -c`, `node -e` (…) runs, when it deletes a protected tree. */
 function inlineCodeDeletion(segment: ShellSegment): string | null {
   const flags = INLINE_CODE_FLAGS[commandName(segment)];
@@ -37,7 +41,7 @@ export const destructiveRootDeletionRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
-    for (const segment of action.segments) {
+    for (const segment of segmentsRunning(action.segments, ROOT_DELETERS)) {
       const rm = readRm(segment);
       const hit = rm?.recursive ? rm.targets.find((t) => isProtectedPath(t) || isProtectedPath(resolvePath(t))) : undefined;
       if (hit !== undefined) {
@@ -112,7 +116,7 @@ export const remoteScriptExecutionRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
-    if (remoteScriptPipe(action.segments) < 0 && !action.segments.some(runsSubstitutedDownload)) return null;
+    if (remoteScriptPipe(action.segments) < 0 && !segmentsRunning(action.segments, RUNNERS).some(runsSubstitutedDownload)) return null;
     return {
       verdict: 'block',
       score: 0.9,
@@ -151,7 +155,7 @@ export const systemPackageChangeRule = builtInRule({
   description: "Installing, upgrading or removing the machine's packages with administrator rights (sudo apt-get, dnf, pacman …) needs approval.",
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => SYSTEM_PACKAGE_MANAGERS.has(commandName(s)) && (s.privileged || s.remoteHost) && s.argv.slice(1).some((a) => PACKAGE_CHANGES.test(a)));
+    const hit = segmentsRunning(action.segments, SYSTEM_PACKAGE_MANAGERS).find((s) => (s.privileged || s.remoteHost) && s.argv.slice(1).some((a) => PACKAGE_CHANGES.test(a)));
     if (!hit) return null;
     return {
       verdict: 'require_approval',

@@ -1,5 +1,5 @@
-import { commandName } from '../parsing/command-facts.js';
 import { resolvePath } from '../parsing/paths.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py)$|(?:^|\/)test_[^/]+\.py$|Test\.(?:java|kt)$/;
@@ -70,6 +70,7 @@ export const assertionRewriteRule = builtInRule({
   },
 });
 
+const GIT = new Set(['git']);
 const HOOK_FILE = /(?:^|\/)\.git\/hooks\/[^/]+$|(?:^|\/)\.husky\/[^/_][^/]*$/;
 
 export const hookTamperingRule = builtInRule({
@@ -78,7 +79,7 @@ export const hookTamperingRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const file = action.writtenPaths.find((p) => HOOK_FILE.test(p));
-    const redirect = action.segments.find((s) => commandName(s) === 'git' && s.argv.includes('config') && s.argv.some((a) => a === 'core.hooksPath'));
+    const redirect = segmentsRunning(action.segments, GIT).find((s) => s.argv.includes('config') && s.argv.some((a) => a === 'core.hooksPath'));
     if (!file && !redirect) return null;
     return {
       verdict: 'require_approval',

@@ -1,9 +1,11 @@
 import { commandName } from '../parsing/command-facts.js';
+import { segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 
 /** Settings and variables that turn TLS certificate checks off. */
 const TLS_OFF_TEXT = /NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['"]?0|PYTHONHTTPSVERIFY\s*=\s*['"]?0|GIT_SSL_NO_VERIFY\s*=\s*['"]?(?:1|true)|\bstrict-ssl\s*[= ]\s*false|\bsslVerify\s*[= ]\s*false|\bverify_ssl\s*[= ]\s*false|--trusted-host\b|\btrusted-host\s*=/i;
 const INSECURE_FLAGS = new Set(['-k', '--insecure', '--no-check-certificate']);
+const DOWNLOADERS = new Set(['curl', 'wget']);
 
 export const tlsVerificationRule = builtInRule({
   name: 'tls_verification_disabled',
@@ -20,7 +22,7 @@ export const tlsVerificationRule = builtInRule({
         alternative: 'Fix the certificate problem instead (install the CA certificate, set NODE_EXTRA_CA_CERTS or the tool’s cafile setting).',
       };
     }
-    const insecure = action.segments.find((s) => ['curl', 'wget'].includes(commandName(s)) && s.argv.some((a) => INSECURE_FLAGS.has(a)));
+    const insecure = segmentsRunning(action.segments, DOWNLOADERS).find((s) => s.argv.some((a) => INSECURE_FLAGS.has(a)));
     if (!insecure) return null;
     return {
       verdict: 'warn',

@@ -1,0 +1,82 @@
+import { commandName } from './command-facts.js';
+import type { ShellSegment } from './shell-command.js';
+
+/**
+ * The simple commands of a line by the program they run, built once per line however many rules and
+ * analyses ask. Most rules care about a few programs (rm, git, curl …) and a long line mostly runs
+ * others: looking the names up here spares each rule a walk over every segment.
+ *
+ * Names are `commandName`s: the program after the wrappers (sudo, env, timeout …) were looked through, so
+ * a command reached through sudo, xargs, `bash -c` or ssh is listed under its own name like any other.
+ */
+interface SegmentIndex {
+  /** The command name of each segment, in line order. */
+  names: string[];
+  /** Positions of the segments of each name, in line order. */
+  positions: Map<string, number[]>;
+}
+
+/** Anything that answers whether a command name is one of its own: a Set, or a record looked up with `in`. */
+export interface CommandNames {
+  has(name: string): boolean;
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+const indexes = new WeakMap<readonly ShellSegment[], SegmentIndex>();
+
+function indexOf(segments: readonly ShellSegment[]): SegmentIndex {
+  let index = indexes.get(segments);
+  if (!index) {
+    const names: string[] = [];
+    const positions = new Map<string, number[]>();
+    for (let i = 0; i < segments.length; i++) {
+      const name = commandName(segments[i]!);
+      names.push(name);
+      const list = positions.get(name);
+      if (list) list.push(i);
+      else positions.set(name, [i]);
+    }
+    index = { names, positions };
+    indexes.set(segments, index);
+  }
+  return index;
+}
+
+/** The command name of every segment, in line order (what `commandName` gives for each). */
+export function commandNames(segments: readonly ShellSegment[]): readonly string[] {
+  return segments.length ? indexOf(segments).names : NONE;
+}
+
+/** Positions (in line order) of the segments whose command name is one of `names`. */
+export function positionsRunning(segments: readonly ShellSegment[], names: CommandNames): readonly number[] {
+  if (!segments.length) return NONE;
+  const index = indexOf(segments);
+  // The line's distinct names are few: each is asked once, not once per segment.
+  const wanted: string[] = [];
+  for (const name of index.positions.keys()) if (names.has(name)) wanted.push(name);
+  if (!wanted.length) return NONE;
+  if (wanted.length === 1) return index.positions.get(wanted[0]!)!;
+  // Several programs: one pass over the line keeps their segments in order.
+  const set = new Set(wanted);
+  const found: number[] = [];
+  for (let i = 0; i < index.names.length; i++) if (set.has(index.names[i]!)) found.push(i);
+  return found;
+}
+
+/** The segments whose command name is one of `names`, in line order. */
+export function segmentsRunning(segments: readonly ShellSegment[], names: CommandNames): readonly ShellSegment[] {
+  const positions = positionsRunning(segments, names);
+  return positions.length ? positions.map((i) => segments[i]!) : NONE;
+}
+
+/** Whether some segment runs one of `names`. */
+export function runsAny(segments: readonly ShellSegment[], names: CommandNames): boolean {
+  if (!segments.length) return false;
+  for (const name of indexOf(segments).positions.keys()) if (names.has(name)) return true;
+  return false;
+}
+
+/** The names a record has an entry for, inherited ones included: exactly those for which `record[name]` finds something. */
+export function namesIn(record: object): CommandNames {
+  return { has: (name) => name in record };
+}
