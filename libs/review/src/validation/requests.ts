@@ -1,3 +1,4 @@
+import { DerivedValue } from '../derived-value.js';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
@@ -58,31 +59,26 @@ interface PastCommand {
   startsService: boolean;
 }
 
-const pastCommands = new WeakMap<ActionRecord, PastCommand>();
-
 /**
  * A past action's command, read once. A session remembers commands as text; a record's are parsed the first
  * time they are asked for, and only these facts are kept with it: a long line's commands would stay in
  * memory as long as the session remembers the action, and make every garbage collection slower.
  */
-function pastCommand(record: ActionRecord, command: string): PastCommand {
-  let facts = pastCommands.get(record);
-  if (!facts) {
-    const segments = parseShellCommand(command);
-    const network = segments.filter((s) => NETWORK_COMMANDS.has(commandName(s)));
-    facts = {
-      targets: targetsOf(record.urls, segments),
-      probes: network.length > 0 && network.every(segmentProbes),
-      startsService: segments.some(mayListen),
-    };
-    pastCommands.set(record, facts);
-  }
-  return facts;
-}
+const pastCommands = new DerivedValue((record: ActionRecord): PastCommand => {
+  const segments = parseShellCommand(record.command ?? '');
+  const network = segments.filter((s) => NETWORK_COMMANDS.has(commandName(s)));
+  return {
+    targets: targetsOf(record.urls, segments),
+    probes: network.length > 0 && network.every(segmentProbes),
+    startsService: segments.some(mayListen),
+  };
+});
+
+
 
 /** Where a past action sent its requests. */
 export function recordTargets(record: ActionRecord): RequestTarget[] {
-  return record.command === undefined ? targetsOf(record.urls, []) : pastCommand(record, record.command).targets;
+  return record.command === undefined ? targetsOf(record.urls, []) : pastCommands.of(record).targets;
 }
 
 function curlOnlyReads(argv: readonly string[]): boolean {
@@ -125,13 +121,13 @@ export function onlyProbes(action: ParsedAction): boolean {
 export function recordProbes(record: ActionRecord): boolean {
   if (!record.intents.includes('network_request')) return false;
   if (record.command === undefined) return true;
-  return pastCommand(record, record.command).probes;
+  return pastCommands.of(record).probes;
 }
 
 /** Started something that could listen: a background process, `docker compose up`, `systemctl start`, `npm run dev`. */
 export function startsService(record: ActionRecord): boolean {
   if (record.command === undefined || record.verdict === 'block' || !MAY_START.test(record.command)) return false;
-  return pastCommand(record, record.command).startsService;
+  return pastCommands.of(record).startsService;
 }
 
 function mayListen(segment: ShellSegment): boolean {
