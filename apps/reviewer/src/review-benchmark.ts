@@ -58,22 +58,29 @@ const ACTIONS: ((n: number) => Pick<ProposedAction, 'tool' | 'input'>)[] = [
   (n) => ({ tool: 'Bash', input: { command: `cat ~/.aws/credentials-${n}` } }),
   (n) => ({ tool: 'Bash', input: { command: `git push --force origin fix-${n}` } }),
   (n) => ({ tool: 'mcp__github__create_issue', input: { title: `Bug ${n}`, body: 'Steps to reproduce' } }),
-  (n) => ({ tool: 'Bash', input: { command: LONG_COMMANDS[n % LONG_COMMANDS.length]!(n) } }),
+  (n) => ({ tool: 'Bash', input: { command: LONG_COMMANDS[n % LONG_COMMANDS.length]!.command(n) } }),
 ];
 
+/** Lines up to `size` characters, as one flat string: a command decoded from JSON is flat, not a rope of its pieces. */
 function repeatTo(size: number, line: (i: number) => string): string {
-  let text = '';
-  for (let i = 0; text.length < size; i++) text += line(i);
-  return text;
+  const lines: string[] = [];
+  for (let i = 0, length = 0; length < size; i++) {
+    lines.push(line(i));
+    length += lines[i]!.length;
+  }
+  return lines.join('');
 }
 
 /** Long commands agents send (1-4 KB), parser included: files written through here-documents, one-liners, scripts, commit messages. */
-const LONG_COMMANDS: ((n: number) => string)[] = [
-  (n) => `cat > src/feature-${n}.ts <<'EOF'\n${repeatTo(3800, (i) => `export const value${i} = { id: ${i}, name: 'item-${n}-${i}', tags: ['a', 'b'] };\n`)}EOF`,
-  (n) => `python3 -c "\nimport json, os\n${repeatTo(3000, (i) => `rows = [r for r in json.load(open('data/part-${n}-${i}.json')) if r.get('status') == 'open']\nprint(len(rows), os.path.getsize('data/part-${i}.json'))\n`)}"`,
-  (n) => `git add -A && git commit -m "$(cat <<'EOF'\nfeat: module ${n}\n\n${repeatTo(2500, (i) => `- handle case ${i} of the date parser without throwing on empty input\n`)}EOF\n)"`,
-  (n) => repeatTo(3900, (i) => [`cd /work/app && npm run build -- --filter pkg-${n}-${i} 2>&1 | tail -20`, `git status --short | head -5`, `ls -la dist/ && cat package.json | jq .scripts`, `curl -s http://localhost:8080/health?i=${i} || echo down`][i % 4] + '\n'),
-  (n) => repeatTo(1500, (i) => `test -f src/module-${n}-${i}.ts && npx tsc --noEmit -p tsconfig.${i}.json && `) + 'echo done',
+const LONG_COMMANDS: { shape: string; command: (n: number) => string }[] = [
+  { shape: 'file written through a here-document', command: (n) => `cat > src/feature-${n}.ts <<'EOF'\n${repeatTo(3800, (i) => `export const value${i} = { id: ${i}, name: 'item-${n}-${i}', tags: ['a', 'b'] };\n`)}EOF` },
+  { shape: 'python one-liner', command: (n) => `python3 -c "\nimport json, os\n${repeatTo(3000, (i) => `rows = [r for r in json.load(open('data/part-${n}-${i}.json')) if r.get('status') == 'open']\nprint(len(rows), os.path.getsize('data/part-${i}.json'))\n`)}"` },
+  { shape: 'commit message in a substitution', command: (n) => `git add -A && git commit -m "$(cat <<'EOF'\nfeat: module ${n}\n\n${repeatTo(2500, (i) => `- handle case ${i} of the date parser without throwing on empty input\n`)}EOF\n)"` },
+  {
+    shape: 'script of 200 commands',
+    command: (n) => repeatTo(3900, (i) => [`cd /work/app && npm run build -- --filter pkg-${n}-${i} 2>&1 | tail -20`, `git status --short | head -5`, `ls -la dist/ && cat package.json | jq .scripts`, `curl -s http://localhost:8080/health?i=${i} || echo down`][i % 4] + '\n'),
+  },
+  { shape: 'chain of 100 commands', command: (n) => repeatTo(1500, (i) => `test -f src/module-${n}-${i}.ts && npx tsc --noEmit -p tsconfig.${i}.json && `) + 'echo done' },
 ];
 
 
@@ -105,14 +112,19 @@ export function measureReviewTime(options: Omit<Options, 'json'>) {
   const cached = summariseLatencies(run(options.count, false));
   // Only commands of 1-4 KB, each distinct: the shell parser's worst realistic case.
   const long: number[] = [];
+  const byShape: number[][] = LONG_COMMANDS.map(() => []);
   for (let i = 0; i < Math.min(options.count, 5000); i++) {
     const address = sessions[i % sessions.length]!;
-    const command = LONG_COMMANDS[i % LONG_COMMANDS.length]!(++sequence);
+    const shape = i % LONG_COMMANDS.length;
+    const command = LONG_COMMANDS[shape]!.command(++sequence);
     const started = performance.now();
     reviewer.review({ action_id: `l${sequence}`, kind: 'tool_use', tool: 'Bash', input: { command } }, address);
-    long.push(performance.now() - started);
+    const took = performance.now() - started;
+    long.push(took);
+    byShape[shape]!.push(took);
   }
   const longCommands = summariseLatencies(long);
+  const longCommandShapes = LONG_COMMANDS.map(({ shape, command }, i) => ({ shape, bytes: command(1).length, ...summariseLatencies(byShape[i]!) }));
   return {
     rules: { builtIn: reviewer.ruleNames.length - options.customRules, custom: options.customRules },
     sessions: options.sessions,
@@ -120,6 +132,7 @@ export function measureReviewTime(options: Omit<Options, 'json'>) {
     uncached,
     cached,
     longCommands,
+    longCommandShapes,
     cache: reviewer.cacheStats(),
   };
 }
@@ -144,6 +157,7 @@ function main(): void {
       line('distinct actions (cache misses)', figures.uncached),
       line('repeated actions (cache hits)  ', figures.cached),
       line('shell commands of 1-4 KB       ', figures.longCommands),
+      ...figures.longCommandShapes.map((s) => line(`  ${s.shape} (${s.bytes} bytes)`.padEnd(31), s)),
       '',
     ].join('\n'),
   );

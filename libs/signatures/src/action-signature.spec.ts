@@ -1,4 +1,4 @@
-import { actionSignature, actionTarget, failureSignature } from './action-signature.js';
+import { actionSignature, actionTarget, digest, failureSignature } from './action-signature.js';
 
 describe('what identifies an action and a failure', () => {
   it('is the command line whatever its spacing, else the file, else the whole input', () => {
@@ -7,6 +7,13 @@ describe('what identifies an action and a failure', () => {
     expect(actionTarget({ b: 1, a: 'x' })).toBe(actionTarget({ a: 'x', b: 1 }));
     expect(actionSignature('Bash', { command: 'npm test' })).toBe(actionSignature('Bash', { command: ' npm  test ', description: 'again' }));
     expect(actionSignature('Bash', { command: 'npm test' })).not.toBe(actionSignature('Bash', { command: 'npm run build' }));
+  });
+
+  it('digests a text to the same short string each time, and different texts to different ones', () => {
+    const texts = Array.from({ length: 20_000 }, (_, i) => `git commit -m "fix ${i}"`);
+    expect(new Set(texts.map(digest)).size).toBe(texts.length);
+    expect(digest('a'.repeat(4096))).toBe(digest('a'.repeat(4096)));
+    expect(digest('a'.repeat(4096)).length).toBeLessThanOrEqual(11);
   });
 
   it('folds the varying parts of an error: the same failure twice has one signature', () => {

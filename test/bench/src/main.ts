@@ -83,6 +83,10 @@ class Bench {
       `R: review in process, ${review.rules.builtIn} built-in + ${review.rules.custom} custom rules: p50 ${ms(review.uncached.p50Ms)}, p99 ${ms(review.uncached.p99Ms)}, ` +
         `p999 ${ms(review.uncached.p999Ms)}; cached p99 ${ms(review.cached.p99Ms)}`,
     );
+    if (review.longCommands) {
+      const shapes = (review.longCommandShapes ?? []).map((s) => `${s.shape} ${ms(s.p50Ms)} / ${ms(s.p99Ms)}`).join(', ');
+      progress.note(`R: shell commands of 1-4 KB: p50 ${ms(review.longCommands.p50Ms)}, p99 ${ms(review.longCommands.p99Ms)}${shapes ? ` (p50 / p99 by shape: ${shapes})` : ''}`);
+    }
 
     progress.phase('K: breakers in process');
     const breakerTime = await measureBreakerTime({ count: options.quick ? 10_000 : 50_000 });

@@ -24,6 +24,8 @@ export interface ReviewTimeFigures {
   cached: ReviewTimeSummary;
   /** Shell commands of 1-4 KB only (here-documents, one-liners, scripts), each distinct: parser included. */
   longCommands?: ReviewTimeSummary;
+  /** The same, per shape of long command. */
+  longCommandShapes?: (ReviewTimeSummary & { shape: string; bytes: number })[];
 }
 
 /**

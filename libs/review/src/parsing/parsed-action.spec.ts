@@ -88,6 +88,16 @@ describe('parseAction', () => {
     expect(tool('Edit', edit).key).not.toBe(tool('Edit', { ...edit, old_string: 'c', new_string: 'd' }).key);
   });
 
+  it('keeps a long key short, and still tells long commands and writes apart', () => {
+    const script = (n: number) => Array.from({ length: 100 }, (_, i) => `npm run build -- --filter pkg-${i}${i === 50 ? n : ''}`).join('\n');
+    expect(bash(script(1)).key.length).toBeLessThan(40);
+    expect(bash(script(1)).key).toBe(bash(script(1).replaceAll('\n', '  \n ')).key);
+    expect(bash(script(1)).key).not.toBe(bash(script(2)).key);
+    const write = (content: string) => tool('Write', { file_path: '/work/app/src/a.ts', content });
+    expect(write('x'.repeat(5000)).key).toBe(write('x'.repeat(5000)).key);
+    expect(write('x'.repeat(5000)).key).not.toBe(write(`y${'x'.repeat(4999)}`).key);
+  });
+
   it("maps SWE-agent's commands and Claude Code's bookkeeping tools to what they do", () => {
     expect(bash('open src/numpy_handler.py 280')).toMatchObject({ intent: 'file_read', paths: ['/work/app/src/numpy_handler.py'] });
     expect(bash('find_file numpy_handler.py')).toMatchObject({ intent: 'file_read' });

@@ -1,4 +1,5 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
+import { digest } from '@warden/signatures';
 import { agentToolCall } from './agent-tools.js';
 import { commandName, readRm } from './command-facts.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
@@ -95,7 +96,7 @@ const READ_COMMANDS = new Set([
   'uname', 'hostname', 'date', 'ps', 'pgrep', 'jq', 'yq', 'sort', 'uniq', 'cut', 'tr', 'awk', 'sed', 'realpath', 'readlink',
   'dirname', 'basename', 'test', '[', 'true', 'false', 'cd', 'history', 'sha256sum', 'md5sum', 'column', 'nl', 'xxd', 'od',
   'lsof', 'ss', 'netstat', 'free', 'uptime', 'top', 'htop', 'man', 'help', 'tldr', 'sleep', 'wait', 'exit', 'set', 'export',
-  'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
+  'unset', 'local', 'declare', 'typeset', 'readonly', 'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
 ]);
 /** PowerShell's cmdlets and aliases that look and navigate (compared in lower case: PowerShell ignores case). */
 const POWERSHELL_READS = new Set([
@@ -351,6 +352,18 @@ function stableKey(tool: string, input: Record<string, unknown>): string {
   return `${tool}:${text.length > 512 ? text.slice(0, 512) : text}`;
 }
 
+/** Keys longer than this are remembered as a digest (see compactKey). */
+const MAX_PLAIN_KEY = 256;
+
+/**
+ * An action's key, short: a session remembers the keys of its last 100 actions, and a key as long as a
+ * 4 KB script or a written file would be copied by every young-generation collection until it is
+ * promoted. Keys are only compared, so a long one becomes its length and a 53-bit digest.
+ */
+function compactKey(tool: string, key: string): string {
+  return key.length <= MAX_PLAIN_KEY ? key : `${tool}:#${key.length}:${digest(key)}`;
+}
+
 /**
  * Parses a proposed action into what it would do. Tool names of Claude Code (Bash, Read, Write, Edit,
  * Glob, Grep, WebFetch, WebSearch, Task/Agent, mcp__server__tool) and generic ones (shell, http,
@@ -467,7 +480,7 @@ export function parseAction(
     privileged: segments.some((s) => s.privileged),
     // An edit or write is the same action only with the same content: two edits of one file in a row are progress.
     // Whitespace runs become one space; lone spaces, most of them, are left as they are.
-    key: command !== undefined ? `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input),
+    key: compactKey(tool, command !== undefined ? `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input)),
   };
   if (command !== undefined) parsed.command = command;
   if (cwd !== undefined) parsed.cwd = cwd;

@@ -1,3 +1,4 @@
+import { DerivedValue } from '../derived-value.js';
 import { commandName } from './command-facts.js';
 import type { ShellSegment } from './shell-command.js';
 
@@ -26,28 +27,25 @@ export interface CommandNames {
 }
 
 const NONE: readonly never[] = Object.freeze([]);
-const indexes = new WeakMap<readonly ShellSegment[], SegmentIndex>();
+const indexes = new DerivedValue((segments: readonly ShellSegment[]): SegmentIndex => {
+  const names: string[] = [];
+  const distinct: string[] = [];
+  const positions = new Map<string, number[]>();
+  for (let i = 0; i < segments.length; i++) {
+    const name = commandName(segments[i]!);
+    names.push(name);
+    const list = positions.get(name);
+    if (list) list.push(i);
+    else {
+      positions.set(name, [i]);
+      distinct.push(name);
+    }
+  }
+  return { names, distinct, positions, segments: new Map() };
+});
 
 function indexOf(segments: readonly ShellSegment[]): SegmentIndex {
-  let index = indexes.get(segments);
-  if (!index) {
-    const names: string[] = [];
-    const distinct: string[] = [];
-    const positions = new Map<string, number[]>();
-    for (let i = 0; i < segments.length; i++) {
-      const name = commandName(segments[i]!);
-      names.push(name);
-      const list = positions.get(name);
-      if (list) list.push(i);
-      else {
-        positions.set(name, [i]);
-        distinct.push(name);
-      }
-    }
-    index = { names, distinct, positions, segments: new Map() };
-    indexes.set(segments, index);
-  }
-  return index;
+  return indexes.of(segments);
 }
 
 /** The command name of every segment, in line order (what `commandName` gives for each). */

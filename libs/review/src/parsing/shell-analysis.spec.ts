@@ -1,4 +1,4 @@
-import { parseShellCommand, type ShellSegment } from './shell-command.js';
+import { analyseShellCommand, parseShellCommand, type ShellSegment } from './shell-command.js';
 
 /** The commands that run, as `argv` joined, with how Warden reached them. */
 function runs(command: string): string[] {
@@ -10,6 +10,26 @@ describe('what a shell line runs', () => {
     expect(runs('git status || git reset --hard; (cd x && make) & { echo a; }')).toEqual(['git status', 'git reset --hard', 'cd x', 'make', 'echo a']);
     const [first] = parseShellCommand('rm -rf /x & disown');
     expect(first).toMatchObject({ argv: ['rm', '-rf', '/x'], background: true });
+  });
+
+  it('gives each command its own redirections, and a background list runs in the background whole', () => {
+    const [grep, echo] = parseShellCommand('grep x a.txt 2>/dev/null || echo none > out.txt');
+    expect(grep?.redirects).toEqual([{ operator: '2>', target: '/dev/null' }]);
+    expect(echo?.redirects).toEqual([{ operator: '>', target: 'out.txt' }]);
+    expect(parseShellCommand('make build && rm -rf dist &').map((s) => s.background)).toEqual([true, true]);
+  });
+
+  it('runs the substitutions of a here-document whose delimiter is not quoted, and of tests', () => {
+    expect(runs('cat <<EOF\n$(git reset --hard)\nEOF')).toContain('git reset --hard');
+    expect(runs("cat <<'EOF'\n$(git reset --hard)\nEOF")).toEqual(['cat']);
+    expect(runs('[ -n "$(git reset --hard)" ] && echo changed')).toEqual(['echo changed', 'git reset --hard']);
+    expect(runs('[[ -f x ]] || (( $(git clean -fdx | wc -l) > 0 ))')).toEqual(['git clean -fdx', 'wc -l']);
+  });
+
+  it('reads on after a syntax error the parser stops at, and says so', () => {
+    const analysis = analyseShellCommand('echo a; rm -rf x &&\n&& ls\ngit reset --hard');
+    expect(analysis.segments.map((s) => s.argv.join(' '))).toEqual(['echo a', 'rm -rf x', 'ls', 'git reset --hard']);
+    expect(analysis.syntaxError).toMatch(/unexpected token '&&' near "&& ls/);
   });
 
   it('joins line continuations as bash does', () => {

@@ -47,7 +47,7 @@ describe('parseShellCommand', () => {
 
   it('ignores comments and copes with unbalanced quotes', () => {
     expect(argvs('ls -la # rm -rf /')).toEqual([['ls', '-la']]);
-    expect(argvs('echo "unterminated')).toEqual([['echo']]);
+    expect(argvs('echo "unterminated')).toEqual([['echo', 'unterminated']]);
     expect(analyseShellCommand('echo "unterminated').syntaxError).toBeDefined();
     expect(analyseShellCommand('echo "terminated"').syntaxError).toBeUndefined();
   });

@@ -105,7 +105,7 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
 }
 
 /**
- * Parses a shell command line (with tree-sitter's bash grammar) into the simple commands that run:
+ * Parses a shell command line (with unbash, a bash parser) into the simple commands that run:
  * through lists, pipelines, subshells, groups, conditions, loops and substitutions, with wrappers looked
  * through and the code run by `bash -c`, eval, xargs, parallel, find -exec, watch, ssh, here-documents
  * fed to a shell and interpreter one-liners read as commands of their own.

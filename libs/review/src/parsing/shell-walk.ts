@@ -1,4 +1,4 @@
-import { joinContinuationLines, withShellTree, type SyntaxNode } from './shell-grammar.js';
+import { forEachChild, parse, type Assignment, type CommandNode, type Command, type ParsedScript, type PipelineNode, type AndOr, type Redirection, type Statement, type SyntaxNode, type Word, type WordPart, type DoubleQuotedChild, type ParameterExpansionPart, type Redirected } from 'unbash';
 
 /** A word of a simple command: its value with quotes removed and known variables expanded. */
 export interface ShellWordValue {
@@ -37,174 +37,163 @@ export interface WalkedShell {
 /** Variables whose value Warden knows without running anything. */
 const KNOWN_VARIABLES: Record<string, string> = { HOME: '~', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' };
 
+/** Builtins whose `NAME=value` arguments set variables of the shell instead of being passed on. */
+const DECLARATIONS: ReadonlySet<string> = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
+
+/** How often a line is read on after a syntax error the parser does not recover from by itself. */
+const MAX_RESUMPTIONS = 8;
+
 interface Scope {
   nested: boolean;
   cwd: string | undefined;
   vars: Record<string, string>;
 }
 
+interface Pipe {
+  from: boolean;
+  input?: string;
+}
+
+const NO_PIPE: Pipe = { from: false };
+const PIPED: Pipe = { from: true };
+
+const STATIC_WORD = (value: string): ShellWordValue => ({ value, dynamic: false });
+
 class Walker {
   readonly commands: WrittenCommand[] = [];
   private readonly later: WrittenCommand[][] = [];
   error: string | undefined;
 
-  /** `type` is the node's type, read once by the caller: every property of a node is a call into WebAssembly. */
-  statement(node: SyntaxNode, type: string, scope: Scope, pipe: { from: boolean; input?: string }, background = false): WrittenCommand[] {
-    switch (type) {
-      case 'command':
-        return [this.command(node, scope, pipe, background)];
-      case 'redirected_statement':
-        return this.redirected(node, scope, pipe, background);
-      case 'pipeline':
-        return this.pipeline(node, scope, pipe, background);
-      case 'subshell':
-        return this.sequence(node.namedChildren, { ...scope, vars: { ...scope.vars } }, pipe);
-      case 'variable_assignment':
-        this.assign(node, scope);
-        return [];
-      case 'declaration_command': {
-        for (const child of node.namedChildren) if (child.type === 'variable_assignment') this.assign(child, scope);
-        return [this.pseudo(node, scope, pipe)];
+  /** The text the current parse read: error positions index it. */
+  source = '';
+
+  /** Adds the commands of statements in order to `out`; the pipe feeds the first one only. */
+  statements(out: WrittenCommand[], list: readonly Statement[], scope: Scope, pipe: Pipe): void {
+    const start = out.length;
+    for (const statement of list) {
+      const first = out.length;
+      this.node(out, statement.command, scope, out.length === start ? pipe : NO_PIPE);
+      // `a && b &` runs the whole list in the background.
+      if (statement.background) for (let i = first; i < out.length; i++) out[i]!.background = true;
+    }
+  }
+
+  /** Adds the commands a node runs to `out` (one array for the whole line: a long line makes no garbage per node). */
+  private node(out: WrittenCommand[], node: PipelineNode | AndOr | CommandNode, scope: Scope, pipe: Pipe): void {
+    switch (node.type) {
+      case 'Command':
+        return this.command(out, node, scope, pipe);
+      case 'Pipeline':
+        return this.pipeline(out, node.commands, scope, pipe);
+      case 'AndOr': {
+        const start = out.length;
+        for (const child of node.commands) this.node(out, child, scope, out.length === start ? pipe : NO_PIPE);
+        return;
       }
-      case 'ERROR':
-        this.error ??= `cannot parse near "${node.text.slice(0, 40)}"`;
-        return this.sequence(node.namedChildren, scope, pipe);
-      case 'comment':
-      case 'heredoc_body':
-      case 'heredoc_end':
-      case 'heredoc_start':
-        return [];
+      case 'Subshell':
+        return this.statements(out, node.body.commands, { ...scope, vars: { ...scope.vars } }, pipe);
+      case 'BraceGroup':
+        return this.statements(out, node.body.commands, scope, pipe);
+      case 'Redirected':
+        return this.redirected(out, node, scope, pipe);
+      case 'If': {
+        const lists = [node.clause, node.then, ...node.elif.flatMap((e) => [e.clause, e.then]), ...(node.else ? [node.else] : [])];
+        return this.lists(out, lists.map((l) => l.commands), scope, pipe);
+      }
+      case 'While':
+        return this.lists(out, [node.clause.commands, node.body.commands], scope, pipe);
+      case 'For':
+      case 'Select':
+        // The word list's words only run their substitutions.
+        for (const word of node.wordlist ?? []) this.wordOf(word, scope);
+        return this.statements(out, node.body.commands, scope, pipe);
+      case 'Case':
+        this.wordOf(node.word, scope);
+        return this.lists(
+          out,
+          node.items.map((item) => item.body.commands),
+          scope,
+          pipe,
+        );
+      case 'Function':
+      case 'Coproc':
+        // What a function runs is reviewed where it is defined: the line calls it or has no reason to define it.
+        return node.body.type === 'CompoundList' ? this.statements(out, node.body.commands, scope, pipe) : this.node(out, node.body, scope, pipe);
+      case 'ArithmeticFor':
+        for (const expression of [node.initialize, node.test, node.update]) if (expression) this.substitutionsUnder(expression, scope);
+        return this.statements(out, node.body.commands, scope, pipe);
       default:
-        // Lists, groups, loops, conditions, functions: what runs is in their children.
-        return this.sequence(node.namedChildren, scope, pipe);
+        // `[[ … ]]` and `(( … ))`: only their substitutions run.
+        return this.substitutionsUnder(node, scope);
     }
   }
 
-  /** Named statements in order; a statement followed by `&` runs in the background. */
-  sequence(nodes: readonly SyntaxNode[], scope: Scope, pipe: { from: boolean; input?: string }): WrittenCommand[] {
-    const out: WrittenCommand[] = [];
-    for (const child of nodes) {
-      const type = child.type;
-      if (isWordNode(type)) {
-        // A condition's or loop header's words: only their substitutions run.
-        this.substitutions(child, type, scope);
-        continue;
-      }
-      const background = child.nextSibling?.type === '&';
-      out.push(...this.statement(child, type, scope, out.length ? { from: false } : pipe, background));
-    }
-    return out;
+  private lists(out: WrittenCommand[], lists: readonly (readonly Statement[])[], scope: Scope, pipe: Pipe): void {
+    const start = out.length;
+    for (const list of lists) this.statements(out, list, scope, out.length === start ? pipe : NO_PIPE);
   }
 
-  private pipeline(node: SyntaxNode, scope: Scope, pipe: { from: boolean; input?: string }, background: boolean): WrittenCommand[] {
-    const out: WrittenCommand[] = [];
+  private pipeline(out: WrittenCommand[], commands: readonly CommandNode[], scope: Scope, pipe: Pipe): void {
     let from = pipe;
-    for (const child of node.namedChildren) {
-      const produced = this.statement(child, child.type, scope, from, background);
-      out.push(...produced);
-      const last = produced.at(-1);
-      from = { from: true, ...(last ? outputOf(last) : {}) };
+    for (const child of commands) {
+      const before = out.length;
+      this.node(out, child, scope, from);
+      from = out.length > before ? outputOf(out[out.length - 1]!) : PIPED;
     }
-    return out;
   }
 
-  private redirected(node: SyntaxNode, scope: Scope, pipe: { from: boolean; input?: string }, background: boolean): WrittenCommand[] {
-    const body = node.childForFieldName('body');
+  /** A compound command with redirections (`{ …; } > log`, `while read l; do …; done <<EOF`). */
+  private redirected(out: WrittenCommand[], node: Redirected, scope: Scope, pipe: Pipe): void {
     const redirects: Redirect[] = [];
     let input: string | undefined;
-    const continuation: SyntaxNode[] = [];
-    const extraWords: ShellWordValue[] = [];
-    const continuationTypes: string[] = [];
-    for (const child of node.namedChildren) {
-      if (body && child.equals(body)) continue;
-      const type = child.type;
-      if (type === 'heredoc_redirect') {
-        let start: SyntaxNode | undefined;
-        for (const part of child.namedChildren) {
-          const partType = part.type;
-          if (partType === 'heredoc_body') input = part.text;
-          else if (partType === 'heredoc_start') start ??= part;
-          else if (partType !== 'heredoc_end') {
-            continuation.push(part);
-            continuationTypes.push(partType);
-          }
-        }
-        redirects.push({ operator: '<<', target: start?.text ?? '' });
-      } else if (type === 'herestring_redirect') {
-        input = this.word(child.namedChildren.at(-1) ?? child, scope).value;
-        redirects.push({ operator: '<<<', target: '' });
-      } else if (type === 'file_redirect') {
-        const { redirect, extra } = this.fileRedirect(child, scope);
-        if (redirect) redirects.push(redirect);
-        extraWords.push(...extra);
-      }
-    }
-    const bodyType = body?.type;
-    const produced = body ? this.statement(body, bodyType!, scope, input !== undefined ? { from: pipe.from, input } : pipe, background) : [];
-    const first = produced[0];
-    if (first && extraWords.length && bodyType === 'command') first.words.push(...extraWords);
-    if (first && input !== undefined) first.input = input;
-    for (const command of produced) if (!command.nested) command.redirects.push(...redirects);
-    // `cat <<EOF | bash`: the rest of the line after the here-document operator.
-    let from: { from: boolean; input?: string } = { from: true, ...(produced.at(-1) ? outputOf(produced.at(-1)!) : {}) };
-    for (const [i, part] of continuation.entries()) {
-      const type = continuationTypes[i]!;
-      const more = type === 'pipeline' ? this.pipelineTail(part, scope, from) : this.statement(part, type, scope, from);
-      produced.push(...more);
-      if (more.at(-1)) from = { from: true, ...outputOf(more.at(-1)!) };
-    }
-    return produced;
+    for (const redirection of node.redirects) input = this.redirection(redirection, scope, redirects) ?? input;
+    const start = out.length;
+    this.node(out, node.command, scope, input !== undefined ? { from: pipe.from, input } : pipe);
+    if (out.length > start && input !== undefined) out[start]!.input = input;
+    for (let i = start; i < out.length; i++) if (!out[i]!.nested) out[i]!.redirects.push(...redirects);
   }
 
-  private pipelineTail(node: SyntaxNode, scope: Scope, from: { from: boolean; input?: string }): WrittenCommand[] {
-    return this.pipeline(node, scope, from, false);
-  }
-
-  private command(node: SyntaxNode, scope: Scope, pipe: { from: boolean; input?: string }, background: boolean): WrittenCommand {
-    const words: ShellWordValue[] = [];
+  private command(out: WrittenCommand[], node: Command, scope: Scope, pipe: Pipe): void {
+    // Assignments before a command are its own: only then does it need a scope of its own.
+    const local: Scope = node.prefix.length ? { ...scope, vars: { ...scope.vars } } : scope;
     const assignments: Record<string, string> = {};
     const redirects: Redirect[] = [];
     let input = pipe.input;
-    const local = { ...scope, vars: { ...scope.vars } };
-    for (const child of node.namedChildren) {
-      const type = child.type;
-      switch (type) {
-        case 'variable_assignment': {
-          const { name, value } = this.assignment(child, local);
-          assignments[name] = value;
-          local.vars[name] = value;
-          break;
-        }
-        case 'file_redirect': {
-          const { redirect, extra } = this.fileRedirect(child, local);
-          if (redirect) redirects.push(redirect);
-          words.push(...extra);
-          break;
-        }
-        case 'herestring_redirect':
-          input = this.word(child.namedChildren.at(-1) ?? child, local).value;
-          redirects.push({ operator: '<<<', target: '' });
-          break;
-        case 'command_name':
-          words.push(this.word(child.namedChildren[0] ?? child, local));
-          break;
-        default:
-          if (type !== 'comment') words.push(this.wordOf(child, type, local));
-      }
+    for (const item of node.prefix) {
+      if (item.type === 'Assignment') {
+        const value = this.assignment(item, local);
+        assignments[item.name] = value;
+        local.vars[item.name] = value;
+      } else input = this.redirection(item, local, redirects) ?? input;
     }
-    const command: WrittenCommand = { words, assignments, redirects, pipedFrom: pipe.from, background, nested: scope.nested };
+    const name = node.name;
+    if (!name) {
+      // `A=1` alone sets a variable of this shell for the commands after it.
+      for (const [key, value] of Object.entries(assignments)) scope.vars[key] = value;
+      for (const item of node.suffix) if (item.type !== 'Assignment' && item.type !== 'Word') input = this.redirection(item, local, redirects) ?? input;
+      return;
+    }
+    const first = this.wordOf(name, local);
+    const words: ShellWordValue[] = [first];
+    const declaration = !first.dynamic && DECLARATIONS.has(first.value);
+    for (const item of node.suffix) {
+      if (item.type === 'Word') {
+        const word = this.wordOf(item, local);
+        // A declaration changes nothing on disk: of its arguments only the options (`declare -p`) say what it does.
+        if (!declaration || word.value.startsWith('-')) words.push(word);
+      } else if (item.type === 'Assignment') {
+        const value = this.assignment(item, local);
+        if (declaration) scope.vars[item.name] = value;
+        else words.push({ value: `${item.name}${item.append ? '+=' : '='}${value}`, dynamic: false });
+      } else input = this.redirection(item, local, redirects) ?? input;
+    }
+    // `[ -f x ]` tests and changes nothing; its substitutions were walked with its words.
+    if (first.value === '[' && !first.dynamic) return;
+    const command: WrittenCommand = { words, assignments, redirects, pipedFrom: pipe.from, background: false, nested: scope.nested };
     if (input !== undefined) command.input = input;
     if (scope.cwd !== undefined) command.cwd = scope.cwd;
-    this.commands.push(command);
+    out.push(command);
     this.followDirectoryChange(command, scope);
-    return command;
-  }
-
-  /** A declaration (`export A=1`) as a command of its own: it runs, and changes nothing on disk. */
-  private pseudo(node: SyntaxNode, scope: Scope, pipe: { from: boolean }): WrittenCommand {
-    const command: WrittenCommand = { words: [{ value: node.firstChild?.text ?? 'export', dynamic: false }], assignments: {}, redirects: [], pipedFrom: pipe.from, background: false, nested: scope.nested };
-    this.commands.push(command);
-    return command;
   }
 
   /** `cd ..` moves every later command of the same (sub)shell. */
@@ -217,190 +206,185 @@ class Walker {
     else scope.cwd = `${scope.cwd}/${target.value}`;
   }
 
-  private assign(node: SyntaxNode, scope: Scope): void {
-    const { name, value } = this.assignment(node, scope);
-    scope.vars[name] = value;
-  }
-
-  private assignment(node: SyntaxNode, scope: Scope): { name: string; value: string } {
-    const name = node.childForFieldName('name')?.text ?? node.text.split('=')[0] ?? '';
-    const valueNode = node.childForFieldName('value');
-    if (!valueNode) return { name, value: '' };
-    const type = valueNode.type;
+  private assignment(node: Assignment, scope: Scope): string {
+    const value = node.value;
+    if (value.type === 'ArrayValue') return value.elements.map((element) => this.wordOf(element, scope).value).join(' ');
     // `dir=$(mktemp -d)` names a fresh temporary directory.
-    if (type === 'command_substitution' && /^\$\(\s*mktemp\b/.test(valueNode.text)) {
-      this.substitutions(valueNode, type, scope);
-      return { name, value: '/tmp/mktemp' };
+    if (/^\$\(\s*mktemp\b/.test(value.text)) {
+      this.wordOf(value, scope);
+      return '/tmp/mktemp';
     }
-    return { name, value: this.wordOf(valueNode, type, scope).value };
+    return this.wordOf(value, scope).value;
   }
 
-  /**
-   * A redirection; tree-sitter also hangs the words after it on it (`rm -rf 2>/dev/null /`), which are
-   * the command's arguments: they are returned in `extra`.
-   */
-  private fileRedirect(node: SyntaxNode, scope: Scope): { redirect: Redirect | null; extra: ShellWordValue[] } {
-    let operator = '';
-    let target: SyntaxNode | null = null;
-    const extra: ShellWordValue[] = [];
-    let targetType = '';
-    for (const child of node.children) {
-      const type = child.type;
-      if (!child.isNamed) operator += type;
-      else if (type === 'file_descriptor') operator = child.text + operator;
-      else if (!target) {
-        target = child;
-        targetType = type;
-      } else extra.push(this.wordOf(child, type, scope));
+  /** Adds a file redirection to `redirects`; returns the text a here-document or here-string feeds in. */
+  private redirection(node: Redirection, scope: Scope, redirects: Redirect[]): string | undefined {
+    switch (node.type) {
+      case 'HereDoc': {
+        redirects.push({ operator: '<<', target: node.delimiter?.text ?? '' });
+        // An unquoted delimiter expands the body: its substitutions run.
+        if (!node.delimiter?.quoted && /\$\(|`|<\(/.test(node.body.text)) for (const part of node.body.parts ?? []) this.part(part, scope);
+        return node.body.text;
+      }
+      case 'HereString':
+        redirects.push({ operator: '<<<', target: '' });
+        return node.target ? this.wordOf(node.target, scope).value : '';
+      default: {
+        if (!node.target) return undefined;
+        const operator = (node.descriptor?.type === 'FileDescriptor' ? String(node.descriptor.value) : '') + node.operator;
+        const value = this.wordOf(node.target, scope).value;
+        // `2>&1` duplicates a descriptor: no file.
+        if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return undefined;
+        redirects.push({ operator, target: value });
+        return undefined;
+      }
     }
-    if (!target) return { redirect: null, extra };
-    const value = this.wordOf(target, targetType, scope).value;
-    // `2>&1` duplicates a descriptor: no file.
-    if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return { redirect: null, extra };
-    return { redirect: { operator, target: value }, extra };
   }
 
-  /** The value of a word node of this type, and the commands of any substitution inside it (walked as nested commands). */
-  wordOf(node: SyntaxNode, type: string, scope: Scope): ShellWordValue {
-    this.substitutions(node, type, scope);
-    return valueOf(node, type, scope.vars);
-  }
-
-  private word(node: SyntaxNode, scope: Scope): ShellWordValue {
-    return this.wordOf(node, node.type, scope);
-  }
-
-  /** Walks `$(…)`, backticks and `<(…)` found anywhere under a node of this type, as nested commands run before it. */
-  substitutions(node: SyntaxNode, type: string, scope: Scope): void {
-    // Leaves hold no substitution: not asking WebAssembly for their children keeps long lines fast.
-    if (type === 'word' || type === 'raw_string' || type === 'number' || type === 'ansi_c_string' || type === 'string_content' || type === 'variable_name' || type === 'simple_expansion') return;
-    if (type === 'command_substitution' || type === 'process_substitution') {
-      const inner = { nested: true, cwd: scope.cwd, vars: { ...scope.vars } };
-      const before = this.commands.length;
-      this.sequence(node.namedChildren, inner, { from: false });
-      // Keep the outer command's pipeline contiguous: nested commands are listed after the line's own.
-      this.later.push(this.commands.splice(before));
-      return;
+  /** The value of a word, and the commands of any substitution inside it (walked as nested commands). */
+  wordOf(word: Word, scope: Scope): ShellWordValue {
+    const parts = word.parts;
+    if (!parts) return STATIC_WORD(word.value);
+    if (parts.length === 1) return this.part(parts[0]!, scope);
+    let value = '';
+    let dynamic = false;
+    for (const part of parts) {
+      const piece = this.part(part, scope);
+      value += piece.value;
+      dynamic ||= piece.dynamic;
     }
-    for (const child of node.namedChildren) this.substitutions(child, child.type, scope);
+    return { value, dynamic };
   }
 
+  private part(part: WordPart | DoubleQuotedChild, scope: Scope): ShellWordValue {
+    switch (part.type) {
+      case 'Literal':
+      case 'SingleQuoted':
+      case 'AnsiCQuoted':
+        return STATIC_WORD(part.value);
+      case 'DoubleQuoted':
+      case 'LocaleString': {
+        let value = '';
+        let dynamic = false;
+        for (const child of part.parts) {
+          const piece = this.part(child, scope);
+          value += piece.value;
+          dynamic ||= piece.dynamic;
+        }
+        return { value, dynamic };
+      }
+      case 'SimpleExpansion':
+        return expandVariable(part.text.slice(1), undefined, part.text, scope.vars);
+      case 'ParameterExpansion':
+        return this.parameter(part, scope);
+      case 'CommandExpansion':
+      case 'ProcessSubstitution':
+        this.substitution(part.script, scope);
+        return { value: part.text, dynamic: true };
+      case 'ArithmeticExpansion':
+        if (part.expression) this.substitutionsUnder(part.expression, scope);
+        return { value: part.text, dynamic: true };
+      default:
+        // Globs and brace expansions: the pattern as written.
+        return STATIC_WORD(part.text);
+    }
+  }
+
+  /** `${NAME}`, `${NAME:-default}`: known when the variable is, or from its default; anything else only at run time. */
+  private parameter(part: ParameterExpansionPart, scope: Scope): ShellWordValue {
+    const operation = part.operation;
+    if (operation) this.substitutionsUnder(operation, scope);
+    if (part.prefix || part.index) return { value: part.text, dynamic: true };
+    if (!operation) return expandVariable(part.parameter, undefined, part.text, scope.vars);
+    if (operation.type !== 'Default' || !['-', ':-', '=', ':='].includes(operation.operator)) return { value: part.text, dynamic: true };
+    return expandVariable(part.parameter, this.wordOf(operation.operand, scope), part.text, scope.vars);
+  }
+
+  /** Walks the commands of `$(…)`, backticks or `<(…)` as nested commands that run before the one holding them. */
+  private substitution(script: ParsedScript | undefined, scope: Scope): void {
+    if (!script) return;
+    this.noteErrors(script);
+    const inner: Scope = { nested: true, cwd: scope.cwd, vars: { ...scope.vars } };
+    // Keep the outer command's pipeline contiguous: nested commands are listed after the line's own.
+    const nested: WrittenCommand[] = [];
+    this.statements(nested, script.commands, inner, NO_PIPE);
+    this.later.push(nested);
+  }
+
+  /** The substitutions anywhere under a node that is not a command (a test, arithmetic, an expansion's operand). */
+  private substitutionsUnder(node: SyntaxNode, scope: Scope): void {
+    forEachChild(node, (child) => {
+      if (child.type === 'CommandExpansion' || child.type === 'ProcessSubstitution' || child.type === 'ArithmeticCommandExpansion') this.substitution(child.script, scope);
+      else this.substitutionsUnder(child, scope);
+    });
+  }
+
+  noteErrors(script: ParsedScript): void {
+    const error = script.errors?.[0];
+    if (error && this.error === undefined) this.error = describeError(error, script.source ?? this.source);
+  }
+
+  /** The line's commands, then those of its substitutions (an inner one before the one holding it). */
   finish(): WrittenCommand[] {
-    for (const group of this.later) this.commands.push(...group);
+    for (const group of this.later) for (const command of group) this.commands.push(command);
     return this.commands;
   }
 }
 
-function isWordNode(type: string): boolean {
-  return (
-    type === 'word' || type === 'string' || type === 'raw_string' || type === 'concatenation' || type === 'simple_expansion' || type === 'expansion' ||
-    type === 'number' || type === 'test_command' || type === 'command_substitution' || type === 'arithmetic_expansion' || type === 'ansi_c_string' ||
-    type === 'process_substitution' || type === 'variable_name' || type === 'binary_expression' || type === 'unary_expression'
-  );
+/** `$NAME` or `${NAME:-fallback}`: its known value, the fallback when it is unknown, or the text as written (dynamic). */
+function expandVariable(name: string, fallback: ShellWordValue | undefined, text: string, vars: Record<string, string>): ShellWordValue {
+  const known = Object.hasOwn(vars, name) ? vars[name] : KNOWN_VARIABLES[name];
+  if (known !== undefined) return STATIC_WORD(known);
+  return fallback ?? { value: text, dynamic: true };
+}
+
+function describeError(error: { message: string; pos: number }, source: string): string {
+  const near = source.slice(error.pos, error.pos + 40).trim();
+  return near ? `${error.message} near "${near}"` : error.message;
 }
 
 /** What a command writes to its output when that is known from the line: `echo x`, `printf x`, `cat` of a here-document. */
-function outputOf(command: WrittenCommand): { input?: string } {
+function outputOf(command: WrittenCommand): Pipe {
   const name = command.words[0]?.value;
-  if (name === 'echo' || name === 'printf') return { input: command.words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value)).map((w) => w.value).join(' ') };
-  if (name === 'cat' && command.words.length === 1 && command.input !== undefined) return { input: command.input };
-  return {};
+  if (name === 'echo' || name === 'printf') return { from: true, input: command.words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value)).map((w) => w.value).join(' ') };
+  if (name === 'cat' && command.words.length === 1 && command.input !== undefined) return { from: true, input: command.input };
+  return PIPED;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\u0007', b: '\b', e: '\u001b', E: '\u001b', f: '\f', v: '\v', '?': '?' };
+const OPERATOR_CHARACTER = /[;&|()<>{}!]/;
 
-function expand(node: SyntaxNode, type: string, vars: Record<string, string>): ShellWordValue {
-  const text = node.text;
-  const name = type === 'simple_expansion' ? text.slice(1) : node.namedChildren.find((c) => c.type === 'variable_name')?.text;
-  if (!name) return { value: text, dynamic: true };
-  const known = vars[name] ?? KNOWN_VARIABLES[name];
-  if (known !== undefined && (type === 'simple_expansion' || /^\$\{\w+(?::?[-=][^}]*)?\}$/.test(text))) return { value: known, dynamic: false };
-  // `${TMPDIR:-/tmp}`: the default when the variable is unknown.
-  const fallback = /^\$\{\w+:?[-=]([^}]*)\}$/.exec(text);
-  if (fallback && known === undefined) return { value: fallback[1]!, dynamic: false };
-  return { value: text, dynamic: true };
-}
-
-/** Quote removal and the expansions Warden can do without running anything, for a node of this type. */
-export function valueOf(node: SyntaxNode, type: string, vars: Record<string, string>): ShellWordValue {
-  switch (type) {
-    case 'word':
-    case 'command_name':
-      return { value: node.text.replace(/\\(.)/gs, '$1'), dynamic: false };
-    case 'raw_string':
-      return { value: node.text.slice(1, -1), dynamic: false };
-    case 'ansi_c_string':
-      return { value: node.text.slice(2, -1).replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/gs, (_, e: string) => decodeEscape(e)), dynamic: false };
-    case 'string':
-    case 'translated_string': {
-      let value = '';
-      let dynamic = false;
-      const inner = type === 'translated_string' ? node.namedChildren[0] : node;
-      for (const child of inner?.namedChildren ?? []) {
-        const childType = child.type;
-        if (childType === 'string_content') value += child.text.replace(/\\([$`"\\\n])/g, '$1');
-        else {
-          const part = valueOf(child, childType, vars);
-          value += part.value;
-          dynamic ||= part.dynamic;
-        }
-      }
-      // A string's children skip its literal parts between expansions' neighbours only when empty: trust text when there are none.
-      if (!inner?.namedChildren.length) value = node.text.replace(/^\$?"|"$/g, '');
-      return { value, dynamic };
-    }
-    case 'concatenation': {
-      let value = '';
-      let dynamic = false;
-      for (const child of node.children) {
-        const part = child.isNamed ? valueOf(child, child.type, vars) : { value: child.text, dynamic: false };
-        value += part.value;
-        dynamic ||= part.dynamic;
-      }
-      return { value, dynamic };
-    }
-    case 'simple_expansion':
-    case 'expansion':
-      return expand(node, type, vars);
-    case 'number':
-    case 'brace_expression':
-      return { value: node.text, dynamic: false };
-    default:
-      return { value: node.text, dynamic: true };
-  }
-}
-
-function decodeEscape(escape: string): string {
-  if (escape.startsWith('x')) return String.fromCharCode(Number.parseInt(escape.slice(1), 16));
-  if (/^[0-7]+$/.test(escape)) return String.fromCharCode(Number.parseInt(escape, 8));
-  return ESCAPES[escape] ?? `\\${escape}`;
+/** Where reading resumes after the token a syntax error points at. */
+function afterToken(text: string, position: number): number {
+  let i = position;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  if (OPERATOR_CHARACTER.test(text[i] ?? '')) while (i < text.length && OPERATOR_CHARACTER.test(text[i]!)) i++;
+  else while (i < text.length && !/[\s;&|()<>]/.test(text[i]!)) i++;
+  return Math.max(i, position + 1);
 }
 
 /**
- * Reads a shell line into the simple commands that run, in order: through lists, pipelines, subshells,
- * groups, conditions and loops, with here-documents and here-strings as their input and the commands of
- * `$(…)`, backticks and `<(…)` as nested commands. A line with a syntax error is read as far as the
- * parser recovers, and the error is reported.
+ * Reads a shell line (with unbash, a maintained bash parser) into the simple commands that run, in order:
+ * through lists, pipelines, subshells, groups, conditions, loops and functions, with here-documents and
+ * here-strings as their input and the commands of `$(…)`, backticks and `<(…)` as nested commands. A line
+ * with a syntax error is read as far as the parser recovers, then on after the token it stopped at, and the
+ * error is reported.
  */
 export function walkShell(text: string, vars: Record<string, string> = {}): WalkedShell {
-  const source = joinContinuationLines(text);
-  return withShellTree(source, (root) => {
-    const walker = new Walker();
-    walker.sequence(root.namedChildren, { nested: false, cwd: undefined, vars: { ...vars } }, { from: false });
-    const commands = walker.finish();
-    let syntaxError = walker.error;
-    if (!syntaxError && root.hasError) syntaxError = missingOf(root) ?? 'cannot parse the command';
-    return syntaxError ? { commands, syntaxError } : { commands };
-  });
-}
-
-/** The first missing token tree-sitter had to invent (an unterminated quote, a missing `fi`). */
-function missingOf(node: SyntaxNode): string | undefined {
-  if (node.isMissing) return `missing "${node.type}"`;
-  for (const child of node.children) {
-    if (!child.hasError && !child.isMissing) continue;
-    const found = missingOf(child);
-    if (found) return found;
+  const walker = new Walker();
+  const scope: Scope = { nested: false, cwd: undefined, vars: { ...vars } };
+  let rest = text;
+  for (let resumed = 0; ; resumed++) {
+    const script = parse(rest);
+    walker.source = rest;
+    walker.statements(walker.commands, script.commands, scope, NO_PIPE);
+    walker.noteErrors(script);
+    const error = script.errors?.[0];
+    // The parser gave up on the rest of the line only when the error lies past what it read.
+    if (!error || error.pos < (script.commands.at(-1)?.end ?? 0) || resumed === MAX_RESUMPTIONS) break;
+    const next = afterToken(rest, error.pos);
+    if (next >= rest.length) break;
+    rest = rest.slice(next);
   }
-  return undefined;
+  const commands = walker.finish();
+  return walker.error === undefined ? { commands } : { commands, syntaxError: walker.error };
 }

@@ -1,5 +1,6 @@
 import { SECRET_KEY, SECRET_PATTERNS } from '@warden/secrets';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { DerivedValue } from '../derived-value.js';
 
 /** The secrets an action's input carries in clear text. */
 export interface ActionSecrets {
@@ -25,7 +26,7 @@ const MAX_DEPTH = 8;
 const MAX_SCANNED = 128 * 1024;
 const NONE: ActionSecrets = Object.freeze({ kinds: [], fields: [], inFileContent: false }) as ActionSecrets;
 
-const cache = new WeakMap<ParsedAction, ActionSecrets>();
+const secrets = new DerivedValue((action: ParsedAction) => scan(action));
 
 /**
  * What every match of the patterns that try a match at every word of a text contains, in lower case: a
@@ -98,10 +99,5 @@ function scan(action: ParsedAction): ActionSecrets {
 
 /** The secrets in an action's input, found once per parsed action. */
 export function secretsOf(action: ParsedAction): ActionSecrets {
-  let secrets = cache.get(action);
-  if (!secrets) {
-    secrets = scan(action);
-    cache.set(action, secrets);
-  }
-  return secrets;
+  return secrets.of(action);
 }

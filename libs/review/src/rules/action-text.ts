@@ -1,3 +1,4 @@
+import { DerivedValue } from '../derived-value.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 
@@ -5,17 +6,12 @@ import type { ShellSegment } from '../parsing/shell-command.js';
  * Texts custom rules match against, built once per parsed action however many rules look at them:
  * each simple command as one line, and input fields that are not strings as JSON.
  */
-const commandLines = new WeakMap<ParsedAction, string[]>();
-const fieldTexts = new WeakMap<ParsedAction, Map<string, string | undefined>>();
+const commandLines = new DerivedValue((action: ParsedAction) => action.segments.map((s) => s.argv.join(' ')));
+const fieldTexts = new DerivedValue((_: ParsedAction) => new Map<string, string | undefined>());
 
 /** Each simple command of the action's shell line: its argv joined by spaces (`terraform apply -auto-approve`). */
 export function simpleCommands(action: ParsedAction): string[] {
-  let lines = commandLines.get(action);
-  if (!lines) {
-    lines = action.segments.map((s) => s.argv.join(' '));
-    commandLines.set(action, lines);
-  }
-  return lines;
+  return commandLines.of(action);
 }
 
 interface LinesByName {
@@ -25,7 +21,16 @@ interface LinesByName {
   lines: Map<string, string[]>;
 }
 
-const linesByName = new WeakMap<ParsedAction, LinesByName>();
+const linesByName = new DerivedValue((action: ParsedAction): LinesByName => {
+  const byName: LinesByName = { segments: new Map(), lines: new Map() };
+  for (const segment of action.segments) {
+    const first = firstWord(segment.argv);
+    const segments = byName.segments.get(first);
+    if (segments) segments.push(segment);
+    else byName.segments.set(first, [segment]);
+  }
+  return byName;
+});
 const NONE: readonly string[] = [];
 
 /** The first word of a segment's line: its command, up to a space it may hold (`"my tool" x` → `my`). */
@@ -40,17 +45,7 @@ function firstWord(argv: readonly string[]): string {
  * names some rule asks for are joined: rules name programs that most lines never run.
  */
 export function simpleCommandsNamed(action: ParsedAction, name: string): readonly string[] {
-  let byName = linesByName.get(action);
-  if (!byName) {
-    byName = { segments: new Map(), lines: new Map() };
-    for (const segment of action.segments) {
-      const first = firstWord(segment.argv);
-      const segments = byName.segments.get(first);
-      if (segments) segments.push(segment);
-      else byName.segments.set(first, [segment]);
-    }
-    linesByName.set(action, byName);
-  }
+  const byName = linesByName.of(action);
   const segments = byName.segments.get(name);
   if (!segments) return NONE;
   let lines = byName.lines.get(name);
@@ -67,11 +62,7 @@ export function fieldText(action: ParsedAction, field: string): string | undefin
   const value = action.input[field];
   if (typeof value === 'string') return value;
   if (value === undefined) return undefined;
-  let texts = fieldTexts.get(action);
-  if (!texts) {
-    texts = new Map();
-    fieldTexts.set(action, texts);
-  }
+  const texts = fieldTexts.of(action);
   if (!texts.has(field)) texts.set(field, JSON.stringify(value));
   return texts.get(field);
 }

@@ -1,3 +1,4 @@
+import { DerivedValue } from '../derived-value.js';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning } from '../parsing/segment-index.js';
@@ -24,6 +25,10 @@ const HTTPIE_DATA = /^[\w.-]+(=|:=|@)/;
 const CURL_SENDS = /^(-d|--data.*|-F|--form.*|-T|--upload-file|--json)$/;
 const NC_SCAN = /^-[a-zA-Z]*z/;
 const WGET_SENDS = /^--(post-data|post-file|body-data|body-file)/;
+const START_WORDS = new Set(['up', 'start', 'restart', 'run-server', 'launch-server', 'serve', 'dev', 'preview']);
+const CONTAINER_COMMANDS = new Set(['docker', 'podman']);
+/** Cheap test before parsing: only commands with one of these can start a service. */
+const MAY_START = /\b(up|start|restart|run-server|launch-server|serve|dev|preview|run)\b|&/;
 
 /** URLs named, and the `host:port` arguments of curl, wget, nc and telnet. */
 export function targetsOf(urls: readonly string[], segments: readonly ShellSegment[]): RequestTarget[] {
@@ -55,24 +60,33 @@ export function requestTargets(action: ParsedAction): RequestTarget[] {
   return targetsOf(action.urls, action.segments);
 }
 
-const pastSegments = new WeakMap<ActionRecord, ShellSegment[]>();
+/** What the validators ask of a past shell action: where its requests went, whether they only looked, whether it started a service. */
+interface PastCommand {
+  targets: RequestTarget[];
+  probes: boolean;
+  startsService: boolean;
+}
 
 /**
- * A past action's simple commands. A session remembers commands as text; a record's are parsed the first
- * time they are asked for and kept with it, not parsed again for every later action of the session.
+ * A past action's command, read once. A session remembers commands as text; a record's are parsed the first
+ * time they are asked for, and only these facts are kept with it: a long line's commands would stay in
+ * memory as long as the session remembers the action, and make every garbage collection slower.
  */
-function segmentsOfRecord(record: ActionRecord, command: string): readonly ShellSegment[] {
-  let segments = pastSegments.get(record);
-  if (!segments) {
-    segments = parseShellCommand(command);
-    pastSegments.set(record, segments);
-  }
-  return segments;
-}
+const pastCommands = new DerivedValue((record: ActionRecord): PastCommand => {
+  const segments = parseShellCommand(record.command ?? '');
+  const network = segments.filter((s) => NETWORK_COMMANDS.has(commandName(s)));
+  return {
+    targets: targetsOf(record.urls, segments),
+    probes: network.length > 0 && network.every(segmentProbes),
+    startsService: segments.some(mayListen),
+  };
+});
+
+
 
 /** Where a past action sent its requests. */
 export function recordTargets(record: ActionRecord): RequestTarget[] {
-  return targetsOf(record.urls, record.command === undefined ? [] : segmentsOfRecord(record, record.command));
+  return record.command === undefined ? targetsOf(record.urls, []) : pastCommands.of(record).targets;
 }
 
 function curlOnlyReads(argv: readonly string[]): boolean {
@@ -115,22 +129,18 @@ export function onlyProbes(action: ParsedAction): boolean {
 export function recordProbes(record: ActionRecord): boolean {
   if (!record.intents.includes('network_request')) return false;
   if (record.command === undefined) return true;
-  const network = segmentsOfRecord(record, record.command).filter((s) => NETWORK_COMMANDS.has(commandName(s)));
-  return network.length > 0 && network.every(segmentProbes);
+  return pastCommands.of(record).probes;
 }
-
-const START_WORDS = new Set(['up', 'start', 'restart', 'run-server', 'launch-server', 'serve', 'dev', 'preview']);
-const CONTAINER_COMMANDS = new Set(['docker', 'podman']);
-/** Cheap test before parsing: only commands with one of these can start a service. */
-const MAY_START = /\b(up|start|restart|run-server|launch-server|serve|dev|preview|run)\b|&/;
 
 /** Started something that could listen: a background process, `docker compose up`, `systemctl start`, `npm run dev`. */
 export function startsService(record: ActionRecord): boolean {
   if (record.command === undefined || record.verdict === 'block' || !MAY_START.test(record.command)) return false;
-  return segmentsOfRecord(record, record.command).some((segment) => {
-    if (segment.background) return true;
-    const args = segment.argv.slice(1);
-    if (CONTAINER_COMMANDS.has(commandName(segment)) && args[0] === 'run') return true;
-    return args.some((a) => START_WORDS.has(a));
-  });
+  return pastCommands.of(record).startsService;
+}
+
+function mayListen(segment: ShellSegment): boolean {
+  if (segment.background) return true;
+  const args = segment.argv.slice(1);
+  if (CONTAINER_COMMANDS.has(commandName(segment)) && args[0] === 'run') return true;
+  return args.some((a) => START_WORDS.has(a));
 }
