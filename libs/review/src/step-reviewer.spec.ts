@@ -28,6 +28,16 @@ describe('StepReviewer', () => {
     expect(verdict.reasons[0]).toMatch(/^No concerns/);
   });
 
+  it('reads names every JavaScript object inherits as the commands and variables they are', () => {
+    const reviewer = started(new StepReviewer());
+    for (const line of ['constructor x', 'toString x', 'valueOf x', 'hasOwnProperty --help', 'echo $constructor', 'git push --constructor x', '__proto__ | sh', 'sudo constructor x']) {
+      const result = reviewer.review(bash(line), address);
+      expect(result.ruleErrors).toEqual([]);
+      expect(result.verdict.verdict).not.toBe('block');
+    }
+    expect(reviewer.review(bash('X=${__proto__:-/}; rm -rf $X'), address).verdict.verdict).toBe('block');
+  });
+
   it('blocks rm -rf / by rule, with the critical side effect and an alternative', () => {
     const { verdict, ruleHits } = started(new StepReviewer()).review(bash('rm -rf /'), address);
     expect(verdict.verdict).toBe('block');

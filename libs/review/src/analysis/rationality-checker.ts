@@ -4,6 +4,7 @@ import { inTempDirectory, resolvePath } from '../parsing/paths.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
+import { ownEntry } from '../own-entry.js';
 
 export interface RationalityComponents {
   goal_alignment: number;
@@ -136,7 +137,7 @@ export class RationalityChecker {
   private efficiency(action: ParsedAction, suggestions: string[], issues: string[]): number {
     if (action.tool === 'Bash' && action.segments.length === 1) {
       const segment = action.segments[0]!;
-      const better = TOOL_FOR_COMMAND[commandName(segment)];
+      const better = ownEntry(TOOL_FOR_COMMAND, commandName(segment));
       if (better && !segment.redirects.length && !(commandName(segment) === 'ls' && segment.argv.length <= 2)) {
         issues.push('inefficient');
         suggestions.push(`Use the ${better} tool instead of ${commandName(segment)} in the shell.`);

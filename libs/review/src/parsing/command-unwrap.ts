@@ -1,4 +1,5 @@
 import { inlineCodeCommands } from './inline-code.js';
+import { ownEntry } from '../own-entry.js';
 
 /**
  * Wrappers: programs that run the command written after them. Each entry lists the options that take a
@@ -135,7 +136,7 @@ export function unwrap(words: readonly string[], dynamicWords: readonly boolean[
       if (c > 0 && argv[c + 1] !== undefined) result.code.push({ text: argv[c + 1]!, via: 'su -c' });
       return { ...result, argv: ['su', ...argv.slice(1)], dynamic };
     }
-    const spec = WRAPPERS[head];
+    const spec = ownEntry(WRAPPERS, head);
     if (!spec) break;
     result.wrappers.push(head);
     if (spec.privileged) result.privileged = true;

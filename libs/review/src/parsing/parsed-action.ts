@@ -4,6 +4,7 @@ import { agentToolCall } from './agent-tools.js';
 import { commandName, readRm } from './command-facts.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
+import { ownEntry } from '../own-entry.js';
 
 /** What an action would do, in the step reviewer's words (seed 001), plus the finer kinds Warden tells apart. */
 export type Intent =
@@ -181,7 +182,7 @@ function nonOptions(argv: readonly string[], from = 1): string[] {
 function installerCall(segment: ShellSegment): { manager: string; args: string[] } | null {
   const head = basename(segment.argv[0] ?? '');
   // Most commands are neither a package manager nor a runner of one: nothing to copy for them.
-  if (head !== 'npx' && head !== 'pnpx' && head !== 'bunx' && !/^python3?$/.test(head) && !PACKAGE_INSTALLERS[head]) return null;
+  if (head !== 'npx' && head !== 'pnpx' && head !== 'bunx' && !/^python3?$/.test(head) && !ownEntry(PACKAGE_INSTALLERS, head)) return null;
   let argv = segment.argv.map((a, i) => (i === 0 ? basename(a) : a));
   if ((argv[0] === 'npx' || argv[0] === 'pnpx' || argv[0] === 'bunx') && argv[1]) argv = argv.slice(argv[1] === '--yes' || argv[1] === '-y' ? 2 : 1);
   if (/^python3?$/.test(argv[0] ?? '') && argv[1] === '-m' && argv[2]) argv = argv.slice(2);

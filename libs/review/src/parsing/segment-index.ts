@@ -21,7 +21,7 @@ interface SegmentIndex {
   segments: Map<string, ShellSegment[]>;
 }
 
-/** Anything that answers whether a command name is one of its own: a Set, or a record looked up with `in`. */
+/** Anything that answers whether a command name is one of its own: a Set, or a record's own keys (`namesIn`). */
 export interface CommandNames {
   has(name: string): boolean;
 }
@@ -97,7 +97,7 @@ export function runsAny(segments: readonly ShellSegment[], names: CommandNames):
   return false;
 }
 
-/** The names a record has an entry for, inherited ones included: exactly those for which `record[name]` finds something. */
+/** The names a record has an entry of its own for: exactly those for which `ownEntry(record, name)` finds something. */
 export function namesIn(record: object): CommandNames {
-  return { has: (name) => name in record };
+  return { has: (name) => Object.hasOwn(record, name) };
 }

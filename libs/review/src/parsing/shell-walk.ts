@@ -1,4 +1,5 @@
 import { forEachChild, parse, type Assignment, type CommandNode, type Command, type ParsedScript, type PipelineNode, type AndOr, type Redirection, type Statement, type SyntaxNode, type Word, type WordPart, type DoubleQuotedChild, type ParameterExpansionPart, type Redirected } from 'unbash';
+import { ownEntry } from '../own-entry.js';
 
 /** A word of a simple command: its value with quotes removed and known variables expanded. */
 export interface ShellWordValue {
@@ -333,7 +334,7 @@ class Walker {
 
 /** `$NAME` or `${NAME:-fallback}`: its known value, the fallback when it is unknown, or the text as written (dynamic). */
 function expandVariable(name: string, fallback: ShellWordValue | undefined, text: string, vars: Record<string, string>): ShellWordValue {
-  const known = Object.hasOwn(vars, name) ? vars[name] : KNOWN_VARIABLES[name];
+  const known = Object.hasOwn(vars, name) ? vars[name] : ownEntry(KNOWN_VARIABLES, name);
   if (known !== undefined) return STATIC_WORD(known);
   return fallback ?? { value: text, dynamic: true };
 }

@@ -4,6 +4,7 @@ import { namesIn, segmentsRunning, type CommandNames } from '../parsing/segment-
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
+import { ownEntry } from '../own-entry.js';
 
 /**
  * Command-line tools that administer things outside the project (cloud accounts, clusters, platforms,
@@ -171,7 +172,7 @@ function unattendedApply(cmd: string, args: readonly string[]): boolean {
 /** The destructive operation a segment runs with a tool of the pack, in words, or null. */
 function destructiveOperation(pack: Pack, segment: ShellSegment): string | null {
   const cmd = commandName(segment);
-  const tool = pack.tools[cmd];
+  const tool = ownEntry(pack.tools, cmd);
   if (!tool || describesOnly(segment)) return null;
   const args = segment.argv.slice(1);
   if (pack.pack === 'infrastructure' && unattendedApply(cmd, args)) return `${cmd} ${args.filter((a) => !a.startsWith('-'))[0] ?? ''} ${args.filter((a) => a.startsWith('-')).join(' ')}`.trim();
@@ -231,7 +232,7 @@ const LOCAL_TOOLS = new Set([
 ]);
 
 /** Programs the other rules of this file leave alone: the tools of the packs, and those whose removals stay local. */
-const UNKNOWN_CLI: CommandNames = { has: (name) => name !== '' && !LOCAL_TOOLS.has(name) && !PACKS.some((p) => p.tools[name]) };
+const UNKNOWN_CLI: CommandNames = { has: (name) => name !== '' && !LOCAL_TOOLS.has(name) && !PACKS.some((p) => ownEntry(p.tools, name)) };
 const DELETING_VERB = /^(?:delete|destroy|purge|remove|rm|drop|terminate|wipe|erase|truncate|nuke)$|^(?:delete|destroy|purge|remove|drop|terminate)-[\w-]+$/;
 
 /** A verb that deletes, at the head of a subcommand path, followed by what it deletes: `pd service delete P123`, `splunk remove index main`. */

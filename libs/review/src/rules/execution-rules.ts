@@ -3,6 +3,7 @@ import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, segmentsRunning } from '../parsing/segment-index.js';
 import { basename } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
+import { ownEntry } from '../own-entry.js';
 
 const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
   base64: (argv) => argv.some((a) => a === '-d' || a === '--decode' || a === '-D'),
@@ -40,7 +41,7 @@ export const obfuscatedExecutionRule = builtInRule({
     const index = positionsRunning(action.segments, INTERPRETERS).find((i) => {
       if (i === 0 || !action.segments[i]!.pipedFrom) return false;
       const previous = action.segments[i - 1]!;
-      return DECODERS[names[i - 1]!]?.(previous.argv) === true;
+      return ownEntry(DECODERS, names[i - 1]!)?.(previous.argv) === true;
     });
     if (index === undefined) return null;
     return {

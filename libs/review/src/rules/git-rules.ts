@@ -6,6 +6,7 @@ import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
 import { gitSubcommandIndex, gitCall, hookBypasses } from './git-command.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
+import { ownEntry } from '../own-entry.js';
 
 const GIT = new Set(['git']);
 
@@ -180,7 +181,7 @@ function readOptions(args: readonly string[]): { letters: Set<string>; long: Set
     if (a.startsWith('--')) {
       const name = a.split('=')[0]!;
       long.add(name);
-      if (!a.includes('=') && (VALUE_OPTIONS.has(name) || OPTIONAL_VALUES[name]?.test(args[i + 1] ?? ''))) i++;
+      if (!a.includes('=') && (VALUE_OPTIONS.has(name) || ownEntry(OPTIONAL_VALUES, name)?.test(args[i + 1] ?? ''))) i++;
     } else if (/^-[a-zA-Z]/.test(a)) {
       for (let j = 1; j < a.length; j++) {
         letters.add(a[j]!);

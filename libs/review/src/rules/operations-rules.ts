@@ -1,6 +1,7 @@
 import { commandName } from '../parsing/command-facts.js';
 import { namesIn, segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
+import { ownEntry } from '../own-entry.js';
 
 const PUBLISHERS: Record<string, (argv: readonly string[]) => boolean> = {
   npm: (argv) => argv[1] === 'publish' || argv[1] === 'unpublish' || (argv[1] === 'dist-tag' && argv[2] === 'add'),
@@ -21,7 +22,7 @@ export const packagePublishRule = builtInRule({
   description: 'Publishing a package, image or release is public and cannot be taken back; it needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = segmentsRunning(action.segments, namesIn(PUBLISHERS)).find((s) => PUBLISHERS[commandName(s)]?.(s.argv));
+    const hit = segmentsRunning(action.segments, namesIn(PUBLISHERS)).find((s) => ownEntry(PUBLISHERS, commandName(s))?.(s.argv));
     if (!hit) return null;
     return {
       verdict: 'require_approval',

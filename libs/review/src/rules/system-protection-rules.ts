@@ -3,6 +3,7 @@ import { resolvePath } from '../parsing/paths.js';
 import { segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
+import { ownEntry } from '../own-entry.js';
 
 /** Commands that run the code they are given: interpreters, `eval` and `source`. */
 const RUNNERS = new Set([...INTERPRETERS, 'eval', 'source', '.']);
@@ -24,11 +25,11 @@ const TREE_DELETION = /\b(?:shutil\.rmtree|rmSync|rmdirSync|fs\.rm\b|fs\.promise
 const PROTECTED_IN_CODE = /homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|ENV\[['"]HOME['"]\]|process\.env\.HOME|os\.environ\[['"]HOME['"]\]|['"](?:\/|~\/?|\/home(?:\/[^/'"]+)?\/?|\/Users(?:\/[^/'"]+)?\/?|\/(?:etc|usr|var|root|bin|boot|opt)\/?)['"]/;
 
 /** What destructiveRootDeletionRule reads: rm, find, and the interpreters of inline code. */
-const ROOT_DELETERS: CommandNames = { has: (name) => name === 'rm' || name === 'find' || name in INLINE_CODE_FLAGS };
+const ROOT_DELETERS: CommandNames = { has: (name) => name === 'rm' || name === 'find' || Object.hasOwn(INLINE_CODE_FLAGS, name) };
 
 /** The code a `python -c`, `node -e` (…) runs, when it deletes a protected tree. */
 function inlineCodeDeletion(segment: ShellSegment): string | null {
-  const flags = INLINE_CODE_FLAGS[commandName(segment)];
+  const flags = ownEntry(INLINE_CODE_FLAGS, commandName(segment));
   if (!flags) return null;
   const index = segment.argv.findIndex((a) => flags.includes(a));
   const code = index > 0 ? segment.argv[index + 1] : undefined;

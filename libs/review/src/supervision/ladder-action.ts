@@ -2,6 +2,7 @@ import type { LadderAction } from '@warden/contracts';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
+import { ownEntry } from '../own-entry.js';
 
 const DEPLOY_COMMANDS: Record<string, (argv: readonly string[]) => boolean> = {
   kubectl: (argv) => ['apply', 'delete', 'replace', 'rollout', 'scale', 'patch', 'create'].includes(argv[1] ?? ''),
@@ -26,7 +27,7 @@ const DEPLOY_COMMANDS: Record<string, (argv: readonly string[]) => boolean> = {
 
 function deploys(segment: ShellSegment): boolean {
   const cmd = commandName(segment);
-  if (DEPLOY_COMMANDS[cmd]?.(segment.argv)) return true;
+  if (ownEntry(DEPLOY_COMMANDS, cmd)?.(segment.argv)) return true;
   const script = ['npm', 'pnpm', 'yarn'].includes(cmd) ? segment.argv[segment.argv[1] === 'run' ? 2 : 1] ?? '' : '';
   return /^(deploy|release|publish)(:|$)/.test(script) || (cmd === 'npm' && segment.argv[1] === 'publish');
 }

@@ -83,7 +83,6 @@ const pastCommands = new DerivedValue((record: ActionRecord): PastCommand => {
 });
 
 
-
 /** Where a past action sent its requests. */
 export function recordTargets(record: ActionRecord): RequestTarget[] {
   return record.command === undefined ? targetsOf(record.urls, []) : pastCommands.of(record).targets;
