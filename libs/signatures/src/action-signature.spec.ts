@@ -1,4 +1,4 @@
-import { actionSignature, actionTarget, digest, failureSignature } from './action-signature.js';
+import { actionSignature, actionTarget, digest, failureSignature, foldedDigest } from './action-signature.js';
 
 describe('what identifies an action and a failure', () => {
   it('is the command line whatever its spacing, else the file, else the whole input', () => {
@@ -14,6 +14,13 @@ describe('what identifies an action and a failure', () => {
     expect(new Set(texts.map(digest)).size).toBe(texts.length);
     expect(digest('a'.repeat(4096))).toBe(digest('a'.repeat(4096)));
     expect(digest('a'.repeat(4096)).length).toBeLessThanOrEqual(11);
+  });
+
+  it('digests a text with its whitespace folded as the folded text itself', () => {
+    for (const text of ['  npm \t test\n\n -- --watch  ', 'a\u00a0\u2028b', '\n\n', 'x', 'cat <<EOF\n  two  spaces\nEOF\n']) {
+      const folded = text.replace(/\s+/g, ' ').trim();
+      expect(foldedDigest(text)).toEqual({ length: folded.length, digest: digest(folded) });
+    }
   });
 
   it('folds the varying parts of an error: the same failure twice has one signature', () => {

@@ -10,16 +10,47 @@ export function fingerprint(text: string): string {
 
 /** A 53-bit digest of a text (cyrb53): for equality of long texts, where 32 bits would collide too soon; not for security. */
 export function digest(text: string): string {
+  return digestOf(text, false).digest;
+}
+
+/**
+ * The length and digest of a text as it reads with each run of whitespace folded to one space and the ends
+ * trimmed, without building that text: a 4 KB command costs one pass instead of a copy and a pass.
+ */
+export function foldedDigest(text: string): { length: number; digest: string } {
+  return digestOf(text, true);
+}
+
+/** What `\s` matches in a regular expression. */
+function isWhitespace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279));
+}
+
+function digestOf(text: string, fold: boolean): { length: number; digest: string } {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
+  let length = 0;
+  let pendingSpace = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (fold && isWhitespace(c)) {
+      pendingSpace = length > 0;
+      continue;
+    }
+    if (pendingSpace) {
+      // One space for the run just passed, then this character.
+      h1 = Math.imul(h1 ^ 32, 2654435761);
+      h2 = Math.imul(h2 ^ 32, 1597334677);
+      length++;
+      pendingSpace = false;
+    }
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
+    length++;
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  return { length, digest: (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36) };
 }
 
 const WHITESPACE = /\s+/g;

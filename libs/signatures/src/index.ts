@@ -1,2 +1,2 @@
 export { isCheckCommand } from './check-command.js';
-export { actionSignature, actionTarget, digest, failureSignature, fingerprint, foldErrorText } from './action-signature.js';
+export { actionSignature, actionTarget, digest, failureSignature, foldedDigest, fingerprint, foldErrorText } from './action-signature.js';

@@ -71,10 +71,10 @@ export interface UnwrappedCommand {
   query?: boolean;
 }
 
-/** Looks through `sudo`, `env`, `nohup`, `timeout` … to the command that runs. */
-export function unwrap(words: readonly string[], dynamicWords: readonly boolean[], input: string | undefined, pipedFrom: boolean): UnwrappedCommand {
-  let argv = [...words];
-  let dynamic = [...dynamicWords];
+/** Looks through `sudo`, `env`, `nohup`, `timeout` … to the command that runs. The result may share the arrays given. */
+export function unwrap(words: string[], dynamicWords: boolean[], input: string | undefined, pipedFrom: boolean): UnwrappedCommand {
+  let argv = words;
+  let dynamic = dynamicWords;
   const result: UnwrappedCommand = { argv, dynamic, privileged: false, wrappers: [], code: [], commands: [] };
   const shift = (n: number) => {
     argv = argv.slice(n);

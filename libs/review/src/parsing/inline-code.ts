@@ -12,7 +12,11 @@ interface InlineCode {
   commands: { argv: string[]; dynamic: boolean[]; via: string }[];
 }
 
+/** Every interpreter name below; one test that turns away the names of every other program. */
+const INTERPRETER_NAME = /^(?:python|pypy|node|bun|deno|perl|j?ruby|php|pwsh|powershell|osascript)/i;
+
 function languageOf(program: string): Language | null {
+  if (!INTERPRETER_NAME.test(program)) return null;
   if (/^(?:python[\d.]*|pypy[\d.]*)$/.test(program)) return 'python';
   if (/^(?:node|nodejs|bun|deno)$/.test(program)) return 'javascript';
   if (/^perl[\d.]*$/.test(program)) return 'perl';

@@ -1,5 +1,5 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
-import { digest } from '@warden/signatures';
+import { digest, foldedDigest } from '@warden/signatures';
 import { agentToolCall } from './agent-tools.js';
 import { commandName, readRm } from './command-facts.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
@@ -365,6 +365,15 @@ function compactKey(tool: string, key: string): string {
   return key.length <= MAX_PLAIN_KEY ? key : `${tool}:#${key.length}:${digest(key)}`;
 }
 
+/** A command's key: whitespace runs read as one space, the ends trimmed; a long one as its folded length and digest. */
+function commandKey(tool: string, command: string): string {
+  if (command.length + tool.length + 1 > MAX_PLAIN_KEY) {
+    const folded = foldedDigest(command);
+    if (folded.length + tool.length + 1 > MAX_PLAIN_KEY) return `${tool}:#${folded.length + tool.length + 1}:${folded.digest}`;
+  }
+  return `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}`;
+}
+
 /**
  * Parses a proposed action into what it would do. Tool names of Claude Code (Bash, Read, Write, Edit,
  * Glob, Grep, WebFetch, WebSearch, Task/Agent, mcp__server__tool) and generic ones (shell, http,
@@ -481,7 +490,7 @@ export function parseAction(
     privileged: segments.some((s) => s.privileged),
     // An edit or write is the same action only with the same content: two edits of one file in a row are progress.
     // Whitespace runs become one space; lone spaces, most of them, are left as they are.
-    key: compactKey(tool, command !== undefined ? `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}` : path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input)),
+    key: command !== undefined ? commandKey(tool, command) : compactKey(tool, path && !resolvedWritten.length ? `${tool}:${resolvePath(path, cwd)}` : stableKey(tool, input)),
   };
   if (command !== undefined) parsed.command = command;
   if (cwd !== undefined) parsed.cwd = cwd;
