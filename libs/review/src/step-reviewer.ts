@@ -88,6 +88,15 @@ interface SessionScope {
   profile: ReviewProfile;
 }
 
+/** A copy of an analysis for the cache, or undefined when the input holds something that cannot be copied (a function given in process). */
+function cacheCopy(analysis: ActionAnalysis): ActionAnalysis | undefined {
+  try {
+    return structuredClone(analysis);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Actions longer than this are reviewed again rather than cached. A long command's analysis holds hundreds
  * of objects that every young-generation collection would copy, and long commands are seldom sent twice:
@@ -365,7 +374,13 @@ export class StepReviewer {
     const parsed = parseAction(action, cwd);
     const evaluation = scope.profile.rules.evaluate(this.ruleContext(parsed, session, scope), 'action');
     const analysis = { parsed, evaluation };
-    if (key && this.cache) this.cache.set(key, analysis);
+    // The cache keeps a copy: were the review's own objects kept, V8 would learn that what parsing allocates
+    // lives long and allocate it in the old generation from then on (allocation-site pretenuring), and every
+    // later review of a long command would fill the old generation and slow each young collection.
+    if (key && this.cache) {
+      const copy = cacheCopy(analysis);
+      if (copy) this.cache.set(key, copy);
+    }
     return { analysis, cacheHit: false };
   }
 
