@@ -27,7 +27,7 @@ export interface CommandNames {
 }
 
 const NONE: readonly never[] = Object.freeze([]);
-const indexes = new DerivedValue((segments: readonly ShellSegment[]): SegmentIndex => {
+const segmentIndex = new DerivedValue((segments: readonly ShellSegment[]): SegmentIndex => {
   const names: string[] = [];
   const distinct: string[] = [];
   const positions = new Map<string, number[]>();
@@ -44,13 +44,9 @@ const indexes = new DerivedValue((segments: readonly ShellSegment[]): SegmentInd
   return { names, distinct, positions, segments: new Map() };
 });
 
-function indexOf(segments: readonly ShellSegment[]): SegmentIndex {
-  return indexes.of(segments);
-}
-
 /** The command name of every segment, in line order (what `commandName` gives for each). */
 export function commandNames(segments: readonly ShellSegment[]): readonly string[] {
-  return segments.length ? indexOf(segments).names : NONE;
+  return segments.length ? segmentIndex.of(segments).names : NONE;
 }
 
 /** The names of `names` the line runs; the line's distinct names are few, so each is asked once, not once per segment. */
@@ -63,7 +59,7 @@ function wantedNames(index: SegmentIndex, names: CommandNames): string[] | undef
 /** Positions (in line order) of the segments whose command name is one of `names`. */
 export function positionsRunning(segments: readonly ShellSegment[], names: CommandNames): readonly number[] {
   if (!segments.length) return NONE;
-  const index = indexOf(segments);
+  const index = segmentIndex.of(segments);
   const wanted = wantedNames(index, names);
   if (!wanted) return NONE;
   if (wanted.length === 1) return index.positions.get(wanted[0]!)!;
@@ -78,7 +74,7 @@ export function positionsRunning(segments: readonly ShellSegment[], names: Comma
 export function segmentsRunning(segments: readonly ShellSegment[], names: CommandNames): readonly ShellSegment[] {
   const positions = positionsRunning(segments, names);
   if (!positions.length) return NONE;
-  const index = indexOf(segments);
+  const index = segmentIndex.of(segments);
   const name = index.names[positions[0]!]!;
   if (positions !== index.positions.get(name)) return positions.map((i) => segments[i]!);
   // One program, the usual case: its segments are listed once for every rule that asks.
@@ -93,7 +89,7 @@ export function segmentsRunning(segments: readonly ShellSegment[], names: Comman
 /** Whether some segment runs one of `names`. */
 export function runsAny(segments: readonly ShellSegment[], names: CommandNames): boolean {
   if (!segments.length) return false;
-  for (const name of indexOf(segments).distinct) if (names.has(name)) return true;
+  for (const name of segmentIndex.of(segments).distinct) if (names.has(name)) return true;
   return false;
 }
 

@@ -1,7 +1,7 @@
 import { DerivedValue } from '../derived-value.js';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { commandNames, positionsRunning } from '../parsing/segment-index.js';
+import { commandNames, positionsRunning, segmentsRunning } from '../parsing/segment-index.js';
 import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord } from '../session/review-session.js';
 import { addressOf, addressOfUrl, type EndpointAddress } from '@warden/project-knowledge';
@@ -74,14 +74,13 @@ interface PastCommand {
  */
 const pastCommands = new DerivedValue((record: ActionRecord): PastCommand => {
   const segments = parseShellCommand(record.command ?? '');
-  const network = segments.filter((s) => NETWORK_COMMANDS.has(commandName(s)));
+  const network = segmentsRunning(segments, NETWORK_COMMANDS);
   return {
     targets: targetsOf(record.urls, segments),
     probes: network.length > 0 && network.every(segmentProbes),
     startsService: segments.some(mayListen),
   };
 });
-
 
 /** Where a past action sent its requests. */
 export function recordTargets(record: ActionRecord): RequestTarget[] {
@@ -121,7 +120,7 @@ export function onlyProbes(action: ParsedAction): boolean {
     const sends = action.input['body'] !== undefined || action.input['data'] !== undefined || action.input['json'] !== undefined;
     return !sends && (typeof method !== 'string' || READ_METHODS.has(method.toUpperCase()));
   }
-  return action.segments.filter((s) => NETWORK_COMMANDS.has(commandName(s))).every(segmentProbes);
+  return segmentsRunning(action.segments, NETWORK_COMMANDS).every(segmentProbes);
 }
 
 /** Whether a past action only looked at the network (a fetch tool, or a shell probe). */
