@@ -1,4 +1,4 @@
-import { actionSignature, actionTarget, digest, failureSignature, foldedDigest } from './action-signature.js';
+import { actionSignature, actionTarget, digest, failureSignature, fingerprint, foldedDigest } from './action-signature.js';
 
 describe('what identifies an action and a failure', () => {
   it('is the command line whatever its spacing, else the file, else the whole input', () => {
@@ -21,6 +21,12 @@ describe('what identifies an action and a failure', () => {
       const folded = text.replace(/\s+/g, ' ').trim();
       expect(foldedDigest(text)).toEqual({ length: folded.length, digest: digest(folded) });
     }
+  });
+
+  it('gives the values it always gave: keys and signatures are stored and compared across versions', () => {
+    expect(fingerprint('git status')).toBe('tujpv7');
+    expect(digest('git status')).toBe('1ysxpct98h4');
+    expect(foldedDigest('  rm -rf   /tmp/x\n\t ')).toEqual({ length: 13, digest: 'xqxos06h6m' });
   });
 
   it('folds the varying parts of an error: the same failure twice has one signature', () => {

@@ -1,6 +1,7 @@
 /** Small, fast string fingerprint (FNV-1a, 32 bit): for equality, not security. */
 export function fingerprint(text: string): string {
-  let hash = 0x811c9dc5;
+  // Kept a 32-bit integer from the start (the offset basis is above 2^31).
+  let hash = 0x811c9dc5 | 0;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
@@ -26,26 +27,33 @@ function isWhitespace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279));
 }
 
+// The seeds and multipliers as 32-bit integers: a state that starts above 2^31 would be a double in the loop.
+const SEED_1 = 0xdeadbeef | 0;
+const SEED_2 = 0x41c6ce57 | 0;
+const MULTIPLIER_1 = 2654435761 | 0;
+const MULTIPLIER_2 = 1597334677 | 0;
+
 function digestOf(text: string, fold: boolean): { length: number; digest: string } {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+  let h1 = SEED_1;
+  let h2 = SEED_2;
   let length = 0;
   let pendingSpace = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (fold && isWhitespace(c)) {
+    // Printable ASCII other than the space is never whitespace: most characters skip the test.
+    if (fold && (c <= 32 || c > 126) && isWhitespace(c)) {
       pendingSpace = length > 0;
       continue;
     }
     if (pendingSpace) {
       // One space for the run just passed, then this character.
-      h1 = Math.imul(h1 ^ 32, 2654435761);
-      h2 = Math.imul(h2 ^ 32, 1597334677);
+      h1 = Math.imul(h1 ^ 32, MULTIPLIER_1);
+      h2 = Math.imul(h2 ^ 32, MULTIPLIER_2);
       length++;
       pendingSpace = false;
     }
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+    h1 = Math.imul(h1 ^ c, MULTIPLIER_1);
+    h2 = Math.imul(h2 ^ c, MULTIPLIER_2);
     length++;
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
