@@ -71,15 +71,35 @@ export interface UnwrappedCommand {
   query?: boolean;
 }
 
+/**
+ * What most commands have none of (wrappers, code, derived commands): one frozen list each instead of three
+ * empty ones per command, replaced by a list of its own at the first entry.
+ */
+const NO_WRAPPERS = Object.freeze([]) as unknown as string[];
+const NO_CODE = Object.freeze([]) as unknown as UnwrappedCommand['code'];
+const NO_COMMANDS = Object.freeze([]) as unknown as UnwrappedCommand['commands'];
+
+function wrappersOf(result: UnwrappedCommand): string[] {
+  return result.wrappers === NO_WRAPPERS ? (result.wrappers = []) : result.wrappers;
+}
+
+function codeOf(result: UnwrappedCommand): UnwrappedCommand['code'] {
+  return result.code === NO_CODE ? (result.code = []) : result.code;
+}
+
+function commandsOf(result: UnwrappedCommand): UnwrappedCommand['commands'] {
+  return result.commands === NO_COMMANDS ? (result.commands = []) : result.commands;
+}
+
 /** Looks through `sudo`, `env`, `nohup`, `timeout` … to the command that runs. The result may share the arrays given. */
 export function unwrap(words: string[], dynamicWords: boolean[], input: string | undefined, pipedFrom: boolean): UnwrappedCommand {
   let argv = words;
   let dynamic = dynamicWords;
-  const result: UnwrappedCommand = { argv, dynamic, privileged: false, wrappers: [], code: [], commands: [] };
-  const shift = (n: number) => {
+  const result: UnwrappedCommand = { argv, dynamic, privileged: false, wrappers: NO_WRAPPERS, code: NO_CODE, commands: NO_COMMANDS };
+  function shift(n: number): void {
     argv = argv.slice(n);
     dynamic = dynamic.slice(n);
-  };
+  }
   for (let guard = 0; guard < 16 && argv.length; guard++) {
     const first = argv[0]!;
     if (ASSIGNMENT.test(first)) {
@@ -88,7 +108,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
     }
     const head = basename(first);
     if (head === 'env') {
-      result.wrappers.push('env');
+      wrappersOf(result).push('env');
       shift(1);
       while (argv.length) {
         const a = argv[0]!;
@@ -127,18 +147,18 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
       if (argv[0] === '--') shift(1);
       // `command -v rm` says where rm is; it runs nothing.
       if (options.some((o) => /[vV]/.test(o))) return { ...result, argv: ['command', ...options, ...argv], dynamic: [false, ...options.map(() => false), ...dynamic], query: true };
-      result.wrappers.push('command');
+      wrappersOf(result).push('command');
       continue;
     }
     if (head === 'su') {
       const c = argv.findIndex((a) => a === '-c' || a === '--command');
       result.privileged = true;
-      if (c > 0 && argv[c + 1] !== undefined) result.code.push({ text: argv[c + 1]!, via: 'su -c' });
+      if (c > 0 && argv[c + 1] !== undefined) codeOf(result).push({ text: argv[c + 1]!, via: 'su -c' });
       return { ...result, argv: ['su', ...argv.slice(1)], dynamic };
     }
     const spec = ownEntry(WRAPPERS, head);
     if (!spec) break;
-    result.wrappers.push(head);
+    wrappersOf(result).push(head);
     if (spec.privileged) result.privileged = true;
     shift(1);
     while (argv.length && argv[0]!.startsWith('-') && argv[0] !== '-') {
@@ -180,7 +200,7 @@ function unknownWrapper(result: UnwrappedCommand): void {
   const head = basename(argv[0] ?? '');
   if (argv.length < 3 || !DESTRUCTIVE_PROGRAMS.has(basename(argv[1]!)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
   if (inlineCodeCommands(argv, undefined) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
-  result.commands.push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
+  commandsOf(result).push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
 }
 
 /** Shells, eval, ssh, watch, xargs, parallel, find -exec and interpreters: the code or commands they run. */
@@ -200,21 +220,21 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
       i += a === '-o' || a === '+o' || a === '-O' ? 2 : 1;
     }
     if (command) {
-      if (argv[i] !== undefined) result.code.push({ text: argv[i]!, via: `${head} -c` });
-      else if (input !== undefined) result.code.push({ text: input, via: `${head} -c` });
+      if (argv[i] !== undefined) codeOf(result).push({ text: argv[i]!, via: `${head} -c` });
+      else if (input !== undefined) codeOf(result).push({ text: input, via: `${head} -c` });
       else if (pipedFrom) result.opaque = `${head} -c runs code from its input`;
     } else if (argv[i] === undefined || argv[i] === '-' || argv[i] === '/dev/stdin') {
-      if (input !== undefined) result.code.push({ text: input, via: head });
+      if (input !== undefined) codeOf(result).push({ text: input, via: head });
       else if (pipedFrom) result.opaque = `${head} runs the script piped into it`;
     }
     return;
   }
   switch (head) {
     case 'eval':
-      if (argv.length > 1) result.code.push({ text: argv.slice(1).join(' '), via: 'eval' });
+      if (argv.length > 1) codeOf(result).push({ text: argv.slice(1).join(' '), via: 'eval' });
       return;
     case 'watch':
-      if (argv.length > 1) result.code.push({ text: argv.slice(1).filter((a) => !a.startsWith('-')).join(' '), via: 'watch' });
+      if (argv.length > 1) codeOf(result).push({ text: argv.slice(1).filter((a) => !a.startsWith('-')).join(' '), via: 'watch' });
       return;
     case 'ssh':
       return remoteCommand(result);
@@ -227,8 +247,8 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
     default: {
       const inline = inlineCodeCommands(argv, input);
       if (inline) {
-        result.code.push(...inline.code);
-        result.commands.push(...inline.commands);
+        codeOf(result).push(...inline.code);
+        commandsOf(result).push(...inline.commands);
       }
     }
   }
@@ -243,7 +263,7 @@ function remoteCommand(result: UnwrappedCommand): void {
   while (i < argv.length && argv[i]!.startsWith('-')) i += SSH_VALUED.test(argv[i]!) ? 2 : 1;
   const host = argv[i];
   const rest = argv.slice(i + 1);
-  if (host && rest.length) result.code.push({ text: rest.join(' '), via: `ssh ${host}`, remoteHost: host });
+  if (host && rest.length) codeOf(result).push({ text: rest.join(' '), via: `ssh ${host}`, remoteHost: host });
 }
 
 const XARGS_VALUED = /^-[aEdeIiLlnPsJR]$|^--(?:arg-file|delimiter|eof|max-lines|max-args|max-procs|max-chars|process-slot-var)$/;
@@ -293,7 +313,7 @@ function parallel(result: UnwrappedCommand, input: string | undefined): void {
   const template = before.slice(i);
   const items = separator >= 0 ? argv.slice(separator + 1).filter((a) => !/^:::/.test(a)) : input?.split(/\n/).filter(Boolean);
   if (!template.length) {
-    for (const item of items ?? []) result.code.push({ text: item, via: 'parallel' });
+    for (const item of items ?? []) codeOf(result).push({ text: item, via: 'parallel' });
     return;
   }
   runWith(result, template, items, template.some((w) => w.includes('{}')) ? '{}' : undefined, 'parallel', true);
@@ -317,11 +337,11 @@ function runWith(result: UnwrappedCommand, template: string[], items: string[] |
     if (shell > 0) {
       // `… | xargs bash -c`: the input is the script.
       const script = template[shell + 1] !== undefined ? argv[shell + 1] : values?.join(' ');
-      if (script !== undefined) result.code.push({ text: script, via: `${via} ${template[0]} -c` });
+      if (script !== undefined) codeOf(result).push({ text: script, via: `${via} ${template[0]} -c` });
       else if (!values) result.opaque = `${via} ${template[0]} -c runs code from its input`;
       continue;
     }
-    result.commands.push({ argv, dynamic, via });
+    commandsOf(result).push({ argv, dynamic, via });
   }
 }
 
@@ -346,16 +366,16 @@ function findActions(result: UnwrappedCommand): void {
   for (; i < argv.length; i++) {
     const a = argv[i]!;
     const matches = matchesAt(i);
-    if (a === '-delete') result.commands.push({ argv: ['rm', '-r', '-f', ...matches], dynamic: [false, false, false, ...matches.map(() => false)], via: `find ${start} -delete` });
+    if (a === '-delete') commandsOf(result).push({ argv: ['rm', '-r', '-f', ...matches], dynamic: [false, false, false, ...matches.map(() => false)], via: `find ${start} -delete` });
     // -fprint and -fls write their list into a file.
-    if (/^-f(?:print0?|printf|ls)$/.test(a) && argv[i + 1]) result.commands.push({ argv: ['tee', argv[i + 1]!], dynamic: [false, false], via: `find ${start} ${a}` });
+    if (/^-f(?:print0?|printf|ls)$/.test(a) && argv[i + 1]) commandsOf(result).push({ argv: ['tee', argv[i + 1]!], dynamic: [false, false], via: `find ${start} ${a}` });
     if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
       const end = argv.findIndex((w, j) => j > i && (w === ';' || w === '+' || w === '\\;'));
       const command = argv.slice(i + 1, end < 0 ? argv.length : end);
       i = end < 0 ? argv.length : end;
       if (!command.length) continue;
       const expanded = command.flatMap((w) => (w === '{}' ? matches : [w.split('{}').join(matches[0] ?? start)]));
-      result.commands.push({ argv: expanded, dynamic: expanded.map(() => false), via: `find ${start} ${a}` });
+      commandsOf(result).push({ argv: expanded, dynamic: expanded.map(() => false), via: `find ${start} ${a}` });
     }
   }
 }

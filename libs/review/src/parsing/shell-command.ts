@@ -11,7 +11,7 @@ export interface ShellSegment {
   dynamic: boolean[];
   /** Ran through sudo, doas, su or chroot. */
   privileged: boolean;
-  redirects: Redirect[];
+  redirects: readonly Redirect[];
   /** Reads its input from the previous segment's output. */
   pipedFrom: boolean;
   /** Not written at the top of the line: inside `$(…)`, `bash -c`, eval, xargs, find -exec, an interpreter's code, ssh. */
@@ -52,12 +52,7 @@ interface Origin {
 }
 
 function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]): void {
-  const unwrapped = unwrap(
-    command.words.map((w) => w.value),
-    command.words.map((w) => w.dynamic),
-    command.input,
-    command.pipedFrom,
-  );
+  const unwrapped = unwrap(command.argv, command.dynamic, command.input, command.pipedFrom);
   const segment: ShellSegment = {
     argv: unwrapped.argv,
     dynamic: unwrapped.dynamic,
@@ -92,7 +87,8 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
   }
   for (const derived of unwrapped.commands) {
     const written: WrittenCommand = {
-      words: derived.argv.map((value, i) => ({ value, dynamic: derived.dynamic[i] ?? false })),
+      argv: derived.argv,
+      dynamic: derived.dynamic,
       assignments: {},
       redirects: [],
       pipedFrom: false,

@@ -1,13 +1,6 @@
 import { forEachChild, parse, type Assignment, type CommandNode, type Command, type ParsedScript, type PipelineNode, type AndOr, type Redirection, type Statement, type SyntaxNode, type Word, type WordPart, type DoubleQuotedChild, type ParameterExpansionPart, type Redirected } from 'unbash';
 import { ownEntry } from '../own-entry.js';
 
-/** A word of a simple command: its value with quotes removed and known variables expanded. */
-export interface ShellWordValue {
-  value: string;
-  /** Holds an expansion or substitution whose value is only known when the command runs. */
-  dynamic: boolean;
-}
-
 export interface Redirect {
   operator: string;
   target: string;
@@ -15,10 +8,14 @@ export interface Redirect {
 
 /** A simple command as written, before wrappers (sudo, env, xargs …) are looked through. */
 export interface WrittenCommand {
-  words: ShellWordValue[];
-  /** Assignments written before the command (`TMPDIR=/x rm …`). */
+  /** Its words, quotes removed and known variables expanded. */
+  argv: string[];
+  /** Per word: it holds an expansion or substitution whose value is only known when the command runs. */
+  dynamic: boolean[];
+  /** Assignments written before the command (`TMPDIR=/x rm …`); shared and frozen when there are none. */
   assignments: Record<string, string>;
-  redirects: Redirect[];
+  /** Shared and frozen when there are none. */
+  redirects: readonly Redirect[];
   /** Text fed to its standard input by a here-document, a here-string or a pipe from echo/printf/cat. */
   input?: string;
   pipedFrom: boolean;
@@ -58,7 +55,9 @@ interface Pipe {
 const NO_PIPE: Pipe = { from: false };
 const PIPED: Pipe = { from: true };
 
-const STATIC_WORD = (value: string): ShellWordValue => ({ value, dynamic: false });
+/** What most commands have none of: one frozen instance instead of an empty one per command (a long line has hundreds). */
+const NO_ASSIGNMENTS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_REDIRECTS: readonly Redirect[] = Object.freeze([]);
 
 class Walker {
   readonly commands: WrittenCommand[] = [];
@@ -151,46 +150,63 @@ class Walker {
     const start = out.length;
     this.node(out, node.command, scope, input !== undefined ? { from: pipe.from, input } : pipe);
     if (out.length > start && input !== undefined) out[start]!.input = input;
-    for (let i = start; i < out.length; i++) if (!out[i]!.nested) out[i]!.redirects.push(...redirects);
+    if (redirects.length) for (let i = start; i < out.length; i++) if (!out[i]!.nested) out[i]!.redirects = [...out[i]!.redirects, ...redirects];
   }
 
   private command(out: WrittenCommand[], node: Command, scope: Scope, pipe: Pipe): void {
     // Assignments before a command are its own: only then does it need a scope of its own.
     const local: Scope = node.prefix.length ? { ...scope, vars: { ...scope.vars } } : scope;
-    const assignments: Record<string, string> = {};
+    let assignments: Record<string, string> | undefined;
+    // Filled only by a command that has redirections (most have none).
     const redirects: Redirect[] = [];
     let input = pipe.input;
     for (const item of node.prefix) {
       if (item.type === 'Assignment') {
         const value = this.assignment(item, local);
-        assignments[item.name] = value;
+        (assignments ??= {})[item.name] = value;
         local.vars[item.name] = value;
       } else input = this.redirection(item, local, redirects) ?? input;
     }
     const name = node.name;
     if (!name) {
       // `A=1` alone sets a variable of this shell for the commands after it.
-      for (const [key, value] of Object.entries(assignments)) scope.vars[key] = value;
+      if (assignments) for (const [key, value] of Object.entries(assignments)) scope.vars[key] = value;
       for (const item of node.suffix) if (item.type !== 'Assignment' && item.type !== 'Word') input = this.redirection(item, local, redirects) ?? input;
       return;
     }
     const first = this.wordOf(name, local);
-    const words: ShellWordValue[] = [first];
-    const declaration = !first.dynamic && DECLARATIONS.has(first.value);
+    const firstDynamic = this.dynamic;
+    const argv = [first];
+    const dynamic = [firstDynamic];
+    const declaration = !firstDynamic && DECLARATIONS.has(first);
     for (const item of node.suffix) {
       if (item.type === 'Word') {
         const word = this.wordOf(item, local);
         // A declaration changes nothing on disk: of its arguments only the options (`declare -p`) say what it does.
-        if (!declaration || word.value.startsWith('-')) words.push(word);
+        if (!declaration || word.startsWith('-')) {
+          argv.push(word);
+          dynamic.push(this.dynamic);
+        }
       } else if (item.type === 'Assignment') {
         const value = this.assignment(item, local);
         if (declaration) scope.vars[item.name] = value;
-        else words.push({ value: `${item.name}${item.append ? '+=' : '='}${value}`, dynamic: false });
+        else {
+          argv.push(`${item.name}${item.append ? '+=' : '='}${value}`);
+          dynamic.push(false);
+        }
       } else input = this.redirection(item, local, redirects) ?? input;
     }
     // `[ -f x ]` tests and changes nothing; its substitutions were walked with its words.
-    if (first.value === '[' && !first.dynamic) return;
-    const command: WrittenCommand = { words, assignments, redirects, pipedFrom: pipe.from, background: false, nested: scope.nested };
+    if (first === '[' && !firstDynamic) return;
+    const command: WrittenCommand = {
+      argv,
+      dynamic,
+      assignments: assignments ?? NO_ASSIGNMENTS,
+      redirects: redirects.length ? redirects : NO_REDIRECTS,
+      pipedFrom: pipe.from,
+      background: false,
+      nested: scope.nested,
+    };
     if (input !== undefined) command.input = input;
     if (scope.cwd !== undefined) command.cwd = scope.cwd;
     out.push(command);
@@ -199,23 +215,23 @@ class Walker {
 
   /** `cd ..` moves every later command of the same (sub)shell. */
   private followDirectoryChange(command: WrittenCommand, scope: Scope): void {
-    const [name, target] = command.words;
-    if (!name || (name.value !== 'cd' && name.value !== 'pushd')) return;
-    if (!target) scope.cwd = '~';
-    else if (target.dynamic || target.value === '-') scope.cwd = '?';
-    else if (/^[/~]/.test(target.value) || scope.cwd === undefined) scope.cwd = target.value;
-    else scope.cwd = `${scope.cwd}/${target.value}`;
+    const [name, target] = command.argv;
+    if (name !== 'cd' && name !== 'pushd') return;
+    if (target === undefined) scope.cwd = '~';
+    else if (command.dynamic[1] || target === '-') scope.cwd = '?';
+    else if (/^[/~]/.test(target) || scope.cwd === undefined) scope.cwd = target;
+    else scope.cwd = `${scope.cwd}/${target}`;
   }
 
   private assignment(node: Assignment, scope: Scope): string {
     const value = node.value;
-    if (value.type === 'ArrayValue') return value.elements.map((element) => this.wordOf(element, scope).value).join(' ');
+    if (value.type === 'ArrayValue') return value.elements.map((element) => this.wordOf(element, scope)).join(' ');
     // `dir=$(mktemp -d)` names a fresh temporary directory.
     if (/^\$\(\s*mktemp\b/.test(value.text)) {
       this.wordOf(value, scope);
       return '/tmp/mktemp';
     }
-    return this.wordOf(value, scope).value;
+    return this.wordOf(value, scope);
   }
 
   /** Adds a file redirection to `redirects`; returns the text a here-document or here-string feeds in. */
@@ -229,11 +245,11 @@ class Walker {
       }
       case 'HereString':
         redirects.push({ operator: '<<<', target: '' });
-        return node.target ? this.wordOf(node.target, scope).value : '';
+        return node.target ? this.wordOf(node.target, scope) : '';
       default: {
         if (!node.target) return undefined;
         const operator = (node.descriptor?.type === 'FileDescriptor' ? String(node.descriptor.value) : '') + node.operator;
-        const value = this.wordOf(node.target, scope).value;
+        const value = this.wordOf(node.target, scope);
         // `2>&1` duplicates a descriptor: no file.
         if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return undefined;
         redirects.push({ operator, target: value });
@@ -242,63 +258,90 @@ class Walker {
     }
   }
 
+  /**
+   * Whether the word or part read last holds an expansion or substitution whose value is only known when
+   * the command runs. Set by `wordOf` and `part`, read right after the call: words are strings, not an
+   * object each (a long line has thousands).
+   */
+  dynamic = false;
+
   /** The value of a word, and the commands of any substitution inside it (walked as nested commands). */
-  wordOf(word: Word, scope: Scope): ShellWordValue {
+  wordOf(word: Word, scope: Scope): string {
     const parts = word.parts;
-    if (!parts) return STATIC_WORD(word.value);
+    if (!parts) {
+      this.dynamic = false;
+      return word.value;
+    }
     if (parts.length === 1) return this.part(parts[0]!, scope);
+    return this.joined(parts, scope);
+  }
+
+  /** The parts of a word or double-quoted string, one after the other. */
+  private joined(parts: readonly (WordPart | DoubleQuotedChild)[], scope: Scope): string {
     let value = '';
     let dynamic = false;
     for (const part of parts) {
-      const piece = this.part(part, scope);
-      value += piece.value;
-      dynamic ||= piece.dynamic;
+      value += this.part(part, scope);
+      dynamic ||= this.dynamic;
     }
-    return { value, dynamic };
+    this.dynamic = dynamic;
+    return value;
   }
 
-  private part(part: WordPart | DoubleQuotedChild, scope: Scope): ShellWordValue {
+  private part(part: WordPart | DoubleQuotedChild, scope: Scope): string {
     switch (part.type) {
       case 'Literal':
       case 'SingleQuoted':
       case 'AnsiCQuoted':
-        return STATIC_WORD(part.value);
+        this.dynamic = false;
+        return part.value;
       case 'DoubleQuoted':
-      case 'LocaleString': {
-        let value = '';
-        let dynamic = false;
-        for (const child of part.parts) {
-          const piece = this.part(child, scope);
-          value += piece.value;
-          dynamic ||= piece.dynamic;
-        }
-        return { value, dynamic };
-      }
+      case 'LocaleString':
+        return this.joined(part.parts, scope);
       case 'SimpleExpansion':
-        return expandVariable(part.text.slice(1), undefined, part.text, scope.vars);
+        return this.variable(part.text.slice(1), part.text, scope.vars);
       case 'ParameterExpansion':
         return this.parameter(part, scope);
       case 'CommandExpansion':
       case 'ProcessSubstitution':
         this.substitution(part.script, scope);
-        return { value: part.text, dynamic: true };
+        this.dynamic = true;
+        return part.text;
       case 'ArithmeticExpansion':
         if (part.expression) this.substitutionsUnder(part.expression, scope);
-        return { value: part.text, dynamic: true };
+        this.dynamic = true;
+        return part.text;
       default:
         // Globs and brace expansions: the pattern as written.
-        return STATIC_WORD(part.text);
+        this.dynamic = false;
+        return part.text;
     }
   }
 
   /** `${NAME}`, `${NAME:-default}`: known when the variable is, or from its default; anything else only at run time. */
-  private parameter(part: ParameterExpansionPart, scope: Scope): ShellWordValue {
+  private parameter(part: ParameterExpansionPart, scope: Scope): string {
     const operation = part.operation;
     if (operation) this.substitutionsUnder(operation, scope);
-    if (part.prefix || part.index) return { value: part.text, dynamic: true };
-    if (!operation) return expandVariable(part.parameter, undefined, part.text, scope.vars);
-    if (operation.type !== 'Default' || !['-', ':-', '=', ':='].includes(operation.operator)) return { value: part.text, dynamic: true };
-    return expandVariable(part.parameter, this.wordOf(operation.operand, scope), part.text, scope.vars);
+    if (part.prefix || part.index || (operation && (operation.type !== 'Default' || !['-', ':-', '=', ':='].includes(operation.operator)))) {
+      this.dynamic = true;
+      return part.text;
+    }
+    if (!operation) return this.variable(part.parameter, part.text, scope.vars);
+    const known = knownVariable(part.parameter, scope.vars);
+    if (known !== undefined) {
+      // The default's substitutions run only when the variable is unset: still walked, as bash may.
+      this.wordOf(operation.operand, scope);
+      this.dynamic = false;
+      return known;
+    }
+    return this.wordOf(operation.operand, scope);
+  }
+
+  /** `$NAME`: its known value, or the text as written (dynamic). */
+  private variable(name: string, text: string, vars: Record<string, string>): string {
+    const known = knownVariable(name, vars);
+    this.dynamic = known === undefined;
+    return known ?? text;
   }
 
   /** Walks the commands of `$(…)`, backticks or `<(…)` as nested commands that run before the one holding them. */
@@ -332,11 +375,9 @@ class Walker {
   }
 }
 
-/** `$NAME` or `${NAME:-fallback}`: its known value, the fallback when it is unknown, or the text as written (dynamic). */
-function expandVariable(name: string, fallback: ShellWordValue | undefined, text: string, vars: Record<string, string>): ShellWordValue {
-  const known = Object.hasOwn(vars, name) ? vars[name] : ownEntry(KNOWN_VARIABLES, name);
-  if (known !== undefined) return STATIC_WORD(known);
-  return fallback ?? { value: text, dynamic: true };
+/** A variable's value when Warden knows it without running anything. */
+function knownVariable(name: string, vars: Record<string, string>): string | undefined {
+  return Object.hasOwn(vars, name) ? vars[name] : ownEntry(KNOWN_VARIABLES, name);
 }
 
 function describeError(error: { message: string; pos: number }, source: string): string {
@@ -346,9 +387,9 @@ function describeError(error: { message: string; pos: number }, source: string):
 
 /** What a command writes to its output when that is known from the line: `echo x`, `printf x`, `cat` of a here-document. */
 function outputOf(command: WrittenCommand): Pipe {
-  const name = command.words[0]?.value;
-  if (name === 'echo' || name === 'printf') return { from: true, input: command.words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value)).map((w) => w.value).join(' ') };
-  if (name === 'cat' && command.words.length === 1 && command.input !== undefined) return { from: true, input: command.input };
+  const name = command.argv[0];
+  if (name === 'echo' || name === 'printf') return { from: true, input: command.argv.slice(1).filter((w) => !/^-[neE]+$/.test(w)).join(' ') };
+  if (name === 'cat' && command.argv.length === 1 && command.input !== undefined) return { from: true, input: command.input };
   return PIPED;
 }
 
