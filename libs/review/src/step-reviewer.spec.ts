@@ -30,7 +30,7 @@ describe('StepReviewer', () => {
 
   it('reads names every JavaScript object inherits as the commands and variables they are', () => {
     const reviewer = started(new StepReviewer());
-    for (const line of ['constructor x', 'toString x', 'valueOf x', 'hasOwnProperty --help', 'echo $constructor', 'git push --constructor x', '__proto__ | sh', 'sudo constructor x']) {
+    for (const line of ['constructor x', 'toString x', 'valueOf x', 'hasOwnProperty --help', 'echo $constructor', 'git push --constructor x', '__proto__ | sh', 'sudo constructor x', 'python3 -m toString install x', 'npx constructor install x']) {
       const result = reviewer.review(bash(line), address);
       expect(result.ruleErrors).toEqual([]);
       expect(result.verdict.verdict).not.toBe('block');

@@ -4,7 +4,6 @@ import { agentToolCall } from './agent-tools.js';
 import { commandName, readRm } from './command-facts.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
-import { ownEntry } from '../own-entry.js';
 
 /** What an action would do, in the step reviewer's words (seed 001), plus the finer kinds Warden tells apart. */
 export type Intent =
@@ -139,7 +138,7 @@ const FILE_ARGUMENT_COMMANDS = new Set([
 const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'jq', 'yq', 'awk', 'sed']);
 /** Readers whose arguments are all files. */
 const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
-const PACKAGE_INSTALLERS: Record<string, { verbs: string[]; packageArgs: boolean }> = {
+const PACKAGE_INSTALLER_TABLE: Record<string, { verbs: string[]; packageArgs: boolean }> = {
   npm: { verbs: ['install', 'i', 'add', 'ci', 'isntall'], packageArgs: true },
   pnpm: { verbs: ['install', 'i', 'add'], packageArgs: true },
   yarn: { verbs: ['install', 'add'], packageArgs: true },
@@ -164,6 +163,8 @@ const PACKAGE_INSTALLERS: Record<string, { verbs: string[]; packageArgs: boolean
   choco: { verbs: ['install'], packageArgs: true },
   snap: { verbs: ['install'], packageArgs: true },
 };
+/** By program name: a Map has only the names written above (`python3 -m toString` finds nothing, not Object's method). */
+const PACKAGE_INSTALLERS: ReadonlyMap<string, { verbs: string[]; packageArgs: boolean }> = new Map(Object.entries(PACKAGE_INSTALLER_TABLE));
 
 const URL_PATTERN = /\b(?:https?|wss?|ftp):\/\/[^\s'"<>|;)]+/gi;
 
@@ -182,12 +183,12 @@ function nonOptions(argv: readonly string[], from = 1): string[] {
 function installerCall(segment: ShellSegment): { manager: string; args: string[] } | null {
   const head = basename(segment.argv[0] ?? '');
   // Most commands are neither a package manager nor a runner of one: nothing to copy for them.
-  if (head !== 'npx' && head !== 'pnpx' && head !== 'bunx' && !/^python3?$/.test(head) && !ownEntry(PACKAGE_INSTALLERS, head)) return null;
+  if (head !== 'npx' && head !== 'pnpx' && head !== 'bunx' && !/^python3?$/.test(head) && !PACKAGE_INSTALLERS.has(head)) return null;
   let argv = segment.argv.map((a, i) => (i === 0 ? basename(a) : a));
   if ((argv[0] === 'npx' || argv[0] === 'pnpx' || argv[0] === 'bunx') && argv[1]) argv = argv.slice(argv[1] === '--yes' || argv[1] === '-y' ? 2 : 1);
   if (/^python3?$/.test(argv[0] ?? '') && argv[1] === '-m' && argv[2]) argv = argv.slice(2);
   const manager = basename(argv[0] ?? '');
-  const installer = PACKAGE_INSTALLERS[manager];
+  const installer = PACKAGE_INSTALLERS.get(manager);
   if (!installer) return null;
   const verbIndex = argv.findIndex((a, i) => i > 0 && installer.verbs.includes(a));
   if (verbIndex < 0) return null;
