@@ -105,6 +105,8 @@ const POWERSHELL_READS = new Set([
   'format-table', 'format-list', 'out-string', 'out-host', 'get-process', 'get-command', 'get-help', 'resolve-path', 'split-path',
   'join-path', 'get-date', 'get-service', 'convertfrom-json', 'convertto-json', 'get-filehash', 'gci', 'gc', 'sls', 'sl', 'dir',
 ]);
+/** Words that make a reading git subcommand change something (`branch -D`, `stash drop`, `remote set-url`). */
+const GIT_READ_CHANGES = new Set(['-D', '-d', '--delete', 'drop', 'clear', 'pop', '-m', 'set-url', 'add']);
 const GIT_READ = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'grep', 'reflog', 'ls-remote', 'whatchanged', 'cat-file', 'ls-tree', 'config', 'remote', 'branch', 'tag', 'stash']);
 /** Getting a repository from elsewhere; pushing and pulling the project's own remote is project work (forced pushes and deletions are the git rules'). */
 const GIT_NETWORK = new Set(['clone']);
@@ -221,7 +223,7 @@ function segmentIntents(segment: ShellSegment, cmd: string, describes: boolean, 
     const sub = segment.argv.find((a, i) => i > 0 && !a.startsWith('-'));
     if (sub && GIT_DELETE.has(sub)) out.add('file_deletion');
     else if (sub && GIT_NETWORK.has(sub)) out.add('network_request');
-    else if (sub && GIT_READ.has(sub) && !segment.argv.some((a) => ['-D', '-d', '--delete', 'drop', 'clear', 'pop', '-m', 'set-url', 'add'].includes(a))) out.add('file_read');
+    else if (sub && GIT_READ.has(sub) && !segment.argv.some((a) => GIT_READ_CHANGES.has(a))) out.add('file_read');
     else out.add('command_execution');
   } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) out.add('file_modification');
   else if (READ_COMMANDS.has(cmd) || POWERSHELL_READS.has(cmd.toLowerCase())) out.add('file_read');
@@ -271,7 +273,7 @@ function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean, re
   if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
     const ownership = cmd === 'chmod' || cmd === 'chown';
     // chmod's mode and chown's owner are not files.
-    const files = nonOptions(segment.argv).filter((a, i) => !(ownership && i === 0));
+    const files = ownership ? nonOptions(segment.argv).slice(1) : nonOptions(segment.argv);
     if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'chmod' || cmd === 'chown') written.push(...files);
     else if (cmd === 'cp' || cmd === 'ln') {
       written.push(...files.slice(-1));

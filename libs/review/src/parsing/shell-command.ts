@@ -71,7 +71,8 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
   if (unwrapped.query) segment.query = true;
   if (unwrapped.opaque) segment.opaque = unwrapped.opaque;
   out.push(segment);
-  if (origin.depth >= MAX_DEPTH) return;
+  // Most commands run no code of their own: nothing more to make for them.
+  if (origin.depth >= MAX_DEPTH || (!unwrapped.code.length && !unwrapped.commands.length)) return;
   const inner = (via: string, remoteHost?: string): Origin => ({
     nested: true,
     privileged: segment.privileged,

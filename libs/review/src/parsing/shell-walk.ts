@@ -157,52 +157,60 @@ class Walker {
     // Assignments before a command are its own: only then does it need a scope of its own.
     const local: Scope = node.prefix.length ? { ...scope, vars: { ...scope.vars } } : scope;
     let assignments: Record<string, string> | undefined;
-    // Filled only by a command that has redirections (most have none).
-    const redirects: Redirect[] = [];
+    // Made only for a command that has redirections (most have none).
+    let redirects: Redirect[] | undefined;
     let input = pipe.input;
     for (const item of node.prefix) {
       if (item.type === 'Assignment') {
         const value = this.assignment(item, local);
         (assignments ??= {})[item.name] = value;
         local.vars[item.name] = value;
-      } else input = this.redirection(item, local, redirects) ?? input;
+      } else input = this.redirection(item, local, (redirects ??= [])) ?? input;
     }
     const name = node.name;
     if (!name) {
       // `A=1` alone sets a variable of this shell for the commands after it.
       if (assignments) for (const [key, value] of Object.entries(assignments)) scope.vars[key] = value;
-      for (const item of node.suffix) if (item.type !== 'Assignment' && item.type !== 'Word') input = this.redirection(item, local, redirects) ?? input;
+      for (const item of node.suffix) if (item.type !== 'Assignment' && item.type !== 'Word') input = this.redirection(item, local, (redirects ??= [])) ?? input;
       return;
     }
     const first = this.wordOf(name, local);
     const firstDynamic = this.dynamic;
-    const argv = [first];
-    const dynamic = [firstDynamic];
+    // Lists of the size the words need: grown one push at a time, each would be reallocated to 17 slots.
+    let size = 1;
+    for (const item of node.suffix) if (item.type === 'Word' || item.type === 'Assignment') size++;
+    const argv = new Array<string>(size);
+    const dynamic = new Array<boolean>(size);
+    argv[0] = first;
+    dynamic[0] = firstDynamic;
+    let count = 1;
     const declaration = !firstDynamic && DECLARATIONS.has(first);
     for (const item of node.suffix) {
       if (item.type === 'Word') {
         const word = this.wordOf(item, local);
         // A declaration changes nothing on disk: of its arguments only the options (`declare -p`) say what it does.
         if (!declaration || word.startsWith('-')) {
-          argv.push(word);
-          dynamic.push(this.dynamic);
+          argv[count] = word;
+          dynamic[count++] = this.dynamic;
         }
       } else if (item.type === 'Assignment') {
         const value = this.assignment(item, local);
         if (declaration) scope.vars[item.name] = value;
         else {
-          argv.push(`${item.name}${item.append ? '+=' : '='}${value}`);
-          dynamic.push(false);
+          argv[count] = `${item.name}${item.append ? '+=' : '='}${value}`;
+          dynamic[count++] = false;
         }
-      } else input = this.redirection(item, local, redirects) ?? input;
+      } else input = this.redirection(item, local, (redirects ??= [])) ?? input;
     }
+    argv.length = count;
+    dynamic.length = count;
     // `[ -f x ]` tests and changes nothing; its substitutions were walked with its words.
     if (first === '[' && !firstDynamic) return;
     const command: WrittenCommand = {
       argv,
       dynamic,
       assignments: assignments ?? NO_ASSIGNMENTS,
-      redirects: redirects.length ? redirects : NO_REDIRECTS,
+      redirects: redirects?.length ? redirects : NO_REDIRECTS,
       pipedFrom: pipe.from,
       background: false,
       nested: scope.nested,
