@@ -56,7 +56,13 @@ export function exfiltratedSecret(segments: readonly ShellSegment[]): string | u
   if (!runsAny(segments, SENDERS)) return undefined;
   const names = commandNames(segments);
   const pipesIntoSender = (i: number) => {
-    for (let j = i + 1; j < segments.length && segments[j]!.pipedFrom; j++) if (SENDERS.has(names[j]!)) return true;
+    for (let j = i + 1; j < segments.length && segments[j]!.pipedFrom; j++) {
+      if (SENDERS.has(names[j]!)) return true;
+      // `… | xargs curl -d @-`: xargs hands what it reads to the commands it runs, listed right after it.
+      if (names[j] === 'xargs' || names[j] === 'parallel') {
+        for (let k = j + 1; k < segments.length && segments[k]!.nested && segments[k]!.via?.startsWith(names[j]!); k++) if (SENDERS.has(names[k]!)) return true;
+      }
+    }
     return false;
   };
   for (let i = 0; i < segments.length; i++) {
