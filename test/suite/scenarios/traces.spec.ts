@@ -57,7 +57,10 @@ describe('traces over OTLP', () => {
       'the whole trace of test-3 at the receiver',
       () => receiver.trace(traceId),
       (found) => ['warden.propose', 'warden.review', 'warden.gate', 'warden.decide', 'warden.pattern', 'warden.intervention', 'warden.publish intervention.issued'].every((n) => found.some((s) => s.name === n)) &&
-        found.filter((s) => s.name === 'warden.audit.ingest').length >= 4,
+        found.filter((s) => s.name === 'warden.audit.ingest').length >= 4 &&
+        // Each process exports its spans in its own batches: the detector's handling of the outcome can reach
+        // the receiver after the controller's spans that follow from it.
+        found.some((s) => s.name === 'warden.pattern' && found.some((o) => o.name === 'warden.publish action.outcome' && s.parentSpanId === o.spanId)),
     );
     const service = (s: ReceivedSpan) => s.resource['service.name'];
     const one = (name: string, where: (s: ReceivedSpan) => boolean = () => true) => {
