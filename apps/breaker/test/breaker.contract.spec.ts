@@ -234,6 +234,25 @@ describeServiceContract(
         expect((await event(session, 'breaker.warning')).payload).toMatchObject({ reason: 'RUN_BUDGET_WARNING', current_value: 9 });
         expect(harness.recorder.messages.filter((m) => m.body.session_id === session && m.body.type === 'breaker.tripped')).toEqual([]);
       });
+
+      it('counts a cost in the phase the session declared, when the outcome reaches the breaker before the declaration', async () => {
+        const sessions = Array.from({ length: 25 }, () => newSession());
+        const publish = async (channel: 'session' | 'outcome', session: string, type: 'session.started' | 'session.phase_changed' | 'action.outcome', payload: unknown) => {
+          const message: Record<string, unknown> = { ...harness.example(type, session), payload };
+          await harness.publishRaw(channel, session, encoder.encode(JSON.stringify(message)), message['id'] as string);
+        };
+        // Other sessions' lifecycle messages first: the session stream's consumer is busy, the outcome stream's is not.
+        await Promise.all(Array.from({ length: 300 }, (_, i) => publish('session', `busy-${sequence}-${i}`, 'session.phase_changed', { phase: 'implementation' })));
+        // Each agent declares, then reports an outcome (of a few tokens: the agent's day stays as it was).
+        await Promise.all(
+          sessions.map(async (session) => {
+            await publish('session', session, 'session.started', { context: { goal: 'review the parser' }, phase: 'review' });
+            await publish('outcome', session, 'action.outcome', opus('o1', 10));
+          }),
+        );
+        const phases = await Promise.all(sessions.map(async (session) => (await event(session, 'breaker.cost_recorded')).payload['phase']));
+        expect(phases).toEqual(sessions.map(() => 'review'));
+      });
     });
   },
 );

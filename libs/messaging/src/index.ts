@@ -86,6 +86,7 @@ export {
   type SessionModel,
   sessionRecordKey,
 } from './state/session-keeper.js';
+export { type LifecycleMessage, SessionLifecycle } from './state/session-lifecycle.js';
 export { ContractViolationError, RejectMessageError, TransientError } from './errors.js';
 export { MessagingMetrics } from './messaging-metrics.js';
 export { MessagePublisher } from './message-publisher.js';

@@ -1,5 +1,5 @@
 import { Kvm } from '@nats-io/kv';
-import { createMessage, EXAMPLE_PAYLOADS, partitionOf, PATTERN_SESSION_BUCKET, type AnyMessage } from '@warden/contracts';
+import { createMessage, EXAMPLE_PAYLOADS, partitionOf, PATTERN_SESSION_BUCKET, publishSubject, type AnyMessage, type MessageType, type PayloadOf } from '@warden/contracts';
 import { MetricsRegistry } from '@warden/observability';
 import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
 import {
@@ -10,6 +10,8 @@ import {
   RecordConflictError,
   RecordStore,
   SessionKeeper,
+  SessionLifecycle,
+  streamName,
   TransientError,
   type KeptSession,
   type SessionModel,
@@ -52,13 +54,21 @@ describe('the session state kit over a real nats-server', () => {
   });
 
   /** A keeper as a service holds it; `failPublish` makes the bus refuse publications while it is set. */
-  function keeper(options: { capacity?: number; failPublish?: () => boolean } = {}) {
+  function keeper(options: { capacity?: number; failPublish?: () => boolean; failEmptying?: () => boolean } = {}) {
     const events = { conflicts: 0, forgotten: [] as string[] };
+    const records = new RecordStore<KeptSession<Tally>>(bus.nc, PATTERN_SESSION_BUCKET);
     const kept = new SessionKeeper<Tally, Tally>({
-      store: new RecordStore<KeptSession<Tally>>(bus.nc, PATTERN_SESSION_BUCKET),
+      store: {
+        get: (key) => records.get(key),
+        keys: (filter) => records.keys(filter),
+        // The write that empties a published outbox fails while `failEmptying` says so.
+        write: (key, value, revision) =>
+          options.failEmptying?.() && value.outbox.length === 0 ? Promise.reject(new TransientError('503 no responders available')) : records.write(key, value, revision),
+      },
       publish: (message: AnyMessage) => (options.failPublish?.() ? Promise.reject(new Error('503 no responders available')) : publisher.publishMessage(message)),
       model,
       partitions: PARTITIONS,
+      lifecycle: new SessionLifecycle(bus.jsm, PARTITIONS),
       ...(options.capacity ? { capacity: options.capacity } : {}),
       events: { conflict: () => events.conflicts++, forgotten: (a) => events.forgotten.push(a.sessionId) },
     });
@@ -66,20 +76,32 @@ describe('the session state kit over a real nats-server', () => {
   }
 
   const cause = (sessionId: string) => createMessage('action.proposed', { agent_id: 'agent-1', session_id: sessionId, payload: EXAMPLE_PAYLOADS['action.proposed'] }) as AnyMessage;
-  const report = (n: number) => ({ type: 'pattern.detected' as const, payload: { ...EXAMPLE_PAYLOADS['pattern.detected'], pattern_id: `p${n}` }, key: `kit:p${n}` });
+  const report = (sessionId: string, n: number) => ({ type: 'pattern.detected' as const, payload: { ...EXAMPLE_PAYLOADS['pattern.detected'], pattern_id: `p${n}` }, key: `kit:${sessionId}:p${n}` });
 
   /** Applies `message` once: counts it and reports a pattern at every second count. */
   function count(kept: SessionKeeper<Tally, Tally>, message: AnyMessage) {
     return kept.run({ agentId: message.agent_id, sessionId: message.session_id }, Date.now(), async (held) => {
       if (kept.hasApplied(held, message.id)) return 'duplicate';
       held.session.count++;
-      await kept.commit(held, message, held.session.count % 2 === 0 ? [report(held.session.count)] : []);
+      await kept.commit(held, message, held.session.count % 2 === 0 ? [report(message.session_id, held.session.count)] : []);
       return 'applied';
     });
   }
 
   const stored = async (sessionId: string) => (await new RecordStore<KeptSession<Tally>>(bus.nc, PATTERN_SESSION_BUCKET).get(`session.agent-1.${sessionId}`))?.value;
   const published = (sessionId: string) => recorder.messages.filter((m) => m.body.session_id === sessionId && m.body.type === 'pattern.detected');
+  /** The session's messages the pattern stream stores (a duplicate publication is dropped there, not on the wire). */
+  const streamCount = async (sessionId: string) => {
+    const info = await bus.jsm.streams.info(streamName('pattern'), { subjects_filter: `warden.pattern.*.agent-1.${sessionId}` });
+    return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  };
+
+  /** Publishes a lifecycle message as the agent does; returns its id once JetStream has stored it. */
+  async function publishLifecycle<T extends MessageType>(sessionId: string, type: T, payload: PayloadOf<T>): Promise<string> {
+    const message = createMessage(type, { agent_id: 'agent-1', session_id: sessionId, payload } as never) as AnyMessage;
+    await bus.js.publish(publishSubject('session', 'agent-1', sessionId), new TextEncoder().encode(JSON.stringify(message)), { msgID: message.id });
+    return message.id;
+  }
 
   describe('RecordStore', () => {
     const store = () => new RecordStore<{ n: number }>(bus.nc, PATTERN_SESSION_BUCKET);
@@ -127,6 +149,8 @@ describe('the session state kit over a real nats-server', () => {
       expect(await count(kept, messages[1]!)).toBe('duplicate');
       await eventually('the pattern published', () => published(session.sessionId).length > 0);
       expect(published(session.sessionId).map((m) => m.body.causation_id)).toEqual([messages[1]!.id]);
+      // Emptied after the change resolved: that write is off the acknowledgement's path.
+      await eventually('the outbox emptied', () => stored(session.sessionId), (record) => record?.outbox.length === 0);
       expect(await stored(session.sessionId)).toEqual({ state: { agent: 'agent-1', session: session.sessionId, count: 2 }, outbox: [], applied: messages.map((m) => m.id) });
       // Another replica (or this one after a restart) carries on from the record.
       expect(await count(keeper().kept, messages[0]!)).toBe('duplicate');
@@ -148,6 +172,61 @@ describe('the session state kit over a real nats-server', () => {
       expect(await count(kept, messages[1]!)).toBe('duplicate');
       await eventually('the stored outbox published', () => published(session.sessionId).length === 1);
       expect((await stored(session.sessionId))?.state.count).toBe(2);
+    });
+
+    it('when emptying the outbox fails: the next change is a TransientError, and the session is loaded again with its outbox, published once', async () => {
+      let failing = false;
+      const { kept, events } = keeper({ failEmptying: () => failing });
+      const session = newSession();
+      await count(kept, cause(session.sessionId));
+      failing = true;
+      // Stored with its outbox and published: the change is done, only the emptying write fails.
+      expect(await count(kept, cause(session.sessionId))).toBe('applied');
+      await eventually('the pattern published', () => published(session.sessionId).length === 1);
+      failing = false;
+      const third = cause(session.sessionId);
+      await expect(count(kept, third)).rejects.toBeInstanceOf(TransientError);
+      expect(events.forgotten).toContain(session.sessionId);
+      expect((await stored(session.sessionId))?.outbox).toHaveLength(1);
+      // The redelivery loads the record, sends its outbox again (JetStream keeps one) and applies the message.
+      expect(await count(kept, third)).toBe('applied');
+      expect((await stored(session.sessionId))?.state.count).toBe(3);
+      await eventually('the stored outbox published', async () => (await streamCount(session.sessionId)) === 1);
+    });
+
+    it('applies the declaration a message overtook before it, looked up once, and nothing stored after the message', async () => {
+      const { kept } = keeper();
+      const session = newSession();
+      const started = await publishLifecycle(session.sessionId, 'session.started', EXAMPLE_PAYLOADS['session.started']);
+      const action = cause(session.sessionId);
+      const at = Date.now();
+      // A phase change the agent made after the action: not the action's to see.
+      await eventually('a later moment', () => Date.now() > at + 2);
+      await publishLifecycle(session.sessionId, 'session.phase_changed', { phase: 'testing' });
+      const missed = await kept.run(session, at, async (held) => {
+        const found = await kept.missedLifecycle(held, action, at);
+        await kept.commit(held, action, []);
+        return found;
+      });
+      expect(missed.map((m) => m.message.id)).toEqual([started]);
+      // Declared now: stored as such, never looked up again, and the declaration itself is recognised.
+      expect((await stored(session.sessionId))?.declared).toBe(true);
+      const later = cause(session.sessionId);
+      expect(await keeper().kept.run(session, Date.now(), (held) => kept.missedLifecycle(held, later, Date.now()))).toEqual([]);
+      expect((await stored(session.sessionId))?.applied).toEqual(expect.arrayContaining([started, action.id]));
+    });
+
+    it('looks up the declaration of a session that never declares once, and a declaration itself never', async () => {
+      const { kept } = keeper();
+      const session = newSession();
+      const first = cause(session.sessionId);
+      expect(await kept.run(session, Date.now(), (held) => kept.missedLifecycle(held, first, Date.now()))).toEqual([]);
+      await publishLifecycle(session.sessionId, 'session.started', EXAMPLE_PAYLOADS['session.started']);
+      // Looked up once already: the declaration arrives by its own stream.
+      expect(await kept.run(session, Date.now(), (held) => kept.missedLifecycle(held, cause(session.sessionId), Date.now()))).toEqual([]);
+      const other = newSession();
+      const declaration = createMessage('session.started', { agent_id: 'agent-1', session_id: other.sessionId, payload: EXAMPLE_PAYLOADS['session.started'] }) as AnyMessage;
+      expect(await kept.run(other, Date.now(), (held) => kept.missedLifecycle(held, declaration, Date.now()))).toEqual([]);
     });
 
     it('forgets a stale copy on a conflict, and the retry applies the message to the fresh record', async () => {

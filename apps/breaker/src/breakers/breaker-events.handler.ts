@@ -4,7 +4,7 @@ import type { AnyMessage, MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { priceCall, throttleOf } from '@warden/breakers';
 import type { BreakerSettings } from '@warden/breakers';
-import { BREAKER_SETTINGS, BreakerSupervisor } from './breaker-supervisor.js';
+import { BREAKER_SETTINGS, BreakerSupervisor, lifecycleChange } from './breaker-supervisor.js';
 
 /**
  * Feeds the session's breakers: lifecycle events start and move the clocks, each proposed action is an
@@ -22,18 +22,19 @@ export class BreakerEventsHandler {
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.started(message.id, at, message.payload.phase, Date.now()));
+    return this.supervisor.apply(address(message, at), { message }, 'session', lifecycleChange(message, at));
   }
 
   @OnMessage('session.phase_changed')
   onPhaseChanged(@Payload() message: MessageOf<'session.phase_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(address(message, at), { message }, 'session', (b) => b.phaseChanged(message.id, at, message.payload.phase, Date.now()));
+    return this.supervisor.apply(address(message, at), { message }, 'session', lifecycleChange(message, at));
   }
 
   @OnMessage('session.ended')
   onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
-    return this.supervisor.apply(address(message, storedAt(context)), { message }, 'session', (b) => b.end(message.id));
+    const at = storedAt(context);
+    return this.supervisor.apply(address(message, at), { message }, 'session', lifecycleChange(message, at));
   }
 
   @OnMessage('action.proposed')

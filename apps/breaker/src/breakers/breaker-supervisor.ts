@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { AnyMessage, BreakerStateRecord } from '@warden/contracts';
-import { MessagePublisher, SessionKeeper, type Held, type SessionAddress } from '@warden/messaging';
+import { BusConnection, MessagePublisher, SessionKeeper, SessionLifecycle, type Held, type Outgoing, type SessionAddress } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { BreakerSettings, SessionLedger } from '@warden/breakers';
@@ -16,6 +16,23 @@ export const BREAKER_PARTITIONS = Symbol('BREAKER_PARTITIONS');
 type Cause = { message: AnyMessage } | { tick: number };
 
 const keyOf = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
+
+/**
+ * What a message of the session's lifecycle does to its breakers (`at`: when it was stored), whether it is
+ * handled from the session stream or looked up before a message that overtook it.
+ */
+export function lifecycleChange(message: AnyMessage, at: number): (breakers: SessionBreakers) => BreakerEvent[] {
+  switch (message.type) {
+    case 'session.started':
+      return (b) => b.started(message.id, at, message.payload.phase, Date.now());
+    case 'session.phase_changed':
+      return (b) => b.phaseChanged(message.id, at, message.payload.phase, Date.now());
+    case 'session.ended':
+      return (b) => b.end(message.id);
+    default:
+      return () => [];
+  }
+}
 
 /**
  * The breakers of the sessions this replica owns, kept by the messaging library's session keeper:
@@ -34,6 +51,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     @Inject(BREAKER_SETTINGS) private readonly settings: BreakerSettings,
     @Inject(BREAKER_PARTITIONS) private readonly partitions: number,
     private readonly store: BreakerStore,
+    bus: BusConnection,
     publisher: MessagePublisher,
     private readonly server: JetStreamServer,
     private readonly metrics: BreakerMetrics,
@@ -43,6 +61,8 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
       store: store.ledgers,
       publish: (message) => publisher.publishMessage(message),
       partitions,
+      // Costs and iterations count in the phase the session declared, even when its declaration comes late.
+      lifecycle: new SessionLifecycle(bus.jsm, partitions),
       model: {
         open: (address, at) => SessionBreakers.open(settings, address.agentId, address.sessionId, at),
         restore: (ledger) => SessionBreakers.restore(settings, ledger),
@@ -64,9 +84,9 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     this.keeper.follow(this.server, (partition) => this.clocks.release(partition, this.partitions));
   }
 
-  onApplicationShutdown(): void {
+  onApplicationShutdown(): Promise<void> {
     this.clocks.stop();
-    this.keeper.stop();
+    return this.keeper.stop();
   }
 
   /**
@@ -89,12 +109,20 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
       if ('message' in cause && breakers.hasApplied(cause.message.id)) return this.writeState(held);
       // A straggler after the run ended (an outcome on another channel, say) has nothing left to trip.
       if (breakers.ended) return this.keeper.forget(session);
+      // The declaration (or a phase change) this message overtook on its way is applied first.
+      const missed = 'message' in cause ? await this.keeper.missedLifecycle(held, cause.message, address.at) : [];
       const prepared = (prepare ? await prepare(breakers) : undefined) as T;
       const evaluating = performance.now();
-      const events = change(breakers, prepared);
+      const outgoing: Outgoing[] = [];
+      const events: BreakerEvent[] = [];
+      const add = (key: string, produced: BreakerEvent[]) => {
+        for (const [index, e] of produced.entries()) outgoing.push({ type: e.type, payload: e.payload, key: `${key}:${index}` });
+        events.push(...produced);
+      };
+      for (const { message, storedAt } of missed) add(message.id, lifecycleChange(message, storedAt)(breakers));
+      add('message' in cause ? cause.message.id : `${session.agentId}:${session.sessionId}:tick:${cause.tick}`, change(breakers, prepared));
       this.metrics.evaluation.observe({ event }, (performance.now() - evaluating) / 1000);
-      const key = 'message' in cause ? cause.message.id : `${session.agentId}:${session.sessionId}:tick:${cause.tick}`;
-      await this.keeper.commit(held, 'message' in cause ? cause.message : undefined, events.map((e, index) => ({ type: e.type, payload: e.payload, key: `${key}:${index}` })));
+      await this.keeper.commit(held, 'message' in cause ? cause.message : undefined, outgoing);
       this.metrics.record(events);
       await this.settle(held);
       this.metrics.handling.observe({ event }, (performance.now() - started) / 1000);

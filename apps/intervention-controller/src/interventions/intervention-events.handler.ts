@@ -82,8 +82,8 @@ export class InterventionEventsHandler {
    */
   private issue(message: IssueMessage, context: JetStreamContext): Promise<void> {
     const issue = issueOf(message);
-    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.onQuietReport(message) : Promise.resolve();
     const at = storedAt(context);
+    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.onQuietReport(message, at) : Promise.resolve();
     return this.supervisor.onIssue(message, { ...issue, at }, at);
   }
 }

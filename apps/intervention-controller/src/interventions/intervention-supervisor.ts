@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { INTERVENTION_STATE_BUCKET, type AnyMessage } from '@warden/contracts';
-import { BusConnection, MessagePublisher, RecordStore, SessionKeeper, type Held } from '@warden/messaging';
+import { BusConnection, MessagePublisher, RecordStore, SessionKeeper, SessionLifecycle, type Held } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import { emptyRecord, InterventionSession, respondToIssue, type InterventionRegistry, type InterventionSettings, type Issue, type PromptTemplates, type SessionRecord } from '@warden/interventions';
@@ -41,6 +41,7 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
       store: new RecordStore(bus.nc, INTERVENTION_STATE_BUCKET),
       publish: (message) => publisher.publishMessage(message),
       partitions,
+      lifecycle: new SessionLifecycle(bus.jsm, partitions),
       model: {
         open: (address) => new InterventionSession(settings, emptyRecord(address.agentId, address.sessionId, settings.resource_throttling.default_limits)),
         restore: (record) => new InterventionSession(settings, record),
@@ -56,24 +57,24 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
     this.sweepTimer.unref();
   }
 
-  onApplicationShutdown(): void {
+  onApplicationShutdown(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.keeper.stop();
+    return this.keeper.stop();
   }
 
   /** A session message (lifecycle, action, outcome, checkpoint, acknowledgement), applied once. */
   onSessionMessage(message: SessionMessage, at: number): Promise<void> {
-    return this.apply(message, (session) => applySessionMessage(session, message, at));
+    return this.apply(message, at, (session) => applySessionMessage(session, message, at));
   }
 
   /** A message of the session's own detectors or breakers that reports no issue: recorded as seen, so its redelivery is recognised. */
-  onQuietReport(message: AnyMessage): Promise<void> {
-    return this.apply(message, () => noEffects());
+  onQuietReport(message: AnyMessage, at: number): Promise<void> {
+    return this.apply(message, at, () => noEffects());
   }
 
   /** An issue arrived: choose and issue an intervention, or record why not. */
   onIssue(message: AnyMessage, issue: Issue, at: number): Promise<void> {
-    return this.apply(message, async (session) => {
+    return this.apply(message, at, async (session) => {
       const custom = await this.customDecision(session, issue);
       const response = respondToIssue(session, issue, {
         settings: this.settings,
@@ -90,11 +91,24 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
     });
   }
 
-  /** Applies `decide` to the session of `message` (once per message id); resolves once stored and published. */
-  private apply(message: AnyMessage, decide: (session: InterventionSession) => Promise<Effects> | Effects): Promise<void> {
+  /**
+   * Applies `decide` to the session of `message` (once per message id; `at`: when it was stored); resolves
+   * once stored and published.
+   */
+  private apply(message: AnyMessage, at: number, decide: (session: InterventionSession) => Promise<Effects> | Effects): Promise<void> {
     return this.keeper.run({ agentId: message.agent_id, sessionId: message.session_id }, Date.now(), async (held) => {
       if (held.session.hasApplied(message.id)) return;
+      // The declaration (or a goal change) this message overtook on its way is applied first.
+      const missed = await this.keeper.missedLifecycle(held, message, at);
+      const before = missed.map((m) => {
+        held.session.markApplied(m.message.id);
+        return applySessionMessage(held.session, m.message as SessionMessage, m.storedAt);
+      });
       const effects = await decide(held.session);
+      for (const e of before) {
+        effects.publications.unshift(...e.publications);
+        effects.tallies.push(...e.tallies);
+      }
       held.session.markApplied(message.id);
       // Interventions whose time is over are judged with every event of the session, not only by the sweep.
       judge(held.session.evaluateDue(Date.now()), effects);

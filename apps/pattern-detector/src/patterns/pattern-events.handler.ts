@@ -4,6 +4,7 @@ import type { AnyMessage, MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import type { PatternSettings } from '@warden/patterns';
 import { eventTime, priceOf } from '@warden/patterns';
+import { lifecycleChange } from './pattern-sessions.js';
 import { PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';
 
 /**
@@ -20,28 +21,22 @@ export class PatternEventsHandler {
 
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = this.at(message, context);
-    return this.supervisor.apply(message, at, 'session', (p) => p.started(at, message.payload));
+    return this.lifecycle(message, context);
   }
 
   @OnMessage('session.phase_changed')
   onPhaseChanged(@Payload() message: MessageOf<'session.phase_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = this.at(message, context);
-    return this.supervisor.apply(message, at, 'session', (p) => p.phaseChanged(at, message.payload.phase));
+    return this.lifecycle(message, context);
   }
 
   @OnMessage('session.goal_changed')
   onGoalChanged(@Payload() message: MessageOf<'session.goal_changed'>, @Ctx() context: JetStreamContext): Promise<void> {
-    const at = this.at(message, context);
-    return this.supervisor.apply(message, at, 'session', (p) => p.goalChanged(at, message.payload.goal));
+    return this.lifecycle(message, context);
   }
 
   @OnMessage('session.ended')
   onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
-    return this.supervisor.apply(message, this.at(message, context), 'session', (p) => {
-      p.end();
-      return [];
-    });
+    return this.lifecycle(message, context);
   }
 
   @OnMessage('action.proposed')
@@ -61,6 +56,11 @@ export class PatternEventsHandler {
   onVerdict(@Payload() message: MessageOf<'review.verdict'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = this.at(message, context);
     return this.supervisor.apply(message, at, 'verdict', (p) => p.verdict(at, message.payload));
+  }
+
+  private lifecycle(message: AnyMessage, context: JetStreamContext): Promise<void> {
+    const at = this.at(message, context);
+    return this.supervisor.apply(message, at, 'session', lifecycleChange(message, at));
   }
 
   private at(message: AnyMessage, context: JetStreamContext): number {

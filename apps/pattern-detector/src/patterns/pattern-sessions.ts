@@ -1,7 +1,29 @@
 import type { AnyMessage } from '@warden/contracts';
 import { SessionKeeper, type KeeperOptions } from '@warden/messaging';
 import type { PatternSettings, ProjectKnowledge, SessionSnapshot } from '@warden/patterns';
-import { SessionPatterns, type PatternReport } from '@warden/patterns';
+import { eventTime, SessionPatterns, type PatternReport } from '@warden/patterns';
+
+/**
+ * What a message of the session's lifecycle does to its windows (`at`: its event time), whether it is
+ * handled from the session stream or looked up before a message that overtook it.
+ */
+export function lifecycleChange(message: AnyMessage, at: number): (patterns: SessionPatterns) => PatternReport[] {
+  switch (message.type) {
+    case 'session.started':
+      return (p) => p.started(at, message.payload);
+    case 'session.phase_changed':
+      return (p) => p.phaseChanged(at, message.payload.phase);
+    case 'session.goal_changed':
+      return (p) => p.goalChanged(at, message.payload.goal);
+    case 'session.ended':
+      return (p) => {
+        p.end();
+        return [];
+      };
+    default:
+      return () => [];
+  }
+}
 
 export interface PatternSessionsOptions {
   settings: PatternSettings;
@@ -11,6 +33,8 @@ export interface PatternSessionsOptions {
   store: KeeperOptions<SessionPatterns, SessionSnapshot>['store'];
   publish: KeeperOptions<SessionPatterns, SessionSnapshot>['publish'];
   events?: KeeperOptions<SessionPatterns, SessionSnapshot>['events'];
+  /** Reads a session's lifecycle, for a session that meets another message before its declaration. */
+  lifecycle?: KeeperOptions<SessionPatterns, SessionSnapshot>['lifecycle'];
   /** Told the time of each event's evaluation (applying it and running the detectors) and of its whole handling, in ms. */
   timing?: { evaluated(event: string, ms: number): void; handled(event: string, ms: number): void };
   /** Told the reports each event led to, once they are stored. */
@@ -38,6 +62,7 @@ export class PatternSessions {
         snapshot: (patterns) => patterns.snapshot,
       },
       ...(options.events ? { events: options.events } : {}),
+      ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
     });
   }
 
@@ -49,8 +74,12 @@ export class PatternSessions {
       // Stragglers after the end have no session left to judge; a redelivery changes nothing.
       if (held.session.ended) return this.keeper.forget(address);
       if (this.keeper.hasApplied(held, message.id)) return;
+      // The declaration (or a phase or goal change) this message overtook on its way is applied first.
+      const missed = await this.keeper.missedLifecycle(held, message, at);
       const evaluating = performance.now();
-      const reports = change(held.session);
+      const skew = this.options.settings.window.max_clock_skew_ms;
+      const reports = missed.flatMap((m) => lifecycleChange(m.message, eventTime(m.message.timestamp, m.storedAt, skew))(held.session));
+      reports.push(...change(held.session));
       this.options.timing?.evaluated(event, performance.now() - evaluating);
       const outgoing = reports.map((report) => ({ type: 'pattern.detected' as const, payload: report, key: `${address.agentId}:${address.sessionId}:${report.pattern_id}` }));
       await this.keeper.commit(held, message, outgoing);

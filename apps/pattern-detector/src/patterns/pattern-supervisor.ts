@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { PATTERN_SESSION_BUCKET, type AnyMessage } from '@warden/contracts';
-import { BusConnection, MessagePublisher, RecordStore } from '@warden/messaging';
+import { BusConnection, MessagePublisher, RecordStore, SessionLifecycle } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import type { PatternReport, PatternSettings, ProjectKnowledge, SessionPatterns } from '@warden/patterns';
 import { PatternMetrics } from './pattern-metrics.js';
@@ -33,6 +33,7 @@ export class PatternSupervisor implements OnModuleInit, OnApplicationShutdown {
       partitions,
       store: new RecordStore(bus.nc, PATTERN_SESSION_BUCKET),
       publish: (message) => publisher.publishMessage(message),
+      lifecycle: new SessionLifecycle(bus.jsm, partitions),
       events: { size: (held) => metrics.sessions.set(held), conflict: () => metrics.conflicts.inc() },
       timing: {
         evaluated: (event, ms) => metrics.evaluation.observe({ event }, ms / 1000),
@@ -46,8 +47,8 @@ export class PatternSupervisor implements OnModuleInit, OnApplicationShutdown {
     this.sessions.keeper.follow(this.server);
   }
 
-  onApplicationShutdown(): void {
-    this.sessions.keeper.stop();
+  onApplicationShutdown(): Promise<void> {
+    return this.sessions.keeper.stop();
   }
 
   /** Applies one event to its session and makes the consequences durable before resolving. */

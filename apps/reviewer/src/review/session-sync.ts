@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { MsgRequest } from '@nats-io/jetstream';
-import { parseSessionSubject, type MessageOf, type PayloadOf } from '@warden/contracts';
-import { asTransient, BusConnection, onTheBus, streamName } from '@warden/messaging';
+import { parseSessionSubject, type MessageOf } from '@warden/contracts';
+import { asTransient, BusConnection, onTheBus, SessionLifecycle, streamName, TOPOLOGY_DEFAULTS } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
-import { StepReviewerHost } from './step-reviewer.host.js';
+import type { ReviewerConfig } from '../config.js';
+import { REVIEWER_CONFIG, StepReviewerHost } from './step-reviewer.host.js';
 
 const decoder = new TextDecoder();
-/** Messages of one session's lifecycle subject read at most: the declaration comes first, phase changes follow. */
-const MAX_LIFECYCLE_MESSAGES = 32;
 /**
  * Lookups in a row that find no outcome of a session at all after which the session counts as one that
  * does not report outcomes (an SDK agent that only proposes): its actions stop paying a round trip each,
@@ -30,11 +28,16 @@ type Envelope = { type?: string; agent_id?: string; session_id?: string; payload
  */
 @Injectable()
 export class SessionSync {
+  private readonly lifecycle: SessionLifecycle;
+
   constructor(
     private readonly bus: BusConnection,
     private readonly host: StepReviewerHost,
+    @Inject(REVIEWER_CONFIG) config: ReviewerConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.lifecycle = new SessionLifecycle(bus.jsm, config.messaging.partitions ?? TOPOLOGY_DEFAULTS.partitions);
+  }
 
   async beforeReview(address: Address, actionSubject: string): Promise<void> {
     const origin = parseSessionSubject(actionSubject);
@@ -42,7 +45,7 @@ export class SessionSync {
     const session = this.host.reviewer.sessionStore.open(address);
     if (!session.declared && !session.declarationLookedUp) {
       try {
-        await this.applyLifecycle(address, `warden.session.${origin.partition}.${address.agentId}.${address.sessionId}`);
+        await this.applyLifecycle(address);
         session.declarationLookedUp = true;
       } catch (error) {
         // Reviewed without its declaration, the action could be decided otherwise: it waits for the bus.
@@ -57,23 +60,10 @@ export class SessionSync {
     }
   }
 
-  private async applyLifecycle(address: Address, subject: string): Promise<void> {
-    const lifecycle: Envelope[] = [];
-    let seq = 1;
-    for (let i = 0; i < MAX_LIFECYCLE_MESSAGES; i++) {
-      // The message get API answers "the next message on this subject from seq" (nats-server 2.9+); nats.js types it for direct gets only.
-      const query = { seq, next_by_subj: subject } as unknown as MsgRequest;
-      const stored = await this.bus.jsm.streams.getMessage(streamName('session'), query);
-      if (!stored) break;
-      const envelope = this.envelopeOf(stored.data, address);
-      if (envelope) lifecycle.push(envelope);
-      seq = stored.seq + 1;
-    }
-    // What an ended session declared is over: only what came after its end counts.
-    const ended = lifecycle.map((e) => e.type).lastIndexOf('session.ended');
-    for (const envelope of lifecycle.slice(ended + 1)) {
-      if (envelope.type === 'session.started') this.host.reviewer.startSession(address, envelope.payload as PayloadOf<'session.started'>);
-      else if (envelope.type === 'session.phase_changed') this.host.reviewer.changePhase(address, (envelope.payload as PayloadOf<'session.phase_changed'>).phase);
+  private async applyLifecycle(address: Address): Promise<void> {
+    for (const { message } of await this.lifecycle.read(address)) {
+      if (message.type === 'session.started') this.host.reviewer.startSession(address, message.payload);
+      else if (message.type === 'session.phase_changed') this.host.reviewer.changePhase(address, message.payload.phase);
     }
   }
 

@@ -3,6 +3,7 @@ import { ContractViolationError } from '../errors.js';
 import { AppliedIds } from './applied-ids.js';
 import { asTransient } from './bus-failures.js';
 import type { RecordStore } from './record-store.js';
+import type { LifecycleMessage, SessionLifecycle } from './session-lifecycle.js';
 import { SessionHolder, type HolderEvents, type PartitionSource, type SessionAddress } from './session-holder.js';
 
 /** Message ids remembered per session, so that a redelivered message is not applied twice. */
@@ -34,6 +35,8 @@ export interface KeptSession<Stored> {
   state: Stored;
   outbox: AnyMessage[];
   applied: string[];
+  /** Its declaration was applied, or looked for on the session stream (absent in records of older versions). */
+  declared?: boolean;
 }
 
 /** A session as this replica holds it. */
@@ -46,6 +49,13 @@ export interface Held<S> {
   applied: AppliedIds;
   /** Messages stored with the session and not yet published (only after a load). */
   outbox: readonly AnyMessage[];
+  /** Whether its declaration was applied or looked for (see SessionKeeper.missedLifecycle). */
+  declared: boolean;
+  /**
+   * The write that empties the stored outbox once it is published, while it is under way: it is off the
+   * path of the message's acknowledgement, and the session's next task waits for it.
+   */
+  emptying?: Promise<void>;
 }
 
 export interface KeeperOptions<S, Stored> {
@@ -63,6 +73,11 @@ export interface KeeperOptions<S, Stored> {
    */
   takeOver?: (held: Held<S>) => Promise<void>;
   events?: HolderEvents<Held<S>>;
+  /**
+   * Reads a session's lifecycle from the session stream (a SessionLifecycle), for a session that meets
+   * another message before its declaration; without it nothing is looked up.
+   */
+  lifecycle?: Pick<SessionLifecycle, 'read'>;
 }
 
 export const sessionRecordKey = (address: SessionAddress) => `session.${address.agentId}.${address.sessionId}`;
@@ -75,9 +90,15 @@ export const sessionRecordKey = (address: SessionAddress) => `session.${address.
  * A crash in between leaves the outbox in the record: whoever loads the session next publishes it again
  * (JetStream drops what had gone out), and the cause, redelivered, is recognised as applied. Every
  * failure of the bus is a TransientError, retried for as long as it takes.
+ *
+ * Emptying the outbox is the one write off the path of the acknowledgement: the message's consequences
+ * are stored and published before it, and the session's next task waits for it (a failure then makes
+ * that task's message a TransientError, and the session is loaded again with the outbox still stored).
  */
 export class SessionKeeper<S, Stored> {
   private readonly holder: SessionHolder<Held<S>>;
+  /** Emptying writes under way, awaited at shutdown. */
+  private readonly emptying = new Set<Promise<void>>();
 
   constructor(private readonly options: KeeperOptions<S, Stored>) {
     const { takeOver } = options;
@@ -109,16 +130,33 @@ export class SessionKeeper<S, Stored> {
    * message applied (remembered, and the parent of what is published); none for a timer's change.
    */
   async commit(held: Held<S>, cause: AnyMessage | undefined, outgoing: readonly Outgoing[]): Promise<AnyMessage[]> {
+    await this.emptied(held);
     const outbox = outgoing.map((o) => this.build(held.address, cause, o));
     const applied = cause ? held.applied.listWith(cause.id) : held.applied.list();
-    const kept: KeptSession<Stored> = { state: this.options.model.snapshot(held.session), outbox, applied };
+    const declared = held.declared || cause?.type === 'session.started';
+    const kept: KeptSession<Stored> = { state: this.options.model.snapshot(held.session), outbox, applied, ...(declared ? { declared } : {}) };
     held.revision = await this.options.store.write(sessionRecordKey(held.address), kept, held.revision);
+    held.declared = declared;
     if (cause) held.applied.add(cause.id);
     held.outbox = outbox.length ? outbox : NOTHING_TO_PUBLISH;
     await this.publishOutbox(held);
     // Published: emptied, so that a later load (a restart, a takeover hours on) does not send it again.
-    if (outbox.length) held.revision = await this.options.store.write(sessionRecordKey(held.address), { ...kept, outbox: [] }, held.revision);
+    if (outbox.length) this.empty(held, { ...kept, outbox: [] });
     return outbox;
+  }
+
+  /**
+   * The lifecycle messages (declaration, phase and goal changes) that a session not declared yet must
+   * apply before `cause`, which came by another stream: those stored before it (`at`) and not applied.
+   * Looked up once per session: an agent that never declares costs one read. Nothing when `cause` is
+   * itself a lifecycle message, or without a reader. Each one returned counts as applied from now on.
+   */
+  async missedLifecycle(held: Held<S>, cause: AnyMessage, at: number): Promise<LifecycleMessage[]> {
+    if (held.declared || !this.options.lifecycle || cause.type.startsWith('session.')) return [];
+    const missed = (await this.options.lifecycle.read(held.address, at)).filter((m) => !held.applied.has(m.message.id));
+    held.declared = true;
+    for (const m of missed) held.applied.add(m.message.id);
+    return missed;
   }
 
   /** Drops the session from memory (it ended, or another replica owns it now). */
@@ -156,23 +194,51 @@ export class SessionKeeper<S, Stored> {
     return this.holder.heldSessions();
   }
 
-  /** At shutdown: nothing more is taken over, nothing is held. */
-  stop(): void {
+  /** At shutdown: nothing more is taken over, nothing is held; resolves once the writes under way are done. */
+  async stop(): Promise<void> {
     this.holder.stop();
+    await Promise.allSettled(this.emptying);
   }
 
   private async load(address: SessionAddress, at: number): Promise<Held<S>> {
     const stored = await this.options.store.get(sessionRecordKey(address));
     const kept = stored && asKept<Stored>(stored.value);
     return kept
-      ? { address, session: this.options.model.restore(kept.state), revision: stored.revision, applied: AppliedIds.of(kept.applied, REMEMBERED_IDS), outbox: kept.outbox.length ? kept.outbox : NOTHING_TO_PUBLISH }
-      : { address, session: this.options.model.open(address, at), revision: undefined, applied: new AppliedIds(REMEMBERED_IDS), outbox: NOTHING_TO_PUBLISH };
+      ? {
+          address,
+          session: this.options.model.restore(kept.state),
+          revision: stored.revision,
+          applied: AppliedIds.of(kept.applied, REMEMBERED_IDS),
+          outbox: kept.outbox.length ? kept.outbox : NOTHING_TO_PUBLISH,
+          declared: kept.declared === true,
+        }
+      : { address, session: this.options.model.open(address, at), revision: undefined, applied: new AppliedIds(REMEMBERED_IDS), outbox: NOTHING_TO_PUBLISH, declared: false };
   }
 
   /** A session loaded with an outbox a crash left behind publishes it before anything else. */
   private async ready(held: Held<S>): Promise<Held<S>> {
+    await this.emptied(held);
     if (held.outbox.length) await this.publishOutbox(held);
     return held;
+  }
+
+  /** Stores the record with its outbox emptied, at the revision just written; the next task waits for it. */
+  private empty(held: Held<S>, kept: KeptSession<Stored>): void {
+    const written = this.options.store.write(sessionRecordKey(held.address), kept, held.revision).then((revision) => {
+      held.revision = revision;
+    });
+    held.emptying = written;
+    // Handled here so that a failure nobody awaits yet is not an unhandled rejection; the next task sees it.
+    const settled = written.catch(() => undefined).finally(() => this.emptying.delete(settled));
+    this.emptying.add(settled);
+  }
+
+  /** Waits for the session's emptying write; its failure is this task's (the session is then loaded again). */
+  private async emptied(held: Held<S>): Promise<void> {
+    const emptying = held.emptying;
+    if (!emptying) return;
+    held.emptying = undefined;
+    await emptying;
   }
 
   private build(address: SessionAddress, cause: AnyMessage | undefined, outgoing: Outgoing): AnyMessage {
