@@ -48,7 +48,9 @@ export async function measureFirstRender(context: BrowserContext, consoleUrl: st
     // source text: it runs in the page, not in Node.
     await page.addInitScript({ content: "addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => { window.wardenRendered = performance.now(); }));" });
     await page.goto(`${consoleUrl}/`, { waitUntil: 'load' });
-    await page.waitForFunction('window.wardenRendered !== undefined');
+    // Polled from here: waitForFunction evaluates its predicate with eval inside the page once it has to
+    // wait, which the console's CSP refuses (the run failed whenever the first frame came after the first look).
+    await eventually('the first frame with rows', () => page.evaluate<boolean>('window.wardenRendered !== undefined'), { timeoutMs: 30_000, intervalMs: 20 });
     return await page.evaluate<FirstRender>(`(() => {
       const navigation = performance.getEntriesByType('navigation')[0];
       return {
