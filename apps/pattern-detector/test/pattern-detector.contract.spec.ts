@@ -115,6 +115,26 @@ describeServiceContract(
         const found = await pattern(session, (p) => p.pattern_type === 'repetitive_errors');
         expect(found.payload).toMatchObject({ severity: 'medium', episode: 1, evidence_action_ids: ['before-1', 'before-2', 'after-1'] });
       });
+
+      it('judges scope by the declaration whichever stream reaches the detector first', async () => {
+        const sessions = Array.from({ length: 25 }, () => newSession());
+        const publish = async (channel: 'session' | 'action' | 'outcome', session: string, type: 'session.started' | 'session.phase_changed' | 'action.proposed' | 'action.outcome', payload: unknown) => {
+          const message = createMessage(type, { session_id: session, agent_id: 'agent-1', payload } as never) as AnyMessage;
+          await harness.bus.js.publish(publishSubject(channel, 'agent-1', session), encoder.encode(JSON.stringify(message)), { msgID: message.id });
+        };
+        // Other sessions' lifecycle messages first: the session stream's consumer is busy, the action stream's is not.
+        await Promise.all(Array.from({ length: 300 }, (_, i) => publish('session', `busy-${sequence}-${i}`, 'session.phase_changed', { phase: 'implementation' })));
+        // Each agent declares its project, then at once reads outside it (scope is judged on what has run).
+        await Promise.all(
+          sessions.map(async (session) => {
+            await publish('session', session, 'session.started', { context: { goal: 'Fix the cart total in src/cart.ts', cwd: '/work/cart', expected_paths: ['/work/cart/src/**'] } });
+            await publish('action', session, 'action.proposed', { action_id: 'read-1', kind: 'tool_use', tool: 'Read', input: { file_path: '/home/dev/projects/other/README.md' } });
+            await publish('outcome', session, 'action.outcome', { action_id: 'read-1', status: 'success' });
+          }),
+        );
+        const found = await Promise.all(sessions.map((session) => pattern(session, (p) => p.pattern_type === 'scope_creep')));
+        expect(found.map((f) => f.payload.evidence_action_ids)).toEqual(sessions.map(() => ['read-1']));
+      });
     });
   },
 );
