@@ -105,10 +105,9 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
         return applySessionMessage(held.session, m.message as SessionMessage, m.storedAt);
       });
       const effects = await decide(held.session);
-      for (const e of before) {
-        effects.publications.unshift(...e.publications);
-        effects.tallies.push(...e.tallies);
-      }
+      // What the overtaken messages led to goes first, in their order.
+      effects.publications.unshift(...before.flatMap((e) => e.publications));
+      effects.tallies.push(...before.flatMap((e) => e.tallies));
       held.session.markApplied(message.id);
       // Interventions whose time is over are judged with every event of the session, not only by the sweep.
       judge(held.session.evaluateDue(Date.now()), effects);
