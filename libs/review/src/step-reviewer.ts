@@ -300,7 +300,7 @@ export class StepReviewer {
     }
 
     const { enforced, observed, mode } = this.enforcement(profile, decision, risk);
-    session.recordAction(parsed, action.action_id, enforced, now);
+    session.recordAction(parsed, action.action_id, enforced, now, knowledge);
     const verdict = this.verdictOf(action, copy, decision, enforced, risk, rationality, sideEffects, findings, shadow, supervised.findings, ruleErrors, cacheHit);
     verdict.mode = mode;
     if (observed) verdict.observed_verdict = observed;

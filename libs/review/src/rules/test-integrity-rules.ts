@@ -42,7 +42,6 @@ export const testBypassRule = builtInRule({
 
 /** An assertion's expected value: what follows toBe/toEqual/assertEqual/==. */
 const EXPECTATION = /(?:\.(?:toBe|toEqual|toStrictEqual|toMatch|toContain|toHaveLength|toThrow)\s*\(|assert(?:Equal|Equals|That)?\s*\(|assert\s+[^=\n]+==)/;
-const TEST_RUNNERS = /\b(?:jest|vitest|mocha|pytest|go\s+test|cargo\s+test|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|rspec|phpunit)\b/;
 
 export const assertionRewriteRule = builtInRule({
   name: 'assertion_rewrite',
@@ -58,7 +57,7 @@ export const assertionRewriteRule = builtInRule({
     const expectations = (text: string) => text.split('\n').filter((line) => EXPECTATION.test(line)).map((line) => line.trim()).join('\n');
     if (expectations(before) === expectations(after)) return null;
     // Only after the tests failed: rewriting an assertion of a passing suite is ordinary test work.
-    const lastRun = [...session.history].reverse().find((r) => r.command !== undefined && TEST_RUNNERS.test(r.command));
+    const lastRun = session.history.findLast((r) => r.shell?.runsTests);
     if (lastRun?.status !== 'error') return null;
     return {
       verdict: 'require_approval',

@@ -2,6 +2,8 @@ import type { Phase, PatternType, Severity, VerdictKind } from '@warden/contract
 import { isProtectedPath } from '../parsing/command-facts.js';
 import { isHomeRoot } from '../parsing/paths.js';
 import type { Intent, ParsedAction } from '../parsing/parsed-action.js';
+import type { ProjectKnowledge } from '@warden/project-knowledge';
+import { pastCommandOf, type PastCommand } from '../validation/past-command.js';
 
 /** What the agent declared about its task (session.started, or the context sent with an action). */
 export interface DeclaredContext {
@@ -26,8 +28,10 @@ export interface ActionRecord {
   intents: Intent[];
   paths: string[];
   writtenPaths: string[];
-  urls: string[];
-  command?: string;
+  /** URLs a tool requested (a fetch); a shell command's requests are in `shell.targets`. */
+  urls: readonly string[];
+  /** A shell command: what later reviews ask of it (its text is not kept). */
+  shell?: PastCommand;
   readOnly: boolean;
   verdict?: VerdictKind;
   status: 'pending' | 'success' | 'error';
@@ -73,6 +77,7 @@ export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error
 }
 
 const MAX_APPROVED_PATHS = 64;
+const NO_URLS: readonly string[] = Object.freeze([]);
 const MAX_NAMED_PATHS = 32;
 
 /** How long a pattern report keeps raising the risk of the session's actions. */
@@ -144,9 +149,11 @@ export class ReviewSession {
   }
 
   /** Remembers a reviewed action. A redelivered action (same id) replaces nothing. */
-  recordAction(action: ParsedAction, actionId: string, verdict: VerdictKind, now: number): void {
+  /** Remembers a reviewed action; `knowledge` is the project's, against which a shell command's diagnostics are judged. */
+  recordAction(action: ParsedAction, actionId: string, verdict: VerdictKind, now: number, knowledge?: ProjectKnowledge): void {
     this.lastSeen = now;
     if (this.byActionId.has(actionId)) return;
+    const shell = action.command !== undefined;
     const record: ActionRecord = {
       actionId,
       key: action.key,
@@ -155,13 +162,13 @@ export class ReviewSession {
       intents: action.intents,
       paths: action.paths,
       writtenPaths: action.writtenPaths,
-      urls: action.urls,
+      urls: shell ? NO_URLS : action.urls,
       readOnly: action.readOnly,
       verdict,
       status: 'pending',
       at: now,
     };
-    if (action.command !== undefined) record.command = action.command;
+    if (shell) record.shell = pastCommandOf(action, knowledge);
     this.history.push(record);
     this.byActionId.set(actionId, record);
     if (verdict !== 'block' && action.writtenPaths.length) this.fileOperations++;

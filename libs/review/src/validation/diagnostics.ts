@@ -1,6 +1,7 @@
 import { commandName } from '../parsing/command-facts.js';
 import { pathMatcher, type PathMatcher } from '../parsing/paths.js';
-import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord, ReviewSession } from '../session/review-session.js';
 import { isConfigFile } from './config-files.js';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
@@ -46,11 +47,18 @@ const SERVICE_INSPECTION = new Set(['status', 'is-active', 'is-enabled']);
 /** Commands that print a file: a config file among their arguments is a read of it. */
 const FILE_PRINTERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'rg', 'ag', 'jq', 'yq', 'awk', 'bat', 'sed']);
 const VARIABLE = /\$\{?[A-Za-z_]/;
+/** Every command segmentInspects may count. */
+const INSPECTORS: ReadonlySet<string> = new Set([
+  'printenv', 'echo', 'printf', 'lsof', 'docker', 'podman', 'docker-compose', 'systemctl', 'service',
+  ...PROBES, ...SOCKET_LISTERS, ...PROCESS_LISTERS, ...FILE_PRINTERS,
+]);
 /** `env` or `printenv` on its own, possibly piped into grep; `env FOO=1 cmd` runs cmd instead. */
 const ENV_LISTING = /(?:^|[;&|(]\s*)(?:env|printenv)\s*(?:$|[;&|)])/m;
 
 function segmentInspects(segment: ShellSegment): boolean {
   const cmd = commandName(segment);
+  // Most commands inspect nothing: their arguments are not copied.
+  if (!INSPECTORS.has(cmd)) return false;
   const args = segment.argv.slice(1);
   if (cmd === 'printenv') return true;
   if ((cmd === 'echo' || cmd === 'printf') && args.some((a) => VARIABLE.test(a))) return true;
@@ -65,25 +73,34 @@ function segmentInspects(segment: ShellSegment): boolean {
 }
 
 /**
+ * Whether a shell command checked configuration or connectivity: listed the environment or echoed a
+ * variable, named a setting of the knowledge, probed an endpoint (curl, wget, nc, telnet, ping), listed
+ * sockets or processes (lsof -i, ss, netstat, ps), inspected containers and services (docker ps,
+ * systemctl status) or printed a config file. Read from the parsed command when the session records it.
+ */
+export function commandInspects(action: ParsedAction, knowledge?: ProjectKnowledge): boolean {
+  const command = action.command ?? '';
+  if (ENV_LISTING.test(command)) return true;
+  const hints = hintsOf(knowledge);
+  if (hints.settings.length) {
+    const lower = command.toLowerCase();
+    if (hints.settings.some((setting) => lower.includes(setting))) return true;
+  }
+  return action.segments.some(segmentInspects);
+}
+
+/**
  * An action that checked configuration or connectivity: read a config or env file (or one the knowledge
- * names), listed the environment or echoed a variable, named a setting of the knowledge, probed an
- * endpoint (curl, wget, nc, telnet, ping, a fetch tool), listed sockets or processes (lsof -i, ss, netstat,
- * ps), or inspected containers and services (docker ps, systemctl status). A blocked action did not run
- * and does not count.
+ * names), a shell command that inspected (`commandInspects`), or a fetch tool's request. A blocked action
+ * did not run and does not count.
  */
 export function isDiagnostic(record: ActionRecord, knowledge?: ProjectKnowledge): boolean {
   if (record.verdict === 'block') return false;
   const hints = hintsOf(knowledge);
   const read = record.paths.filter((p) => !record.writtenPaths.includes(p));
   if (read.some((p) => isConfigFile(p) || hints.configFile(p))) return true;
-  if (record.command === undefined) return record.intents.includes('network_request') && record.urls.length > 0;
-  const command = record.command;
-  if (ENV_LISTING.test(command)) return true;
-  if (hints.settings.length) {
-    const lower = command.toLowerCase();
-    if (hints.settings.some((setting) => lower.includes(setting))) return true;
-  }
-  return parseShellCommand(command).some(segmentInspects);
+  if (record.shell === undefined) return record.intents.includes('network_request') && record.urls.length > 0;
+  return record.shell.inspects;
 }
 
 /** Whether a diagnostic ran at or after `record` (the failure itself may have been the check). */

@@ -13,7 +13,7 @@ function failedRecently(session: ReviewSession): boolean {
   const history = session.history;
   for (let i = history.length - 1; i >= 0 && i >= history.length - RECENT_ACTIONS; i--) {
     const record = history[i]!;
-    if (record.status === 'error' && (record.command !== undefined || record.intent === 'network_request')) return true;
+    if (record.status === 'error' && (record.shell !== undefined || record.intent === 'network_request')) return true;
   }
   return false;
 }

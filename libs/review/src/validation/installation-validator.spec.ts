@@ -9,15 +9,17 @@ const PLAYWRIGHT_FAILURE = 'Failed to connect to Playwright server at localhost:
 
 const bash = (command: string) => parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, CWD);
 
-/** A session the test plays action by action, each with its outcome. */
+/** A session the test plays action by action, each with its outcome; its commands are judged against `knowledge`, as the reviewer records them. */
 class Script {
   readonly session = new ReviewSession('agent-1', 's1', 1_000);
   private count = 0;
 
+  constructor(private readonly knowledge?: ProjectKnowledge) {}
+
   run(action: ParsedAction, error?: { message: string; class?: string }, verdict: 'allow' | 'block' = 'allow'): this {
     const id = `a${++this.count}`;
     const at = 1_000 + this.count;
-    this.session.recordAction(action, id, verdict, at);
+    this.session.recordAction(action, id, verdict, at, this.knowledge);
     this.session.recordOutcome(error ? { actionId: id, status: 'error', error } : { actionId: id, status: 'success' }, at);
     return this;
   }
@@ -49,7 +51,7 @@ const KNOWLEDGE: ProjectKnowledge = {
 describe('InstallationValidator', () => {
   const validator = new InstallationValidator();
   const install = bash('npx playwright install chromium');
-  const failed = () => new Script().run(bash('npx playwright test'), { message: PLAYWRIGHT_FAILURE, class: 'ECONNREFUSED' });
+  const failed = (knowledge?: ProjectKnowledge) => new Script(knowledge).run(bash('npx playwright test'), { message: PLAYWRIGHT_FAILURE, class: 'ECONNREFUSED' });
 
   it('applies to package and browser installs only', () => {
     expect(validator.appliesTo(install)).toBe(true);
@@ -146,8 +148,11 @@ describe('InstallationValidator', () => {
     expect(validator.validate(install, read.context()).kind).toBe('require_prerequisites');
     const knowledge = { ...KNOWLEDGE, configPatterns: [{ key: 'tests/*.json' }] };
     expect(validator.validate(install, read.context(knowledge)).kind).toBe('approve');
-    const grep = failed().run(bash('grep -rn PLAYWRIGHT_SERVER_URL src'));
+    const grep = failed(KNOWLEDGE).run(bash('grep -rn PLAYWRIGHT_SERVER_URL src'));
     expect(validator.validate(install, grep.context(KNOWLEDGE)).kind).toBe('approve');
+    // Without the knowledge, naming the setting is no check.
+    const unknown = failed().run(bash('grep -rn PLAYWRIGHT_SERVER_URL src'));
+    expect(validator.validate(install, unknown.context()).kind).toBe('require_prerequisites');
   });
 
   it('does not count actions that change things, blocked checks, or checks before the failure', () => {

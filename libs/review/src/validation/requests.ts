@@ -2,7 +2,7 @@ import { DerivedValue } from '../derived-value.js';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, segmentsRunning } from '../parsing/segment-index.js';
-import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord } from '../session/review-session.js';
 import { addressOf, addressOfUrl, type EndpointAddress } from '@warden/project-knowledge';
 
@@ -56,35 +56,16 @@ export function targetsOf(urls: readonly string[], segments: readonly ShellSegme
   return targets;
 }
 
-export function requestTargets(action: ParsedAction): RequestTarget[] {
-  return targetsOf(action.urls, action.segments);
-}
+/** Where an action's requests go: read once per parsed action (the network validator and the session both ask). */
+const actionTargets = new DerivedValue((action: ParsedAction): RequestTarget[] => targetsOf(action.urls, action.segments));
 
-/** What the validators ask of a past shell action: where its requests went, whether they only looked, whether it started a service. */
-interface PastCommand {
-  targets: RequestTarget[];
-  probes: boolean;
-  startsService: boolean;
+export function requestTargets(action: ParsedAction): readonly RequestTarget[] {
+  return actionTargets.of(action);
 }
-
-/**
- * A past action's command, read once. A session remembers commands as text; a record's are parsed the first
- * time they are asked for, and only these facts are kept with it: a long line's commands would stay in
- * memory as long as the session remembers the action, and make every garbage collection slower.
- */
-const pastCommands = new DerivedValue((record: ActionRecord): PastCommand => {
-  const segments = parseShellCommand(record.command ?? '');
-  const network = segmentsRunning(segments, NETWORK_COMMANDS);
-  return {
-    targets: targetsOf(record.urls, segments),
-    probes: network.length > 0 && network.every(segmentProbes),
-    startsService: segments.some(mayListen),
-  };
-});
 
 /** Where a past action sent its requests. */
 export function recordTargets(record: ActionRecord): RequestTarget[] {
-  return record.command === undefined ? targetsOf(record.urls, []) : pastCommands.of(record).targets;
+  return record.shell === undefined ? targetsOf(record.urls, []) : [...record.shell.targets];
 }
 
 function curlOnlyReads(argv: readonly string[]): boolean {
@@ -126,19 +107,29 @@ export function onlyProbes(action: ParsedAction): boolean {
 /** Whether a past action only looked at the network (a fetch tool, or a shell probe). */
 export function recordProbes(record: ActionRecord): boolean {
   if (!record.intents.includes('network_request')) return false;
-  if (record.command === undefined) return true;
-  return pastCommands.of(record).probes;
+  return record.shell === undefined || record.shell.probes;
+}
+
+/** Whether a past action started something that could listen (see `mayStartService`); a blocked one did not run. */
+export function startsService(record: ActionRecord): boolean {
+  return record.shell !== undefined && record.verdict !== 'block' && record.shell.startsService;
+}
+
+/** A shell command's network commands all only look, and it has some. */
+export function commandProbes(action: ParsedAction): boolean {
+  const network = segmentsRunning(action.segments, NETWORK_COMMANDS);
+  return network.length > 0 && network.every(segmentProbes);
 }
 
 /** Started something that could listen: a background process, `docker compose up`, `systemctl start`, `npm run dev`. */
-export function startsService(record: ActionRecord): boolean {
-  if (record.command === undefined || record.verdict === 'block' || !MAY_START.test(record.command)) return false;
-  return pastCommands.of(record).startsService;
+export function mayStartService(action: ParsedAction): boolean {
+  return action.command !== undefined && MAY_START.test(action.command) && action.segments.some(mayListen);
 }
 
 function mayListen(segment: ShellSegment): boolean {
   if (segment.background) return true;
-  const args = segment.argv.slice(1);
-  if (CONTAINER_COMMANDS.has(commandName(segment)) && args[0] === 'run') return true;
-  return args.some((a) => START_WORDS.has(a));
+  const { argv } = segment;
+  if (CONTAINER_COMMANDS.has(commandName(segment)) && argv[1] === 'run') return true;
+  for (let i = 1; i < argv.length; i++) if (START_WORDS.has(argv[i]!)) return true;
+  return false;
 }

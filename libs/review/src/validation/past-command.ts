@@ -1,0 +1,45 @@
+import type { ProjectKnowledge } from '@warden/project-knowledge';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandInspects } from './diagnostics.js';
+import { commandProbes, mayStartService, requestTargets, type RequestTarget } from './requests.js';
+
+/**
+ * What a session remembers of a shell command: the facts later reviews ask of it, read from the parsed
+ * command when the action is recorded. Neither its text nor its commands are kept: a session remembers
+ * 100 actions, and a long line's text (and the URLs sliced from it) would be copied by every
+ * young-generation collection until promoted, and parsed again when a validator asked.
+ */
+export interface PastCommand {
+  /** Where its requests went, one per endpoint (the first URL that named it). */
+  targets: readonly RequestTarget[];
+  /** It made requests, and all of them only looked (GET without a body, nc -z, ping). */
+  probes: boolean;
+  /** It may have started something that listens (a background process, `docker compose up`, `npm run dev`). */
+  startsService: boolean;
+  /** It ran a test suite. */
+  runsTests: boolean;
+  /** It checked configuration or connectivity (see `commandInspects`), judged by the project knowledge of its session. */
+  inspects: boolean;
+}
+
+const TEST_RUNNERS = /\b(?:jest|vitest|mocha|pytest|go\s+test|cargo\s+test|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|rspec|phpunit)\b/;
+
+export function pastCommandOf(action: ParsedAction, knowledge?: ProjectKnowledge): PastCommand {
+  const targets: RequestTarget[] = [];
+  for (const target of requestTargets(action)) {
+    // Copied: a URL sliced from the command would keep the whole text alive.
+    if (!targets.some((t) => t.address.hostPort === target.address.hostPort)) targets.push({ url: flat(target.url), address: target.address });
+  }
+  return {
+    targets,
+    probes: commandProbes(action),
+    startsService: mayStartService(action),
+    runsTests: TEST_RUNNERS.test(action.command ?? ''),
+    inspects: commandInspects(action, knowledge),
+  };
+}
+
+/** A string that holds its own characters, not a slice of a longer one. */
+function flat(text: string): string {
+  return (' ' + text).slice(1);
+}
