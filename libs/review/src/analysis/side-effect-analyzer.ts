@@ -85,6 +85,15 @@ function deletionTargets(segment: ShellSegment): string[] {
   return [];
 }
 
+const REMOTE_COPIERS = new Set(['scp', 'rsync']);
+const sendsData = (arg: string) => UPLOAD_FLAGS.has(arg) || arg.startsWith('--data');
+
+/** A command that sends data: a body or upload flag, or a copy to a remote (`scp x host:`). */
+function sendsUpload(segment: ShellSegment): boolean {
+  const { argv } = segment;
+  return argv.some(sendsData) || (REMOTE_COPIERS.has(commandName(segment)) && (argv[argv.length - 1] ?? '').includes(':'));
+}
+
 /**
  * Seed 001's side-effect analyzer: the file, system, network and resource effects of an action, each
  * reversible or not, with a severity and a mitigation. Critical effects (destroying the system, a disk,
@@ -183,9 +192,7 @@ export class SideEffectAnalyzer {
 
   private networkEffects(action: ParsedAction, effects: SideEffect[]): void {
     if (!action.intents.includes('network_request')) return;
-    const uploads =
-      action.segments.some((s) => s.argv.some((a) => UPLOAD_FLAGS.has(a) || a.startsWith('--data')) || (['scp', 'rsync'].includes(commandName(s)) && /:/.test(s.argv[s.argv.length - 1] ?? ''))) ||
-      /^(POST|PUT|PATCH|DELETE)$/i.test(String(action.input['method'] ?? ''));
+    const uploads = action.segments.some(sendsUpload) || /^(POST|PUT|PATCH|DELETE)$/i.test(String(action.input['method'] ?? ''));
     const target = action.urls[0] ?? (action.tool === 'WebSearch' ? 'web search' : action.command?.slice(0, 200) ?? action.tool);
     // Data that left cannot be called back; a plain read changes nothing anywhere.
     effects.push({ type: 'network_egress', target, reversible: !uploads, severity: uploads ? 'medium' : 'low' });

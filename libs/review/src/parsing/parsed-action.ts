@@ -177,25 +177,54 @@ function stringField(input: Record<string, unknown>, ...names: string[]): string
 
 function nonOptions(argv: readonly string[], from = 1): string[] {
   const found: string[] = [];
-  for (let i = from; i < argv.length; i++) if (argv[i] !== '' && !argv[i]!.startsWith('-')) found.push(argv[i]!);
+  pushNonOptions(found, argv, from);
   return found;
+}
+
+/** Adds the arguments from `from` on that are no options to `out` (a long line has hundreds of segments: no list of its own for each). */
+function pushNonOptions(out: string[], argv: readonly string[], from = 1): void {
+  for (let i = from; i < argv.length; i++) if (argv[i] !== '' && !argv[i]!.startsWith('-')) out.push(argv[i]!);
+}
+
+/** Whether an argument after the command's name passes `test` (read in place: asked of every segment of a line). */
+function someArgument(argv: readonly string[], test: (arg: string) => boolean): boolean {
+  for (let i = 1; i < argv.length; i++) if (test(argv[i]!)) return true;
+  return false;
+}
+
+const isOperand = (arg: string) => !arg.startsWith('-');
+const isOutputOption = (arg: string) => arg === '-o' || arg === '-O' || arg.startsWith('--output');
+const isInPlaceOption = (arg: string) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place');
+const changesGitState = (arg: string) => GIT_READ_CHANGES.has(arg);
+
+/** The first argument from the second on that is no option (a subcommand), or undefined. */
+function firstOperand(argv: readonly string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) if (!argv[i]!.startsWith('-')) return argv[i];
+  return undefined;
 }
 
 /** `npx playwright install chromium` and `python -m pip install x` are installs too. */
 function installerCall(segment: ShellSegment): { manager: string; args: string[] } | null {
-  const head = basename(segment.argv[0] ?? '');
-  // Most commands are neither a package manager nor a runner of one: nothing to copy for them.
-  if (head !== 'npx' && head !== 'pnpx' && head !== 'bunx' && !/^python3?$/.test(head) && !PACKAGE_INSTALLERS.has(head)) return null;
-  let argv = segment.argv.map((a, i) => (i === 0 ? basename(a) : a));
-  if ((argv[0] === 'npx' || argv[0] === 'pnpx' || argv[0] === 'bunx') && argv[1]) argv = argv.slice(argv[1] === '--yes' || argv[1] === '-y' ? 2 : 1);
-  if (/^python3?$/.test(argv[0] ?? '') && argv[1] === '-m' && argv[2]) argv = argv.slice(2);
-  const manager = basename(argv[0] ?? '');
+  const { argv } = segment;
+  const head = basename(argv[0] ?? '');
+  // Where the package manager's name is: after npx/pnpx/bunx (and its --yes), after `python -m`.
+  let at = 0;
+  if (head === 'npx' || head === 'pnpx' || head === 'bunx') {
+    if (!argv[1]) return null;
+    at = argv[1] === '--yes' || argv[1] === '-y' ? 2 : 1;
+  } else if (head === 'python' || head === 'python3') {
+    if (argv[1] !== '-m' || !argv[2]) return null;
+    at = 2;
+  }
+  // Most commands are no package manager: nothing is copied for them.
+  const manager = at === 0 ? head : basename(argv[at] ?? '');
   const installer = PACKAGE_INSTALLERS.get(manager);
   if (!installer) return null;
-  const verbIndex = argv.findIndex((a, i) => i > 0 && installer.verbs.includes(a));
-  if (verbIndex < 0) return null;
+  let verb = -1;
+  for (let i = at + 1; i < argv.length && verb < 0; i++) if (installer.verbs.includes(argv[i]!)) verb = i;
+  if (verb < 0) return null;
   // `npm install` alone restores the lockfile's packages; a package argument adds new software.
-  return { manager, args: nonOptions(argv, verbIndex + 1).filter((a) => !(manager === 'uv' && a === 'install')) };
+  return { manager, args: nonOptions(argv, verb + 1).filter((a) => !(manager === 'uv' && a === 'install')) };
 }
 
 /** Intents of one simple shell command. */
@@ -212,30 +241,33 @@ function segmentIntents(segment: ShellSegment, cmd: string, describes: boolean, 
   const install = installerCall(segment);
   if (install) {
     out.add('package_install');
-    packages.push(...install.args);
+    for (const name of install.args) packages.push(name);
     return;
   }
+  const { argv } = segment;
   if (segment.privileged && !READ_COMMANDS.has(cmd)) out.add('system_command');
   // find's -delete and -exec are reviewed as the rm and commands they amount to (segments of their own).
-  if (DELETE_COMMANDS.has(cmd)) out.add(segment.argv.slice(1).some((a) => !a.startsWith('-')) ? 'file_deletion' : 'command_execution');
+  if (DELETE_COMMANDS.has(cmd)) out.add(someArgument(argv, isOperand) ? 'file_deletion' : 'command_execution');
   else if (cmd === 'find') out.add('file_read');
   else if (cmd === 'git') {
-    const sub = segment.argv.find((a, i) => i > 0 && !a.startsWith('-'));
+    const sub = firstOperand(argv);
     if (sub && GIT_DELETE.has(sub)) out.add('file_deletion');
     else if (sub && GIT_NETWORK.has(sub)) out.add('network_request');
-    else if (sub && GIT_READ.has(sub) && !segment.argv.some((a) => GIT_READ_CHANGES.has(a))) out.add('file_read');
+    else if (sub && GIT_READ.has(sub) && !argv.some(changesGitState)) out.add('file_read');
     else out.add('command_execution');
-  } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) out.add('file_modification');
+  } else if (cmd === 'sed' && argv.some(isInPlaceOption)) out.add('file_modification');
   else if (READ_COMMANDS.has(cmd) || POWERSHELL_READS.has(cmd.toLowerCase())) out.add('file_read');
   else if (CREATE_COMMANDS.has(cmd)) out.add('file_creation');
   else if (MODIFY_COMMANDS.has(cmd)) out.add('file_modification');
   else if (NETWORK_COMMANDS.has(cmd)) {
     out.add('network_request');
-    if (segment.argv.some((a) => a === '-o' || a === '-O' || a.startsWith('--output'))) out.add('file_creation');
-  } else if (PROJECT_COMMANDS.has(cmd) || segment.argv[0]?.startsWith('./') || segment.argv[0]?.startsWith('bin/') || RUNNERS.has(cmd)) out.add('command_execution');
-  else if ((cmd === 'docker' || cmd === 'podman') && CONTAINER_PROJECT_WORK.has(segment.argv.find((a, i) => i > 0 && !a.startsWith('-')) ?? '')) out.add('command_execution');
+    if (argv.some(isOutputOption)) out.add('file_creation');
+  } else if (PROJECT_COMMANDS.has(cmd) || argv[0]?.startsWith('./') || argv[0]?.startsWith('bin/') || RUNNERS.has(cmd)) out.add('command_execution');
+  else if ((cmd === 'docker' || cmd === 'podman') && CONTAINER_PROJECT_WORK.has(firstOperand(argv) ?? '')) out.add('command_execution');
   else out.add('system_command');
-  for (const redirect of segment.redirects) {
+  const { redirects } = segment;
+  for (let i = 0; i < redirects.length; i++) {
+    const redirect = redirects[i]!;
     if (redirect.operator.includes('>') && !isStreamPath(redirect.target)) out.add(redirect.operator.includes('>>') ? 'file_modification' : 'file_creation');
   }
 }
@@ -270,39 +302,44 @@ function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean, re
   if (segment.remoteHost || describes) return;
   const readFrom = read.length;
   const writtenFrom = written.length;
+  const { argv } = segment;
   if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
-    const ownership = cmd === 'chmod' || cmd === 'chown';
     // chmod's mode and chown's owner are not files.
-    const files = ownership ? nonOptions(segment.argv).slice(1) : nonOptions(segment.argv);
-    if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'chmod' || cmd === 'chown') written.push(...files);
+    if (cmd === 'chmod' || cmd === 'chown') {
+      const files = nonOptions(argv);
+      for (let i = 1; i < files.length; i++) written.push(files[i]!);
+    } else if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'mv' || cmd === 'tee') pushNonOptions(written, argv);
     else if (cmd === 'cp' || cmd === 'ln') {
-      written.push(...files.slice(-1));
-      read.push(...files.slice(0, -1));
-    } else if (cmd === 'mv') written.push(...files);
-    else if (cmd === 'tee') written.push(...files);
-    else read.push(...files);
-  } else if (cmd === 'sed' && segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
-    written.push(...nonOptions(segment.argv).slice(1));
+      const files = nonOptions(argv);
+      for (let i = 0; i < files.length - 1; i++) read.push(files[i]!);
+      if (files.length) written.push(files[files.length - 1]!);
+    } else pushNonOptions(read, argv);
+  } else if (cmd === 'sed' && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+    const files = nonOptions(argv);
+    for (let i = 1; i < files.length; i++) written.push(files[i]!);
   } else if (cmd === 'find') {
-    const args = segment.argv.slice(1);
+    const args = argv.slice(1);
     // find reads the trees it starts from; what it deletes or runs is in segments of their own.
     read.push(...args.slice(0, Math.max(0, args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!'))).filter(Boolean));
     if (!args.some((a) => a.startsWith('-') || a === '(' || a === '!')) read.push(...args);
   } else if (PATTERN_FIRST_READERS.has(cmd)) {
-    read.push(...nonOptions(segment.argv).slice(1));
+    const files = nonOptions(argv);
+    for (let i = 1; i < files.length; i++) read.push(files[i]!);
   } else if (FILE_READERS.has(cmd)) {
-    read.push(...nonOptions(segment.argv));
+    pushNonOptions(read, argv);
   } else {
     // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
-    for (let i = 1; i < segment.argv.length; i++) {
-      const arg = segment.argv[i]!;
+    for (let i = 1; i < argv.length; i++) {
+      const arg = argv[i]!;
       const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
       if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
     }
   }
   const rm = cmd === 'rm' ? readRm(segment) : null;
-  if (rm) written.push(...rm.targets.filter((t) => written.indexOf(t, writtenFrom) < 0));
-  for (const redirect of segment.redirects) {
+  if (rm) for (const target of rm.targets) if (written.indexOf(target, writtenFrom) < 0) written.push(target);
+  const { redirects } = segment;
+  for (let i = 0; i < redirects.length; i++) {
+    const redirect = redirects[i]!;
     if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
     (redirect.operator.includes('>') ? written : read).push(redirect.target);
   }

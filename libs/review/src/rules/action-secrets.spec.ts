@@ -4,6 +4,10 @@ import { MAY_MATCH, secretsOf } from './action-secrets.js';
 
 /** The patterns MAY_MATCH was written for: a change to one of them must be checked against its words. */
 const PINNED: Record<string, string> = {
+  github_token: String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\b`,
+  gitlab_token: String.raw`\bglpat-[A-Za-z0-9_-]{20,}\b`,
+  slack_token: String.raw`\bxox[abprs]-[A-Za-z0-9-]{10,}\b`,
+  jwt: String.raw`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
   bearer_token: String.raw`(\b(?:Bearer|Basic|Token)\s+)([A-Za-z0-9._~+/=-]{8,})`,
   url_credentials: String.raw`(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(?=@)`,
   assigned_secret: String.raw`((?:^|[^A-Za-z0-9])[A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)([^\s"'&;,}]{4,})`,
@@ -29,6 +33,11 @@ describe('the words the slow secret patterns need', () => {
       ['assigned_secret', 'PWD=/x/y; Client_Secret="abcd1234"'],
       ['flag_secret', 'mysql --PASSWORD=hunter22'],
       ['flag_secret', 'tool -api_key abcd1234'],
+      ['github_token', 'git clone https://ghp_0123456789abcdefghijABCDEFGHIJ0123@github.com/o/r'],
+      ['github_token', 'gh auth login --with-token <<< github_pat_11ABCDEFG0123456789_abcdefghij'],
+      ['gitlab_token', 'curl -H "PRIVATE-TOKEN: glpat-abcdefghij0123456789" https://gitlab.com/api/v4/projects'],
+      ['slack_token', 'SLACK=xoxb-1234567890-abcdefghij node bot.js'],
+      ['jwt', 'curl -H "Authorization: eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4"'],
     ];
     for (const [kind, text] of samples) {
       const pattern = SECRET_PATTERNS.find((p) => p.kind === kind)!.pattern;

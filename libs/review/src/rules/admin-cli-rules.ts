@@ -233,21 +233,27 @@ const LOCAL_TOOLS = new Set([
 
 /** Programs the other rules of this file leave alone: the tools of the packs, and those whose removals stay local. */
 const UNKNOWN_CLI: CommandNames = { has: (name) => name !== '' && !LOCAL_TOOLS.has(name) && !PACKS.some((p) => ownEntry(p.tools, name)) };
-const DELETING_VERB = /^(?:delete|destroy|purge|remove|rm|drop|terminate|wipe|erase|truncate|nuke)$|^(?:delete|destroy|purge|remove|drop|terminate)-[\w-]+$/;
+/** Compared in any case (`pd service DELETE P123`). */
+const DELETING_VERB = /^(?:delete|destroy|purge|remove|rm|drop|terminate|wipe|erase|truncate|nuke)$|^(?:delete|destroy|purge|remove|drop|terminate)-[\w-]+$/i;
 
 /** A verb that deletes, at the head of a subcommand path, followed by what it deletes: `pd service delete P123`, `splunk remove index main`. */
 function unknownCliDeletion(segment: ShellSegment): string | null {
   const { argv } = segment;
-  // Only the first three operands matter; most commands have no deleting verb among them, so nothing is copied for them.
-  const operands: string[] = [];
-  for (let i = 1; i < argv.length && operands.length < 3; i++) if (!argv[i]!.startsWith('-')) operands.push(argv[i]!);
-  for (let i = 0; i < Math.min(2, operands.length - 1); i++) {
-    const verb = operands[i]!.toLowerCase();
-    // `tool rm -rf x`: rm right after a program is a command it runs (reviewed as one), not its verb.
-    if (i === 0 && verb === 'rm') continue;
-    if (DELETING_VERB.test(verb)) return describesOnly(segment) || segment.query ? null : `${commandName(segment)} ${operands.slice(0, i + 2).join(' ')}`;
+  // Only the first three operands matter, found in place: most commands have no deleting verb among them.
+  let first = 0;
+  let second = 0;
+  let third = 0;
+  for (let i = 1; i < argv.length && third === 0; i++) {
+    if (argv[i]!.startsWith('-')) continue;
+    if (first === 0) first = i;
+    else if (second === 0) second = i;
+    else third = i;
   }
-  return null;
+  // A verb needs an operand after it, what it deletes. `tool rm -rf x`: rm right after a program is a
+  // command it runs (reviewed as one), not its verb.
+  const verb = second !== 0 && !/^rm$/i.test(argv[first]!) && DELETING_VERB.test(argv[first]!) ? 1 : third !== 0 && DELETING_VERB.test(argv[second]!) ? 2 : 0;
+  if (verb === 0 || describesOnly(segment) || segment.query) return null;
+  return `${commandName(segment)} ${argv[first]} ${argv[second]}${verb === 2 ? ` ${argv[third]}` : ''}`;
 }
 
 export const adminCliDeletionRule = builtInRule({
