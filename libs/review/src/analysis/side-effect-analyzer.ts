@@ -86,6 +86,12 @@ function deletionTargets(segment: ShellSegment): string[] {
 }
 
 const REMOTE_COPIERS = new Set(['scp', 'rsync']);
+const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'brew', 'dnf', 'yum', 'apk', 'snap', 'choco']);
+
+/** An install for the whole machine: a system package manager, or `-g`. */
+function installsGlobally(segment: ShellSegment): boolean {
+  return segment.argv.includes('-g') || segment.argv.includes('--global') || SYSTEM_PACKAGE_MANAGERS.has(commandName(segment));
+}
 const sendsData = (arg: string) => UPLOAD_FLAGS.has(arg) || arg.startsWith('--data');
 
 /** A command that sends data: a body or upload flag, or a copy to a remote (`scp x host:`). */
@@ -176,7 +182,7 @@ export class SideEffectAnalyzer {
       }
     }
     if (action.intents.includes('package_install')) {
-      const global = action.segments.some((s) => s.argv.includes('-g') || s.argv.includes('--global') || ['apt', 'apt-get', 'brew', 'dnf', 'yum', 'apk', 'snap', 'choco'].includes(commandName(s)));
+      const global = action.segments.some(installsGlobally);
       effects.push({
         type: 'package_installation',
         target: action.packages.join(' ') || 'project dependencies',

