@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { parseBenchmarkOptions, summariseLatencies, type LatencySummary } from '@warden/observability';
+import { collectionShare, parseBenchmarkOptions, recordCollectionPauses, summariseLatencies, type CollectionShare, type LatencySummary, type TimedOperation } from '@warden/observability';
 import type { CustomRuleDefinition } from '@warden/review';
 import { StepReviewer, type ProposedAction } from '@warden/review';
 
@@ -84,7 +84,7 @@ const LONG_COMMANDS: { shape: string; command: (n: number) => string }[] = [
 ];
 
 
-export function measureReviewTime(options: Omit<Options, 'json'>) {
+export async function measureReviewTime(options: Omit<Options, 'json'>) {
   const reviewer = new StepReviewer({ extraRules: generatedCustomRules(options.customRules), extraRulesSource: 'generated' });
   const sessions = Array.from({ length: options.sessions }, (_, i) => ({ agentId: `agent-${i % 10}`, sessionId: `session-${i}` }));
   for (const address of sessions) {
@@ -113,16 +113,22 @@ export function measureReviewTime(options: Omit<Options, 'json'>) {
   // Only commands of 1-4 KB, each distinct: the shell parser's worst realistic case.
   const long: number[] = [];
   const byShape: number[][] = LONG_COMMANDS.map(() => []);
+  // Which reviews a garbage collection fell into: the tail of long commands is mostly that.
+  const timed: TimedOperation[] = [];
+  const recording = recordCollectionPauses();
   for (let i = 0; i < Math.min(options.count, 5000); i++) {
     const address = sessions[i % sessions.length]!;
     const shape = i % LONG_COMMANDS.length;
     const command = LONG_COMMANDS[shape]!.command(++sequence);
     const started = performance.now();
     reviewer.review({ action_id: `l${sequence}`, kind: 'tool_use', tool: 'Bash', input: { command } }, address);
-    const took = performance.now() - started;
+    const ended = performance.now();
+    const took = ended - started;
     long.push(took);
     byShape[shape]!.push(took);
+    timed.push({ start: started, end: ended });
   }
+  const longCommandCollections = collectionShare(timed, await recording.stop());
   const longCommands = summariseLatencies(long);
   const longCommandShapes = LONG_COMMANDS.map(({ shape, command }, i) => ({ shape, bytes: command(1).length, ...summariseLatencies(byShape[i]!) }));
   return {
@@ -133,11 +139,12 @@ export function measureReviewTime(options: Omit<Options, 'json'>) {
     cached,
     longCommands,
     longCommandShapes,
+    longCommandCollections,
     cache: reviewer.cacheStats(),
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let options: Options;
   try {
     options = parseOptions(process.argv.slice(2));
@@ -145,11 +152,13 @@ function main(): void {
     process.stderr.write(`review-benchmark: ${(error as Error).message}\n`);
     process.exit(2);
   }
-  const figures = measureReviewTime(options);
+  const figures = await measureReviewTime(options);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     return;
   }
+  const collections = (c: CollectionShare) =>
+    `  garbage collections began during ${c.hit} of ${c.operations} reviews of 1-4 KB (${c.pauses} pauses, ${c.meanPauseMs} ms each on average); the others: p50 ${c.withoutPauses.p50Ms} ms, p99 ${c.withoutPauses.p99Ms} ms`;
   const line = (name: string, s: LatencySummary) => `${name}: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, p999 ${s.p999Ms} ms, max ${s.maxMs} ms over ${s.count} reviews`;
   process.stdout.write(
     [
@@ -158,9 +167,10 @@ function main(): void {
       line('repeated actions (cache hits)  ', figures.cached),
       line('shell commands of 1-4 KB       ', figures.longCommands),
       ...figures.longCommandShapes.map((s) => line(`  ${s.shape} (${s.bytes} bytes)`.padEnd(31), s)),
+      collections(figures.longCommandCollections),
       '',
     ].join('\n'),
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) void main();

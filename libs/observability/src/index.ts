@@ -1,6 +1,7 @@
 // Metrics, health, logging and redaction for Warden's services: plain Node, no Nest (its module, controllers
 // and log adapter are in @warden/observability-nest).
 export { type LatencySummary, parseBenchmarkOptions, percentile, summariseLatencies } from './benchmark/benchmark-kit.js';
+export { type CollectionPause, type CollectionShare, collectionShare, recordCollectionPauses, type TimedOperation } from './benchmark/collection-pauses.js';
 export { type HealthCheck, type HealthCheckResult, HealthRegistry, type HealthReport } from './health/health-registry.js';
 export { lazyMessageLogger, type LogContext } from './logging/log-context.js';
 export { createLogger, type Logger, type LoggerSettings } from './logging/logger.js';

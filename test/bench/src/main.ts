@@ -86,6 +86,13 @@ class Bench {
     if (review.longCommands) {
       const shapes = (review.longCommandShapes ?? []).map((s) => `${s.shape} ${ms(s.p50Ms)} / ${ms(s.p99Ms)}`).join(', ');
       progress.note(`R: shell commands of 1-4 KB: p50 ${ms(review.longCommands.p50Ms)}, p99 ${ms(review.longCommands.p99Ms)}${shapes ? ` (p50 / p99 by shape: ${shapes})` : ''}`);
+      const gc = review.longCommandCollections;
+      if (gc) {
+        progress.note(
+          `R: garbage collections began during ${gc.hit} of ${gc.operations} of those reviews (${ms(gc.meanPauseMs)} per pause); ` +
+            `the others: p50 ${ms(gc.withoutPauses.p50Ms)}, p99 ${ms(gc.withoutPauses.p99Ms)}`,
+        );
+      }
     }
 
     progress.phase('K: breakers in process');

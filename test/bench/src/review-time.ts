@@ -26,6 +26,8 @@ export interface ReviewTimeFigures {
   longCommands?: ReviewTimeSummary;
   /** The same, per shape of long command. */
   longCommandShapes?: (ReviewTimeSummary & { shape: string; bytes: number })[];
+  /** Garbage collections that began during those reviews, and the reviews none fell into. */
+  longCommandCollections?: { pauses: number; meanPauseMs: number; hit: number; operations: number; withoutPauses: ReviewTimeSummary };
 }
 
 /**
