@@ -17,8 +17,13 @@ export const BOOKKEEPING_TOOLS: ReadonlySet<string> = new Set([
 
 const READ_COMMANDS = new Set(['open', 'goto', 'scroll_up', 'scroll_down', 'find_file', 'search_dir', 'search_file', 'filemap']);
 
+/** A word without the quotes around it (`"open"` → open). */
+function unquoted(word: string): string {
+  return word.replace(/^(["'])(.*)\1$/, '$2');
+}
+
 function words(text: string): string[] {
-  return text.trim().split(/\s+/).map((w) => w.replace(/^(["'])(.*)\1$/, '$2'));
+  return text.trim().split(/\s+/).map(unquoted);
 }
 
 /** The commands below: a line starting with any other word is none of them, whatever its length. */
@@ -26,8 +31,9 @@ const COMMANDS = new Set(['edit', 'submit', 'create', 'str_replace_editor', ...R
 
 /** A SWE-agent command line: `open src/a.py 40`, `edit 12:20\n…\nend_of_edit`, `create x.py`, `submit`. */
 function sweAgentCommand(line: string): AgentToolCall | null {
+  // The first word decides, read in place: nearly every line is no such command, and a long one is not copied to find that out.
+  if (!COMMANDS.has(unquoted(/^\s*(\S*)/.exec(line)![1]!))) return null;
   const first = line.trimStart().split('\n', 1)[0]!;
-  if (!COMMANDS.has(/^\s*(\S*)/.exec(first)![1]!.replace(/^(["'])(.*)\1$/, '$2'))) return null;
   const [name, ...args] = words(first);
   if (!name) return null;
   if (name === 'edit' && /^\d+:\d+$/.test(args[0] ?? '')) return { intent: 'file_modification', read: [], written: [] };
@@ -51,6 +57,7 @@ export function agentToolCall(tool: string, input: Record<string, unknown>, comm
   if (BOOKKEEPING_TOOLS.has(tool)) return { intent: 'message', read: [], written: [] };
   if (command !== undefined) return sweAgentCommand(command);
   // SWE-agent tools proposed under their own names, with their arguments as input fields or one line.
+  if (tool && !/\s/.test(tool) && !COMMANDS.has(unquoted(tool))) return null;
   const line = typeof input['args'] === 'string' ? `${tool} ${input['args']}` : [tool, ...Object.values(input).filter((v) => typeof v === 'string')].join(' ');
   const call = sweAgentCommand(line);
   if (call && tool === 'edit' && typeof input['path'] === 'string') call.written.push(input['path']);
