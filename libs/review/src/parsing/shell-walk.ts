@@ -38,6 +38,9 @@ const KNOWN_VARIABLES: Record<string, string> = { HOME: '~', TMPDIR: '/tmp', TMP
 /** Builtins whose `NAME=value` arguments set variables of the shell instead of being passed on. */
 const DECLARATIONS: ReadonlySet<string> = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
 
+/** What makes a word more than its text: quotes, escapes, expansions, substitutions. */
+const WORD_STRUCTURE = /[$`'"\\<>]/;
+
 /** How often a line is read on after a syntax error the parser does not recover from by itself. */
 const MAX_RESUMPTIONS = 8;
 
@@ -275,6 +278,12 @@ class Walker {
 
   /** The value of a word, and the commands of any substitution inside it (walked as nested commands). */
   wordOf(word: Word, scope: Scope): string {
+    // Most words are plain text (no quote, escape, expansion or substitution): their value is what is written,
+    // and unbash need not read them again for their parts (globs and braces stand as written either way).
+    if (!WORD_STRUCTURE.test(word.text)) {
+      this.dynamic = false;
+      return word.text;
+    }
     const parts = word.parts;
     if (!parts) {
       this.dynamic = false;
