@@ -77,8 +77,8 @@ export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error
 }
 
 const MAX_APPROVED_PATHS = 64;
-const NO_URLS: readonly string[] = Object.freeze([]);
 const MAX_NAMED_PATHS = 32;
+const NO_URLS: readonly string[] = Object.freeze([]);
 
 /** How long a pattern report keeps raising the risk of the session's actions. */
 export const PATTERN_MEMORY_MS = 10 * 60_000;
@@ -148,8 +148,10 @@ export class ReviewSession {
     this.context = { ...this.context, phase };
   }
 
-  /** Remembers a reviewed action. A redelivered action (same id) replaces nothing. */
-  /** Remembers a reviewed action; `knowledge` is the project's, against which a shell command's diagnostics are judged. */
+  /**
+   * Remembers a reviewed action. A redelivered action (same id) replaces nothing. `knowledge` is the
+   * project's, against which a shell command's diagnostics are judged.
+   */
   recordAction(action: ParsedAction, actionId: string, verdict: VerdictKind, now: number, knowledge?: ProjectKnowledge): void {
     this.lastSeen = now;
     if (this.byActionId.has(actionId)) return;
