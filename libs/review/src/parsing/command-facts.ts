@@ -20,6 +20,12 @@ export function commandName(segment: ShellSegment): string {
   return basename(segment.argv[0] ?? '');
 }
 
+/** Whether an argument after the command's name passes `test` (read in place: asked of every segment of a line). */
+export function someArgument(argv: readonly string[], test: (arg: string) => boolean): boolean {
+  for (let i = 1; i < argv.length; i++) if (test(argv[i]!)) return true;
+  return false;
+}
+
 export interface RmCall {
   recursive: boolean;
   force: boolean;

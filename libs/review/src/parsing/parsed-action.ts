@@ -1,7 +1,7 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
 import { digest, foldedDigest } from '@warden/signatures';
 import { agentToolCall } from './agent-tools.js';
-import { commandName, readRm } from './command-facts.js';
+import { commandName, readRm, someArgument } from './command-facts.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
 
@@ -184,12 +184,6 @@ function nonOptions(argv: readonly string[], from = 1): string[] {
 /** Adds the arguments from `from` on that are no options to `out` (a long line has hundreds of segments: no list of its own for each). */
 function pushNonOptions(out: string[], argv: readonly string[], from = 1): void {
   for (let i = from; i < argv.length; i++) if (argv[i] !== '' && !argv[i]!.startsWith('-')) out.push(argv[i]!);
-}
-
-/** Whether an argument after the command's name passes `test` (read in place: asked of every segment of a line). */
-function someArgument(argv: readonly string[], test: (arg: string) => boolean): boolean {
-  for (let i = 1; i < argv.length; i++) if (test(argv[i]!)) return true;
-  return false;
 }
 
 const isOperand = (arg: string) => !arg.startsWith('-');

@@ -54,7 +54,7 @@ const toSocket = (redirect: Redirect) => SOCKET_TARGET.test(redirect.target);
 
 /** Whether a command (named `cmd`) hands a shell to a socket. Asked of every command of a line: no closure per command. */
 function servesShell(segment: ShellSegment, cmd: string): boolean {
-  if (segment.redirects.length && segment.redirects.some(toSocket)) return true;
+  if (segment.redirects.some(toSocket)) return true;
   if (NETCATS.has(cmd)) return segment.argv.some(runsNetcatExec);
   return cmd === 'socat' && segment.argv.some(runsSocatExec);
 }

@@ -1,4 +1,4 @@
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, someArgument } from '../parsing/command-facts.js';
 import { pathMatcher, type PathMatcher } from '../parsing/paths.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
@@ -47,28 +47,30 @@ const SERVICE_INSPECTION = new Set(['status', 'is-active', 'is-enabled']);
 /** Commands that print a file: a config file among their arguments is a read of it. */
 const FILE_PRINTERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'rg', 'ag', 'jq', 'yq', 'awk', 'bat', 'sed']);
 const VARIABLE = /\$\{?[A-Za-z_]/;
-/** Every command segmentInspects may count. */
-const INSPECTORS: ReadonlySet<string> = new Set([
-  'printenv', 'echo', 'printf', 'lsof', 'docker', 'podman', 'docker-compose', 'systemctl', 'service',
-  ...PROBES, ...SOCKET_LISTERS, ...PROCESS_LISTERS, ...FILE_PRINTERS,
-]);
 /** `env` or `printenv` on its own, possibly piped into grep; `env FOO=1 cmd` runs cmd instead. */
 const ENV_LISTING = /(?:^|[;&|(]\s*)(?:env|printenv)\s*(?:$|[;&|)])/m;
 
+const namesVariable = (arg: string) => VARIABLE.test(arg);
+const isOperand = (arg: string) => !arg.startsWith('-');
+const isNetworkOption = (arg: string) => arg.startsWith('-i');
+const editsInPlace = (arg: string) => arg.startsWith('-i');
+const isContainerInspection = (arg: string) => CONTAINER_INSPECTION.has(arg);
+const isServiceInspection = (arg: string) => SERVICE_INSPECTION.has(arg);
+const namesConfigFile = (arg: string) => !arg.startsWith('-') && isConfigFile(arg);
+
+/** Asked of every command of a line when the session records it: the arguments are read in place. */
 function segmentInspects(segment: ShellSegment): boolean {
   const cmd = commandName(segment);
-  // Most commands inspect nothing: their arguments are not copied.
-  if (!INSPECTORS.has(cmd)) return false;
-  const args = segment.argv.slice(1);
+  const { argv } = segment;
   if (cmd === 'printenv') return true;
-  if ((cmd === 'echo' || cmd === 'printf') && args.some((a) => VARIABLE.test(a))) return true;
-  if (PROBES.has(cmd)) return args.some((a) => !a.startsWith('-'));
-  if (cmd === 'lsof') return args.some((a) => a.startsWith('-i'));
+  if ((cmd === 'echo' || cmd === 'printf') && someArgument(argv, namesVariable)) return true;
+  if (PROBES.has(cmd)) return someArgument(argv, isOperand);
+  if (cmd === 'lsof') return someArgument(argv, isNetworkOption);
   if (SOCKET_LISTERS.has(cmd) || PROCESS_LISTERS.has(cmd)) return true;
-  if (cmd === 'docker' || cmd === 'podman') return args.some((a) => CONTAINER_INSPECTION.has(a)) || (args.includes('container') && args.includes('ls'));
-  if (cmd === 'docker-compose') return args.some((a) => CONTAINER_INSPECTION.has(a));
-  if (cmd === 'systemctl' || cmd === 'service') return args.some((a) => SERVICE_INSPECTION.has(a));
-  if (FILE_PRINTERS.has(cmd) && !(cmd === 'sed' && args.some((a) => a.startsWith('-i')))) return args.some((a) => !a.startsWith('-') && isConfigFile(a));
+  if (cmd === 'docker' || cmd === 'podman') return someArgument(argv, isContainerInspection) || (argv.includes('container', 1) && argv.includes('ls', 1));
+  if (cmd === 'docker-compose') return someArgument(argv, isContainerInspection);
+  if (cmd === 'systemctl' || cmd === 'service') return someArgument(argv, isServiceInspection);
+  if (FILE_PRINTERS.has(cmd) && !(cmd === 'sed' && someArgument(argv, editsInPlace))) return someArgument(argv, namesConfigFile);
   return false;
 }
 
