@@ -17,7 +17,7 @@ export function isProtectedPath(path: string): boolean {
 }
 
 export function commandName(segment: ShellSegment): string {
-  return basename(segment.argv[0] ?? '');
+  return segment.name;
 }
 
 /** Whether an argument after the command's name passes `test` (read in place: asked of every segment of a line). */

@@ -56,6 +56,8 @@ export function basename(path: string): string {
 /** One command after its wrappers, and code it runs that Warden can read (shell -c, eval, xargs, find -exec …). */
 export interface UnwrappedCommand {
   argv: string[];
+  /** The program that runs: the base name of `argv[0]`, '' for none. */
+  name: string;
   dynamic: boolean[];
   privileged: boolean;
   /** Wrappers looked through, outermost first. */
@@ -96,7 +98,7 @@ function commandsOf(result: UnwrappedCommand): UnwrappedCommand['commands'] {
 export function unwrap(words: string[], dynamicWords: boolean[], input: string | undefined, pipedFrom: boolean): UnwrappedCommand {
   let argv = words;
   let dynamic = dynamicWords;
-  const result: UnwrappedCommand = { argv, dynamic, privileged: false, wrappers: NO_WRAPPERS, code: NO_CODE, commands: NO_COMMANDS };
+  const result: UnwrappedCommand = { argv, name: '', dynamic, privileged: false, wrappers: NO_WRAPPERS, code: NO_CODE, commands: NO_COMMANDS };
   function shift(n: number): void {
     argv = argv.slice(n);
     dynamic = dynamic.slice(n);
@@ -147,7 +149,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
       }
       if (argv[0] === '--') shift(1);
       // `command -v rm` says where rm is; it runs nothing.
-      if (options.some((o) => /[vV]/.test(o))) return { ...result, argv: ['command', ...options, ...argv], dynamic: [false, ...options.map(() => false), ...dynamic], query: true };
+      if (options.some((o) => /[vV]/.test(o))) return { ...result, argv: ['command', ...options, ...argv], name: 'command', dynamic: [false, ...options.map(() => false), ...dynamic], query: true };
       wrappersOf(result).push('command');
       continue;
     }
@@ -155,7 +157,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
       const c = argv.findIndex((a) => a === '-c' || a === '--command');
       result.privileged = true;
       if (c > 0 && argv[c + 1] !== undefined) codeOf(result).push({ text: argv[c + 1]!, via: 'su -c' });
-      return { ...result, argv: ['su', ...argv.slice(1)], dynamic };
+      return { ...result, argv: ['su', ...argv.slice(1)], name: 'su', dynamic };
     }
     const spec = WRAPPERS.get(head);
     if (!spec) break;
@@ -174,6 +176,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
     if (head === 'flock' && argv[0] === undefined) break;
   }
   result.argv = argv;
+  result.name = basename(argv[0] ?? '');
   result.dynamic = dynamic;
   readsCode(result, input, pipedFrom);
   unknownWrapper(result);
@@ -197,8 +200,7 @@ const DESTRUCTIVE_PROGRAMS = new Set(['rm', 'git', 'find', 'dd', 'mkfs', 'shred'
  * it, so the rest is reviewed as a command too (a known program's arguments are its data).
  */
 function unknownWrapper(result: UnwrappedCommand): void {
-  const { argv } = result;
-  const head = basename(argv[0] ?? '');
+  const { argv, name: head } = result;
   if (argv.length < 3 || !DESTRUCTIVE_PROGRAMS.has(basename(argv[1]!)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
   if (inlineCodeCommands(argv, undefined) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
   commandsOf(result).push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
@@ -206,8 +208,7 @@ function unknownWrapper(result: UnwrappedCommand): void {
 
 /** Shells, eval, ssh, watch, xargs, parallel, find -exec and interpreters: the code or commands they run. */
 function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFrom: boolean): void {
-  const { argv } = result;
-  const head = basename(argv[0] ?? '');
+  const { argv, name: head } = result;
   if (SHELLS.has(head)) {
     let i = 1;
     let command = false;

@@ -199,8 +199,7 @@ function firstOperand(argv: readonly string[]): string | undefined {
 
 /** `npx playwright install chromium` and `python -m pip install x` are installs too. */
 function installerCall(segment: ShellSegment): { manager: string; args: string[] } | null {
-  const { argv } = segment;
-  const head = basename(argv[0] ?? '');
+  const { argv, name: head } = segment;
   // Where the package manager's name is: after npx/pnpx/bunx (and its --yes), after `python -m`.
   let at = 0;
   if (head === 'npx' || head === 'pnpx' || head === 'bunx') {

@@ -7,6 +7,8 @@ export { basename };
 export interface ShellSegment {
   /** The command and its arguments, quotes removed, known variables expanded. */
   argv: string[];
+  /** The program it runs: the base name of `argv[0]` (`rm` of `/bin/rm`), '' for none. Rules ask it of every segment. */
+  name: string;
   /** Per argument: its value is only known when the command runs (`$VAR`, `$(…)`, xargs' input). */
   dynamic: boolean[];
   /** Ran through sudo, doas, su or chroot. */
@@ -55,6 +57,7 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
   const unwrapped = unwrap(command.argv, command.dynamic, command.input, command.pipedFrom);
   const segment: ShellSegment = {
     argv: unwrapped.argv,
+    name: unwrapped.name,
     dynamic: unwrapped.dynamic,
     privileged: origin.privileged || unwrapped.privileged,
     redirects: command.redirects,

@@ -205,8 +205,11 @@ class Walker {
         }
       } else input = this.redirection(item, local, (redirects ??= [])) ?? input;
     }
-    argv.length = count;
-    dynamic.length = count;
+    // Setting a list's length is a call into the runtime even when it does not change: only a declaration's words are left out.
+    if (count < size) {
+      argv.length = count;
+      dynamic.length = count;
+    }
     // `[ -f x ]` tests and changes nothing; its substitutions were walked with its words.
     if (first === '[' && !firstDynamic) return;
     const command: WrittenCommand = {
