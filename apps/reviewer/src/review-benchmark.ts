@@ -11,7 +11,9 @@ import { StepReviewer, type ProposedAction } from '@warden/review';
 
 const HELP = `Usage: node apps/reviewer/dist/review-benchmark.js [options]
 
-Measures how long the step reviewer takes to review one action, in process.
+Measures how long the step reviewer takes to review one action, in process. Run it with the reviewer's
+Node options (apps/reviewer/package.json "nodeOptions", as \`npm run bench\` does) to measure the
+reviewer as it runs: node --max-semi-space-size=32 apps/reviewer/dist/review-benchmark.js
 
 Options:
   --custom-rules N   custom rules besides the built-in ones (default 200)
@@ -141,6 +143,8 @@ export async function measureReviewTime(options: Omit<Options, 'json'>) {
     longCommandShapes,
     longCommandCollections,
     cache: reviewer.cacheStats(),
+    /** How this process was started: the young generation's size decides how often a collection falls into a review. */
+    nodeOptions: process.execArgv,
   };
 }
 
@@ -162,7 +166,7 @@ async function main(): Promise<void> {
   const line = (name: string, s: LatencySummary) => `${name}: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, p999 ${s.p999Ms} ms, max ${s.maxMs} ms over ${s.count} reviews`;
   process.stdout.write(
     [
-      `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules, ${figures.sessions} sessions`,
+      `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules, ${figures.sessions} sessions; node ${figures.nodeOptions.join(' ') || '(no options)'}`,
       line('distinct actions (cache misses)', figures.uncached),
       line('repeated actions (cache hits)  ', figures.cached),
       line('shell commands of 1-4 KB       ', figures.longCommands),

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NatsSettings } from '@warden/messaging';
 import { freePort, waitUntil } from './free-port.js';
+import { nodeOptionsOf } from './node-options.js';
 
 /** The repository root (this file is libs/local-runtime/{src,dist}/service-process.*). */
 export const WORKSPACE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -24,7 +25,7 @@ export interface ServiceProcessOptions {
    * which then stops its children in order.
    */
   ownProcessGroup?: boolean;
-  /** Options for the Node runtime itself, before the script (e.g. `--cpu-prof` for a profile). */
+  /** Options for the Node runtime itself, before the script (e.g. `--cpu-prof` for a profile), after the app's own (`nodeOptionsOf`). */
   nodeArgs?: string[];
 }
 
@@ -58,7 +59,7 @@ export class ServiceProcess {
     const main = join(WORKSPACE_ROOT, 'apps', options.app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx run ${options.app}:build)`);
     const port = options.port ?? (await freePort());
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
+    const child = spawn(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, options.app), ...(options.nodeArgs ?? []), main], {
       cwd: WORKSPACE_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: options.ownProcessGroup ?? false,

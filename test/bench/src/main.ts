@@ -80,7 +80,7 @@ class Bench {
     progress.phase(`R: step reviewer in process (${TARGETS.reviewCustomRules} custom rules)`);
     const review = await measureReviewTime({ customRules: TARGETS.reviewCustomRules, count: options.quick ? 5_000 : 20_000 });
     progress.note(
-      `R: review in process, ${review.rules.builtIn} built-in + ${review.rules.custom} custom rules: p50 ${ms(review.uncached.p50Ms)}, p99 ${ms(review.uncached.p99Ms)}, ` +
+      `R: review in process (node ${review.nodeOptions?.join(' ') || 'without options'}), ${review.rules.builtIn} built-in + ${review.rules.custom} custom rules: p50 ${ms(review.uncached.p50Ms)}, p99 ${ms(review.uncached.p99Ms)}, ` +
         `p999 ${ms(review.uncached.p999Ms)}; cached p99 ${ms(review.cached.p99Ms)}`,
     );
     if (review.longCommands) {

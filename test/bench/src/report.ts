@@ -103,16 +103,20 @@ export function evaluateTargets(f: Figures, latencyRate: number): TargetResult[]
     {
       name: 'review p99 in process, shell commands of 1-4 KB (parser included)',
       target: `<= ${TARGETS.reviewP99Ms} ms`,
-      value: f.review?.longCommands ? `${ms(f.review.longCommands.p99Ms)}${collectionsNote(f.review.longCommandCollections)}` : 'not measured',
+      value: f.review?.longCommands ? `${ms(f.review.longCommands.p99Ms)}${collectionsNote(f.review.longCommandCollections, f.review.nodeOptions)}` : 'not measured',
       met: !!f.review?.longCommands && f.review.longCommands.p99Ms <= TARGETS.reviewP99Ms,
     },
   ];
 }
 
 /** Which share of the reviews a garbage collection fell into, and the p99 of the others: what the tail is made of. */
-function collectionsNote(gc: ReviewTimeFigures['longCommandCollections']): string {
+function collectionsNote(gc: ReviewTimeFigures['longCommandCollections'], nodeOptions: string[] | undefined): string {
   if (!gc) return '';
-  return ` (a collection began in ${gc.hit} of ${gc.operations} reviews, ${ms(gc.meanPauseMs)} per pause; the others: p99 ${ms(gc.withoutPauses.p99Ms)})`;
+  return ` (a collection began in ${gc.hit} of ${gc.operations} reviews, ${ms(gc.meanPauseMs)} per pause; the others: p99 ${ms(gc.withoutPauses.p99Ms)}${nodeNote(nodeOptions)})`;
+}
+
+function nodeNote(nodeOptions: string[] | undefined): string {
+  return nodeOptions?.length ? `; node ${nodeOptions.join(' ')}` : '';
 }
 
 /** The reviewer's own work as a share of the decision round trip in the latency phase (means). */

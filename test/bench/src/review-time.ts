@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { WORKSPACE_ROOT } from '@warden/local-runtime';
+import { nodeOptionsOf, WORKSPACE_ROOT } from '@warden/local-runtime';
 
 const run = promisify(execFile);
 
@@ -28,15 +28,18 @@ export interface ReviewTimeFigures {
   longCommandShapes?: (ReviewTimeSummary & { shape: string; bytes: number })[];
   /** Garbage collections that began during those reviews, and the reviews none fell into. */
   longCommandCollections?: { pauses: number; meanPauseMs: number; hit: number; operations: number; withoutPauses: ReviewTimeSummary };
+  /** The Node options the measuring process ran with: the reviewer's own (apps/reviewer/package.json). */
+  nodeOptions?: string[];
 }
 
 /**
  * The step reviewer's in-process review time, measured by the reviewer's own benchmark entry point
- * (apps/reviewer/dist/review-benchmark.js) in a separate process so that nothing else shares its heap.
+ * (apps/reviewer/dist/review-benchmark.js) in a separate process so that nothing else shares its heap,
+ * started with the reviewer's own Node options (its young generation) as the service is.
  */
 export async function measureReviewTime(options: { customRules: number; count: number }): Promise<ReviewTimeFigures> {
   const entry = join(WORKSPACE_ROOT, 'apps/reviewer/dist/review-benchmark.js');
-  const { stdout } = await run(process.execPath, [entry, '--json', '--custom-rules', String(options.customRules), '--count', String(options.count)], {
+  const { stdout } = await run(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, 'reviewer'), entry, '--json', '--custom-rules', String(options.customRules), '--count', String(options.count)], {
     cwd: WORKSPACE_ROOT,
     maxBuffer: 1024 * 1024,
     timeout: 300_000,
