@@ -103,13 +103,18 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
     argv = argv.slice(n);
     dynamic = dynamic.slice(n);
   }
+  // The last word looked at as a program, and its base name: most commands have no wrapper, and that word is the program.
+  let looked: string | undefined;
+  let lookedName = '';
   for (let guard = 0; guard < 16 && argv.length; guard++) {
     const first = argv[0]!;
-    if (ASSIGNMENT.test(first)) {
+    if (first.includes('=') && ASSIGNMENT.test(first)) {
       shift(1);
       continue;
     }
     const head = basename(first);
+    looked = first;
+    lookedName = head;
     if (head === 'env') {
       wrappersOf(result).push('env');
       shift(1);
@@ -176,7 +181,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
     if (head === 'flock' && argv[0] === undefined) break;
   }
   result.argv = argv;
-  result.name = basename(argv[0] ?? '');
+  result.name = argv[0] === looked ? lookedName : basename(argv[0] ?? '');
   result.dynamic = dynamic;
   readsCode(result, input, pipedFrom);
   unknownWrapper(result);
@@ -202,7 +207,7 @@ const DESTRUCTIVE_PROGRAMS = new Set(['rm', 'git', 'find', 'dd', 'mkfs', 'shred'
 function unknownWrapper(result: UnwrappedCommand): void {
   const { argv, name: head } = result;
   if (argv.length < 3 || !DESTRUCTIVE_PROGRAMS.has(basename(argv[1]!)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
-  if (inlineCodeCommands(argv, undefined) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
+  if (inlineCodeCommands(argv, undefined, head) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
   commandsOf(result).push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
 }
 
@@ -247,7 +252,7 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
     case 'find':
       return findActions(result);
     default: {
-      const inline = inlineCodeCommands(argv, input);
+      const inline = inlineCodeCommands(argv, input, head);
       if (inline) {
         codeOf(result).push(...inline.code);
         commandsOf(result).push(...inline.commands);

@@ -154,9 +154,8 @@ function powershellDeletions(code: string, via: string, out: InlineCode): void {
 /** Programs whose name at the start of "code" means the agent wrote shell where a program was expected. */
 const SHELL_LOOKING = /^\s*(?:sudo\s+)?(?:rm|git|find|dd|mkfs(?:\.\w+)?|chmod|chown|shred|truncate)\s+-/;
 
-/** The shell code and file deletions an interpreter call amounts to, or null when argv is no interpreter with inline code. */
-export function inlineCodeCommands(argv: readonly string[], input: string | undefined): InlineCode | null {
-  const program = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1);
+/** The shell code and file deletions an interpreter call amounts to, or null when argv is no interpreter with inline code; `program` is argv[0]'s base name. */
+export function inlineCodeCommands(argv: readonly string[], input: string | undefined, program = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1)): InlineCode | null {
   const language = languageOf(program);
   if (!language) return null;
   const code = codeOf(language, argv, input);

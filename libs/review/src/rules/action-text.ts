@@ -56,6 +56,25 @@ export function simpleCommandsNamed(action: ParsedAction, name: string): readonl
   return lines;
 }
 
+/** The programs of the action's shell line as written: the first words of its simple commands (`simpleCommandsNamed`). */
+export function programsWritten(action: ParsedAction): Iterable<string> {
+  return linesByName.of(action).segments.keys();
+}
+
+/** The origin of a URL in lower case: everything before the first `/` after `://` (`https://api.example.com:8443`). */
+export function originOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const path = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+  return (path < 0 ? url : url.slice(0, path)).toLowerCase();
+}
+
+const origins = new DerivedValue((action: ParsedAction): readonly string[] => (action.urls.length ? [...new Set(action.urls.map(originOf))] : NONE));
+
+/** The origins of the URLs the action names (`originOf`), each once. */
+export function originsNamed(action: ParsedAction): readonly string[] {
+  return origins.of(action);
+}
+
 /** An input field as text: strings as they are, anything else as JSON; undefined when the field is absent. */
 export function fieldText(action: ParsedAction, field: string): string | undefined {
   if (!Object.hasOwn(action.input, field)) return undefined;

@@ -100,6 +100,30 @@ describe('compileCustomRule: matching', () => {
   });
 });
 
+describe('compileCustomRule: what a rule needs, for the engine\'s index', () => {
+  it('needs the programs its command globs spell out, or the origins its URL globs spell out, and nothing it cannot tell', () => {
+    expect(rule({ command: ['terraform apply*', 'terraform destroy*', 'helm uninstall *'] }).needs).toEqual({ programs: ['terraform', 'helm'] });
+    expect(rule({ command: ['terraform apply*', '*deploy*'] }).needs).toBeUndefined();
+    expect(rule({ command: 'make' }).needs).toBeUndefined();
+    expect(rule({ url: ['https://Svc.Example.com/**', 'http://localhost:8080/admin*', 'https://svc.example.com'] }).needs).toEqual({
+      origins: ['https://svc.example.com', 'http://localhost:8080'],
+    });
+    for (const url of ['https://*.example.com/**', 'https://svc*', '**/admin/**']) expect(rule({ url }).needs).toBeUndefined();
+    expect(rule({ tool: 'Bash', command_regex: 'migrate' }).needs).toBeUndefined();
+  });
+
+  it('finds nothing on an action without what it needs', () => {
+    // Every URL a glob matches has the origin the index files it under, whatever the case or the path.
+    const api = rule({ url: 'https://svc.example.com/**' });
+    expect(api.evaluate(bash('curl -s HTTPS://SVC.example.com/v1/items'))).not.toBeNull();
+    expect(api.evaluate(bash('curl -s https://svc.example.com'))).not.toBeNull();
+    expect(api.evaluate(bash('curl -s https://svc.example.com.evil.io/x https://user@svc.example.com/x https://svc.example.com:8443/x'))).toBeNull();
+    const named = rule({ command: 'teamctl deploy*' });
+    expect(named.evaluate(bash('/usr/local/bin/teamctl deploy prod'))).toBeNull();
+    expect(named.evaluate(bash('sudo teamctl deploy prod'))).not.toBeNull();
+  });
+});
+
 describe('compileCustomRule: findings', () => {
   it('takes the score, factors and alternative given, and a default score by verdict', () => {
     const given = rule({ tool: 'Bash' }, { verdict: 'warn', score: 0.65, factors: ['team_policy'], alternative: 'Ask first.' });

@@ -7,7 +7,7 @@ import { nameMatcher, pathMatcher } from '../parsing/paths.js';
 import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';
 import { CustomRuleDefinition } from './custom-rule-definition.js';
 import { requiredTextOf } from './pattern-text.js';
-import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
+import type { ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
 
 /** A custom rule that cannot be used, named by where it was written: `rules.yaml: rule "no_tf" match.command_regex: …`. */
@@ -72,6 +72,34 @@ class RuleCompiler {
     return required ? (text) => text.includes(required) && pattern.test(text) : (text) => pattern.test(text);
   }
 
+  /** The `command` globs, each with the program it names when it spells one out (`terraform` of `terraform apply*`). */
+  commandChecks(): { name: string | undefined; matches: (text: string) => boolean }[] {
+    // bash: a `*` also crosses `/`, as a user means in "terraform apply*".
+    const compiled = this.globs(listOf(this.definition.match.command), 'match.command', { bash: true, dot: true });
+    return compiled.map((c) => ({ name: c.prefix.includes(' ') ? c.prefix.slice(0, c.prefix.indexOf(' ')) : undefined, matches: c.matches }));
+  }
+
+  urlGlobs(): CompiledGlob[] {
+    return this.globs(listOf(this.definition.match.url), 'match.url', { dot: true, nocase: true });
+  }
+
+  /**
+   * What an action needs for the rule to match, when its conditions say: the programs every `command` glob
+   * names, or the origins every `url` glob spells out in full (`https://svc.example.com/**`). None otherwise.
+   */
+  needs(): RuleNeeds | undefined {
+    const { match } = this.definition;
+    if (match.command !== undefined) {
+      const names = this.commandChecks().map((c) => c.name);
+      if (names.length && names.every((n) => n !== undefined)) return { programs: [...new Set(names as string[])] };
+    }
+    if (match.url !== undefined) {
+      const origins = this.urlGlobs().map((c) => originSpelledOut(c));
+      if (origins.length && origins.every((o) => o !== undefined)) return { origins: [...new Set(origins as string[])] };
+    }
+    return undefined;
+  }
+
   globs(globs: string[], field: string, options: GlobOptions): CompiledGlob[] {
     try {
       return globs.map((glob) => compileGlob(glob, options));
@@ -125,9 +153,8 @@ class RuleCompiler {
         return ({ action }) => action.packages.some(matches);
       }
       case 'url': {
-        const urls = listOf(match.url);
-        if (!urls.length) return null;
-        const compiled = this.globs(urls, field, { dot: true, nocase: true });
+        if (!listOf(match.url).length) return null;
+        const compiled = this.urlGlobs();
         return ({ action }) => {
           for (const url of action.urls) for (const c of compiled) if (c.matches(url)) return true;
           return false;
@@ -141,12 +168,9 @@ class RuleCompiler {
         return key === 'path' ? ({ action }) => action.paths.some(matches) : ({ action }) => action.writtenPaths.some(matches);
       }
       case 'command': {
-        const globs = listOf(match.command);
-        if (!globs.length) return null;
-        // bash: a `*` also crosses `/`, as a user means in "terraform apply*".
-        const compiled = this.globs(globs, field, { bash: true, dot: true });
+        if (!listOf(match.command).length) return null;
         // A glob that spells out its command's name (`terraform apply*`) is only tried on the commands of that name.
-        const checks = compiled.map((c) => ({ name: c.prefix.includes(' ') ? c.prefix.slice(0, c.prefix.indexOf(' ')) : undefined, matches: c.matches }));
+        const checks = this.commandChecks();
         return ({ action }) =>
           action.command !== undefined && checks.some(({ name, matches }) => (name === undefined ? simpleCommands(action) : simpleCommandsNamed(action, name)).some(matches));
       }
@@ -217,6 +241,7 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
   if (!given.length) compiler.fail('match', 'a rule needs at least one condition');
   const conditions = given.map((key) => compiler.condition(key)).filter((c): c is Condition => c !== null);
   const modification = compiler.modification();
+  const needs = compiler.needs();
   const { name, verdict, reason, alternative, factors } = definition;
   const score = definition.score ?? DEFAULT_SCORES[verdict];
   const base: RuleFinding = { rule: name, verdict, score, severity: severityOf(score), factors: factors ?? ['custom_rule'], reason };
@@ -226,6 +251,7 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
     description: definition.description ?? reason,
     essential: false,
     reads: given.some((key) => SESSION_CONDITIONS.has(key)) ? 'session' : 'action',
+    ...(needs ? { needs } : {}),
     evaluate(context) {
       for (const condition of conditions) if (!condition(context)) return null;
       if (!modification) return { ...base, factors: [...base.factors] };
@@ -233,6 +259,23 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
       return modifiedInput && { ...base, factors: [...base.factors], modifiedInput };
     },
   };
+}
+
+/**
+ * The origin (`scheme://host[:port]`, lower case) every URL a glob matches has, when the glob spells it out
+ * and goes on with a path or nothing: `https://svc.example.com/**`, `https://svc.example.com/api*`, not
+ * `https://*.example.com/**` or `https://svc*`.
+ */
+function originSpelledOut(glob: CompiledGlob): string | undefined {
+  const { prefix } = glob;
+  const scheme = prefix.indexOf('://');
+  if (scheme <= 0 || prefix.length <= scheme + 3) return undefined;
+  // A path after the host (`https://svc/api*`): the origin ends there.
+  const path = prefix.indexOf('/', scheme + 3);
+  if (path > scheme + 3) return prefix.slice(0, path).toLowerCase();
+  if (path >= 0) return undefined;
+  const next = glob.glob[prefix.length];
+  return next === undefined || next === '/' ? prefix.toLowerCase() : undefined;
 }
 
 /** Names of the rules a list turns off (`enabled: false`) or only observes (`shadow: true`), for the engine's options. */

@@ -36,5 +36,19 @@ export interface ReviewRule {
    * `session`: it reads the session (history, phase, scope) and runs on every review.
    */
   readonly reads: 'action' | 'session';
+  /** What the action must have for the rule to find anything; the engine runs it only then (see RuleNeeds). */
+  readonly needs?: RuleNeeds;
   evaluate(context: RuleContext): RuleFinding | null;
+}
+
+/**
+ * Without one of these the rule finds nothing: the engine keeps such rules in an index and runs them only
+ * for an action that has one, so hundreds of custom rules about programs and hosts a line does not name
+ * cost a look-up each of the line's programs and origins, not a test each.
+ */
+export interface RuleNeeds {
+  /** Programs as written: the first word of a simple command of the shell line (`programsWritten`). */
+  programs?: readonly string[];
+  /** `scheme://host[:port]` in lower case, of a URL the action names (`originsNamed`). */
+  origins?: readonly string[];
 }

@@ -1,11 +1,14 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { VerdictKind } from '@warden/contracts';
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import { BUILT_IN_RULES } from './built-in-rules.js';
+import type { CustomRuleDefinition } from './custom-rule-definition.js';
 import { compileCustomRule } from './custom-rules.js';
-import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
+import type { ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
-import { DuplicateRuleError, RulesEngine } from './rules-engine.js';
+import { byStrength, DuplicateRuleError, RulesEngine } from './rules-engine.js';
 
 function bash(command: string): RuleContext {
   const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app');
@@ -14,11 +17,12 @@ function bash(command: string): RuleContext {
 
 type CountingRule = ReviewRule & { calls: number };
 
-function fixed(name: string, verdict: VerdictKind | null, score = 0.5, reads: 'action' | 'session' = 'action'): CountingRule {
+function fixed(name: string, verdict: VerdictKind | null, score = 0.5, reads: 'action' | 'session' = 'action', needs?: RuleNeeds): CountingRule {
   const rule: CountingRule = {
     name,
     description: name,
     reads,
+    ...(needs ? { needs } : {}),
     calls: 0,
     evaluate(): RuleFinding | null {
       rule.calls++;
@@ -104,5 +108,50 @@ describe('RulesEngine', () => {
       ['deletion_outside_project', 'block'],
       ['no_terraform_apply', 'require_approval'],
     ]);
+  });
+
+  it('runs a rule that needs a program or an origin only for an action that has one, in its place among the others', () => {
+    const terraform = fixed('needs_terraform', 'warn', 0.5, 'action', { programs: ['terraform', 'tofu'] });
+    const api = fixed('needs_api', 'warn', 0.5, 'action', { origins: ['https://api.example.com'] });
+    const before = fixed('before', 'warn', 0.5);
+    const after = fixed('after', 'warn', 0.5);
+    const engine = new RulesEngine([before, terraform, api, after]);
+    const names = (command: string) => engine.evaluate(bash(command)).findings.map((f) => f.rule);
+    expect(names('ls && git status')).toEqual(['before', 'after']);
+    expect([terraform.calls, api.calls]).toEqual([0, 0]);
+    // Equal verdicts and scores keep the rules' order: the index changes which rules run, not the order.
+    expect(names('cd infra && tofu plan')).toEqual(['before', 'needs_terraform', 'after']);
+    expect(names('curl -s HTTPS://API.example.com/v1/items && terraform apply')).toEqual(['before', 'needs_terraform', 'needs_api', 'after']);
+    expect(names('curl https://api.example.com.evil.io/x')).toEqual(['before', 'after']);
+    expect([terraform.calls, api.calls]).toEqual([2, 1]);
+  });
+
+  it('finds with its index exactly what every rule run one by one finds, on the project\'s labelled commands', () => {
+    // Rules of the shapes teams write, naming programs and hosts the commands below use and others they do not.
+    const definitions: CustomRuleDefinition[] = [
+      ...['git push*', 'rm -rf *', 'npm install*', 'docker run *', 'kubectl delete *', 'curl *', 'teamctl deploy*', 'aws s3 *'].map((command, i) => ({ name: `command_${i}`, match: { command }, verdict: 'warn' as const, reason: command })),
+      ...['https://github.com/**', 'http://localhost:9200/**', 'https://api.example.com/v1*', 'HTTPS://Registry.npmjs.org/**', 'https://svc-7.internal.example.com/**'].map((url, i) => ({ name: `url_${i}`, match: { url }, verdict: 'require_approval' as const, reason: url })),
+      { name: 'both', match: { command: 'git push*', url: 'https://github.com/**' }, verdict: 'block', reason: 'both' },
+      { name: 'unindexed', match: { command: '*deploy*' }, verdict: 'warn', reason: 'unindexed' },
+    ];
+    const rules = [...BUILT_IN_RULES, ...definitions.map((d) => compileCustomRule(d, 'rules.yaml'))];
+    expect(rules.filter((r) => r.needs).length).toBe(definitions.length - 1);
+    const engine = new RulesEngine(rules);
+    const directory = fileURLToPath(new URL('../../corpus/', import.meta.url));
+    const commands = readdirSync(directory)
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) => readFileSync(`${directory}${f}`, 'utf8').split('\n').filter(Boolean))
+      .map((line) => (JSON.parse(line) as { input: { command?: string } }).input.command)
+      .filter((c): c is string => typeof c === 'string');
+    expect(commands.length).toBeGreaterThan(600);
+    let indexedHits = 0;
+    for (const command of commands) {
+      const direct = rules.flatMap((rule) => rule.evaluate(bash(command)) ?? []).sort(byStrength);
+      const found = engine.evaluate(bash(command)).findings;
+      expect({ command, findings: found.map((f) => f.rule) }).toEqual({ command, findings: direct.map((f) => f.rule) });
+      indexedHits += found.filter((f) => /^(?:command|url)_|^both$/.test(f.rule)).length;
+    }
+    // The indexed rules do fire on these commands: the comparison covers them.
+    expect(indexedHits).toBeGreaterThan(20);
   });
 });

@@ -1,5 +1,7 @@
 import { VERDICT_STRENGTH } from '../verdict-strength.js';
 import { BUILT_IN_RULES } from './built-in-rules.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import { originsNamed, programsWritten } from './action-text.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './review-rule.js';
 
 export interface RuleEvaluation {
@@ -31,18 +33,67 @@ export function byStrength(a: RuleFinding, b: RuleFinding): number {
   return VERDICT_STRENGTH[b.verdict] - VERDICT_STRENGTH[a.verdict] || b.score - a.score;
 }
 
+/**
+ * Rules in the order they run, with an index of those that need a program or an origin (`RuleNeeds`):
+ * such a rule runs only for an action that has one.
+ */
+interface RuleList {
+  rules: readonly ReviewRule[];
+  /** Positions of the rules that need each program or origin. */
+  byProgram: ReadonlyMap<string, readonly number[]>;
+  byOrigin: ReadonlyMap<string, readonly number[]>;
+  /** Whether the rule at each position runs only when the index names it. */
+  indexed: readonly boolean[];
+  anyIndexed: boolean;
+}
+
 interface RuleSet {
-  all: ReviewRule[];
-  action: ReviewRule[];
-  session: ReviewRule[];
+  all: RuleList;
+  action: RuleList;
+  session: RuleList;
+}
+
+function ruleList(rules: readonly ReviewRule[]): RuleList {
+  const byProgram = new Map<string, number[]>();
+  const byOrigin = new Map<string, number[]>();
+  const add = (index: Map<string, number[]>, key: string, position: number) => {
+    const positions = index.get(key);
+    if (!positions) index.set(key, [position]);
+    else if (positions[positions.length - 1] !== position) positions.push(position);
+  };
+  const indexed = rules.map((rule, position) => {
+    const { programs = [], origins = [] } = rule.needs ?? {};
+    for (const program of programs) add(byProgram, program, position);
+    for (const origin of origins) add(byOrigin, origin, position);
+    return programs.length + origins.length > 0;
+  });
+  return { rules, byProgram, byOrigin, indexed, anyIndexed: indexed.includes(true) };
 }
 
 function ruleSet(rules: ReviewRule[]): RuleSet {
-  return { all: rules, action: rules.filter((r) => r.reads === 'action'), session: rules.filter((r) => r.reads === 'session') };
+  return { all: ruleList(rules), action: ruleList(rules.filter((r) => r.reads === 'action')), session: ruleList(rules.filter((r) => r.reads === 'session')) };
 }
 
-function run(rules: readonly ReviewRule[], context: RuleContext, findings: RuleFinding[], errors: RuleEvaluation['errors']): void {
-  for (const rule of rules) {
+const NO_POSITIONS: readonly number[] = [];
+
+/** Which indexed rules the action has what they need for: one look-up per program and origin it has. */
+function neededBy(list: RuleList, action: ParsedAction): Uint8Array {
+  const wanted = new Uint8Array(list.rules.length);
+  if (list.byProgram.size) {
+    for (const program of programsWritten(action)) for (const position of list.byProgram.get(program) ?? NO_POSITIONS) wanted[position] = 1;
+  }
+  if (list.byOrigin.size) {
+    for (const origin of originsNamed(action)) for (const position of list.byOrigin.get(origin) ?? NO_POSITIONS) wanted[position] = 1;
+  }
+  return wanted;
+}
+
+function run(list: RuleList, context: RuleContext, findings: RuleFinding[], errors: RuleEvaluation['errors']): void {
+  const { rules, indexed } = list;
+  const wanted = list.anyIndexed ? neededBy(list, context.action) : undefined;
+  for (let position = 0; position < rules.length; position++) {
+    if (wanted && indexed[position] && !wanted[position]) continue;
+    const rule = rules[position]!;
     try {
       const finding = rule.evaluate(context);
       if (finding) findings.push(finding);
@@ -83,7 +134,7 @@ export class RulesEngine {
 
   /** Names of the rules evaluated: enforced ones, then shadow ones (disabled rules are left out). */
   get names(): string[] {
-    return [...this.enforced.all, ...this.shadowed.all].map((r) => r.name);
+    return [...this.enforced.all.rules, ...this.shadowed.all.rules].map((r) => r.name);
   }
 
   /** Evaluates every rule, or only those that read the action alone (`action`) or the session (`session`). */
@@ -91,7 +142,7 @@ export class RulesEngine {
     const evaluation: RuleEvaluation = { findings: [], shadow: [], errors: [] };
     run(only ? this.enforced[only] : this.enforced.all, context, evaluation.findings, evaluation.errors);
     const shadowRules = only ? this.shadowed[only] : this.shadowed.all;
-    if (shadowRules.length) run(shadowRules, context, evaluation.shadow, evaluation.errors);
+    if (shadowRules.rules.length) run(shadowRules, context, evaluation.shadow, evaluation.errors);
     if (evaluation.findings.length > 1) evaluation.findings.sort(byStrength);
     if (evaluation.shadow.length > 1) evaluation.shadow.sort(byStrength);
     return evaluation;
