@@ -30,6 +30,16 @@ const CONTAINER_COMMANDS = new Set(['docker', 'podman']);
 /** Cheap test before parsing: only commands with one of these can start a service. */
 const MAY_START = /\b(up|start|restart|run-server|launch-server|serve|dev|preview|run)\b|&/;
 
+/**
+ * A URL up to the path (`http://localhost:8080` of `http://localhost:8080/health?i=3`), as written: the
+ * authority ends at the first `/` after `://` at the latest, so the address read from this is the URL's.
+ */
+function originText(url: string): string {
+  const scheme = url.indexOf('://');
+  const path = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+  return path < 0 ? url : url.slice(0, path);
+}
+
 /** URLs named, and the `host:port` arguments of curl, wget, nc and telnet. */
 export function targetsOf(urls: readonly string[], segments: readonly ShellSegment[]): RequestTarget[] {
   const targets: RequestTarget[] = [];
@@ -40,7 +50,14 @@ export function targetsOf(urls: readonly string[], segments: readonly ShellSegme
       targets.push({ url, address });
     }
   };
-  for (const url of urls) add(url, addressOfUrl(url));
+  // A script that polls a server names it again and again: its address is read once per origin.
+  const byOrigin = new Map<string, EndpointAddress | undefined>();
+  for (const url of urls) {
+    const origin = originText(url);
+    let address = byOrigin.get(origin);
+    if (address === undefined && !byOrigin.has(origin)) byOrigin.set(origin, (address = addressOfUrl(origin)));
+    add(url, address);
+  }
   const names = commandNames(segments);
   for (const position of positionsRunning(segments, CLIENTS)) {
     const segment = segments[position]!;
