@@ -1,5 +1,6 @@
 import type { Severity } from '@warden/contracts';
-import { BASE_RISK, type ParsedAction } from '../parsing/parsed-action.js';
+import { BASE_RISK } from '../parsing/intent.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ReviewSession } from '../session/review-session.js';
 import type { RuleFinding } from '../rules/review-rule.js';
 import { isHarmlessRead } from '../rules/scope-rules.js';

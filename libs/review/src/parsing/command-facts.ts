@@ -16,6 +16,22 @@ export function isProtectedPath(path: string): boolean {
   return PROTECTED_PATHS.has(trimmed);
 }
 
+/** Commands that create, change or delete the files they name. */
+export const CREATE_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'tee', 'cp', 'ln']);
+export const MODIFY_COMMANDS: ReadonlySet<string> = new Set(['mv', 'patch', 'truncate']);
+export const DELETE_COMMANDS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'unlink', 'shred']);
+
+export function nonOptions(argv: readonly string[], from = 1): string[] {
+  const found: string[] = [];
+  pushNonOptions(found, argv, from);
+  return found;
+}
+
+/** Adds the arguments from `from` on that are no options to `out` (a long line has hundreds of segments: no list of its own for each). */
+export function pushNonOptions(out: string[], argv: readonly string[], from = 1): void {
+  for (let i = from; i < argv.length; i++) if (argv[i] !== '' && !argv[i]!.startsWith('-')) out.push(argv[i]!);
+}
+
 export function commandName(segment: ShellSegment): string {
   return segment.name;
 }

@@ -1,44 +1,11 @@
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
-import { digest, foldedDigest } from '@warden/signatures';
+import { commandKey, compactKey, stableKey } from './action-key.js';
 import { agentToolCall } from './agent-tools.js';
-import { commandName, readRm, someArgument } from './command-facts.js';
+import { commandName, CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOptions, someArgument } from './command-facts.js';
+import { BASE_RISK, type Intent } from './intent.js';
 import { isStreamPath, isTempPath, resolvePath } from './paths.js';
+import { segmentPaths } from './segment-paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
-
-/** What an action would do, in the step reviewer's words (seed 001), plus the finer kinds Warden tells apart. */
-export type Intent =
-  | 'file_read'
-  | 'file_creation'
-  | 'file_modification'
-  | 'file_deletion'
-  | 'system_command'
-  | 'command_execution'
-  | 'network_request'
-  | 'package_install'
-  | 'delegation'
-  | 'external_tool'
-  | 'message'
-  | 'unknown';
-
-/**
- * Base risk of each intent: the seed's values for deletion 0.8, system command 0.7, network 0.6,
- * modification 0.4, creation 0.3 and read 0.1. `command_execution` is a project command (tests, builds,
- * git commits) that changes nothing outside the project; `system_command` is everything else a shell runs.
- */
-export const BASE_RISK: Record<Intent, number> = {
-  file_deletion: 0.8,
-  system_command: 0.7,
-  package_install: 0.7,
-  network_request: 0.6,
-  file_modification: 0.4,
-  external_tool: 0.4,
-  unknown: 0.4,
-  command_execution: 0.3,
-  file_creation: 0.3,
-  delegation: 0.2,
-  file_read: 0.1,
-  message: 0.1,
-};
 
 export interface ParsedAction {
   kind: ActionKind;
@@ -127,19 +94,7 @@ const PROJECT_COMMANDS = new Set([
 const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'eval', 'xargs', 'parallel', 'watch', 'time', 'timeout', 'nohup', 'exec', 'command']);
 /** docker and podman subcommands that build or run the project's own containers. */
 const CONTAINER_PROJECT_WORK = new Set(['build', 'compose', 'run', 'ps', 'images', 'logs', 'exec', 'inspect', 'pull', 'start', 'stop', 'restart', 'buildx', 'version', 'info', 'stats', 'top', 'port', 'cp']);
-const CREATE_COMMANDS = new Set(['mkdir', 'touch', 'tee', 'cp', 'ln']);
-const MODIFY_COMMANDS = new Set(['mv', 'patch', 'truncate']);
-const DELETE_COMMANDS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 const NETWORK_COMMANDS = new Set(['curl', 'wget', 'http', 'https', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'telnet', 'ping', 'dig', 'nslookup', 'ftp', 'aria2c']);
-/** Commands that name files in all their non-option arguments. */
-const FILE_ARGUMENT_COMMANDS = new Set([
-  ...CREATE_COMMANDS, ...MODIFY_COMMANDS, ...DELETE_COMMANDS, 'cat', 'head', 'tail', 'less', 'more', 'ls', 'stat', 'file', 'wc', 'chmod', 'chown',
-  'tree', 'du', 'source', '.', 'bat', 'tac', 'zcat', 'cd',
-]);
-/** Readers whose first argument is a pattern or program and the rest are files (`grep -n TODO src/a.ts`). */
-const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'jq', 'yq', 'awk', 'sed']);
-/** Readers whose arguments are all files. */
-const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
 const PACKAGE_INSTALLER_TABLE: Record<string, { verbs: string[]; packageArgs: boolean }> = {
   npm: { verbs: ['install', 'i', 'add', 'ci', 'isntall'], packageArgs: true },
   pnpm: { verbs: ['install', 'i', 'add'], packageArgs: true },
@@ -173,17 +128,6 @@ const URL_PATTERN = /\b(?:https?|wss?|ftp):\/\/[^\s'"<>|;)]+/gi;
 function stringField(input: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const name of names) if (typeof input[name] === 'string') return input[name] as string;
   return undefined;
-}
-
-function nonOptions(argv: readonly string[], from = 1): string[] {
-  const found: string[] = [];
-  pushNonOptions(found, argv, from);
-  return found;
-}
-
-/** Adds the arguments from `from` on that are no options to `out` (a long line has hundreds of segments: no list of its own for each). */
-function pushNonOptions(out: string[], argv: readonly string[], from = 1): void {
-  for (let i = from; i < argv.length; i++) if (argv[i] !== '' && !argv[i]!.startsWith('-')) out.push(argv[i]!);
 }
 
 const isOperand = (arg: string) => !arg.startsWith('-');
@@ -287,62 +231,6 @@ export function describesOnly(segment: ShellSegment): boolean {
   return DESCRIBERS.has(cmd);
 }
 
-/**
- * Files a simple command names: all arguments of file commands, and anything that looks like an absolute
- * or home path. Added to the action's lists (a long line has hundreds of segments: none gets lists of its own).
- */
-function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean, read: string[], written: string[], mentioned: string[]): void {
-  if (segment.remoteHost || describes) return;
-  const readFrom = read.length;
-  const writtenFrom = written.length;
-  const { argv } = segment;
-  if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
-    // chmod's mode and chown's owner are not files.
-    if (cmd === 'chmod' || cmd === 'chown') {
-      const files = nonOptions(argv);
-      for (let i = 1; i < files.length; i++) written.push(files[i]!);
-    } else if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'mv' || cmd === 'tee') pushNonOptions(written, argv);
-    else if (cmd === 'cp' || cmd === 'ln') {
-      const files = nonOptions(argv);
-      for (let i = 0; i < files.length - 1; i++) read.push(files[i]!);
-      if (files.length) written.push(files[files.length - 1]!);
-    } else pushNonOptions(read, argv);
-  } else if (cmd === 'sed' && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
-    const files = nonOptions(argv);
-    for (let i = 1; i < files.length; i++) written.push(files[i]!);
-  } else if (cmd === 'find') {
-    const args = argv.slice(1);
-    // find reads the trees it starts from; what it deletes or runs is in segments of their own.
-    read.push(...args.slice(0, Math.max(0, args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!'))).filter(Boolean));
-    if (!args.some((a) => a.startsWith('-') || a === '(' || a === '!')) read.push(...args);
-  } else if (PATTERN_FIRST_READERS.has(cmd)) {
-    const files = nonOptions(argv);
-    for (let i = 1; i < files.length; i++) read.push(files[i]!);
-  } else if (FILE_READERS.has(cmd)) {
-    pushNonOptions(read, argv);
-  } else {
-    // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
-    for (let i = 1; i < argv.length; i++) {
-      const arg = argv[i]!;
-      const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
-      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
-    }
-  }
-  const rm = cmd === 'rm' ? readRm(segment) : null;
-  if (rm) for (const target of rm.targets) if (written.indexOf(target, writtenFrom) < 0) written.push(target);
-  const { redirects } = segment;
-  for (let i = 0; i < redirects.length; i++) {
-    const redirect = redirects[i]!;
-    if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
-    (redirect.operator.includes('>') ? written : read).push(redirect.target);
-  }
-  // Relative paths are the directory's an earlier `cd` of the line moved to.
-  const { cwd } = segment;
-  if (cwd === undefined || cwd === '?') return;
-  for (let i = readFrom; i < read.length; i++) if (!/^[/~]/.test(read[i]!)) read[i] = `${cwd}/${read[i]}`;
-  for (let i = writtenFrom; i < written.length; i++) if (!/^[/~]/.test(written[i]!)) written[i] = `${cwd}/${written[i]}`;
-}
-
 const READ_VERB = /^(?:get|list|search|read|fetch|find|query|describe|show|resolve|lookup|view|browse|docs?|retrieve|inspect|check|status|count|explain|summari[sz]e)$/i;
 const WRITE_VERB = /^(?:create|update|delete|remove|write|send|post|put|patch|set|add|insert|drop|merge|push|publish|deploy|execute|exec|run|apply|move|rename|close|comment|approve|invite|upload|trigger|cancel|revoke|grant)$/i;
 
@@ -378,33 +266,6 @@ function fileOperationIntent(operation: string | undefined): Intent {
 function sortIntents(intents: Iterable<Intent>): Intent[] {
   const list = [...new Set(intents)];
   return list.length ? list.sort((a, b) => BASE_RISK[b] - BASE_RISK[a]) : ['unknown'];
-}
-
-function stableKey(tool: string, input: Record<string, unknown>): string {
-  const keys = Object.keys(input).sort();
-  const text = JSON.stringify(input, keys);
-  return `${tool}:${text.length > 512 ? text.slice(0, 512) : text}`;
-}
-
-/** Keys longer than this are remembered as a digest (see compactKey). */
-const MAX_PLAIN_KEY = 256;
-
-/**
- * An action's key, short: a session remembers the keys of its last 100 actions, and a key as long as a
- * 4 KB script or a written file would be copied by every young-generation collection until it is
- * promoted. Keys are only compared, so a long one becomes its length and a 53-bit digest.
- */
-function compactKey(tool: string, key: string): string {
-  return key.length <= MAX_PLAIN_KEY ? key : `${tool}:#${key.length}:${digest(key)}`;
-}
-
-/** A command's key: whitespace runs read as one space, the ends trimmed; a long one as its folded length and digest. */
-function commandKey(tool: string, command: string): string {
-  if (command.length + tool.length + 1 > MAX_PLAIN_KEY) {
-    const folded = foldedDigest(command);
-    if (folded.length + tool.length + 1 > MAX_PLAIN_KEY) return `${tool}:#${folded.length + tool.length + 1}:${folded.digest}`;
-  }
-  return `${tool}:${command.replace(/\s{2,}|[^\S ]/g, ' ').trim()}`;
 }
 
 /**

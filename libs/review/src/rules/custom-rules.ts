@@ -1,7 +1,7 @@
 import { ACTION_KINDS, type VerdictKind } from '@warden/contracts';
 import { Compile } from 'typebox/compile';
 import { parse as parseYaml } from 'yaml';
-import { BASE_RISK } from '../parsing/parsed-action.js';
+import { BASE_RISK } from '../parsing/intent.js';
 import { compileGlob, type CompiledGlob, type GlobOptions } from '../parsing/glob-match.js';
 import { nameMatcher, pathMatcher } from '../parsing/paths.js';
 import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';

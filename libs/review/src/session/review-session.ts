@@ -1,7 +1,8 @@
 import type { Phase, PatternType, Severity, VerdictKind } from '@warden/contracts';
 import { isProtectedPath } from '../parsing/command-facts.js';
 import { isHomeRoot } from '../parsing/paths.js';
-import type { Intent, ParsedAction } from '../parsing/parsed-action.js';
+import type { Intent } from '../parsing/intent.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { pastCommandOf, type PastCommand } from '../validation/past-command.js';
 

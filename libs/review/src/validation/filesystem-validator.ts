@@ -1,4 +1,5 @@
-import type { Intent, ParsedAction } from '../parsing/parsed-action.js';
+import type { Intent } from '../parsing/intent.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ReviewSession } from '../session/review-session.js';
 import { isConfigFile, isSecretsEnvFile } from './config-files.js';
 import type { PrerequisiteCheck, ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';

@@ -1,0 +1,69 @@
+import { CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
+import { isStreamPath } from './paths.js';
+import type { ShellSegment } from './shell-command.js';
+
+/** Commands that name files in all their non-option arguments. */
+const FILE_ARGUMENT_COMMANDS = new Set([
+  ...CREATE_COMMANDS, ...MODIFY_COMMANDS, ...DELETE_COMMANDS, 'cat', 'head', 'tail', 'less', 'more', 'ls', 'stat', 'file', 'wc', 'chmod', 'chown',
+  'tree', 'du', 'source', '.', 'bat', 'tac', 'zcat', 'cd',
+]);
+/** Readers whose first argument is a pattern or program and the rest are files (`grep -n TODO src/a.ts`). */
+const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'jq', 'yq', 'awk', 'sed']);
+/** Readers whose arguments are all files. */
+const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
+
+/**
+ * Files a simple command names: all arguments of file commands, and anything that looks like an absolute
+ * or home path. Added to the action's lists (a long line has hundreds of segments: none gets lists of its own).
+ */
+export function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean, read: string[], written: string[], mentioned: string[]): void {
+  if (segment.remoteHost || describes) return;
+  const readFrom = read.length;
+  const writtenFrom = written.length;
+  const { argv } = segment;
+  if (FILE_ARGUMENT_COMMANDS.has(cmd)) {
+    // chmod's mode and chown's owner are not files.
+    if (cmd === 'chmod' || cmd === 'chown') {
+      const files = nonOptions(argv);
+      for (let i = 1; i < files.length; i++) written.push(files[i]!);
+    } else if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'mv' || cmd === 'tee') pushNonOptions(written, argv);
+    else if (cmd === 'cp' || cmd === 'ln') {
+      const files = nonOptions(argv);
+      for (let i = 0; i < files.length - 1; i++) read.push(files[i]!);
+      if (files.length) written.push(files[files.length - 1]!);
+    } else pushNonOptions(read, argv);
+  } else if (cmd === 'sed' && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+    const files = nonOptions(argv);
+    for (let i = 1; i < files.length; i++) written.push(files[i]!);
+  } else if (cmd === 'find') {
+    const args = argv.slice(1);
+    // find reads the trees it starts from; what it deletes or runs is in segments of their own.
+    read.push(...args.slice(0, Math.max(0, args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!'))).filter(Boolean));
+    if (!args.some((a) => a.startsWith('-') || a === '(' || a === '!')) read.push(...args);
+  } else if (PATTERN_FIRST_READERS.has(cmd)) {
+    const files = nonOptions(argv);
+    for (let i = 1; i < files.length; i++) read.push(files[i]!);
+  } else if (FILE_READERS.has(cmd)) {
+    pushNonOptions(read, argv);
+  } else {
+    // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
+    for (let i = 1; i < argv.length; i++) {
+      const arg = argv[i]!;
+      const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
+      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
+    }
+  }
+  const rm = cmd === 'rm' ? readRm(segment) : null;
+  if (rm) for (const target of rm.targets) if (written.indexOf(target, writtenFrom) < 0) written.push(target);
+  const { redirects } = segment;
+  for (let i = 0; i < redirects.length; i++) {
+    const redirect = redirects[i]!;
+    if (isStreamPath(redirect.target) || redirect.operator.startsWith('<<')) continue;
+    (redirect.operator.includes('>') ? written : read).push(redirect.target);
+  }
+  // Relative paths are the directory's an earlier `cd` of the line moved to.
+  const { cwd } = segment;
+  if (cwd === undefined || cwd === '?') return;
+  for (let i = readFrom; i < read.length; i++) if (!/^[/~]/.test(read[i]!)) read[i] = `${cwd}/${read[i]}`;
+  for (let i = writtenFrom; i < written.length; i++) if (!/^[/~]/.test(written[i]!)) written[i] = `${cwd}/${written[i]}`;
+}
