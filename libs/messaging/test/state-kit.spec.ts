@@ -216,6 +216,51 @@ describe('the session state kit over a real nats-server', () => {
       expect((await stored(session.sessionId))?.applied).toEqual(expect.arrayContaining([started, action.id]));
     });
 
+    it('asks a model that remembers the messages it applied, and stores no second list of their ids', async () => {
+      /** A session that remembers what it applied in its own snapshot, as the breaker's ledger does. */
+      interface Ledger extends Tally {
+        seen: string[];
+      }
+      const ledgerModel: SessionModel<Ledger, Ledger> = {
+        open: (address) => ({ agent: address.agentId, session: address.sessionId, count: 0, seen: [] }),
+        restore: (stored) => ({ ...stored, seen: [...stored.seen] }),
+        snapshot: (ledger) => ({ ...ledger, seen: [...ledger.seen] }),
+        applied: (ledger, messageId) => ledger.seen.includes(messageId),
+      };
+      const records = new RecordStore<KeptSession<Ledger>>(bus.nc, PATTERN_SESSION_BUCKET);
+      const ledgerKeeper = () =>
+        new SessionKeeper<Ledger, Ledger>({ store: records, publish: (m) => publisher.publishMessage(m), model: ledgerModel, partitions: PARTITIONS, lifecycle: new SessionLifecycle(bus.jsm, PARTITIONS) });
+      const apply = (kept: SessionKeeper<Ledger, Ledger>, message: AnyMessage) =>
+        kept.run({ agentId: message.agent_id, sessionId: message.session_id }, Date.now(), async (held) => {
+          if (kept.hasApplied(held, message.id)) return 'duplicate';
+          for (const missed of await kept.missedLifecycle(held, message, Date.now())) held.session.seen.push(missed.message.id);
+          held.session.count++;
+          held.session.seen.push(message.id);
+          await kept.commit(held, message, []);
+          return 'applied';
+        });
+      const session = newSession();
+      const started = await publishLifecycle(session.sessionId, 'session.started', EXAMPLE_PAYLOADS['session.started']);
+      const messages = [cause(session.sessionId), cause(session.sessionId)];
+      const kept = ledgerKeeper();
+      expect(await apply(kept, messages[0]!)).toBe('applied');
+      expect(await apply(kept, messages[1]!)).toBe('applied');
+      expect(await apply(kept, messages[1]!)).toBe('duplicate');
+      // The ids once, in the model's snapshot; the declaration it overtook applied through the model too.
+      expect(await records.get(`session.agent-1.${session.sessionId}`)).toMatchObject({
+        value: { state: { count: 2, seen: [started, messages[0]!.id, messages[1]!.id] }, outbox: [], applied: [], declared: true },
+      });
+      // Another replica recognises a redelivery from the model's snapshot.
+      expect(await apply(ledgerKeeper(), messages[0]!)).toBe('duplicate');
+      // A record of the version that kept both lists: the model's are the ones asked.
+      const older = newSession();
+      const old = cause(older.sessionId);
+      await records.write(`session.agent-1.${older.sessionId}`, { state: { agent: 'agent-1', session: older.sessionId, count: 1, seen: [old.id] }, outbox: [], applied: [old.id], declared: true }, undefined);
+      expect(await apply(ledgerKeeper(), old)).toBe('duplicate');
+      expect(await apply(ledgerKeeper(), cause(older.sessionId))).toBe('applied');
+      expect((await records.get(`session.agent-1.${older.sessionId}`))?.value.applied).toEqual([]);
+    });
+
     it('looks up the declaration of a session that never declares once, and a declaration itself never', async () => {
       const { kept } = keeper();
       const session = newSession();

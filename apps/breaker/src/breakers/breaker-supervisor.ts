@@ -67,6 +67,8 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
         open: (address, at) => SessionBreakers.open(settings, address.agentId, address.sessionId, at),
         restore: (ledger) => SessionBreakers.restore(settings, ledger),
         snapshot: (breakers) => breakers.ledger,
+        // The ledger remembers the messages it applied: the record keeps them once.
+        applied: (breakers, messageId) => breakers.hasApplied(messageId),
       },
       // A predecessor may have died between its ledger and state writes: write the state once.
       takeOver: (held) => this.settle(held),

@@ -46,6 +46,8 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
         open: (address) => new InterventionSession(settings, emptyRecord(address.agentId, address.sessionId, settings.resource_throttling.default_limits)),
         restore: (record) => new InterventionSession(settings, record),
         snapshot: (session) => session.record,
+        // The record remembers the messages applied to it: the keeper keeps them once.
+        applied: (session, messageId) => session.hasApplied(messageId),
       },
       events: { size: (held) => metrics.sessions.set(held), conflict: () => metrics.conflicts.inc() },
     });

@@ -21,6 +21,46 @@ export interface SessionModel<S, Stored> {
   open(address: SessionAddress, at: number): S;
   restore(stored: Stored): S;
   snapshot(session: S): Stored;
+  /**
+   * For a model that remembers the ids of the messages applied to it in its own snapshot (the breaker's
+   * ledger, the intervention record): whether it applied this one. The keeper then asks it, and stores no
+   * list of its own beside: the same ids twice made every record half again as long.
+   */
+  applied?(session: S, messageId: string): boolean;
+}
+
+/** The messages applied to a held session, as the keeper asks about them and stores them. */
+export interface AppliedLog {
+  has(id: string): boolean;
+  /** Remembers `id` as applied. */
+  add(id: string): void;
+  /** The ids as stored, and as they will be once `id` is added. */
+  list(): string[];
+  listWith(id: string): string[];
+}
+
+/** The log of a model that remembers what it applied in its own snapshot: the keeper keeps and stores nothing of it. */
+class ModelAppliedLog<S> implements AppliedLog {
+  constructor(
+    private readonly held: { session: S },
+    private readonly applied: (session: S, messageId: string) => boolean,
+  ) {}
+
+  has(id: string): boolean {
+    return this.applied(this.held.session, id);
+  }
+
+  add(): void {
+    // The model records what it applies: a lifecycle message handed out by missedLifecycle is applied through it.
+  }
+
+  list(): string[] {
+    return [];
+  }
+
+  listWith(): string[] {
+    return [];
+  }
 }
 
 /** A message a change leads to; its id is derived from `key`, so deciding it again yields the same id. */
@@ -45,8 +85,8 @@ export interface Held<S> {
   session: S;
   /** Undefined while it is not stored yet. */
   revision: number | undefined;
-  /** The ids of the messages last applied (stored with it as a list). */
-  applied: AppliedIds;
+  /** The ids of the messages last applied (stored with it as a list, unless the model keeps them itself). */
+  applied: AppliedLog;
   /** Messages stored with the session and not yet published (only after a load). */
   outbox: readonly AnyMessage[];
   /** Whether its declaration was applied or looked for (see SessionKeeper.missedLifecycle). */
@@ -203,16 +243,19 @@ export class SessionKeeper<S, Stored> {
   private async load(address: SessionAddress, at: number): Promise<Held<S>> {
     const stored = await this.options.store.get(sessionRecordKey(address));
     const kept = stored && asKept<Stored>(stored.value);
-    return kept
+    const held: Omit<Held<S>, 'applied'> & { applied?: AppliedLog } = kept
       ? {
           address,
           session: this.options.model.restore(kept.state),
           revision: stored.revision,
-          applied: AppliedIds.of(kept.applied, REMEMBERED_IDS),
           outbox: kept.outbox.length ? kept.outbox : NOTHING_TO_PUBLISH,
           declared: kept.declared === true,
         }
-      : { address, session: this.options.model.open(address, at), revision: undefined, applied: new AppliedIds(REMEMBERED_IDS), outbox: NOTHING_TO_PUBLISH, declared: false };
+      : { address, session: this.options.model.open(address, at), revision: undefined, outbox: NOTHING_TO_PUBLISH, declared: false };
+    const { applied } = this.options.model;
+    // A record of an older version may list ids a model remembers itself: then the model's are the ones.
+    held.applied = applied ? new ModelAppliedLog(held, applied) : AppliedIds.of(kept ? kept.applied : [], REMEMBERED_IDS);
+    return held as Held<S>;
   }
 
   /** A session loaded with an outbox a crash left behind publishes it before anything else. */
