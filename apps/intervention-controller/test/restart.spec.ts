@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessage, publishSubject, type PayloadOf } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
-import { BusRecorder, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
+import { BusRecorder, eventually, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
 import { InterventionControllerAppModule } from '../src/app.module.js';
 import { loadInterventionControllerConfig } from '../src/config.js';
 
@@ -83,8 +83,10 @@ describe('intervention controller restart', () => {
     await publish('pattern.detected', 'pattern', session, pattern(2));
     const evaluated = await recorder.waitFor((m) => m.body.type === 'intervention.evaluated' && m.body.session_id === session, 15_000);
     expect(evaluated.body.payload).toMatchObject({ outcome: 'ineffective', next_step: 'escalate' });
-    const text = await (await fetch(`${service!.url}/metrics`)).text();
-    expect(text).toMatch(/^warden_interventions_total\{[^}]*intervention_type="context_reinforcement",outcome="suppressed_cooldown"[^}]*\} 1$/m);
+    // Counted once the record is stored and the evaluation published: the recorder can see the message first.
+    const suppressed = /^warden_interventions_total\{[^}]*intervention_type="context_reinforcement",outcome="suppressed_cooldown"[^}]*\} 1$/m;
+    const text = await eventually('the suppression counted', async () => (await fetch(`${service!.url}/metrics`)).text(), (t) => suppressed.test(t), { timeoutMs: 15_000 });
+    expect(text).toMatch(suppressed);
     expect(issued(session)).toHaveLength(1);
 
     // After the cooldown: the escalated step, with the stored soft correction as its predecessor.
