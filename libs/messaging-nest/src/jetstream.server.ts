@@ -266,13 +266,27 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     return handler;
   }
 
-  /** An owner whose lease lapsed must not act: leave the message unacknowledged for the next owner. */
-  private mayProcess(spec: ConsumerSpec): boolean {
-    return spec.partition === null || (this.coordinator?.holds(spec.partition) ?? false);
+  /**
+   * An owner whose lease is past the fence must not act: the message waits for the renewal (in its
+   * session's lane, so that the session's later messages wait behind it), and is left unacknowledged
+   * for the next owner, who replays from the first unacknowledged one in order, if the partition is
+   * lost. Never left while the partition stays here: redelivered after the ack wait, it would come
+   * after the session's later messages.
+   */
+  private mayProcess(spec: ConsumerSpec): boolean | Promise<boolean> {
+    if (spec.partition === null) return true;
+    if (!this.coordinator) return false;
+    const held = this.coordinator.whenHeld(spec.partition);
+    if (typeof held === 'boolean') return held;
+    return held.then((waited) => {
+      this.metrics.fenceWaits.inc({ outcome: waited ? 'held' : 'lost' });
+      return waited;
+    });
   }
 
   private async process(jsMsg: JsMsg, spec: ConsumerSpec): Promise<void> {
-    if (!this.mayProcess(spec)) return;
+    // Owned no more: the next owner's. Owned but past the fence: it waits in its lane (see dispatch).
+    if (spec.partition !== null && !this.coordinator?.owns(spec.partition)) return;
     const started = performance.now();
     const screening = screenMessage(jsMsg.subject, jsMsg.data, {
       channel: spec.channel,
@@ -280,7 +294,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       maxPayloadBytes: this.options.maxPayloadBytes,
     });
     if (screening.verdict === 'reject') {
-      await this.deadLetter(jsMsg, spec, screening.reason, screening.detail, screening.type, screening.address);
+      const may = this.mayProcess(spec);
+      if (may === true || (await may)) await this.deadLetter(jsMsg, spec, screening.reason, screening.detail, screening.type, screening.address);
       return;
     }
     const { message, address } = screening;
@@ -296,7 +311,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     address: SessionAddress | null,
     started: number,
   ): Promise<void> {
-    if (!this.mayProcess(spec)) return;
+    const may = this.mayProcess(spec);
+    if (may !== true && !(await may)) return;
     const handler = this.handlerFor(message.type);
     const labels = { channel: spec.channel, type: message.type };
     if (!handler) {

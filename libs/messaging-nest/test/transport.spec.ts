@@ -12,6 +12,15 @@ type Action = MessageOf<'action.proposed'>;
 const seen: { message: Action; deliveries: number }[] = [];
 const attempts = new Map<string, number>();
 
+/** The lease (leaseMs below) is acted on for 80% of it: a stall this long leaves it past the fence. */
+const STALL_MS = 900;
+
+/** The process does nothing else for `ms` (a long collection, a starved CPU): no timer, no I/O runs. */
+function blockTheProcess(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
 /** Behaviour chosen by the action's tool name. */
 @Controller()
 class ProbeHandlers {
@@ -29,6 +38,9 @@ class ProbeHandlers {
         throw new RejectMessageError('session was never started');
       case 'slow':
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+        break;
+      case 'stall':
+        blockTheProcess(STALL_MS);
         break;
     }
     seen.push({ message, deliveries: context.getDeliveryCount() });
@@ -206,6 +218,19 @@ describe('the JetStream transport', () => {
       const order = seen.filter((x) => x.message.session_id === s).map((x) => x.message.id);
       expect(order).toEqual(sent.get(s));
     }
+  });
+
+  it("keeps a session's messages in order when the process stalls past its lease's fence: they wait for the renewal, none is left for a redelivery", async () => {
+    const session = 'fenced';
+    const sent = [action(session, 'stall'), ...Array.from({ length: 10 }, (_, i) => action(session, 'plain', { description: String(i) }))];
+    await Promise.all(sent.map((message) => publish(message)));
+    await waitHandled(sent.at(-1)!.id);
+    const handled = seen.filter((x) => x.message.session_id === session);
+    expect(handled.map((x) => x.message.id)).toEqual(sent.map((m) => m.id));
+    expect(handled.every((x) => x.deliveries === 1)).toBe(true);
+    // The stall did put the lease past the fence: messages waited for its renewal.
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(Number(/^warden_partition_fence_waits_total\{outcome="held",service="reviewer"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
   });
 
   it('reports readiness and its series over HTTP', async () => {

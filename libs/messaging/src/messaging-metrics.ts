@@ -10,6 +10,7 @@ export class MessagingMetrics {
   readonly redactions;
   readonly partitionsOwned;
   readonly partitionChanges;
+  readonly fenceWaits;
   readonly connected;
 
   constructor(registry: MetricsRegistry) {
@@ -51,6 +52,11 @@ export class MessagingMetrics {
       name: 'warden_partition_changes_total',
       help: 'Partitions acquired or released by this replica, by event (acquired, takeover, rebalance, lost, shutdown).',
       labelNames: ['event'],
+    });
+    this.fenceWaits = registry.counter({
+      name: 'warden_partition_fence_waits_total',
+      help: "Messages that came while their partition's lease waited for renewal, by outcome: held (handled once renewed) or lost (left to the next owner).",
+      labelNames: ['outcome'],
     });
     this.connected = registry.gauge({
       name: 'warden_nats_connected',

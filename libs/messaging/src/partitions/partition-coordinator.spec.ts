@@ -247,6 +247,39 @@ describe('PartitionCoordinator', () => {
     expect([1, 3, 5, 7].every((p) => b.coordinator.holds(p))).toBe(true);
   });
 
+  it('answers at once for a partition it holds or does not own; past the fence, once renewed, in the order asked', async () => {
+    const { store, a, b } = await twoSettledReplicas();
+    expect(b.coordinator.whenHeld(1)).toBe(true);
+    expect(b.coordinator.whenHeld(0)).toBe(false);
+    store.unreachable.add('b');
+    for (let i = 0; i < 4; i++) await round([a, b], 1100);
+    const answers: string[] = [];
+    const first = b.coordinator.whenHeld(1);
+    const second = b.coordinator.whenHeld(1);
+    expect(first).toBeInstanceOf(Promise);
+    void (first as Promise<boolean>).then((held) => answers.push(`first ${held}`));
+    void (second as Promise<boolean>).then((held) => answers.push(`second ${held}`));
+    await Promise.resolve();
+    expect(answers).toEqual([]);
+    store.unreachable.delete('b');
+    await round([a, b], 500);
+    await second;
+    expect(answers).toEqual(['first true', 'second true']);
+  });
+
+  it('tells those waiting past the fence that the partition is lost once another replica took it', async () => {
+    const { store, a, b } = await twoSettledReplicas();
+    store.unreachable.add('b');
+    for (let i = 0; i < 4; i++) await round([a, b], 1100);
+    const waiting = b.coordinator.whenHeld(1) as Promise<boolean>;
+    for (let i = 0; i < 3; i++) await round([a, b], 1100);
+    expect(store.owner('reviewer.p.1')).toBe('a');
+    store.unreachable.delete('b');
+    await round([a, b]);
+    await expect(waiting).resolves.toBe(false);
+    expect(b.coordinator.owns(1)).toBe(false);
+  });
+
   it('never lets two replicas own a partition through joins, deaths and restarts', async () => {
     const store = new MemoryLeaseStore();
     const replicas = ['a', 'b', 'c'].map((id) => replica(store, id));

@@ -70,6 +70,8 @@ export class PartitionCoordinator extends EventEmitter {
   private readonly partitionKeys: string[];
   /** When the watch started: an owner never seen is given a lease's time from then. */
   private watchingSince = 0;
+  /** Who waits for a partition's lease to be renewed (see whenHeld), in the order they asked. */
+  private readonly fenced = new Map<number, ((held: boolean) => void)[]>();
 
   constructor(private readonly options: PartitionCoordinatorOptions) {
     super();
@@ -88,10 +90,31 @@ export class PartitionCoordinator extends EventEmitter {
     return [...this.owned.keys()].sort((a, b) => a - b);
   }
 
+  /** True while this replica owns the partition, its lease fresh enough to act on it or not. */
+  owns(partition: number): boolean {
+    return this.owned.has(partition);
+  }
+
   /** True while this replica owns the partition and its lease is fresh enough to act on it. */
   holds(partition: number): boolean {
     const lease = this.owned.get(partition);
     return !!lease && this.now() - lease.renewedAt < this.options.leaseMs * FENCE && !this.takenFrom(partition, lease);
+  }
+
+  /**
+   * True once this replica holds the partition (at once while it does), false once it owns it no more.
+   * A message that comes while the lease is past the fence (a renewal slow under load, a leader election)
+   * waits for the renewal: left unacknowledged, it would come back only after the ack wait, behind the
+   * session's later messages. Those asking are answered in the order they asked.
+   */
+  whenHeld(partition: number): boolean | Promise<boolean> {
+    if (this.holds(partition)) return true;
+    if (!this.owned.has(partition)) return false;
+    return new Promise((resolve) => {
+      const waiting = this.fenced.get(partition);
+      if (waiting) waiting.push(resolve);
+      else this.fenced.set(partition, [resolve]);
+    });
   }
 
   /** Has taken part in at least one round, so its view of the group is meaningful. */
@@ -147,6 +170,8 @@ export class PartitionCoordinator extends EventEmitter {
         }
       }
       lease.renewedAt = sentAt;
+      // At once: a message that comes after the renewal must not go before those that waited for it.
+      this.answerFenced(partition);
     }
 
     const members = this.liveMembers();
@@ -274,12 +299,24 @@ export class PartitionCoordinator extends EventEmitter {
   private async drop(partition: number, reason: ReleaseReason): Promise<void> {
     if (!this.owned.has(partition)) return;
     this.owned.delete(partition);
+    // Before the release waits for the handlers in flight: those waiting leave their messages to the next owner.
+    this.answerFenced(partition);
     try {
       await this.options.handler.release(partition, reason);
     } catch (error) {
       this.emit('error', error as Error);
     }
     this.emit('released', partition, reason);
+  }
+
+  /** Answers those waiting for the partition, once it is held again or owned no more. */
+  private answerFenced(partition: number): void {
+    const waiting = this.fenced.get(partition);
+    if (!waiting) return;
+    const held = this.holds(partition);
+    if (!held && this.owned.has(partition)) return;
+    this.fenced.delete(partition);
+    for (const resolve of waiting) resolve(held);
   }
 
   private memberKey(replica: string): string {
