@@ -274,6 +274,7 @@ export class PartitionCoordinator extends EventEmitter {
     } catch (error) {
       this.emit('error', error as Error);
       this.owned.delete(partition);
+      this.answerFenced(partition);
       await store.delete(key, revision).catch(() => undefined);
     }
   }
