@@ -295,7 +295,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     });
     if (screening.verdict === 'reject') {
       const may = this.mayProcess(spec);
-      if (may === true || (await may)) await this.deadLetter(jsMsg, spec, screening.reason, screening.detail, screening.type, screening.address);
+      if (may !== true && !(await may)) return;
+      await this.deadLetter(jsMsg, spec, screening.reason, screening.detail, screening.type, screening.address);
       return;
     }
     const { message, address } = screening;

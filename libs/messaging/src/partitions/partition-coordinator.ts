@@ -170,7 +170,7 @@ export class PartitionCoordinator extends EventEmitter {
         }
       }
       lease.renewedAt = sentAt;
-      // At once: a message that comes after the renewal must not go before those that waited for it.
+      // Those waiting go on with the renewal, not a heartbeat later (their sessions' lanes keep the order).
       this.answerFenced(partition);
     }
 
