@@ -29,6 +29,15 @@ export function decisionRecordSubject(agentId: string, sessionId: string, action
 }
 
 /**
+ * Why a different action proposed under an action id already decided is refused. The agent's client
+ * (reading the stored record) and the gate (seeing the proposal after JetStream's de-duplication window)
+ * both refuse it; which one sees it first depends on timing, so both give these words.
+ */
+export function reusedActionIdDetail(actionId: string, sessionId: string): string {
+  return `action id ${actionId} was already decided for a different action in session ${sessionId}; propose a new action under a new id`;
+}
+
+/**
  * What makes two proposals the same action: kind, tool and input (key order aside). The description,
  * phase and context may differ between two deliveries of one tool call.
  */

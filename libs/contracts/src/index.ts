@@ -156,6 +156,7 @@ export {
   type DecisionRecord,
   decisionRecordKey,
   decisionRecordSubject,
+  reusedActionIdDetail,
 } from './decision-record.js';
 export { HOOK_SESSION_BUCKET, HOOK_SESSION_TTL_MS } from './gateway-state.js';
 export { OPERATOR_BUCKET, OPERATOR_SESSION_BUCKET, OPERATOR_SESSION_TTL_MS } from './operator-state.js';

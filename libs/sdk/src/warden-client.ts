@@ -8,6 +8,7 @@ import {
   derivedMessageId,
   parseMessage,
   publishSubject,
+  reusedActionIdDetail,
   sessionSubscription,
   validateMessage,
   definitionOf,
@@ -237,9 +238,9 @@ export class WardenClient {
     return JSON.parse(decoder.decode(reply.data)) as DecisionRecord;
   }
 
+  /** A different action under an id already decided: the gate's words, since which of the two sees it first is timing. */
   private reused(actionId: string, sessionId: string): Omit<ActionDecision, 'latencyMs'> {
-    const reason = `Warden refused the action: action id ${actionId} was already used for a different action in session ${sessionId}; propose a new action under a new id`;
-    return { actionId, allowed: false, verdict: null, reason, reasons: [reason], decidedBy: 'rejected' };
+    return rejection(actionId, 'rejected', reusedActionIdDetail(actionId, sessionId));
   }
 
   private remember(id: string, digest: string, decision: Omit<ActionDecision, 'latencyMs'>): void {
@@ -300,8 +301,7 @@ export class WardenClient {
     const letter = parsed.message.payload;
     for (const pending of this.pending.values()) {
       if (pending.messageId !== letter.original_message_id) continue;
-      const reason = `Warden rejected the action (${letter.reason}): ${letter.detail}`;
-      pending.settle({ actionId: pending.actionId, allowed: false, verdict: null, reason, reasons: [reason], decidedBy: 'rejected' });
+      pending.settle(rejection(pending.actionId, letter.reason, letter.detail));
     }
   }
 
@@ -319,6 +319,12 @@ export class WardenClient {
   ) {
     return createMessage(type, { ...init, session_id: sessionId, agent_id: this.agentId });
   }
+}
+
+/** An action Warden refused to decide (a dead letter's reason and detail). */
+function rejection(actionId: string, reason: string, detail: string): Omit<ActionDecision, 'latencyMs'> {
+  const text = `Warden rejected the action (${reason}): ${detail}`;
+  return { actionId, allowed: false, verdict: null, reason: text, reasons: [text], decidedBy: 'rejected' };
 }
 
 /** The channel and subject a message of this agent is published on. */

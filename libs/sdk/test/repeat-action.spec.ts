@@ -58,7 +58,7 @@ describe('an action id proposed again', () => {
     expect(other).toMatchObject({
       allowed: false,
       decidedBy: 'rejected',
-      reason: 'Warden refused the action: action id toolu_repeat_1 was already used for a different action in session repeat-1; propose a new action under a new id',
+      reason: 'Warden rejected the action (rejected): action id toolu_repeat_1 was already decided for a different action in session repeat-1; propose a new action under a new id',
     });
     expect(decisionsOf('toolu_repeat_1')).toHaveLength(1);
   }, 30_000);

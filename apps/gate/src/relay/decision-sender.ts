@@ -1,4 +1,4 @@
-import { actionDigest, type AnyMessage, type DecisionRecord, type MessageOf } from '@warden/contracts';
+import { actionDigest, reusedActionIdDetail, type AnyMessage, type DecisionRecord, type MessageOf } from '@warden/contracts';
 import type { Verdict } from '../domain/buffer-entry.js';
 import type { DecisionRecordStore } from './relay-stores.js';
 
@@ -47,6 +47,6 @@ export class DecisionSender {
       await this.options.publish(earlier.decision);
       return;
     }
-    await this.options.refuse(verdict, `action id ${verdict.payload.action_id} was already decided for a different action in session ${verdict.session_id}; propose a new action under a new id`);
+    await this.options.refuse(verdict, reusedActionIdDetail(verdict.payload.action_id, verdict.session_id));
   }
 }
