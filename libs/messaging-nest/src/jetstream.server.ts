@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JsMsg } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
@@ -68,8 +69,10 @@ export class TopologyMissingError extends Error {}
  * shared consumers. Each message is screened (size, subject, partition, JSON, schema, channel, identity)
  * before a handler sees it; rejected messages are copied to the dead-letter subject with the reason and
  * terminated. A message is acknowledged only after its handler resolves. A handler that throws
- * TransientError (a dependency is down) has its message retried with a growing delay for as long as it
- * takes; any other failure is retried the same way and dead-lettered at the delivery limit.
+ * TransientError (a dependency is down) has its message retried in its place, in its session's lane,
+ * with a growing delay for as long as it takes (the session's later messages wait behind it: a
+ * redelivery would come after them); any other failure is redelivered with a growing delay and
+ * dead-lettered at the delivery limit.
  *
  * Events (`on`): `partition.acquired`, `partition.released`, `members`, `dead_letter`, `error`.
  */
@@ -83,6 +86,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private coordinator?: PartitionCoordinator;
   private running = false;
   private stopping?: Promise<void>;
+  /** Aborted at shutdown: a message waiting to be retried in its place is left to the next owner. */
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly bus: BusConnection,
@@ -193,7 +198,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   private async stop(): Promise<void> {
     this.running = false;
-    await this.coordinator?.stop();
+    this.stopped.abort();
+    // With the bus out of reach nothing can be handed over: the leases lapse for the next owner.
+    await this.coordinator?.stop(this.bus.connected);
     await Promise.all((this.consumers.get('shared') ?? []).map((c) => c.stop()));
     this.consumers.clear();
   }
@@ -327,17 +334,51 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       message_id: message.id,
       message_type: message.type,
     });
-    try {
-      await this.tracer.handle(message, { channel: spec.channel, subject: jsMsg.subject }, async () => {
-        const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log]));
-        if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
-      });
-      jsMsg.ack();
-      this.metrics.processed.inc({ ...labels, result: 'handled' });
-      this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);
-    } catch (error) {
-      await this.handleFailure(jsMsg, spec, message, address, error as Error, log());
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.tracer.handle(message, { channel: spec.channel, subject: jsMsg.subject }, async () => {
+          const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log]));
+          if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+        });
+        jsMsg.ack();
+        this.metrics.processed.inc({ ...labels, result: 'handled' });
+        this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);
+        return;
+      } catch (error) {
+        if (!(error instanceof TransientError)) {
+          await this.handleFailure(jsMsg, spec, message, address, error as Error, log());
+          return;
+        }
+        // A dependency is down, not the message wrong: never dead-lettered, retried here for as long as it takes.
+        this.metrics.failed.inc({ ...labels, disposition: 'retry' });
+        log().warn({ err: error, attempt }, 'dependency unavailable; the message is retried in its place');
+        if (!(await this.waitToRetry(jsMsg, spec, retryDelayMs(attempt)))) {
+          jsMsg.nak();
+          return;
+        }
+      }
     }
+  }
+
+  /**
+   * Waits before a message is handled again in its place, telling JetStream meanwhile that it is still
+   * being worked on. False when this replica stops or the partition is no longer its own: the message is
+   * then the next owner's, who replays the unacknowledged messages in order.
+   */
+  private async waitToRetry(jsMsg: JsMsg, spec: ConsumerSpec, ms: number): Promise<boolean> {
+    const beat = Math.max(50, Math.floor(this.options.topology.options.ackWaitMs / 3));
+    const stillOurs = () => this.running && (spec.partition === null || (this.coordinator?.owns(spec.partition) ?? false));
+    for (let left = ms; left > 0; left -= beat) {
+      try {
+        jsMsg.working();
+        await delay(Math.min(beat, left), undefined, { signal: this.stopped.signal });
+      } catch {
+        return false;
+      }
+      if (!stillOurs()) return false;
+    }
+    const may = this.mayProcess(spec);
+    return may === true || (may !== false && (await may));
   }
 
   private async handleFailure(
@@ -354,13 +395,6 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       return;
     }
     const deliveries = jsMsg.info.deliveryCount;
-    if (error instanceof TransientError) {
-      // A dependency is down, not the message wrong: retry for as long as it takes, never dead-letter.
-      this.metrics.failed.inc({ ...labels, disposition: 'retry' });
-      log.warn({ err: error, deliveries }, 'dependency unavailable; the message will be redelivered');
-      jsMsg.nak(retryDelayMs(deliveries));
-      return;
-    }
     if (deliveries >= this.options.topology.options.maxDeliver) {
       this.metrics.failed.inc({ ...labels, disposition: 'dead_letter' });
       log.error({ err: error, deliveries }, 'handler keeps failing; dead-lettering the message');

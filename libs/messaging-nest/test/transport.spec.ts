@@ -34,6 +34,9 @@ class ProbeHandlers {
         break;
       case 'broken':
         throw new Error('bug in the handler');
+      case 'broken-once':
+        if (tries < 2) throw new Error('bug in the handler, once');
+        break;
       case 'reject':
         throw new RejectMessageError('session was never started');
       case 'slow':
@@ -165,12 +168,26 @@ describe('the JetStream transport', () => {
     expect(JSON.stringify(letter?.body)).toContain('[REDACTED:assigned_secret]');
   });
 
-  it('retries a failing handler with a delay until it succeeds', async () => {
+  it('retries a message whose dependency is down in its place until it succeeds; the session\'s later messages wait for it', async () => {
     const message = action('sess-flaky', 'flaky');
+    const later = action('sess-flaky', 'Read');
+    await publish(message);
+    await publish(later);
+    const handled = await waitHandled(message.id);
+    await waitHandled(later.id);
+    // Handled on its first delivery, after two attempts that failed: a redelivery would have come after `later`.
+    expect(handled.deliveries).toBe(1);
+    expect(attempts.get(message.id)).toBe(3);
+    const order = seen.filter((s) => s.message.session_id === 'sess-flaky').map((s) => s.message.id);
+    expect(order).toEqual([message.id, later.id]);
+  });
+
+  it('redelivers a failing handler\'s message with a delay until it succeeds', async () => {
+    const message = action('sess-broken-once', 'broken-once');
     await publish(message);
     const handled = await waitHandled(message.id);
-    expect(handled.deliveries).toBe(3);
-    expect(attempts.get(message.id)).toBe(3);
+    expect(handled.deliveries).toBe(2);
+    expect(attempts.get(message.id)).toBe(2);
   });
 
   it('dead-letters a message whose handler keeps failing, after the delivery limit', async () => {

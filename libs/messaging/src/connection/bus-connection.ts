@@ -46,9 +46,13 @@ export class BusConnection {
     return this.isConnected && !this.nc.isClosed();
   }
 
-  /** Drains (finishes what is in flight) when the server is reachable; gives up after `timeoutMs`. */
+  /** Drains (finishes what is in flight) when the server is reachable, gives up after `timeoutMs`; closes at once when it is not. */
   async close(timeoutMs = 5_000): Promise<void> {
     if (this.nc.isClosed()) return;
+    if (!this.isConnected) {
+      await this.nc.close();
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     const outcome = await Promise.race([this.nc.drain().catch(() => 'failed' as const), gaveUp]);

@@ -132,12 +132,20 @@ export class PartitionCoordinator extends EventEmitter {
     await this.runTick();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops taking part: each partition is released, and with `handOver` (the store reachable) its lease
+   * and this replica's membership are deleted so that others take over at once. Without it nothing is
+   * written: the leases lapse on their own, and a store that cannot answer does not hold the shutdown up.
+   */
+  async stop(handOver = true): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
-    await this.ticking;
-    for (const partition of this.ownedPartitions()) await this.giveUp(partition, 'shutdown');
-    await this.options.store.remove(this.memberKey(this.options.replicaId)).catch(() => undefined);
+    if (handOver) await this.ticking;
+    for (const partition of this.ownedPartitions()) {
+      if (handOver) await this.giveUp(partition, 'shutdown');
+      else await this.drop(partition, 'shutdown');
+    }
+    if (handOver) await this.options.store.remove(this.memberKey(this.options.replicaId)).catch(() => undefined);
     this.watcher?.stop();
   }
 
