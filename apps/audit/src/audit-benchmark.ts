@@ -244,7 +244,7 @@ export async function measureAuditIngest(options: Options) {
       LOG_LEVEL: 'warn',
     };
     const logger = createLogger({ service: 'audit', level: 'warn' });
-    app = await startService({ module: AuditAppModule.forRoot(loadAuditConfig(env), logger), logger, http: { host: '127.0.0.1', port: Number(env.HTTP_PORT) }, shutdownHooks: false });
+    app = await startService({ module: AuditAppModule.forRoot(loadAuditConfig(env), logger), logger, http: { host: '127.0.0.1', port: Number(env.HTTP_PORT) } });
     // Progress is read from the audit's own count of committed events (raised after each commit), in
     // this process: polling the table instead would load the PostgreSQL under test. The database count
     // afterwards confirms every event is stored.

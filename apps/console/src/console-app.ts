@@ -6,14 +6,13 @@ import { ConsoleAppModule } from './app.module.js';
 import type { ConsoleConfig } from './config.js';
 import { securityHeaders } from './http/respond.js';
 
-/** The console's HTTP application, listening (main.ts runs it; tests run it in process). */
-export async function createConsole(config: ConsoleConfig, logger: Logger, shutdownHooks = true): Promise<NestExpressApplication> {
+/** The console's HTTP application, listening (main.ts runs it and closes it on a stop; tests run it in process). */
+export async function createConsole(config: ConsoleConfig, logger: Logger): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ConsoleAppModule.forRoot(config, logger), {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
     bodyParser: false,
   });
-  if (shutdownHooks) app.enableShutdownHooks();
   app.use(securityHeaders);
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '16kb', extended: false });

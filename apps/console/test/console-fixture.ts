@@ -39,7 +39,7 @@ export class ConsoleFixture {
       CONSOLE_GATE_URL: 'http://127.0.0.1:9',
       ...env,
     });
-    const app = await createConsole(config, captureLogger('console').logger, false);
+    const app = await createConsole(config, captureLogger('console').logger);
     return new ConsoleFixture(nats, bus, app, serviceUrl(app));
   }
 

@@ -5,7 +5,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import express from 'express';
 import { createLogger } from '@warden/observability';
 import { PinoNestLogger } from '@warden/observability-nest';
-import { runMain, SHUTDOWN_TIMEOUT_MS } from '@warden/service-bootstrap';
+import { runMain } from '@warden/service-bootstrap';
 import { GatewayAppModule } from './app.module.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { HookGateway } from './hook-gateway.js';
@@ -19,22 +19,21 @@ try {
   process.exit(1);
 }
 const logger = createLogger({ service: 'gateway', level: config.logLevel });
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref());
-}
 runMain(logger, async () => {
   const web = express();
   const app = await NestFactory.create(GatewayAppModule.forRoot(config, logger), new ExpressAdapter(web), { logger: new PinoNestLogger(logger), abortOnError: false });
-  app.enableShutdownHooks();
   await app.init();
   // The hook is on every tool call's path: Node's server hands it over directly; Nest serves the rest.
   const hook = hookRequestHandler(app.get(HookGateway), config.maxBodyBytes);
   const server = createServer((req, res) => ((req.url ?? '').split('?')[0] === HOOK_PATH ? hook(req, res) : web(req, res)));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.http.port, config.http.host, resolve));
-  process.once('SIGTERM', () => {
-    server.close();
-    server.closeAllConnections();
-  });
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'gateway ready');
+  return {
+    async close() {
+      server.close();
+      server.closeAllConnections();
+      await app.close();
+    },
+  };
 });

@@ -4,3 +4,4 @@ export { NodeOptionsError, nodeOptionsOf } from './node-options.js';
 export { ServiceProcess, type ServiceProcessOptions, WORKSPACE_ROOT } from './service-process.js';
 export { EmbeddedPostgres } from './embedded-postgres.js';
 export { AGENT_HASH_COST, WardenNatsServer, type WardenNatsServerOptions } from './warden-nats-server.js';
+export { spawnTied } from './tied-spawn.js';

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { waitUntil } from './free-port.js';
+import { spawnTied } from './tied-spawn.js';
 
 /** The nats-server binary, or an error that says how to install it. */
 export function natsServerBinary(): string {
@@ -41,7 +42,7 @@ export interface NatsServerProcessOptions {
 
 /**
  * A nats-server process started from a configuration file. `kill` ends it abruptly (the store stays),
- * `start` runs it again, `stop` ends it gracefully.
+ * `start` runs it again, `stop` ends it gracefully. It ends with the process that started it (spawnTied).
  */
 export class NatsServerProcess {
   private child?: ChildProcess;
@@ -65,7 +66,7 @@ export class NatsServerProcess {
   async start(): Promise<void> {
     this.output = '';
     this.logStream ??= this.options.logFile ? createWriteStream(this.options.logFile, { flags: 'a' }) : undefined;
-    const child = spawn(natsServerBinary(), ['-c', this.options.configPath], {
+    const child = spawnTied(natsServerBinary(), ['-c', this.options.configPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: this.options.ownProcessGroup ?? false,
       env: this.options.env ?? process.env,

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NatsSettings } from '@warden/messaging';
 import { freePort, waitUntil } from './free-port.js';
 import { nodeOptionsOf } from './node-options.js';
+import { EXIT_WITH_PARENT_ENV, spawnTied } from './tied-spawn.js';
 
 /** The repository root (this file is libs/local-runtime/{src,dist}/service-process.*). */
 export const WORKSPACE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -27,12 +28,15 @@ export interface ServiceProcessOptions {
   ownProcessGroup?: boolean;
   /** Options for the Node runtime itself, before the script (e.g. `--cpu-prof` for a profile), after the app's own (`nodeOptionsOf`). */
   nodeArgs?: string[];
+  /** Stops the start: the process is ended and `start` rejects with an AbortError. */
+  signal?: AbortSignal;
 }
 
 /**
  * A built service running as its own process, the way it is deployed. Resolves from `start` once its
  * readiness endpoint answers 200. `kill` ends it with SIGKILL (no cleanup at all), `stop` with SIGTERM
- * (graceful: drain, hand partitions over).
+ * (graceful: drain, hand partitions over). It ends with the process that started it, however that one
+ * ends (spawnTied, and its stdin held here).
  */
 export class ServiceProcess {
   private output = '';
@@ -59,12 +63,14 @@ export class ServiceProcess {
     const main = join(WORKSPACE_ROOT, 'apps', options.app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx run ${options.app}:build)`);
     const port = options.port ?? (await freePort());
-    const child = spawn(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, options.app), ...(options.nodeArgs ?? []), main], {
+    options.signal?.throwIfAborted();
+    const child = spawnTied(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, options.app), ...(options.nodeArgs ?? []), main], {
       cwd: WORKSPACE_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       detached: options.ownProcessGroup ?? false,
       env: {
         ...process.env,
+        ...EXIT_WITH_PARENT_ENV,
         NATS_URL: options.nats.servers,
         NATS_USER: options.nats.user ?? '',
         NATS_PASSWORD: options.nats.password ?? '',
@@ -80,10 +86,21 @@ export class ServiceProcess {
       throw new Error(`${options.app} exited with ${code} before it was ready:\n${service.output.slice(-5000)}`);
     });
     died.catch(() => undefined);
-    await Promise.race([
-      waitUntil(async () => (await fetch(`${service.url}/health/ready`)).ok, options.readyTimeoutMs ?? 30_000, `${options.app} to be ready`, 100),
-      died,
-    ]);
+    const aborted = new Promise<never>((_, reject) => {
+      options.signal?.addEventListener('abort', () => void service.stop().finally(() => reject(options.signal!.reason)), { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      await Promise.race([
+        waitUntil(async () => (await fetch(`${service.url}/health/ready`)).ok, options.readyTimeoutMs ?? 30_000, `${options.app} to be ready`, 100),
+        died,
+        aborted,
+      ]);
+    } catch (error) {
+      // Not ready in time, or the start was called off: nothing of it stays behind.
+      await service.stop();
+      throw error;
+    }
     return service;
   }
 

@@ -11,8 +11,6 @@ export interface ServiceStartOptions {
   module: DynamicModule | Type<unknown>;
   logger: Logger;
   http: { host: string; port: number };
-  /** Stop gracefully on SIGTERM/SIGINT. On for processes; off when tests boot many apps in one process. */
-  shutdownHooks?: boolean;
 }
 
 /**
@@ -24,7 +22,6 @@ export async function startService(options: ServiceStartOptions): Promise<INestA
     logger: new PinoNestLogger(options.logger),
     abortOnError: false,
   });
-  if (options.shutdownHooks ?? true) app.enableShutdownHooks();
   try {
     app.connectMicroservice({ strategy: app.get(JetStreamServer) }, { inheritAppConfig: true });
     await app.startAllMicroservices();
@@ -43,17 +40,62 @@ export function serviceUrl(app: INestApplication): string {
   return `http://${host}:${address.port}`;
 }
 
-/** Runs a service's main function; a start-up failure is logged with its reason and exits 1. */
-export function runMain(logger: Logger, main: () => Promise<unknown>): void {
-  main().catch((error: Error) => {
-    logger.fatal({ err: error }, `failed to start: ${error.message}`);
-    process.exitCode = 1;
-    setTimeout(() => process.exit(1), 100).unref();
-  });
-}
-
 /** Longest a graceful shutdown may take before the process exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+/** A started service: what its shutdown closes. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * Runs a service's main function and ends the process once, in order, on SIGTERM or SIGINT, or when the
+ * process that started it goes away (`WARDEN_EXIT_WITH_PARENT`, set by `warden up`: its end closes the
+ * service's stdin). A start-up failure is logged with its reason and exits 1. A stop during start-up
+ * exits at once (nothing is handed over yet); a stop of a started service closes it (drain, hand the
+ * partitions over) and exits 0, or exits 1 after SHUTDOWN_TIMEOUT_MS whatever the bus or the database does.
+ */
+export function runMain(logger: Logger, main: () => Promise<Closable>): void {
+  let started: Closable | undefined;
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!started) {
+      logger.info({ why }, 'stopping during start-up');
+      process.exit(0);
+    }
+    logger.info({ why }, 'stopping');
+    setTimeout(() => {
+      logger.error({ why }, `graceful shutdown took over ${SHUTDOWN_TIMEOUT_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    started.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        logger.error({ err: error }, `shutdown failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
+  if (process.env.WARDEN_EXIT_WITH_PARENT === 'stdin') {
+    // The supervisor holds the other end of stdin: it is closed when the supervisor ends, however it ends.
+    process.stdin.on('end', () => stop('the supervising process ended'));
+    process.stdin.on('error', () => stop('the supervising process ended'));
+    process.stdin.resume();
+  }
+  main().then(
+    (closable) => {
+      started = closable;
+    },
+    (error: Error) => {
+      logger.fatal({ err: error }, `failed to start: ${error.message}`);
+      process.exitCode = 1;
+      setTimeout(() => process.exit(1), 100).unref();
+    },
+  );
+}
 
 export interface RunServiceOptions<C extends ServiceRuntime> {
   service: ServiceName;
@@ -72,19 +114,10 @@ export function runService<C extends ServiceRuntime>(options: RunServiceOptions<
     process.exit(1);
   }
   const logger = createLogger({ service: options.service, level: config.logLevel });
-  // Nest closes the app on these signals; should that hang (the bus is gone and nothing can be
-  // handed over), the process still ends.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      setTimeout(() => {
-        logger.error({ signal }, `graceful shutdown took over ${SHUTDOWN_TIMEOUT_MS} ms; exiting`);
-        process.exit(1);
-      }, SHUTDOWN_TIMEOUT_MS).unref();
-    });
-  }
   runMain(logger, async () => {
     const app = await startService({ module: options.createModule(config, logger), logger, http: config.http });
     logger.info({ url: serviceUrl(app), replica: app.get(JetStreamServer).options.replicaId }, `${options.service} ready`);
+    return app;
   });
 }
 

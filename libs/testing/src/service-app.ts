@@ -22,7 +22,7 @@ export async function startInProcess(
 ): Promise<InProcessService> {
   const log = captureLogger(name);
   const module = createModule(log.logger);
-  const app = await startService({ module, logger: log.logger, http: { host: '127.0.0.1', port: 0 }, shutdownHooks: false });
+  const app = await startService({ module, logger: log.logger, http: { host: '127.0.0.1', port: 0 } });
   return {
     app,
     url: serviceUrl(app),

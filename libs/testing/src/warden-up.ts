@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { freePort, spawnTied, WORKSPACE_ROOT } from '@warden/local-runtime';
 import type { NatsSettings } from '@warden/messaging';
 import { eventually } from './eventually.js';
 
@@ -98,7 +98,7 @@ export class WardenUp {
   static async start(agents: string[]): Promise<WardenUp> {
     const stateDir = mkdtempSync(join(tmpdir(), 'warden-up-'));
     const args = [WARDEN, 'up', '--state-dir', stateDir, '--nats-port', String(await freePort()), '--log-level', 'warn', ...agents.flatMap((a) => ['--agent', a])];
-    const child = spawn(process.execPath, args, { cwd: WORKSPACE_ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTied(process.execPath, args, { cwd: WORKSPACE_ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const up = new WardenUp(child, stateDir);
     try {
       const printed = await eventually('warden up to print how to log in', () => {

@@ -6,6 +6,7 @@ import { readRecording } from '../replay/read-recording.js';
 import { renderReport } from '../replay/replay-report.js';
 import { REPLAY_DEFAULTS, replaySession } from '../replay/replay-runner.js';
 import { replaySessionId } from './replay.command.js';
+import { SuiteLifetime } from '../local-suite/suite-lifetime.js';
 import { printRunning, runUntilInterrupted, startSuite, SUITE_OPTIONS, SUITE_OPTIONS_HELP } from './up.command.js';
 
 /**
@@ -33,16 +34,20 @@ ${SUITE_OPTIONS_HELP}
   async run(values) {
     const dir = resolve((values.sessions as string | undefined) ?? SAMPLE_SESSIONS_DIR);
     const files = sampleSessions(dir);
-    const suite = await startSuite({ ...values, agent: [...((values.agent as string[] | undefined) ?? []), ...DEMO_AGENTS.slice(1)] });
+    const lifetime = new SuiteLifetime();
+    const suite = await startSuite({ ...values, agent: [...((values.agent as string[] | undefined) ?? []), ...DEMO_AGENTS.slice(1)] }, lifetime);
+    if (!suite) return 0;
     let failed = false;
     try {
       const operator = suite.credentials.operator;
       for (const [index, file] of files.entries()) {
+        // Asked to stop: the sessions not replayed yet are left.
+        if (lifetime.signal.aborted) break;
         const agentId = agentFor(index);
         const agent = suite.agentSettings(agentId);
         const shown = relative(process.cwd(), file) || file;
         out.line();
-        const report = await replaySession({
+        const replay = replaySession({
           file: shown.startsWith('..') ? file : shown,
           recording: readRecording(file),
           agent: { servers: agent.servers, agentId, password: agent.password },
@@ -53,6 +58,10 @@ ${SUITE_OPTIONS_HELP}
           decisionTimeoutMs: 10_000,
           settleMs: REPLAY_DEFAULTS.settleMs,
         });
+        // A stop does not wait for the replay under way: the suite stops under it.
+        replay.catch(() => undefined);
+        const report = await Promise.race([replay, lifetime.stopRequested().then(() => null)]);
+        if (!report) break;
         out.line(renderReport(report, style));
         if (report.summary.undecided) failed = true;
       }
@@ -60,12 +69,13 @@ ${SUITE_OPTIONS_HELP}
       await suite.stop();
       throw error;
     }
+    if (lifetime.signal.aborted) return runUntilInterrupted(suite, lifetime);
     printRunning(suite);
     if (failed) out.warn('some actions got no answer from Warden in time; see the logs');
     if (values.exit) {
       await suite.stop();
       return failed ? 1 : 0;
     }
-    return runUntilInterrupted(suite);
+    return runUntilInterrupted(suite, lifetime);
   },
 };

@@ -1,7 +1,8 @@
 import { relative, resolve } from 'node:path';
 import { TOPOLOGY_DEFAULTS } from '@warden/messaging';
 import { integerOption, UsageError, type Command } from '../command.js';
-import { LocalSuite } from '../local-suite/local-suite.js';
+import { LocalSuite, SuiteAlreadyRunningError } from '../local-suite/local-suite.js';
+import { SuiteLifetime, SuiteStopRequested } from '../local-suite/suite-lifetime.js';
 import { out, style } from '../output.js';
 
 export const SUITE_OPTIONS = {
@@ -25,22 +26,35 @@ Environment:
   DATABASE_URL        PostgreSQL for the audit log; without it an embedded PGlite server is started
   NATS_SERVER_BIN     nats-server binary [found on PATH]`;
 
-/** Starts the suite with the command's options and prints what runs where. */
-export async function startSuite(values: Record<string, unknown>): Promise<LocalSuite> {
+/**
+ * Starts the suite with the command's options and prints what runs where; null when it was stopped
+ * during start-up (what had started is stopped again). A suite already running here is a usage error.
+ */
+export async function startSuite(values: Record<string, unknown>, lifetime: SuiteLifetime): Promise<LocalSuite | null> {
   const agents = (values.agent as string[] | undefined) ?? [];
   for (const agent of agents) if (!/^[A-Za-z0-9_-]{1,128}$/.test(agent)) throw new UsageError(`agent id "${agent}" must be letters, digits, - or _`);
   const logLevel = (values['log-level'] as string | undefined) ?? 'info';
   out.line(style.bold('Starting Warden'));
-  return LocalSuite.start({
-    stateDir: (values['state-dir'] as string | undefined) ?? '.warden',
-    partitions: integerOption(values, 'partitions', TOPOLOGY_DEFAULTS.partitions),
-    natsPort: integerOption(values, 'nats-port', 4222),
-    postgresPort: 5432,
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    agents,
-    logLevel,
-    onProgress: (message) => out.step(message),
-  });
+  try {
+    return await LocalSuite.start({
+      stateDir: (values['state-dir'] as string | undefined) ?? '.warden',
+      partitions: integerOption(values, 'partitions', TOPOLOGY_DEFAULTS.partitions),
+      natsPort: integerOption(values, 'nats-port', 4222),
+      postgresPort: 5432,
+      databaseUrl: process.env.DATABASE_URL || undefined,
+      agents,
+      logLevel,
+      onProgress: (message) => out.step(message),
+      signal: lifetime.signal,
+    });
+  } catch (error) {
+    if (error instanceof SuiteAlreadyRunningError) throw new UsageError(error.message);
+    if (lifetime.signal.aborted && lifetime.signal.reason instanceof SuiteStopRequested) {
+      out.line('Stopped before it was ready.');
+      return null;
+    }
+    throw error;
+  }
 }
 
 export function printRunning(suite: LocalSuite): void {
@@ -75,22 +89,11 @@ export function printLogin(suite: LocalSuite): void {
   }
 }
 
-/** Keeps the suite up until Ctrl-C (or SIGTERM), then stops it cleanly. */
-export async function runUntilInterrupted(suite: LocalSuite): Promise<number> {
-  out.line(style.dim('\nPress Ctrl-C to stop.'));
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  out.line('\nStopping Warden (Ctrl-C again to force)...');
-  const forced = () => {
-    out.warn('forced stop');
-    suite.killNow();
-    process.exit(130);
-  };
-  process.once('SIGINT', forced);
+/** Keeps the suite up until Ctrl-C (or SIGTERM, SIGHUP), then stops it cleanly. */
+export async function runUntilInterrupted(suite: LocalSuite, lifetime: SuiteLifetime): Promise<number> {
+  if (!lifetime.signal.aborted) out.line(style.dim('\nPress Ctrl-C to stop.'));
+  await lifetime.stopRequested();
   await suite.stop();
-  process.removeListener('SIGINT', forced);
   out.line('Stopped.');
   return 0;
 }
@@ -104,15 +107,21 @@ Starts nats-server with Warden's configuration, PostgreSQL for the audit log, pr
 consumers, and runs the seven services and the operator console as separate processes. Prints where
 everything listens and how to log in to the console (the first run creates the operator admin).
 
+Ctrl-C, SIGTERM or SIGHUP stops everything it started, also during start-up; a second Ctrl-C ends
+them at once. The services end with it however it ends (even killed). A second \`warden up\` with the
+same state directory or NATS port is refused, naming the one that runs.
+
 ${SUITE_OPTIONS_HELP}`,
   options: SUITE_OPTIONS,
   async run(values) {
-    const suite = await startSuite(values);
+    const lifetime = new SuiteLifetime();
+    const suite = await startSuite(values, lifetime);
+    if (!suite) return 0;
     printRunning(suite);
     if (values.exit) {
       await suite.stop();
       return 0;
     }
-    return runUntilInterrupted(suite);
+    return runUntilInterrupted(suite, lifetime);
   },
 };

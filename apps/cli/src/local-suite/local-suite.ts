@@ -6,6 +6,7 @@ import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServ
 import { BusConnection, type NatsSettings } from '@warden/messaging';
 import { OperatorStore } from '@warden/operator-auth';
 import { SERVICE_PORTS } from '@warden/service-bootstrap';
+import { RunningSuites } from './running-suites.js';
 
 export interface LocalSuiteOptions {
   /** Where the suite keeps its store, credentials and logs. */
@@ -20,7 +21,12 @@ export interface LocalSuiteOptions {
   agents: string[];
   logLevel: string;
   onProgress(message: string): void;
+  /** Calls the start off: what it started is stopped and `start` rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
+
+/** Another `warden up` holds this one's state directory or NATS port. */
+export class SuiteAlreadyRunningError extends Error {}
 
 export interface Credentials {
   service: { user: string; password: string };
@@ -82,12 +88,38 @@ export class LocalSuite {
   credentials!: Credentials;
   admin!: AdminLogin;
 
+  private readonly startedAt = new Date().toISOString();
+
   private constructor(private readonly options: LocalSuiteOptions) {}
 
+  /** Lists this process among the suites running on this machine, with the NATS port it holds (or will). */
+  private list(natsPort: number): void {
+    new RunningSuites().add({ pid: process.pid, state_dir: this.stateDir, nats_port: natsPort, started_at: this.startedAt });
+  }
+
+  /**
+   * Starts the suite, or refuses (SuiteAlreadyRunningError) when another `warden up` on this machine holds
+   * the same state directory or NATS port. A start that fails or is called off (`options.signal`) stops
+   * what it had started before it rejects.
+   */
   static async start(options: LocalSuiteOptions): Promise<LocalSuite> {
+    const stateDir = resolve(options.stateDir);
+    const running = new RunningSuites();
+    const other = running.conflict(stateDir, options.natsPort);
+    if (other) {
+      const holds = other.state_dir === stateDir ? `the state directory ${stateDir}` : `the NATS port ${other.nats_port}`;
+      throw new SuiteAlreadyRunningError(
+        `Warden is already running here: process ${other.pid} (state directory ${other.state_dir}, started ${other.started_at}) holds ${holds}. ` +
+          `Stop it first (Ctrl-C in its terminal, or kill ${other.pid}), or give this one another --state-dir and --nats-port.`,
+      );
+    }
     const suite = new LocalSuite(options);
-    // The children run in their own process groups; whatever ends this process must not orphan them.
-    process.once('exit', () => suite.killNow());
+    suite.list(options.natsPort);
+    // Whatever ends this process: its children are ended too (they also end with it on their own) and it is listed no more.
+    process.once('exit', () => {
+      suite.killNow();
+      running.remove(process.pid);
+    });
     try {
       await suite.startAll();
     } catch (error) {
@@ -130,6 +162,8 @@ export class LocalSuite {
     for (const dir of [this.stateDir, this.logDir]) mkdirSync(dir, { recursive: true });
     this.credentials = loadCredentials(join(this.stateDir, 'credentials.json'), ['demo-agent', ...options.agents]);
 
+    const { signal } = options;
+    signal?.throwIfAborted();
     const monitorPort = await preferredPort(8222);
     this.nats = await WardenNatsServer.start({
       dir: join(this.stateDir, 'nats'),
@@ -142,6 +176,7 @@ export class LocalSuite {
       logFile: join(this.logDir, 'nats-server.log'),
       ownProcessGroup: true,
     });
+    signal?.throwIfAborted();
     this.monitorUrl = `http://127.0.0.1:${monitorPort}`;
     options.onProgress(`nats-server with JetStream on ${this.natsUrl} (${options.partitions} partitions)`);
 
@@ -154,6 +189,7 @@ export class LocalSuite {
       this.databaseUrl = this.postgres.url;
       this.databaseLabel = `embedded PostgreSQL (PGlite) on 127.0.0.1:${pgPort}`;
     }
+    signal?.throwIfAborted();
     options.onProgress(this.databaseLabel);
 
     const report = await this.nats.provision();
@@ -165,6 +201,7 @@ export class LocalSuite {
     );
 
     this.admin = await this.ensureAdmin();
+    signal?.throwIfAborted();
 
     // Start the services one after the other: on a small machine, seven cold Node starts at once
     // take longer than in turn.
@@ -182,6 +219,7 @@ export class LocalSuite {
         env,
         logFile: join(this.logDir, `${name}.log`),
         ownProcessGroup: true,
+        ...(signal ? { signal } : {}),
       });
       this.processes.push(service);
       options.onProgress(`${name.padEnd(24)} ${service.url}`);
@@ -195,6 +233,7 @@ export class LocalSuite {
       env: { LOG_LEVEL: options.logLevel },
       logFile: join(this.logDir, 'gateway.log'),
       ownProcessGroup: true,
+      ...(signal ? { signal } : {}),
     });
     this.processes.push(gateway);
     options.onProgress(`${'gateway'.padEnd(24)} ${gateway.url}/hooks/claude-code`);
@@ -207,12 +246,14 @@ export class LocalSuite {
       env: { LOG_LEVEL: options.logLevel, CONSOLE_GATE_URL: gate.url },
       logFile: join(this.logDir, 'console.log'),
       ownProcessGroup: true,
+      ...(signal ? { signal } : {}),
     });
     this.processes.push(consoleApp);
     options.onProgress(`${'console'.padEnd(24)} ${consoleApp.url}`);
     // Where this suite runs, for the commands run beside it (`warden operator` finds NATS here).
     const urls = Object.fromEntries(this.processes.map((p) => [`${p.app.replace(/-/g, '_')}_url`, p.url]));
-    writeFileSync(join(this.stateDir, 'suite.json'), JSON.stringify({ nats_url: this.natsUrl, ...urls }, null, 2));
+    writeFileSync(join(this.stateDir, 'suite.json'), JSON.stringify({ pid: process.pid, nats_url: this.natsUrl, ...urls }, null, 2));
+    this.list(this.nats.port);
   }
 
   /**
@@ -238,9 +279,11 @@ export class LocalSuite {
     this.nats?.killNow();
   }
 
+  /** Stops the services, then the database and NATS; this process is listed as running no more. */
   async stop(): Promise<void> {
     await Promise.all(this.processes.map((p) => p.stop()));
     await this.postgres?.stop();
     await this.nats?.stop();
+    new RunningSuites().remove(process.pid);
   }
 }

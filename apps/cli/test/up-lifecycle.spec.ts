@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { eventually } from '@warden/testing';
+import { runWarden } from './hook-suite.fixture.js';
+
+const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+
+/** A `warden up` run as a person runs it, with what it printed so far. */
+class UpProcess {
+  output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly stateDir: string,
+    readonly natsPort: number,
+  ) {
+    child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static async start(stateDir: string, natsPort: number): Promise<UpProcess> {
+    const child = spawn(process.execPath, [WARDEN, 'up', '--state-dir', stateDir, '--nats-port', String(natsPort), '--log-level', 'warn'], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new UpProcess(child, stateDir, natsPort);
+  }
+
+  printed(pattern: RegExp, timeoutMs = 180_000): Promise<string> {
+    return eventually(`warden up to print ${pattern}`, () => {
+      if (this.child.exitCode !== null) throw new Error(`warden up exited with ${this.child.exitCode}:\n${this.output}`);
+      return this.output;
+    }, (text) => pattern.test(text), { timeoutMs, intervalMs: 100 });
+  }
+}
+
+/**
+ * Every process on this machine that belongs to the suite on `natsPort` in `stateDir`: its nats-server
+ * (configured from the state directory) and each Node service (told that NATS URL), found in /proc
+ * whatever process group or parent they have now.
+ */
+function suiteProcesses(stateDir: string, natsPort: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (/\) Z /.test(stat)) continue; // a zombie: ended, waiting for its parent to read its status
+      if (cmdline.includes(stateDir) || environ.split('\0').includes(`NATS_URL=nats://127.0.0.1:${natsPort}`)) found.push(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+const noneLeft = (up: UpProcess) =>
+  eventually('no process of the suite to be left', () => suiteProcesses(up.stateDir, up.natsPort), (pids) => pids.length === 0, { timeoutMs: 30_000, intervalMs: 200 });
+
+describe('warden up stops everything it started', () => {
+  const dirs: string[] = [];
+  const started: UpProcess[] = [];
+  const newStateDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-up-life-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  afterAll(async () => {
+    for (const up of started) if (up.child.exitCode === null) up.child.kill('SIGKILL');
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('on SIGTERM during start-up: what had started is stopped, and it says so', async () => {
+    const up = await UpProcess.start(newStateDir(), await freePort());
+    started.push(up);
+    // Some services are ready, the gateway and the console are not yet.
+    await up.printed(/^  ✔ audit +http/m);
+    expect(suiteProcesses(up.stateDir, up.natsPort).length).toBeGreaterThan(1);
+    up.child.kill('SIGTERM');
+    expect(await up.exited).toEqual({ code: 0, signal: null });
+    expect(up.output).toContain('Stopped before it was ready.');
+    expect(up.output).not.toContain('Warden is running');
+    expect(suiteProcesses(up.stateDir, up.natsPort)).toEqual([]);
+  }, 240_000);
+
+  it('refuses a second warden up on the same state directory or NATS port, naming the one that runs; SIGKILL of the first leaves nothing running', async () => {
+    const up = await UpProcess.start(newStateDir(), await freePort());
+    started.push(up);
+    await up.printed(/^Warden is running$/m);
+    const pid = up.child.pid!;
+
+    const sameDir = await runWarden(['up', '--state-dir', up.stateDir, '--nats-port', String(await freePort())]);
+    expect(sameDir.code).toBe(2);
+    expect(sameDir.stderr).toContain(`Warden is already running here: process ${pid} (state directory ${up.stateDir},`);
+    expect(sameDir.stderr).toContain(`holds the state directory ${up.stateDir}`);
+
+    const otherDir = newStateDir();
+    const samePort = await runWarden(['up', '--state-dir', otherDir, '--nats-port', String(up.natsPort)]);
+    expect(samePort.code).toBe(2);
+    expect(samePort.stderr).toContain(`holds the NATS port ${up.natsPort}`);
+    // Refused before anything started: no half-started second suite.
+    expect(samePort.stdout).not.toContain('nats-server with JetStream');
+    expect(readdirSync(otherDir)).toEqual([]);
+
+    up.child.kill('SIGKILL');
+    await up.exited;
+    // No exit handler runs on SIGKILL: the children end because their parent did.
+    await noneLeft(up);
+  }, 300_000);
+});
