@@ -85,6 +85,7 @@ export {
   SessionKeeper,
   type SessionModel,
   sessionRecordKey,
+  type SessionStep,
 } from './state/session-keeper.js';
 export { type LifecycleMessage, SessionLifecycle } from './state/session-lifecycle.js';
 export { ContractViolationError, RejectMessageError, TransientError } from './errors.js';

@@ -104,30 +104,34 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     prepare?: (breakers: SessionBreakers) => Promise<T>,
   ): Promise<void> {
     const session = { agentId: address.agentId, sessionId: address.sessionId };
-    return this.keeper.run(session, address.at, async (held) => {
-      const started = performance.now();
-      const breakers = held.session;
+    const message = 'message' in cause ? cause.message : undefined;
+    let started = 0;
+    const events: BreakerEvent[] = [];
+    return this.keeper.apply(session, address.at, message, {
+      begin: () => (started = performance.now()),
       // A redelivery of what is stored: only make sure the state record followed.
-      if ('message' in cause && breakers.hasApplied(cause.message.id)) return this.writeState(held);
+      redelivered: (held) => this.writeState(held),
       // A straggler after the run ended (an outcome on another channel, say) has nothing left to trip.
-      if (breakers.ended) return this.keeper.forget(session);
-      // The declaration (or a phase change) this message overtook on its way is applied first.
-      const missed = 'message' in cause ? await this.keeper.missedLifecycle(held, cause.message, address.at) : [];
-      const prepared = (prepare ? await prepare(breakers) : undefined) as T;
-      const evaluating = performance.now();
-      const outgoing: Outgoing[] = [];
-      const events: BreakerEvent[] = [];
-      const add = (key: string, produced: BreakerEvent[]) => {
-        for (const [index, e] of produced.entries()) outgoing.push({ type: e.type, payload: e.payload, key: `${key}:${index}` });
-        events.push(...produced);
-      };
-      for (const { message, storedAt } of missed) add(message.id, lifecycleChange(message, storedAt)(breakers));
-      add('message' in cause ? cause.message.id : `${session.agentId}:${session.sessionId}:tick:${cause.tick}`, change(breakers, prepared));
-      this.metrics.evaluation.observe({ event }, (performance.now() - evaluating) / 1000);
-      await this.keeper.commit(held, 'message' in cause ? cause.message : undefined, outgoing);
-      this.metrics.record(events);
-      await this.settle(held);
-      this.metrics.handling.observe({ event }, (performance.now() - started) / 1000);
+      ended: (breakers) => breakers.ended,
+      change: async (held, missed) => {
+        const breakers = held.session;
+        const prepared = (prepare ? await prepare(breakers) : undefined) as T;
+        const evaluating = performance.now();
+        const outgoing: Outgoing[] = [];
+        const add = (key: string, produced: BreakerEvent[]) => {
+          for (const [index, e] of produced.entries()) outgoing.push({ type: e.type, payload: e.payload, key: `${key}:${index}` });
+          events.push(...produced);
+        };
+        for (const m of missed) add(m.message.id, lifecycleChange(m.message, m.storedAt)(breakers));
+        add(message ? message.id : `${session.agentId}:${session.sessionId}:tick:${(cause as { tick: number }).tick}`, change(breakers, prepared));
+        this.metrics.evaluation.observe({ event }, (performance.now() - evaluating) / 1000);
+        return outgoing;
+      },
+      committed: async (held) => {
+        this.metrics.record(events);
+        await this.settle(held);
+        this.metrics.handling.observe({ event }, (performance.now() - started) / 1000);
+      },
     });
   }
 

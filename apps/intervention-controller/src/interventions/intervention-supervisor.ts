@@ -98,27 +98,31 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
    * once stored and published.
    */
   private apply(message: AnyMessage, at: number, decide: (session: InterventionSession) => Promise<Effects> | Effects): Promise<void> {
-    return this.keeper.run({ agentId: message.agent_id, sessionId: message.session_id }, Date.now(), async (held) => {
-      if (held.session.hasApplied(message.id)) return;
-      // The declaration (or a goal change) this message overtook on its way is applied first.
-      const missed = await this.keeper.missedLifecycle(held, message, at);
-      const before = missed.map((m) => {
-        held.session.markApplied(m.message.id);
-        return applySessionMessage(held.session, m.message as SessionMessage, m.storedAt);
-      });
-      const effects = await decide(held.session);
-      // What the overtaken messages led to goes first, in their order.
-      effects.publications.unshift(...before.flatMap((e) => e.publications));
-      effects.tallies.push(...before.flatMap((e) => e.tallies));
-      held.session.markApplied(message.id);
-      // Interventions whose time is over are judged with every event of the session, not only by the sweep.
-      judge(held.session.evaluateDue(Date.now()), effects);
-      await this.commit(held, message, effects);
+    let effects = noEffects();
+    return this.keeper.apply({ agentId: message.agent_id, sessionId: message.session_id }, at, message, {
+      // The record remembers what it applied (markApplied); a session never ends here.
+      ended: () => false,
+      change: async (held, missed) => {
+        // The declaration (or a goal change) this message overtook on its way is applied first.
+        const before = missed.map((m) => {
+          held.session.markApplied(m.message.id);
+          return applySessionMessage(held.session, m.message as SessionMessage, m.storedAt);
+        });
+        effects = await decide(held.session);
+        // What the overtaken messages led to goes first, in their order.
+        effects.publications.unshift(...before.flatMap((e) => e.publications));
+        effects.tallies.push(...before.flatMap((e) => e.tallies));
+        held.session.markApplied(message.id);
+        // Interventions whose time is over are judged with every event of the session, not only by the sweep.
+        judge(held.session.evaluateDue(Date.now()), effects);
+        return effects.publications;
+      },
+      committed: (held) => this.followUp(held, effects),
     });
   }
 
-  private async commit(held: Held<InterventionSession>, cause: AnyMessage | undefined, effects: Effects): Promise<void> {
-    await this.keeper.commit(held, cause, effects.publications);
+  /** What follows effects once stored and published: their counts, and the incident notice. */
+  private followUp(held: Held<InterventionSession>, effects: Effects): void {
     this.metrics.count(effects.tallies);
     if (effects.notice) void this.notifications.send(held.address, effects.notice);
   }
@@ -147,7 +151,9 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
         .run(address, now, async (held) => {
           const effects = noEffects();
           judge(held.session.evaluateDue(Date.now()), effects);
-          if (effects.publications.length) await this.commit(held, undefined, effects);
+          if (!effects.publications.length) return;
+          await this.keeper.commit(held, undefined, effects.publications);
+          this.followUp(held, effects);
         })
         .catch((error: unknown) => this.logger.warn({ err: error }, 'intervention sweep failed; retried on the next one'));
     }

@@ -69,23 +69,24 @@ export class PatternSessions {
   /** Applies one event to its session and makes the consequences durable before resolving. */
   apply(message: AnyMessage, at: number, event: string, change: (patterns: SessionPatterns) => PatternReport[]): Promise<void> {
     const address = { agentId: message.agent_id, sessionId: message.session_id };
-    return this.keeper.run(address, at, async (held) => {
-      const started = performance.now();
-      // Stragglers after the end have no session left to judge; a redelivery changes nothing.
-      if (held.session.ended) return this.keeper.forget(address);
-      if (this.keeper.hasApplied(held, message.id)) return;
-      // The declaration (or a phase or goal change) this message overtook on its way is applied first.
-      const missed = await this.keeper.missedLifecycle(held, message, at);
-      const evaluating = performance.now();
-      const skew = this.options.settings.window.max_clock_skew_ms;
-      const reports = missed.flatMap((m) => lifecycleChange(m.message, eventTime(m.message.timestamp, m.storedAt, skew))(held.session));
-      reports.push(...change(held.session));
-      this.options.timing?.evaluated(event, performance.now() - evaluating);
-      const outgoing = reports.map((report) => ({ type: 'pattern.detected' as const, payload: report, key: `${address.agentId}:${address.sessionId}:${report.pattern_id}` }));
-      await this.keeper.commit(held, message, outgoing);
-      this.options.reported?.(reports);
-      if (held.session.ended) this.keeper.forget(address);
-      this.options.timing?.handled(event, performance.now() - started);
+    const skew = this.options.settings.window.max_clock_skew_ms;
+    let started = 0;
+    let reports: PatternReport[] = [];
+    return this.keeper.apply(address, at, message, {
+      begin: () => (started = performance.now()),
+      // Stragglers after the end have no session left to judge.
+      ended: (patterns) => patterns.ended,
+      change: (held, missed) => {
+        const evaluating = performance.now();
+        reports = missed.flatMap((m) => lifecycleChange(m.message, eventTime(m.message.timestamp, m.storedAt, skew))(held.session));
+        reports.push(...change(held.session));
+        this.options.timing?.evaluated(event, performance.now() - evaluating);
+        return reports.map((report) => ({ type: 'pattern.detected' as const, payload: report, key: `${address.agentId}:${address.sessionId}:${report.pattern_id}` }));
+      },
+      committed: () => {
+        this.options.reported?.(reports);
+        this.options.timing?.handled(event, performance.now() - started);
+      },
     });
   }
 }

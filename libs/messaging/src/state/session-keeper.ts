@@ -122,6 +122,23 @@ export interface KeeperOptions<S, Stored> {
 
 export const sessionRecordKey = (address: SessionAddress) => `session.${address.agentId}.${address.sessionId}`;
 
+/** What a stateful service does with one message (or a timer's change) of a session, in SessionKeeper.apply. */
+export interface SessionStep<S> {
+  /** Called first, in the session's lane, once the session is loaded (where a service's timing of the handling starts). */
+  begin?(held: Held<S>): void;
+  /** The message was applied before (a redelivery): what still has to follow it. Default: nothing. */
+  redelivered?(held: Held<S>): Promise<void> | void;
+  /** Whether the session is over: nothing is applied to it any more, and it is forgotten. */
+  ended(session: S): boolean;
+  /**
+   * Applies the lifecycle messages the session missed (they came by another stream and were stored
+   * before the message; applied first, in their order), then the message itself; what they lead to.
+   */
+  change(held: Held<S>, missed: readonly LifecycleMessage[]): Promise<Outgoing[]> | Outgoing[];
+  /** Once stored and published: what follows (metrics, state records, notifications). */
+  committed?(held: Held<S>, published: AnyMessage[]): Promise<void> | void;
+}
+
 /**
  * Keeps the sessions of a stateful service in one KV record each, held by a SessionHolder (lanes,
  * bounded cache, forget-on-failure, partitions followed), in one order: a change is saved first, with
@@ -158,6 +175,25 @@ export class SessionKeeper<S, Stored> {
   /** Runs `work` on the session in its lane, loaded (or opened at `at`) first, its stored outbox published. */
   run<T>(address: SessionAddress, at: number, work: (held: Held<S>) => Promise<T> | T): Promise<T> {
     return this.holder.run(address, at, async (held) => work(await this.ready(held)));
+  }
+
+  /**
+   * The one way a stateful service applies a message to its session, in the session's lane: a redelivery
+   * is recognised, an ended session is forgotten, the lifecycle messages the session missed are applied
+   * first, then the message; the session is stored with what they lead to, that is published, and only
+   * then does the returned promise resolve (the message may be acknowledged). `cause` is absent for a
+   * timer's change.
+   */
+  apply(address: SessionAddress, at: number, cause: AnyMessage | undefined, step: SessionStep<S>): Promise<void> {
+    return this.run(address, at, async (held) => {
+      step.begin?.(held);
+      if (cause && this.hasApplied(held, cause.id)) return step.redelivered?.(held);
+      if (step.ended(held.session)) return this.forget(address);
+      const missed = cause ? await this.missedLifecycle(held, cause, at) : [];
+      const published = await this.commit(held, cause, await step.change(held, missed));
+      await step.committed?.(held, published);
+      if (step.ended(held.session)) this.forget(address);
+    });
   }
 
   /** Whether the message with this id has been applied to the session (it is a redelivery). */
