@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
@@ -11,7 +11,43 @@ interface Report {
   actions: { actionId: string; verdict: string | null; decision: string; decidedBy: string }[];
   patterns: { type: string; severity: string }[];
   breakerTrips: { breaker: string; reason: string }[];
+  interventions: { type: string; severity: string }[];
+  timing: { mode: string; recordedMs: number; replayedMs: number };
   unsettledSteps?: number;
+}
+
+interface Judged {
+  actions: { actionId: string; verdict: string | null; decision: string }[];
+  patterns: { type: string; severity: string }[];
+  breakerTrips: { breaker: string; reason: string }[];
+  interventions: { type: string; severity: string }[];
+  stop?: { atAction: number };
+}
+
+/** Real recorded sessions nobody here wrote (../shared/corpus/real, kept out of the repository), when the folder is there. */
+const REAL = join(WORKSPACE_ROOT, '..', 'shared', 'corpus', 'real');
+const REAL_RECORDINGS = existsSync(REAL) ? readdirSync(REAL).filter((f) => /\.(jsonl|traj)$/.test(f)).map((f) => join(REAL, f)) : [];
+
+/** What Warden did over a session, as the suite's replay and `warden eval` both report it, in one shape. */
+function outcomeOfReplay(report: Report) {
+  const stopped = report.actions.findIndex((a) => a.decidedBy === 'stopped');
+  return {
+    answers: report.actions.map((a) => `${a.actionId}: ${a.decidedBy === 'stopped' ? 'stopped' : `${a.verdict} → ${a.decision}`}`),
+    patterns: report.patterns.map((p) => `${p.type}/${p.severity}`).sort(),
+    trips: report.breakerTrips.map((t) => `${t.breaker}/${t.reason}`).sort(),
+    interventions: report.interventions.map((i) => `${i.type}/${i.severity}`).sort(),
+    stopAfter: stopped < 0 ? null : stopped,
+  };
+}
+
+function outcomeOfEval(judged: Judged) {
+  return {
+    answers: judged.actions.map((a) => `${a.actionId}: ${a.decision === 'stopped' ? 'stopped' : `${a.verdict} → ${a.decision}`}`),
+    patterns: judged.patterns.map((p) => `${p.type}/${p.severity}`).sort(),
+    trips: judged.breakerTrips.map((t) => `${t.breaker}/${t.reason}`).sort(),
+    interventions: judged.interventions.map((i) => `${i.type}/${i.severity}`).sort(),
+    stopAfter: judged.stop?.atAction ?? null,
+  };
 }
 
 /**
@@ -34,8 +70,8 @@ describe('warden replay through the whole suite', () => {
     rmSync(cwd, { recursive: true, force: true });
   }, 60_000);
 
-  async function replay(session: string): Promise<Report> {
-    const run = await runWarden(['replay', RECORDING, '--json', '--session', session], {
+  async function replay(session: string, recording = RECORDING, args: string[] = []): Promise<Report> {
+    const run = await runWarden(['replay', recording, '--json', '--session', session, ...args], {
       cwd,
       env: {
         NATS_URL: suite.nats.url,
@@ -65,4 +101,40 @@ describe('warden replay through the whole suite', () => {
     const judged = (JSON.parse(evaluated.stdout) as { sessions: { judged: { actions: { actionId: string; verdict: string | null; decision: string }[] } }[] }).sessions[0]!.judged;
     expect(judged.actions.map((a) => `${a.actionId}: ${a.verdict} → ${a.decision}`)).toEqual(answers(first));
   }, 180_000);
+
+  async function evaluated(recording: string): Promise<Judged> {
+    const run = await runWarden(['eval', recording, '--json'], { cwd });
+    return (JSON.parse(run.stdout) as { sessions: { judged: Judged }[] }).sessions[0]!.judged;
+  }
+
+  if (!REAL_RECORDINGS.length) {
+    it('would replay the real recorded sessions, which are absent here (no ../shared/corpus/real)', () => {
+      expect(existsSync(REAL)).toBe(false);
+    });
+  }
+
+  // Each message carries the recording's time (the default --timing recorded): the suite reads the agent's
+  // clock where eval does, and gives the same verdicts, patterns, breaker trips, interventions and stop.
+  it.each(REAL_RECORDINGS)('answers a real recording (%s) as warden eval does', async (recording) => {
+    const report = await replay(`real-${readdirSync(REAL).indexOf(recording.split('/').at(-1)!)}`, recording);
+    expect(report.timing.mode).toBe('recorded');
+    expect(outcomeOfReplay(report)).toEqual(outcomeOfEval(await evaluated(recording)));
+  }, 300_000);
+
+  it('says where the suite\'s clock makes it differ: a replay far faster than its recording', async () => {
+    const recording = join(WORKSPACE_ROOT, 'test/corpus/sessions/stagnation-review-without-progress.json');
+    const run = await runWarden(['replay', recording, '--session', 'clock-note'], {
+      cwd,
+      env: {
+        NATS_URL: suite.nats.url,
+        NATS_USER: suite.nats.operator.user,
+        NATS_PASSWORD: suite.nats.operator.password,
+        WARDEN_AGENT_ID: AGENT,
+        WARDEN_AGENT_PASSWORD: suite.nats.agent(AGENT).password,
+      },
+    });
+    expect(run.stdout).toMatch(/timing: each message carried the recording's time, .* the interventions' cool-down and observation windows ran on the suite's clock: \d+ s here, 62 s in the recording \(and in `warden eval`\)/);
+    const judged = await runWarden(['eval', recording], { cwd });
+    expect(judged.stdout).toContain("the interventions' cool-down and observation windows run on the suite's clock there");
+  }, 120_000);
 });

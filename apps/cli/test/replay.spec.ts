@@ -216,7 +216,7 @@ describe('warden replay against the running suite', () => {
     expect((await replay([orphan])).stderr).toBe(`error: ${orphan}: line 1: outcome for unknown action "a-1" (actions come before their outcomes)\n`);
     expect((await replay([join(cwd, 'missing.jsonl')])).stderr).toContain(`error: cannot read ${join(cwd, 'missing.jsonl')}: ENOENT`);
     expect(await replay([])).toMatchObject({ code: 2, stderr: expect.stringContaining('name the recorded session(s) to replay') });
-    expect(await replay([bad, '--timing', 'fast'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--timing must be compressed or real') });
+    expect(await replay([bad, '--timing', 'fast'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--timing must be recorded, compressed, real') });
     expect(await replay([bad, '--format', 'openhands'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format must be one of warden, claude-code, swe-agent') });
   }, 30_000);
 });

@@ -53,6 +53,18 @@ describe('episodes', () => {
 });
 
 describe('events', () => {
+  it('dates a session on the agent\'s clock: a verdict stamped by the reviewer\'s clock months later moves nothing out of the window', () => {
+    const s = new SessionDriver();
+    const verdictAt = T0 + 200 * 86_400_000;
+    for (let i = 0; i < 4; i++) {
+      const id = s.bash('npm test', failing(i));
+      // A recording replayed on its own times: the reviewer judges it today.
+      s.reports.push(...s.patterns.verdict(verdictAt, { action_id: id, verdict: 'allow', rationality: { score: 0.8, components: { goal_alignment: 0.9 } } } as never));
+    }
+    expect(s.patterns.snapshot.now).toBeLessThan(T0 + 60_000);
+    expect(s.of('repetitive_errors').map((r) => [r.severity, r.evidence_action_ids.length])).toEqual([['medium', 3]]);
+  });
+
   it('applies a redelivered action or outcome once', () => {
     const s = new SessionDriver();
     const proposal = { action_id: 'x1', kind: 'tool_use', tool: 'Bash', input: { command: 'npm test' } };

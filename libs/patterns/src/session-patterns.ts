@@ -192,14 +192,18 @@ export class SessionPatterns {
     return this.evaluate();
   }
 
+  /**
+   * A verdict tells of its action and does not move the session's clock: it is stamped by the reviewer's
+   * clock, which need not be the agent's (a recording replayed on its own times). `at` only dates a
+   * verdict that came before its action, until the action brings its own time.
+   */
   verdict(at: number, verdict: VerdictSeen): PatternReport[] {
-    this.advance(at);
     const alignment = verdict.rationality?.components.goal_alignment;
     const blocked = verdict.verdict === 'block';
     if (alignment === undefined && !blocked) return [];
     const row = this.window.indexOf(verdict.action_id);
     if (row < 0 && this.state.counted.has(verdict.action_id)) return [];
-    const step = row >= 0 ? this.window.step(row) : { id: verdict.action_id, at };
+    const step = row >= 0 ? this.window.step(row) : { id: verdict.action_id, at: Math.min(at, this.state.now) };
     if (step.alignment === alignment && (!blocked || step.blocked)) return [];
     if (alignment !== undefined) step.alignment = alignment;
     // Refused, it never runs and reports no outcome; what it attempted still tells of a trap.

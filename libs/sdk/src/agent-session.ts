@@ -12,6 +12,9 @@ import {
 import type { ActionDecision } from './decision.js';
 import type { WardenClient } from './warden-client.js';
 
+/** A message's timestamp for an event that happened at `at`; none (now) without it. */
+const timestampOf = (at: Date | undefined) => (at ? { timestamp: at.toISOString() } : {});
+
 export type SessionContext = NonNullable<PayloadOf<'session.started'>['context']>;
 export type ControlMessage = MessageOf<'control.issued'>;
 
@@ -30,6 +33,11 @@ export interface ProposedAction {
   subagent?: { id?: string; type?: string };
   /** Where it runs, when the agent's shell has moved (cd) since the session was declared. */
   cwd?: string;
+  /**
+   * When the agent proposed it, for a recording replayed later (default: now). Warden reads its windows
+   * and rates on the agent's clock, never ahead of when the message was stored.
+   */
+  at?: Date;
 }
 
 export interface ProposeOptions {
@@ -57,6 +65,8 @@ export interface ActionOutcome {
   phase?: Phase;
   /** Progress made in this iteration, per the phase's definition (tasks, files, tests, findings, stage). */
   progress?: PhaseProgress;
+  /** When it finished, for a recording replayed later (default: now); see ProposedAction.at. */
+  at?: Date;
 }
 
 export interface CheckpointOptions {
@@ -107,9 +117,9 @@ export class AgentSession {
     return this.client.agentId;
   }
 
-  /** Declares the session: the goal, expected paths and constraints the reviewer checks actions against. */
-  async start(details: PayloadOf<'session.started'>): Promise<void> {
-    await this.client.publish(this.client.message('session.started', this.sessionId, { payload: details }));
+  /** Declares the session: the goal, expected paths and constraints the reviewer checks actions against. `at`: as for ProposedAction. */
+  async start(details: PayloadOf<'session.started'>, at?: Date): Promise<void> {
+    await this.client.publish(this.client.message('session.started', this.sessionId, { payload: details, ...timestampOf(at) }));
   }
 
   async changePhase(phase: Phase, previous?: Phase): Promise<void> {
@@ -118,9 +128,9 @@ export class AgentSession {
     );
   }
 
-  /** The user asked for something new: later actions are reviewed against this goal. */
-  async changeGoal(goal: string, source: 'user_prompt' | 'agent' = 'user_prompt'): Promise<void> {
-    await this.client.publish(this.client.message('session.goal_changed', this.sessionId, { payload: { goal: goal.slice(0, 4000), source } }));
+  /** The user asked for something new: later actions are reviewed against this goal. `at`: as for ProposedAction. */
+  async changeGoal(goal: string, source: 'user_prompt' | 'agent' = 'user_prompt', at?: Date): Promise<void> {
+    await this.client.publish(this.client.message('session.goal_changed', this.sessionId, { payload: { goal: goal.slice(0, 4000), source }, ...timestampOf(at) }));
   }
 
   async end(result: PayloadOf<'session.ended'>): Promise<void> {
@@ -144,6 +154,7 @@ export class AgentSession {
     }
     const message = this.client.message('action.proposed', this.sessionId, {
       id: this.client.actionMessageId(this.sessionId, actionId),
+      ...timestampOf(action.at),
       payload: {
         action_id: actionId,
         kind: action.kind ?? 'tool_use',
@@ -181,6 +192,7 @@ export class AgentSession {
       this.client.message('action.outcome', this.sessionId, {
         id: derivedMessageId('action.outcome', `${this.agentId}:${this.sessionId}:${outcome.actionId}`),
         trace_id: this.client.actionMessageId(this.sessionId, outcome.actionId),
+        ...timestampOf(outcome.at),
         payload,
       }),
     );

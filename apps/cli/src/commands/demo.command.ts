@@ -53,7 +53,7 @@ ${SUITE_OPTIONS_HELP}
           agent: { servers: agent.servers, agentId, password: agent.password },
           observer: { servers: suite.natsUrl, user: operator.user, password: operator.password, name: 'warden-demo' },
           sessionId: replaySessionId(file),
-          timing: 'compressed',
+          timing: 'recorded',
           approvals: 'approve',
           decisionTimeoutMs: 10_000,
           settleMs: REPLAY_DEFAULTS.settleMs,

@@ -7,7 +7,9 @@ import { FORMATS, readRecording } from '../replay/read-recording.js';
 import { RecordingError, type RecordingFormat } from '../replay/recorded-session.js';
 import { replayConnection, REPLAY_AGENT_DEFAULT } from '../replay/replay-connection.js';
 import { renderReport, type ReplayReport } from '../replay/replay-report.js';
-import { REPLAY_DEFAULTS, replaySession } from '../replay/replay-runner.js';
+import { REPLAY_DEFAULTS, replaySession, type ReplayTiming } from '../replay/replay-runner.js';
+
+const REPLAY_TIMINGS: readonly ReplayTiming[] = ['recorded', 'compressed', 'real'];
 
 /** A fresh session id for a replay, so that it never mixes with the recorded (maybe live) session. */
 export function replaySessionId(file: string): string {
@@ -33,7 +35,9 @@ Options:
   --json              print only the report as JSON (an array for several files)
   --session ID        replay as this session id [replay-<file>-<random>]
   --agent ID          replay as this agent (its NATS user) [${REPLAY_AGENT_DEFAULT}]
-  --timing T          compressed (no pauses) or real (the recorded pauses, at most ${REPLAY_DEFAULTS.maxGapMs / 1000} s) [compressed]
+  --timing T          recorded: no pauses, each message stamped with the recording's time;
+                      compressed: no pauses, stamped now; real: the recorded pauses (at most
+                      ${REPLAY_DEFAULTS.maxGapMs / 1000} s each), stamped now [recorded]
   --approvals A       what to answer when the gate holds an action for a human: approve or reject [approve]
   --timeout-ms N      how long one action waits for its decision [${REPLAY_DEFAULTS.decisionTimeoutMs}]
   --settle-ms N       how long to wait after the last action for patterns and interventions [${REPLAY_DEFAULTS.settleMs}]
@@ -60,8 +64,8 @@ Exit status: 0 when every action got Warden's answer, 1 otherwise.`,
     if (!positionals.length) throw new UsageError('name the recorded session(s) to replay: warden replay <file>...');
     const format = values.format as RecordingFormat | undefined;
     if (format && !FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
-    const timing = (values.timing as string | undefined) ?? 'compressed';
-    if (timing !== 'compressed' && timing !== 'real') throw new UsageError('--timing must be compressed or real');
+    const timing = (values.timing as string | undefined) ?? 'recorded';
+    if (!REPLAY_TIMINGS.includes(timing as ReplayTiming)) throw new UsageError(`--timing must be ${REPLAY_TIMINGS.join(', ')}`);
     const approvals = (values.approvals as string | undefined) ?? 'approve';
     if (approvals !== 'approve' && approvals !== 'reject') throw new UsageError('--approvals must be approve or reject');
     const session = values.session as string | undefined;
@@ -89,7 +93,7 @@ Exit status: 0 when every action got Warden's answer, 1 otherwise.`,
             recording,
             ...connection,
             sessionId: session ?? replaySessionId(file),
-            timing,
+            timing: timing as ReplayTiming,
             approvals,
             decisionTimeoutMs: integerOption(values, 'timeout-ms', REPLAY_DEFAULTS.decisionTimeoutMs),
             settleMs: integerOption(values, 'settle-ms', REPLAY_DEFAULTS.settleMs, 0),

@@ -1,4 +1,5 @@
 import type { style as Style } from '../output.js';
+import { SUITE_CLOCK_PARTS } from '../replay/recording-clock.js';
 import type { EvaluationResult } from './evaluation.js';
 import { precision, recall } from './scoring.js';
 
@@ -49,6 +50,11 @@ export function renderEvaluation(result: EvaluationResult, style: typeof Style, 
         `ordinary actions stopped ${m.ordinaryStopped - m.ordinaryStoppedJustified} unjustified of ${m.ordinaryActions} (${percent(m.ordinaryStopped - m.ordinaryStoppedJustified, m.ordinaryActions)}; ${m.ordinaryStoppedJustified} justified), ` +
         `${m.ordinaryEmergencyStops} emergency stops, ${m.ordinaryBreakerTrips} breaker trips, ${m.ordinaryPatternsAboveLow} patterns above low on ordinary sessions; ` +
         `expected findings ${m.expectedFound}/${m.expected}; ${m.falseAlarms} false alarms, ${m.misses} misses (${m.knownMisses} known)`,
+    ),
+  );
+  lines.push(
+    style.dim(
+      `Judged on each recording's own clock. Through the suite (\`warden replay\`, which stamps the recording's times by default) the pattern detector reads the same times; ${SUITE_CLOCK_PARTS} run on the suite's clock there, so a replay much faster than its recording can differ in those.`,
     ),
   );
   return lines.join('\n');

@@ -5,6 +5,7 @@ import { priceOf, SessionPatterns, type PatternReport, type PatternSettings, typ
 import { StepReviewer, SupervisionState, type ReviewSources } from '@warden/review';
 import { actionSummary } from '@warden/claude-code';
 import type { RecordedAction, RecordedSession } from '../replay/recorded-session.js';
+import { RecordingClock } from '../replay/recording-clock.js';
 
 /** Everything Warden judges a session with, in one process: the four services' settings. */
 export interface WardenSettings {
@@ -84,9 +85,6 @@ export interface JudgeOptions {
   approvals: 'approve' | 'reject';
 }
 
-/** Gap assumed between two recorded actions that carry no time. */
-const STEP_MS = 5_000;
-
 /**
  * Runs a recorded session through Warden's judgement in one process and in a fixed order, with the same
  * domain code the services run: the reviewer reviews each action as it is proposed (seeing every event
@@ -105,6 +103,7 @@ export class InProcessWarden {
 
 class SessionJudgement {
   private now: number;
+  private readonly clock: RecordingClock;
   private readonly supervision = new SupervisionState();
   private readonly reviewer: StepReviewer;
   private readonly breakers: SessionBreakers;
@@ -121,8 +120,8 @@ class SessionJudgement {
     private readonly recording: RecordedSession,
     private readonly options: JudgeOptions,
   ) {
-    const first = recording.actions.find((a) => a.at && Number.isFinite(Date.parse(a.at)))?.at;
-    this.now = first ? Date.parse(first) - 1 : Date.UTC(2026, 0, 1);
+    this.clock = new RecordingClock(recording);
+    this.now = this.clock.declaredAt;
     this.address = { agentId: options.agentId, sessionId: options.sessionId };
     this.reviewer = new StepReviewer({ ...settings.reviewer, supervision: this.supervision, clock: () => this.now });
     this.breakers = SessionBreakers.open(settings.breakers, options.agentId, options.sessionId, this.now);
@@ -137,23 +136,18 @@ class SessionJudgement {
     this.onBreakerEvents(this.breakers.started(started.id, this.now, declaration.phase));
     this.onPatterns(this.patterns.started(this.now, { context: declaration.context, ...(declaration.phase ? { phase: declaration.phase } : {}) }));
     this.interventions.declare(declaration.context, this.now);
-    let previous = this.now;
     for (const [i, recorded] of this.recording.actions.entries()) {
       this.current = i + 1;
-      const at = recorded.at ? Date.parse(recorded.at) : NaN;
-      previous = Number.isFinite(at) && at >= previous ? at : previous + STEP_MS;
-      this.advance(previous);
+      this.advance(this.clock.action(recorded));
       if (this.result.stop) {
         this.result.actions.push(this.unjudged(recorded, i));
         continue;
       }
       if (recorded.request) this.changeGoal(recorded.request);
-      const outcomeAt = recorded.outcome?.at ? Date.parse(recorded.outcome.at) : NaN;
       const judged = this.propose(recorded, i);
       this.result.actions.push(judged);
       if (judged.decision !== 'allow' || !recorded.outcome) continue;
-      previous = Number.isFinite(outcomeAt) && outcomeAt >= previous ? outcomeAt : previous + (recorded.outcome.durationMs ?? 0);
-      this.advance(previous);
+      this.advance(this.clock.outcome(recorded));
       this.report(recorded);
       judged.outcome = recorded.outcome.status;
     }

@@ -1,5 +1,6 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { RecordingFormat } from './recorded-session.js';
+import { SUITE_CLOCK_PARTS } from './recording-clock.js';
 
 export interface ReplayedAction {
   index: number;
@@ -80,6 +81,8 @@ export interface ReplayReport {
   interventions: ReplayedIntervention[];
   controls: ReplayedControl[];
   breakerTrips: ReplayedBreakerTrip[];
+  /** How the replay kept time: its mode, how long the recording spans and how long the replay took. */
+  timing: { mode: 'recorded' | 'compressed' | 'real'; recordedMs: number; replayedMs: number };
   summary: ReplaySummary;
   /**
    * Steps after which the suite was still busy when the replay went on (it waits up to 10 s for every
@@ -166,8 +169,28 @@ export function renderReport(report: ReplayReport, paint: Painter): string {
       (s.undecided ? `, ${s.undecided} without an answer` : ''),
     `  ${s.patterns} pattern${s.patterns === 1 ? '' : 's'}, ${s.interventions} intervention${s.interventions === 1 ? '' : 's'}, ${s.breakerTrips} breaker trip${s.breakerTrips === 1 ? '' : 's'}`,
   );
+  const timing = timingNote(report.timing);
+  if (timing) lines.push(paint.dim(`  ${timing}`));
   if (report.unsettledSteps) {
     lines.push(paint.yellow(`  the suite was still busy after ${report.unsettledSteps} step(s): what followed may have been reviewed without all of it, and another replay may differ`));
   }
   return lines.join('\n');
+}
+
+const minutes = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+
+/**
+ * Where the suite's answers can differ from `warden eval` on the same recording because of time, or
+ * nothing when they cannot: a replay that took about as long as the recording spans.
+ */
+export function timingNote(timing: ReplayReport['timing']): string | undefined {
+  const { mode, recordedMs, replayedMs } = timing;
+  // The suite's shortest clocks (an intervention's cool-down) are tens of seconds.
+  const faster = recordedMs > 2 * replayedMs && recordedMs - replayedMs > 10_000;
+  if (mode === 'recorded') {
+    return faster
+      ? `timing: each message carried the recording's time, which the pattern detector reads as \`warden eval\` does; ${SUITE_CLOCK_PARTS} ran on the suite's clock: ${minutes(replayedMs)} here, ${minutes(recordedMs)} in the recording (and in \`warden eval\`)`
+      : undefined;
+  }
+  return `timing: ${mode}, stamped with the replay's own time: windows and rates were read over ${minutes(replayedMs)} where the recording spans ${minutes(recordedMs)}; \`warden eval\` and \`--timing recorded\` read them on the recording's time`;
 }

@@ -5,6 +5,7 @@ import type { NatsSettings } from '@warden/messaging';
 import { WardenClient, type ActionDecision } from '@warden/sdk';
 import { actionSummary } from '@warden/claude-code';
 import type { RecordedAction, RecordedSession } from './recorded-session.js';
+import { RecordingClock, recordedSpanMs } from './recording-clock.js';
 import { summarize, type ReplayedAction, type ReplayReport } from './replay-report.js';
 import { waitForQuiet } from './suite-quiet.js';
 
@@ -18,11 +19,13 @@ export const REPLAY_DEFAULTS = {
   maxGapMs: 60_000,
   connectTimeoutMs: 5_000,
   /**
-   * With compressed timing, the pause kept after a denied action: a live agent reads the denial before
+   * Without the recorded pauses, the pause kept after a denied action: a live agent reads the denial before
    * its next call, and what the suite sends back (an emergency stop after a block) arrives in its place.
    */
   afterDenyMs: 500,
 } as const;
+
+export type ReplayTiming = 'recorded' | 'compressed' | 'real';
 
 /** The operator id the replay answers held actions as. */
 export const REPLAY_OPERATOR = 'warden-replay';
@@ -35,7 +38,11 @@ export interface ReplayOptions {
   /** Reads the session's verdicts, patterns, interventions and breaker events, and answers held actions: an operator user. */
   observer: NatsSettings;
   sessionId: string;
-  timing: 'compressed' | 'real';
+  /**
+   * recorded: as fast as the suite answers, each message stamped with the recording's own time (what
+   * `warden eval` judges on); compressed: as fast, stamped now; real: the recorded pauses, stamped now.
+   */
+  timing: ReplayTiming;
   /** What the replay answers when the gate holds an action for a human. */
   approvals: 'approve' | 'reject';
   decisionTimeoutMs: number;
@@ -54,6 +61,7 @@ const titleOf = (action: RecordedAction) =>
  */
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
   const { recording, agent, sessionId } = options;
+  const began = performance.now();
   const observer = await connect({
     servers: options.observer.servers.split(',').map((s) => s.trim()),
     user: options.observer.user,
@@ -87,7 +95,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
           const verdict = parsed.message.payload as PayloadOf<'review.verdict'>;
           verdicts.set(verdict.action_id, verdict);
         }
-        if (parsed.message.type === 'hitl.paused') void answerHold(observer, agent.agentId, sessionId, options.approvals, holds, verdicts);
+        if (parsed.message.type === 'hitl.paused' && heldForAnswer(parsed.message.payload as PayloadOf<'hitl.paused'>)) {
+          void answerHold(observer, agent.agentId, sessionId, options.approvals, holds, verdicts);
+        }
       },
     });
     await observer.flush();
@@ -98,8 +108,11 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       if (control.payload.kind === 'emergency_stop') stop = control.payload.message ?? 'emergency stop';
       if (control.payload.kind === 'resume') stop = undefined;
     });
+    // Stamped with the recording's own times (--timing recorded), the messages carry the clock eval judges on.
+    const clock = options.timing === 'recorded' ? new RecordingClock(recording) : undefined;
+    const stamp = (at: number | undefined) => (at !== undefined ? new Date(at) : undefined);
     // Declared as a replay: an emergency stop in it leaves the agent's track record alone.
-    await session.start({ ...recording.declaration, replay: true });
+    await session.start({ ...recording.declaration, replay: true }, stamp(clock?.declaredAt));
     let unsettled = (await waitForQuiet(observer)) ? 0 : 1;
     const actions: ReplayedAction[] = [];
     const total = recording.actions.length;
@@ -118,7 +131,8 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         actions.push({ index: i + 1, actionId: recorded.actionId, tool: String(recorded.tool), title, verdict: null, decision: 'deny', decidedBy: 'stopped', reason, heldForApproval: false, outcome: recorded.outcome ? 'not_run' : 'none', patterns: [], latencyMs: 0 });
         continue;
       }
-      if (recorded.request) await session.changeGoal(recorded.request);
+      const proposedAt = stamp(clock?.action(recorded));
+      if (recorded.request) await session.changeGoal(recorded.request, 'user_prompt', proposedAt);
       const decision = await session.propose({
         tool: recorded.tool,
         input: recorded.input,
@@ -127,8 +141,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         ...(recorded.description ? { description: recorded.description } : {}),
         ...(recorded.phase ? { phase: recorded.phase } : {}),
         ...(recorded.cwd ? { cwd: recorded.cwd } : {}),
+        ...(proposedAt ? { at: proposedAt } : {}),
       });
-      const outcome = await reportOutcome(session, recorded, decision);
+      const outcome = await reportOutcome(session, recorded, decision, clock);
       // The next action is reviewed knowing all this one caused (outcome, breakers, patterns, interventions):
       // two replays of a recording agree.
       if (!(await waitForQuiet(observer))) unsettled++;
@@ -148,24 +163,32 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         patterns: [],
         latencyMs: decision.latencyMs,
       });
-      if (!decision.allowed && options.timing === 'compressed') await sleep(REPLAY_DEFAULTS.afterDenyMs);
+      if (!decision.allowed && options.timing !== 'real') await sleep(REPLAY_DEFAULTS.afterDenyMs);
     }
     options.onProgress?.(total, total, 'waiting for patterns and interventions');
     await waitForQuiet(observer);
     await sleep(options.settleMs);
     sub.unsubscribe();
-    return { ...buildReport(options, actions, seen), ...(unsettled ? { unsettledSteps: unsettled } : {}) };
+    const timing = { mode: options.timing, recordedMs: recordedSpanMs(recording), replayedMs: Math.round(performance.now() - began) };
+    return { ...buildReport(options, actions, seen, timing), ...(unsettled ? { unsettledSteps: unsettled } : {}) };
   } finally {
     await client?.close();
     await observer.drain().catch(() => observer.close());
   }
 }
 
-async function reportOutcome(session: ReturnType<WardenClient['session']>, recorded: RecordedAction, decision: ActionDecision): Promise<ReplayedAction['outcome']> {
+async function reportOutcome(
+  session: ReturnType<WardenClient['session']>,
+  recorded: RecordedAction,
+  decision: ActionDecision,
+  clock: RecordingClock | undefined,
+): Promise<ReplayedAction['outcome']> {
   if (!decision.allowed) return recorded.outcome ? 'not_run' : 'none';
   const o = recorded.outcome;
   if (!o) return 'none';
+  const at = clock?.outcome(recorded);
   await session.report({
+    ...(at !== undefined ? { at: new Date(at) } : {}),
     actionId: recorded.actionId,
     status: o.status,
     ...(typeof recorded.tool === 'string' ? { tool: recorded.tool } : {}),
@@ -179,6 +202,15 @@ async function reportOutcome(session: ReturnType<WardenClient['session']>, recor
     ...(recorded.phase ? { phase: recorded.phase } : {}),
   });
   return o.status;
+}
+
+/**
+ * A pause that holds actions for an answer (a require_approval verdict, a human gate, the proposal's
+ * own flag), which the replay gives; not an operator's or an emergency stop's pause, which ends the
+ * session as it would a live one.
+ */
+function heldForAnswer(paused: PayloadOf<'hitl.paused'>): boolean {
+  return paused.trigger === 'require_approval' || paused.trigger === 'gate' || paused.trigger === 'hitl_required_flag';
 }
 
 /**
@@ -203,7 +235,7 @@ async function answerHold(
   await jetstream(nc, { checkAPI: false }).publish(publishSubject('gate_command', agentId, sessionId), JSON.stringify(command), { msgID: command.id }).catch(() => undefined);
 }
 
-function buildReport(options: ReplayOptions, actions: ReplayedAction[], seen: AnyMessage[]): ReplayReport {
+function buildReport(options: ReplayOptions, actions: ReplayedAction[], seen: AnyMessage[], timing: ReplayReport['timing']): ReplayReport {
   const of = <T extends AnyMessage['type']>(type: T) => seen.filter((m) => m.type === type).map((m) => m.payload as PayloadOf<T>);
   const patterns = of('pattern.detected').map((p) => ({
     patternId: p.pattern_id,
@@ -232,6 +264,7 @@ function buildReport(options: ReplayOptions, actions: ReplayedAction[], seen: An
     })),
     controls: of('control.issued').map((c) => ({ controlId: c.control_id, kind: c.kind, ...(c.message ? { message: c.message } : {}) })),
     breakerTrips: of('breaker.tripped').map((t) => ({ breaker: t.breaker, reason: t.reason, currentValue: t.current_value, threshold: t.threshold })),
+    timing,
   };
   return { ...report, summary: summarize(report) };
 }
