@@ -25,7 +25,8 @@ export function jestConfig(configUrl, overrides = {}) {
       ],
     },
     moduleNameMapper: {
-      '^@warden/(contracts|messaging|observability|sdk|claude-code|testing|local-runtime|operator-auth|secrets|pricing|signatures|review|breakers|patterns|interventions|project-knowledge|settings|settings-loader|observability-nest|messaging-nest|service-bootstrap|tracing)$': join(workspaceRoot, 'libs/$1/src/index.ts'),
+      // Every @warden package a test imports is a library under libs/<name>.
+      '^@warden/([a-z-]+)$': join(workspaceRoot, 'libs/$1/src/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],

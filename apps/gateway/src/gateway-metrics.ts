@@ -2,7 +2,7 @@ import type { MetricsRegistry } from '@warden/observability';
 
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30, 60];
 
-/** The gateway's Prometheus series: hook calls by event and outcome, and how long they took. */
+/** The gateway's Prometheus series: hook calls by agent, event and outcome, and how long they took. */
 export class GatewayMetrics {
   readonly calls;
   readonly duration;
@@ -11,13 +11,13 @@ export class GatewayMetrics {
   constructor(metrics: MetricsRegistry) {
     this.calls = metrics.counter({
       name: 'warden_gateway_hook_calls_total',
-      help: 'Claude Code hook calls, by event and outcome (answered, not_recorded, unauthorized, forbidden, invalid, fail_closed).',
-      labelNames: ['event', 'outcome'],
+      help: 'Agents\' hook calls, by agent kind (claude-code, codex, …), event (session_start, prompt, before_tool, after_tool, stop, session_end) and outcome (answered, not_recorded, unauthorized, forbidden, invalid, fail_closed).',
+      labelNames: ['agent_kind', 'event', 'outcome'],
     });
     this.duration = metrics.histogram({
       name: 'warden_gateway_hook_call_seconds',
-      help: 'From receiving a hook call to answering it, by event.',
-      labelNames: ['event'],
+      help: 'From receiving a hook call to answering it, by agent kind and event.',
+      labelNames: ['agent_kind', 'event'],
       buckets: SECONDS,
     });
     this.agents = metrics.gauge({ name: 'warden_gateway_agent_connections', help: 'Agents with an open connection through this replica.' });

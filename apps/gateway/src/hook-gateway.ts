@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import { answerHook, couldNotDecide, HookInputError, hookInputOf, notRecordedWhy, parseHookInput, type AnyHookInput, type HookOutcome, type HookOutput, type SessionSurroundings } from '@warden/claude-code';
+import { answerEvent, EdgeInputError, unhandledOutcome, type AgentAdapter, type EdgeEvent, type EdgeOutcome, type SessionSurroundings } from '@warden/agent-edge';
 import type { Logger } from '@warden/observability';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
@@ -7,21 +7,24 @@ import type { GatewayMetrics } from './gateway-metrics.js';
 import { credentialsOf, HookRequestError, policyOf } from './hook-request.js';
 import { KvSessionStates, type CachedState, type SessionOwners } from './session-records.js';
 
-/** A hook call as HTTP delivered it. */
+/** A hook call as HTTP delivered it, for the agent whose endpoint it reached. */
 export interface HookCall {
+  adapter: AgentAdapter;
   authorization: string | undefined;
   entrypoint: string | undefined;
   query: Record<string, unknown>;
   body: unknown;
 }
 
-/** What to answer: 200 with the hook output (no body when there is nothing to say), or an error status with the reason. */
-export type HookReply = { status: 200; output: HookOutput | null } | { status: HookRequestError['status']; error: string };
+/** What to answer: 200 with the agent's answer (no body when there is nothing to say), or an error status with the reason. */
+export type HookReply = { status: 200; output: Record<string, unknown> | null } | { status: HookRequestError['status']; error: string };
 
 /**
- * Claude Code's HTTP hooks: authenticates the agent by its token, keeps a session to the agent it
- * belongs to, and answers through the same adapter as `warden hook` (@warden/claude-code), with the
- * agent's own connection. Nothing is published for a request that is refused.
+ * Every agent's hooks over HTTP (`POST /hooks/<agent>`, straight from the agent or through its command
+ * shim): authenticates the agent by its token, keeps a session to the agent it belongs to, reads the
+ * payload with the agent's adapter and answers through the same edge as `warden hook`
+ * (@warden/agent-edge), with the agent's own connection. Nothing is published for a request that is
+ * refused.
  */
 export class HookGateway {
   private readonly states = new Map<string, KvSessionStates>();
@@ -42,20 +45,22 @@ export class HookGateway {
     const started = performance.now();
     let event = 'unknown';
     let outcome = 'answered';
+    const { adapter } = call;
     try {
       const credentials = credentialsOf(call.authorization);
       const policy = policyOf(call.query);
-      let input: AnyHookInput;
+      let input: EdgeEvent;
       try {
-        input = typeof call.body === 'string' ? parseHookInput(call.body) : hookInputOf(call.body);
+        const body = typeof call.body === 'string' ? parseJson(call.body) : call.body;
+        input = adapter.read(body, typeof call.query.event === 'string' ? { event: call.query.event } : {});
       } catch (error) {
-        if (error instanceof HookInputError) throw new HookRequestError(400, `not a Claude Code hook payload: ${error.message}`);
+        if (error instanceof EdgeInputError) throw new HookRequestError(400, `not a ${adapter.title} hook payload: ${error.message}`);
         throw error;
       }
-      event = input.hook_event_name;
+      event = input.type;
       if (!this.busUp()) {
         outcome = 'fail_closed';
-        return this.unanswered(input, policy, 'cannot reach Warden: the gateway is not connected to NATS');
+        return this.reply(adapter, input, unhandledOutcome(input, adapter, policy, 'cannot reach Warden: the gateway is not connected to NATS'));
       }
       let client;
       try {
@@ -63,52 +68,53 @@ export class HookGateway {
       } catch (error) {
         if (error instanceof AgentUnauthorized) throw new HookRequestError(401, `${error.message}: the token is not valid`);
         outcome = 'fail_closed';
-        return this.unanswered(input, policy, `cannot reach Warden: ${(error as Error).message}`);
+        return this.reply(adapter, input, unhandledOutcome(input, adapter, policy, `cannot reach Warden: ${(error as Error).message}`));
       }
       this.metrics.agents.set(this.connections.size);
       let owner: string;
       try {
-        owner = await this.owners.claim(input.session_id, credentials.agentId);
+        owner = await this.owners.claim(input.session.id, credentials.agentId);
       } catch (error) {
         outcome = 'fail_closed';
-        return this.unanswered(input, policy, `the session's owner could not be read: ${(error as Error).message}`);
+        return this.reply(adapter, input, unhandledOutcome(input, adapter, policy, `the session's owner could not be read: ${(error as Error).message}`));
       }
       if (owner !== credentials.agentId) {
-        throw new HookRequestError(403, `session ${input.session_id} belongs to another agent; agent ${credentials.agentId}'s token may not act in it`);
+        throw new HookRequestError(403, `session ${input.session.id} belongs to another agent; agent ${credentials.agentId}'s token may not act in it`);
       }
       const states = this.statesOf(credentials.agentId);
       const surroundings: SessionSurroundings = this.config.trustEntrypointHeader && call.entrypoint ? { entrypoint: call.entrypoint } : {};
-      const result: HookOutcome = await answerHook(input, {
+      const result: EdgeOutcome = await answerEvent(input, {
+        adapter,
         client,
         states,
         policy,
         surroundings,
         declaration: {},
         // A replica that serves the session already holds its control messages as they arrive.
-        readStoredControls: !states.known(input.session_id),
+        readStoredControls: !states.known(input.session.id),
         controlReadMs: this.config.controlReadMs,
         deadline: Date.now() + this.config.deadlineMs,
         deadlineMs: this.config.deadlineMs,
       });
       if (result.kind === 'not_recorded') {
         outcome = 'not_recorded';
-        this.log.warn({ session_id: input.session_id, agent_id: credentials.agentId, event }, result.why);
-        return { status: 200, output: { systemMessage: `Warden: ${result.why}` } };
+        this.log.warn({ session_id: input.session.id, agent_id: credentials.agentId, agent: adapter.name, event }, result.why);
       }
-      return { status: 200, output: result.output };
+      return this.reply(adapter, input, result);
     } catch (error) {
       if (!(error instanceof HookRequestError)) throw error;
       outcome = { 400: 'invalid', 401: 'unauthorized', 403: 'forbidden', 413: 'invalid', 503: 'fail_closed' }[error.status];
       return { status: error.status, error: error.message };
     } finally {
-      this.metrics.calls.inc({ event, outcome });
-      this.metrics.duration.observe({ event }, (performance.now() - started) / 1000);
+      this.metrics.calls.inc({ agent_kind: adapter.name, event, outcome });
+      this.metrics.duration.observe({ agent_kind: adapter.name, event }, (performance.now() - started) / 1000);
     }
   }
 
-  private unanswered(input: AnyHookInput, policy: ReturnType<typeof policyOf>, why: string): HookReply {
-    if (input.hook_event_name === 'PreToolUse') return { status: 200, output: couldNotDecide(input, policy, why) };
-    return { status: 200, output: { systemMessage: `Warden: ${notRecordedWhy(input, why)}` } };
+  /** The agent's answer to an outcome; what could not be recorded is told to the person at the agent. */
+  private reply(adapter: AgentAdapter, event: EdgeEvent, outcome: EdgeOutcome): HookReply {
+    const answer = outcome.kind === 'answer' ? outcome.answer : { context: [], notice: `Warden: ${outcome.why}` };
+    return { status: 200, output: adapter.write(event, answer) };
   }
 
   private statesOf(agentId: string): KvSessionStates {
@@ -118,5 +124,14 @@ export class HookGateway {
       this.states.set(agentId, states);
     }
     return states;
+  }
+}
+
+/** A body that is not JSON is a payload no adapter reads. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new EdgeInputError(`the payload is not JSON (${(error as Error).message})`);
   }
 }

@@ -1,8 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AGENT_ADAPTERS, agentAdapter } from '@warden/agent-edge';
 import type { HookGateway } from './hook-gateway.js';
 
-/** The path Claude Code's http hooks post to (`warden hook install` writes it). */
-export const HOOK_PATH = '/hooks/claude-code';
+/** Where agents' hooks post: `/hooks/<agent>` (`warden hook install --agent <agent>` writes it). */
+export const HOOK_PREFIX = '/hooks/';
+
+/** The path of an agent's hook endpoint. */
+export const hookPath = (agent: string) => `${HOOK_PREFIX}${agent}`;
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
   if (body === undefined) {
@@ -14,15 +18,23 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
 }
 
 /**
- * `POST /hooks/claude-code`, served straight from Node's HTTP server (it is on every tool call's path;
- * the Nest application serves `/metrics` and `/health`): the body is the hook's JSON input; the answer
- * is a 200 with the hook's JSON output (an empty body when there is nothing to say), or 400 / 401 /
- * 403 / 405 / 413 with `{ "error": reason }`.
+ * `POST /hooks/<agent>` (claude-code, codex, cursor, …), served straight from Node's HTTP server (it is on
+ * every tool call's path; the Nest application serves `/metrics` and `/health`): the body is the hook's
+ * JSON input as the agent sends it; the answer is a 200 with the agent's JSON output (an empty body when
+ * there is nothing to say), or 400 / 401 / 403 / 404 / 405 / 413 with `{ "error": reason }`.
  */
 export function hookRequestHandler(gateway: HookGateway, maxBodyBytes: number) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? HOOK_PREFIX, 'http://gateway');
+    const adapter = agentAdapter(url.pathname.slice(HOOK_PREFIX.length));
+    if (!adapter) {
+      send(res, 404, { error: `no agent at ${url.pathname}: hooks post to ${[...AGENT_ADAPTERS.keys()].map(hookPath).join(', ')}` });
+      req.resume();
+      return;
+    }
     if (req.method !== 'POST') {
-      send(res, 405, { error: `${req.method} is not allowed: Claude Code POSTs its hook input here` });
+      send(res, 405, { error: `${req.method} is not allowed: ${adapter.title} POSTs its hook input here` });
+      req.resume();
       return;
     }
     const chunks: Buffer[] = [];
@@ -39,10 +51,10 @@ export function hookRequestHandler(gateway: HookGateway, maxBodyBytes: number) {
     });
     req.on('end', () => {
       if (refused) return;
-      const url = new URL(req.url ?? HOOK_PATH, 'http://gateway');
       const header = (name: string) => (Array.isArray(req.headers[name]) ? req.headers[name]![0] : (req.headers[name] as string | undefined));
       gateway
         .handle({
+          adapter,
           authorization: header('authorization'),
           entrypoint: header('x-claude-code-entrypoint'),
           query: Object.fromEntries([...new Set(url.searchParams.keys())].map((key) => [key, url.searchParams.getAll(key).length > 1 ? url.searchParams.getAll(key) : url.searchParams.get(key)!])),

@@ -1,4 +1,4 @@
-import { ANSWER_DEFAULTS, APPROVAL_ROUTES, type AnswerPolicy, type ApprovalRoute } from '@warden/claude-code';
+import { ANSWER_DEFAULTS, APPROVAL_ROUTES, type AnswerPolicy, type ApprovalRoute } from '@warden/agent-edge';
 import { isSubjectToken } from '@warden/contracts';
 
 /** A refusal of the HTTP request itself, with the status and the reason the caller reads. */

@@ -9,7 +9,7 @@ import { runMain } from '@warden/service-bootstrap';
 import { GatewayAppModule } from './app.module.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { HookGateway } from './hook-gateway.js';
-import { HOOK_PATH, hookRequestHandler } from './hook-http.js';
+import { HOOK_PREFIX, hookRequestHandler } from './hook-http.js';
 
 let config: GatewayConfig;
 try {
@@ -25,7 +25,7 @@ runMain(logger, async () => {
   await app.init();
   // The hook is on every tool call's path: Node's server hands it over directly; Nest serves the rest.
   const hook = hookRequestHandler(app.get(HookGateway), config.maxBodyBytes);
-  const server = createServer((req, res) => ((req.url ?? '').split('?')[0] === HOOK_PATH ? hook(req, res) : web(req, res)));
+  const server = createServer((req, res) => ((req.url ?? '').startsWith(HOOK_PREFIX) ? hook(req, res) : web(req, res)));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.http.port, config.http.host, resolve));
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'gateway ready');

@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import { emptySessionState, SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from '@warden/claude-code';
+import { emptySessionState, SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from '@warden/agent-edge';
 import { SessionLanes } from '@warden/messaging';
 
 const encoder = new TextEncoder();

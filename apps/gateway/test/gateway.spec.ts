@@ -92,7 +92,7 @@ describe('the agent gateway', () => {
     expect((await fetch(`${gateway.url}/health/ready`)).status).toBe(200);
     const metrics = await eventually('the gateway to count its calls', async () => {
       const text = await (await fetch(`${gateway.url}/metrics`)).text();
-      return /warden_gateway_hook_calls_total\{[^}]*event="PreToolUse"[^}]*outcome="answered"[^}]*\} [1-9]/.test(text) ? text : null;
+      return /warden_gateway_hook_calls_total\{[^}]*agent_kind="claude-code"[^}]*event="before_tool"[^}]*outcome="answered"[^}]*\} [1-9]/.test(text) ? text : null;
     });
     expect(metrics).toMatch(/warden_gateway_hook_calls_total\{[^}]*event="unknown"[^}]*outcome="unauthorized"[^}]*\} [1-9]/);
     expect(metrics).toMatch(/warden_gateway_hook_calls_total\{[^}]*outcome="forbidden"[^}]*\} [1-9]/);

@@ -86,8 +86,10 @@ export class ServiceProcess {
       throw new Error(`${options.app} exited with ${code} before it was ready:\n${service.output.slice(-5000)}`);
     });
     died.catch(() => undefined);
+    let callOff = () => undefined as void;
     const aborted = new Promise<never>((_, reject) => {
-      options.signal?.addEventListener('abort', () => void service.stop().finally(() => reject(options.signal!.reason)), { once: true });
+      callOff = () => void service.stop().finally(() => reject(options.signal!.reason));
+      options.signal?.addEventListener('abort', callOff, { once: true });
     });
     aborted.catch(() => undefined);
     try {
@@ -100,6 +102,9 @@ export class ServiceProcess {
       // Not ready in time, or the start was called off: nothing of it stays behind.
       await service.stop();
       throw error;
+    } finally {
+      // One signal serves a whole suite's starts: each start takes its listener off again.
+      options.signal?.removeEventListener('abort', callOff);
     }
     return service;
   }

@@ -13,3 +13,4 @@ export {
 export { type ActionDecision, type DecidedBy, type TimeoutPolicy } from './decision.js';
 export { InvalidMessageError } from './errors.js';
 export { CheckpointStore, type Snapshot, type SnapshotFile } from './checkpoint-store.js';
+export type { StoredControls } from './stored-controls.js';

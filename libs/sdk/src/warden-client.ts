@@ -22,6 +22,7 @@ import { AgentSession } from './agent-session.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import type { ActionDecision, TimeoutPolicy } from './decision.js';
 import { InvalidMessageError } from './errors.js';
+import { readStoredControls, type StoredControls } from './stored-controls.js';
 
 export interface WardenClientOptions {
   /** NATS server URL(s), comma-separated. */
@@ -239,6 +240,16 @@ export class WardenClient {
   }
 
   /** A different action under an id already decided: the gate's words, since which of the two sees it first is timing. */
+  /**
+   * The control messages Warden stored for one of this agent's sessions after the stream sequence
+   * `afterSequence` (0: all), for a process that was not listening when they were sent (each run of a
+   * command hook): with the highest sequence read, the cursor of the next call. Never throws: when they
+   * cannot be read, `unavailable` says why.
+   */
+  storedControls(sessionId: string, afterSequence: number, waitMs: number): Promise<StoredControls> {
+    return readStoredControls(this.nc, this.agentId, sessionId, afterSequence, waitMs);
+  }
+
   private reused(actionId: string, sessionId: string): Omit<ActionDecision, 'latencyMs'> {
     return rejection(actionId, 'rejected', reusedActionIdDetail(actionId, sessionId));
   }

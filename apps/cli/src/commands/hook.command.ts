@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { APPROVAL_ROUTES } from '@warden/claude-code';
+import { APPROVAL_ROUTES } from '@warden/agent-edge';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, type Command } from '../command.js';

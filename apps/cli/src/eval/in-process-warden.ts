@@ -3,7 +3,7 @@ import { SessionBreakers, throttleOf, type BreakerEvent, type BreakerSettings } 
 import { emptyRecord, evaluationPublications, InterventionSession, issueOf, respondToIssue, type InterventionSettings, type IssueMessage, type PromptTemplates, type Publication } from '@warden/interventions';
 import { priceOf, SessionPatterns, type PatternReport, type PatternSettings, type ProjectKnowledge } from '@warden/patterns';
 import { StepReviewer, SupervisionState, type ReviewSources } from '@warden/review';
-import { actionSummary } from '@warden/claude-code';
+import { actionSummary } from '@warden/agent-edge';
 import type { RecordedAction, RecordedSession } from '../replay/recorded-session.js';
 import { RecordingClock } from '../replay/recording-clock.js';
 

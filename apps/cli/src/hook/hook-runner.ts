@@ -1,4 +1,4 @@
-import { answerHook, couldNotDecide, HookInputError, notRecordedWhy, parseHookInput, type AnyHookInput, type HookOutcome } from '@warden/claude-code';
+import { answerEvent, claudeCodeAdapter, EdgeInputError, unhandledOutcome, type AgentAdapter, type EdgeEvent, type EdgeOutcome } from '@warden/agent-edge';
 import { WardenClient } from '@warden/sdk';
 import { HookSettingsError, loadHookSettings, type HookSettings } from './hook-settings.js';
 import { SessionStateFiles } from './session-state-file.js';
@@ -10,16 +10,16 @@ export interface HookResult {
   stderr: string;
 }
 
-/** The command transport of an outcome: the answer on stdout (exit 0), or exit 1 for what was not recorded. */
-function printed(outcome: HookOutcome): HookResult {
+/** The command transport of an outcome: the agent's answer on stdout, or exit 1 for what was not recorded. */
+function printed(adapter: AgentAdapter, event: EdgeEvent, outcome: EdgeOutcome): HookResult {
   if (outcome.kind === 'not_recorded') return { code: 1, stdout: '', stderr: `warden hook: ${outcome.why}\n` };
-  return { code: 0, stdout: outcome.output ? `${JSON.stringify(outcome.output)}\n` : '', stderr: outcome.note ? `warden hook: ${outcome.note}\n` : '' };
+  const body = adapter.write(event, outcome.answer);
+  return { code: 0, stdout: body ? `${JSON.stringify(body)}\n` : '', stderr: outcome.note ? `warden hook: ${outcome.note}\n` : '' };
 }
 
 /** Warden could not even start on this call (bad configuration, NATS unreachable). */
-function unanswered(input: AnyHookInput, settings: Pick<HookSettings, 'failOpenTools' | 'decide' | 'approvals'>, why: string): HookResult {
-  if (input.hook_event_name === 'PreToolUse') return printed({ kind: 'answer', output: couldNotDecide(input, settings, why) });
-  return printed({ kind: 'not_recorded', why: notRecordedWhy(input, why) });
+function unanswered(adapter: AgentAdapter, event: EdgeEvent, settings: Pick<HookSettings, 'failOpenTools' | 'decide' | 'approvals'>, why: string): HookResult {
+  return printed(adapter, event, unhandledOutcome(event, adapter, settings, why));
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -40,29 +40,29 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /**
- * One run of `warden hook`: reads Claude Code's hook payload from stdin, answers it through the shared
- * adapter (@warden/claude-code) with a connection of its own, and prints the answer. A payload that is
- * not a Claude Code hook payload exits 2 (Claude Code blocks the call and shows the reason to Claude).
- * Never throws: every path ends in a result.
+ * One run of `warden hook`: reads the agent's hook payload from stdin (Claude Code's unless another
+ * adapter is given), answers it through the shared edge (@warden/agent-edge) with a connection of its
+ * own, and prints the answer. A payload the adapter cannot read exits 2 (the agent blocks the call and
+ * shows the reason). Never throws: every path ends in a result.
  */
-export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<HookResult> {
-  let input: AnyHookInput;
+export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.env, adapter: AgentAdapter = claudeCodeAdapter): Promise<HookResult> {
+  let event: EdgeEvent;
   try {
-    input = parseHookInput(stdin);
+    event = adapter.read(stdin, {});
   } catch (error) {
-    if (!(error instanceof HookInputError)) throw error;
-    return { code: 2, stdout: '', stderr: `Warden could not decide on this tool call, so it is blocked (fail closed): the hook input is not a Claude Code hook payload: ${error.message}\n` };
+    if (!(error instanceof EdgeInputError)) throw error;
+    return { code: 2, stdout: '', stderr: `Warden could not decide on this tool call, so it is blocked (fail closed): the hook input is not a ${adapter.title} hook payload: ${error.message}\n` };
   }
   let settings: HookSettings;
   try {
-    settings = loadHookSettings(env.CLAUDE_PROJECT_DIR || input.cwd, env);
+    settings = loadHookSettings(env.CLAUDE_PROJECT_DIR || event.session.cwd || process.cwd(), env);
   } catch (error) {
     if (!(error instanceof HookSettingsError)) throw error;
-    return unanswered(input, { failOpenTools: [], decide: false, approvals: 'auto' }, `the hook configuration is wrong: ${error.message}`);
+    return unanswered(adapter, event, { failOpenTools: [], decide: false, approvals: 'auto' }, `the hook configuration is wrong: ${error.message}`);
   }
   const states = new SessionStateFiles(settings.stateDir, settings.agentId);
   // A session that never made a call has no run to record: no connection for its end.
-  if (input.hook_event_name === 'SessionEnd' && !(await states.read(input.session_id)).declared) return printed({ kind: 'answer', output: null });
+  if (event.type === 'session_end' && !(await states.read(event.session.id)).declared) return printed(adapter, event, { kind: 'answer', answer: { context: [] } });
   const deadline = Date.now() + settings.deadlineMs;
   let client: WardenClient;
   try {
@@ -79,10 +79,11 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
       'connecting to NATS',
     );
   } catch (error) {
-    return unanswered(input, settings, `cannot reach Warden at ${settings.servers}: ${(error as Error).message}`);
+    return unanswered(adapter, event, settings, `cannot reach Warden at ${settings.servers}: ${(error as Error).message}`);
   }
   try {
-    const outcome = await answerHook(input, {
+    const outcome = await answerEvent(event, {
+      adapter,
       client,
       states,
       policy: settings,
@@ -93,7 +94,7 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
       deadline,
       deadlineMs: settings.deadlineMs,
     });
-    return printed(outcome);
+    return printed(adapter, event, outcome);
   } finally {
     // Everything sent was acknowledged; the process ends once the answer is written (hook-main).
     void client.close().catch(() => undefined);

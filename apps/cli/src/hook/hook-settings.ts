@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ANSWER_DEFAULTS, APPROVAL_ROUTES, type AnswerPolicy, type ApprovalRoute } from '@warden/claude-code';
+import { ANSWER_DEFAULTS, APPROVAL_ROUTES, type AnswerPolicy, type ApprovalRoute } from '@warden/agent-edge';
 
 /**
  * Everything `warden hook` can be told, with its defaults in one place. Read from `.warden/hook.json`

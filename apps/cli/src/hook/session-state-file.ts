@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { emptySessionState, SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from '@warden/claude-code';
+import { emptySessionState, SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from '@warden/agent-edge';
 
 const LOCK_STALE_MS = 10_000;
 

@@ -3,7 +3,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { createMessage, parseMessage, publishSubject, type AnyMessage, type PayloadOf } from '@warden/contracts';
 import type { NatsSettings } from '@warden/messaging';
 import { WardenClient, type ActionDecision } from '@warden/sdk';
-import { actionSummary } from '@warden/claude-code';
+import { actionSummary } from '@warden/agent-edge';
 import type { RecordedAction, RecordedSession } from './recorded-session.js';
 import { RecordingClock, recordedSpanMs } from './recording-clock.js';
 import { summarize, type ReplayedAction, type ReplayReport } from './replay-report.js';

@@ -1,6 +1,6 @@
 import { isSubjectToken } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
-import { claudeSessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/claude-code';
+import { sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/agent-edge';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
 
 interface TranscriptLine {
@@ -134,7 +134,7 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
     format: 'claude-code',
     ...(sessionId ? { sessionId } : {}),
     // Declared exactly as the live hook declares the session (no model: the hook does not know it).
-    declaration: claudeSessionDeclaration({ cwd: cwd ?? '/', ...(goal ? { goal } : {}) }),
+    declaration: sessionDeclaration({ agentKind: 'claude-code', cwd: cwd ?? '/', ...(goal ? { goal } : {}) }),
     actions: [...actions.values()],
   };
 }

@@ -1,10 +1,10 @@
-import { parseMessage, sessionSubscription } from '@warden/contracts';
-import type { ControlMessage } from '@warden/sdk';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { parseMessage, sessionSubscription } from '@warden/contracts';
+import type { ControlMessage } from './agent-session.js';
 
 const CONTROL_STREAM = 'WARDEN_CONTROL';
 
-export interface ControlBacklog {
+export interface StoredControls {
   controls: { message: ControlMessage; sequence: number }[];
   /** Highest stream sequence read (the cursor for the next run). */
   lastSequence: number;
@@ -13,9 +13,9 @@ export interface ControlBacklog {
 }
 
 /**
- * Reads the control messages of one session stored after `afterSequence` in the control stream. A hook
- * run lives for one tool call, so it cannot hold a subscription between calls: each run creates a
- * short-lived push consumer filtered to the session's control subject, delivering to the agent's own
+ * Reads the control messages of one session stored after `afterSequence` in the control stream (see
+ * WardenClient.storedControls). A hook run lives for one tool call, so it cannot hold a subscription
+ * between calls: each run creates a short-lived push consumer filtered to the session's control subject, delivering to the agent's own
  * inbox, from the sequence after the last one the previous run saw.
  *
  * The consumer is created with the filtered create subject
@@ -24,11 +24,11 @@ export interface ControlBacklog {
  * (its own subjects only). Without it, `unavailable` says so and the run sees only the control
  * messages published while it runs.
  */
-export async function readControlBacklog(nc: NatsConnection, agentId: string, sessionId: string, afterSequence: number, waitMs: number): Promise<ControlBacklog> {
+export async function readStoredControls(nc: NatsConnection, agentId: string, sessionId: string, afterSequence: number, waitMs: number): Promise<StoredControls> {
   const filter = sessionSubscription('control', agentId, sessionId);
   const name = `hook-${sessionId.slice(0, 40)}-${Math.random().toString(36).slice(2, 10)}`;
   const inbox = `_INBOX_${agentId}.${name}`;
-  const controls: ControlBacklog['controls'] = [];
+  const controls: StoredControls['controls'] = [];
   let lastSequence = afterSequence;
   let sawLast = false;
   let wake: () => void = () => undefined;

@@ -1,5 +1,4 @@
 import type { PayloadOf } from '@warden/contracts';
-import { goalFromTranscript } from './transcript-goal.js';
 
 /** The paths a session is expected to touch: the configured globs, or everything under its working directory. */
 export function expectedPathsFor(cwd: string, configured?: string[]): string[] {
@@ -14,21 +13,21 @@ export interface DeclarationSettings {
 }
 
 /**
- * The session.started a Claude Code session is declared with: its working directory as the expected
- * scope (unless configured), and its first prompt as the goal. `warden replay` declares a replayed
- * transcript the same way, so both are reviewed against the same context.
+ * The session.started an agent's session is declared with: its working directory as the expected
+ * scope (unless configured), and the user's first request as the goal. `warden replay` declares a
+ * replayed recording the same way, so both are reviewed against the same context.
  */
-export function claudeSessionDeclaration(options: {
+export function sessionDeclaration(options: {
+  agentKind: string;
   cwd: string;
-  transcriptPath?: string;
   goal?: string;
   settings?: DeclarationSettings;
   model?: string;
 }): PayloadOf<'session.started'> {
-  const goal = options.settings?.goal ?? options.goal ?? goalFromTranscript(options.transcriptPath);
+  const goal = options.settings?.goal ?? options.goal;
   return {
     context: { cwd: options.cwd, expected_paths: expectedPathsFor(options.cwd, options.settings?.expectedPaths), ...(goal ? { goal } : {}) },
-    agent_kind: 'claude-code',
+    agent_kind: options.agentKind,
     ...(options.model ? { model: options.model } : {}),
     ...(options.settings?.environment ? { environment: options.settings.environment } : {}),
   };

@@ -1,11 +1,20 @@
 import type { ActionDecision } from '@warden/sdk';
-import { approverFor, isInteractive } from './answer-policy.js';
-import { failOpenAnswer, preToolUseAnswer, promptAnswer, stopAnswer } from './hook-answer.js';
+import { approverFor, isInteractive } from '../../answer-policy.js';
+import { toolCallAnswer, undecidedAnswer, type AnswerMode } from '../../capabilities.js';
+import { promptAnswer, turnEndAnswer, type ControlGuidance } from '../../edge-answer.js';
+import type { EdgeEvent } from '../../edge-event.js';
+import { claudeCodeAdapter } from './claude-code-adapter.js';
+import { claudeCodeOutput } from './claude-code-answer.js';
 
+// The shapes are Claude Code's hook output (https://code.claude.com/docs/en/hooks, "PreToolUse decision control").
 const decision = (fields: Partial<ActionDecision>): ActionDecision => ({ actionId: 'toolu_1', allowed: true, verdict: 'allow', reason: 'R', reasons: ['R'], decidedBy: 'reviewer', latencyMs: 1, ...fields });
-const none = { context: [] };
-const interactive = { decide: false, interactive: true };
+const none: ControlGuidance = { context: [] };
+const interactive: AnswerMode = { decide: false, interactive: true };
+const session = { id: 's-1', cwd: '/work/app' };
+const preEvent: EdgeEvent = { type: 'before_tool', session, call: { id: 'toolu_1', tool: 'Bash', input: { command: 'ls' } } };
 const pre = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
+const preToolUseAnswer = (d: ActionDecision, guidance: ControlGuidance, mode: AnswerMode) =>
+  claudeCodeOutput(preEvent, toolCallAnswer(d, claudeCodeAdapter.capabilities, mode, 'Bash', guidance));
 
 describe('the PreToolUse answer', () => {
   it('says nothing when Warden has no objection, and allows only with decide', () => {
@@ -40,17 +49,26 @@ describe('the PreToolUse answer', () => {
   });
 
   it('never allows when failing open', () => {
-    expect(failOpenAnswer('Read', 'down', none)).toEqual({ systemMessage: "Warden could not decide (down); Read is left to Claude Code's own permission rules (fail-open setting)" });
+    expect(claudeCodeOutput({ ...preEvent, call: { id: 'toolu_1', tool: 'Read', input: {} } }, undecidedAnswer(true, 'Claude Code', 'Read', 'down', none))).toEqual({
+      systemMessage: "Warden could not decide (down); Read is left to Claude Code's own permission rules (fail-open setting)",
+    });
+  });
+
+  it('denies and stops Claude under an emergency stop', () => {
+    expect(preToolUseAnswer(decision({}), { context: ['c'], stop: 'S' }, interactive)).toEqual({ continue: false, stopReason: 'S', ...pre({ additionalContext: 'c' }) });
   });
 });
 
 describe('the lifecycle answers', () => {
+  const prompt: EdgeEvent = { type: 'prompt', session, prompt: 'p' };
+  const stop: EdgeEvent = { type: 'stop', session, prolonged: false };
   it('blocks a prompt under a stop, and keeps Claude working once for unseen control messages', () => {
-    expect(promptAnswer({ context: [], stop: 'S' })).toEqual({ decision: 'block', reason: 'S' });
-    expect(promptAnswer(none)).toBeNull();
-    expect(stopAnswer({ context: ['a'] }, false)).toEqual({ decision: 'block', reason: 'a' });
-    expect(stopAnswer({ context: ['a'] }, true)).toBeNull();
-    expect(stopAnswer(none, false)).toBeNull();
+    expect(claudeCodeOutput(prompt, promptAnswer({ context: [], stop: 'S' }))).toEqual({ decision: 'block', reason: 'S' });
+    expect(claudeCodeOutput(prompt, promptAnswer(none))).toBeNull();
+    expect(claudeCodeOutput(prompt, promptAnswer({ context: ['a'] }))).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'a' } });
+    expect(claudeCodeOutput(stop, turnEndAnswer({ context: ['a'] }, false))).toEqual({ decision: 'block', reason: 'a' });
+    expect(claudeCodeOutput(stop, turnEndAnswer({ context: ['a'] }, true))).toBeNull();
+    expect(claudeCodeOutput(stop, turnEndAnswer(none, false))).toBeNull();
   });
 });
 
@@ -67,11 +85,12 @@ describe('interactive or headless', () => {
     expect(isInteractive(mode, entrypoint ? { entrypoint } : {})).toBe(expected);
   });
 
-  it('routes approvals by the setting, or by whether someone is at the terminal', () => {
+  it('routes approvals by the setting, by whether someone is at the terminal, and to an operator where the agent cannot ask', () => {
     const policy = (approvals: 'auto' | 'terminal' | 'operator') => ({ decide: false, approvals, failOpenTools: [] });
-    expect(approverFor(policy('auto'), 'default', {})).toBe('agent_user');
-    expect(approverFor(policy('auto'), 'default', { entrypoint: 'sdk-cli' })).toBe('operator');
-    expect(approverFor(policy('terminal'), 'dontAsk', {})).toBe('agent_user');
-    expect(approverFor(policy('operator'), 'default', {})).toBe('operator');
+    expect(approverFor(policy('auto'), true, true)).toBe('agent_user');
+    expect(approverFor(policy('auto'), false, true)).toBe('operator');
+    expect(approverFor(policy('terminal'), false, true)).toBe('agent_user');
+    expect(approverFor(policy('operator'), true, true)).toBe('operator');
+    expect(approverFor(policy('terminal'), true, false)).toBe('operator');
   });
 });

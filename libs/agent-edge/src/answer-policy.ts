@@ -1,13 +1,13 @@
 /**
- * How Warden's answers sit with the user's own permissions in Claude Code. The same for the command
- * hook (read from `.warden/hook.json` and the environment) and the HTTP hook (read from the URL's
- * query and the request's headers).
+ * How Warden's answers sit with the user's own permissions in the agent, whichever agent. The same for
+ * the command hook (read from `.warden/hook.json` and the environment) and the HTTP hook (read from the
+ * URL's query and the request's headers).
  */
 export interface AnswerPolicy {
   /**
-   * Warden approves on the user's behalf what it has no objection to (`permissionDecision: "allow"`).
-   * Off by default: without an objection Warden answers no permission decision at all, and Claude
-   * Code's own rules and prompts apply.
+   * Warden approves on the user's behalf what it has no objection to (Claude Code's `permissionDecision:
+   * "allow"`, where the agent's allow is a grant). Off by default: without an objection Warden answers no
+   * permission decision at all, and the agent's own rules and prompts apply.
    */
   decide: boolean;
   /**
@@ -15,7 +15,7 @@ export interface AnswerPolicy {
    * interactive and an operator (the gate) when it is headless; `terminal` and `operator` choose.
    */
   approvals: ApprovalRoute;
-  /** Tools left to Claude Code's own rules when Warden cannot decide; `*` for all. None by default: fail closed. */
+  /** Tools left to the agent's own rules when Warden cannot decide; `*` for all. None by default: fail closed. */
   failOpenTools: string[];
 }
 
@@ -35,10 +35,10 @@ export interface SessionSurroundings {
 }
 
 /**
- * Whether a person can answer Claude Code's permission prompt in this session. Headless when the
- * permission mode asks nobody (`dontAsk` denies what would prompt, `bypassPermissions` prompts for
- * nothing), or when Claude Code runs for a program (`CLAUDE_CODE_ENTRYPOINT` sdk-*); interactive
- * otherwise.
+ * Whether a person can answer the agent's permission prompt in this session, for agents with Claude
+ * Code's permission modes (Claude Code, Codex, Factory). Headless when the permission mode asks nobody
+ * (`dontAsk` denies what would prompt, `bypassPermissions` prompts for nothing), or when the agent runs
+ * for a program (`CLAUDE_CODE_ENTRYPOINT` sdk-*); interactive otherwise.
  */
 export function isInteractive(permissionMode: string | undefined, surroundings: SessionSurroundings): boolean {
   if (permissionMode === 'dontAsk' || permissionMode === 'bypassPermissions') return false;
@@ -46,11 +46,14 @@ export function isInteractive(permissionMode: string | undefined, surroundings: 
   return true;
 }
 
-/** Who answers a require_approval for this call: the agent's user at the terminal, or an operator at the gate. */
-export function approverFor(policy: AnswerPolicy, permissionMode: string | undefined, surroundings: SessionSurroundings): 'agent_user' | 'operator' {
+/**
+ * Who answers a require_approval for this call: the agent's user, when the agent can ask about the tool
+ * and the policy (or, with `auto`, an interactive session) says so; an operator at the gate otherwise.
+ */
+export function approverFor(policy: AnswerPolicy, interactive: boolean, askable: boolean): 'agent_user' | 'operator' {
+  if (!askable || policy.approvals === 'operator') return 'operator';
   if (policy.approvals === 'terminal') return 'agent_user';
-  if (policy.approvals === 'operator') return 'operator';
-  return isInteractive(permissionMode, surroundings) ? 'agent_user' : 'operator';
+  return interactive ? 'agent_user' : 'operator';
 }
 
 export function failsOpen(policy: AnswerPolicy, tool: string): boolean {

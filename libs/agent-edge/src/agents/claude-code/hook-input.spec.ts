@@ -1,4 +1,5 @@
-import { HookInputError, parseHookInput } from './hook-input.js';
+import { EdgeInputError } from '../../edge-event.js';
+import { parseHookInput } from './hook-input.js';
 
 describe('parseHookInput', () => {
   const tool = { session_id: 'sess-1', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_01' };
@@ -39,7 +40,7 @@ describe('parseHookInput', () => {
     ['a SessionEnd without cwd', JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd' }), /cwd is missing/],
     ['a tool call without tool_use_id', JSON.stringify({ ...tool, tool_use_id: undefined }), /tool_use_id is missing/],
   ])('refuses %s, naming what is wrong', (_name, text, message) => {
-    expect(() => parseHookInput(text)).toThrow(HookInputError);
+    expect(() => parseHookInput(text)).toThrow(EdgeInputError);
     expect(() => parseHookInput(text)).toThrow(message);
   });
 });

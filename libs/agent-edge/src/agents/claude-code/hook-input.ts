@@ -1,4 +1,5 @@
 import { isSubjectToken } from '@warden/contracts';
+import { EdgeInputError, type EdgeEvent, type EdgeSession } from '../../edge-event.js';
 
 /** The tool hook events the adapter answers. */
 export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
@@ -59,37 +60,36 @@ export interface SessionEndInput extends CommonInput {
 
 export type AnyHookInput = HookInput | SessionStartInput | UserPromptInput | StopInput | SessionEndInput;
 
-export class HookInputError extends Error {}
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
-/** Reads a hook payload (the command hook's stdin, the HTTP hook's body); throws HookInputError naming what is wrong. */
+/** Reads a hook payload (the command hook's stdin, the HTTP hook's body); throws EdgeInputError naming what is wrong. */
 export function parseHookInput(text: string): AnyHookInput {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new HookInputError(`the payload is not JSON (${(error as Error).message})`);
+    throw new EdgeInputError(`the payload is not JSON (${(error as Error).message})`);
   }
   return hookInputOf(raw);
 }
 
 /** Checks an already parsed payload. */
 export function hookInputOf(raw: unknown): AnyHookInput {
-  if (!isObject(raw)) throw new HookInputError('the payload must be a JSON object');
+  if (!isObject(raw)) throw new EdgeInputError('the payload must be a JSON object');
   const event = raw.hook_event_name;
   if (typeof event !== 'string' || !(HOOK_EVENTS as readonly string[]).includes(event)) {
-    throw new HookInputError(`hook_event_name must be one of ${HOOK_EVENTS.join(', ')} (got ${JSON.stringify(event)})`);
+    throw new EdgeInputError(`hook_event_name must be one of ${HOOK_EVENTS.join(', ')} (got ${JSON.stringify(event)})`);
   }
   const text = (name: string): string => {
     const value = raw[name];
-    if (typeof value !== 'string' || !value) throw new HookInputError(`${name} is missing or not a string`);
+    if (typeof value !== 'string' || !value) throw new EdgeInputError(`${name} is missing or not a string`);
     return value;
   };
   const optionalText = (name: string, max = 4000) => (typeof raw[name] === 'string' && raw[name] ? { [name]: (raw[name] as string).slice(0, max) } : {});
   const sessionId = text('session_id');
   // Both travel in NATS subjects and message ids; Claude Code's are UUIDs and toolu_… ids.
-  if (!isSubjectToken(sessionId)) throw new HookInputError(`session_id "${sessionId}" must be 1-128 letters, digits, - or _`);
+  if (!isSubjectToken(sessionId)) throw new EdgeInputError(`session_id "${sessionId}" must be 1-128 letters, digits, - or _`);
   const common: CommonInput = {
     session_id: sessionId,
     cwd: text('cwd'),
@@ -112,8 +112,8 @@ export function hookInputOf(raw: unknown): AnyHookInput {
       break;
   }
   const toolUseId = text('tool_use_id');
-  if (!isSubjectToken(toolUseId)) throw new HookInputError(`tool_use_id "${toolUseId}" must be 1-128 letters, digits, - or _`);
-  if (!isObject(raw.tool_input)) throw new HookInputError('tool_input must be a JSON object');
+  if (!isSubjectToken(toolUseId)) throw new EdgeInputError(`tool_use_id "${toolUseId}" must be 1-128 letters, digits, - or _`);
+  if (!isObject(raw.tool_input)) throw new EdgeInputError('tool_input must be a JSON object');
   return {
     ...common,
     hook_event_name: event as ToolHookEvent,
@@ -124,4 +124,46 @@ export function hookInputOf(raw: unknown): AnyHookInput {
     ...('tool_response' in raw ? { tool_response: raw.tool_response } : {}),
     ...(typeof raw.duration_ms === 'number' && raw.duration_ms >= 0 ? { duration_ms: raw.duration_ms } : {}),
   };
+}
+
+/**
+ * A Claude Code hook input as Warden's event. Agents that copy Claude Code's hook format (Codex, Factory
+ * Droid, Copilot CLI's PascalCase events) read through this too, with their own event names mapped first.
+ */
+export function edgeEventOf(input: AnyHookInput): EdgeEvent {
+  const session: EdgeSession = {
+    id: input.session_id,
+    cwd: input.cwd,
+    ...(input.transcript_path ? { transcriptPath: input.transcript_path } : {}),
+    ...(input.permission_mode ? { permissionMode: input.permission_mode } : {}),
+    ...(input.agent_id || input.agent_type ? { subagent: { ...(input.agent_id ? { id: input.agent_id } : {}), ...(input.agent_type ? { type: input.agent_type } : {}) } } : {}),
+  };
+  switch (input.hook_event_name) {
+    case 'SessionStart':
+      return { type: 'session_start', session: { ...session, ...(input.model ? { model: input.model } : {}) }, source: input.source };
+    case 'UserPromptSubmit':
+      return { type: 'prompt', session, prompt: input.prompt };
+    case 'Stop':
+    case 'SubagentStop':
+      return { type: 'stop', session, prolonged: input.stop_hook_active };
+    case 'SessionEnd':
+      return { type: 'session_end', session, reason: input.reason };
+    case 'PreToolUse':
+      return { type: 'before_tool', session, call: { id: input.tool_use_id, tool: input.tool_name, input: input.tool_input } };
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
+      const ok = input.hook_event_name === 'PostToolUse';
+      return {
+        type: 'after_tool',
+        session,
+        call: { id: input.tool_use_id, tool: input.tool_name, input: input.tool_input },
+        result: {
+          ok,
+          ...(ok ? {} : { error: input.error ?? 'the tool failed' }),
+          ...(input.tool_response !== undefined ? { output: input.tool_response } : {}),
+          ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}),
+        },
+      };
+    }
+  }
 }

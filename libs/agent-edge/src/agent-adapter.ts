@@ -1,0 +1,44 @@
+import type { SessionSurroundings } from './answer-policy.js';
+import type { AgentCapabilities } from './capabilities.js';
+import type { EdgeAnswer } from './edge-answer.js';
+import type { EdgeEvent, EdgeSession } from './edge-event.js';
+
+/** The agents Warden has an adapter for: the name is the gateway's `/hooks/<name>` and `warden hook install --agent <name>`. */
+export type AgentName = 'claude-code' | 'codex' | 'cursor' | 'copilot' | 'opencode' | 'antigravity' | 'factory' | 'gemini';
+
+/** What came with a hook call besides its payload. */
+export interface HookCallMeta {
+  /**
+   * The event, for agents whose payload does not name it (the installed hook says which: the gateway's
+   * `?event=` query, the command shim's argument).
+   */
+  event?: string;
+}
+
+/**
+ * One agent's protocol: how its hook payloads read as Warden's events, how Warden's answers are written
+ * for it, and what it can do. Everything else (declaring the session, control messages, proposing,
+ * reporting, deadlines, fail-closed) is the edge's, the same for every agent. Adding an agent is one
+ * module implementing this and one line in AGENT_ADAPTERS (agents/index.ts).
+ */
+export interface AgentAdapter {
+  readonly name: AgentName;
+  /** The agent as people call it, for messages ("left to Codex's own permission rules"). */
+  readonly title: string;
+  /** The session's `agent_kind` in Warden. */
+  readonly agentKind: string;
+  readonly capabilities: AgentCapabilities;
+  /** Reads one hook payload; throws EdgeInputError naming what is wrong. */
+  read(payload: unknown, meta: HookCallMeta): EdgeEvent;
+  /**
+   * Writes Warden's answer to an event in the agent's format: the JSON a command hook prints and an HTTP
+   * hook returns (exit status 0), or null when there is nothing to say.
+   */
+  write(event: EdgeEvent, answer: EdgeAnswer): Record<string, unknown> | null;
+  /** Whether a person answers the agent's permission prompts in this session (default: by Claude Code's permission modes). */
+  interactive?(session: EdgeSession, surroundings: SessionSurroundings): boolean;
+  /** The user's request in a prompt, as Warden declares it as the goal (default: the prompt, trimmed); undefined when it asks for no work. */
+  requestOf?(prompt: string): string | undefined;
+  /** The goal read from the agent's record of the session, for a session declared before its first prompt reached Warden. */
+  goalFromTranscript?(path: string): string | undefined;
+}

@@ -1,0 +1,307 @@
+import { derivedMessageId } from '@warden/contracts';
+import type { AgentSession, ControlMessage, WardenClient } from '@warden/sdk';
+import type { AgentAdapter } from './agent-adapter.js';
+import { approverFor, failsOpen, isInteractive, type AnswerPolicy, type SessionSurroundings } from './answer-policy.js';
+import { canAsk, stoppedAnswer, toolCallAnswer, undecidedAnswer } from './capabilities.js';
+import {
+  controlText,
+  guidanceAnswer,
+  mergeGuidance,
+  promptAnswer,
+  stopReasonOf,
+  turnEndAnswer,
+  type ControlGuidance,
+  type EdgeAnswer,
+} from './edge-answer.js';
+import type { EdgeEvent, EdgeSession } from './edge-event.js';
+import { sessionDeclaration, type DeclarationSettings } from './session-declaration.js';
+import { SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from './session-state.js';
+import { filesTouched, outputExcerpt, toolAction } from './tool-action.js';
+
+/** Everything one hook call needs besides its event; the transport (command or HTTP) supplies it. */
+export interface EdgeContext {
+  adapter: AgentAdapter;
+  /** Connected as the agent, with `applyControl: false`: the edge carries out stops itself. */
+  client: WardenClient;
+  states: SessionStates;
+  policy: AnswerPolicy;
+  surroundings: SessionSurroundings;
+  declaration: DeclarationSettings;
+  /** Read the control messages stored for the session since the state's cursor (else only those that arrive live). */
+  readStoredControls: boolean;
+  controlReadMs: number;
+  /** When this call must have answered (epoch ms), and the setting it comes from, for the reason. */
+  deadline: number;
+  deadlineMs: number;
+}
+
+/**
+ * What a call comes to: Warden's answer, or an event that could not be recorded (the tool already ran,
+ * or the session ended: the agent cannot be held there).
+ */
+export type EdgeOutcome = { kind: 'answer'; answer: EdgeAnswer; note?: string } | { kind: 'not_recorded'; why: string };
+
+class DeadlineExceeded extends Error {}
+
+const remainingOf = (ctx: { deadline: number }) => Math.max(1, ctx.deadline - Date.now());
+
+function beforeDeadline<T>(work: Promise<T>, ctx: EdgeContext, why: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DeadlineExceeded(why)), remainingOf(ctx));
+    timer.unref?.();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The answer to an event Warden could not handle: a tool call is denied (or left to the agent where the policy fails open); anything else is said to be unrecorded. */
+export function unhandledOutcome(event: EdgeEvent, adapter: AgentAdapter, policy: AnswerPolicy, why: string): EdgeOutcome {
+  if (event.type === 'before_tool') return { kind: 'answer', answer: undecidedAnswer(failsOpen(policy, event.call.tool), adapter.title, event.call.tool, why) };
+  return { kind: 'not_recorded', why: notRecordedWhy(event, why) };
+}
+
+/** Why an event other than a tool call was not recorded, for the user. */
+export function notRecordedWhy(event: EdgeEvent, why: string): string {
+  if (event.type === 'after_tool') return `the outcome of ${event.call.tool} (${event.call.id}) was not reported to Warden: ${why}`;
+  return `the ${event.type.replace(/_/g, ' ')} of session ${event.session.id} was not recorded in Warden: ${why}`;
+}
+
+/**
+ * One hook call of any agent under Warden, whatever carried it: declares the session, passes on control
+ * messages, proposes a tool call and answers with Warden's decision in the terms the agent can take
+ * (its adapter's capabilities), reports outcomes, records the end. Never throws: every path ends in an
+ * outcome, and a tool call Warden could not decide on in time is denied (fail closed).
+ */
+export async function answerEvent(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> {
+  try {
+    return await beforeDeadline(handle(event, ctx), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
+  } catch (error) {
+    return unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
+  }
+}
+
+async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> {
+  if (event.type === 'session_end') return endSession(event, ctx);
+  const session = ctx.client.session(event.session.id);
+  const live: ControlMessage[] = [];
+  const unsubscribe = session.onControl((control) => live.push(control));
+  try {
+    // A turn already prolonged: nothing is taken, so nothing is lost for the next call.
+    if (event.type === 'stop' && event.prolonged) return { kind: 'answer', answer: { context: [] } };
+    const taken = await takeControls(event, ctx, session, live);
+    const noted = (answer: EdgeAnswer): EdgeOutcome => ({ kind: 'answer', answer, ...(taken.note ? { note: taken.note } : {}) });
+    switch (event.type) {
+      case 'session_start':
+        return noted(guidanceAnswer(taken.guidance));
+      case 'prompt':
+        return noted(promptAnswer(taken.guidance));
+      case 'stop':
+        return noted(turnEndAnswer(taken.guidance, false));
+      case 'after_tool': {
+        await report(event, session);
+        const after = await absorbLive(event.session.id, ctx, live, session);
+        return noted(guidanceAnswer(mergeGuidance(taken.guidance, after)));
+      }
+      case 'before_tool':
+        return noted(await decide(event, ctx, session, live, taken.guidance));
+    }
+  } finally {
+    unsubscribe();
+  }
+}
+
+function interactiveOf(session: EdgeSession, ctx: EdgeContext): boolean {
+  return ctx.adapter.interactive ? ctx.adapter.interactive(session, ctx.surroundings) : isInteractive(session.permissionMode, ctx.surroundings);
+}
+
+async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: EdgeContext, session: AgentSession, live: ControlMessage[], guidance: ControlGuidance): Promise<EdgeAnswer> {
+  if (guidance.stop) return stoppedAnswer(guidance.stop, guidance);
+  const { call } = event;
+  const { adapter } = ctx;
+  const action = toolAction(call.tool, call.input, event.session.subagent);
+  const interactive = interactiveOf(event.session, ctx);
+  const decision = await session.propose(
+    {
+      tool: action.tool,
+      input: action.input,
+      kind: action.kind,
+      actionId: call.id,
+      ...(action.description ? { description: action.description } : {}),
+      ...(action.subagent ? { subagent: action.subagent } : {}),
+      // The agent's shell keeps the directory a `cd` moved it to: relative paths are read from there.
+      ...(event.session.cwd ? { cwd: event.session.cwd } : {}),
+    },
+    // The call's own deadline ends the wait; the SDK's timer is only a backstop.
+    { timeoutMs: remainingOf(ctx) + 1_000, approver: approverFor(ctx.policy, interactive, canAsk(adapter.capabilities, call.tool)) },
+  );
+  const all = mergeGuidance(guidance, await absorbLive(event.session.id, ctx, live, session));
+  if (decision.decidedBy === 'fallback') return undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
+  if (all.stop) return stoppedAnswer(all.stop, all);
+  return toolCallAnswer(decision, adapter.capabilities, { decide: ctx.policy.decide, interactive }, call.tool, all);
+}
+
+async function report(event: Extract<EdgeEvent, { type: 'after_tool' }>, session: AgentSession): Promise<void> {
+  const { call, result } = event;
+  const action = toolAction(call.tool, call.input);
+  const touched = filesTouched(action.tool, action.input);
+  const excerpt = result.ok ? outputExcerpt(result.output) : undefined;
+  await session.report({
+    actionId: call.id,
+    tool: action.tool,
+    status: result.ok ? 'success' : 'error',
+    ...(result.ok ? {} : { error: { message: (result.error ?? 'the tool failed').slice(0, 8000) } }),
+    ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
+    ...(touched ? { filesTouched: touched } : {}),
+    ...(excerpt ? { outputExcerpt: excerpt } : {}),
+  });
+}
+
+interface Taken {
+  guidance: ControlGuidance;
+  /** Why stored control messages could not be read, when they could not (for the user, verbose mode). */
+  note?: string;
+}
+
+/** The user's request in a prompt, as the goal; undefined when the prompt asks for no work. */
+function requestIn(prompt: string, adapter: AgentAdapter): string | undefined {
+  if (adapter.requestOf) return adapter.requestOf(prompt);
+  return prompt.trim() ? prompt.trim().slice(0, 4000) : undefined;
+}
+
+/**
+ * Under the session's lock: declares the session (or its goal, once a prompt gives it), takes the
+ * control messages not shown yet, and acknowledges those that ask for it.
+ */
+async function takeControls(event: Exclude<EdgeEvent, { type: 'session_end' }>, ctx: EdgeContext, session: AgentSession, live: ControlMessage[]): Promise<Taken> {
+  const { client, adapter } = ctx;
+  const goal = event.type === 'prompt' ? requestIn(event.prompt, adapter) : undefined;
+  const absorbed = await ctx.states.update(event.session.id, Math.min(3_000, remainingOf(ctx)), async (state) => {
+    if (!state.declared || (goal && !state.goalDeclared)) {
+      const cwd = event.session.cwd ?? '/';
+      // A session first seen after its prompt (a hook installed mid-session) takes the goal from the agent's record.
+      const fromRecord = !goal && !ctx.declaration.goal && event.session.transcriptPath ? adapter.goalFromTranscript?.(event.session.transcriptPath) : undefined;
+      const recorded = goal ?? fromRecord;
+      const declaration = sessionDeclaration({
+        agentKind: adapter.agentKind,
+        cwd,
+        ...(recorded ? { goal: recorded } : {}),
+        ...(event.type === 'session_start' && event.session.model ? { model: event.session.model } : {}),
+        settings: ctx.declaration,
+      });
+      await client.publish(
+        client.message('session.started', event.session.id, {
+          // The goal's declaration is a message of its own: the first one stays de-duplicated.
+          id: derivedMessageId('session.started', `${client.agentId}:${event.session.id}${state.declared ? ':goal' : ''}`),
+          payload: declaration,
+        }),
+        Math.min(5_000, remainingOf(ctx)),
+      );
+      state.declared = true;
+      if (declaration.context.goal) state.goalDeclared = true;
+    } else if (goal) {
+      // A follow-up request steers the session: the goal becomes the first request and the latest one.
+      await session.changeGoal(goal);
+    }
+    let note: string | undefined;
+    const stored: ControlMessage[] = [];
+    if (ctx.readStoredControls) {
+      const backlog = await client.storedControls(event.session.id, state.controlSequence, Math.min(ctx.controlReadMs, remainingOf(ctx)));
+      state.controlSequence = backlog.lastSequence;
+      stored.push(...backlog.controls.map((c) => c.message));
+      if (backlog.unavailable) note = `control messages stored for session ${event.session.id} could not be read (${backlog.unavailable}); only those sent during this call are shown`;
+    }
+    const result = absorb(state, [...stored, ...live.splice(0)]);
+    return { ...result, ...(note ? { note } : {}) };
+  });
+  await acknowledge(session, absorbed.delivered);
+  return { guidance: absorbed.guidance, ...(absorbed.note ? { note: absorbed.note } : {}) };
+}
+
+interface Absorbed {
+  guidance: ControlGuidance;
+  delivered: { control: ControlMessage; status: 'applied' | 'stopped' }[];
+  note?: string;
+}
+
+/** Takes new control messages into the state: text for the model, the stop order, the resume that lifts it. */
+function absorb(state: HookSessionState, controls: ControlMessage[]): Absorbed {
+  const seen = new Set(state.seenControls);
+  const result: Absorbed = { guidance: { context: [] }, delivered: [] };
+  for (const control of controls) {
+    if (seen.has(control.id)) continue;
+    seen.add(control.id);
+    state.seenControls = [...state.seenControls, control.id].slice(-SEEN_CONTROLS_KEPT);
+    if (control.payload.kind === 'emergency_stop') {
+      state.stopped = stopReasonOf(control);
+      result.delivered.push({ control, status: 'stopped' });
+      continue;
+    }
+    if (control.payload.kind === 'resume') delete state.stopped;
+    result.guidance.context.push(controlText(control));
+    result.delivered.push({ control, status: 'applied' });
+  }
+  if (state.stopped) result.guidance.stop = state.stopped;
+  return result;
+}
+
+/** Control messages that arrived while this call waited; recorded as seen so the next call does not show them again. */
+async function absorbLive(sessionId: string, ctx: EdgeContext, live: ControlMessage[], session: AgentSession): Promise<ControlGuidance> {
+  if (!live.length) return { context: [] };
+  const absorbed = await ctx.states.update(sessionId, Math.min(3_000, remainingOf(ctx)), async (state) => absorb(state, live.splice(0)));
+  await acknowledge(session, absorbed.delivered);
+  return absorbed.guidance;
+}
+
+async function acknowledge(session: AgentSession, delivered: Absorbed['delivered']): Promise<void> {
+  for (const { control, status } of delivered) {
+    if (control.payload.requires_ack) await session.acknowledge(control, status);
+  }
+}
+
+/**
+ * The end of a session: the run is over, and its end (session.ended) goes to the agent's track record on
+ * the automation ladder. Agents do not say whether the task succeeded: a session that ends while Warden
+ * has it stopped counts as `aborted`, any other as `success`. A session that was never declared is not a
+ * run. The agent cannot be held here: the answer is always empty.
+ */
+async function endSession(event: Extract<EdgeEvent, { type: 'session_end' }>, ctx: EdgeContext): Promise<EdgeOutcome> {
+  const { client, adapter } = ctx;
+  const id = event.session.id;
+  if (!(await ctx.states.read(id)).declared) return { kind: 'answer', answer: { context: [] } };
+  const session = client.session(id);
+  const end = await ctx.states.update(id, Math.min(3_000, remainingOf(ctx)), async (state) => {
+    // A stop sent after the last tool call still counts: read what was stored since.
+    const backlog = await client.storedControls(id, state.controlSequence, Math.min(ctx.controlReadMs, remainingOf(ctx)));
+    let stopped = state.stopped;
+    const stops: ControlMessage[] = [];
+    for (const { message } of backlog.controls) {
+      if (message.payload.kind === 'emergency_stop') {
+        stopped = stopReasonOf(message);
+        stops.push(message);
+      } else if (message.payload.kind === 'resume') {
+        stopped = undefined;
+      }
+    }
+    state.endedRuns = (state.endedRuns ?? 0) + 1;
+    return { stopped, stops, run: state.endedRuns };
+  });
+  // The session is over, so a stop it had not seen yet is carried out: confirm it as stopped.
+  for (const stop of end.stops) if (stop.payload.requires_ack) await session.acknowledge(stop, 'stopped');
+  const summary = end.stopped ? `${adapter.title} session ended (${event.reason}) while Warden had it stopped: ${end.stopped}` : `${adapter.title} session ended (${event.reason})`;
+  await client.publish(
+    client.message('session.ended', id, {
+      id: derivedMessageId('session.ended', `${client.agentId}:${id}:${end.run}`),
+      payload: { status: end.stopped ? 'aborted' : 'success', summary: summary.slice(0, 4000) },
+    }),
+    Math.min(5_000, remainingOf(ctx)),
+  );
+  return { kind: 'answer', answer: { context: [] } };
+}
