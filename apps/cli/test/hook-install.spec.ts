@@ -40,7 +40,7 @@ describe('warden hook install', () => {
       JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] }, model: 'opus', hooks: { PostToolUse: [lint], Notification: [{ hooks: [{ type: 'command', command: 'say done' }] }] } }),
     );
     writeFileSync(join(project, '.claude/settings.local.json'), JSON.stringify({ env: { FOO: 'bar' } }));
-    const run = await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--credentials', credentials, '--gateway-url', 'http://10.0.0.5:3108/', '--decide']);
+    const run = await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials, '--gateway-url', 'http://10.0.0.5:3108/', '--decide']);
     expect(run).toEqual({
       code: 0,
       stdout:
@@ -72,14 +72,14 @@ describe('warden hook install', () => {
     expect(existsSync(join(project, '.warden/hook.json'))).toBe(false);
 
     // Installing again replaces Warden's entries instead of adding them twice.
-    expect((await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--credentials', credentials])).code).toBe(0);
+    expect((await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials])).code).toBe(0);
     expect(settings().hooks.PostToolUse).toEqual([lint, { matcher: '*', hooks: [http('http://127.0.0.1:3108/hooks/claude-code', false)] }]);
     expect(settings().hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [http('http://127.0.0.1:3108/hooks/claude-code', true)] }]);
   });
 
   it('keeps the command hook for Claude Code without http hooks, and replaces an http install with it', async () => {
-    await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent', '--credentials', credentials]);
-    const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--agent', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook', '--approvals', 'operator']);
+    await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials]);
+    const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--agent-id', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook', '--approvals', 'operator']);
     expect(run.stdout).toBe(
       `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
     );
@@ -106,6 +106,24 @@ describe('warden hook install', () => {
     ]);
   });
 
+  it('takes only Warden’s entries out again, and the token from the local settings', async () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude/settings.json'), JSON.stringify({ model: 'opus', hooks: { PostToolUse: [lint] } }));
+    writeFileSync(join(project, '.claude/settings.local.json'), JSON.stringify({ env: { FOO: 'bar' } }));
+    expect((await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials])).code).toBe(0);
+    const run = await runWarden(['hook', 'uninstall', '--project', project]);
+    expect(run).toEqual({ code: 0, stdout: `Warden's hooks removed from ${join(project, '.claude/settings.json')}\n`, stderr: '' });
+    expect(settings()).toEqual({ model: 'opus', hooks: { PostToolUse: [lint] } });
+    expect(JSON.parse(readFileSync(join(project, '.claude/settings.local.json'), 'utf8'))).toEqual({ env: { FOO: 'bar' } });
+  });
+
+  it('refuses an agent it has no adapter for, naming those it has', async () => {
+    const run = await runWarden(['hook', 'install', '--project', project, '--agent', 'my-agent']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--agent must be one of claude-code, codex');
+    expect(run.stderr).toContain("Warden's agent id is --agent-id");
+  });
+
   it('prints the agent’s token', async () => {
     expect(await runWarden(['hook', 'token', '--agent', 'my-agent', '--credentials', credentials])).toEqual({ code: 0, stdout: 'my-agent.S3cret_pw\n', stderr: '' });
     const missing = await runWarden(['hook', 'token', '--agent', 'nobody', '--credentials', credentials]);
@@ -121,5 +139,82 @@ describe('warden hook install', () => {
     expect(run.stderr).toContain(`error: ${join(project, '.claude/settings.json')} is not valid JSON`);
     expect(readFileSync(join(project, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ');
     expect(existsSync(join(project, '.warden/hook.json'))).toBe(false);
+  });
+});
+
+/**
+ * `warden hook install --agent codex`: Codex's hooks.json (https://developers.openai.com/codex/hooks,
+ * "Where hooks live" and the hooks.json example: events under "hooks", matcher groups, command handlers
+ * with timeout and statusMessage), merged with the user's own hooks, and the command shim beside it.
+ */
+describe('warden hook install --agent codex', () => {
+  let project: string;
+  let credentials: string;
+
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), 'codex-install-'));
+    credentials = join(project, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ agents: { codex: 'S3cret_pw' } }));
+  });
+
+  afterEach(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const hooksFile = () => join(project, '.codex/hooks.json');
+  const config = () => JSON.parse(readFileSync(hooksFile(), 'utf8')) as Record<string, unknown>;
+  const shim = () => join(project, '.warden/hooks/codex.sh');
+  const warden = (event: string) => ({
+    type: 'command',
+    command: `sh ${JSON.stringify(shim())} ${event}`,
+    timeout: 60,
+    ...(event === 'PreToolUse' ? { statusMessage: 'Warden is reviewing the action' } : {}),
+  });
+  const expected = (extra: Record<string, unknown[]> = {}) => ({
+    PreToolUse: [{ matcher: '.*', hooks: [warden('PreToolUse')] }],
+    PostToolUse: [...(extra.PostToolUse ?? []), { matcher: '.*', hooks: [warden('PostToolUse')] }],
+    UserPromptSubmit: [{ hooks: [warden('UserPromptSubmit')] }],
+    SessionStart: [{ hooks: [warden('SessionStart')] }],
+    Stop: [{ hooks: [warden('Stop')] }],
+    SessionEnd: [{ hooks: [warden('SessionEnd')] }],
+  });
+
+  it('writes hooks.json, the command shim and the token (mode 600) in an empty project, and tells what Codex still needs', async () => {
+    const run = await runWarden(['hook', 'install', '--agent', 'codex', '--project', project, '--credentials', credentials, '--gateway-url', 'http://10.0.0.5:3108']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Codex hooks (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SessionEnd) → ${hooksFile()}`);
+    expect(run.stdout).toContain('review Warden\'s hooks with /hooks');
+    expect(config()).toEqual({ hooks: expected() });
+    const token = join(project, '.warden/hooks/codex.token');
+    expect(readFileSync(token, 'utf8')).toBe('codex.S3cret_pw\n');
+    expect(statSync(token).mode & 0o777).toBe(0o600);
+    expect(readFileSync(shim(), 'utf8')).toContain("url='http://10.0.0.5:3108/hooks/codex'");
+    expect(readFileSync(join(project, '.warden/.gitignore'), 'utf8')).toContain('*');
+  });
+
+  it('keeps the user’s own hooks and settings, installs once however often it is run, and takes only Warden’s out again', async () => {
+    const own = { matcher: 'apply_patch', hooks: [{ type: 'command', command: 'npx prettier --check .', timeout: 30 }] };
+    mkdirSync(join(project, '.codex'));
+    writeFileSync(hooksFile(), JSON.stringify({ hooks: { PostToolUse: [own] } }));
+    for (let i = 0; i < 2; i++) expect((await runWarden(['hook', 'install', '--agent', 'codex', '--project', project, '--credentials', credentials])).code).toBe(0);
+    expect(config()).toEqual({ hooks: expected({ PostToolUse: [own] }) });
+    const removed = await runWarden(['hook', 'uninstall', '--agent', 'codex', '--project', project]);
+    expect(removed).toEqual({ code: 0, stdout: `Warden's hooks removed from ${hooksFile()}\n`, stderr: '' });
+    expect(config()).toEqual({ hooks: { PostToolUse: [own] } });
+    expect(existsSync(shim())).toBe(false);
+    expect(existsSync(join(project, '.warden/hooks/codex.token'))).toBe(false);
+  });
+
+  it('removes the file it created alone, and changes nothing in a file it cannot read', async () => {
+    await runWarden(['hook', 'install', '--agent', 'codex', '--project', project, '--credentials', credentials]);
+    await runWarden(['hook', 'uninstall', '--agent', 'codex', '--project', project]);
+    expect(existsSync(hooksFile())).toBe(false);
+    mkdirSync(join(project, '.codex'), { recursive: true });
+    writeFileSync(hooksFile(), '{ "hooks": ');
+    const run = await runWarden(['hook', 'install', '--agent', 'codex', '--project', project, '--credentials', credentials]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${hooksFile()} is not valid JSON`);
+    expect(readFileSync(hooksFile(), 'utf8')).toBe('{ "hooks": ');
+    expect(existsSync(shim())).toBe(false);
   });
 });

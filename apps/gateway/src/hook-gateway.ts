@@ -117,6 +117,19 @@ export class HookGateway {
     return { status: 200, output: adapter.write(event, answer) };
   }
 
+  /** Whether a token is one the gateway takes (NATS accepts the agent's secret); nothing is published. */
+  async whoami(authorization: string | undefined): Promise<{ status: 200; agentId: string } | { status: 401 | 503; error: string }> {
+    try {
+      const credentials = credentialsOf(authorization);
+      await this.connections.client(credentials);
+      return { status: 200, agentId: credentials.agentId };
+    } catch (error) {
+      if (error instanceof HookRequestError) return { status: 401, error: error.message };
+      if (error instanceof AgentUnauthorized) return { status: 401, error: `${error.message}: the token is not valid` };
+      return { status: 503, error: `cannot reach Warden: ${(error as Error).message}` };
+    }
+  }
+
   private statesOf(agentId: string): KvSessionStates {
     let states = this.states.get(agentId);
     if (!states) {

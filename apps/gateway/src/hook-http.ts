@@ -21,7 +21,8 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
  * `POST /hooks/<agent>` (claude-code, codex, cursor, …), served straight from Node's HTTP server (it is on
  * every tool call's path; the Nest application serves `/metrics` and `/health`): the body is the hook's
  * JSON input as the agent sends it; the answer is a 200 with the agent's JSON output (an empty body when
- * there is nothing to say), or 400 / 401 / 403 / 404 / 405 / 413 with `{ "error": reason }`.
+ * there is nothing to say), or 400 / 401 / 403 / 404 / 405 / 413 with `{ "error": reason }`. A GET with
+ * the agent's token says whether the gateway takes it (`{agent, agent_id}`, or 401).
  */
 export function hookRequestHandler(gateway: HookGateway, maxBodyBytes: number) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -30,6 +31,16 @@ export function hookRequestHandler(gateway: HookGateway, maxBodyBytes: number) {
     if (!adapter) {
       send(res, 404, { error: `no agent at ${url.pathname}: hooks post to ${[...AGENT_ADAPTERS.keys()].map(hookPath).join(', ')}` });
       req.resume();
+      return;
+    }
+    const header = (name: string) => (Array.isArray(req.headers[name]) ? req.headers[name]![0] : (req.headers[name] as string | undefined));
+    if (req.method === 'GET') {
+      // `warden hook doctor`: is the token one the gateway takes? Nothing is published.
+      req.resume();
+      gateway.whoami(header('authorization')).then(
+        (reply) => (reply.status === 200 ? send(res, 200, { agent: adapter.name, agent_id: reply.agentId }) : send(res, reply.status, { error: reply.error })),
+        (error: Error) => send(res, 500, { error: `the gateway failed: ${error.message}` }),
+      );
       return;
     }
     if (req.method !== 'POST') {
@@ -51,7 +62,6 @@ export function hookRequestHandler(gateway: HookGateway, maxBodyBytes: number) {
     });
     req.on('end', () => {
       if (refused) return;
-      const header = (name: string) => (Array.isArray(req.headers[name]) ? req.headers[name]![0] : (req.headers[name] as string | undefined));
       gateway
         .handle({
           adapter,

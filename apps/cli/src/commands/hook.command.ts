@@ -1,9 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { APPROVAL_ROUTES } from '@warden/agent-edge';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { AGENT_ADAPTERS, agentAdapter, APPROVAL_ROUTES, type AgentAdapter } from '@warden/agent-edge';
+import { HookInstallError as AgentInstallError, installAgentHooks, uninstallAgentHooks, type InstallPlace } from '../hook/agent-install.js';
+import { AGENT_INSTALLS } from '../hook/agents/index.js';
+import { doctor } from '../hook/hook-doctor.js';
 import { fileURLToPath } from 'node:url';
 import { UsageError, type Command } from '../command.js';
-import { COMMAND_EVENTS, HookInstallError, HTTP_EVENTS, installHook, TOKEN_VARIABLE } from '../hook/hook-install.js';
+import { COMMAND_EVENTS, HookInstallError, HTTP_EVENTS, installHook, TOKEN_VARIABLE, uninstallHook } from '../hook/hook-install.js';
 import { runHook } from '../hook/hook-runner.js';
 import { HOOK_DEFAULTS, type HookConfigFile } from '../hook/hook-settings.js';
 import { out } from '../output.js';
@@ -38,26 +42,71 @@ function tokenOf(path: string | undefined, agentId: string): string | undefined 
   return password ? `${agentId}.${password}` : undefined;
 }
 
-function install(values: Record<string, unknown>): number {
-  const projectDir = resolve((values.project as string | undefined) ?? process.cwd());
-  if (!existsSync(projectDir)) throw new UsageError(`project directory ${projectDir} does not exist`);
-  const transport = (values.transport as string | undefined) ?? 'http';
-  if (transport !== 'http' && transport !== 'command') throw new UsageError(`--transport must be http or command (got "${transport}")`);
+/** The agent product a hook command is for (`--agent`, Claude Code by default), or a usage error naming every one. */
+function adapterOf(values: Record<string, unknown>): AgentAdapter {
+  const name = (values.agent as string | undefined) ?? 'claude-code';
+  const adapter = agentAdapter(name);
+  if (!adapter) throw new UsageError(`--agent must be one of ${[...AGENT_ADAPTERS.keys()].join(', ')} (got "${name}"); Warden's agent id is --agent-id`);
+  return adapter;
+}
+
+/** Where: the project (`--project DIR`, the current directory by default) or the user's own configuration (`--user`). */
+function placeOf(values: Record<string, unknown>): InstallPlace {
+  if (values.user) {
+    if (values.project) throw new UsageError('--user and --project exclude each other');
+    return { scope: 'user', dir: homedir() };
+  }
+  const dir = resolve((values.project as string | undefined) ?? process.cwd());
+  if (!existsSync(dir)) throw new UsageError(`project directory ${dir} does not exist`);
+  return { scope: 'project', dir };
+}
+
+/** The answer settings an installed hook passes in the gateway's query. */
+function answerQuery(values: Record<string, unknown>): string {
   const approvals = values.approvals as string | undefined;
   if (approvals !== undefined && !(APPROVAL_ROUTES as readonly string[]).includes(approvals)) throw new UsageError(`--approvals must be one of ${APPROVAL_ROUTES.join(', ')}`);
-  const agentId = (values.agent as string | undefined) ?? HOOK_DEFAULTS.agentId;
+  return new URLSearchParams({ ...(values.decide ? { decide: 'true' } : {}), ...(approvals ? { approvals } : {}) }).toString();
+}
+
+function install(values: Record<string, unknown>): number {
+  const adapter = adapterOf(values);
+  const place = placeOf(values);
+  const agentId = (values['agent-id'] as string | undefined) ?? adapter.name;
   const credentialsFile = credentialsPath(values);
+  const token = tokenOf(credentialsFile, agentId);
+  const gatewayUrl = ((values['gateway-url'] as string | undefined) ?? DEFAULT_GATEWAY).replace(/\/+$/, '');
+  const query = answerQuery(values);
+  const noToken = () => out.warn(`no token for agent ${agentId} found (start the suite with \`warden up --agent ${agentId}\`, or give --credentials): the hook cannot reach Warden until one is installed`);
+  if (adapter.name !== 'claude-code') {
+    const agentInstall = AGENT_INSTALLS.get(adapter.name);
+    if (!agentInstall) throw new UsageError(`warden hook install does not write ${adapter.title}'s configuration yet`);
+    try {
+      const report = installAgentHooks({ install: agentInstall, place, gatewayUrl, query, ...(token ? { token } : {}) });
+      out.line(`${adapter.title} hooks (${agentInstall.events.join(', ')}) → ${report.configFile}`);
+      out.line(`Command shim → ${report.shim}${report.tokenFile ? `; agent ${agentId}'s token → ${report.tokenFile}` : ''}`);
+      if (!token) noToken();
+      for (const note of report.notes) out.line(note);
+      return 0;
+    } catch (error) {
+      if (error instanceof AgentInstallError) {
+        out.error(error.message);
+        return 1;
+      }
+      throw error;
+    }
+  }
+  const transport = (values.transport as string | undefined) ?? 'http';
+  if (transport !== 'http' && transport !== 'command') throw new UsageError(`--transport must be http or command (got "${transport}")`);
   try {
     if (transport === 'http') {
-      const query = new URLSearchParams({ ...(values.decide ? { decide: 'true' } : {}), ...(approvals ? { approvals } : {}) }).toString();
-      const url = `${((values['gateway-url'] as string | undefined) ?? DEFAULT_GATEWAY).replace(/\/+$/, '')}/hooks/claude-code${query ? `?${query}` : ''}`;
-      const token = tokenOf(credentialsFile, agentId);
-      const result = installHook({ projectDir, target: { transport: 'http', url }, ...(token ? { token } : {}) });
+      const url = `${gatewayUrl}/hooks/claude-code${query ? `?${query}` : ''}`;
+      const result = installHook({ projectDir: place.dir, scope: place.scope, target: { transport: 'http', url }, ...(token ? { token } : {}) });
       out.line(`Claude Code HTTP hooks (${HTTP_EVENTS.join(', ')}) → ${result.settingsPath}`);
       if (result.tokenPath) out.line(`Agent ${agentId}'s token (${TOKEN_VARIABLE}) → ${result.tokenPath}`);
-      else out.warn(`no token for agent ${agentId} found (start the suite with --agent ${agentId}): set ${TOKEN_VARIABLE}=<agent id>.<password> where Claude Code runs`);
+      else noToken();
       return 0;
     }
+    const approvals = values.approvals as HookConfigFile['approvals'] | undefined;
     const config: HookConfigFile = {
       servers: (values['nats-url'] as string | undefined) ?? HOOK_DEFAULTS.servers,
       agentId,
@@ -65,10 +114,10 @@ function install(values: Record<string, unknown>): number {
       deadlineMs: HOOK_DEFAULTS.deadlineMs,
       failOpenTools: [],
       ...(values.decide ? { decide: true } : {}),
-      ...(approvals ? { approvals: approvals as HookConfigFile['approvals'] } : {}),
+      ...(approvals ? { approvals } : {}),
     };
     const command = (values.command as string | undefined) ?? `${JSON.stringify(process.execPath)} ${JSON.stringify(HOOK_BIN)}`;
-    const result = installHook({ projectDir, target: { transport: 'command', command }, config });
+    const result = installHook({ projectDir: place.dir, scope: place.scope, target: { transport: 'command', command }, config });
     out.line(`Claude Code hooks (${COMMAND_EVENTS.join(', ')}) → ${result.settingsPath}`);
     out.line(result.configWritten ? `Warden hook settings → ${result.configPath}` : `Kept the existing ${result.configPath}`);
     if (!credentialsFile) out.warn(`no credentials file found: set WARDEN_AGENT_PASSWORD, or "password"/"credentialsFile" in ${result.configPath}`);
@@ -82,9 +131,33 @@ function install(values: Record<string, unknown>): number {
   }
 }
 
+/** `warden hook uninstall`: takes Warden's entries out of the agent's configuration; the user's own hooks stay. */
+function uninstall(values: Record<string, unknown>): number {
+  const adapter = adapterOf(values);
+  const place = placeOf(values);
+  try {
+    if (adapter.name === 'claude-code') {
+      const result = uninstallHook({ projectDir: place.dir, scope: place.scope });
+      out.line(result.removed ? `Warden's hooks removed from ${result.settingsPath}` : `No Warden hooks in ${result.settingsPath}`);
+      return 0;
+    }
+    const agentInstall = AGENT_INSTALLS.get(adapter.name);
+    if (!agentInstall) throw new UsageError(`warden hook uninstall does not know ${adapter.title}'s configuration yet`);
+    const result = uninstallAgentHooks(agentInstall, place);
+    out.line(result.removed ? `Warden's hooks removed from ${result.configFile}` : `No ${adapter.title} hook configuration found`);
+    return 0;
+  } catch (error) {
+    if (error instanceof HookInstallError || error instanceof AgentInstallError) {
+      out.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 /** `warden hook token`: prints the agent's token, e.g. for `export WARDEN_AGENT_TOKEN=$(warden hook token)`. */
 function printToken(values: Record<string, unknown>): number {
-  const agentId = (values.agent as string | undefined) ?? HOOK_DEFAULTS.agentId;
+  const agentId = (values['agent-id'] as string | undefined) ?? (values.agent as string | undefined) ?? HOOK_DEFAULTS.agentId;
   const token = tokenOf(credentialsPath(values), agentId);
   if (!token) {
     out.error(`no token for agent ${agentId}: start the suite with \`warden up --agent ${agentId}\` (or give --credentials)`);
@@ -94,32 +167,48 @@ function printToken(values: Record<string, unknown>): number {
   return 0;
 }
 
+const AGENTS = [...AGENT_ADAPTERS.values()].map((a) => `${a.name} (${a.title})`).join(', ');
+
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'Claude Code hook adapter: put a Claude Code session under Warden',
-  help: `Usage: warden hook install [options]  (puts a project's Claude Code sessions under Warden)
-       warden hook token [--agent ID]      (prints the agent's token for the HTTP hook)
-       warden hook                         (the command hook, run by Claude Code: the payload on stdin)
+  summary: "Put a coding agent's sessions under Warden: install, remove and check its hooks",
+  help: `Usage: warden hook install [--agent NAME] [--project DIR | --user] [options]
+       warden hook uninstall [--agent NAME] [--project DIR | --user]
+       warden hook doctor [--agent NAME] [--project DIR | --user]
+       warden hook token [--agent-id ID]      (prints the agent's token)
+       warden hook [--agent NAME]             (the command hook, run by the agent: the payload on stdin)
 
-By default Claude Code POSTs each hook event to Warden's agent gateway (type "http" hooks, with
-"onFailure": "block" on PreToolUse and UserPromptSubmit, so that an unreachable Warden blocks the call);
---transport command runs \`warden hook\` instead, for Claude Code without http hooks. Both give the same
-answers: no permission decision when Warden has no objection (Claude Code's own rules apply; --decide
-lets Warden approve on the user's behalf), deny with the reason for the model, warnings to the model and
-the user, ask for a changed input or an approval at an interactive terminal (an operator at the gate
-decides for a headless session, or always with --approvals operator); control messages as
-additionalContext; an emergency stop answers "continue": false.
+Agents (--agent, default claude-code): ${AGENTS}.
 
-Install options:
+install writes the agent's own hook configuration in its documented place, merged with what is there
+(the user's own hooks stay; an earlier Warden entry is replaced), and the agent's token beside it:
+  claude-code  .claude/settings.json (HTTP hooks to the gateway; the token in .claude/settings.local.json);
+               --transport command runs \`warden hook\` instead
+  codex        .codex/hooks.json (or ~/.codex/hooks.json with --user): each event runs the command shim
+               .warden/hooks/codex.sh, which posts to the gateway and blocks the call (exit 2) when
+               Warden cannot be reached. Codex runs new hooks once you trust them (/hooks).
+uninstall takes only Warden's entries out again. doctor says whether the installed hook can reach Warden
+with its token.
+
+Answers: no permission decision when Warden has no objection (the agent's own rules apply; --decide lets
+Warden approve on the user's behalf where the agent allows that), deny with the reason for the model,
+warnings to the model and the user, ask for a changed input or an approval where the agent can ask (an
+operator at the gate decides otherwise, or always with --approvals operator); control messages as text
+for the model; an emergency stop denies every call. apps/gateway/README.md has what each decision
+becomes for each agent.
+
+Options:
+  --agent NAME        the agent product [claude-code]
   --project DIR       the project to supervise [current directory]
-  --transport T       http or command [http]
-  --agent ID          the agent [${HOOK_DEFAULTS.agentId}]
+  --user              the user's own configuration (every project), where the agent has one
+  --agent-id ID       Warden's agent id, whose token the hook uses [the agent's name]
   --credentials FILE  credentials file of \`warden up\` [./.warden/credentials.json when present]
   --decide            Warden approves on the user's behalf what it has no objection to
   --approvals A       who answers require_approval: auto, terminal, operator [auto]
-  --gateway-url URL   the agent gateway (http) [${DEFAULT_GATEWAY}]
-  --nats-url URL      where Warden's NATS is (command) [${HOOK_DEFAULTS.servers}]
-  --command CMD       the command Claude Code runs (command) [node bin/warden-hook.cjs of this warden, absolute paths]
+  --gateway-url URL   the agent gateway [${DEFAULT_GATEWAY}]
+  --transport T       claude-code only: http or command [http]
+  --nats-url URL      claude-code command transport: where Warden's NATS is [${HOOK_DEFAULTS.servers}]
+  --command CMD       claude-code command transport: the command Claude Code runs [node bin/warden-hook.cjs of this warden]
 
 Command hook settings (<project>/${HOOK_DEFAULTS.configFile}, overridden by the environment):
   servers          WARDEN_NATS_URL              [${HOOK_DEFAULTS.servers}]
@@ -133,9 +222,11 @@ Command hook settings (<project>/${HOOK_DEFAULTS.configFile}, overridden by the 
   expectedPaths    [<cwd>/**]
   WARDEN_HOOK_CONFIG: another settings file.`,
   options: {
-    project: { type: 'string' },
-    transport: { type: 'string' },
     agent: { type: 'string' },
+    'agent-id': { type: 'string' },
+    project: { type: 'string' },
+    user: { type: 'boolean' },
+    transport: { type: 'string' },
     'nats-url': { type: 'string' },
     'gateway-url': { type: 'string' },
     credentials: { type: 'string' },
@@ -144,15 +235,26 @@ Command hook settings (<project>/${HOOK_DEFAULTS.configFile}, overridden by the 
     approvals: { type: 'string' },
   },
   async run(values, positionals) {
-    if (positionals[0] === 'install' || positionals[0] === 'token') {
-      if (positionals.length > 1) throw new UsageError(`unexpected argument(s): ${positionals.slice(1).join(' ')}`);
-      return positionals[0] === 'install' ? install(values) : printToken(values);
+    const [verb, ...rest] = positionals;
+    if (verb) {
+      if (rest.length) throw new UsageError(`unexpected argument(s): ${rest.join(' ')}`);
+      switch (verb) {
+        case 'install':
+          return install(values);
+        case 'uninstall':
+          return uninstall(values);
+        case 'doctor':
+          return doctor(adapterOf(values), placeOf(values));
+        case 'token':
+          return printToken(values);
+        default:
+          throw new UsageError(`unknown hook command "${verb}" (install, uninstall, doctor or token)`);
+      }
     }
-    if (positionals.length) throw new UsageError(`unknown hook command "${positionals[0]}" (install or token)`);
-    const result = await runHook(await readStdin());
+    const result = await runHook(await readStdin(), process.env, adapterOf(values));
     process.stdout.write(result.stdout);
     process.stderr.write(result.stderr);
-    // A connection attempt that lost the race must not keep Claude Code waiting.
+    // A connection attempt that lost the race must not keep the agent waiting.
     setTimeout(() => process.exit(result.code), 200).unref();
     return result.code;
   },

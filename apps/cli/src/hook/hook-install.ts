@@ -60,7 +60,7 @@ export function hookEntry(event: string, target: { transport: 'http'; url: strin
  * entry per event (matcher `*` for the tool events). Everything else is kept as it is; an earlier
  * Warden entry (command or HTTP) is replaced rather than added twice.
  */
-export function mergeHookSettings(settings: Record<string, unknown>, target: Parameters<typeof hookEntry>[1]): Record<string, unknown> {
+export function mergeHookSettings(settings: Record<string, unknown>, target: Parameters<typeof hookEntry>[1] | null): Record<string, unknown> {
   const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
   if (typeof hooks !== 'object' || Array.isArray(hooks)) throw new HookInstallError('"hooks" in the settings is not an object');
   const merged: Record<string, unknown> = {};
@@ -69,6 +69,7 @@ export function mergeHookSettings(settings: Record<string, unknown>, target: Par
     const kept = (existing as MatcherEntry[]).map((entry) => ({ ...entry, hooks: (entry.hooks ?? []).filter((h) => !isWardenHook(h)) })).filter((entry) => entry.hooks.length > 0);
     if (kept.length) merged[event] = kept;
   }
+  if (!target) return { ...settings, hooks: merged };
   const events = target.transport === 'http' ? HTTP_EVENTS : COMMAND_EVENTS;
   for (const event of events) {
     const matcher = (TOOL_EVENTS as readonly string[]).includes(event) ? { matcher: '*' } : {};
@@ -78,7 +79,9 @@ export function mergeHookSettings(settings: Record<string, unknown>, target: Par
 }
 
 export interface InstallOptions {
+  /** The project, or the user's home for `scope: 'user'` (~/.claude/settings.json, every project of theirs). */
   projectDir: string;
+  scope?: 'project' | 'user';
   target: Parameters<typeof hookEntry>[1];
   /** `.warden/hook.json`, written only when absent (the command hook's settings). */
   config?: HookConfigFile;
@@ -112,12 +115,20 @@ function readSettings(path: string): Record<string, unknown> {
  */
 export function installHook(options: InstallOptions): InstallResult {
   const settingsPath = join(options.projectDir, '.claude', 'settings.json');
-  const localPath = join(options.projectDir, '.claude', 'settings.local.json');
+  // The user's settings have no local twin: the token goes into them, which are then readable by the user only.
+  const localPath = options.scope === 'user' ? settingsPath : join(options.projectDir, '.claude', 'settings.local.json');
   const merged = mergeHookSettings(readSettings(settingsPath), options.target);
-  const local = options.token ? readSettings(localPath) : undefined;
+  const local = options.token && localPath !== settingsPath ? readSettings(localPath) : undefined;
   mkdirSync(dirname(settingsPath), { recursive: true });
-  writeFileSync(settingsPath, `${JSON.stringify(merged, null, 2)}\n`);
   const result: InstallResult = { settingsPath, configWritten: false };
+  if (options.token && localPath === settingsPath) {
+    const env = { ...((merged.env as Record<string, string> | undefined) ?? {}), [TOKEN_VARIABLE]: options.token };
+    writeFileSync(settingsPath, `${JSON.stringify({ ...merged, env }, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(settingsPath, 0o600);
+    result.tokenPath = settingsPath;
+  } else {
+    writeFileSync(settingsPath, `${JSON.stringify(merged, null, 2)}\n`);
+  }
   if (local && options.token) {
     const env = { ...((local.env as Record<string, string> | undefined) ?? {}), [TOKEN_VARIABLE]: options.token };
     writeFileSync(localPath, `${JSON.stringify({ ...local, env }, null, 2)}\n`, { mode: 0o600 });
@@ -134,4 +145,28 @@ export function installHook(options: InstallOptions): InstallResult {
     }
   }
   return result;
+}
+
+/**
+ * Takes Warden's hooks out of Claude Code's settings (the user's own stay), and Warden's token out of
+ * the settings' `env`.
+ */
+export function uninstallHook(options: Pick<InstallOptions, 'projectDir' | 'scope'>): { settingsPath: string; removed: boolean } {
+  const settingsPath = join(options.projectDir, '.claude', 'settings.json');
+  if (!existsSync(settingsPath)) return { settingsPath, removed: false };
+  const settings = readSettings(settingsPath);
+  const cleaned = withoutToken(mergeHookSettings(settings, null));
+  if (!Object.keys(cleaned.hooks as object).length) delete cleaned.hooks;
+  writeFileSync(settingsPath, `${JSON.stringify(cleaned, null, 2)}\n`);
+  const localPath = join(options.projectDir, '.claude', 'settings.local.json');
+  if (options.scope !== 'user' && existsSync(localPath)) writeFileSync(localPath, `${JSON.stringify(withoutToken(readSettings(localPath)), null, 2)}\n`, { mode: 0o600 });
+  return { settingsPath, removed: JSON.stringify(cleaned) !== JSON.stringify(settings) };
+}
+
+function withoutToken(settings: Record<string, unknown>): Record<string, unknown> {
+  const env = settings.env as Record<string, string> | undefined;
+  if (!env || !(TOKEN_VARIABLE in env)) return { ...settings };
+  const { [TOKEN_VARIABLE]: _token, ...rest } = env;
+  const { env: _env, ...others } = settings;
+  return Object.keys(rest).length ? { ...others, env: rest } : others;
 }

@@ -1,0 +1,64 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** How long the shim waits for the gateway: under the hook timeouts `warden hook install` writes (60 s), above the gateway's own deadline (45 s). */
+export const SHIM_MAX_SECONDS = 55;
+
+export interface CommandShim {
+  /** The agent's name in the gateway's path (`/hooks/<agent>`). */
+  agent: string;
+  title: string;
+  /** The gateway's base URL. */
+  gatewayUrl: string;
+  /** Where the agent's token is kept (mode 600), read at each call. */
+  tokenFile: string;
+  /**
+   * The events that hold a tool call: when Warden cannot be reached (or refuses the request) these exit 2
+   * with the reason on stderr, which blocks the call in every agent the shim serves; the others exit 0.
+   */
+  blockingEvents: readonly string[];
+}
+
+const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The command an agent without HTTP hooks runs for each event: a POSIX shell script that posts the hook's
+ * input (stdin) to Warden's gateway with the agent's token and prints the answer. It starts a shell and
+ * curl, nothing else (no Node): a tool call pays for little more than the gateway's answer. The event is
+ * its first argument (some agents' payloads do not name it).
+ */
+export function shimScript(shim: CommandShim): string {
+  return `#!/bin/sh
+# Warden's hook for ${shim.title}, written by \`warden hook install --agent ${shim.agent}\`: posts the hook's
+# input to Warden's agent gateway and prints Warden's answer. When Warden cannot be reached or refuses
+# the request, a call that can be held (${shim.blockingEvents.join(', ')}) is blocked: exit 2, the reason on stderr.
+event="$1"
+url=${quoted(`${shim.gatewayUrl.replace(/\/+$/, '')}/hooks/${shim.agent}`)}
+token_file=${quoted(shim.tokenFile)}
+fail() {
+  case "$event" in
+    ${shim.blockingEvents.join('|')}) echo "Warden could not decide on this call, so it is blocked (fail closed): $1" >&2; exit 2 ;;
+  esac
+  echo "Warden: $1" >&2
+  exit 0
+}
+token=$(cat "$token_file" 2>/dev/null) || fail "cannot read the agent token $token_file (warden hook install writes it)"
+answer=$(curl -sS --max-time ${SHIM_MAX_SECONDS} --fail-with-body -H "Authorization: Bearer $token" -H 'Content-Type: application/json' --data-binary @- "$url?event=$event" 2>&1) || fail "Warden's gateway at $url did not answer ($answer)"
+# Nothing to say is no output at all (a lone newline is not empty to every agent).
+if [ -n "$answer" ]; then printf '%s\\n' "$answer"; fi
+exit 0
+`;
+}
+
+/** Writes the shim (executable) and the token beside it (mode 600); returns the shim's path. */
+export function writeShim(dir: string, shim: CommandShim, token: string | undefined): string {
+  const path = join(dir, `${shim.agent}.sh`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, shimScript(shim), { mode: 0o755 });
+  chmodSync(path, 0o755);
+  if (token !== undefined) {
+    writeFileSync(shim.tokenFile, `${token}\n`, { mode: 0o600 });
+    chmodSync(shim.tokenFile, 0o600);
+  }
+  return path;
+}

@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@warden/local-runtime';
+import { operatorHeaders, operatorToken } from '@warden/testing';
+import { HookSuite, runWarden } from './hook-suite.fixture.js';
+import { AGENT_CASES, DEADLINE_MS, type AgentCase, type Decided } from './agent-cases.fixture.js';
+
+/** What an agent gets from one run of its installed hook command: exit status, stdout as JSON (null when empty), stderr. */
+interface ShimRun {
+  code: number;
+  answer: Record<string, unknown> | null;
+  stderr: string;
+}
+
+/** Runs the installed hook the way the agent does: `sh <shim> <Event>` with the payload on stdin, in the project. */
+function runShim(command: string, payload: unknown, cwd: string): Promise<ShimRun> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(JSON.stringify(payload));
+    child.on('close', (code) => resolve({ code: code ?? -1, answer: stdout.trim() ? (JSON.parse(stdout) as Record<string, unknown>) : null, stderr }));
+  });
+}
+
+/**
+ * Each agent's own hook payloads (the shapes its documentation or source gives, cited in agent-cases)
+ * through the hook `warden hook install --agent <name>` writes, as the agent runs it, to the gateway
+ * against nats-server, the reviewer and the gate: the exact answer the agent gets for each kind of
+ * decision, by the capability table (apps/gateway/README.md), and what happens when Warden cannot be
+ * reached.
+ */
+describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', (agent, agentCase: AgentCase) => {
+  let suite: HookSuite;
+  let project: string;
+  let command: (event: string) => string;
+  let counter = 0;
+  const session = (name: string) => `${agent}-${name}`;
+  const callId = () => `call_${agent.replace(/-/g, '')}${String(++counter).padStart(4, '0')}`;
+
+  beforeAll(async () => {
+    suite = await HookSuite.start([agent], ['reviewer', 'gate', 'gateway'], [agent], { GATEWAY_DEADLINE_MS: String(DEADLINE_MS) });
+    project = mkdtempSync(join(tmpdir(), `${agent}-project-`));
+    const credentials = join(project, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ agents: { [agent]: suite.nats.agent(agent).password } }));
+    const installed = await runWarden(['hook', 'install', '--agent', agent, '--project', project, '--credentials', credentials, '--gateway-url', suite.service('gateway').url]);
+    expect(installed).toMatchObject({ code: 0, stderr: '' });
+    command = (event) => agentCase.installedCommand(project, event);
+  }, 120_000);
+
+  afterAll(async () => {
+    await suite?.stop();
+    rmSync(project, { recursive: true, force: true });
+  }, 60_000);
+
+  const call = async (payload: unknown, event = 'before') => {
+    const run = await runShim(command(agentCase.events[event as keyof AgentCase['events']]), payload, project);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    return run.answer;
+  };
+  const pre = (name: string, tool: 'shell', command: string, extra: Record<string, unknown> = {}) => agentCase.before(session(name), callId(), project, { tool, command }, extra);
+  const expected = (decided: Decided) => agentCase.answer(decided);
+
+  it('says nothing when Warden has no objection, and proposes the call as the agent named it', async () => {
+    const payload = pre('allow', 'shell', 'npm test');
+    expect(await call(payload)).toEqual(expected({ kind: 'run' }));
+    const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === session('allow'));
+    expect(proposed.body.payload).toMatchObject(agentCase.proposed('npm test'));
+    const started = await suite.recorder.waitFor((m) => m.body.type === 'session.started' && m.body.session_id === session('allow'));
+    expect(started.body.payload).toMatchObject({ agent_kind: agent, context: { cwd: project } });
+  }, 30_000);
+
+  it('tells a warning to the model and the person', async () => {
+    expect(await call(pre('warn', 'shell', 'git branch -D old-work'))).toEqual(expected({ kind: 'warn' }));
+  }, 30_000);
+
+  it('answers a changed command as the agent can take it', async () => {
+    expect(await call(pre('modify', 'shell', 'git push --force origin fix/date-parser'))).toEqual(expected({ kind: 'modify' }));
+  }, 30_000);
+
+  it('denies a blocked command with the reason for the model', async () => {
+    expect(await call(pre('block', 'shell', 'rm -rf /'))).toEqual(expected({ kind: 'deny' }));
+  }, 30_000);
+
+  it('puts an approval to an operator where the agent cannot ask, and answers with the operator’s decision', async () => {
+    const answered = call(pre('approval', 'shell', 'sudo apt-get install -y jq'));
+    const paused = await suite.recorder.waitFor((m) => m.body.type === agentCase.approvalWaitsFor && m.body.session_id === session('approval'), DEADLINE_MS);
+    if (agentCase.approvalWaitsFor === 'hitl.paused') {
+      const response = await fetch(`${suite.service('gate').url}/gateway/sessions/${paused.body.session_id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...operatorHeaders(await operatorToken(suite.bus.nc, 'alice', 'approver'), 'alice') },
+        body: JSON.stringify({ agent_id: agent, timestamp: new Date().toISOString() }),
+      });
+      expect(response.status).toBe(200);
+    }
+    expect(await answered).toEqual(expected({ kind: 'approval' }));
+  }, 60_000);
+
+  it('denies, failing closed, when no decision comes within the deadline', async () => {
+    // Nobody approves this one: the gate holds it past the hook's deadline.
+    expect(await call(pre('deadline', 'shell', 'sudo apt-get install -y jq', agentCase.headless))).toEqual(expected({ kind: 'fail_closed' }));
+  }, 30_000);
+
+  it('reports what ran, and declares the goal of the first prompt', async () => {
+    const sessionId = session('outcome');
+    const id = callId();
+    expect(await call(agentCase.prompt(sessionId, project, 'Fix the failing date parser test'), 'prompt')).toBeNull();
+    expect(await call(agentCase.before(sessionId, id, project, { tool: 'shell', command: 'npm test' }))).toEqual(expected({ kind: 'run' }));
+    expect(await call(agentCase.after(sessionId, id, project, { tool: 'shell', command: 'npm test' }, 'Tests: 42 passed'), 'after')).toBeNull();
+    const outcome = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && m.body.session_id === sessionId);
+    expect(outcome.body.payload).toMatchObject({ action_id: id, status: 'success', output_excerpt: 'Tests: 42 passed' });
+    const started = suite.recorder.messages.find((m) => m.body.type === 'session.started' && m.body.session_id === sessionId)!;
+    expect(started.body.payload).toMatchObject({ context: { goal: 'Fix the failing date parser test' } });
+  }, 30_000);
+
+  it('says whether the installed hook reaches Warden (warden hook doctor)', async () => {
+    const good = await runWarden(['hook', 'doctor', '--agent', agent, '--project', project]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain(`the gateway takes the token: agent ${agent}`);
+    const tokenFile = join(project, '.warden', 'hooks', `${agent}.token`);
+    const token = readFileSync(tokenFile, 'utf8');
+    writeFileSync(tokenFile, `${agent}.not-the-secret\n`);
+    try {
+      const bad = await runWarden(['hook', 'doctor', '--agent', agent, '--project', project]);
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toMatch(/✘ the gateway refuses the token \(401: .*the token is not valid\)/);
+    } finally {
+      writeFileSync(tokenFile, token);
+    }
+  }, 30_000);
+
+  it('blocks the call (exit 2, the reason on stderr) when the gateway cannot be reached, and lets other events pass', async () => {
+    const shim = readFileSync(join(project, '.warden', 'hooks', `${agent}.sh`), 'utf8');
+    const down = join(project, 'down.sh');
+    writeFileSync(down, shim.replace(/^url='[^']*'/m, `url='http://127.0.0.1:${await freePort()}/hooks/${agent}'`));
+    const blocked = await runShim(`sh ${JSON.stringify(down)} ${agentCase.events.before}`, pre('down', 'shell', 'ls'), project);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/^Warden could not decide on this call, so it is blocked \(fail closed\): Warden's gateway at http:\/\/127\.0\.0\.1:\d+\/hooks\/[a-z-]+ did not answer/);
+    const after = await runShim(`sh ${JSON.stringify(down)} ${agentCase.events.after}`, agentCase.after(session('down'), 'x', project, { tool: 'shell', command: 'ls' }, ''), project);
+    expect(after.code).toBe(0);
+  }, 30_000);
+});
