@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '@warden/local-runtime';
 import { operatorHeaders, operatorToken } from '@warden/testing';
 import { HookSuite, runWarden } from './hook-suite.fixture.js';
-import { AGENT_CASES, DEADLINE_MS, type AgentCase, type Decided } from './agent-cases.fixture.js';
+import { AGENT_CASES, DEADLINE_MS, type AgentCase, type Decided } from './agent-cases/index.js';
 
 /** What an agent gets from one run of its installed hook command: exit status, stdout as JSON (null when empty), stderr. */
 interface ShimRun {
