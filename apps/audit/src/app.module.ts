@@ -15,7 +15,7 @@ export class AuditAppModule {
       imports: [
         ...serviceInfrastructure(config, logger),
         OperatorAuthModule.forRoot(),
-        DatabaseModule.forRoot(config.database),
+        DatabaseModule.forRoot(config.database, logger),
         IngestModule.forRoot(config.ingest),
         QueriesModule.forRoot({ gaugeRefreshMs: config.gaugeRefreshMs, retention: config.retention }),
       ],

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config.js';
 import { AuditEvent } from './audit-event.entity.js';
 import { CreateAuditEvent1763700000000 } from './migrations/1763700000000-create-audit-event.js';
@@ -10,8 +10,9 @@ export const AUDIT_MIGRATIONS = [CreateAuditEvent1763700000000, ChainViewsRetent
 /** Arbitrary but fixed: replicas that start together take turns applying migrations. */
 const MIGRATION_LOCK = 7_311_842;
 
-export function createAuditDataSource(config: DatabaseConfig): DataSource {
-  return new DataSource({
+/** The audit store's connection, the same for the service, `main.js migrate` and the benchmark. */
+export function auditDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+  return {
     type: 'postgres',
     url: config.url,
     entities: AUDIT_ENTITIES,
@@ -19,7 +20,11 @@ export function createAuditDataSource(config: DatabaseConfig): DataSource {
     migrationsTableName: 'audit_migrations',
     synchronize: false,
     extra: { max: config.poolSize, connectionTimeoutMillis: 5_000 },
-  });
+  };
+}
+
+export function createAuditDataSource(config: DatabaseConfig): DataSource {
+  return new DataSource(auditDataSourceOptions(config));
 }
 
 /** Applies pending migrations; returns the names applied. */

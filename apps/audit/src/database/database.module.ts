@@ -1,16 +1,15 @@
-import { Global, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { HealthRegistry, LOGGER, type Logger } from '@warden/observability';
-import { DataSource } from 'typeorm';
+import { Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { HealthRegistry, type Logger } from '@warden/observability';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config.js';
-import { createAuditDataSource, isConnectionError, migrate } from './audit-data-source.js';
-
-const DATABASE_CONFIG = Symbol('warden.audit.database');
+import { auditDataSourceOptions, isConnectionError, migrate } from './audit-data-source.js';
 
 /** Connects, retrying while the database starts; applies migrations when configured. */
-async function openDatabase(config: DatabaseConfig, logger: Logger): Promise<DataSource> {
+async function openDatabase(options: DataSourceOptions, config: DatabaseConfig, logger: Logger): Promise<DataSource> {
   const deadline = Date.now() + 60_000;
   for (let attempt = 1; ; attempt++) {
-    const dataSource = createAuditDataSource(config);
+    const dataSource = new DataSource(options);
     try {
       await dataSource.initialize();
       if (config.runMigrations) {
@@ -30,9 +29,9 @@ async function openDatabase(config: DatabaseConfig, logger: Logger): Promise<Dat
 }
 
 @Injectable()
-class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
+class DatabaseHealth implements OnModuleInit {
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly health: HealthRegistry,
   ) {}
 
@@ -46,30 +45,26 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
       }
     });
   }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
-  }
 }
 
-/** The audit store's PostgreSQL connection (TypeORM DataSource), global for the audit's feature modules. */
-@Global()
+/**
+ * The audit store's PostgreSQL connection: one TypeORM DataSource, which TypeOrmModule offers to all the
+ * audit's modules (inject it with @InjectDataSource()) and closes, pool and all, on shutdown.
+ */
 @Module({})
 export class DatabaseModule {
-  static forRoot(config: DatabaseConfig): DynamicModule {
+  static forRoot(config: DatabaseConfig, logger: Logger): DynamicModule {
     return {
       module: DatabaseModule,
-      providers: [
-        { provide: DATABASE_CONFIG, useValue: config },
-        {
-          provide: DataSource,
-          useFactory: (cfg: DatabaseConfig, logger: Logger) => openDatabase(cfg, logger),
-          inject: [DATABASE_CONFIG, LOGGER],
-        },
-        DatabaseLifecycle,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          // openDatabase retries (connection errors only, for up to a minute, with the audit's own log
+          // lines) and migrates before any module uses the store, so TypeOrmModule's retry is off.
+          useFactory: () => ({ ...auditDataSourceOptions(config), toRetry: () => false }),
+          dataSourceFactory: (options) => openDatabase(options!, config, logger),
+        }),
       ],
-      exports: [DataSource],
+      providers: [DatabaseHealth],
     };
   }
 }
-

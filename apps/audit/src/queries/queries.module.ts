@@ -1,4 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { getDataSourceToken, InjectDataSource } from '@nestjs/typeorm';
 import { LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
 import { DataSource } from 'typeorm';
 import { RetentionModule } from '../retention/retention.module.js';
@@ -18,7 +19,7 @@ class StoreGaugesRefresh implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly gauges: StoreGauges;
 
   constructor(
-    dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     metrics: MetricsRegistry,
     @Inject(GAUGE_REFRESH_MS) private readonly intervalMs: number,
     @Inject(LOGGER) private readonly log: Logger,
@@ -48,11 +49,11 @@ export class QueriesModule {
       controllers: [AuditQueryController, AuditOpenApiController],
       providers: [
         { provide: GAUGE_REFRESH_MS, useValue: options.gaugeRefreshMs },
-        { provide: ChainVerification, useFactory: (dataSource: DataSource) => new ChainVerification(dataSource), inject: [DataSource] },
+        { provide: ChainVerification, useFactory: (dataSource: DataSource) => new ChainVerification(dataSource), inject: [getDataSourceToken()] },
         {
           provide: AuditQueryService,
           useFactory: (dataSource: DataSource, chain: ChainVerification, retention: RetentionRunner) => new AuditQueryService(dataSource, chain, retention),
-          inject: [DataSource, ChainVerification, RetentionRunner],
+          inject: [getDataSourceToken(), ChainVerification, RetentionRunner],
         },
         AuditQueryResponder,
         StoreGaugesRefresh,

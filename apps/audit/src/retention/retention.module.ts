@@ -1,6 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
-import { DataSource } from 'typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { RetentionConfig } from '../config.js';
 import { RetentionRunner } from './retention-runner.js';
 
@@ -48,7 +49,7 @@ export class RetentionModule {
           provide: RetentionRunner,
           useFactory: (dataSource: DataSource, metrics: MetricsRegistry) =>
             new RetentionRunner(dataSource, { days: config.days, batchSize: config.batchSize, maxBatchesPerRun: config.maxBatchesPerRun }, metrics),
-          inject: [DataSource, MetricsRegistry],
+          inject: [getDataSourceToken(), MetricsRegistry],
         },
         RetentionSchedule,
       ],
