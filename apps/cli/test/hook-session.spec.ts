@@ -24,7 +24,7 @@ describe('warden hook over a session', () => {
   let stateDir: string;
 
   beforeAll(async () => {
-    suite = await HookSuite.start([AGENT, PLAIN_AGENT, ENDING_AGENT], ['reviewer', 'gate', 'ladder'], [AGENT, ENDING_AGENT]);
+    suite = await HookSuite.start([AGENT, PLAIN_AGENT, ENDING_AGENT], ['reviewer', 'gate', 'ladder', 'intervention-controller'], [AGENT, ENDING_AGENT]);
     project = mkdtempSync(join(tmpdir(), 'hook-project-'));
     stateDir = mkdtempSync(join(tmpdir(), 'hook-state-'));
   }, 120_000);
@@ -92,7 +92,7 @@ describe('warden hook over a session', () => {
 
   describe('control messages for the session', () => {
     const control = (session: string, kind: string, message: string, extra: Record<string, unknown> = {}) =>
-      suite.publish('control.issued', 'control', AGENT, session, { control_id: `ctl-${toolUseId()}`, kind: kind as 'soft_correction', message, requires_ack: true, ...extra });
+      suite.publishControl(AGENT, session, { control_id: `ctl-${toolUseId()}`, kind: kind as 'soft_correction', message, requires_ack: true, ...extra });
 
     it('returns pending corrections and reminders as additionalContext, each once, and acknowledges them', async () => {
       const session = 'hook-control';
@@ -170,7 +170,7 @@ describe('warden hook over a session', () => {
       const session = 'hook-end-stopped';
       expect(answer(await read(session))).toEqual(allowedRead);
       // The stop arrives after the last tool call: the end still sees it.
-      await suite.publish('control.issued', 'control', ENDING_AGENT, session, {
+      await suite.publishControl(ENDING_AGENT, session, {
         control_id: 'ctl-end-stop',
         kind: 'emergency_stop',
         message: 'Deleting production data',

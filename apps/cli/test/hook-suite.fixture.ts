@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMessage, publishSubject, type MessageType, type PayloadOf } from '@warden/contracts';
+import { CONTROL_MAILBOX_BUCKET, controlMailboxKey, createMessage, publishSubject, type ControlMailbox, type MessageType, type PayloadOf } from '@warden/contracts';
 import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
-import { BusConnection } from '@warden/messaging';
-import { BusRecorder, TestNatsServer } from '@warden/testing';
+import { BusConnection, RecordStore } from '@warden/messaging';
+import { BusRecorder, eventually, TestNatsServer } from '@warden/testing';
 
 const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
 const encoder = new TextEncoder();
@@ -30,17 +30,17 @@ export function runWarden(args: string[], options: { env?: NodeJS.ProcessEnv; st
 }
 
 /**
- * Takes from agent users the permission to read their own stored control messages (creating a consumer
- * filtered to their control subjects, see apps/cli/src/hook/control-backlog.ts), as a server configured
- * before that permission existed would have it: the rendered nats.conf is changed and the server
- * restarted on the same store.
+ * Takes from agent users the permission to read their own stored control messages (a direct get of
+ * their sessions' records in the control mailbox, see libs/sdk/src/stored-controls.ts), as a server
+ * configured before that permission existed would have it: the rendered nats.conf is changed and the
+ * server restarted on the same store.
  */
 export async function revokeControlReads(nats: TestNatsServer, agents: string[]): Promise<void> {
   if (!agents.length) return;
   const config = readFileSync(nats.configPath, 'utf8');
   let patched = config;
   for (const agent of agents) {
-    const grant = `, "$JS.API.CONSUMER.CREATE.WARDEN_CONTROL.*.warden.control.*.${agent}.*"`;
+    const grant = `, "$JS.API.DIRECT.GET.KV_warden_controls.$KV.warden_controls.${agent}.>"`;
     if (!patched.includes(grant)) throw new Error(`nats.conf has no control-read permission for ${agent} to revoke`);
     patched = patched.replace(grant, '');
   }
@@ -132,6 +132,20 @@ export class HookSuite {
   async publish<T extends MessageType>(type: T, channel: Parameters<typeof publishSubject>[0], agentId: string, sessionId: string, payload: PayloadOf<T>): Promise<void> {
     const message = createMessage(type, { agent_id: agentId, session_id: sessionId, payload } as Parameters<typeof createMessage<T>>[1]);
     await this.bus.js.publish(publishSubject(channel, agentId, sessionId), encoder.encode(JSON.stringify(message)), { msgID: message.id });
+  }
+
+  /**
+   * Sends a control message as the services do, and waits until the intervention controller has put it
+   * in the session's mailbox, where an agent process that was not listening reads it (the suite must run
+   * the intervention controller).
+   */
+  async publishControl(agentId: string, sessionId: string, payload: PayloadOf<'control.issued'>): Promise<void> {
+    await this.publish('control.issued', 'control', agentId, sessionId, payload);
+    const mailboxes = new RecordStore<ControlMailbox>(this.bus.nc, CONTROL_MAILBOX_BUCKET);
+    await eventually(`control ${payload.control_id} in the mailbox of ${sessionId}`, async () => {
+      const stored = await mailboxes.get(controlMailboxKey(agentId, sessionId));
+      return stored?.value.controls.some((c) => c.message.payload.control_id === payload.control_id) ?? false;
+    });
   }
 
   async stop(): Promise<void> {

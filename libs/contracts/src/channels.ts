@@ -112,7 +112,8 @@ export const CHANNELS = {
     title: 'Control messages',
     description: 'Corrections, reinforcement, throttling, rollback and stop orders for a running agent.',
     senders: ['intervention-controller', 'gate'],
-    receivers: ['agent', 'audit'],
+    // The intervention controller keeps each session's recent ones for agents to read (warden_controls).
+    receivers: ['agent', 'audit', 'intervention-controller'],
   }),
   pattern: sessionChannel({
     id: 'pattern',

@@ -158,5 +158,13 @@ export {
   decisionRecordSubject,
   reusedActionIdDetail,
 } from './decision-record.js';
+export {
+  CONTROL_MAILBOX_BUCKET,
+  CONTROL_MAILBOX_KEPT,
+  CONTROL_MAILBOX_TTL_MS,
+  type ControlMailbox,
+  controlMailboxKey,
+  controlMailboxSubject,
+} from './control-mailbox.js';
 export { HOOK_SESSION_BUCKET, HOOK_SESSION_TTL_MS } from './gateway-state.js';
 export { OPERATOR_BUCKET, OPERATOR_SESSION_BUCKET, OPERATOR_SESSION_TTL_MS } from './operator-state.js';

@@ -22,6 +22,7 @@ import {
   SessionLanes,
   STREAM_NOT_FOUND,
   TransientError,
+  consumerDrift,
   type BusConnection,
   type ConsumerSpec,
   type MessagePublisher,
@@ -61,6 +62,9 @@ export function retryDelayMs(deliveryCount: number): number {
 
 export class TopologyMissingError extends Error {}
 
+/** How often a running service checks that its consumers are still configured as the topology says. */
+const DRIFT_CHECK_MS = 60_000;
+
 /**
  * Warden's JetStream transport for Nest (`app.connectMicroservice({ strategy })`).
  *
@@ -88,6 +92,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private stopping?: Promise<void>;
   /** Aborted at shutdown: a message waiting to be retried in its place is left to the next owner. */
   private readonly stopped = new AbortController();
+  private driftTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly bus: BusConnection,
@@ -148,6 +153,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private async start(): Promise<void> {
     const specs = this.specs();
     await this.verifyTopology(specs);
+    this.watchDrift(specs);
     const partitioned = specs.some((s) => s.partition !== null);
     if (partitioned && this.options.verifyPartitionMapping) {
       const probe = await probePartitionMapping(this.bus.nc, this.options.topology.options.partitions);
@@ -199,19 +205,25 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private async stop(): Promise<void> {
     this.running = false;
     this.stopped.abort();
+    clearInterval(this.driftTimer);
     // With the bus out of reach nothing can be handed over: the leases lapse for the next owner.
     await this.coordinator?.stop(this.bus.connected);
     await Promise.all((this.consumers.get('shared') ?? []).map((c) => c.stop()));
     this.consumers.clear();
   }
 
-  /** Fails fast, with the fix, when streams or consumers were never provisioned. */
+  /**
+   * Fails fast, with the fix, when streams or consumers were never provisioned; reports (log, metric) a
+   * consumer configured otherwise than the topology, which delivers what the service does not expect
+   * (checked again every DRIFT_CHECK_MS while the service runs).
+   */
   private async verifyTopology(specs: ConsumerSpec[]): Promise<void> {
     const missing: string[] = [];
     await Promise.all(
       specs.map(async (spec) => {
         try {
-          await this.bus.jsm.consumers.info(spec.stream, spec.name);
+          const info = await this.bus.jsm.consumers.info(spec.stream, spec.name);
+          this.reportDrift(spec, info.config as unknown as Record<string, unknown>);
         } catch (error) {
           if (isApiError(error, CONSUMER_NOT_FOUND) || isApiError(error, STREAM_NOT_FOUND)) {
             missing.push(`${spec.stream}/${spec.name}`);
@@ -227,6 +239,25 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           'run `warden provision` with the same partition count first',
       );
     }
+  }
+
+  private reportDrift(spec: ConsumerSpec, config: Record<string, unknown>): void {
+    const drift = consumerDrift(spec, config);
+    this.metrics.consumerDrift.set({ consumer: spec.name }, drift ? 1 : 0);
+    if (drift) this.log.error({ consumer: `${spec.stream}/${spec.name}`, drift }, 'a consumer of this service strays from the topology: run `warden provision` to repair it');
+  }
+
+  /** Every DRIFT_CHECK_MS, the consumers' configuration again (a bus that cannot answer is checked next time). */
+  private watchDrift(specs: ConsumerSpec[]): void {
+    this.driftTimer = setInterval(() => {
+      for (const spec of specs) {
+        this.bus.jsm.consumers.info(spec.stream, spec.name).then(
+          (info) => this.reportDrift(spec, info.config as unknown as Record<string, unknown>),
+          () => undefined,
+        );
+      }
+    }, DRIFT_CHECK_MS);
+    this.driftTimer.unref();
   }
 
   private consumerFor(spec: ConsumerSpec): ChannelConsumer {

@@ -19,6 +19,7 @@ export {
   type ChangeAction,
   CONSUMER_NOT_FOUND,
   consumerConfig,
+  consumerDrift,
   isApiError,
   provision,
   type ProvisionChange,

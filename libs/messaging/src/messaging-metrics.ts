@@ -12,6 +12,7 @@ export class MessagingMetrics {
   readonly partitionChanges;
   readonly fenceWaits;
   readonly connected;
+  readonly consumerDrift;
 
   constructor(registry: MetricsRegistry) {
     this.handlerDuration = registry.histogram({
@@ -26,7 +27,7 @@ export class MessagingMetrics {
     });
     this.failed = registry.counter({
       name: 'warden_messages_failed_total',
-      help: 'Handler failures; disposition is retry (negative ack with delay) or dead_letter (delivery limit reached).',
+      help: 'Handler failures; disposition is retry (retried in place, or redelivered with a delay) or dead_letter (delivery limit reached).',
       labelNames: ['channel', 'type', 'disposition'],
     });
     this.deadLettered = registry.counter({
@@ -61,6 +62,11 @@ export class MessagingMetrics {
     this.connected = registry.gauge({
       name: 'warden_nats_connected',
       help: '1 while the NATS connection is up.',
+    });
+    this.consumerDrift = registry.gauge({
+      name: 'warden_consumer_config_drift',
+      help: "1 while one of this service's consumers is configured otherwise than the topology (another filter, a delivery target): what it delivers is not what the service expects; `warden provision` repairs it.",
+      labelNames: ['consumer'],
     });
   }
 }

@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { checkpointBucket, partitionOf, publishSubject } from '@warden/contracts';
+import { checkpointBucket, CONTROL_MAILBOX_BUCKET, controlMailboxKey, controlMailboxSubject, partitionOf, publishSubject } from '@warden/contracts';
 import { eventually, TestNatsServer } from '@warden/testing';
 import { BusConnection, buildTopology, probePartitionMapping, provision } from '../src/index.js';
 
@@ -22,7 +22,6 @@ describe('provisioning', () => {
   it('creates every stream, consumer and bucket, and changes nothing the second time', async () => {
     const topology = buildTopology({ partitions: 8 });
     const first = await provision(bus.nc, bus.jsm, topology);
-    expect(first.ok).toBe(true);
     expect(first.changes.filter((c) => c.action === 'created')).toHaveLength(
       topology.streams.length + topology.consumers.length + topology.keyValues.length,
     );
@@ -47,6 +46,28 @@ describe('provisioning', () => {
       detail: 'max_ack_pending',
     });
     await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8 }));
+  });
+
+  it('repairs a consumer refiltered or pointed elsewhere, from the position it had acknowledged', async () => {
+    const stream = 'WARDEN_CONTROL';
+    const name = 'audit-control-p1';
+    const inPartition1 = Array.from({ length: 64 }, (_, i) => `s-${i}`).filter((session) => partitionOf(session, 8) === 1).slice(0, 3);
+    for (const session of inPartition1) await bus.js.publish(publishSubject('control', 'agent-1', session), '{}');
+    const before = await bus.jsm.consumers.info(stream, name);
+    // As a tampered consumer would be: refiltered to one agent's subjects (the filter cannot change in place).
+    await bus.jsm.consumers.delete(stream, name);
+    await bus.jsm.consumers.add(stream, { ...before.config, filter_subject: 'warden.control.1.agent-9.*' });
+    const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8 }));
+    expect(report.changes.find((c) => c.name === `${stream}/${name}`)).toEqual({
+      kind: 'consumer',
+      name: `${stream}/${name}`,
+      action: 'repaired',
+      detail: `filter is warden.control.1.agent-9.*, expected ${before.config.filter_subject}; recreated from stream sequence 1`,
+    });
+    const after = await bus.jsm.consumers.info(stream, name);
+    expect(after.config.filter_subject).toBe(before.config.filter_subject);
+    expect(after.num_pending).toBe(3);
+    expect((await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8 }))).changes.find((c) => c.name === `${stream}/${name}`)?.action).toBe('unchanged');
   });
 });
 
@@ -113,19 +134,17 @@ describe('agent permissions', () => {
     await expect(jetstream(agent).publish(publishSubject('decision', 'agent-1', 'sess-own'), '{}', { timeout: 500 })).rejects.toThrow();
   });
 
-  /** Creates a push consumer on the control stream with the filtered create subject, as the hook does. */
-  async function createControlConsumer(ofAgent: string): Promise<string> {
-    const name = `read-${ofAgent}-${Date.now().toString(36)}`;
-    const filter = `warden.control.*.${ofAgent}.*`;
-    const request = { stream_name: 'WARDEN_CONTROL', config: { name, filter_subject: filter, deliver_subject: `_INBOX_agent-1.${name}`, ack_policy: 'none', deliver_policy: 'all' } };
-    const reply = await agent.request(`$JS.API.CONSUMER.CREATE.WARDEN_CONTROL.${name}.${filter}`, JSON.stringify(request), { timeout: 1_000 });
-    return reply.string();
+  /** Reads an agent's session record in the control mailbox with a direct get, as the SDK does (libs/sdk stored-controls). */
+  async function readMailbox(ofAgent: string): Promise<string> {
+    const reply = await agent.request(controlMailboxSubject(ofAgent, 'sess-mail'), undefined, { timeout: 1_000 });
+    return reply.headers?.code === 404 ? 'not found' : reply.string();
   }
 
-  it('lets an agent read its own stored control messages, and no other agent\'s', async () => {
-    expect(JSON.parse(await createControlConsumer('agent-1'))).toMatchObject({ stream_name: 'WARDEN_CONTROL', config: { filter_subject: 'warden.control.*.agent-1.*' } });
-    await expect(createControlConsumer('agent-2')).rejects.toThrow();
-    await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.CONSUMER\.CREATE\.WARDEN_CONTROL\.read-agent-2-[a-z0-9]+\.warden\.control\.\*\.agent-2\.\*"/);
+  it('lets an agent read its own sessions\' stored control messages, and no other agent\'s', async () => {
+    await bus.js.publish(`$KV.${CONTROL_MAILBOX_BUCKET}.${controlMailboxKey('agent-1', 'sess-mail')}`, JSON.stringify({ controls: [] }));
+    expect(JSON.parse(await readMailbox('agent-1'))).toEqual({ controls: [] });
+    await expect(readMailbox('agent-2')).rejects.toThrow();
+    await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.DIRECT\.GET\.KV_warden_controls\.\$KV\.warden_controls\.agent-2\.sess-mail"/);
   });
 
   it('never lets an agent create a stream, not even under the name of its own checkpoint store', async () => {
@@ -147,7 +166,12 @@ describe('agent permissions', () => {
     await own.putBlob({ name: 'sess-own/ckpt-1' }, new TextEncoder().encode('snapshot'));
     // Replacing an object purges its old chunks: allowed on its own store.
     await own.putBlob({ name: 'sess-own/ckpt-1' }, new TextEncoder().encode('snapshot 2'));
-    expect(new TextDecoder().decode((await own.getBlob('sess-own/ckpt-1'))!)).toBe('snapshot 2');
+    // Read back by direct gets (the object's description, then its chunk), as the SDK reads it: an agent creates no consumer.
+    const stored = (await own.info('sess-own/ckpt-1'))!;
+    const jsmOwn = await jetstream(agent).jetstreamManager();
+    const chunk = await jsmOwn.direct.getMessage(`OBJ_${checkpointBucket('agent-1')}`, { seq: 1, next_by_subj: `$O.${checkpointBucket('agent-1')}.C.${stored.nuid}` });
+    expect(new TextDecoder().decode(chunk!.data)).toBe('snapshot 2');
+    await expect(own.getBlob('sess-own/ckpt-1')).rejects.toThrow();
     await expect(new Objm(agent).open(checkpointBucket('agent-2'))).rejects.toThrow();
     // Its own store cannot be reconfigured either (e.g. to capture more subjects).
     const jsm = await jetstream(agent).jetstreamManager();

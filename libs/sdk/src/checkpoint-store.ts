@@ -56,7 +56,7 @@ export class CheckpointStore {
 
   /** Restores a snapshot: writes every file it holds and deletes those it marks deleted. Returns the paths restored. */
   async restore(key: string): Promise<string[]> {
-    const blob = await (await this.open()).getBlob(key);
+    const blob = await this.read(key);
     if (!blob) throw new Error(`checkpoint object ${key} is not in bucket ${this.bucket}`);
     const snapshot = JSON.parse(decoder.decode(blob)) as Snapshot;
     const restored: string[] = [];
@@ -71,6 +71,31 @@ export class CheckpointStore {
       restored.push(file.path);
     }
     return restored;
+  }
+
+  /**
+   * An object of the agent's own bucket, read by direct gets: its description by subject, then its chunks
+   * one after the other, checked against the object's digest. An agent manages no consumer (the object
+   * store's own reader creates one), so that it can point none into Warden's subjects.
+   */
+  private async read(name: string): Promise<Uint8Array | null> {
+    const info = await (await this.open()).info(name);
+    if (!info || info.deleted) return null;
+    const jsm = await this.js.jetstreamManager(false);
+    const stream = `OBJ_${this.bucket}`;
+    const chunks: Uint8Array[] = [];
+    const hash = createHash('sha256');
+    let sequence = 0;
+    for (let i = 0; i < info.chunks; i++) {
+      const chunk = await jsm.direct.getMessage(stream, { seq: sequence + 1, next_by_subj: `$O.${this.bucket}.C.${info.nuid}` });
+      if (!chunk) throw new Error(`checkpoint object ${name} in bucket ${this.bucket} lacks chunk ${i + 1} of ${info.chunks}`);
+      sequence = chunk.seq;
+      chunks.push(chunk.data);
+      hash.update(chunk.data);
+    }
+    const digest = `SHA-256=${hash.digest('base64url')}`;
+    if (info.digest && info.digest.replace(/=+$/, '') !== digest.replace(/=+$/, '')) throw new Error(`checkpoint object ${name} in bucket ${this.bucket} is corrupt: its digest does not match`);
+    return Buffer.concat(chunks);
   }
 
   private resolve(path: string): string {

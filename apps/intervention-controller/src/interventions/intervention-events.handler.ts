@@ -4,17 +4,28 @@ import type { MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { issueOf, type IssueMessage } from '@warden/interventions';
 import type { SessionMessage } from '../domain/session-effects.js';
+import { ControlMailboxes } from './control-mailbox.js';
 import { InterventionSupervisor } from './intervention-supervisor.js';
 
 /**
  * What the controller listens to: issues (patterns, breaker trips, blocked verdicts, rejected gate
  * requests) to act on; the session's declaration for the text of corrections; actions and outcomes to
- * date issues and measure effectiveness; checkpoints to roll back to; the agent's acknowledgements.
+ * date issues and measure effectiveness; checkpoints to roll back to; the agent's acknowledgements; and
+ * every control message, for the agents' mailboxes.
  * Times are the moments JetStream stored the messages, so a redelivery or a replay computes the same.
  */
 @Controller()
 export class InterventionEventsHandler {
-  constructor(private readonly supervisor: InterventionSupervisor) {}
+  constructor(
+    private readonly supervisor: InterventionSupervisor,
+    private readonly mailboxes: ControlMailboxes,
+  ) {}
+
+  /** Every control message sent to an agent (the gate's too) goes into its session's mailbox. */
+  @OnMessage('control.issued')
+  onControl(@Payload() message: MessageOf<'control.issued'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.mailboxes.add(message, context.getMessage().seq);
+  }
 
   @OnMessage('pattern.detected')
   onPattern(@Payload() message: MessageOf<'pattern.detected'>, @Ctx() context: JetStreamContext): Promise<void> {

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { InterventionControllerConfig } from '../config.js';
 import { loadCustomHandlers } from './custom-handler-loader.js';
+import { ControlMailboxes } from './control-mailbox.js';
 import { InterventionEventsHandler } from './intervention-events.handler.js';
 import { InterventionMetrics } from './intervention-metrics.js';
 import { INTERVENTION_NOTIFIERS, IncidentNotifications } from './incident-notifications.js';
@@ -45,6 +46,7 @@ export class InterventionsModule {
         InterventionMetrics,
         IncidentNotifications,
         InterventionSupervisor,
+        ControlMailboxes,
       ],
       exports: [InterventionSupervisor],
     };

@@ -1,6 +1,7 @@
 import {
   CHANNELS,
   checkpointBucket,
+  CONTROL_MAILBOX_BUCKET,
   DECISION_RECORD_BUCKET,
   DEAD_LETTER_ROOT,
   partitionMapping,
@@ -9,7 +10,6 @@ import {
   SESSION_CHANNEL_IDS,
   type SessionChannelId,
 } from '@warden/contracts';
-import { streamName } from './topology.js';
 
 /**
  * A password literally, a bcrypt hash of it (`$2a$…`, `$2b$…`: nats-server checks the password against
@@ -56,9 +56,9 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
     // Permissions apply to the subject after the server mapping, hence the partition wildcard.
     publish: [
       ...sent.map((id) => `warden.${id}.*.${agentId}.*`),
-      // A consumer on its own stored control messages only (the filtered create subject), so that a
-      // short-lived agent process (the Claude Code hook) can read what was sent between its runs.
-      `$JS.API.CONSUMER.CREATE.${streamName('control')}.*.warden.control.*.${agentId}.*`,
+      // No consumer management at all: a consumer an agent may create is one it may update (another
+      // service's durable, refiltered to blind it) or point at any deliver subject (into Warden's own
+      // streams). An agent reads only by direct gets of what is its own.
       // Its own checkpoint object store (file snapshots for rollback), and no other agent's. Warden
       // provisions it: an agent never creates or reconfigures a stream, since a stream it configured
       // could capture subjects it may not read (other agents' inboxes, the services' replies).
@@ -69,11 +69,11 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
       `$JS.API.STREAM.MSG.GET.${checkpoints}`,
       `$JS.API.DIRECT.GET.${checkpoints}`,
       `$JS.API.DIRECT.GET.${checkpoints}.>`,
-      `$JS.API.CONSUMER.*.${checkpoints}`,
-      `$JS.API.CONSUMER.*.${checkpoints}.>`,
       `$O.${bucket}.>`,
       // Its own decided actions (a repeated action id is answered from the stored decision), read only.
       `$JS.API.DIRECT.GET.KV_${DECISION_RECORD_BUCKET}.$KV.${DECISION_RECORD_BUCKET}.${agentId}.>`,
+      // Its own sessions' recent control messages (a process that was not listening reads what was sent), read only.
+      `$JS.API.DIRECT.GET.KV_${CONTROL_MAILBOX_BUCKET}.$KV.${CONTROL_MAILBOX_BUCKET}.${agentId}.>`,
     ],
     subscribe: [
       ...received.map((id) => `warden.${id}.*.${agentId}.*`),

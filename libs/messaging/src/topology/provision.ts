@@ -15,7 +15,7 @@ import { Objm } from '@nats-io/obj';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { ConsumerSpec, StreamSpec, Topology } from './topology.js';
 
-export type ChangeAction = 'created' | 'updated' | 'unchanged' | 'conflict' | 'stale' | 'deleted';
+export type ChangeAction = 'created' | 'updated' | 'repaired' | 'unchanged' | 'stale' | 'deleted';
 
 export interface ProvisionChange {
   kind: 'stream' | 'consumer' | 'kv' | 'object-store';
@@ -34,7 +34,6 @@ export interface ProvisionOptions {
 
 export interface ProvisionReport {
   changes: ProvisionChange[];
-  ok: boolean;
 }
 
 /** Every message may be up to this big on the wire; services refuse bigger payloads themselves, with a reason. */
@@ -77,14 +76,26 @@ export function consumerConfig(spec: ConsumerSpec): Partial<ConsumerConfig> & { 
   };
 }
 
+/**
+ * How a consumer's stored configuration strays from the topology where it matters for what it delivers
+ * (its filter, or a delivery subject a pull consumer never has), or undefined. Services check their own
+ * consumers with it (JetStreamServer); provision repairs what it finds.
+ */
+export function consumerDrift(spec: ConsumerSpec, have: Record<string, unknown>): string | undefined {
+  if (have.filter_subject !== spec.filterSubject) return `filter is ${String(have.filter_subject || 'none')}, expected ${spec.filterSubject}`;
+  if (have.deliver_subject) return `delivers to ${String(have.deliver_subject)}, where Warden's consumers are pulled`;
+  return undefined;
+}
+
 function differs(want: Record<string, unknown>, have: Record<string, unknown>, keys: string[]): string[] {
   return keys.filter((k) => JSON.stringify(want[k]) !== JSON.stringify(have[k]));
 }
 
 /**
  * Creates or updates every stream, consumer and KV bucket of the topology. Safe to run any number of
- * times: what already matches is left alone, and what cannot be changed in place (a consumer's filter)
- * is reported as a conflict rather than recreated behind the operator's back.
+ * times: what already matches is left alone; a consumer whose filter or delivery target strayed from
+ * the topology (what it delivers would not be what its service expects) is recreated from where it
+ * stood.
  */
 export async function provision(nc: NatsConnection, jsm: JetStreamManager, topology: Topology, options: ProvisionOptions = {}): Promise<ProvisionReport> {
   const changes: ProvisionChange[] = [];
@@ -125,7 +136,7 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
       });
     }
   }
-  return { changes, ok: !changes.some((c) => c.action === 'conflict') };
+  return { changes };
 }
 
 /**
@@ -175,13 +186,15 @@ async function provisionConsumer(jsm: JetStreamManager, spec: ConsumerSpec, dryR
   try {
     const info = await jsm.consumers.info(spec.stream, spec.name);
     const have = info.config as unknown as Record<string, unknown>;
-    if (have.filter_subject !== want.filter_subject) {
-      return {
-        kind: 'consumer',
-        name,
-        action: 'conflict',
-        detail: `filter is ${String(have.filter_subject)}, expected ${want.filter_subject}; delete the consumer to recreate it`,
-      };
+    const drift = consumerDrift(spec, have);
+    if (drift) {
+      // A filter or a delivery target cannot be changed in place: recreated where it stood, so that nothing acknowledged is delivered again.
+      const from = info.ack_floor.stream_seq + 1;
+      if (!dryRun) {
+        await jsm.consumers.delete(spec.stream, spec.name);
+        await jsm.consumers.add(spec.stream, { ...want, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+      }
+      return { kind: 'consumer', name, action: 'repaired', detail: `${drift}; recreated from stream sequence ${from}` };
     }
     const changed = differs(want, have, ['ack_wait', 'max_deliver', 'max_ack_pending', 'description']);
     if (!changed.length) return { kind: 'consumer', name, action: 'unchanged' };

@@ -3,6 +3,8 @@ import {
   BREAKER_LEDGER_BUCKET,
   BREAKER_STATE_BUCKET,
   checkpointBucket,
+  CONTROL_MAILBOX_BUCKET,
+  CONTROL_MAILBOX_TTL_MS,
   DECISION_RECORD_BUCKET,
   DECISION_RECORD_TTL_MS,
   GATE_BUFFER_STREAM,
@@ -243,6 +245,13 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
       history: 1,
       replicas: options.replicas,
       ttlMs: DECISION_RECORD_TTL_MS,
+    },
+    {
+      bucket: CONTROL_MAILBOX_BUCKET,
+      description: "Each session's recent control messages (<agent>.<session>), for agent processes that were not listening when they were sent; each agent reads only its own.",
+      history: 1,
+      replicas: options.replicas,
+      ttlMs: CONTROL_MAILBOX_TTL_MS,
     },
     {
       bucket: HOOK_SESSION_BUCKET,
