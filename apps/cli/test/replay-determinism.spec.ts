@@ -115,11 +115,13 @@ describe('warden replay through the whole suite', () => {
 
   // Each message carries the recording's time (the default --timing recorded): the suite reads the agent's
   // clock where eval does, and gives the same verdicts, patterns, breaker trips, interventions and stop.
-  it.each(REAL_RECORDINGS)('answers a real recording (%s) as warden eval does', async (recording) => {
-    const report = await replay(`real-${readdirSync(REAL).indexOf(recording.split('/').at(-1)!)}`, recording);
-    expect(report.timing.mode).toBe('recorded');
-    expect(outcomeOfReplay(report)).toEqual(outcomeOfEval(await evaluated(recording)));
-  }, 300_000);
+  if (REAL_RECORDINGS.length) {
+    it.each(REAL_RECORDINGS)('answers a real recording (%s) as warden eval does', async (recording) => {
+      const report = await replay(`real-${readdirSync(REAL).indexOf(recording.split('/').at(-1)!)}`, recording);
+      expect(report.timing.mode).toBe('recorded');
+      expect(outcomeOfReplay(report)).toEqual(outcomeOfEval(await evaluated(recording)));
+    }, 300_000);
+  }
 
   it('says where the suite\'s clock makes it differ: a replay far faster than its recording', async () => {
     const recording = join(WORKSPACE_ROOT, 'test/corpus/sessions/stagnation-review-without-progress.json');

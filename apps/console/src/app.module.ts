@@ -74,7 +74,7 @@ export class ConsoleAppModule {
         { provide: SessionBoard, useValue: new SessionBoard({ maxSessions: config.maxSessions, maxEventsPerSession: 5_000 }) },
         {
           provide: BusFeed,
-          useFactory: (bus: BusConnection, board: SessionBoard, log: Logger, metrics: MetricsRegistry) => new BusFeed(bus, board, { historyHours: config.historyHours }, log, metrics),
+          useFactory: (bus: BusConnection, board: SessionBoard, log: Logger, metrics: MetricsRegistry) => new BusFeed(bus, board, { historyHours: config.historyHours, partitions: config.partitions }, log, metrics),
           inject: [BusConnection, SessionBoard, LOGGER, MetricsRegistry],
         },
         {

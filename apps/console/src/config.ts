@@ -1,4 +1,4 @@
-import { natsSettingsFromEnv, type NatsSettings } from '@warden/messaging';
+import { natsSettingsFromEnv, TOPOLOGY_DEFAULTS, type NatsSettings } from '@warden/messaging';
 import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/service-bootstrap';
 
 /**
@@ -8,6 +8,8 @@ import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/serv
  * - `NATS_URL` [nats://127.0.0.1:4222], `NATS_USER`, `NATS_PASSWORD`: a service user (the console reads
  *   every stream of the suite, the breaker and ladder KV buckets and the operator store).
  * - `LOG_LEVEL` [info].
+ * - `WARDEN_PARTITIONS` [8]: the suite's partitions (a message in the wrong one is not shown, as the
+ *   services refuse it).
  * - `CONSOLE_GATE_URL` [http://127.0.0.1:3105]: the gate's operator API, which the console calls on
  *   behalf of the logged-in operator (Approve, Rewrite, Reject, Stop, Resume).
  * - `CONSOLE_HISTORY_HOURS` [24]: how far back the console reads the streams when it starts.
@@ -19,6 +21,7 @@ import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/serv
 export interface ConsoleConfig {
   http: { host: string; port: number };
   nats: NatsSettings;
+  partitions: number;
   logLevel: string;
   gateUrl: string;
   historyHours: number;
@@ -36,6 +39,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
   return {
     http: { host: env.HTTP_HOST || '127.0.0.1', port: integerFromEnv(env, 'HTTP_PORT', CONSOLE_PORT) },
     nats: natsSettingsFromEnv(env, 'warden-console'),
+    partitions: integerFromEnv(env, 'WARDEN_PARTITIONS', TOPOLOGY_DEFAULTS.partitions, 1),
     logLevel: env.LOG_LEVEL || 'info',
     gateUrl,
     historyHours: integerFromEnv(env, 'CONSOLE_HISTORY_HOURS', 24, 0),

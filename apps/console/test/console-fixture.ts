@@ -34,6 +34,7 @@ export class ConsoleFixture {
       NATS_USER: nats.service.user,
       NATS_PASSWORD: nats.service.password,
       HTTP_PORT: '0',
+      WARDEN_PARTITIONS: '4',
       CONSOLE_LIVE_INTERVAL_MS: '50',
       // Nothing listens here: actions that reach the gate answer 503 gate_unreachable.
       CONSOLE_GATE_URL: 'http://127.0.0.1:9',

@@ -1,5 +1,5 @@
 import { Kvm } from '@nats-io/kv';
-import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, EXAMPLE_PAYLOADS, LADDER_RECORD_BUCKET, newMessageId, OPERATOR_SESSION_BUCKET } from '@warden/contracts';
+import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, createMessage, EXAMPLE_PAYLOADS, LADDER_RECORD_BUCKET, newMessageId, OPERATOR_SESSION_BUCKET, publishSubject } from '@warden/contracts';
 import { csrfTokenFor } from '@warden/operator-auth';
 import { eventually } from '@warden/testing';
 import { ConsoleFixture, EventStream } from './console-fixture.js';
@@ -191,6 +191,21 @@ describe('console', () => {
       const list = await eventually('the row', async () => (await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text, (text) => text.includes(s));
       expect(list).toContain('&lt;img src=x onerror=alert(1)&gt;');
       expect(list).not.toContain('<img src=x');
+    });
+
+    it('never shows an envelope that names another agent or session than its subject, as the services refuse it', async () => {
+      const s = session();
+      // Published on agent-1's own subject, the envelope says it is agent-2's: every service dead-letters it.
+      const forged = createMessage('action.proposed', { agent_id: 'agent-2', session_id: s, payload: { ...EXAMPLE_PAYLOADS['action.proposed'], action_id: 'forged', tool: 'Bash', input: { command: 'forged-by-agent-1' } } });
+      await f.bus.js.publish(publishSubject('action', 'agent-1', s), new TextEncoder().encode(JSON.stringify(forged)), { msgID: forged.id });
+      // A genuine event published after it: once the console shows it, it has read the forged one too.
+      const marker = session();
+      await f.publish('session', 'session.started', { session_id: marker, payload: { context: {} } });
+      await eventually('the marker row', async () => (await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text, (text) => text.includes(marker));
+      await eventually('the forged envelope counted as skipped', async () => (await f.request('GET', '/metrics')).text, (text) => /warden_console_events_skipped_total\{[^}]*reason="identity_mismatch"[^}]*\} [1-9]/.test(text));
+      const list = (await f.request('GET', '/', { headers: { cookie: viewerCookie } })).text;
+      expect(list).not.toContain('forged-by-agent-1');
+      expect(list).not.toContain(s);
     });
 
     it('shows agents with their track record', async () => {

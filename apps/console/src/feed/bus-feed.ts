@@ -6,10 +6,9 @@ import {
   LADDER_RECORD_BUCKET,
   parseAutomationLevel,
   parseBreakerState,
-  parseMessage,
   type ChannelId,
 } from '@warden/contracts';
-import { streamName, type BusConnection } from '@warden/messaging';
+import { screenMessage, STREAM_MAX_MESSAGE_BYTES, streamName, type BusConnection } from '@warden/messaging';
 import type { Logger, MetricsRegistry } from '@warden/observability';
 import { toConsoleEvent } from '../domain/console-event.js';
 import type { SessionBoard, TrackRecord } from '../domain/session-board.js';
@@ -35,8 +34,10 @@ const RETRY_MS = 1_000;
 /**
  * Feeds the board from the bus: one ordered (ephemeral, flow-controlled) consumer per stream, from
  * CONSOLE_HISTORY_HOURS back and then live, and watches of the breaker state, automation level and
- * track record buckets. Nothing is acknowledged or stored: the console only reads. Messages that are
- * not valid Warden messages are counted and skipped.
+ * track record buckets. Nothing is acknowledged or stored: the console only reads. Each message is
+ * screened as the services screen it (subject, partition, schema, channel, and an envelope that names
+ * the agent and session of its subject): what they would refuse is counted and never shown, so that an
+ * agent cannot put an event in front of the operators under another agent's session.
  */
 export class BusFeed {
   private readonly pending = new Set<ChannelId>(FEED_CHANNELS);
@@ -48,7 +49,7 @@ export class BusFeed {
   constructor(
     private readonly bus: BusConnection,
     private readonly board: SessionBoard,
-    private readonly options: { historyHours: number },
+    private readonly options: { historyHours: number; partitions: number },
     private readonly log: Logger,
     metrics: MetricsRegistry,
   ) {
@@ -100,7 +101,7 @@ export class BusFeed {
         messages = await consumer.consume({ max_messages: 1000 });
         this.iterators.push(messages);
         for await (const message of messages) {
-          this.apply(channel, message.data);
+          this.apply(channel, message.subject, message.data);
           if (message.info.pending === 0) this.pending.delete(channel);
         }
       } catch (error) {
@@ -112,13 +113,13 @@ export class BusFeed {
     }
   }
 
-  private apply(channel: ChannelId, data: Uint8Array): void {
-    const parsed = parseMessage(data);
-    if (!parsed.ok) {
-      this.skipped.inc({ reason: parsed.reason });
+  private apply(channel: ChannelId, subject: string, data: Uint8Array): void {
+    const screened = screenMessage(subject, data, { channel, partitions: this.options.partitions, maxPayloadBytes: STREAM_MAX_MESSAGE_BYTES });
+    if (screened.verdict === 'reject') {
+      this.skipped.inc({ reason: screened.reason });
       return;
     }
-    this.board.apply(toConsoleEvent(parsed.message as Parameters<typeof toConsoleEvent>[0]));
+    this.board.apply(toConsoleEvent(screened.message as Parameters<typeof toConsoleEvent>[0]));
     this.events.inc({ channel });
   }
 
