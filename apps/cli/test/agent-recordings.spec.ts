@@ -5,6 +5,7 @@ import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { recordingsIn } from '../src/eval/evaluation.js';
 import { cellCalls } from '../src/replay/formats/codex-code-mode.js';
 import { detectFormat, FORMATS, readRecording } from '../src/replay/read-recording.js';
+import { renderReport, summarize, type ReplayReport } from '../src/replay/replay-report.js';
 import type { RecordedAction, RecordedSession, RecordingFormat } from '../src/replay/recorded-session.js';
 import { runWarden } from './hook-suite.fixture.js';
 
@@ -341,6 +342,20 @@ describe('detecting the format from the content', () => {
   });
 });
 
+describe('judging one part of a corpus', () => {
+  it('warden eval --labelled-only judges only the recordings the labels name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-labelled-only-'));
+    try {
+      writeFileSync(join(dir, 'labels.yaml'), 'sessions:\n  opencode-export.json:\n    kind: ordinary\n');
+      const run = await runWarden(['eval', FIXTURES, '--labels', join(dir, 'labels.yaml'), '--labelled-only', '--json']);
+      expect((JSON.parse(run.stdout) as { sessions: { name: string }[] }).sessions.map((s) => s.name)).toEqual(['opencode-export.json']);
+      expect((await runWarden(['eval', FIXTURES, '--labelled-only'])).stderr).toContain('--labelled-only needs --labels');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('damaged lines', () => {
   let dir: string;
   beforeAll(() => {
@@ -376,6 +391,27 @@ describe('damaged lines', () => {
     expect(session.skippedLines?.map((s) => s.line)).toEqual([10, 11]);
     // The patch's call line was lost: its outcome has no action to go with.
     expect(ids(session)).toEqual(['call_001', 'call_003', 'call_004', 'call_004-2', 'call_005', 'L25']);
+  });
+
+  it('warden replay says how many lines it skipped, in its report and its JSON', () => {
+    const recording = readRecording(damaged(join(FIXTURES, 'cursor-transcript.jsonl'), 2));
+    const report: Omit<ReplayReport, 'summary'> = {
+      file: 'cursor-transcript.jsonl',
+      format: recording.format,
+      sessionId: 'replay-1',
+      agentId: 'demo-agent',
+      actions: [],
+      patterns: [],
+      interventions: [],
+      controls: [],
+      breakerTrips: [],
+      timing: { mode: 'recorded', recordedMs: 0, replayedMs: 0 },
+      ...(recording.skippedLines ? { skippedLines: recording.skippedLines } : {}),
+    };
+    const summary = summarize(report);
+    expect(summary.skippedLines).toBe(2);
+    const plain = { bold: String, dim: String, red: String, green: String, yellow: String };
+    expect(renderReport({ ...report, summary }, plain)).toContain('  2 damaged lines (lines 3, 4) of the recording skipped (not JSON): their actions, if any, are not in the replay');
   });
 
   it('warden eval warns with the file and the line and counts the skipped lines', async () => {
