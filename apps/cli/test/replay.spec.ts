@@ -70,7 +70,7 @@ describe('warden replay against the running suite', () => {
     ]);
     expect(report.actions[2]!.reason).toBe('Warden rejected the action (schema_invalid): /payload/tool: must be string; /payload/input: must be object');
     expect(report.actions[6]!.updatedInput).toEqual({ command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish the fix' });
-    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 0, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0 });
+    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 0, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0, skippedLines: 0 });
     // The suite saw the session as it would have lived: declared, and the recorded outcome of each allowed action.
     const outcomes = suite.recorder.messages.filter((m) => m.body.type === 'action.outcome' && m.body.session_id === 'replay-warden-1').map((m) => m.body.payload as { action_id: string; status: string });
     expect(outcomes.map((o) => [o.action_id, o.status])).toEqual([['a-01', 'success'], ['a-02', 'error'], ['a-04', 'success'], ['a-05', 'success'], ['a-06', 'success'], ['a-07', 'success'], ['a-09', 'success']]);
