@@ -119,7 +119,7 @@ export function parseAntigravityTranscript(text: string): RecordedSession {
     if (!action) continue;
     const result = resultOf(content);
     const error = str(record['error']);
-    const failed = record['status'] === 'ERROR' || type === 'ERROR_MESSAGE' || FAILED_COMMAND.test(result.text);
+    const failed = record['status'] === 'ERROR' || type === 'ERROR_MESSAGE' || (type === 'RUN_COMMAND' && FAILED_COMMAND.test(result.text));
     const doneAt = result.completed ?? at;
     action.outcome = outcomeOf({
       status: failed ? 'error' : 'success',
