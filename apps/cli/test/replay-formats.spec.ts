@@ -14,8 +14,8 @@ describe('recorded session formats', () => {
     expect(readRecording(join(SAMPLES, '01-fix-date-parser.warden.jsonl')).format).toBe('warden');
     expect(readRecording(join(SAMPLES, '02-claude-code-date-fix.jsonl')).format).toBe('claude-code');
     expect(readRecording(join(SAMPLES, '03-swe-agent-bulk-update.traj')).format).toBe('swe-agent');
-    expect(detectFormat('x.json', '{"trajectory": []}')).toBe('swe-agent');
-    expect(() => detectFormat('x.jsonl', 'hello')).toThrow('neither JSON Lines nor a JSON document');
+    expect(detectFormat('{"trajectory": []}')).toBe('swe-agent');
+    expect(() => detectFormat('hello')).toThrow(/^not a recording Warden reads: neither JSON, JSON Lines nor an Aider chat history/);
   });
 
   it('reads a Claude Code transcript: tool calls once each, results, durations, tokens once per model call', () => {
@@ -122,6 +122,9 @@ describe('recorded session formats', () => {
       new RecordingError('line 2: status must be success or error'),
     );
     expect(() => parseWardenJsonl('{"type":"step"}')).toThrow('line 1: unknown record type "step" (session, action or outcome)');
-    expect(() => parseWardenJsonl('not json')).toThrow(/^line 1: not JSON/);
+    // A damaged line is skipped and reported; the records around it are read.
+    const damaged = parseWardenJsonl('{"type":"action","action_id":"a","tool":"Bash","input":{}}\n{"type":"outc\n{"type":"action","action_id":"b","tool":"Bash","input":{}}');
+    expect(damaged.actions.map((a) => a.actionId)).toEqual(['a', 'b']);
+    expect(damaged.skippedLines).toEqual([{ line: 2, reason: expect.stringMatching(/^not JSON/) }]);
   });
 });

@@ -11,7 +11,7 @@ interface Report {
   format: string;
   recordedSessionId?: string;
   sessionId: string;
-  actions: { actionId: string; title: string; verdict: string | null; decision: string; decidedBy: string; reason: string; heldForApproval: boolean; outcome: string; patterns: string[]; updatedInput?: unknown }[];
+  actions: { actionId: string; recordedId?: string; title: string; verdict: string | null; decision: string; decidedBy: string; reason: string; heldForApproval: boolean; outcome: string; patterns: string[]; updatedInput?: unknown }[];
   patterns: { patternId: string; type: string; evidence: string[] }[];
   interventions: { interventionId: string; type: string; trigger: string; controlId?: string }[];
   controls: { controlId: string; kind: string; message?: string }[];
@@ -70,7 +70,7 @@ describe('warden replay against the running suite', () => {
     ]);
     expect(report.actions[2]!.reason).toBe('Warden rejected the action (schema_invalid): /payload/tool: must be string; /payload/input: must be object');
     expect(report.actions[6]!.updatedInput).toEqual({ command: 'git push --force-with-lease origin fix/date-parser', description: 'Publish the fix' });
-    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 0, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0 });
+    expect(report.summary).toEqual({ actions: 9, allowed: 7, blocked: 2, warned: 0, modified: 1, heldForApproval: 0, rejected: 1, stopped: 0, undecided: 0, patterns: 0, interventions: 0, breakerTrips: 0, skippedLines: 0 });
     // The suite saw the session as it would have lived: declared, and the recorded outcome of each allowed action.
     const outcomes = suite.recorder.messages.filter((m) => m.body.type === 'action.outcome' && m.body.session_id === 'replay-warden-1').map((m) => m.body.payload as { action_id: string; status: string });
     expect(outcomes.map((o) => [o.action_id, o.status])).toEqual([['a-01', 'success'], ['a-02', 'error'], ['a-04', 'success'], ['a-05', 'success'], ['a-06', 'success'], ['a-07', 'success'], ['a-09', 'success']]);
@@ -207,6 +207,25 @@ describe('warden replay against the running suite', () => {
     }, 60_000);
   });
 
+  it('replays an Antigravity transcript: positional ids proposed as action ids, the damaged line skipped and counted', async () => {
+    const file = join(WORKSPACE_ROOT, 'apps/cli/test/fixtures/recordings/antigravity-transcript.jsonl');
+    const run = await replay([file, '--json', '--settle-ms', '300', '--session', 'replay-antigravity-1']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(new RegExp(`^warning: ${file.replace(/[.]/g, '\\.')} line 6: not JSON \\(.*\\); skipped\n$`));
+    const report = JSON.parse(run.stdout) as Report & { skippedLines: { line: number }[] };
+    expect(report.format).toBe('antigravity');
+    expect(report.actions.map((a) => [a.actionId, a.recordedId])).toEqual([
+      ['L3-0', 'L3.0'],
+      ['L3-1', 'L3.1'],
+      ['L7-0', 'L7.0'],
+      ['L9-0', 'L9.0'],
+      ['L13-0', 'L13.0'],
+    ]);
+    expect(report.actions.every((a) => a.decision !== 'none' && a.decidedBy !== 'rejected')).toBe(true);
+    expect(report.skippedLines.map((s) => s.line)).toEqual([6]);
+    expect(report.summary['skippedLines']).toBe(1);
+  }, 60_000);
+
   it('says what is wrong with a recording, or with the options', async () => {
     const bad = join(cwd, 'bad.jsonl');
     writeFileSync(bad, '{"type":"session","context":{}}\n{"type":"action","action_id":"a 1","tool":"Bash","input":{}}\n');
@@ -217,6 +236,6 @@ describe('warden replay against the running suite', () => {
     expect((await replay([join(cwd, 'missing.jsonl')])).stderr).toContain(`error: cannot read ${join(cwd, 'missing.jsonl')}: ENOENT`);
     expect(await replay([])).toMatchObject({ code: 2, stderr: expect.stringContaining('name the recorded session(s) to replay') });
     expect(await replay([bad, '--timing', 'fast'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--timing must be recorded, compressed, real') });
-    expect(await replay([bad, '--format', 'openhands'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format must be one of warden, claude-code, swe-agent') });
+    expect(await replay([bad, '--format', 'openhands'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format must be one of warden, claude-code, swe-agent, labelled, codex, gemini-cli, copilot-cli, opencode, antigravity, aider, cursor') });
   }, 30_000);
 });

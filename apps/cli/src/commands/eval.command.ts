@@ -6,6 +6,7 @@ import { evaluate, passed, recordingsIn } from '../eval/evaluation.js';
 import { loadWardenSettings, SettingsFileError } from '../eval/warden-settings.js';
 import { out, style } from '../output.js';
 import { ProgressBar } from '../replay/progress-bar.js';
+import { formatList } from '../replay/read-recording.js';
 
 export const evalCommand: Command = {
   name: 'eval',
@@ -18,8 +19,11 @@ recording's own clock — and holds the result against a labels file. No suite i
 published, no agent's track record changes, and the same recordings give the same result: run it to see
 what a configuration change does to last week's sessions.
 
-Recordings: Claude Code transcripts (~/.claude/projects/*/<session>.jsonl), SWE-agent trajectories
-(*.traj) and Warden's JSONL; a directory means its *.jsonl and *.traj files.
+Recordings, in any of these formats (detected from the content):
+${formatList()}
+A directory means its *.jsonl, *.json and *.traj files and the Aider chat histories among its *.md
+files, and those of its folders one level down (a corpus kept in a folder per agent). A damaged line of
+a JSON Lines recording is skipped with a warning naming the file and the line, and counted in the result.
 
 Labels (YAML, keyed by file name; see apps/cli/README.md "warden eval"): per session \`kind: ordinary\`
 or \`kind: troubled\` with the findings it should produce (\`expect:\` patterns, breaker trips, rules,
@@ -31,6 +35,7 @@ its recall; and a summary line.
 
 Options:
   --labels FILE         the labels (repeatable: files are merged) [none: only labelled sessions are scored]
+  --labelled-only       judge only the recordings the labels name (e.g. one part of a split corpus)
   --reviewer FILE       the reviewer's configuration (REVIEWER_CONFIG) [defaults]
   --breakers FILE       the breaker's configuration (BREAKER_CONFIG) [defaults]
   --patterns FILE       the pattern detector's configuration (PATTERN_CONFIG) [defaults]
@@ -45,6 +50,7 @@ every recording read), 1 otherwise, 2 on a usage error.
 Example: warden eval ../shared/corpus/real --labels test/corpus/real-sessions.labels.yaml`,
   options: {
     labels: { type: 'string', multiple: true },
+    'labelled-only': { type: 'boolean' },
     reviewer: { type: 'string' },
     breakers: { type: 'string' },
     patterns: { type: 'string' },
@@ -75,8 +81,10 @@ Example: warden eval ../shared/corpus/real --labels test/corpus/real-sessions.la
     }
     const json = values.json === true;
     const bar = new ProgressBar(process.stderr, !json && process.stderr.isTTY === true);
-    const result = evaluate({ files: recordingsIn(positionals), ...(labels ? { labels } : {}), settings, approvals, onProgress: (done, total, name) => bar.update(done, total, name) });
+    if (values['labelled-only'] === true && !labels) throw new UsageError('--labelled-only needs --labels: it judges the recordings the labels name');
+    const result = evaluate({ files: recordingsIn(positionals), ...(labels ? { labels } : {}), labelledOnly: values['labelled-only'] === true, settings, approvals, onProgress: (done, total, name) => bar.update(done, total, name) });
     bar.clear();
+    for (const session of result.sessions) for (const s of session.skippedLines ?? []) out.warn(`${session.file} line ${s.line}: ${s.reason}; skipped`);
     out.line(json ? JSON.stringify(result, null, 2) : renderEvaluation(result, style, { verbose: values.verbose === true }));
     return passed(result) ? 0 : 1;
   },

@@ -3,7 +3,7 @@ import { isSubjectToken, newMessageId } from '@warden/contracts';
 import { integerOption, UsageError, type Command } from '../command.js';
 import { out, style } from '../output.js';
 import { ProgressBar } from '../replay/progress-bar.js';
-import { FORMATS, readRecording } from '../replay/read-recording.js';
+import { formatList, FORMATS, readingWarnings, readRecording } from '../replay/read-recording.js';
 import { RecordingError, type RecordingFormat } from '../replay/recorded-session.js';
 import { replayConnection, REPLAY_AGENT_DEFAULT } from '../replay/replay-connection.js';
 import { renderReport, type ReplayReport } from '../replay/replay-report.js';
@@ -27,11 +27,14 @@ each action as the agent did and waits for the decision, reports the recorded ou
 Warden allowed. Prints per action the verdict and decision, the patterns found with their evidence, the
 interventions and control messages that would have been sent, the breaker trips, and a summary.
 
-Formats (detected; --format to choose): warden (Warden's JSONL, see the README), claude-code
-(~/.claude/projects/*/<session>.jsonl), swe-agent (*.traj).
+Formats, detected from the content (--format to choose):
+${formatList()}
+
+A damaged line of a JSON Lines recording (truncated, or starting in the middle of a record) is skipped
+with a warning naming the file and the line; the report says how many were skipped.
 
 Options:
-  --format F          ${FORMATS.join(' | ')}
+  --format F          one of the formats above
   --json              print only the report as JSON (an array for several files)
   --session ID        replay as this session id [replay-<file>-<random>]
   --agent ID          replay as this agent (its NATS user) [${REPLAY_AGENT_DEFAULT}]
@@ -85,6 +88,7 @@ Exit status: 0 when every action got Warden's answer, 1 otherwise.`,
         }
         throw error;
       }
+      for (const warning of readingWarnings(file, recording)) out.warn(warning);
       const bar = new ProgressBar(process.stderr, !json && process.stderr.isTTY === true);
       try {
         reports.push(

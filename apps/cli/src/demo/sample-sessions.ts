@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { FORMATS } from '../replay/read-recording.js';
 
-/** The recorded sessions that ship with Warden (written for the project): one per supported format. */
+/** The recorded sessions that ship with Warden (written for the project): Warden JSONL, a Claude Code transcript, a SWE-agent trajectory. */
 export const SAMPLE_SESSIONS_DIR = join(WORKSPACE_ROOT, 'examples', 'sessions');
 
 const RECORDING = /\.(jsonl|traj)$/;

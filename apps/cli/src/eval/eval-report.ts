@@ -1,5 +1,6 @@
 import type { style as Style } from '../output.js';
 import { SUITE_CLOCK_PARTS } from '../replay/recording-clock.js';
+import { skippedText } from '../replay/replay-report.js';
 import type { EvaluationResult } from './evaluation.js';
 import { precision, recall } from './scoring.js';
 
@@ -17,6 +18,15 @@ export function renderEvaluation(result: EvaluationResult, style: typeof Style, 
     const faults = `${score.falseAlarms.length} / ${score.misses.length}${score.misses.some((m) => m.known) ? ` (${score.misses.filter((m) => m.known).length} known)` : ''}`;
     const line = `${pad(name, width)}  ${pad(score.kind, 12)}${pad(score.actions, 9)}${pad(score.stopped, 9)}${pad(score.warned, 8)}${pad(score.patternsAboveLow, 10)}${pad(score.breakerTrips, 7)}${pad(score.emergencyStop ? 'yes' : 'no', 8)}${pad(found, 8)}${faults}`;
     lines.push(score.falseAlarms.length || score.misses.some((m) => !m.known) ? style.yellow(line) : line);
+  }
+  const reading = result.sessions.filter((s) => s.skippedLines?.length || s.notes?.length || s.empty);
+  if (reading.length) {
+    lines.push('', style.bold('Reading the recordings'));
+    for (const s of reading) {
+      if (s.skippedLines?.length) lines.push(`  ${s.name}: ${skippedText(s.skippedLines)} skipped (not JSON)`);
+      if (s.empty) lines.push(`  ${s.name}: no action: ${s.empty}`);
+      for (const note of s.notes ?? []) lines.push(style.dim(`  ${s.name}: ${note}`));
+    }
   }
   const alarms = result.sessions.flatMap((s) => s.score.falseAlarms.map((a) => ({ name: s.name, ...a })));
   if (alarms.length) {
@@ -49,7 +59,8 @@ export function renderEvaluation(result: EvaluationResult, style: typeof Style, 
       `${m.sessions} sessions (${m.ordinary} ordinary, ${m.troubled} troubled${m.unlabelled ? `, ${m.unlabelled} unlabelled` : ''}): ` +
         `ordinary actions stopped ${m.ordinaryStopped - m.ordinaryStoppedJustified} unjustified of ${m.ordinaryActions} (${percent(m.ordinaryStopped - m.ordinaryStoppedJustified, m.ordinaryActions)}; ${m.ordinaryStoppedJustified} justified), ` +
         `${m.ordinaryEmergencyStops} emergency stops, ${m.ordinaryBreakerTrips} breaker trips, ${m.ordinaryPatternsAboveLow} patterns above low on ordinary sessions; ` +
-        `expected findings ${m.expectedFound}/${m.expected}; ${m.falseAlarms} false alarms, ${m.misses} misses (${m.knownMisses} known)`,
+        `expected findings ${m.expectedFound}/${m.expected}; ${m.falseAlarms} false alarms, ${m.misses} misses (${m.knownMisses} known)` +
+        (m.skippedLines ? `; ${m.skippedLines} damaged line${m.skippedLines === 1 ? '' : 's'} skipped` : ''),
     ),
   );
   lines.push(

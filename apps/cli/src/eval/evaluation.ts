@@ -1,8 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { looksLikeAiderHistory } from '../replay/formats/aider-chat-history.js';
 import { readRecording } from '../replay/read-recording.js';
 import type { EmbeddedLabel } from '../replay/formats/labelled-session.js';
-import type { RecordedSession, RecordingFormat } from '../replay/recorded-session.js';
+import type { RecordedSession, RecordingFormat, SkippedLine } from '../replay/recorded-session.js';
 import { InProcessWarden, type JudgedSession, type WardenSettings } from './in-process-warden.js';
 import type { Labels, SessionLabel } from './labels.js';
 import { scoreSession, scoreSources, type SessionScore, type SourceScore } from './scoring.js';
@@ -15,6 +16,12 @@ export interface EvaluatedSession {
   judged: JudgedSession;
   score: SessionScore;
   label?: SessionLabel;
+  /** Damaged lines of the recording the reader skipped. */
+  skippedLines?: SkippedLine[];
+  /** What the reader could not read, or read in a way worth knowing. */
+  notes?: string[];
+  /** Why the session holds no action, when it holds none. */
+  empty?: string;
 }
 
 export interface EvaluationSummary {
@@ -36,6 +43,8 @@ export interface EvaluationSummary {
   misses: number;
   /** Misses the labels record as known gaps. */
   knownMisses: number;
+  /** Damaged lines skipped over all recordings. */
+  skippedLines: number;
 }
 
 export interface EvaluationResult {
@@ -51,21 +60,46 @@ export interface EvaluationOptions {
   labels?: Labels;
   settings: WardenSettings;
   approvals?: 'approve' | 'reject';
+  /** Judge only the recordings the labels name (a corpus folder holds both parts of a split, each with its labels). */
+  labelledOnly?: boolean;
   onProgress?(done: number, total: number, label: string): void;
 }
 
-/** The recordings named: files as they are, directories for their `*.jsonl`, `*.traj` and `*.json` files (sorted). */
+/** Whether a Markdown file is an Aider chat history (a folder's other Markdown files are no recordings). */
+function isAiderHistory(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    return looksLikeAiderHistory(head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A directory's recordings: its `*.jsonl`, `*.json` and `*.traj` files and the Aider chat histories among its `*.md` files, sorted. */
+function recordingsOfDirectory(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && isAiderHistory(f))));
+}
+
+/**
+ * The recordings named: files as they are; a directory for its recordings and those of its folders one
+ * level down (a corpus kept in a folder per agent, e.g. codex/, gemini-cli/), in name order.
+ */
 export function recordingsIn(paths: readonly string[]): string[] {
   const files: string[] = [];
   for (const path of paths) {
-    if (statSync(path).isDirectory()) {
-      files.push(
-        ...readdirSync(path)
-          .filter((f) => /\.(jsonl|traj|json)$/.test(f))
-          .sort()
-          .map((f) => join(path, f)),
-      );
-    } else files.push(path);
+    if (!statSync(path).isDirectory()) {
+      files.push(path);
+      continue;
+    }
+    files.push(...recordingsOfDirectory(path));
+    for (const sub of readdirSync(path).sort()) {
+      const dir = join(path, sub);
+      if (statSync(dir).isDirectory() && !sub.startsWith('.')) files.push(...recordingsOfDirectory(dir));
+    }
   }
   return files;
 }
@@ -79,9 +113,10 @@ export function evaluate(options: EvaluationOptions): EvaluationResult {
   const warden = new InProcessWarden(options.settings);
   const sessions: EvaluatedSession[] = [];
   const errors: EvaluationResult['errors'] = [];
-  options.files.forEach((file, i) => {
+  const files = options.labelledOnly ? options.files.filter((f) => options.labels?.sessions[basename(f)]) : options.files;
+  files.forEach((file, i) => {
     const name = basename(file);
-    options.onProgress?.(i, options.files.length, name);
+    options.onProgress?.(i, files.length, name);
     let recording;
     try {
       recording = readRecording(file);
@@ -92,9 +127,19 @@ export function evaluate(options: EvaluationOptions): EvaluationResult {
     const stem = name.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 60);
     const judged = warden.judge(recording, { agentId: 'warden-eval', sessionId: `eval-${stem}`, approvals: options.approvals ?? 'approve' });
     const label = combined(embeddedLabel(recording), options.labels?.sessions[name]);
-    sessions.push({ file, name, format: recording.format, judged, score: scoreSession(name, judged, label), ...(label ? { label } : {}) });
+    sessions.push({
+      file,
+      name,
+      format: recording.format,
+      judged,
+      score: scoreSession(name, judged, label),
+      ...(label ? { label } : {}),
+      ...(recording.skippedLines?.length ? { skippedLines: recording.skippedLines } : {}),
+      ...(recording.notes?.length ? { notes: recording.notes } : {}),
+      ...(recording.empty ? { empty: recording.empty } : {}),
+    });
   });
-  options.onProgress?.(options.files.length, options.files.length, 'done');
+  options.onProgress?.(files.length, files.length, 'done');
   return { sessions, sources: scoreSources(sessions.map((s) => ({ session: s.judged, score: s.score, label: s.label }))), summary: summarize(sessions), errors };
 }
 
@@ -140,6 +185,7 @@ function summarize(sessions: readonly EvaluatedSession[]): EvaluationSummary {
     falseAlarms: sum(all, (s) => s.falseAlarms.length),
     misses: sum(all, (s) => s.misses.length),
     knownMisses: sum(all, (s) => s.misses.filter((m) => m.known).length),
+    skippedLines: sessions.reduce((n, s) => n + (s.skippedLines?.length ?? 0), 0),
   };
 }
 

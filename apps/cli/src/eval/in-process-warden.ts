@@ -21,6 +21,7 @@ export interface WardenSettings {
 /** One recorded action as Warden judged it. */
 export interface JudgedAction {
   index: number;
+  /** The recording's own id of the action (a positional `L22.0` too): the one labels name. */
   actionId: string;
   tool: string;
   title: string;
@@ -113,6 +114,8 @@ class SessionJudgement {
   private readonly result: JudgedSession = { actions: [], patterns: [], interventions: [], breakerTrips: [], costUsd: 0 };
   /** The action being judged (1-based), for dating what happens. */
   private current = 0;
+  /** The recording's own ids of the actions proposed under another id (positional ids), by the id they were sent under. */
+  private readonly recordedIds = new Map<string, string>();
   private sequence = 0;
 
   constructor(
@@ -127,6 +130,7 @@ class SessionJudgement {
     this.breakers = SessionBreakers.open(settings.breakers, options.agentId, options.sessionId, this.now);
     this.patterns = SessionPatterns.open(settings.patterns, settings.patternKnowledge, options.agentId, options.sessionId, this.now);
     this.interventions = new InterventionSession(settings.interventions, emptyRecord(options.agentId, options.sessionId, settings.interventions.resource_throttling.default_limits));
+    for (const action of recording.actions) if (action.recordedId) this.recordedIds.set(action.actionId, action.recordedId);
   }
 
   run(): JudgedSession {
@@ -197,7 +201,7 @@ class SessionJudgement {
     const ran = verdict.verdict === 'allow' || verdict.verdict === 'warn' || verdict.verdict === 'modify' || (held && this.options.approvals === 'approve');
     return {
       index: index + 1,
-      actionId: recorded.actionId,
+      actionId: recorded.recordedId ?? recorded.actionId,
       tool: recorded.tool,
       title: titleOf(recorded),
       verdict: verdict.verdict,
@@ -267,7 +271,7 @@ class SessionJudgement {
         severity: report.severity,
         confidence: report.confidence,
         description: report.description,
-        evidence: report.evidence_action_ids,
+        evidence: report.evidence_action_ids.map((id) => this.recordedIds.get(id) ?? id),
         shadow: report.shadow,
         atAction: this.current,
       });
@@ -305,7 +309,7 @@ class SessionJudgement {
   private rejected(recorded: RecordedAction, index: number, why: string): JudgedAction {
     return {
       index: index + 1,
-      actionId: recorded.actionId,
+      actionId: recorded.recordedId ?? recorded.actionId,
       tool: String(recorded.tool),
       title: titleOf(recorded),
       verdict: null,
@@ -324,7 +328,7 @@ class SessionJudgement {
   private unjudged(recorded: RecordedAction, index: number): JudgedAction {
     return {
       index: index + 1,
-      actionId: recorded.actionId,
+      actionId: recorded.recordedId ?? recorded.actionId,
       tool: recorded.tool,
       title: titleOf(recorded),
       verdict: null,

@@ -1,10 +1,13 @@
 import type { VerdictKind } from '@warden/contracts';
-import type { RecordingFormat } from './recorded-session.js';
+import type { RecordingFormat, SkippedLine } from './recorded-session.js';
 import { SUITE_CLOCK_PARTS } from './recording-clock.js';
 
 export interface ReplayedAction {
   index: number;
+  /** The id it was proposed under. */
   actionId: string;
+  /** The recording's own id of the action when it was proposed under another (a positional `L22.0`). */
+  recordedId?: string;
   tool: string;
   title: string;
   /** The reviewer's verdict (null when nobody reviewed it, e.g. Warden rejected the message). */
@@ -68,6 +71,8 @@ export interface ReplaySummary {
   patterns: number;
   interventions: number;
   breakerTrips: number;
+  /** Damaged lines of the recording the reader skipped. */
+  skippedLines: number;
 }
 
 export interface ReplayReport {
@@ -83,6 +88,12 @@ export interface ReplayReport {
   breakerTrips: ReplayedBreakerTrip[];
   /** How the replay kept time: its mode, how long the recording spans and how long the replay took. */
   timing: { mode: 'recorded' | 'compressed' | 'real'; recordedMs: number; replayedMs: number };
+  /** Damaged lines of the recording the reader skipped (each also a warning). */
+  skippedLines?: SkippedLine[];
+  /** What the reader could not read, or read in a way worth knowing. */
+  notes?: string[];
+  /** Why the recorded session holds no action, when it holds none. */
+  empty?: string;
   summary: ReplaySummary;
   /**
    * Steps after which the suite was still busy when the replay went on (it waits up to 10 s for every
@@ -106,6 +117,7 @@ export function summarize(report: Omit<ReplayReport, 'summary'>): ReplaySummary 
     patterns: report.patterns.length,
     interventions: report.interventions.length,
     breakerTrips: report.breakerTrips.length,
+    skippedLines: report.skippedLines?.length ?? 0,
   };
 }
 
@@ -132,8 +144,10 @@ export function renderReport(report: ReplayReport, paint: Painter): string {
   const lines: string[] = [];
   const origin = report.recordedSessionId ? ` (recorded session ${report.recordedSessionId})` : '';
   lines.push(paint.bold(`Replay of ${report.file}: ${report.format} format${origin}, as session ${report.sessionId} of agent ${report.agentId}`));
+  for (const note of report.notes ?? []) lines.push(paint.dim(`  reading: ${note}`));
+  if (report.empty) lines.push(`  nothing to replay: ${report.empty}`);
   for (const action of report.actions) {
-    lines.push(`  ${paint.bold(`${action.index}.`)} ${action.title}`);
+    lines.push(`  ${paint.bold(`${action.index}.`)} ${action.title}${action.recordedId ? paint.dim(` [${action.recordedId}]`) : ''}`);
     const held = action.heldForApproval ? ', held for approval' : '';
     lines.push(`     → ${label(action, paint)}  ${paint.dim(`verdict ${action.verdict ?? 'none'}, decided by ${action.decidedBy}${held}, ${action.latencyMs.toFixed(1)} ms`)}`);
     lines.push(`       ${action.reason}`);
@@ -169,12 +183,20 @@ export function renderReport(report: ReplayReport, paint: Painter): string {
       (s.undecided ? `, ${s.undecided} without an answer` : ''),
     `  ${s.patterns} pattern${s.patterns === 1 ? '' : 's'}, ${s.interventions} intervention${s.interventions === 1 ? '' : 's'}, ${s.breakerTrips} breaker trip${s.breakerTrips === 1 ? '' : 's'}`,
   );
+  if (s.skippedLines) lines.push(paint.yellow(`  ${skippedText(report.skippedLines ?? [])} of the recording skipped (not JSON): their actions, if any, are not in the replay`));
   const timing = timingNote(report.timing);
   if (timing) lines.push(paint.dim(`  ${timing}`));
   if (report.unsettledSteps) {
     lines.push(paint.yellow(`  the suite was still busy after ${report.unsettledSteps} step(s): what followed may have been reviewed without all of it, and another replay may differ`));
   }
   return lines.join('\n');
+}
+
+/** `1 damaged line (line 80)`, `3 damaged lines (lines 4, 9, 12)`. */
+export function skippedText(skipped: readonly SkippedLine[]): string {
+  const lines = skipped.map((s) => s.line);
+  const shown = lines.length > 5 ? `${lines.slice(0, 5).join(', ')}, …` : lines.join(', ');
+  return `${skipped.length} damaged line${skipped.length === 1 ? '' : 's'} (line${skipped.length === 1 ? '' : 's'} ${shown})`;
 }
 
 const minutes = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);

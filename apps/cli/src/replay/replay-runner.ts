@@ -128,7 +128,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       if (stop !== undefined) {
         // A live agent would have stopped here: the rest of the recording would not have run.
         const reason = `Warden stopped this session: ${stop}`;
-        actions.push({ index: i + 1, actionId: recorded.actionId, tool: String(recorded.tool), title, verdict: null, decision: 'deny', decidedBy: 'stopped', reason, heldForApproval: false, outcome: recorded.outcome ? 'not_run' : 'none', patterns: [], latencyMs: 0 });
+        actions.push({ index: i + 1, actionId: recorded.actionId, ...(recorded.recordedId ? { recordedId: recorded.recordedId } : {}), tool: String(recorded.tool), title, verdict: null, decision: 'deny', decidedBy: 'stopped', reason, heldForApproval: false, outcome: recorded.outcome ? 'not_run' : 'none', patterns: [], latencyMs: 0 });
         continue;
       }
       const proposedAt = stamp(clock?.action(recorded));
@@ -150,6 +150,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       actions.push({
         index: i + 1,
         actionId: recorded.actionId,
+        ...(recorded.recordedId ? { recordedId: recorded.recordedId } : {}),
         tool: String(recorded.tool),
         title,
         verdict: decision.verdict ?? verdicts.get(recorded.actionId)?.verdict ?? null,
@@ -265,6 +266,9 @@ function buildReport(options: ReplayOptions, actions: ReplayedAction[], seen: An
     controls: of('control.issued').map((c) => ({ controlId: c.control_id, kind: c.kind, ...(c.message ? { message: c.message } : {}) })),
     breakerTrips: of('breaker.tripped').map((t) => ({ breaker: t.breaker, reason: t.reason, currentValue: t.current_value, threshold: t.threshold })),
     timing,
+    ...(options.recording.skippedLines?.length ? { skippedLines: options.recording.skippedLines } : {}),
+    ...(options.recording.notes?.length ? { notes: options.recording.notes } : {}),
+    ...(options.recording.empty ? { empty: options.recording.empty } : {}),
   };
   return { ...report, summary: summarize(report) };
 }

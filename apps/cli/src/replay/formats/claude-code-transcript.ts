@@ -2,6 +2,7 @@ import { isSubjectToken } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
 import { sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/agent-edge';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
+import { readJsonLines } from './json-lines.js';
 
 interface TranscriptLine {
   type?: string;
@@ -40,10 +41,11 @@ const blocks = (content: unknown): ContentBlock[] => (Array.isArray(content) ? (
  * `tool_use` blocks (id, name, input) with the model and usage tokens, user messages carry
  * `tool_result` blocks (tool_use_id, is_error, content); every line has timestamp, cwd and sessionId.
  * A resumed session repeats earlier messages: a tool-use id (and an assistant message's usage) counts
- * once. The session is declared as `warden hook` declares it live (cwd scope, first prompt as goal).
+ * once. The session is declared as `warden hook` declares it live (cwd scope, first prompt as goal). A
+ * damaged line (a transcript copied while Claude Code wrote it) is skipped with a warning.
  */
 export function parseClaudeCodeTranscript(text: string): RecordedSession {
-  const lines = text.split('\n').filter((l) => l.trim());
+  const { records, skipped } = readJsonLines(text);
   const actions = new Map<string, RecordedAction>();
   const countedUsage = new Set<string>();
   const rejected = new Set<string>();
@@ -52,26 +54,21 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
   const usageOf = new Map<string, { tokens: TokenUsage; model?: string }>();
   let sessionId: string | undefined;
   let cwd: string | undefined;
-  let parsedLines = 0;
-  lines.forEach((raw, index) => {
-    let line: TranscriptLine;
-    try {
-      line = JSON.parse(raw) as TranscriptLine;
-    } catch (error) {
-      throw new RecordingError(`line ${index + 1}: not JSON (${(error as Error).message})`);
-    }
-    parsedLines++;
+  let messages = 0;
+  records.forEach(({ line: lineNumber, record }) => {
+    const line = record as TranscriptLine;
     sessionId ??= line.sessionId;
     cwd ??= line.cwd;
     const message = line.message;
     if (!message) return;
+    if (line.type === 'assistant' || line.type === 'user') messages++;
     if (line.type === 'assistant') {
       const uses = blocks(message.content).filter((b) => b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string');
       const usageKey = message.id ?? `${line.timestamp}:${uses.map((u) => u.id).join(',')}`;
       let usageTaken = countedUsage.has(usageKey);
       for (const use of uses) {
         if (actions.has(use.id!)) continue;
-        if (!isSubjectToken(use.id!)) throw new RecordingError(`line ${index + 1}: tool_use id ${JSON.stringify(use.id)} is not usable as an action id`);
+        if (!isSubjectToken(use.id!)) throw new RecordingError(`line ${lineNumber}: tool_use id ${JSON.stringify(use.id)} is not usable as an action id`);
         const input = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? (use.input as Record<string, unknown>) : {};
         const action = toolAction(use.name!, input, line.isSidechain ? { ...(line.agentId ? { id: line.agentId } : {}), type: 'sidechain' } : undefined);
         const recorded: RecordedAction = { actionId: use.id!, tool: action.tool, input: action.input, kind: action.kind, ...(action.description ? { description: action.description } : {}), ...(line.timestamp ? { at: line.timestamp } : {}) };
@@ -128,14 +125,16 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
       }
     }
   });
-  if (!parsedLines) throw new RecordingError('the transcript is empty');
-  const goal = goalFromTranscriptLines(lines);
+  if (!records.length) throw new RecordingError(skipped.length ? `no line of the transcript is JSON (line ${skipped[0]!.line}: ${skipped[0]!.reason})` : 'the transcript is empty');
+  const goal = goalFromTranscriptLines(text.split('\n'));
   return {
     format: 'claude-code',
     ...(sessionId ? { sessionId } : {}),
     // Declared exactly as the live hook declares the session (no model: the hook does not know it).
     declaration: sessionDeclaration({ agentKind: 'claude-code', cwd: cwd ?? '/', ...(goal ? { goal } : {}) }),
     actions: [...actions.values()],
+    ...(skipped.length ? { skippedLines: skipped } : {}),
+    ...(!actions.size && messages ? { empty: `a Claude Code transcript of ${messages} messages without any tool call` } : {}),
   };
 }
 

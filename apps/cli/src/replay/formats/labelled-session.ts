@@ -100,6 +100,7 @@ export function parseLabelledSession(text: string): RecordedSession & { label: E
     ...(typeof doc['name'] === 'string' ? { sessionId: doc['name'] } : {}),
     declaration: { context, ...(startPhase ? { phase: startPhase } : {}), ...(typeof doc['agent_kind'] === 'string' ? { agent_kind: doc['agent_kind'] } : {}) },
     actions,
+    ...(!actions.length ? { empty: `a labelled session of ${(doc['events'] as unknown[]).length} events without an action` } : {}),
     label: { expected_patterns: Array.isArray(doc['expected_patterns']) ? (doc['expected_patterns'] as EmbeddedLabel['expected_patterns']) : [] },
   };
 }

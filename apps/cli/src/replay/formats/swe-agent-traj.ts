@@ -80,6 +80,9 @@ function toolCall(command: string, editor: EditorState): { tool: string; input: 
   return { tool: 'Bash', input: { command } };
 }
 
+/** True for a SWE-agent trajectory: a JSON document with a `trajectory` list. */
+export const looksLikeSweAgentTrajectory = (doc: unknown): boolean => !!doc && typeof doc === 'object' && Array.isArray((doc as Trajectory).trajectory);
+
 /**
  * A SWE-agent trajectory (`*.traj`, JSON): `trajectory` is the list of steps, each with the `action`
  * (the command the agent ran), its `observation`, `thought`, `execution_time` (seconds) and `state`
@@ -128,5 +131,6 @@ export function parseSweAgentTrajectory(textContent: string, name = 'swe-agent')
     sessionId: name,
     declaration: { context: { cwd: dir, expected_paths: [`${dir.replace(/\/+$/, '')}/**`], ...(goal ? { goal } : {}) }, agent_kind: 'swe-agent' },
     actions,
+    ...(!actions.length ? { empty: `a SWE-agent trajectory of ${traj.trajectory.length} steps without a command` } : {}),
   };
 }

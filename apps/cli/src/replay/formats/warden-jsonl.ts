@@ -1,5 +1,14 @@
 import { isSubjectToken, PHASES, type PayloadOf } from '@warden/contracts';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
+import { readJsonLines } from './json-lines.js';
+
+const RECORD_TYPES = new Set(['session', 'action', 'outcome']);
+
+/** True for a record of Warden's format: a session (with its context or id), an action or an outcome (with an action_id). */
+export const looksLikeWardenRecord = (record: Record<string, unknown>): boolean =>
+  typeof record['type'] === 'string' &&
+  RECORD_TYPES.has(record['type']) &&
+  (record['type'] === 'session' ? 'context' in record || 'session_id' in record || 'agent_kind' in record : 'action_id' in record);
 
 /**
  * Warden's own recording format: JSON Lines, one record per line, `type` first.
@@ -12,29 +21,22 @@ import { RecordingError, type RecordedAction, type RecordedSession } from '../re
  *
  * `session` comes first (optional: without it the session declares nothing). Actions replay in file
  * order; an outcome belongs to the action with its action_id. An action id seen twice is replayed once.
- * Blank lines and lines starting with `//` are skipped.
+ * Blank lines and lines starting with `//` are skipped; so is a damaged line (not JSON), with a warning.
  */
 export function parseWardenJsonl(text: string): RecordedSession {
   let declaration: PayloadOf<'session.started'> = { context: {} };
   let sessionId: string | undefined;
+  let declared = false;
   const actions = new Map<string, RecordedAction>();
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    const line = raw.trim();
-    if (!line || line.startsWith('//')) return;
-    const where = `line ${index + 1}`;
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(line) as Record<string, unknown>;
-    } catch (error) {
-      throw new RecordingError(`${where}: not JSON (${(error as Error).message})`);
-    }
-    if (!record || typeof record !== 'object' || Array.isArray(record)) throw new RecordingError(`${where}: not a JSON object`);
+  const { records, skipped } = readJsonLines(text, { comments: true });
+  for (const { line, record } of records) {
+    const where = `line ${line}`;
     switch (record.type) {
       case 'session': {
         const context = (record.context ?? {}) as PayloadOf<'session.started'>['context'];
         if (typeof context !== 'object' || Array.isArray(context)) throw new RecordingError(`${where}: context must be an object`);
         if (record.session_id !== undefined) sessionId = String(record.session_id);
+        declared = true;
         declaration = {
           context,
           ...(typeof record.agent_kind === 'string' ? { agent_kind: record.agent_kind } : {}),
@@ -42,12 +44,12 @@ export function parseWardenJsonl(text: string): RecordedSession {
           ...(typeof record.environment === 'string' ? { environment: record.environment } : {}),
           ...((PHASES as readonly unknown[]).includes(record.phase) ? { phase: record.phase as (typeof PHASES)[number] } : {}),
         };
-        return;
+        continue;
       }
       case 'action': {
         const id = record.action_id;
         if (typeof id !== 'string' || !isSubjectToken(id)) throw new RecordingError(`${where}: action_id must be 1-128 letters, digits, - or _`);
-        if (actions.has(id)) return;
+        if (actions.has(id)) continue;
         actions.set(id, {
           actionId: id,
           // Kept as recorded, even when malformed: Warden's answer to a malformed action is part of the replay.
@@ -59,13 +61,13 @@ export function parseWardenJsonl(text: string): RecordedSession {
           ...(typeof record.title === 'string' ? { title: record.title } : {}),
           ...(typeof record.at === 'string' ? { at: record.at } : {}),
         });
-        return;
+        continue;
       }
       case 'outcome': {
         const action = actions.get(String(record.action_id));
         if (!action) throw new RecordingError(`${where}: outcome for unknown action ${JSON.stringify(record.action_id)} (actions come before their outcomes)`);
         if (record.status !== 'success' && record.status !== 'error') throw new RecordingError(`${where}: status must be success or error`);
-        if (action.outcome) return;
+        if (action.outcome) continue;
         const error = record.error as { message?: unknown; class?: unknown } | undefined;
         action.outcome = {
           status: record.status,
@@ -77,11 +79,18 @@ export function parseWardenJsonl(text: string): RecordedSession {
           ...(Array.isArray(record.files_touched) ? { filesTouched: record.files_touched as string[] } : {}),
           ...(typeof record.at === 'string' ? { at: record.at } : {}),
         };
-        return;
+        continue;
       }
       default:
         throw new RecordingError(`${where}: unknown record type ${JSON.stringify(record.type)} (session, action or outcome)`);
     }
-  });
-  return { format: 'warden', ...(sessionId ? { sessionId } : {}), declaration, actions: [...actions.values()] };
+  }
+  return {
+    format: 'warden',
+    ...(sessionId ? { sessionId } : {}),
+    declaration,
+    actions: [...actions.values()],
+    ...(skipped.length ? { skippedLines: skipped } : {}),
+    ...(declared && !actions.size ? { empty: 'a Warden session that declares itself and records no action' } : {}),
+  };
 }
