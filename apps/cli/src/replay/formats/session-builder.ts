@@ -1,6 +1,6 @@
 import { isSubjectToken, type PayloadOf } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
-import { expectedPathsFor } from '@warden/claude-code';
+import { expectedPathsFor } from '@warden/agent-edge';
 import type { RecordedAction, RecordedOutcome, RecordedSession, RecordingFormat, SkippedLine } from '../recorded-session.js';
 
 /**
