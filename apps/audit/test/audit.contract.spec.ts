@@ -134,6 +134,17 @@ describeServiceContract(
         expect(row.excerpt).toBe('binary\ufffdoutput');
       });
 
+      it('keeps an action whose text holds a lone surrogate, with the surrogate escaped, and chains it', async () => {
+        const action = harness.example('action.proposed') as { id: string; session_id: string; payload: Record<string, unknown> };
+        action.session_id = `surrogate-${newMessageId().slice(0, 8)}`;
+        action.payload = { ...action.payload, action_id: 'lone', tool: 'Bash', input: { command: 'ls \ud800 \udfff ok \ud83d\ude00' } };
+        await harness.publishRaw('action', action.session_id, encoder.encode(JSON.stringify(action)), action.id);
+        const [row] = await waitForRows(`SELECT payload->'input'->>'command' AS command, hash FROM audit_event WHERE id = $1`, [action.id], 1);
+        // Written out, where jsonb refuses them; a well-formed pair (an emoji) stays as it is.
+        expect(row.command).toBe('ls \\ud800 \\udfff ok \ud83d\ude00');
+        expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+      });
+
       it('stores every event type once when each is delivered twice, counts it once, and chains the session', async () => {
         const session = `twice-${newMessageId().slice(0, 8)}`;
         const decisionsBefore = await metric(harness.service.url, 'warden_suite_decisions_total', { decision: 'deny', verdict: 'block' });

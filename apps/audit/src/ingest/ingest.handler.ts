@@ -10,22 +10,35 @@ import { EventBatcher } from './event-batcher.js';
 import { INGEST_OPTIONS, type IngestOptions } from './ingest.options.js';
 import { SuiteMetrics } from './suite-metrics.js';
 
-/** PostgreSQL text cannot hold NUL characters; they become U+FFFD rather than losing the event. */
-export function withoutNul(value: unknown): unknown {
-  if (typeof value === 'string') return value.includes('\0') ? value.replaceAll('\0', '\ufffd') : value;
-  if (Array.isArray(value)) return value.map(withoutNul);
+/**
+ * What PostgreSQL's jsonb refuses in a text, escaped rather than losing the event: NUL characters become
+ * U+FFFD, a lone UTF-16 surrogate its escape written out (`\ud800`).
+ */
+export function jsonbSafe(value: unknown): unknown {
+  if (typeof value === 'string') return JSONB_REFUSED.test(value) ? value.replace(JSONB_REFUSED_ALL, escaped) : value;
+  if (Array.isArray(value)) return value.map(jsonbSafe);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k) as string, withoutNul(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [jsonbSafe(k) as string, jsonbSafe(v)]));
   }
   return value;
 }
 
-/** JSON holds a NUL character only as this escape (a raw one is not valid JSON). */
-const NUL_ESCAPE = Buffer.from('\\u0000');
+/** What jsonb refuses in a text: NUL, and a UTF-16 surrogate without its other half (`"ls \ud800"`). */
+const JSONB_REFUSED_SOURCE = String.raw`\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]`;
+const JSONB_REFUSED = new RegExp(JSONB_REFUSED_SOURCE);
+const JSONB_REFUSED_ALL = new RegExp(JSONB_REFUSED_SOURCE, 'g');
 
-/** Whether a message's JSON could hold a NUL character anywhere: if not, withoutNul has nothing to do. */
-function mayHoldNul(data: Uint8Array): boolean {
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes(NUL_ESCAPE);
+/** NUL as U+FFFD (a text never holds it); a lone surrogate as its escape, visible in the stored text. */
+function escaped(char: string): string {
+  return char === '\0' ? '\ufffd' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** JSON holds a NUL character or a lone surrogate only as an escape (`\u0000`, `\ud800`; raw UTF-8 cannot carry either). */
+const REFUSED_ESCAPE = /\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/** Whether a message's JSON could hold a text jsonb refuses anywhere: if not, jsonbSafe has nothing to do. */
+function mayHoldRefused(data: Uint8Array): boolean {
+  return REFUSED_ESCAPE.test(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'));
 }
 
 interface IngestItem {
@@ -74,7 +87,8 @@ export class IngestHandler {
     const { value: redactedControl } = redactValue(message.control ?? null);
     for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
-    const clean = mayHoldNul(context.getMessage().data) ? withoutNul : (value: unknown) => value;
+    // What PostgreSQL's jsonb refuses is escaped, never dropped: the row is stored, and the chain holds it.
+    const clean = mayHoldRefused(context.getMessage().data) ? jsonbSafe : (value: unknown) => value;
     const payload = clean(redactedPayload) as Record<string, unknown>;
     const control = clean(redactedControl) as Record<string, unknown> | null;
     const row: AuditEventRow = {
