@@ -188,6 +188,23 @@ describe('warden hook over a session', () => {
     }, 60_000);
   });
 
+  it('records the deny it answered while Warden could not be reached, once Warden can be reached again', async () => {
+    const session = 'hook-unreached';
+    const denied = pre(session, 'Bash', { command: 'npm test' });
+    const unreached = await hook(denied, { WARDEN_NATS_URL: 'nats://127.0.0.1:9' });
+    expect(JSON.parse(unreached.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // Nothing reached Warden then; the next call that does sends the record of that answer.
+    expect(answer(await hook(pre(session, 'Read', { file_path: join(project, 'README.md') })))).toEqual(allow('Warden allowed this action: No concerns: file read with low risk.'));
+    const record = await suite.recorder.waitFor((m) => m.body.type === 'action.fallback' && m.body.session_id === session);
+    expect(record.body.payload).toMatchObject({
+      action_id: denied.tool_use_id,
+      tool: 'Bash',
+      decision: 'deny',
+      answered_by: 'hook',
+      reason: expect.stringMatching(/^Warden could not decide on this tool call, so it is blocked \(fail closed\): cannot reach Warden at nats:\/\/127\.0\.0\.1:9/),
+    });
+  }, 60_000);
+
   describe('an agent user that may not read its stored control messages', () => {
     const plain = () => ({ WARDEN_AGENT_ID: PLAIN_AGENT, WARDEN_AGENT_PASSWORD: suite.nats.agent(PLAIN_AGENT).password });
 

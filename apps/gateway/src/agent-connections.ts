@@ -72,8 +72,9 @@ export class AgentConnections {
         agentId: credentials.agentId,
         password: credentials.secret,
         decisionTimeoutMs: this.options.deadlineMs,
-        // The adapter carries out stops itself, as the command hook does.
+        // The adapter carries out stops itself, as the command hook does, and records its own fallbacks.
         applyControl: false,
+        recordFallbacks: false,
         name: `warden-gateway-${credentials.agentId}`,
       });
     } catch (error) {

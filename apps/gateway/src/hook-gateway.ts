@@ -1,11 +1,15 @@
 import type { KV } from '@nats-io/kv';
-import { answerEvent, EdgeInputError, unhandledOutcome, type AgentAdapter, type EdgeEvent, type EdgeOutcome, type SessionSurroundings } from '@warden/agent-edge';
+import { answerEvent, EdgeInputError, fallbackRecord, recordUndecided, unhandledOutcome, type AgentAdapter, type EdgeEvent, type EdgeOutcome, type SessionSurroundings } from '@warden/agent-edge';
+import type { FallbackRecord } from '@warden/sdk';
 import type { Logger } from '@warden/observability';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { credentialsOf, HookRequestError, policyOf } from './hook-request.js';
 import { KvSessionStates, type CachedState, type SessionOwners } from './session-records.js';
+
+/** Answers kept per agent while Warden cannot be reached. */
+const UNRECORDED_KEPT = 1_000;
 
 /** A hook call as HTTP delivered it, for the agent whose endpoint it reached. */
 export interface HookCall {
@@ -28,6 +32,8 @@ export type HookReply = { status: 200; output: Record<string, unknown> | null } 
  */
 export class HookGateway {
   private readonly states = new Map<string, KvSessionStates>();
+  /** Per agent, answers given while Warden could not be reached, not recorded yet. */
+  private readonly unrecorded = new Map<string, FallbackRecord[]>();
   private readonly stateCache = new Map<string, CachedState>();
 
   constructor(
@@ -60,7 +66,7 @@ export class HookGateway {
       event = input.type;
       if (!this.busUp()) {
         outcome = 'fail_closed';
-        return this.reply(adapter, input, unhandledOutcome(input, adapter, policy, 'cannot reach Warden: the gateway is not connected to NATS'));
+        return this.unreached(credentials.agentId, adapter, input, unhandledOutcome(input, adapter, policy, 'cannot reach Warden: the gateway is not connected to NATS'));
       }
       let client;
       try {
@@ -68,15 +74,19 @@ export class HookGateway {
       } catch (error) {
         if (error instanceof AgentUnauthorized) throw new HookRequestError(401, `${error.message}: the token is not valid`);
         outcome = 'fail_closed';
-        return this.reply(adapter, input, unhandledOutcome(input, adapter, policy, `cannot reach Warden: ${(error as Error).message}`));
+        return this.unreached(credentials.agentId, adapter, input, unhandledOutcome(input, adapter, policy, `cannot reach Warden: ${(error as Error).message}`));
       }
+      // Answers given while Warden could not be reached, recorded now that it can be.
+      for (const record of this.unrecorded.get(credentials.agentId)?.splice(0) ?? []) void client.recordFallback(record);
       this.metrics.agents.set(this.connections.size);
       let owner: string;
       try {
         owner = await this.owners.claim(input.session.id, credentials.agentId);
       } catch (error) {
         outcome = 'fail_closed';
-        return this.reply(adapter, input, unhandledOutcome(input, adapter, policy, `the session's owner could not be read: ${(error as Error).message}`));
+        const unowned = unhandledOutcome(input, adapter, policy, `the session's owner could not be read: ${(error as Error).message}`);
+        if (unowned.kind === 'answer') recordUndecided(input, unowned.answer, client, 'gateway');
+        return this.reply(adapter, input, unowned);
       }
       if (owner !== credentials.agentId) {
         throw new HookRequestError(403, `session ${input.session.id} belongs to another agent; agent ${credentials.agentId}'s token may not act in it`);
@@ -95,6 +105,7 @@ export class HookGateway {
         controlReadMs: this.config.controlReadMs,
         deadline: Date.now() + this.config.deadlineMs,
         deadlineMs: this.config.deadlineMs,
+        answeredBy: 'gateway',
       });
       if (result.kind === 'not_recorded') {
         outcome = 'not_recorded';
@@ -109,6 +120,17 @@ export class HookGateway {
       this.metrics.calls.inc({ agent_kind: adapter.name, event, outcome });
       this.metrics.duration.observe({ agent_kind: adapter.name, event }, (performance.now() - started) / 1000);
     }
+  }
+
+  /**
+   * The answer to a call Warden could not be reached for, recorded as soon as the agent's connection can
+   * be opened again (its next call): what the agent was told stays on record.
+   */
+  private unreached(agentId: string, adapter: AgentAdapter, event: EdgeEvent, outcome: EdgeOutcome): HookReply {
+    const record = outcome.kind === 'answer' ? fallbackRecord(event, outcome.answer, 'gateway') : undefined;
+    // Bounded: an outage of hours keeps the latest answers, not all of them.
+    if (record) this.unrecorded.set(agentId, [...(this.unrecorded.get(agentId) ?? []), record].slice(-UNRECORDED_KEPT));
+    return this.reply(adapter, event, outcome);
   }
 
   /** The agent's answer to an outcome; what could not be recorded is told to the person at the agent. */

@@ -1,5 +1,5 @@
 import { derivedMessageId } from '@warden/contracts';
-import type { AgentSession, ControlMessage, WardenClient } from '@warden/sdk';
+import type { AgentSession, ControlMessage, FallbackRecord, WardenClient } from '@warden/sdk';
 import type { AgentAdapter } from './agent-adapter.js';
 import { approverFor, failsOpen, isInteractive, type AnswerPolicy, type SessionSurroundings } from './answer-policy.js';
 import { canAsk, stoppedAnswer, toolCallAnswer, undecidedAnswer } from './capabilities.js';
@@ -33,6 +33,8 @@ export interface EdgeContext {
   /** When this call must have answered (epoch ms), and the setting it comes from, for the reason. */
   deadline: number;
   deadlineMs: number;
+  /** Who answers when Warden does not (recorded with each such answer: `action.fallback`). */
+  answeredBy: 'hook' | 'gateway';
 }
 
 /**
@@ -84,8 +86,34 @@ export async function answerEvent(event: EdgeEvent, ctx: EdgeContext): Promise<E
   try {
     return await beforeDeadline(handle(event, ctx), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
   } catch (error) {
-    return unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
+    const outcome = unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
+    if (outcome.kind === 'answer') recordUndecided(event, outcome.answer, ctx.client, ctx.answeredBy);
+    return outcome;
   }
+}
+
+/** The record of a tool call's answer given without Warden's decision (`action.fallback`); none for other events. */
+export function fallbackRecord(event: EdgeEvent, answer: EdgeAnswer, answeredBy: 'hook' | 'gateway'): FallbackRecord | undefined {
+  if (event.type !== 'before_tool') return undefined;
+  const tool = answer.tool;
+  return {
+    sessionId: event.session.id,
+    action_id: event.call.id,
+    tool: event.call.tool.slice(0, 256),
+    decision: tool?.decision === 'deny' ? 'deny' : 'allow',
+    reason: (tool?.decision === 'deny' ? tool.reason : (answer.notice ?? "left to the agent's own rules")).slice(0, 4000),
+    answered_by: answeredBy,
+    answered_at: new Date().toISOString(),
+  };
+}
+
+/**
+ * Records a tool call's answer given without Warden's decision: the record then shows what the agent
+ * was told beside what Warden decided later. Sent in the background, or once Warden can be reached again.
+ */
+export function recordUndecided(event: EdgeEvent, answer: EdgeAnswer, client: Pick<WardenClient, 'recordFallback'>, answeredBy: 'hook' | 'gateway'): void {
+  const record = fallbackRecord(event, answer, answeredBy);
+  if (record) void client.recordFallback(record);
 }
 
 async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> {
@@ -143,7 +171,11 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
     { timeoutMs: remainingOf(ctx) + 1_000, approver: approverFor(ctx.policy, interactive, canAsk(adapter.capabilities, call.tool)) },
   );
   const all = mergeGuidance(guidance, await absorbLive(event.session.id, ctx, live, session));
-  if (decision.decidedBy === 'fallback') return undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
+  if (decision.decidedBy === 'fallback') {
+    const undecided = undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
+    recordUndecided(event, undecided, ctx.client, ctx.answeredBy);
+    return undecided;
+  }
   if (all.stop) return stoppedAnswer(all.stop, all);
   return toolCallAnswer(decision, adapter.capabilities, { decide: ctx.policy.decide, interactive }, call.tool, all);
 }

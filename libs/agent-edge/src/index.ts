@@ -4,7 +4,7 @@ export { ANSWER_DEFAULTS, type AnswerPolicy, APPROVAL_ROUTES, type ApprovalRoute
 export { type AgentCapabilities, type AnswerMode, canAsk, failClosedReason, stoppedAnswer, toolAnswerFor, toolCallAnswer, undecidedAnswer } from './capabilities.js';
 export { type ControlGuidance, controlText, type EdgeAnswer, guidanceAnswer, isSilent, promptAnswer, stopReasonOf, type ToolAnswer, turnEndAnswer } from './edge-answer.js';
 export { type EdgeEvent, type EdgeEventType, EdgeInputError, type EdgeSession, type EdgeToolCall, type EdgeToolResult } from './edge-event.js';
-export { answerEvent, type EdgeContext, type EdgeOutcome, notRecordedWhy, unhandledOutcome } from './edge-session.js';
+export { answerEvent, type EdgeContext, type EdgeOutcome, fallbackRecord, notRecordedWhy, recordUndecided, unhandledOutcome } from './edge-session.js';
 export { type DeclarationSettings, expectedPathsFor, sessionDeclaration } from './session-declaration.js';
 export { emptySessionState, type HookSessionState, SEEN_CONTROLS_KEPT, type SessionStates } from './session-state.js';
 export { actionSummary, filesTouched, outputExcerpt, toolAction, type ToolAction } from './tool-action.js';

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { ChannelId } from './channels.js';
 import { envelopeSchema, type Envelope, type MessageDefinition } from './envelope.js';
-import { ActionOutcome, ActionProposed } from './messages/action.js';
+import { ActionFallback, ActionOutcome, ActionProposed } from './messages/action.js';
 import { AuditQuery, AuditResult } from './messages/audit.js';
 import {
   BreakerCommand,
@@ -35,6 +35,7 @@ import { SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted }
 export const MESSAGE_DEFINITIONS = [
   ActionProposed,
   ActionOutcome,
+  ActionFallback,
   SessionStarted,
   SessionPhaseChanged,
   SessionGoalChanged,

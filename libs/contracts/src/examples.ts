@@ -24,6 +24,14 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     tokens: { prompt: 5120, completion: 380 },
     files_touched: [],
   },
+  'action.fallback': {
+    action_id: 'toolu_01A09q90qw90lq917835lq9',
+    tool: 'Bash',
+    decision: 'deny',
+    reason: "Warden could not decide on this tool call, so it is blocked (fail closed): cannot reach Warden at nats://127.0.0.1:4222",
+    answered_by: 'hook',
+    answered_at: '2026-11-28T09:00:05.000Z',
+  },
   'session.started': {
     context: {
       goal: 'Fix the failing date parser test',

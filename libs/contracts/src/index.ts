@@ -86,7 +86,7 @@ export { derivedMessageId, newMessageId } from './ids.js';
 export { createMessage, type MessageInit } from './message-factory.js';
 export { buildAsyncApiDocument, CONTRACTS_VERSION, exampleMessage } from './asyncapi.js';
 export { EXAMPLE_PAYLOADS } from './examples.js';
-export { ActionOutcome, ActionProposed, SessionContext } from './messages/action.js';
+export { ActionFallback, ActionOutcome, ActionProposed, SessionContext } from './messages/action.js';
 export { goalAfter, SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted } from './messages/session.js';
 export { checkpointBucket, checkpointObjectName, CheckpointSaved } from './messages/checkpoint.js';
 export { CONTROL_KINDS, ControlAcknowledged, ControlIssued, ResourceLimits } from './messages/control.js';

@@ -1,4 +1,4 @@
-export { WardenClient, type WardenClientOptions } from './warden-client.js';
+export { type FallbackRecord, WardenClient, type WardenClientOptions } from './warden-client.js';
 export {
   type ActionOutcome,
   AgentSession,

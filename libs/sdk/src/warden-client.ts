@@ -15,6 +15,7 @@ import {
   type AnyMessage,
   type DecisionRecord,
   type MessageOf,
+  type PayloadOf,
   type SessionChannelId,
 } from '@warden/contracts';
 import { createMessageTracer, type MessageTracer } from '@warden/tracing';
@@ -53,7 +54,16 @@ export interface WardenClientOptions {
    * environment (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME [warden-agent], ...), and none without it.
    */
   tracer?: MessageTracer;
+  /**
+   * Record each answer the client gives without Warden's decision (`action.fallback`, as `sdk`), sent
+   * once Warden can be reached (default true). A hook that answers by its own deadline turns it off and
+   * records its own answers.
+   */
+  recordFallbacks?: boolean;
 }
+
+/** An answer given without Warden's decision, as it is recorded. */
+export type FallbackRecord = PayloadOf<'action.fallback'> & { sessionId: string };
 
 interface Pending {
   settle(decision: Omit<ActionDecision, 'latencyMs'>): void;
@@ -90,6 +100,9 @@ export class WardenClient {
   readonly validate: boolean;
   readonly applyControl: boolean;
   readonly checkpointRoot: string;
+  private readonly recordFallbacks: boolean;
+  /** Fallback records not sent yet (Warden could not be reached): sent on the next reconnect or record. */
+  private readonly unsentFallbacks: FallbackRecord[] = [];
 
   private constructor(
     readonly nc: NatsConnection,
@@ -105,6 +118,7 @@ export class WardenClient {
     this.validate = options.validate ?? true;
     this.applyControl = options.applyControl ?? true;
     this.checkpointRoot = options.checkpointRoot ?? process.cwd();
+    this.recordFallbacks = options.recordFallbacks ?? true;
   }
 
   /** The checkpoint store of a bucket (this agent's own: `checkpointBucket(agentId)`). */
@@ -135,6 +149,7 @@ export class WardenClient {
     client.listen(sessionSubscription('decision', options.agentId, '*'), (msg) => client.onDecision(msg));
     client.listen(sessionSubscription('control', options.agentId, '*'), (msg) => client.onControl(msg));
     client.listen(deadLetterSubscription(options.agentId, '*'), (msg) => client.onDeadLetter(msg));
+    void client.sendFallbacksOnReconnect();
     await nc.flush();
     return client;
   }
@@ -190,6 +205,7 @@ export class WardenClient {
         clearTimeout(timer);
         this.pending.delete(id);
         if (decision.decidedBy !== 'fallback') this.remember(id, digest, decision);
+        else if (this.recordFallbacks) void this.recordFallback({ ...fallbackOf(message, decision), answered_by: 'sdk' });
         endSpan({
           attributes: { 'warden.decision': decision.allowed ? 'allow' : 'deny', 'warden.decided_by': decision.decidedBy },
           ...(decision.decidedBy === 'fallback' ? { error: decision.reason } : {}),
@@ -240,6 +256,45 @@ export class WardenClient {
   }
 
   /** A different action under an id already decided: the gate's words, since which of the two sees it first is timing. */
+  /**
+   * Records an answer given to this agent without Warden's decision (`action.fallback`): sent now, or,
+   * while Warden cannot be reached, kept and sent on the next reconnect (or with the next record). Never
+   * throws; resolves true once sent.
+   */
+  async recordFallback(record: FallbackRecord): Promise<boolean> {
+    this.unsentFallbacks.push(record);
+    return this.flushFallbacks();
+  }
+
+  /** Fallback records kept because Warden could not be reached (for a process that must hand them on before it ends). */
+  get unsent(): readonly FallbackRecord[] {
+    return this.unsentFallbacks;
+  }
+
+  /** Sends the fallback records not sent yet; resolves true when none is left. */
+  async flushFallbacks(): Promise<boolean> {
+    while (this.unsentFallbacks.length) {
+      const { sessionId, ...payload } = this.unsentFallbacks[0]!;
+      try {
+        await this.publish(
+          this.message('action.fallback', sessionId, {
+            id: derivedMessageId('action.fallback', `${this.agentId}:${sessionId}:${payload.action_id}:${payload.answered_at}`),
+            payload,
+          }),
+          2_000,
+        );
+      } catch {
+        return false;
+      }
+      this.unsentFallbacks.shift();
+    }
+    return true;
+  }
+
+  private async sendFallbacksOnReconnect(): Promise<void> {
+    for await (const status of this.nc.status()) if (status.type === 'reconnect') await this.flushFallbacks();
+  }
+
   /**
    * The control messages Warden stored for one of this agent's sessions after the stream sequence
    * `afterSequence` (0: all), for a process that was not listening when they were sent (each run of a
@@ -330,6 +385,18 @@ export class WardenClient {
   ) {
     return createMessage(type, { ...init, session_id: sessionId, agent_id: this.agentId });
   }
+}
+
+/** The record of an answer given without Warden's decision. */
+function fallbackOf(message: MessageOf<'action.proposed'>, decision: Omit<ActionDecision, 'latencyMs'>): Omit<FallbackRecord, 'answered_by'> {
+  return {
+    sessionId: message.session_id,
+    action_id: message.payload.action_id,
+    tool: message.payload.tool.slice(0, 256),
+    decision: decision.allowed ? 'allow' : 'deny',
+    reason: decision.reason.slice(0, 4000),
+    answered_at: new Date().toISOString(),
+  };
 }
 
 /** An action Warden refused to decide (a dead letter's reason and detail). */

@@ -1,7 +1,8 @@
-import { answerEvent, claudeCodeAdapter, EdgeInputError, unhandledOutcome, type AgentAdapter, type EdgeEvent, type EdgeOutcome } from '@warden/agent-edge';
+import { answerEvent, claudeCodeAdapter, EdgeInputError, fallbackRecord, unhandledOutcome, type AgentAdapter, type EdgeEvent, type EdgeOutcome } from '@warden/agent-edge';
 import { WardenClient } from '@warden/sdk';
 import { HookSettingsError, loadHookSettings, type HookSettings } from './hook-settings.js';
 import { SessionStateFiles } from './session-state-file.js';
+import { UnrecordedAnswers } from './unrecorded-answers.js';
 
 /** What one hook run prints and how it exits (Claude Code: 0 = read stdout, 2 = block with stderr). */
 export interface HookResult {
@@ -17,9 +18,12 @@ function printed(adapter: AgentAdapter, event: EdgeEvent, outcome: EdgeOutcome):
   return { code: 0, stdout: body ? `${JSON.stringify(body)}\n` : '', stderr: outcome.note ? `warden hook: ${outcome.note}\n` : '' };
 }
 
-/** Warden could not even start on this call (bad configuration, NATS unreachable). */
-function unanswered(adapter: AgentAdapter, event: EdgeEvent, settings: Pick<HookSettings, 'failOpenTools' | 'decide' | 'approvals'>, why: string): HookResult {
-  return printed(adapter, event, unhandledOutcome(event, adapter, settings, why));
+/** Warden could not even start on this call (bad configuration, NATS unreachable): the answer is kept, when there is a place for it, to be recorded by a later run. */
+function unanswered(adapter: AgentAdapter, event: EdgeEvent, settings: Pick<HookSettings, 'failOpenTools' | 'decide' | 'approvals'>, why: string, unrecorded?: UnrecordedAnswers): HookResult {
+  const outcome = unhandledOutcome(event, adapter, settings, why);
+  const record = outcome.kind === 'answer' ? fallbackRecord(event, outcome.answer, 'hook') : undefined;
+  if (record) unrecorded?.keep([record]);
+  return printed(adapter, event, outcome);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -61,6 +65,7 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
     return unanswered(adapter, event, { failOpenTools: [], decide: false, approvals: 'auto' }, `the hook configuration is wrong: ${error.message}`);
   }
   const states = new SessionStateFiles(settings.stateDir, settings.agentId);
+  const unrecorded = new UnrecordedAnswers(settings.stateDir, settings.agentId);
   // A session that never made a call has no run to record: no connection for its end.
   if (event.type === 'session_end' && !(await states.read(event.session.id)).declared) return printed(adapter, event, { kind: 'answer', answer: { context: [] } });
   const deadline = Date.now() + settings.deadlineMs;
@@ -73,14 +78,18 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
         password: settings.password,
         decisionTimeoutMs: settings.deadlineMs,
         applyControl: false,
+        // The edge records its own answers given without a decision (answered_by hook).
+        recordFallbacks: false,
         name: `warden-hook-${settings.agentId}`,
       }),
       Math.min(settings.connectTimeoutMs, settings.deadlineMs),
       'connecting to NATS',
     );
   } catch (error) {
-    return unanswered(adapter, event, settings, `cannot reach Warden at ${settings.servers}: ${(error as Error).message}`);
+    return unanswered(adapter, event, settings, `cannot reach Warden at ${settings.servers}: ${(error as Error).message}`, unrecorded);
   }
+  // What earlier runs answered while Warden could not be reached, recorded now that it can be.
+  for (const record of unrecorded.take()) void client.recordFallback(record);
   try {
     const outcome = await answerEvent(event, {
       adapter,
@@ -93,9 +102,13 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
       controlReadMs: settings.controlReadMs,
       deadline,
       deadlineMs: settings.deadlineMs,
+      answeredBy: 'hook',
     });
     return printed(adapter, event, outcome);
   } finally {
+    await Promise.race([client.flushFallbacks(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    // What could not be sent in this run waits for the next one.
+    unrecorded.keep(client.unsent);
     // Everything sent was acknowledged; the process ends once the answer is written (hook-main).
     void client.close().catch(() => undefined);
   }

@@ -82,3 +82,18 @@ export const ActionOutcome = defineMessage({
     progress: Type.Optional(PhaseProgress),
   }),
 });
+
+export const ActionFallback = defineMessage({
+  type: 'action.fallback',
+  version: 1,
+  channel: 'outcome',
+  summary: "What the agent was answered without Warden's decision: Warden could not be reached, or did not decide in time.",
+  payload: Type.Object({
+    action_id: SubjectToken('The action the agent was answered about.'),
+    tool: Type.Optional(Type.String({ maxLength: 256 })),
+    decision: Type.Enum(['allow', 'deny'], { description: 'deny when Warden fails closed (the default); allow for a tool the fail-open setting names.' }),
+    reason: Type.String({ maxLength: 4000 }),
+    answered_by: Type.Enum(['sdk', 'hook', 'gateway'], { description: "Who answered: the agent's SDK, the command hook, or the agent gateway." }),
+    answered_at: Type.String({ format: 'date-time', description: 'When the agent was answered (the record may be sent later, once Warden can be reached).' }),
+  }),
+});
