@@ -1,6 +1,7 @@
 import type { AgentName } from '@warden/agent-edge';
 import type { AgentInstall } from '../agent-install.js';
 import { codexInstall } from './codex-install.js';
+import { copilotInstall } from './copilot-install.js';
 import { cursorInstall } from './cursor-install.js';
 
 /**
@@ -8,4 +9,4 @@ import { cursorInstall } from './cursor-install.js';
  * its HTTP hooks and command transport, is hook-install.ts). Adding an agent: one module here, beside its
  * adapter in @warden/agent-edge.
  */
-export const AGENT_INSTALLS: ReadonlyMap<AgentName, AgentInstall> = new Map([codexInstall, cursorInstall].map((install) => [install.agent, install]));
+export const AGENT_INSTALLS: ReadonlyMap<AgentName, AgentInstall> = new Map([codexInstall, cursorInstall, copilotInstall].map((install) => [install.agent, install]));
