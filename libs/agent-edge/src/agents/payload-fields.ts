@@ -1,7 +1,7 @@
 import { isSubjectToken } from '@warden/contracts';
 import { EdgeInputError } from '../edge-event.js';
 
-/** Reading the hook payloads of agents that do not copy Claude Code's format: each field checked, the error naming it. */
+// Reading the hook payloads of agents that do not copy Claude Code's format: each field checked, the error naming it.
 
 export const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 

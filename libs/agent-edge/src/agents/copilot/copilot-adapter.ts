@@ -42,8 +42,10 @@ function readCopilot(payload: unknown, meta: HookCallMeta): EdgeEvent {
       return { type: 'session_end', session, reason: optionalText(raw, 'reason', 200) ?? 'other' };
     case 'userPromptSubmitted':
       return { type: 'prompt', session, prompt: typeof raw.prompt === 'string' ? raw.prompt : '' };
-    case 'agentStop':
-      return { type: 'stop', session: { ...session, ...(optionalText(raw, 'transcriptPath') ? { transcriptPath: optionalText(raw, 'transcriptPath')! } : {}) }, prolonged: raw.stop_hook_active === true };
+    case 'agentStop': {
+      const transcriptPath = optionalText(raw, 'transcriptPath');
+      return { type: 'stop', session: { ...session, ...(transcriptPath ? { transcriptPath } : {}) }, prolonged: raw.stop_hook_active === true };
+    }
     case 'preToolUse':
       return { type: 'before_tool', session, call: call() };
     case 'postToolUse': {

@@ -33,11 +33,8 @@ function readCursor(payload: unknown): EdgeEvent {
   const event = requiredText(raw, 'hook_event_name');
   const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots.filter((r): r is string => typeof r === 'string' && !!r) : [];
   const cwd = optionalText(raw, 'cwd') ?? roots[0];
-  const session: EdgeSession = {
-    id: sessionIdOf(raw, 'conversation_id', 'session_id'),
-    ...(cwd ? { cwd } : {}),
-    ...(optionalText(raw, 'transcript_path') ? { transcriptPath: optionalText(raw, 'transcript_path')! } : {}),
-  };
+  const transcriptPath = optionalText(raw, 'transcript_path');
+  const session: EdgeSession = { id: sessionIdOf(raw, 'conversation_id', 'session_id'), ...(cwd ? { cwd } : {}), ...(transcriptPath ? { transcriptPath } : {}) };
   const derived = (tool: string, input: Record<string, unknown>): EdgeToolCall => ({ id: derivedCallKey(tool, input), derived: true, tool, input });
   const named = (): EdgeToolCall => {
     const tool = requiredText(raw, 'tool_name');
