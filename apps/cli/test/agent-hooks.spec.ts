@@ -126,7 +126,7 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     expect(await call(agentCase.before(sessionId, id, project, { tool: 'shell', command: 'npm test' }))).toEqual(expected({ kind: 'run' }));
     expect(await call(agentCase.after(sessionId, id, project, { tool: 'shell', command: 'npm test' }, 'Tests: 42 passed'), 'after')).toBeNull();
     const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === sessionId);
-    const actionId = proposed.body.payload.action_id as string;
+    const actionId = (proposed.body.payload as { action_id: string }).action_id;
     // An agent that names no call gets the call's key, numbered: its first run.
     expect(actionId).toEqual(agentCase.derivedCallIds ? expect.stringMatching(/^d[0-9a-f]{32}-1$/) : id);
     const outcome = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && m.body.session_id === sessionId);
