@@ -102,7 +102,21 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
 
   it('denies, failing closed, when no decision comes within the deadline', async () => {
     // Nobody approves this one: the gate holds it past the hook's deadline.
-    expect(await call(pre('deadline', 'shell', 'sudo apt-get install -y jq', agentCase.headless))).toEqual(expected({ kind: 'fail_closed' }));
+    if (agentCase.headless) {
+      expect(await call(pre('deadline', 'shell', 'sudo apt-get install -y jq', agentCase.headless))).toEqual(expected({ kind: 'fail_closed' }));
+      return;
+    }
+    // The payload cannot say that nobody is at the agent: a headless install routes approvals to an operator.
+    const headless = mkdtempSync(join(tmpdir(), `${agent}-headless-`));
+    try {
+      const installed = await runWarden(['hook', 'install', '--agent', agent, '--project', headless, '--credentials', join(project, 'credentials.json'), '--gateway-url', suite.service('gateway').url, '--approvals', 'operator']);
+      expect(installed).toMatchObject({ code: 0, stderr: '' });
+      const run = await runShim(agentCase.installedCommand(headless, agentCase.events.before), pre('deadline', 'shell', 'sudo apt-get install -y jq'), headless);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.answer).toEqual(expected({ kind: 'fail_closed' }));
+    } finally {
+      rmSync(headless, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('reports what ran, and declares the goal of the first prompt', async () => {
@@ -111,8 +125,12 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     expect(await call(agentCase.prompt(sessionId, project, 'Fix the failing date parser test'), 'prompt')).toBeNull();
     expect(await call(agentCase.before(sessionId, id, project, { tool: 'shell', command: 'npm test' }))).toEqual(expected({ kind: 'run' }));
     expect(await call(agentCase.after(sessionId, id, project, { tool: 'shell', command: 'npm test' }, 'Tests: 42 passed'), 'after')).toBeNull();
+    const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === sessionId);
+    const actionId = (proposed.body.payload as { action_id: string }).action_id;
+    // An agent that names no call gets the call's key, numbered: its first run.
+    expect(actionId).toEqual(agentCase.derivedCallIds ? expect.stringMatching(/^d[0-9a-f]{32}-1$/) : id);
     const outcome = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && m.body.session_id === sessionId);
-    expect(outcome.body.payload).toMatchObject({ action_id: id, status: 'success', output_excerpt: 'Tests: 42 passed' });
+    expect(outcome.body.payload).toMatchObject({ action_id: actionId, status: 'success', output_excerpt: 'Tests: 42 passed' });
     const started = suite.recorder.messages.find((m) => m.body.type === 'session.started' && m.body.session_id === sessionId)!;
     expect(started.body.payload).toMatchObject({ context: { goal: 'Fix the failing date parser test' } });
   }, 30_000);

@@ -1,5 +1,6 @@
 import type { ActionDecision } from '@warden/sdk';
 import type { ControlGuidance, EdgeAnswer, ToolAnswer } from './edge-answer.js';
+import type { EdgeEvent } from './edge-event.js';
 
 /**
  * What an agent's hooks can say and what they do with silence or a bad answer. These decide what each
@@ -19,6 +20,12 @@ export interface AgentCapabilities {
   allowGrants: boolean;
   /** Text can reach the model (beside a decision, and after a tool ran). */
   context: boolean;
+  /**
+   * Where text reaches the model at some events only: the events whose answer can carry it (default: all).
+   * Control messages taken at another event wait for the next one that can (Cursor: not at a prompt, nor
+   * after a shell or MCP call).
+   */
+  contextOn?: (event: EdgeEvent) => boolean;
   /** An empty answer lets the tool run through the agent's own flow. */
   silenceRuns: boolean;
   /** A malformed answer, a crash or a timeout of the hook lets the tool run: the command shim must never fail silently. */

@@ -18,8 +18,10 @@ export interface EdgeSession {
 
 /** A tool call as the agent names it: its own tool name and input, unchanged. */
 export interface EdgeToolCall {
-  /** The agent's id of the call; for agents without one, an id derived from the call (see derivedCallId). */
+  /** The agent's id of the call; for agents without one, the call's key (derivedCallKey), with `derived` set. */
   id: string;
+  /** `id` is the call's key, not its identity: the edge numbers the calls of a key in the session (numberedCall). */
+  derived?: boolean;
   tool: string;
   input: Record<string, unknown>;
 }

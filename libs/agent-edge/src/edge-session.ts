@@ -2,6 +2,7 @@ import { derivedMessageId } from '@warden/contracts';
 import type { AgentSession, ControlMessage, FallbackRecord, WardenClient } from '@warden/sdk';
 import type { AgentAdapter } from './agent-adapter.js';
 import { approverFor, failsOpen, isInteractive, type AnswerPolicy, type SessionSurroundings } from './answer-policy.js';
+import { numberedCall } from './call-id.js';
 import { canAsk, stoppedAnswer, toolCallAnswer, undecidedAnswer } from './capabilities.js';
 import {
   controlText,
@@ -13,7 +14,7 @@ import {
   type ControlGuidance,
   type EdgeAnswer,
 } from './edge-answer.js';
-import type { EdgeEvent, EdgeSession } from './edge-event.js';
+import type { EdgeEvent, EdgeSession, EdgeToolCall } from './edge-event.js';
 import { sessionDeclaration, type DeclarationSettings } from './session-declaration.js';
 import { SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from './session-state.js';
 import { filesTouched, outputExcerpt, toolAction } from './tool-action.js';
@@ -126,6 +127,8 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
     if (event.type === 'stop' && event.prolonged) return { kind: 'answer', answer: { context: [] } };
     const taken = await takeControls(event, ctx, session, live);
     const noted = (answer: EdgeAnswer): EdgeOutcome => ({ kind: 'answer', answer, ...(taken.note ? { note: taken.note } : {}) });
+    // A call the agent names no id for gets its numbered id (numberedCall).
+    const named = <E extends { call: EdgeToolCall }>(e: E): E => (taken.callId ? { ...e, call: { ...e.call, id: taken.callId } } : e);
     switch (event.type) {
       case 'session_start':
         return noted(guidanceAnswer(taken.guidance));
@@ -134,12 +137,12 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
       case 'stop':
         return noted(turnEndAnswer(taken.guidance, false));
       case 'after_tool': {
-        await report(event, session);
-        const after = await absorbLive(event.session.id, ctx, live, session);
+        await report(named(event), session);
+        const after = await absorbLive(event, ctx, live, session);
         return noted(guidanceAnswer(mergeGuidance(taken.guidance, after)));
       }
       case 'before_tool':
-        return noted(await decide(event, ctx, session, live, taken.guidance));
+        return noted(await decide(named(event), ctx, session, live, taken.guidance));
     }
   } finally {
     unsubscribe();
@@ -170,7 +173,7 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
     // The call's own deadline ends the wait; the SDK's timer is only a backstop.
     { timeoutMs: remainingOf(ctx) + 1_000, approver: approverFor(ctx.policy, interactive, canAsk(adapter.capabilities, call.tool)) },
   );
-  const all = mergeGuidance(guidance, await absorbLive(event.session.id, ctx, live, session));
+  const all = mergeGuidance(guidance, await absorbLive(event, ctx, live, session));
   if (decision.decidedBy === 'fallback') {
     const undecided = undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
     recordUndecided(event, undecided, ctx.client, ctx.answeredBy);
@@ -200,6 +203,8 @@ interface Taken {
   guidance: ControlGuidance;
   /** Why stored control messages could not be read, when they could not (for the user, verbose mode). */
   note?: string;
+  /** The id of a call the agent names no id for (numberedCall). */
+  callId?: string;
 }
 
 /** The user's request in a prompt, as the goal; undefined when the prompt asks for no work. */
@@ -250,11 +255,12 @@ async function takeControls(event: Exclude<EdgeEvent, { type: 'session_end' }>, 
       stored.push(...backlog.controls.map((c) => c.message));
       if (backlog.unavailable) note = `control messages stored for session ${event.session.id} could not be read (${backlog.unavailable}); only those sent during this call are shown`;
     }
-    const result = absorb(state, [...stored, ...live.splice(0)]);
-    return { ...result, ...(note ? { note } : {}) };
+    const result = absorb(state, [...stored, ...live.splice(0)], heardAt(event, ctx));
+    const callId = (event.type === 'before_tool' || event.type === 'after_tool') && event.call.derived ? numberedCall(state, event.type, event.call) : undefined;
+    return { ...result, ...(note ? { note } : {}), ...(callId ? { callId } : {}) };
   });
   await acknowledge(session, absorbed.delivered);
-  return { guidance: absorbed.guidance, ...(absorbed.note ? { note: absorbed.note } : {}) };
+  return { guidance: absorbed.guidance, ...(absorbed.note ? { note: absorbed.note } : {}), ...(absorbed.callId ? { callId: absorbed.callId } : {}) };
 }
 
 interface Absorbed {
@@ -263,8 +269,15 @@ interface Absorbed {
   note?: string;
 }
 
-/** Takes new control messages into the state: text for the model, the stop order, the resume that lifts it. */
-function absorb(state: HookSessionState, controls: ControlMessage[]): Absorbed {
+/** Whether the agent's answer to this event can carry text for the model (AgentCapabilities.contextOn). */
+const heardAt = (event: EdgeEvent, ctx: EdgeContext): boolean => ctx.adapter.capabilities.contextOn?.(event) ?? true;
+
+/**
+ * Takes new control messages into the state: text for the model, the stop order, the resume that lifts
+ * it. At an event whose answer cannot carry text for the model, the text waits in the state for the next
+ * one that can.
+ */
+function absorb(state: HookSessionState, controls: ControlMessage[], heard: boolean): Absorbed {
   const seen = new Set(state.seenControls);
   const result: Absorbed = { guidance: { context: [] }, delivered: [] };
   for (const control of controls) {
@@ -281,13 +294,20 @@ function absorb(state: HookSessionState, controls: ControlMessage[]): Absorbed {
     result.delivered.push({ control, status: 'applied' });
   }
   if (state.stopped) result.guidance.stop = state.stopped;
+  if (!heard) {
+    if (result.guidance.context.length) state.unshownContext = [...(state.unshownContext ?? []), ...result.guidance.context].slice(-SEEN_CONTROLS_KEPT);
+    result.guidance.context = [];
+  } else if (state.unshownContext?.length) {
+    result.guidance.context.unshift(...state.unshownContext);
+    delete state.unshownContext;
+  }
   return result;
 }
 
 /** Control messages that arrived while this call waited; recorded as seen so the next call does not show them again. */
-async function absorbLive(sessionId: string, ctx: EdgeContext, live: ControlMessage[], session: AgentSession): Promise<ControlGuidance> {
+async function absorbLive(event: Exclude<EdgeEvent, { type: 'session_end' }>, ctx: EdgeContext, live: ControlMessage[], session: AgentSession): Promise<ControlGuidance> {
   if (!live.length) return { context: [] };
-  const absorbed = await ctx.states.update(sessionId, Math.min(3_000, remainingOf(ctx)), async (state) => absorb(state, live.splice(0)));
+  const absorbed = await ctx.states.update(event.session.id, Math.min(3_000, remainingOf(ctx)), async (state) => absorb(state, live.splice(0), heardAt(event, ctx)));
   await acknowledge(session, absorbed.delivered);
   return absorbed.guidance;
 }

@@ -12,6 +12,10 @@ export interface HookSessionState {
   stopped?: string;
   /** How often the session ended (a resumed session ends again): numbers its session.ended messages. */
   endedRuns?: number;
+  /** Control messages' text taken at an event whose answer could not carry it to the model: shown at the next one that can. */
+  unshownContext?: string[];
+  /** For agents that name no tool call: how many calls of each call key were proposed (numberedCall). */
+  callRuns?: Record<string, number>;
 }
 
 /** How many control ids a state keeps. */

@@ -117,7 +117,7 @@ export function installAgentHooks(request: InstallRequest): InstallReport {
   const url = `${request.gatewayUrl.replace(/\/+$/, '')}/hooks/${install.agent}${request.query ? `?${request.query}` : ''}`;
   // Merged first: a configuration Warden cannot read changes nothing.
   const merged = install.merge(existing, { url, command: (event) => `sh ${JSON.stringify(shimPath)} ${event}` }, configFile);
-  writeShim(hooksDir, { agent: install.agent, title: install.title, gatewayUrl: request.gatewayUrl, tokenFile, blockingEvents: install.blockingEvents }, request.token);
+  writeShim(hooksDir, { agent: install.agent, title: install.title, gatewayUrl: request.gatewayUrl, tokenFile, query: request.query, blockingEvents: install.blockingEvents }, request.token);
   const ignore = join(place.dir, '.warden', '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, '# Warden keeps agents\' tokens and its hook state here: nothing of it is committed.\n*\n');
   mkdirSync(dirname(configFile), { recursive: true });

@@ -12,6 +12,8 @@ export interface CommandShim {
   gatewayUrl: string;
   /** Where the agent's token is kept (mode 600), read at each call. */
   tokenFile: string;
+  /** The answer settings `warden hook install` was given (`decide=true&approvals=operator`), for the gateway's query. */
+  query?: string;
   /**
    * The events that hold a tool call: when Warden cannot be reached (or refuses the request) these exit 2
    * with the reason on stderr, which blocks the call in every agent the shim serves; the others exit 0.
@@ -34,6 +36,7 @@ export function shimScript(shim: CommandShim): string {
 # the request, a call that can be held (${shim.blockingEvents.join(', ')}) is blocked: exit 2, the reason on stderr.
 event="$1"
 url=${quoted(`${shim.gatewayUrl.replace(/\/+$/, '')}/hooks/${shim.agent}`)}
+query=${quoted(shim.query ?? '')}
 token_file=${quoted(shim.tokenFile)}
 fail() {
   case "$event" in
@@ -43,7 +46,7 @@ fail() {
   exit 0
 }
 token=$(cat "$token_file" 2>/dev/null) || fail "cannot read the agent token $token_file (warden hook install writes it)"
-answer=$(curl -sS --max-time ${SHIM_MAX_SECONDS} --fail-with-body -H "Authorization: Bearer $token" -H 'Content-Type: application/json' --data-binary @- "$url?event=$event" 2>&1) || fail "Warden's gateway at $url did not answer ($answer)"
+answer=$(curl -sS --max-time ${SHIM_MAX_SECONDS} --fail-with-body -H "Authorization: Bearer $token" -H 'Content-Type: application/json' --data-binary @- "$url?\${query:+$query&}event=$event" 2>&1) || fail "Warden's gateway at $url did not answer ($answer)"
 # Nothing to say is no output at all (a lone newline is not empty to every agent).
 if [ -n "$answer" ]; then printf '%s\\n' "$answer"; fi
 exit 0

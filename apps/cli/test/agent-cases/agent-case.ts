@@ -10,6 +10,7 @@ export const TEXTS = {
     'Warden changed this action: Allowed with changes: git push --force overwrites the remote branch and silently discards commits others pushed since you fetched. The command was changed to use --force-with-lease, which refuses if the remote moved. If it is refused, fetch and integrate the remote changes first.',
   denied: "Warden denied this action: Recursive deletion of / would destroy the system or the user's files. This command is never allowed.",
   approved: 'Warden: Approved by operator alice (apt-get install -y jq changes the software of the whole machine with administrator rights. A person must approve it.)',
+  asked: 'Warden asks you to approve this action: apt-get install -y jq changes the software of the whole machine with administrator rights. A person must approve it.',
   failClosed: `Warden could not decide on this tool call, so it is blocked (fail closed): no decision within ${DEADLINE_MS} ms (the hook's deadline)`,
 };
 
@@ -38,8 +39,13 @@ export interface AgentCase {
   prompt(sessionId: string, cwd: string, prompt: string): unknown;
   /** Fields the proposed action carries for a shell command. */
   proposed(command: string): Record<string, unknown>;
-  /** Extra payload fields of a session nobody can be asked in. */
-  headless: Record<string, unknown>;
+  /**
+   * Extra payload fields of a session nobody can be asked in; null for an agent whose payloads cannot say
+   * so (its hook is then installed with `--approvals operator` for a session that nobody can be asked in).
+   */
+  headless: Record<string, unknown> | null;
+  /** The agent's payloads name no call: the proposal's id is derived from the call (numbered in the session), not the test's id. */
+  derivedCallIds?: boolean;
   /** What shows that an approval waits: the gate's pause (an operator answers), or the decision itself (the agent asks its user). */
   approvalWaitsFor: 'hitl.paused' | 'decision.made';
   answer(decided: Decided): Record<string, unknown> | null;

@@ -1,7 +1,10 @@
 import type { AgentCase } from './agent-case.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
+import { cursor } from './cursor.js';
+import { gemini } from './gemini.js';
 
 export { DEADLINE_MS, type AgentCase, type Decided } from './agent-case.js';
 
 /** Every agent served by the command shim, as agent-hooks.spec drives it (one module per agent). */
-export const AGENT_CASES: readonly AgentCase[] = [codex];
+export const AGENT_CASES: readonly AgentCase[] = [codex, cursor, copilot, gemini];

@@ -1,0 +1,122 @@
+import type { ActionDecision, ActionOutcome, ControlMessage, ProposedAction, WardenClient } from '@warden/sdk';
+import { ANSWER_DEFAULTS } from './answer-policy.js';
+import { cursorAdapter } from './agents/cursor/cursor-adapter.js';
+import { answerEvent, type EdgeContext } from './edge-session.js';
+import { emptySessionState, type HookSessionState, type SessionStates } from './session-state.js';
+
+/**
+ * The edge with an agent that names no tool call and cannot hear text with a prompt (Cursor), against a
+ * client that records what the edge sends: no NATS. What each decision becomes runs against the suite
+ * in apps/cli/test/agent-hooks.spec.ts.
+ */
+class RecordingClient {
+  readonly agentId = 'cursor';
+  readonly proposed: ProposedAction[] = [];
+  readonly reported: ActionOutcome[] = [];
+  /** Control messages stored for the session, read by the first call. */
+  stored: ControlMessage[] = [];
+
+  session() {
+    return {
+      onControl: () => () => undefined,
+      propose: async (action: ProposedAction): Promise<ActionDecision> => {
+        this.proposed.push(action);
+        return { actionId: action.actionId!, allowed: true, verdict: 'allow', reason: 'fine', reasons: ['fine'], decidedBy: 'reviewer', latencyMs: 1 };
+      },
+      report: async (outcome: ActionOutcome) => void this.reported.push(outcome),
+      acknowledge: async () => undefined,
+      changeGoal: async () => undefined,
+    };
+  }
+
+  message(type: string, sessionId: string, init: Record<string, unknown>) {
+    return { type, session_id: sessionId, ...init };
+  }
+
+  async publish(): Promise<void> {}
+
+  async storedControls(_sessionId: string, afterSequence: number) {
+    const controls = this.stored.map((message, i) => ({ message, sequence: i + 1 })).filter((c) => c.sequence > afterSequence);
+    return { controls, lastSequence: Math.max(afterSequence, this.stored.length) };
+  }
+}
+
+class MemoryStates implements SessionStates {
+  readonly states = new Map<string, HookSessionState>();
+  async read(id: string) {
+    return structuredClone(this.states.get(id) ?? emptySessionState());
+  }
+  async update<T>(id: string, _waitMs: number, task: (state: HookSessionState) => Promise<T>): Promise<T> {
+    const state = await this.read(id);
+    const result = await task(state);
+    this.states.set(id, state);
+    return result;
+  }
+}
+
+const correction = (id: string, message: string): ControlMessage =>
+  ({ id, type: 'control.issued', session_id: 's-1', agent_id: 'cursor', payload: { control_id: id, kind: 'soft_correction', message, requires_ack: false } }) as unknown as ControlMessage;
+
+describe('the edge for an agent that names no call and hears no text with a prompt', () => {
+  let client: RecordingClient;
+  let states: MemoryStates;
+  const context = (): EdgeContext => ({
+    adapter: cursorAdapter,
+    client: client as unknown as WardenClient,
+    states,
+    policy: ANSWER_DEFAULTS,
+    surroundings: {},
+    declaration: {},
+    readStoredControls: true,
+    controlReadMs: 100,
+    deadline: Date.now() + 5_000,
+    deadlineMs: 5_000,
+    answeredBy: 'gateway',
+  });
+  // Shapes: https://cursor.com/docs/agent/hooks (beforeShellExecution, afterShellExecution, beforeSubmitPrompt, postToolUse).
+  const cursor = (payload: Record<string, unknown>) => cursorAdapter.read({ conversation_id: 's-1', generation_id: 'g-1', workspace_roots: ['/w/app'], ...payload }, {});
+  const run = async (payload: Record<string, unknown>) => {
+    const event = cursor(payload);
+    const outcome = await answerEvent(event, context());
+    if (outcome.kind !== 'answer') throw new Error(outcome.why);
+    return cursorAdapter.write(event, outcome.answer);
+  };
+
+  beforeEach(() => {
+    client = new RecordingClient();
+    states = new MemoryStates();
+  });
+
+  it('numbers each run of the same command, and reports each outcome under its proposal’s id', async () => {
+    const before = { hook_event_name: 'beforeShellExecution', command: 'npm test', cwd: '/w/app' };
+    const after = { hook_event_name: 'afterShellExecution', command: 'npm test', output: 'Tests: 1 failed', duration: 900 };
+    for (let i = 0; i < 2; i++) {
+      expect(await run(before)).toEqual({ permission: 'allow' });
+      await run(after);
+    }
+    const ids = client.proposed.map((a) => a.actionId);
+    expect(ids).toEqual([expect.stringMatching(/^d[0-9a-f]{32}-1$/), expect.stringMatching(/^d[0-9a-f]{32}-2$/)]);
+    expect(ids[0]!.slice(0, -2)).toBe(ids[1]!.slice(0, -2));
+    expect(client.reported.map((o) => [o.actionId, o.status, o.outputExcerpt])).toEqual([
+      [ids[0], 'success', 'Tests: 1 failed'],
+      [ids[1], 'success', 'Tests: 1 failed'],
+    ]);
+  });
+
+  it('keeps a control message that comes with a prompt for the next event that can carry it to the model', async () => {
+    client.stored = [correction('c-1', 'Only touch src/date.ts')];
+    expect(await run({ hook_event_name: 'beforeSubmitPrompt', prompt: 'Fix the date parser' })).toBeNull();
+    expect(states.states.get('s-1')?.unshownContext).toEqual(['Warden correction: Only touch src/date.ts']);
+    expect(await run({ hook_event_name: 'beforeShellExecution', command: 'ls', cwd: '/w/app' })).toEqual({ permission: 'allow', agent_message: 'Warden correction: Only touch src/date.ts' });
+    expect(states.states.get('s-1')?.unshownContext).toBeUndefined();
+    // Shown once.
+    expect(await run({ hook_event_name: 'beforeShellExecution', command: 'pwd', cwd: '/w/app' })).toEqual({ permission: 'allow' });
+  });
+
+  it('keeps those that come after a shell command (Cursor’s afterShellExecution takes no text) for the end of the turn', async () => {
+    await run({ hook_event_name: 'beforeShellExecution', command: 'npm test', cwd: '/w/app' });
+    client.stored = [correction('c-2', 'Stop editing the tests')];
+    expect(await run({ hook_event_name: 'afterShellExecution', command: 'npm test', output: '' })).toBeNull();
+    expect(await run({ hook_event_name: 'stop', status: 'completed', loop_count: 0 })).toEqual({ followup_message: 'Warden correction: Stop editing the tests' });
+  });
+});
