@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '@warden/local-runtime';
 import { operatorHeaders, operatorToken } from '@warden/testing';
 import { HookSuite, runWarden } from './hook-suite.fixture.js';
-import { AGENT_CASES, DEADLINE_MS, type AgentCase, type Decided } from './agent-cases/index.js';
+import { AGENT_CASES, DEADLINE_MS, TEXTS, type AgentCase, type Decided } from './agent-cases/index.js';
 
 /** What an agent gets from one run of its installed hook command: exit status, stdout as JSON (null when empty), stderr. */
 interface ShimRun {
@@ -117,6 +117,11 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     } finally {
       rmSync(headless, { recursive: true, force: true });
     }
+  }, 30_000);
+
+  it('records the deny it answered by its deadline, beside what Warden decides later', async () => {
+    const record = await suite.recorder.waitFor((m) => m.body.type === 'action.fallback' && m.body.session_id === session('deadline'));
+    expect(record.body.payload).toMatchObject({ tool: agentCase.proposed('x').tool, decision: 'deny', answered_by: 'gateway', reason: TEXTS.failClosed });
   }, 30_000);
 
   it('reports what ran, and declares the goal of the first prompt', async () => {

@@ -4,7 +4,7 @@ import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
 import { gemini } from './gemini.js';
 
-export { DEADLINE_MS, type AgentCase, type Decided } from './agent-case.js';
+export { DEADLINE_MS, TEXTS, type AgentCase, type Decided } from './agent-case.js';
 
 /** Every agent served by the command shim, as agent-hooks.spec drives it (one module per agent). */
 export const AGENT_CASES: readonly AgentCase[] = [codex, cursor, copilot, gemini];
