@@ -117,4 +117,48 @@ describe('warden up stops everything it started', () => {
     // No exit handler runs on SIGKILL: the children end because their parent did.
     await noneLeft(up);
   }, 300_000);
+
+  it('starts a service that was killed again, says so, and the next decision is answered by it', async () => {
+    const up = await UpProcess.start(newStateDir(), await freePort());
+    started.push(up);
+    await up.printed(/^Warden is running$/m);
+    const urls = JSON.parse(readFileSync(join(up.stateDir, 'suite.json'), 'utf8')) as Record<string, string>;
+    const secret = (JSON.parse(readFileSync(join(up.stateDir, 'credentials.json'), 'utf8')) as { agents: Record<string, string> }).agents['demo-agent'];
+    const reviewerPid = () =>
+      suiteProcesses(up.stateDir, up.natsPort).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/reviewer/dist/main.js'));
+    const killed = reviewerPid()!;
+    expect(killed).toBeDefined();
+
+    process.kill(killed, 'SIGKILL');
+    const printed = await up.printed(/^warning: reviewer started again \(pid \d+\)/m);
+    expect(printed).toMatch(new RegExp(`^warning: reviewer \\(pid ${killed}\\) exited with a signal; starting it again in 1 s`, 'm'));
+    const restarted = Number(/^warning: reviewer started again \(pid (\d+)\)/m.exec(printed)![1]);
+    expect(restarted).not.toBe(killed);
+    expect(reviewerPid()).toBe(restarted);
+    expect(readFileSync(join(up.stateDir, 'logs', 'supervisor.log'), 'utf8')).toContain(`reviewer (pid ${killed}) exited`);
+    expect((await fetch(`${urls.reviewer_url}/health/ready`)).status).toBe(200);
+
+    // A call the reviewer denies by its rule: answered with the rule's reason, not the gateway's deny at its deadline.
+    const response = await fetch(`${urls.gateway_url}/hooks/claude-code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer demo-agent.${secret}` },
+      body: JSON.stringify({
+        session_id: 'after-restart',
+        transcript_path: '/tmp/none.jsonl',
+        cwd: '/tmp',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf /' },
+        tool_use_id: 'toolu_after_restart',
+      }),
+    });
+    expect({ status: response.status }).toEqual({ status: 200 });
+    const answer = (await response.json()) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+    expect(answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput?.permissionDecisionReason).not.toMatch(/no decision within|could not be reached/i);
+
+    up.child.kill('SIGTERM');
+    expect(await up.exited).toEqual({ code: 0, signal: null });
+    await noneLeft(up);
+  }, 300_000);
 });

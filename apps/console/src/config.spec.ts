@@ -11,6 +11,7 @@ describe('console configuration', () => {
       maxSessions: 20_000,
       liveIntervalMs: 250,
       cookieSecure: 'auto',
+      partitions: 8,
     });
   });
 

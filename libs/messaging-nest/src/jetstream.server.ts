@@ -111,9 +111,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     this.emitter.on('error', () => undefined);
   }
 
-  /** True once consumers run and the replica takes part in partition ownership. */
+  /** True once consumers run and the replica has held the partitions the group assigned it. */
   get ready(): boolean {
-    return this.running && (this.coordinator?.started ?? true);
+    return this.running && (this.coordinator?.settled ?? true);
   }
 
   ownedPartitions(): number[] {

@@ -45,6 +45,7 @@ export async function startSuite(values: Record<string, unknown>, lifetime: Suit
       agents,
       logLevel,
       onProgress: (message) => out.step(message),
+      onIncident: (message) => out.warn(message),
       signal: lifetime.signal,
     });
   } catch (error) {
@@ -109,7 +110,8 @@ everything listens and how to log in to the console (the first run creates the o
 
 Ctrl-C, SIGTERM or SIGHUP stops everything it started, also during start-up; a second Ctrl-C ends
 them at once. The services end with it however it ends (even killed). A second \`warden up\` with the
-same state directory or NATS port is refused, naming the one that runs.
+same state directory or NATS port is refused, naming the one that runs. A service that dies while
+the suite runs is started again (with a growing wait while it keeps dying) and reported.
 
 ${SUITE_OPTIONS_HELP}`,
   options: SUITE_OPTIONS,

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SERVICES } from '@warden/contracts';
-import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer } from '@warden/local-runtime';
+import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer, type ServiceProcessOptions } from '@warden/local-runtime';
 import { BusConnection, type NatsSettings } from '@warden/messaging';
 import { OperatorStore } from '@warden/operator-auth';
 import { SERVICE_PORTS } from '@warden/service-bootstrap';
 import { RunningSuites } from './running-suites.js';
+import { SupervisedService } from './supervised-service.js';
 
 export interface LocalSuiteOptions {
   /** Where the suite keeps its store, credentials and logs. */
@@ -23,6 +24,8 @@ export interface LocalSuiteOptions {
   onProgress(message: string): void;
   /** Calls the start off: what it started is stopped and `start` rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Told what happens to the running suite (a process that died, and its restart). */
+  onIncident?(message: string): void;
 }
 
 /** Another `warden up` holds this one's state directory or NATS port. */
@@ -81,7 +84,7 @@ function loadCredentials(path: string, agents: string[]): Credentials {
 export class LocalSuite {
   private nats?: WardenNatsServer;
   private postgres?: EmbeddedPostgres;
-  private readonly processes: ServiceProcess[] = [];
+  private readonly supervised: SupervisedService[] = [];
   monitorUrl = '';
   databaseUrl = '';
   databaseLabel = '';
@@ -131,6 +134,11 @@ export class LocalSuite {
 
   get services(): RunningService[] {
     return this.processes.map((p) => ({ name: p.app, url: p.url }));
+  }
+
+  /** The suite's processes as they run now (a restarted one is its new process). */
+  private get processes(): ServiceProcess[] {
+    return this.supervised.map((s) => s.process);
   }
 
   get consoleUrl(): string {
@@ -211,44 +219,14 @@ export class LocalSuite {
         env.DATABASE_URL = this.databaseUrl;
         if (this.postgres) env.DATABASE_POOL_SIZE = '1';
       }
-      const service = await ServiceProcess.start({
-        app: name,
-        nats: this.serviceSettings,
-        partitions: options.partitions,
-        port: await preferredPort(SERVICE_PORTS[name]),
-        env,
-        logFile: join(this.logDir, `${name}.log`),
-        ownProcessGroup: true,
-        ...(signal ? { signal } : {}),
-      });
-      this.processes.push(service);
+      const service = await this.startService(name, SERVICE_PORTS[name], env);
       options.onProgress(`${name.padEnd(24)} ${service.url}`);
     }
-    // The agents' edge: Claude Code's HTTP hooks, each agent with its own token.
-    const gateway = await ServiceProcess.start({
-      app: 'gateway',
-      nats: this.serviceSettings,
-      partitions: options.partitions,
-      port: await preferredPort(GATEWAY_PORT),
-      env: { LOG_LEVEL: options.logLevel },
-      logFile: join(this.logDir, 'gateway.log'),
-      ownProcessGroup: true,
-      ...(signal ? { signal } : {}),
-    });
-    this.processes.push(gateway);
-    options.onProgress(`${'gateway'.padEnd(24)} ${gateway.url}/hooks/claude-code`);
+    // The agents' edge: every agent's hooks, each agent with its own token.
+    const gateway = await this.startService('gateway', GATEWAY_PORT, { LOG_LEVEL: options.logLevel });
+    options.onProgress(`${'gateway'.padEnd(24)} ${gateway.url}/hooks/<agent>`);
     const gate = this.processes.find((p) => p.app === 'gate')!;
-    const consoleApp = await ServiceProcess.start({
-      app: 'console',
-      nats: this.serviceSettings,
-      partitions: options.partitions,
-      port: await preferredPort(CONSOLE_PORT),
-      env: { LOG_LEVEL: options.logLevel, CONSOLE_GATE_URL: gate.url },
-      logFile: join(this.logDir, 'console.log'),
-      ownProcessGroup: true,
-      ...(signal ? { signal } : {}),
-    });
-    this.processes.push(consoleApp);
+    const consoleApp = await this.startService('console', CONSOLE_PORT, { LOG_LEVEL: options.logLevel, CONSOLE_GATE_URL: gate.url });
     options.onProgress(`${'console'.padEnd(24)} ${consoleApp.url}`);
     // Where this suite runs, for the commands run beside it (`warden operator` finds NATS here).
     const urls = Object.fromEntries(this.processes.map((p) => [`${p.app.replace(/-/g, '_')}_url`, p.url]));
@@ -273,15 +251,40 @@ export class LocalSuite {
     }
   }
 
+  /**
+   * Starts one of the suite's processes on its preferred port (a free one when that is taken), kept
+   * running: a process that dies is started again and reported (onIncident, and the supervisor's log).
+   */
+  private async startService(app: string, preferred: number, env: Record<string, string>): Promise<ServiceProcess> {
+    const { options } = this;
+    const serviceOptions: ServiceProcessOptions = {
+      app,
+      nats: this.serviceSettings,
+      partitions: options.partitions,
+      port: await preferredPort(preferred),
+      env,
+      logFile: join(this.logDir, `${app}.log`),
+      ownProcessGroup: true,
+    };
+    const first = await ServiceProcess.start({ ...serviceOptions, ...(options.signal ? { signal: options.signal } : {}) });
+    this.supervised.push(new SupervisedService(first, serviceOptions, (message) => this.incident(message)));
+    return first;
+  }
+
+  private incident(message: string): void {
+    appendFileSync(join(this.logDir, 'supervisor.log'), `${JSON.stringify({ time: new Date().toISOString(), msg: message })}\n`);
+    this.options.onIncident?.(message);
+  }
+
   /** Ends every process at once (SIGKILL), without waiting. */
   killNow(): void {
-    for (const service of this.processes) service.killNow();
+    for (const service of this.supervised) service.killNow();
     this.nats?.killNow();
   }
 
   /** Stops the services, then the database and NATS; this process is listed as running no more. */
   async stop(): Promise<void> {
-    await Promise.all(this.processes.map((p) => p.stop()));
+    await Promise.all(this.supervised.map((s) => s.stop()));
     await this.postgres?.stop();
     await this.nats?.stop();
     new RunningSuites().remove(process.pid);

@@ -65,6 +65,7 @@ export class PartitionCoordinator extends EventEmitter {
   private running = false;
   private ticking?: Promise<void>;
   private lastMembers = '';
+  private settledOnce = false;
   private firstTickDone = false;
   /** Built once: `holds` looks a partition's key up for every message handled. */
   private readonly partitionKeys: string[];
@@ -120,6 +121,14 @@ export class PartitionCoordinator extends EventEmitter {
   /** Has taken part in at least one round, so its view of the group is meaningful. */
   get started(): boolean {
     return this.firstTickDone;
+  }
+
+  /**
+   * Has held every partition the group assigned it, at least once: a replica started while a dead
+   * predecessor's leases still run owns nothing until they lapse, and is not ready before.
+   */
+  get settled(): boolean {
+    return this.settledOnce;
   }
 
   async start(): Promise<void> {
@@ -197,6 +206,7 @@ export class PartitionCoordinator extends EventEmitter {
       if (!this.owned.has(partition)) await this.claim(partition, leaseMs);
     }
     this.firstTickDone = true;
+    if (!this.settledOnce && [...mine].every((partition) => this.owned.has(partition))) this.settledOnce = true;
   }
 
   private async runTick(): Promise<void> {
