@@ -1,6 +1,6 @@
 import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadSettingsFile } from '@warden/settings-loader';
-import { resolveGateSettings, type HumanGate } from './domain/human-gates.js';
+import { resolveGateSettings, type HumanGate } from '@warden/gate';
 
 /**
  * The gate's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port 3105

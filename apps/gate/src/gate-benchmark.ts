@@ -11,7 +11,7 @@ import {
 } from '@warden/contracts';
 import { buildTopology, BusConnection, MessagePublisher, MessagingMetrics, provision } from '@warden/messaging';
 import { createLogger, MetricsRegistry, percentile } from '@warden/observability';
-import { resolveGates } from './domain/human-gates.js';
+import { resolveGates } from '@warden/gate';
 import { GateMetrics } from './relay/gate-metrics.js';
 import { HitlRelay } from './relay/hitl-relay.js';
 import { GateStores } from './relay/relay-stores.js';

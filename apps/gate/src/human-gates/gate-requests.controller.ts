@@ -6,7 +6,7 @@ import { CommandDispatcher } from '../core/command-dispatcher.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
 import { readJsonBody } from '../core/gateway-body.js';
 import { GatewayExceptionFilter } from '../core/gateway-errors.js';
-import { answerProblem, checkAnswer, type GateRequestRecord } from '../domain/gate-request.js';
+import { answerProblem, checkAnswer, type GateRequestRecord } from '@warden/gate';
 import { sendOutcome } from '../hitl/outcome.js';
 import { GateStores } from '../relay/relay-stores.js';
 

@@ -1,5 +1,5 @@
 import { actionDigest, reusedActionIdDetail, type AnyMessage, type DecisionRecord, type MessageOf } from '@warden/contracts';
-import type { Verdict } from '../domain/buffer-entry.js';
+import type { Verdict } from '@warden/gate';
 import type { DecisionRecordStore } from './relay-stores.js';
 
 export interface DecisionSenderOptions {

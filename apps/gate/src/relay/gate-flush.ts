@@ -1,10 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
-import type { StoredEntry } from '../domain/buffer-entry.js';
-import type { OutgoingMessage } from '../domain/flush-plan.js';
-import { answerOf, flushPlanOf, onFlushed, type GateView } from '../domain/gate-session.js';
-import type { SessionFacts } from '../domain/human-gates.js';
+import { answerOf, flushPlanOf, onFlushed, type GateView, type OutgoingMessage, type SessionFacts, type StoredEntry } from '@warden/gate';
 import type { DecisionSender } from './decision-sender.js';
 import type { GateMetrics } from './gate-metrics.js';
 import type { GateStores } from './relay-stores.js';

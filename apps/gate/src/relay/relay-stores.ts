@@ -11,10 +11,7 @@ import {
   gateBufferSubject,
 } from '@warden/contracts';
 import { onTheBus, RecordConflictError, RecordStore, type BusConnection } from '@warden/messaging';
-import type { BufferEntry, StoredEntry } from '../domain/buffer-entry.js';
-import type { GateRequestRecord } from '../domain/gate-request.js';
-import type { SessionFacts } from '../domain/human-gates.js';
-import type { SessionRelayState } from '../domain/relay-state.js';
+import type { BufferEntry, GateRequestRecord, SessionFacts, SessionRelayState, StoredEntry } from '@warden/gate';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -6,7 +6,7 @@ import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { GateOptions } from '../config.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
-import type { HumanGate } from '../domain/human-gates.js';
+import type { HumanGate } from '@warden/gate';
 import { HUMAN_GATES, HumanGatesModule } from '../human-gates/human-gates.module.js';
 import { GateMetrics } from './gate-metrics.js';
 import { GateMessageHandlers } from './gate-message.handlers.js';
