@@ -155,6 +155,17 @@ export default tseslint.config(
     },
   },
   {
+    // The gate's core (options, stores, metrics, the command dispatcher) is what its features share: the
+    // relay, the operator API and the human gates use it, and it uses none of them.
+    files: ['apps/gate/src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../relay/*', '../hitl/*', '../human-gates/*'], message: "The gate's core is shared by its features and imports none of them: move what both need into core/ or @warden/gate." }] },
+      ],
+    },
+  },
+  {
     // The tracing library's barrel still exports with `export *`; it is named when the tracing work settles.
     files: ['libs/tracing/src/index.ts'],
     rules: { 'no-restricted-syntax': 'off' },

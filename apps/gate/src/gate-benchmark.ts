@@ -12,9 +12,9 @@ import {
 import { buildTopology, BusConnection, MessagePublisher, MessagingMetrics, provision } from '@warden/messaging';
 import { createLogger, MetricsRegistry, percentile } from '@warden/observability';
 import { resolveGates } from '@warden/gate';
-import { GateMetrics } from './relay/gate-metrics.js';
+import { GateMetrics } from './core/gate-metrics.js';
 import { HitlRelay } from './relay/hitl-relay.js';
-import { GateStores } from './relay/relay-stores.js';
+import { GateStores } from './core/gate-stores.js';
 
 /**
  * Measures the gate's relay against a real nats-server, in process: the time the relay adds to a

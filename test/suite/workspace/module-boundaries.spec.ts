@@ -195,6 +195,15 @@ describe('module boundaries', () => {
     ]);
   });
 
+  it("keep the gate's core free of its features: the relay, the operator API and the human gates use it, not the other way", async () => {
+    for (const from of ['../relay/hitl-relay.js', '../hitl/session-views.js', '../human-gates/human-gates.module.js']) {
+      const code = `import * as m from '${from}';\nexport const probe = m;\n`;
+      expect([from, await ruleErrors('apps/gate/src/core/boundary-probe.ts', code, 'no-restricted-imports')]).toEqual([from, [expect.stringContaining("The gate's core is shared by its features")]]);
+    }
+    const core = `import { GateStores } from '../core/gate-stores.js';\nexport const probe = GateStores;\n`;
+    expect(await ruleErrors('apps/gate/src/relay/boundary-probe.ts', core, 'no-restricted-imports')).toEqual([]);
+  });
+
   it('keep a service to its own domain, and let the command line judge in process with any', async () => {
     const other = `import { SessionBreakers } from '@warden/breakers';\nexport const probe = SessionBreakers;\n`;
     expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', other)).toEqual([

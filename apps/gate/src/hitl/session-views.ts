@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { entryContent, stateHash, type PauseTrigger, type PendingRequest } from '@warden/gate';
-import { GateStores } from '../relay/relay-stores.js';
+import { GateStores } from '../core/gate-stores.js';
 
 export interface SessionSummary {
   session_id: string;

@@ -1,6 +1,6 @@
 import { actionDigest, reusedActionIdDetail, type AnyMessage, type DecisionRecord, type MessageOf } from '@warden/contracts';
 import type { Verdict } from '@warden/gate';
-import type { DecisionRecordStore } from './relay-stores.js';
+import type { DecisionRecordStore } from '../core/gate-stores.js';
 
 export interface DecisionSenderOptions {
   decisions: DecisionRecordStore;

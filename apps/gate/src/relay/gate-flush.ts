@@ -2,9 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
 import { answerOf, flushPlanOf, onFlushed, type GateView, type OutgoingMessage, type SessionFacts, type StoredEntry } from '@warden/gate';
+import type { GateMetrics } from '../core/gate-metrics.js';
+import type { GateStores } from '../core/gate-stores.js';
 import type { DecisionSender } from './decision-sender.js';
-import type { GateMetrics } from './gate-metrics.js';
-import type { GateStores } from './relay-stores.js';
 
 const PROGRESS_EVERY = 500;
 

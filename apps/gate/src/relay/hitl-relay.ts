@@ -25,13 +25,11 @@ import {
   type StoredEntry,
   type Verdict,
 } from '@warden/gate';
+import type { GateMetrics } from '../core/gate-metrics.js';
+import type { GateStores } from '../core/gate-stores.js';
 import { DecisionSender } from './decision-sender.js';
 import { GateFlush, type Flushing } from './gate-flush.js';
-import type { GateMetrics } from './gate-metrics.js';
 import { GateTimers } from './gate-timers.js';
-import type { GateStores } from './relay-stores.js';
-
-export type { CommandOutcome } from '@warden/gate';
 
 export interface RelayOptions {
   stores: GateStores;

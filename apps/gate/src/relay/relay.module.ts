@@ -3,15 +3,15 @@ import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { partitionOf } from '@warden/contracts';
 import { buildDeadLetter, MessagePublisher } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
+import type { HumanGate } from '@warden/gate';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { GateOptions } from '../config.js';
+import { GateMetrics } from '../core/gate-metrics.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
-import type { HumanGate } from '@warden/gate';
+import { GateStores } from '../core/gate-stores.js';
 import { HUMAN_GATES, HumanGatesModule } from '../human-gates/human-gates.module.js';
-import { GateMetrics } from './gate-metrics.js';
 import { GateMessageHandlers } from './gate-message.handlers.js';
 import { HitlRelay } from './hitl-relay.js';
-import { GateStores } from './relay-stores.js';
 
 /** The relay follows the partitions of the transport from start to shutdown. */
 @Injectable()
