@@ -161,7 +161,7 @@ export class BufferStore {
 
   /** Buffered entries per `<agent>.<session>`. */
   async counts(): Promise<Map<string, number>> {
-    const info = await this.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: '>' });
+    const info = await onTheBus('counting the gate buffers', () => this.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: '>' }));
     const counts = new Map<string, number>();
     for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
       const [, , agentId, sessionId] = subject.split('.');

@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
 import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { partitionOf } from '@warden/contracts';
-import { buildDeadLetter, MessagePublisher } from '@warden/messaging';
+import { buildDeadLetter, MessagePublisher, onTheBus } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import type { HumanGate } from '@warden/gate';
 import { LOGGER, type Logger } from '@warden/observability';
@@ -52,17 +52,19 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
           agentUserApprovals: options.agentUserApprovals,
           // The agent hears of it on its dead-letter subject, as of any proposal Warden rejects.
           refuse: (verdict, reason) =>
-            publisher.publishDeadLetter(
-              buildDeadLetter({
-                service: 'gate',
-                reason: 'rejected',
-                detail: reason,
-                type: 'action.proposed',
-                subject: `warden.action.${partitionOf(verdict.session_id, partitions)}.${verdict.agent_id}.${verdict.session_id}`,
-                data: new TextEncoder().encode(JSON.stringify(verdict.payload.action)),
-                ...(verdict.causation_id ? { messageId: verdict.causation_id } : {}),
-                address: { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id },
-              }),
+            onTheBus('refusing a reused action id', () =>
+              publisher.publishDeadLetter(
+                buildDeadLetter({
+                  service: 'gate',
+                  reason: 'rejected',
+                  detail: reason,
+                  type: 'action.proposed',
+                  subject: `warden.action.${partitionOf(verdict.session_id, partitions)}.${verdict.agent_id}.${verdict.session_id}`,
+                  data: new TextEncoder().encode(JSON.stringify(verdict.payload.action)),
+                  ...(verdict.causation_id ? { messageId: verdict.causation_id } : {}),
+                  address: { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id },
+                }),
+              ),
             ),
           stores,
           publish: (message) => publisher.publishMessage(message),
