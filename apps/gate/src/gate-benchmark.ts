@@ -6,6 +6,7 @@ import {
   GATE_BUFFER_STREAM,
   newMessageId,
   publishSubject,
+  sessionSubscription,
   type MessageOf,
   type PayloadOf,
 } from '@warden/contracts';
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
     const outcome = await relay.onCommand(command(paused, 'hitl_unpause'));
     const flushSeconds = (performance.now() - flushStarted) / 1000;
     if (outcome.status !== 'ok') throw new Error(`unpause failed: ${JSON.stringify(outcome)}`);
-    const decisionSubject = `warden.decision.*.${AGENT}.${paused}`;
+    const decisionSubject = sessionSubscription('decision', AGENT, paused);
     const info = await bus.jsm.streams.info('WARDEN_DECISION', { subjects_filter: decisionSubject });
     const flushed = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
     relay.stop();

@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { partitionOf } from '@warden/contracts';
+import { partitionOf, sessionSubject, type SessionAddress } from '@warden/contracts';
 import { buildDeadLetter, MessagePublisher, onTheBus } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import type { HumanGate } from '@warden/gate';
@@ -12,6 +12,11 @@ import { GateStores } from '../core/gate-stores.js';
 import { HUMAN_GATES, HumanGatesModule } from '../human-gates/human-gates.module.js';
 import { GateMessageHandlers } from './gate-message.handlers.js';
 import { HitlRelay } from './hitl-relay.js';
+
+/** Where the proposal behind a verdict was stored: the subject and address of its dead letter. */
+function proposalOf(verdict: { agent_id: string; session_id: string }, partitions: number): SessionAddress {
+  return { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id };
+}
 
 /** The relay follows the partitions of the transport from start to shutdown. */
 @Injectable()
@@ -59,10 +64,10 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
                   reason: 'rejected',
                   detail: reason,
                   type: 'action.proposed',
-                  subject: `warden.action.${partitionOf(verdict.session_id, partitions)}.${verdict.agent_id}.${verdict.session_id}`,
+                  subject: sessionSubject(proposalOf(verdict, partitions)),
                   data: new TextEncoder().encode(JSON.stringify(verdict.payload.action)),
                   ...(verdict.causation_id ? { messageId: verdict.causation_id } : {}),
-                  address: { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id },
+                  address: proposalOf(verdict, partitions),
                 }),
               ),
             ),
