@@ -1,7 +1,7 @@
 // What the gate service and the command line use of this library.
 export { type BufferEntry, type DecisionEntry, entryContent, type InjectEntry, type PauseTrigger, type StoredEntry, type Verdict } from './buffer-entry.js';
 export { stateHash } from './canonical-hash.js';
-export { type Decision, decisionForHeld, decisionFromVerdict, type Resolution } from './decision-policy.js';
+export { approvalGoesToAgentUser, type Decision, decisionForHeld, decisionFromVerdict, type Resolution } from './decision-policy.js';
 export { type OutgoingMessage } from './flush-plan.js';
 export { answerProblem, checkAnswer, type GateRequestRecord } from './gate-request.js';
 export {
