@@ -20,7 +20,7 @@ export interface FlushOptions<S extends Flushing> {
     get(session: S): Promise<SessionFacts | undefined>;
     put(session: S, facts: SessionFacts): Promise<void>;
   };
-  /** Test-only fault injection: called after each message a flush published. */
+  /** Told after each message a flush published, with the count so far (a test stops the process there). */
   afterFlushed?(published: number): void;
 }
 

@@ -42,7 +42,7 @@ export interface RelayOptions {
   agentUserApprovals: boolean;
   /** Refuses a proposal, with the reason, to the agent (a dead letter of its verdict): a different action under an id already decided. */
   refuse(verdict: Verdict, reason: string): Promise<unknown>;
-  /** Test-only fault injection: called after each message a flush published. */
+  /** Told after each message a flush published, with the count so far (a test stops the process there). */
   afterFlushed?(published: number): void;
   now?: () => Date;
 }

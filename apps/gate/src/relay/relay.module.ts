@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { partitionOf, sessionSubject, type SessionAddress } from '@warden/contracts';
 import { buildDeadLetter, MessagePublisher, onTheBus } from '@warden/messaging';
@@ -11,7 +10,7 @@ import { GATE_OPTIONS } from '../core/gate-options.js';
 import { GateStores } from '../core/gate-stores.js';
 import { HUMAN_GATES, HumanGatesModule } from '../human-gates/human-gates.module.js';
 import { GateMessageHandlers } from './gate-message.handlers.js';
-import { HitlRelay } from './hitl-relay.js';
+import { HitlRelay, type RelayOptions } from './hitl-relay.js';
 
 /** Where the proposal behind a verdict was stored: the subject and address of its dead letter. */
 function proposalOf(verdict: { agent_id: string; session_id: string }, partitions: number): SessionAddress {
@@ -35,13 +34,16 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+/** What the relay is built with: the stores, the bus, metrics, the logger, the gate's options and human gates. */
+export const RELAY_OPTIONS = Symbol('warden.gate.relay-options');
+
 /** The HITL relay on the bus: every verdict passes through it on its way to becoming a decision. */
 @Module({
   imports: [HumanGatesModule],
   controllers: [GateMessageHandlers],
   providers: [
     {
-      provide: HitlRelay,
+      provide: RELAY_OPTIONS,
       useFactory: (
         stores: GateStores,
         publisher: MessagePublisher,
@@ -50,10 +52,9 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
         server: JetStreamServer,
         options: GateOptions,
         gates: readonly HumanGate[],
-      ) => {
-        const killAfter = options.faultKillAfterFlushed;
+      ): RelayOptions => {
         const partitions = server.options.topology.options.partitions;
-        return new HitlRelay({
+        return {
           agentUserApprovals: options.agentUserApprovals,
           // The agent hears of it on its dead-letter subject, as of any proposal Warden rejects.
           refuse: (verdict, reason) =>
@@ -77,23 +78,13 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
           metrics,
           log: logger,
           partitions,
-          ...(killAfter
-            ? {
-                afterFlushed: (published: number) => {
-                  if (published !== killAfter) return;
-                  // Written synchronously: the logger's asynchronous write would die with the process.
-                  writeSync(2, `${JSON.stringify({ level: 'fatal', service: 'gate', published, msg: 'GATE_FAULT_KILL_AFTER_FLUSHED reached: killing the process mid-flush' })}\n`);
-                  process.kill(process.pid, 'SIGKILL');
-                },
-              }
-            : {}),
-        });
+        };
       },
       inject: [GateStores, MessagePublisher, GateMetrics, LOGGER, JetStreamServer, GATE_OPTIONS, HUMAN_GATES],
     },
+    { provide: HitlRelay, useFactory: (options: RelayOptions) => new HitlRelay(options), inject: [RELAY_OPTIONS] },
     RelayLifecycle,
   ],
   exports: [HitlRelay],
 })
 export class RelayModule {}
-
