@@ -204,6 +204,17 @@ describe('module boundaries', () => {
     expect(await ruleErrors('apps/gate/src/relay/boundary-probe.ts', core, 'no-restricted-imports')).toEqual([]);
   });
 
+  it("let the benchmark run the services' domains and the in-process entries they export for it, and nothing else import those", async () => {
+    const bench = `import { StepReviewer } from '@warden/review';\nimport { HitlRelay } from '@warden/gate-service/in-process';\nimport { PatternSessions } from '@warden/pattern-detector/in-process';\nexport const probe = [StepReviewer, HitlRelay, PatternSessions];\n`;
+    expect(await boundaryErrors('test/bench/src/in-process/boundary-probe.ts', bench)).toEqual([]);
+    const entry = `import { AuditAppModule } from '@warden/audit/in-process';\nexport const probe = AuditAppModule;\n`;
+    expect(await boundaryErrors('apps/cli/src/boundary-probe.ts', entry)).toEqual([expect.stringContaining('Imports of apps are forbidden')]);
+    expect(await boundaryErrors('test/suite/scenarios/boundary-probe.spec.ts', entry)).toEqual([expect.stringContaining('Imports of apps are forbidden')]);
+    // The rest of an app stays its own, for the benchmark too.
+    const internal = `import { SessionViews } from '../../../../apps/gate/src/hitl/session-views.js';\nexport const probe = SessionViews;\n`;
+    expect(await boundaryErrors('test/bench/src/in-process/boundary-probe.ts', internal)).toEqual([expect.stringContaining('Projects cannot be imported by a relative or absolute path')]);
+  });
+
   it('keep a service to its own domain, and let the command line judge in process with any', async () => {
     const other = `import { SessionBreakers } from '@warden/breakers';\nexport const probe = SessionBreakers;\n`;
     expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', other)).toEqual([

@@ -13,19 +13,17 @@ import {
 import { buildTopology, BusConnection, MessagePublisher, MessagingMetrics, provision } from '@warden/messaging';
 import { createLogger, MetricsRegistry, percentile } from '@warden/observability';
 import { resolveGates } from '@warden/gate';
-import { GateMetrics } from './core/gate-metrics.js';
-import { HitlRelay } from './relay/hitl-relay.js';
-import { GateStores } from './core/gate-stores.js';
+import { GateMetrics, GateStores, HitlRelay } from '@warden/gate-service/in-process';
 
 /**
  * Measures the gate's relay against a real nats-server, in process: the time the relay adds to a
  * verdict's way to its decision in the normal state (beside a bare JetStream publish of the same
  * decision), how fast it buffers a paused session, and how fast an unpause flushes a 10,000-message
  * buffer (each message acknowledged before the next, progress recorded after each). Run by the
- * suite's benchmark (test/bench) and on its own: `node apps/gate/dist/gate-benchmark.js --help`.
+ * suite's benchmark (test/bench) and on its own: `node test/bench/dist/in-process/gate-benchmark.js --help`.
  */
 
-const HELP = `Usage: node apps/gate/dist/gate-benchmark.js [options] [NATS_URL]
+const HELP = `Usage: node test/bench/dist/in-process/gate-benchmark.js [options] [NATS_URL]
 
 Measures the gate's HITL relay against a running nats-server with JetStream (the Warden topology is
 provisioned first; it is idempotent). Prints JSON with --json.
