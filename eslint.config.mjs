@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules, and Nx module boundaries on two axes.
-//   scope:*  which part of the product a project belongs to (shared, agent, cli, suite, one per service)
+//   scope:*  which part of the product a project belongs to (shared, agent, cli, suite, bench, one per service)
 //   type:*   what kind of project it is:
 //     app        a service or the command line
 //     contracts  the message schemas: plain TypeScript, depends on nothing
@@ -10,7 +10,9 @@
 //     runtime    Nest, NATS and database wiring (the bus's Nest transport, service bootstrap, Nest observability, auth, local servers)
 //     tracing    traces of messages (OpenTelemetry), shared by the services' transport and the agent's SDK
 //     sdk        what agents embed; testing  the test harness; e2e  the system suite
-// Apps never import apps, libraries never import apps, and only tests may use the test harness.
+// Apps never import apps, libraries never import apps, and only tests may use the test harness. The one
+// exception is the benchmark (test/bench): it runs what a service does in process, through the entry each
+// such service exports for it alone (BENCHMARK_ENTRIES).
 // A domain library is plain TypeScript: it depends on contracts and other domain libraries only, and
 // imports no Nest, NATS, database, metrics, logging or file system; the command line may use the services'
 // domains (`warden check` and `warden eval` judge in process). The same holds for the `src/domain` folder
@@ -69,6 +71,8 @@ const scopeConstraints = [
   { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
   { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent', ...SERVICES.map((service) => `scope:${service}`)] },
   { sourceTag: 'scope:suite', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+  // The benchmark measures the services' domains in process, as the command line judges with them.
+  { sourceTag: 'scope:bench', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent', ...SERVICES.map((service) => `scope:${service}`)] },
   // The agent gateway speaks for agents: the agent side (SDK, hook adapters) and the shared libraries.
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
   ...SERVICES.map((service) => ({ sourceTag: `scope:${service}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${service}`] })),
@@ -100,11 +104,17 @@ const typeConstraints = (testCode) => [
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:util', 'type:bus', 'type:runtime', 'type:sdk', 'type:tracing', 'type:testing'] },
 ];
 
-const boundaries = (testCode) => [
+/**
+ * What a service exports for the benchmark's in-process measurements (its package.json "exports"): the
+ * Nest-free pieces its benchmark runs as the service does. Only test/bench may import them.
+ */
+const BENCHMARK_ENTRIES = ['@warden/audit/in-process', '@warden/gate-service/in-process', '@warden/pattern-detector/in-process'];
+
+const boundaries = (testCode, allow = []) => [
   'error',
   {
     enforceBuildableLibDependency: false,
-    allow: [],
+    allow,
     // The bus's, its Nest transport's and operator-auth's own integration tests run on the harness, which is built on them.
     ignoredCircularDependencies: testCode ? [['messaging', 'testing'], ['messaging-nest', 'testing'], ['operator-auth', 'testing']] : [],
     depConstraints: [...scopeConstraints, ...typeConstraints(testCode)],
@@ -155,6 +165,17 @@ export default tseslint.config(
     },
   },
   {
+    // The gate's core (options, stores, metrics, the command dispatcher) is what its features share: the
+    // relay, the operator API and the human gates use it, and it uses none of them.
+    files: ['apps/gate/src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../relay/*', '../hitl/*', '../human-gates/*'], message: "The gate's core is shared by its features and imports none of them: move what both need into core/ or @warden/gate." }] },
+      ],
+    },
+  },
+  {
     // The tracing library's barrel still exports with `export *`; it is named when the tracing work settles.
     files: ['libs/tracing/src/index.ts'],
     rules: { 'no-restricted-syntax': 'off' },
@@ -166,5 +187,9 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'off',
     },
+  },
+  {
+    files: ['test/bench/src/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(true, BENCHMARK_ENTRIES) },
   },
 );

@@ -1,6 +1,6 @@
 import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadSettingsFile } from '@warden/settings-loader';
-import { resolveGateSettings, type HumanGate } from './domain/human-gates.js';
+import { resolveGateSettings, type HumanGate } from '@warden/gate';
 
 /**
  * The gate's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port 3105
@@ -17,8 +17,6 @@ import { resolveGateSettings, type HumanGate } from './domain/human-gates.js';
  * - `GATE_AGENT_USER_APPROVALS` (default true): a proposal may hand a require_approval to the person at
  *   the agent's own terminal (control `approver: agent_user`, e.g. an interactive Claude Code session):
  *   the decision is allow with `ask_user`. False keeps every require_approval for operators.
- * - `GATE_FAULT_KILL_AFTER_FLUSHED`: test only. The process kills itself (SIGKILL) after a flush has
- *   published this many messages, to prove that an interrupted flush resumes without loss or duplicate.
  */
 export interface GateConfig extends ServiceRuntime {
   gate: GateOptions;
@@ -30,13 +28,11 @@ export interface GateOptions {
   inbox?: { dir: string; scanMs: number };
   commandReplyTimeoutMs: number;
   agentUserApprovals: boolean;
-  faultKillAfterFlushed?: number;
 }
 
 export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig {
   const configPath = env.GATE_CONFIG?.trim() || undefined;
   const inboxDir = env.GATE_INBOX_DIR?.trim() || undefined;
-  const fault = env.GATE_FAULT_KILL_AFTER_FLUSHED?.trim();
   return {
     ...loadServiceRuntime('gate', env),
     gate: {
@@ -45,7 +41,6 @@ export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig
       ...(inboxDir ? { inbox: { dir: inboxDir, scanMs: integerFromEnv(env, 'GATE_INBOX_SCAN_MS', 1000, 10) } } : {}),
       commandReplyTimeoutMs: integerFromEnv(env, 'GATE_COMMAND_REPLY_TIMEOUT_MS', 15_000, 1),
       agentUserApprovals: booleanFromEnv(env, 'GATE_AGENT_USER_APPROVALS', true),
-      ...(fault ? { faultKillAfterFlushed: integerFromEnv(env, 'GATE_FAULT_KILL_AFTER_FLUSHED', 0, 1) } : {}),
     },
   };
 }

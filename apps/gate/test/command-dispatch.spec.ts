@@ -1,4 +1,4 @@
-import { resolveGates } from '../src/domain/human-gates.js';
+import { resolveGates } from '@warden/gate';
 import { CommandDispatcher } from '../src/core/command-dispatcher.js';
 import { AGENT, GateFixture } from './gate-fixture.js';
 

@@ -31,12 +31,15 @@ describe('command inbox directory', () => {
     ...fields,
   });
   const waitFile = (path: string) => eventually(path, () => existsSync(path));
+  /** A file handled or moved aside: the inbox writes its result or reason in full first, then moves it. */
+  const waitProcessed = (session: string, id: string) => waitFile(join(inbox, session, '.processed', `${id}.json`));
+  const waitRejected = (session: string, id: string) => waitFile(join(inbox, session, '.rejected', `${id}.json`));
   const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
   it('applies a command file once and keeps it with the result under .processed', async () => {
     const session = f.newSession('inbox');
     drop(session, 'cmd-1', command(session, { type: 'hitl_pause', reason: 'From the command queue' }));
-    await waitFile(join(inbox, session, '.processed', 'cmd-1.result.json'));
+    await waitProcessed(session, 'cmd-1');
     expect(json(join(inbox, session, '.processed', 'cmd-1.result.json'))).toMatchObject({ status: 'ok' });
     expect(existsSync(join(inbox, session, 'cmd-1.json'))).toBe(false);
     expect(existsSync(join(inbox, session, '.processed', 'cmd-1.json'))).toBe(true);
@@ -50,12 +53,12 @@ describe('command inbox directory', () => {
     drop(session, 'cmd-3', command(session, { type: 'hitl_unpause' }));
     const decision = await f.waitDecision(session, held.payload.action_id);
     expect(decision.payload).toMatchObject({ decision: 'allow', updated_input: { file_path: '/work/app/x.ts' } });
-    await waitFile(join(inbox, session, '.processed', 'cmd-3.result.json'));
+    await waitProcessed(session, 'cmd-3');
     expect(f.on('gate_command', session).length).toBe(3);
 
     // The same command id again is not applied a second time.
     drop(session, 'cmd-1', command(session, { type: 'hitl_pause', reason: 'again' }));
-    await waitFile(join(inbox, session, '.rejected', 'cmd-1.reason.json'));
+    await waitRejected(session, 'cmd-1');
     expect(json(join(inbox, session, '.rejected', 'cmd-1.reason.json')).reason).toMatch(/^duplicate_command_id/);
     expect((await f.view(session)).status).toBe('normal');
   });
@@ -69,7 +72,7 @@ describe('command inbox directory', () => {
     const session = f.newSession('inbox');
     const body = typeof content === 'string' ? content : { session_id: session, ...content };
     drop(session, 'bad', body);
-    await waitFile(join(inbox, session, '.rejected', 'bad.reason.json'));
+    await waitRejected(session, 'bad');
     expect(json(join(inbox, session, '.rejected', 'bad.reason.json'))).toMatchObject({ status: 'error', reason });
     expect(existsSync(join(inbox, session, '.rejected', 'bad.json'))).toBe(true);
     expect(existsSync(join(inbox, session, 'bad.json'))).toBe(false);
@@ -79,7 +82,7 @@ describe('command inbox directory', () => {
   it('refuses a file whose session differs from its folder', async () => {
     const session = f.newSession('inbox');
     drop(session, 'elsewhere', command('another-session', { type: 'hitl_pause', reason: 'x' }));
-    await waitFile(join(inbox, session, '.rejected', 'elsewhere.reason.json'));
+    await waitRejected(session, 'elsewhere');
     expect(json(join(inbox, session, '.rejected', 'elsewhere.reason.json')).reason).toMatch(/^session_id_mismatch/);
     expect(f.on('gate_command', 'another-session')).toHaveLength(0);
   });
@@ -88,7 +91,7 @@ describe('command inbox directory', () => {
     const session = f.newSession('inbox');
     drop(session, 'ok-1', command(session, { type: 'hitl_inject', prompt: 'Carry on.' }));
     await f.waitOn('control', session, 'control.issued');
-    await waitFile(join(inbox, session, '.processed', 'ok-1.result.json'));
+    await waitProcessed(session, 'ok-1');
     expect(readdirSync(join(inbox, session)).sort()).toEqual(['.processed', '.processing']);
   });
 });

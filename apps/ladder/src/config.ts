@@ -1,6 +1,6 @@
 import type { AutomationLevel } from '@warden/contracts';
 import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
-import { DEFAULT_LADDER_SETTINGS, type LadderSettings } from './domain/ladder-settings.js';
+import { DEFAULT_LADDER_SETTINGS, type LadderSettings } from '@warden/ladder';
 
 /**
  * The ladder's configuration: the shared service environment (HTTP port 3106 by default; see

@@ -14,7 +14,7 @@ import {
 import { describeServiceContract, eventually, startInProcess, type RecordedMessage } from '@warden/testing';
 import { LadderAppModule } from '../src/app.module.js';
 import { loadLadderConfig } from '../src/config.js';
-import type { TrackRecord } from '../src/domain/track-record.js';
+import type { TrackRecord } from '@warden/ladder';
 
 const encoder = new TextEncoder();
 // New agents start at level 0 here, so that ten runs show the first promotion.

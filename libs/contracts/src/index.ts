@@ -51,6 +51,7 @@ export {
   type SessionChannelId,
 } from './channels.js';
 export {
+  anyChannelSubscription,
   DEAD_LETTER_ROOT,
   deadLetterStreamSubject,
   deadLetterSubject,
@@ -62,7 +63,9 @@ export {
   partitionProbeMapping,
   publishSubject,
   requestSubject,
+  requestSubjects,
   type SessionAddress,
+  sessionSubject,
   sessionSubscription,
   streamSubject,
   SUBJECT_ROOT,

@@ -1,11 +1,17 @@
 import {
+  anyChannelSubscription,
   deadLetterSubject,
+  deadLetterSubscription,
   parseSessionSubject,
   partitionFilter,
   partitionMapping,
   partitionOf,
   publishSubject,
+  requestSubject,
+  requestSubjects,
   SESSION_CHANNEL_IDS,
+  sessionSubject,
+  sessionSubscription,
   streamSubject,
 } from './index.js';
 
@@ -32,6 +38,19 @@ describe('subjects', () => {
     });
   });
 
+  it('writes the stored subject it reads back', () => {
+    const address = { channel: 'outcome', partition: 3, agentId: 'agent-7', sessionId: 'sess-9' } as const;
+    expect(sessionSubject(address)).toBe('warden.outcome.3.agent-7.sess-9');
+    expect(parseSessionSubject(sessionSubject(address))).toEqual(address);
+  });
+
+  it('subscribes to one session on one channel or on all, in any partition', () => {
+    expect(sessionSubscription('decision', 'agent-7', 'sess-9')).toBe('warden.decision.*.agent-7.sess-9');
+    expect(anyChannelSubscription('agent-7', 'sess-9')).toBe('warden.*.*.agent-7.sess-9');
+    // Not the dead letters (seven tokens), the gate's buffer (four) or the queries (three).
+    expect(anyChannelSubscription('agent-7', 'sess-9').split('.')).toHaveLength(5);
+  });
+
   it.each([
     'warden.action.agent.sess',
     'warden.teleport.1.agent.sess',
@@ -46,6 +65,13 @@ describe('subjects', () => {
     const origin = parseSessionSubject('warden.action.1.agent-1.sess-1');
     expect(deadLetterSubject('reviewer', origin)).toBe('warden.deadletter.reviewer.action.1.agent-1.sess-1');
     expect(deadLetterSubject('audit', null)).toBe('warden.deadletter.audit._._._._');
+    expect(deadLetterSubscription('agent-1', 'sess-1')).toBe('warden.deadletter.*.*.*.agent-1.sess-1');
+    expect(deadLetterSubscription('agent-1', '_', { service: 'ladder', channel: 'ladder_command' })).toBe('warden.deadletter.ladder.ladder_command.*.agent-1._');
+  });
+
+  it('finds every request channel under the request subjects', () => {
+    expect(requestSubjects()).toBe('warden.query.>');
+    expect(requestSubject('audit_query')).toMatch(/^warden\.query\.[a-z-]+$/);
   });
 
   it('has a channel id that is one subject token for every session channel', () => {

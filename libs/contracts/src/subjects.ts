@@ -24,6 +24,11 @@ export function sessionSubscription(channelId: SessionChannelId, agentId: string
   return `${SUBJECT_ROOT}.${channelId}.*.${agentId}.${sessionId}`;
 }
 
+/** What an observer subscribes to for everything on one session: every session channel, any partition. */
+export function anyChannelSubscription(agentId: string, sessionId: string): string {
+  return `${SUBJECT_ROOT}.*.*.${agentId}.${sessionId}`;
+}
+
 /** The server subject mapping that assigns sessions to partitions (nats-server 2.9 `mappings`). */
 export function partitionMapping(channelId: SessionChannelId, partitions: number): { from: string; to: string } {
   return {
@@ -48,6 +53,11 @@ export interface SessionAddress {
   sessionId: string;
 }
 
+/** A stored session-channel subject (after the server's mapping): what parseSessionSubject reads. */
+export function sessionSubject(address: SessionAddress): string {
+  return `${SUBJECT_ROOT}.${address.channel}.${address.partition}.${address.agentId}.${address.sessionId}`;
+}
+
 /** Reads a stored session-channel subject; null when it is not one. */
 export function parseSessionSubject(subject: string): SessionAddress | null {
   const tokens = subject.split('.');
@@ -66,13 +76,21 @@ export function deadLetterSubject(service: ServiceName, origin: SessionAddress |
   return `${DEAD_LETTER_ROOT}.${service}.${origin.channel}.${origin.partition}.${origin.agentId}.${origin.sessionId}`;
 }
 
-/** What an agent subscribes to, to learn that a service rejected one of its messages. */
-export function deadLetterSubscription(agentId: string, sessionId: string): string {
-  return `${DEAD_LETTER_ROOT}.*.*.*.${agentId}.${sessionId}`;
+/**
+ * What an agent subscribes to, to learn that a service rejected one of its messages; `from` narrows it to
+ * one service's rejections, or to those of messages on one channel.
+ */
+export function deadLetterSubscription(agentId: string, sessionId: string, from: { service?: ServiceName; channel?: SessionChannelId } = {}): string {
+  return `${DEAD_LETTER_ROOT}.${from.service ?? '*'}.${from.channel ?? '*'}.*.${agentId}.${sessionId}`;
 }
 
 export function deadLetterStreamSubject(): string {
   return `${DEAD_LETTER_ROOT}.>`;
+}
+
+/** The addresses of every request channel (`warden.query.<service>`): where operators send queries. */
+export function requestSubjects(): string {
+  return `${SUBJECT_ROOT}.query.>`;
 }
 
 /** Request/reply address of a request channel. */

@@ -13,6 +13,8 @@ export const WORKSPACE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..'
 export interface ServiceProcessOptions {
   /** App folder under apps/, e.g. `reviewer`. */
   app: string;
+  /** The script to run instead of the app's `dist/main.js`: a test's own entry point of the built app. */
+  script?: string;
   nats: NatsSettings;
   partitions: number;
   /** HTTP port; a free one when omitted. */
@@ -60,7 +62,7 @@ export class ServiceProcess {
   }
 
   static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
-    const main = join(WORKSPACE_ROOT, 'apps', options.app, 'dist', 'main.js');
+    const main = options.script ?? join(WORKSPACE_ROOT, 'apps', options.app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx run ${options.app}:build)`);
     const port = options.port ?? (await freePort());
     options.signal?.throwIfAborted();

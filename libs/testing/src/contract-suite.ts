@@ -2,6 +2,8 @@ import type { DynamicModule } from '@nestjs/common';
 import {
   CHANNELS,
   channelsReceivedBy,
+  DEAD_LETTER_ROOT,
+  deadLetterSubject,
   exampleMessage,
   MESSAGE_DEFINITIONS,
   messageTypesOn,
@@ -76,7 +78,7 @@ export class ContractHarness {
   async publishRaw(channel: ChannelId, sessionId: string, data: Uint8Array, id = newMessageId()): Promise<string> {
     const subject =
       CHANNELS[channel].kind === 'deadletter'
-        ? `warden.deadletter.reviewer.action.${partitionOf(sessionId, this.nats.partitions)}.${AGENT}.${sessionId}`
+        ? deadLetterSubject('reviewer', { channel: 'action', partition: partitionOf(sessionId, this.nats.partitions), agentId: AGENT, sessionId })
         : publishSubject(channel as SessionChannelId, AGENT, sessionId);
     await this.bus.js.publish(subject, data, { msgID: id });
     this.published.add(id);
@@ -118,7 +120,7 @@ export class ContractHarness {
   deadLetterFor(messageId: string, timeoutMs = 10_000) {
     return this.recorder.waitFor(
       (m) =>
-        m.subject.startsWith(`warden.deadletter.${this.options.service}.`) &&
+        m.subject.startsWith(`${DEAD_LETTER_ROOT}.${this.options.service}.`) &&
         (m.body.payload as { original_message_id?: string } | undefined)?.original_message_id === messageId,
       timeoutMs,
     );
@@ -128,7 +130,7 @@ export class ContractHarness {
   emitted() {
     return this.recorder.messages.filter((m) => {
       if (this.published.has(m.headers['Nats-Msg-Id'] ?? '')) return false;
-      if (m.subject.startsWith('warden.deadletter.')) return m.subject.startsWith(`warden.deadletter.${this.options.service}.`);
+      if (m.subject.startsWith(`${DEAD_LETTER_ROOT}.`)) return m.subject.startsWith(`${DEAD_LETTER_ROOT}.${this.options.service}.`);
       const address = parseSessionSubject(m.subject);
       return !!address && (CHANNELS[address.channel].senders as readonly string[]).includes(this.options.service);
     });

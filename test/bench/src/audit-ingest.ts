@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
+import { inProcessBenchmark } from './in-process-entries.js';
 
 const run = promisify(execFile);
 
-/** What apps/audit/dist/audit-benchmark.js prints with --json. */
+/** What test/bench/src/in-process/audit-benchmark.ts prints with --json. */
 export interface AuditIngestFigures {
   events: number;
   sessions: number;
@@ -22,11 +22,11 @@ export interface AuditIngestFigures {
 }
 
 /**
- * The audit's ingest rate beside a raw multi-row insert baseline, measured by the audit's own benchmark
- * entry point in a separate process with its own nats-server and PostgreSQL cluster.
+ * The audit's ingest rate beside a raw multi-row insert baseline, measured by the audit benchmark
+ * (test/bench/src/in-process/audit-benchmark.ts) in a separate process with its own nats-server and PostgreSQL cluster.
  */
 export async function measureAuditIngest(options: { count: number }): Promise<AuditIngestFigures> {
-  const entry = join(WORKSPACE_ROOT, 'apps/audit/dist/audit-benchmark.js');
+  const entry = inProcessBenchmark('audit');
   const { stdout } = await run(process.execPath, [entry, '--json', '--count', String(options.count)], {
     cwd: WORKSPACE_ROOT,
     maxBuffer: 4 * 1024 * 1024,

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import type { ReviewTimeSummary } from './review-time.js';
+import { inProcessBenchmark } from './in-process-entries.js';
 
 const run = promisify(execFile);
 
@@ -14,11 +14,11 @@ export interface BreakerTimeFigures {
 }
 
 /**
- * The breakers' check time per event, in process, measured by the breaker's own benchmark entry point
- * (apps/breaker/dist/breaker-benchmark.js) in a separate process.
+ * The breakers' check time per event, in process, measured by the breaker benchmark
+ * (test/bench/src/in-process/breaker-benchmark.ts) in a separate process.
  */
 export async function measureBreakerTime(options: { count: number }): Promise<BreakerTimeFigures> {
-  const entry = join(WORKSPACE_ROOT, 'apps/breaker/dist/breaker-benchmark.js');
+  const entry = inProcessBenchmark('breaker');
   const { stdout } = await run(process.execPath, [entry, '--json', '--count', String(options.count)], { cwd: WORKSPACE_ROOT, maxBuffer: 1024 * 1024, timeout: 300_000 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as BreakerTimeFigures;
 }

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import type { NatsSettings } from '@warden/messaging';
+import { inProcessBenchmark } from './in-process-entries.js';
 
 const run = promisify(execFile);
 
@@ -13,13 +13,13 @@ export interface GateRelayFigures {
 }
 
 /**
- * The gate relay's own figures, measured by the gate's benchmark entry point
- * (apps/gate/dist/gate-benchmark.js) against the benchmark's nats-server before the services start:
+ * The gate relay's own figures, measured by the gate benchmark
+ * (test/bench/src/in-process/gate-benchmark.ts) against the benchmark's nats-server before the services start:
  * what the relay adds to a decision in the normal state beside a bare publish, and the flush rate of a
  * paused session's buffer.
  */
 export async function measureGateRelay(nats: NatsSettings, options: { partitions: number; buffer: number }): Promise<GateRelayFigures> {
-  const entry = join(WORKSPACE_ROOT, 'apps/gate/dist/gate-benchmark.js');
+  const entry = inProcessBenchmark('gate');
   const { stdout } = await run(
     process.execPath,
     [entry, '--json', '--nats', nats.servers, '--partitions', String(options.partitions), '--buffer', String(options.buffer)],

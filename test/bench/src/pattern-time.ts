@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
+import { inProcessBenchmark } from './in-process-entries.js';
 
 const run = promisify(execFile);
 
-/** What apps/pattern-detector/dist/pattern-benchmark.js prints with --json. */
+/** What test/bench/src/in-process/pattern-benchmark.ts prints with --json. */
 export interface PatternTimeFigures {
   sessions: number;
   windowActions: number;
@@ -15,11 +15,11 @@ export interface PatternTimeFigures {
 
 /**
  * The detectors' time per event and their memory with many active sessions, in process, measured by the
- * pattern detector's own benchmark entry point in a separate process (so its heap is its own). The
+ * pattern benchmark (test/bench/src/in-process/pattern-benchmark.ts) in a separate process (so its heap is its own). The
  * sessions are held as the service holds them: by its session keeper, with the ids of the messages applied.
  */
 export async function measurePatternTime(options: { sessions: number; count: number }): Promise<PatternTimeFigures> {
-  const entry = join(WORKSPACE_ROOT, 'apps/pattern-detector/dist/pattern-benchmark.js');
+  const entry = inProcessBenchmark('pattern');
   const args = ['--expose-gc', entry, '--json', '--sessions', String(options.sessions), '--count', String(options.count)];
   const { stdout } = await run(process.execPath, args, { cwd: WORKSPACE_ROOT, maxBuffer: 4 * 1024 * 1024, timeout: 900_000 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as PatternTimeFigures;

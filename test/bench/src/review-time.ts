@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { nodeOptionsOf, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { inProcessBenchmark } from './in-process-entries.js';
 
 const run = promisify(execFile);
 
@@ -33,12 +33,12 @@ export interface ReviewTimeFigures {
 }
 
 /**
- * The step reviewer's in-process review time, measured by the reviewer's own benchmark entry point
- * (apps/reviewer/dist/review-benchmark.js) in a separate process so that nothing else shares its heap,
+ * The step reviewer's in-process review time, measured by the review benchmark
+ * (test/bench/src/in-process/review-benchmark.ts) in a separate process so that nothing else shares its heap,
  * started with the reviewer's own Node options (its young generation) as the service is.
  */
 export async function measureReviewTime(options: { customRules: number; count: number }): Promise<ReviewTimeFigures> {
-  const entry = join(WORKSPACE_ROOT, 'apps/reviewer/dist/review-benchmark.js');
+  const entry = inProcessBenchmark('review');
   const { stdout } = await run(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, 'reviewer'), entry, '--json', '--custom-rules', String(options.customRules), '--count', String(options.count)], {
     cwd: WORKSPACE_ROOT,
     maxBuffer: 1024 * 1024,

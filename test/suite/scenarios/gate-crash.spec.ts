@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessage, EXAMPLE_PAYLOADS, GATE_BUFFER_STREAM, gateBufferSubject, newMessageId, publishSubject, type PayloadOf } from '@warden/contracts';
-import { ServiceProcess } from '@warden/local-runtime';
+import { ServiceProcess, WORKSPACE_ROOT } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
 import type { ActionDecision } from '@warden/sdk';
 import { BusRecorder, eventually, operatorHeaders, operatorToken, TestNatsServer } from '@warden/testing';
@@ -10,6 +10,9 @@ import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** The built gate, made to kill itself in the middle of a flush (the fault lives in this test entry only). */
+const KILLED_MID_FLUSH = join(WORKSPACE_ROOT, 'apps/gate/test/faults/killed-mid-flush.mjs');
 
 /** The approver's API token, created in the nats-server of each test (see operatorToken). */
 let token = '';
@@ -98,9 +101,10 @@ describe('killing the gate', () => {
     const killAt = 600;
     let gate = await ServiceProcess.start({
       app: 'gate',
+      script: KILLED_MID_FLUSH,
       nats: nats.service,
       partitions: PARTITIONS,
-      env: { ...FAST_LEASES, WARDEN_REPLICA_ID: 'gate-faulty', GATE_FAULT_KILL_AFTER_FLUSHED: String(killAt) },
+      env: { ...FAST_LEASES, WARDEN_REPLICA_ID: 'gate-faulty', KILL_AFTER_FLUSHED: String(killAt) },
     });
     try {
       const session = `flush-${newMessageId().slice(0, 8)}`;
@@ -126,10 +130,10 @@ describe('killing the gate', () => {
       const subject = gateBufferSubject('agent-1', session);
       await eventually('the full buffer', async () => ((await bus.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: subject })).state.subjects?.[subject] ?? 0) === total, { timeoutMs: 60_000 });
 
-      // The faulty gate kills itself after publishing `killAt` decisions of the flush.
+      // The gate of the test entry kills itself after publishing `killAt` decisions of the flush.
       await command(gate, session, 'unpause').catch(() => undefined);
       await gate.whenExited();
-      expect(gate.logs).toContain('GATE_FAULT_KILL_AFTER_FLUSHED reached');
+      expect(gate.logs).toContain('KILL_AFTER_FLUSHED reached');
       const beforeCrash = await storedDecisions(bus, session);
       expect(beforeCrash).toEqual(actions.slice(0, killAt));
 

@@ -104,7 +104,8 @@ describe('module boundaries', () => {
   it('keep every domain folder plain, file by file: no Nest, NATS, database, metrics, logging or file system', async () => {
     const probe = (from: string) => `import * as m from '${from}';\nexport const probe = m;\n`;
     for (const from of ['@nestjs/common', '@nestjs/microservices', 'nats', '@nats-io/kv', 'typeorm', 'pg', 'prom-client', 'pino', 'nestjs-pino', 'node:fs', 'fs', 'fs/promises', 'node:fs/promises']) {
-      expect([from, await purityErrors('apps/gate/src/domain/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code is plain TypeScript')]]);
+      expect([from, await purityErrors('libs/gate/src/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code is plain TypeScript')]]);
+      expect([from, await purityErrors('apps/console/src/domain/boundary-probe.ts', probe(from))]).toEqual([from, [expect.stringContaining('Domain code is plain TypeScript')]]);
     }
     // The Warden libraries that re-export them are refused as well.
     for (const from of ['@warden/observability', '@warden/messaging', '@warden/messaging-nest', '@warden/service-bootstrap', '@warden/settings-loader']) {
@@ -117,9 +118,10 @@ describe('module boundaries', () => {
 
   it('let domain code use plain libraries, its tests the file system, and the rest of a service its framework', async () => {
     const plain = `import Type from 'typebox';\nimport { createHash } from 'node:crypto';\nimport { SEVERITIES } from '@warden/contracts';\nexport const probe = [Type, createHash, SEVERITIES];\n`;
-    expect(await purityErrors('apps/ladder/src/domain/boundary-probe.ts', plain)).toEqual([]);
+    expect(await purityErrors('libs/ladder/src/boundary-probe.ts', plain)).toEqual([]);
+    expect(await purityErrors('apps/intervention-controller/src/domain/boundary-probe.ts', plain)).toEqual([]);
     const files = `import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n`;
-    expect(await purityErrors('apps/ladder/src/domain/boundary-probe.spec.ts', files)).toEqual([]);
+    expect(await purityErrors('libs/ladder/src/boundary-probe.spec.ts', files)).toEqual([]);
     const nest = `import { Injectable } from '@nestjs/common';\nimport { readFileSync } from 'node:fs';\nexport const probe = [Injectable, readFileSync];\n`;
     expect(await purityErrors('apps/ladder/src/boundary-probe.ts', nest)).toEqual([]);
   });
@@ -172,6 +174,47 @@ describe('module boundaries', () => {
     expect(await ruleErrors('libs/observability/src/index.ts', `export { createLogger } from './logging/logger.js';\n`, 'no-restricted-syntax')).toEqual([]);
   });
 
+  it('keep the gate and the ladder to their own domain libraries, as every service is', async () => {
+    const gate = `import { decisionFromVerdict } from '@warden/gate';\nexport const probe = decisionFromVerdict;\n`;
+    const ladder = `import { AutomationLadder } from '@warden/ladder';\nexport const probe = AutomationLadder;\n`;
+    expect(await boundaryErrors('apps/gate/src/boundary-probe.ts', gate)).toEqual([]);
+    expect(await boundaryErrors('apps/ladder/src/boundary-probe.ts', ladder)).toEqual([]);
+    expect(await boundaryErrors('apps/gate/src/boundary-probe.ts', ladder)).toEqual([
+      expect.stringContaining('A project tagged with "scope:gate" can only depend on libs tagged with "scope:shared", "scope:gate"'),
+    ]);
+    expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', gate)).toEqual([
+      expect.stringContaining('A project tagged with "scope:reviewer" can only depend on libs tagged with "scope:shared", "scope:reviewer"'),
+    ]);
+    // Plain TypeScript, like every domain library.
+    const bus = `import { RecordStore } from '@warden/messaging';\nexport const probe = RecordStore;\n`;
+    expect(await boundaryErrors('libs/gate/src/boundary-probe.ts', bus)).toEqual([
+      expect.stringContaining('A project tagged with "type:domain" can only depend on libs tagged with "type:contracts", "type:domain"'),
+    ]);
+    expect(await purityErrors('libs/ladder/src/boundary-probe.ts', `import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n`)).toEqual([
+      expect.stringContaining('Domain code is plain TypeScript'),
+    ]);
+  });
+
+  it("keep the gate's core free of its features: the relay, the operator API and the human gates use it, not the other way", async () => {
+    for (const from of ['../relay/hitl-relay.js', '../hitl/session-views.js', '../human-gates/human-gates.module.js']) {
+      const code = `import * as m from '${from}';\nexport const probe = m;\n`;
+      expect([from, await ruleErrors('apps/gate/src/core/boundary-probe.ts', code, 'no-restricted-imports')]).toEqual([from, [expect.stringContaining("The gate's core is shared by its features")]]);
+    }
+    const core = `import { GateStores } from '../core/gate-stores.js';\nexport const probe = GateStores;\n`;
+    expect(await ruleErrors('apps/gate/src/relay/boundary-probe.ts', core, 'no-restricted-imports')).toEqual([]);
+  });
+
+  it("let the benchmark run the services' domains and the in-process entries they export for it, and nothing else import those", async () => {
+    const bench = `import { StepReviewer } from '@warden/review';\nimport { HitlRelay } from '@warden/gate-service/in-process';\nimport { PatternSessions } from '@warden/pattern-detector/in-process';\nexport const probe = [StepReviewer, HitlRelay, PatternSessions];\n`;
+    expect(await boundaryErrors('test/bench/src/in-process/boundary-probe.ts', bench)).toEqual([]);
+    const entry = `import { AuditAppModule } from '@warden/audit/in-process';\nexport const probe = AuditAppModule;\n`;
+    expect(await boundaryErrors('apps/cli/src/boundary-probe.ts', entry)).toEqual([expect.stringContaining('Imports of apps are forbidden')]);
+    expect(await boundaryErrors('test/suite/scenarios/boundary-probe.spec.ts', entry)).toEqual([expect.stringContaining('Imports of apps are forbidden')]);
+    // The rest of an app stays its own, for the benchmark too.
+    const internal = `import { SessionViews } from '../../../../apps/gate/src/hitl/session-views.js';\nexport const probe = SessionViews;\n`;
+    expect(await boundaryErrors('test/bench/src/in-process/boundary-probe.ts', internal)).toEqual([expect.stringContaining('Projects cannot be imported by a relative or absolute path')]);
+  });
+
   it('keep a service to its own domain, and let the command line judge in process with any', async () => {
     const other = `import { SessionBreakers } from '@warden/breakers';\nexport const probe = SessionBreakers;\n`;
     expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', other)).toEqual([
@@ -179,7 +222,7 @@ describe('module boundaries', () => {
     ]);
     const own = `import { StepReviewer } from '@warden/review';\nexport const probe = StepReviewer;\n`;
     expect(await boundaryErrors('apps/reviewer/src/boundary-probe.ts', own)).toEqual([]);
-    const cli = `import { StepReviewer } from '@warden/review';\nimport { SessionBreakers } from '@warden/breakers';\nexport const probe = [StepReviewer, SessionBreakers];\n`;
+    const cli = `import { StepReviewer } from '@warden/review';\nimport { SessionBreakers } from '@warden/breakers';\nimport { decisionFromVerdict } from '@warden/gate';\nexport const probe = [StepReviewer, SessionBreakers, decisionFromVerdict];\n`;
     expect(await boundaryErrors('apps/cli/src/boundary-probe.ts', cli)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   isSubjectToken,
   parseBreakerState,
   publishSubject,
+  sessionSubscription,
   type MessageOf,
   type PayloadOf,
 } from '@warden/contracts';
@@ -107,7 +108,7 @@ async function send(bus: OperatorBus, request: Extract<BreakerRequest, { action:
   const { agentId, sessionId, payload, waitMs } = request;
   const message = createMessage('breaker.command', { agent_id: agentId, session_id: sessionId, payload });
   // Subscribed before publishing, so that a fast answer is not missed.
-  const answers = bus.nc.subscribe(`warden.breaker.*.${agentId}.${sessionId}`);
+  const answers = bus.nc.subscribe(sessionSubscription('breaker', agentId, sessionId));
   try {
     const answer = waitMs > 0 ? applied(answers, message.id, waitMs) : Promise.resolve(undefined);
     await bus.nc.flush();

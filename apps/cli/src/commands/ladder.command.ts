@@ -2,11 +2,12 @@ import { Kvm } from '@nats-io/kv';
 import {
   AUTOMATION_LEVEL_DEFINITIONS,
   createMessage,
-  DEAD_LETTER_ROOT,
+  deadLetterSubscription,
   isSubjectToken,
   LADDER_RECORD_BUCKET,
   NO_SCOPE,
   publishSubject,
+  sessionSubscription,
   type AutomationLevel,
   type MessageOf,
   type PayloadOf,
@@ -110,8 +111,8 @@ const label = (level: number) => `${AUTOMATION_LEVEL_DEFINITIONS[level]?.name ??
 async function send(bus: OperatorBus, agentId: string, payload: PayloadOf<'ladder.command'>, waitMs: number): Promise<number> {
   const message = createMessage('ladder.command', { agent_id: agentId, session_id: NO_SCOPE, payload });
   // Subscribed before publishing, so that a fast answer is not missed.
-  const changes = bus.nc.subscribe(`warden.ladder.*.${agentId}.${NO_SCOPE}`);
-  const refusals = bus.nc.subscribe(`${DEAD_LETTER_ROOT}.ladder.ladder_command.*.${agentId}.${NO_SCOPE}`);
+  const changes = bus.nc.subscribe(sessionSubscription('ladder', agentId, NO_SCOPE));
+  const refusals = bus.nc.subscribe(deadLetterSubscription(agentId, NO_SCOPE, { service: 'ladder', channel: 'ladder_command' }));
   try {
     const answer = waitMs > 0 ? firstAnswer(message.id, changes, refusals, waitMs) : Promise.resolve(undefined);
     await bus.nc.flush();

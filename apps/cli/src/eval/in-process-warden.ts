@@ -6,6 +6,7 @@ import { StepReviewer, SupervisionState, type ReviewSources } from '@warden/revi
 import { actionSummary } from '@warden/agent-edge';
 import type { RecordedAction, RecordedSession } from '../replay/recorded-session.js';
 import { RecordingClock } from '../replay/recording-clock.js';
+import { gateOutcome } from './gate-decision.js';
 
 /** Everything Warden judges a session with, in one process: the four services' settings. */
 export interface WardenSettings {
@@ -27,7 +28,7 @@ export interface JudgedAction {
   title: string;
   /** null: not reviewed (the session was stopped before it). */
   verdict: VerdictKind | null;
-  /** allow: it ran (allowed, warned, modified, or held and approved); deny: Warden refused it; stopped: never proposed. */
+  /** allow: it ran (the gate's decision allowed it, after the approval it was held for); deny: Warden refused it; stopped: never proposed. */
   decision: 'allow' | 'deny' | 'stopped';
   held: boolean;
   reasons: string[];
@@ -197,16 +198,15 @@ class SessionJudgement {
     const verdictMessage = this.message('review.verdict', verdict);
     this.onPatterns(this.patterns.verdict(this.now, verdict));
     this.onIssue(verdictMessage);
-    const held = verdict.verdict === 'require_approval';
-    const ran = verdict.verdict === 'allow' || verdict.verdict === 'warn' || verdict.verdict === 'modify' || (held && this.options.approvals === 'approve');
+    const gate = gateOutcome(verdictMessage, this.options.approvals);
     return {
       index: index + 1,
       actionId: recorded.recordedId ?? recorded.actionId,
       tool: recorded.tool,
       title: titleOf(recorded),
       verdict: verdict.verdict,
-      decision: ran ? 'allow' : 'deny',
-      held,
+      decision: gate.ran ? 'allow' : 'deny',
+      held: gate.held,
       reasons: verdict.reasons,
       ruleHits: verdict.rule_hits ?? [],
       validators: (verdict.validations ?? []).filter((v) => !v.shadow && v.result !== 'caution').map((v) => v.validator),

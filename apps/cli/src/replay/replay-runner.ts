@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { createMessage, parseMessage, publishSubject, type AnyMessage, type PayloadOf } from '@warden/contracts';
+import { anyChannelSubscription, createMessage, parseMessage, publishSubject, type AnyMessage, type PayloadOf } from '@warden/contracts';
 import type { NatsSettings } from '@warden/messaging';
 import { WardenClient, type ActionDecision } from '@warden/sdk';
 import { actionSummary } from '@warden/agent-edge';
@@ -85,7 +85,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       applyControl: false,
       name: 'warden-replay-agent',
     });
-    const sub = observer.subscribe(`warden.*.*.${agent.agentId}.${sessionId}`, {
+    const sub = observer.subscribe(anyChannelSubscription(agent.agentId, sessionId), {
       callback: (error, msg) => {
         if (error) return;
         const parsed = parseMessage(msg.data);

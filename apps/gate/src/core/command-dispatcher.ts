@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createInbox, headers } from '@nats-io/transport-node';
 import { createMessage, derivedMessageId, newMessageId, publishSubject, validateMessage, type MessageOf } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
-import type { HitlCommand } from '../domain/hitl-command.js';
-import type { CommandOutcome } from '../relay/hitl-relay.js';
+import type { CommandOutcome, HitlCommand } from '@warden/gate';
 import type { GateOptions } from '../config.js';
 import { GATE_OPTIONS } from './gate-options.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isSubjectToken } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
 import type { DispatchOutcome } from '../core/command-dispatcher.js';
-import { checkHitlCommand, type HitlCommand } from '../domain/hitl-command.js';
+import { checkHitlCommand, type HitlCommand } from '@warden/gate';
 
 /** Where a command file goes once handled, next to the session's new files. */
 export const INBOX_FOLDERS = { processing: '.processing', processed: '.processed', rejected: '.rejected' } as const;

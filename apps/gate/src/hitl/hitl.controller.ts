@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { CommandDispatcher } from '../core/command-dispatcher.js';
 import { readJsonBody } from '../core/gateway-body.js';
 import { GatewayExceptionFilter } from '../core/gateway-errors.js';
-import { checkHitlCommand, isHitlCommandType } from '../domain/hitl-command.js';
+import { checkHitlCommand, isHitlCommandType } from '@warden/gate';
 import { sendOutcome } from './outcome.js';
 import { SessionViews, type SessionSummary, type SessionView } from './session-views.js';
 

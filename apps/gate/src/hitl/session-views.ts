@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { entryContent } from '../domain/buffer-entry.js';
-import { stateHash } from '../domain/canonical-hash.js';
-import type { PauseTrigger } from '../domain/buffer-entry.js';
-import type { PendingRequest } from '../domain/relay-state.js';
-import { GateStores } from '../relay/relay-stores.js';
+import { entryContent, stateHash, type PauseTrigger, type PendingRequest } from '@warden/gate';
+import { GateStores } from '../core/gate-stores.js';
 
 export interface SessionSummary {
   session_id: string;

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, Req, Res, UnprocessableEntityException, UseFilters, UseGuards } from '@nestjs/common';
+import { answerProblem, checkAnswer, type GateRequestRecord } from '@warden/gate';
 import { OperatorAuthGuard, operatorOf, Requires } from '@warden/operator-auth';
 import type { Request, Response } from 'express';
 import type { GateOptions } from '../config.js';
@@ -6,9 +7,8 @@ import { CommandDispatcher } from '../core/command-dispatcher.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
 import { readJsonBody } from '../core/gateway-body.js';
 import { GatewayExceptionFilter } from '../core/gateway-errors.js';
-import { answerProblem, checkAnswer, type GateRequestRecord } from '../domain/gate-request.js';
+import { GateStores } from '../core/gate-stores.js';
 import { sendOutcome } from '../hitl/outcome.js';
-import { GateStores } from '../relay/relay-stores.js';
 
 const STATUSES = ['pending', 'approved', 'approved_with_conditions', 'rejected', 'timed_out', 'all'];
 

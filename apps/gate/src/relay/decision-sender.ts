@@ -1,6 +1,6 @@
 import { actionDigest, reusedActionIdDetail, type AnyMessage, type DecisionRecord, type MessageOf } from '@warden/contracts';
-import type { Verdict } from '../domain/buffer-entry.js';
-import type { DecisionRecordStore } from './relay-stores.js';
+import { approvalGoesToAgentUser, type Verdict } from '@warden/gate';
+import type { DecisionRecordStore } from '../core/gate-stores.js';
 
 export interface DecisionSenderOptions {
   decisions: DecisionRecordStore;
@@ -39,7 +39,7 @@ export class DecisionSender {
 
   /** The proposal hands a require_approval to the agent's own user, and the gate lets it. */
   delegated(verdict: Verdict): boolean {
-    return this.options.agentUserApprovals && verdict.control?.approver === 'agent_user';
+    return approvalGoesToAgentUser(verdict, this.options.agentUserApprovals);
   }
 
   private async answer(verdict: Verdict, earlier: DecisionRecord): Promise<void> {

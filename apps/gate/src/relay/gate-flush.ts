@@ -1,13 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
-import type { StoredEntry } from '../domain/buffer-entry.js';
-import type { OutgoingMessage } from '../domain/flush-plan.js';
-import { answerOf, flushPlanOf, onFlushed, type GateView } from '../domain/gate-session.js';
-import type { SessionFacts } from '../domain/human-gates.js';
+import { answerOf, flushPlanOf, onFlushed, type GateView, type OutgoingMessage, type SessionFacts, type StoredEntry } from '@warden/gate';
+import type { GateMetrics } from '../core/gate-metrics.js';
+import type { GateStores } from '../core/gate-stores.js';
 import type { DecisionSender } from './decision-sender.js';
-import type { GateMetrics } from './gate-metrics.js';
-import type { GateStores } from './relay-stores.js';
 
 const PROGRESS_EVERY = 500;
 
@@ -23,7 +20,7 @@ export interface FlushOptions<S extends Flushing> {
     get(session: S): Promise<SessionFacts | undefined>;
     put(session: S, facts: SessionFacts): Promise<void>;
   };
-  /** Test-only fault injection: called after each message a flush published. */
+  /** Told after each message a flush published, with the count so far (a test stops the process there). */
   afterFlushed?(published: number): void;
 }
 

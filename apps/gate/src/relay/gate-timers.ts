@@ -1,4 +1,4 @@
-import type { PendingRequest } from '../domain/relay-state.js';
+import type { PendingRequest } from '@warden/gate';
 
 /** A retry of a failed timeout waits this long. */
 const RETRY_MS = 1_000;

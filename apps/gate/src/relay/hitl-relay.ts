@@ -1,10 +1,9 @@
 import { partitionOf, type AnyMessage, type MessageOf } from '@warden/contracts';
 import { SessionHolder, type PartitionSource, type SessionAddress } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
-import type { BufferEntry, StoredEntry, Verdict } from '../domain/buffer-entry.js';
-import type { Resolution } from '../domain/decision-policy.js';
-import { answerProblem } from '../domain/gate-request.js';
 import {
+  answerProblem,
+  checkCommandMessage,
   factsAfter,
   holdOf,
   onIdleUnpause,
@@ -15,20 +14,22 @@ import {
   onTimeout,
   onVerdict,
   unpauseResolution,
+  type BufferEntry,
   type CommandOutcome,
   type GateEffect,
+  type HitlCommand,
+  type HumanGate,
+  type Resolution,
   type ResumeHow,
-} from '../domain/gate-session.js';
-import { checkCommandMessage, type HitlCommand } from '../domain/hitl-command.js';
-import type { HumanGate, SessionFacts } from '../domain/human-gates.js';
+  type SessionFacts,
+  type StoredEntry,
+  type Verdict,
+} from '@warden/gate';
+import type { GateMetrics } from '../core/gate-metrics.js';
+import type { GateStores } from '../core/gate-stores.js';
 import { DecisionSender } from './decision-sender.js';
 import { GateFlush, type Flushing } from './gate-flush.js';
-import type { GateMetrics } from './gate-metrics.js';
 import { GateTimers } from './gate-timers.js';
-import type { GateStores } from './relay-stores.js';
-
-export type { CommandOutcome } from '../domain/gate-session.js';
-export { TIMEOUT_REJECTION_PROMPT } from '../domain/gate-session.js';
 
 export interface RelayOptions {
   stores: GateStores;
@@ -41,7 +42,7 @@ export interface RelayOptions {
   agentUserApprovals: boolean;
   /** Refuses a proposal, with the reason, to the agent (a dead letter of its verdict): a different action under an id already decided. */
   refuse(verdict: Verdict, reason: string): Promise<unknown>;
-  /** Test-only fault injection: called after each message a flush published. */
+  /** Told after each message a flush published, with the count so far (a test stops the process there). */
   afterFlushed?(published: number): void;
   now?: () => Date;
 }
@@ -65,7 +66,7 @@ const MAX_CACHED_SESSIONS = 100_000;
 
 /**
  * The HITL relay (FRD-011) of the sessions whose partitions this replica owns: the shell of the gate's
- * aggregate (domain/gate-session.ts). Each message is handled in its session's lane: the shell loads
+ * aggregate (@warden/gate's gate-session). Each message is handled in its session's lane: the shell loads
  * what the aggregate needs (the session's state, facts, buffer), asks it, and runs the effects it
  * returns in order — every change written to JetStream (KV with compare-and-set, and the buffer stream)
  * before it is acted on. The sessions are held by the messaging library's SessionHolder: a cache of

@@ -1,17 +1,21 @@
-import { writeSync } from 'node:fs';
 import { Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { partitionOf } from '@warden/contracts';
-import { buildDeadLetter, MessagePublisher } from '@warden/messaging';
+import { partitionOf, sessionSubject, type SessionAddress } from '@warden/contracts';
+import { buildDeadLetter, MessagePublisher, onTheBus } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
+import type { HumanGate } from '@warden/gate';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { GateOptions } from '../config.js';
+import { GateMetrics } from '../core/gate-metrics.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
-import type { HumanGate } from '../domain/human-gates.js';
+import { GateStores } from '../core/gate-stores.js';
 import { HUMAN_GATES, HumanGatesModule } from '../human-gates/human-gates.module.js';
-import { GateMetrics } from './gate-metrics.js';
 import { GateMessageHandlers } from './gate-message.handlers.js';
-import { HitlRelay } from './hitl-relay.js';
-import { GateStores } from './relay-stores.js';
+import { HitlRelay, type RelayOptions } from './hitl-relay.js';
+
+/** Where the proposal behind a verdict was stored: the subject and address of its dead letter. */
+function proposalOf(verdict: { agent_id: string; session_id: string }, partitions: number): SessionAddress {
+  return { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id };
+}
 
 /** The relay follows the partitions of the transport from start to shutdown. */
 @Injectable()
@@ -30,13 +34,16 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+/** What the relay is built with: the stores, the bus, metrics, the logger, the gate's options and human gates. */
+export const RELAY_OPTIONS = Symbol('warden.gate.relay-options');
+
 /** The HITL relay on the bus: every verdict passes through it on its way to becoming a decision. */
 @Module({
   imports: [HumanGatesModule],
   controllers: [GateMessageHandlers],
   providers: [
     {
-      provide: HitlRelay,
+      provide: RELAY_OPTIONS,
       useFactory: (
         stores: GateStores,
         publisher: MessagePublisher,
@@ -45,24 +52,25 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
         server: JetStreamServer,
         options: GateOptions,
         gates: readonly HumanGate[],
-      ) => {
-        const killAfter = options.faultKillAfterFlushed;
+      ): RelayOptions => {
         const partitions = server.options.topology.options.partitions;
-        return new HitlRelay({
+        return {
           agentUserApprovals: options.agentUserApprovals,
           // The agent hears of it on its dead-letter subject, as of any proposal Warden rejects.
           refuse: (verdict, reason) =>
-            publisher.publishDeadLetter(
-              buildDeadLetter({
-                service: 'gate',
-                reason: 'rejected',
-                detail: reason,
-                type: 'action.proposed',
-                subject: `warden.action.${partitionOf(verdict.session_id, partitions)}.${verdict.agent_id}.${verdict.session_id}`,
-                data: new TextEncoder().encode(JSON.stringify(verdict.payload.action)),
-                ...(verdict.causation_id ? { messageId: verdict.causation_id } : {}),
-                address: { channel: 'action', partition: partitionOf(verdict.session_id, partitions), agentId: verdict.agent_id, sessionId: verdict.session_id },
-              }),
+            onTheBus('refusing a reused action id', () =>
+              publisher.publishDeadLetter(
+                buildDeadLetter({
+                  service: 'gate',
+                  reason: 'rejected',
+                  detail: reason,
+                  type: 'action.proposed',
+                  subject: sessionSubject(proposalOf(verdict, partitions)),
+                  data: new TextEncoder().encode(JSON.stringify(verdict.payload.action)),
+                  ...(verdict.causation_id ? { messageId: verdict.causation_id } : {}),
+                  address: proposalOf(verdict, partitions),
+                }),
+              ),
             ),
           stores,
           publish: (message) => publisher.publishMessage(message),
@@ -70,23 +78,13 @@ class RelayLifecycle implements OnModuleInit, OnModuleDestroy {
           metrics,
           log: logger,
           partitions,
-          ...(killAfter
-            ? {
-                afterFlushed: (published: number) => {
-                  if (published !== killAfter) return;
-                  // Written synchronously: the logger's asynchronous write would die with the process.
-                  writeSync(2, `${JSON.stringify({ level: 'fatal', service: 'gate', published, msg: 'GATE_FAULT_KILL_AFTER_FLUSHED reached: killing the process mid-flush' })}\n`);
-                  process.kill(process.pid, 'SIGKILL');
-                },
-              }
-            : {}),
-        });
+        };
       },
       inject: [GateStores, MessagePublisher, GateMetrics, LOGGER, JetStreamServer, GATE_OPTIONS, HUMAN_GATES],
     },
+    { provide: HitlRelay, useFactory: (options: RelayOptions) => new HitlRelay(options), inject: [RELAY_OPTIONS] },
     RelayLifecycle,
   ],
   exports: [HitlRelay],
 })
 export class RelayModule {}
-

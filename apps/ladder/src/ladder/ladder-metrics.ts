@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsRegistry } from '@warden/observability';
-import type { CommandRejection } from '../domain/automation-ladder.js';
-import type { LevelChange } from '../domain/track-record.js';
+import type { CommandRejection, LevelChange } from '@warden/ladder';
 
 /**
  * The ladder's series. Levels are counted as agents per level: the registry refuses per-agent labels

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { LadderConfig } from '../config.js';
-import { AutomationLadder } from '../domain/automation-ladder.js';
+import { AutomationLadder } from '@warden/ladder';
 import { AutomationLevelPublisher } from './automation-level.publisher.js';
 import { LadderHandler } from './ladder.handler.js';
 import { LadderMetrics } from './ladder-metrics.js';

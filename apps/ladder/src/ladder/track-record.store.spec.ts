@@ -3,8 +3,7 @@ import { AUTOMATION_LEVEL_BUCKET, LADDER_RECORD_BUCKET, parseAutomationLevel } f
 import { BusConnection } from '@warden/messaging';
 import { MetricsRegistry } from '@warden/observability';
 import { TestNatsServer } from '@warden/testing';
-import { AutomationLadder } from '../domain/automation-ladder.js';
-import { CorruptTrackRecordError } from '../domain/track-record.js';
+import { AutomationLadder, CorruptTrackRecordError } from '@warden/ladder';
 import { AutomationLevelPublisher } from './automation-level.publisher.js';
 import { LadderMetrics } from './ladder-metrics.js';
 import { TrackRecordStore } from './track-record.store.js';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LADDER_RECORD_BUCKET } from '@warden/contracts';
 import { BusConnection, RecordStore } from '@warden/messaging';
-import type { LadderStep } from '../domain/automation-ladder.js';
-import { parseTrackRecord, type TrackRecord } from '../domain/track-record.js';
+import { parseTrackRecord, type LadderStep, type TrackRecord } from '@warden/ladder';
 import { LadderMetrics } from './ladder-metrics.js';
 
 export interface StoredRecord {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parseSessionSubject, type MessageOf } from '@warden/contracts';
+import { parseSessionSubject, sessionSubject, type MessageOf } from '@warden/contracts';
 import { asTransient, BusConnection, onTheBus, SessionLifecycle, streamName, TOPOLOGY_DEFAULTS } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { ReviewerConfig } from '../config.js';
@@ -55,7 +55,7 @@ export class SessionSync {
     }
     const previous = session.history.at(-1);
     if (previous?.status === 'pending' && session.outcomeLookupsEmpty < QUIET_AFTER_EMPTY_LOOKUPS) {
-      const subject = `warden.outcome.${origin.partition}.${address.agentId}.${address.sessionId}`;
+      const subject = sessionSubject({ channel: 'outcome', partition: origin.partition, ...address });
       await onTheBus('reading the last outcome before a review', () => this.applyLastOutcome(address, previous.actionId, subject));
     }
   }

@@ -1,5 +1,5 @@
 import type { JetStreamManager, MsgRequest } from '@nats-io/jetstream';
-import { partitionOf, SUBJECT_ROOT, validateMessage, type AnyMessage } from '@warden/contracts';
+import { partitionOf, sessionSubject, validateMessage, type AnyMessage } from '@warden/contracts';
 import { streamName } from '../topology/topology.js';
 import { onTheBus } from './bus-failures.js';
 import type { SessionAddress } from './session-holder.js';
@@ -36,7 +36,7 @@ export class SessionLifecycle {
   ) {}
 
   read(address: SessionAddress, until = Number.POSITIVE_INFINITY): Promise<LifecycleMessage[]> {
-    const subject = `${SUBJECT_ROOT}.session.${partitionOf(address.sessionId, this.partitions)}.${address.agentId}.${address.sessionId}`;
+    const subject = sessionSubject({ channel: 'session', partition: partitionOf(address.sessionId, this.partitions), agentId: address.agentId, sessionId: address.sessionId });
     return onTheBus(`reading the lifecycle of session ${address.sessionId}`, async () => {
       const lifecycle: LifecycleMessage[] = [];
       let seq = 1;

@@ -3,11 +3,15 @@ import {
   checkpointBucket,
   CONTROL_MAILBOX_BUCKET,
   DECISION_RECORD_BUCKET,
-  DEAD_LETTER_ROOT,
+  deadLetterSubscription,
   partitionMapping,
   partitionProbeMapping,
   PARTITION_PROBE_ROOT,
+  requestSubjects,
   SESSION_CHANNEL_IDS,
+  sessionSubscription,
+  streamSubject,
+  SUBJECT_ROOT,
   type SessionChannelId,
 } from '@warden/contracts';
 
@@ -55,7 +59,7 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
   return {
     // Permissions apply to the subject after the server mapping, hence the partition wildcard.
     publish: [
-      ...sent.map((id) => `warden.${id}.*.${agentId}.*`),
+      ...sent.map((id) => sessionSubscription(id, agentId, '*')),
       // No consumer management at all: a consumer an agent may create is one it may update (another
       // service's durable, refiltered to blind it) or point at any deliver subject (into Warden's own
       // streams). An agent reads only by direct gets of what is its own.
@@ -76,8 +80,8 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
       `$JS.API.DIRECT.GET.KV_${CONTROL_MAILBOX_BUCKET}.$KV.${CONTROL_MAILBOX_BUCKET}.${agentId}.>`,
     ],
     subscribe: [
-      ...received.map((id) => `warden.${id}.*.${agentId}.*`),
-      `${DEAD_LETTER_ROOT}.*.*.*.${agentId}.*`,
+      ...received.map((id) => sessionSubscription(id, agentId, '*')),
+      deadLetterSubscription(agentId, '*'),
       `_INBOX_${agentId}.>`,
     ],
   };
@@ -87,14 +91,14 @@ export function operatorPermissions(): { publish: string[]; subscribe: string[] 
   const commands = SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].senders as readonly string[]).includes('operator'));
   return {
     publish: [
-      ...commands.map((id) => `warden.${id}.*.*.*`),
-      'warden.query.>',
+      ...commands.map((id) => streamSubject(id)),
+      requestSubjects(),
       // Read-only: how far each service got (`warden replay` waits for the suite to be quiet).
       '$JS.API.STREAM.NAMES',
       '$JS.API.CONSUMER.LIST.*',
       '$JS.API.CONSUMER.INFO.*.*',
     ],
-    subscribe: ['warden.>', '_INBOX.>'],
+    subscribe: [`${SUBJECT_ROOT}.>`, '_INBOX.>'],
   };
 }
 

@@ -8,10 +8,10 @@ import { SessionBreakers, type BreakerEvent } from '@warden/breakers';
  * Measures the breaker's check time per event, in process: one session's four breakers evaluating a
  * proposed action or an outcome (error window, model call, progress report), over many sessions with
  * long histories. Run by the suite's benchmark (test/bench) and on its own:
- * `node apps/breaker/dist/breaker-benchmark.js --help`.
+ * `node test/bench/dist/in-process/breaker-benchmark.js --help`.
  */
 
-const HELP = `Usage: node apps/breaker/dist/breaker-benchmark.js [options]
+const HELP = `Usage: node test/bench/dist/in-process/breaker-benchmark.js [options]
 
 Measures how long the breakers of a session take to evaluate one event, in process.
 

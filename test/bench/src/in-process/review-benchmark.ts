@@ -6,14 +6,14 @@ import { StepReviewer, type ProposedAction } from '@warden/review';
 /**
  * Measures the in-process review time of the step reviewer: every built-in rule and validator plus
  * generated custom rules, over a realistic mix of agent actions in many sessions. Run by the suite's
- * benchmark (test/bench) and on its own: `node apps/reviewer/dist/review-benchmark.js --help`.
+ * benchmark (test/bench) and on its own: `node test/bench/dist/in-process/review-benchmark.js --help`.
  */
 
-const HELP = `Usage: node apps/reviewer/dist/review-benchmark.js [options]
+const HELP = `Usage: node test/bench/dist/in-process/review-benchmark.js [options]
 
 Measures how long the step reviewer takes to review one action, in process. Run it with the reviewer's
 Node options (apps/reviewer/package.json "nodeOptions", as \`npm run bench\` does) to measure the
-reviewer as it runs: node --max-semi-space-size=32 apps/reviewer/dist/review-benchmark.js
+reviewer as it runs: node --max-semi-space-size=32 test/bench/dist/in-process/review-benchmark.js
 
 Options:
   --custom-rules N   custom rules besides the built-in ones (default 200)

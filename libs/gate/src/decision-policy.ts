@@ -1,9 +1,17 @@
 import type { PayloadOf } from '@warden/contracts';
 import { OPERATOR_REJECTION_PROMPT } from '@warden/contracts';
-import type { DecisionEntry } from './buffer-entry.js';
+import type { DecisionEntry, Verdict as VerdictMessage } from './buffer-entry.js';
 
 export type Verdict = PayloadOf<'review.verdict'>;
 export type Decision = PayloadOf<'decision.made'>;
+
+/**
+ * Whether a require_approval goes to the person at the agent's own terminal: the proposal names them as
+ * its approver, and the gate lets it (`agentUserApprovals`, GATE_AGENT_USER_APPROVALS); else operators answer.
+ */
+export function approvalGoesToAgentUser(verdict: VerdictMessage, agentUserApprovals: boolean): boolean {
+  return agentUserApprovals && verdict.control?.approver === 'agent_user';
+}
 
 /**
  * Turns a reviewer verdict into the agent's final decision. allow and warn let the action run (a
@@ -54,7 +62,7 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * block, which no approval overrides. A rewritten action was approved by the operator who rewrote it:
  * it runs with the operator's input.
  */
-export function decisionForHeld(entry: DecisionEntry, rewrite: { input: Record<string, unknown>; operator_id: string } | undefined, resolution: Resolution): Decision {
+export function decisionForHeld(entry: Pick<DecisionEntry, 'verdict' | 'needs_approval'>, rewrite: { input: Record<string, unknown>; operator_id: string } | undefined, resolution: Resolution): Decision {
   const verdict = entry.verdict.payload;
   // A require_approval held for nothing else was handed to the agent's user.
   const reviewed = decisionFromVerdict(verdict, !entry.needs_approval);

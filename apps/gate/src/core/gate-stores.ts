@@ -11,10 +11,7 @@ import {
   gateBufferSubject,
 } from '@warden/contracts';
 import { onTheBus, RecordConflictError, RecordStore, type BusConnection } from '@warden/messaging';
-import type { BufferEntry, StoredEntry } from '../domain/buffer-entry.js';
-import type { GateRequestRecord } from '../domain/gate-request.js';
-import type { SessionFacts } from '../domain/human-gates.js';
-import type { SessionRelayState } from '../domain/relay-state.js';
+import type { BufferEntry, GateRequestRecord, SessionFacts, SessionRelayState, StoredEntry } from '@warden/gate';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -164,7 +161,7 @@ export class BufferStore {
 
   /** Buffered entries per `<agent>.<session>`. */
   async counts(): Promise<Map<string, number>> {
-    const info = await this.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: '>' });
+    const info = await onTheBus('counting the gate buffers', () => this.jsm.streams.info(GATE_BUFFER_STREAM, { subjects_filter: '>' }));
     const counts = new Map<string, number>();
     for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
       const [, , agentId, sessionId] = subject.split('.');

@@ -6,25 +6,24 @@ import {
   GATE_BUFFER_STREAM,
   newMessageId,
   publishSubject,
+  sessionSubscription,
   type MessageOf,
   type PayloadOf,
 } from '@warden/contracts';
 import { buildTopology, BusConnection, MessagePublisher, MessagingMetrics, provision } from '@warden/messaging';
 import { createLogger, MetricsRegistry, percentile } from '@warden/observability';
-import { resolveGates } from './domain/human-gates.js';
-import { GateMetrics } from './relay/gate-metrics.js';
-import { HitlRelay } from './relay/hitl-relay.js';
-import { GateStores } from './relay/relay-stores.js';
+import { resolveGates } from '@warden/gate';
+import { GateMetrics, GateStores, HitlRelay } from '@warden/gate-service/in-process';
 
 /**
  * Measures the gate's relay against a real nats-server, in process: the time the relay adds to a
  * verdict's way to its decision in the normal state (beside a bare JetStream publish of the same
  * decision), how fast it buffers a paused session, and how fast an unpause flushes a 10,000-message
  * buffer (each message acknowledged before the next, progress recorded after each). Run by the
- * suite's benchmark (test/bench) and on its own: `node apps/gate/dist/gate-benchmark.js --help`.
+ * suite's benchmark (test/bench) and on its own: `node test/bench/dist/in-process/gate-benchmark.js --help`.
  */
 
-const HELP = `Usage: node apps/gate/dist/gate-benchmark.js [options] [NATS_URL]
+const HELP = `Usage: node test/bench/dist/in-process/gate-benchmark.js [options] [NATS_URL]
 
 Measures the gate's HITL relay against a running nats-server with JetStream (the Warden topology is
 provisioned first; it is idempotent). Prints JSON with --json.
@@ -177,7 +176,7 @@ async function main(): Promise<void> {
     const outcome = await relay.onCommand(command(paused, 'hitl_unpause'));
     const flushSeconds = (performance.now() - flushStarted) / 1000;
     if (outcome.status !== 'ok') throw new Error(`unpause failed: ${JSON.stringify(outcome)}`);
-    const decisionSubject = `warden.decision.*.${AGENT}.${paused}`;
+    const decisionSubject = sessionSubscription('decision', AGENT, paused);
     const info = await bus.jsm.streams.info('WARDEN_DECISION', { subjects_filter: decisionSubject });
     const flushed = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
     relay.stop();

@@ -2,17 +2,17 @@ import { createMessage, type AnyMessage, type MessageType } from '@warden/contra
 import { parseBenchmarkOptions, summariseLatencies } from '@warden/observability';
 import { resolvePatternSettings } from '@warden/patterns';
 import { priceOf, type PatternReport, type SessionPatterns } from '@warden/patterns';
-import { PatternSessions } from './patterns/pattern-sessions.js';
+import { PatternSessions } from '@warden/pattern-detector/in-process';
 
 /**
  * Measures the pattern detector in process: the time to apply one event (a proposed action or an
  * outcome) to its session and run all eleven detectors over the session's windows, and the memory of
  * many active sessions whose windows are full — held as the service holds them, by its session keeper
  * with the ids of the messages applied; only the KV bucket is left out (it keeps nothing in the process).
- * Run by the suite's benchmark (test/bench) and on its own: `node apps/pattern-detector/dist/pattern-benchmark.js --help`.
+ * Run by the suite's benchmark (test/bench) and on its own: `node test/bench/dist/in-process/pattern-benchmark.js --help`.
  */
 
-const HELP = `Usage: node apps/pattern-detector/dist/pattern-benchmark.js [options]
+const HELP = `Usage: node test/bench/dist/in-process/pattern-benchmark.js [options]
 
 Measures pattern detection per event and the memory of active sessions, in process.
 

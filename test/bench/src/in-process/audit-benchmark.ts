@@ -13,22 +13,17 @@ import { buildTopology, BusConnection, provision } from '@warden/messaging';
 import { createLogger, MetricsRegistry } from '@warden/observability';
 import { startService } from '@warden/service-bootstrap';
 import pg from 'pg';
-import { AuditAppModule } from './app.module.js';
-import { loadAuditConfig } from './config.js';
-import { createAuditDataSource, migrate } from './database/audit-data-source.js';
-import { linkEvents } from './domain/chain-links.js';
-import { canonicalTexts } from './domain/event-hash.js';
-import { EVENT_COLUMNS, EVENT_ROWS_SOURCE, eventRowParameters } from './ingest/event-rows.js';
+import { AuditAppModule, canonicalTexts, createAuditDataSource, EVENT_COLUMNS, EVENT_ROWS_SOURCE, eventRowParameters, linkEvents, loadAuditConfig, migrate } from '@warden/audit/in-process';
 
 /**
  * Measures the audit's ingest against real NATS JetStream and PostgreSQL: events persisted per second
  * by the real ingest path (JetStream consumers, redaction, batching, per-session hash chain, idempotent
  * insert, acknowledgement after commit) beside a raw multi-row INSERT of the same rows into the same
  * PostgreSQL in the same run, and the ingest lag while events arrive at a steady rate. Run by the suite's
- * benchmark (test/bench) and on its own: `node apps/audit/dist/audit-benchmark.js --help`.
+ * benchmark (test/bench) and on its own: `node test/bench/dist/in-process/audit-benchmark.js --help`.
  */
 
-const HELP = `Usage: node apps/audit/dist/audit-benchmark.js [options]
+const HELP = `Usage: node test/bench/dist/in-process/audit-benchmark.js [options]
 
 Measures the audit's ingest: events/s persisted through JetStream into PostgreSQL, a raw multi-row
 INSERT baseline into the same database, and the ingest lag at a steady publish rate. Prints JSON

@@ -1,0 +1,28 @@
+// What the gate service and the command line use of this library.
+export { type BufferEntry, type DecisionEntry, entryContent, type InjectEntry, type PauseTrigger, type StoredEntry, type Verdict } from './buffer-entry.js';
+export { stateHash } from './canonical-hash.js';
+export { approvalGoesToAgentUser, type Decision, decisionForHeld, decisionFromVerdict, type Resolution } from './decision-policy.js';
+export { type OutgoingMessage } from './flush-plan.js';
+export { answerProblem, checkAnswer, type GateRequestRecord } from './gate-request.js';
+export {
+  answerOf,
+  type CommandOutcome,
+  factsAfter,
+  flushPlanOf,
+  type GateEffect,
+  type GateView,
+  holdOf,
+  onFlushed,
+  onIdleUnpause,
+  onInject,
+  onPause,
+  onResume,
+  onRewrite,
+  onTimeout,
+  onVerdict,
+  type ResumeHow,
+  unpauseResolution,
+} from './gate-session.js';
+export { checkCommandMessage, checkHitlCommand, type HitlCommand, isHitlCommandType } from './hitl-command.js';
+export { type HumanGate, resolveGates, resolveGateSettings, type SessionFacts } from './human-gates.js';
+export { type PendingRequest, type SessionRelayState } from './relay-state.js';
