@@ -112,6 +112,8 @@ export interface ProposedAction {
 export function stepOfAction(action: ProposedAction, at: number, cwd: string | undefined, home: string | undefined): Step {
   const input = action.input;
   const call = readToolCall(action.tool, input);
+  // A shell tool may say where it runs (Codex's workdir, Antigravity's Cwd): relative paths are read from there.
+  if (call.cwd) cwd = resolvePath(call.cwd, cwd, home);
   const cmd = call.command?.replace(WHITESPACE, ' ').trim().slice(0, MAX_COMMAND);
   // A web search looks around like a search of the disk does.
   const op = call.query !== undefined ? 'search' : call.kind === 'shell' && cmd === undefined ? 'other' : (KIND_OPS[call.kind] ?? 'other');

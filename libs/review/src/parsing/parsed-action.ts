@@ -288,6 +288,8 @@ export function parseAction(
   let syntaxError: string | undefined;
   let command: string | undefined;
   const call = readToolCall(tool, input);
+  // A shell tool may say where it runs (Codex's workdir, Antigravity's Cwd): relative paths are read from there.
+  if (call.cwd) cwd = resolvePath(call.cwd, cwd);
   const path = firstPath(input);
   for (const url of call.urls) urls.push(url);
 
