@@ -10,7 +10,7 @@ import { toolShape, type ToolKind, type ToolShape } from './vocabulary.js';
  */
 export interface ToolCall {
   kind: ToolKind;
-  /** The shell command as one line (shell tools; an argv array is joined as a shell would read it). */
+  /** The command line it runs, as one line (an argv array joined as a shell reads it): a shell's, or an MCP tool's `command` argument. */
   command?: string;
   /** The directory the tool says it runs in (Codex `workdir`, Antigravity `Cwd`, Gemini CLI `directory`). */
   cwd?: string;
@@ -132,9 +132,11 @@ function callOfKind(kind: ToolKind, input: Input): ToolCall {
     case 'unknown': {
       const path = firstPath(input);
       const call: ToolCall = { kind, read: path === undefined ? NONE : [path], written: NONE, urls: urls(input) };
-      // What else it does is its own: a `content` it sends may be a file it writes elsewhere.
+      // What else it does is its own: a `content` it sends may be a file it writes elsewhere, a `command` one it runs there.
       const content = firstString(input, CONTENT_FIELDS);
       if (content !== undefined) call.content = content;
+      const command = kind === 'mcp' ? commandOf(input) : undefined;
+      if (command !== undefined) call.command = command;
       return call;
     }
     default:

@@ -23,6 +23,11 @@ describe("steps of other agents' actions (read through @warden/actions)", () => 
     expect(step('Await', { task_id: '42' }).sig).not.toBe(step('Await', { task_id: '43' }).sig);
   });
 
+  it('counts a command an MCP tool runs as a command', () => {
+    expect(step('mcp__desktop-commander__start_process', { command: 'npm run dev' })).toMatchObject({ op: 'exec', cmd: 'npm run dev' });
+    expect(step('mcp__github__create_issue', { title: 'x' }).op).toBe('other');
+  });
+
   it('counts a stopped background task as one process less', () => {
     expect(step('manage_task', { Action: 'kill', TaskId: 'task-7' }).bg).toBe(-1);
     expect(step('run_terminal_cmd', { command: 'npm run dev', is_background: true }).bg).toBe(1);

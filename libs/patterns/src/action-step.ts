@@ -57,7 +57,7 @@ const MAX_PATH = 512;
 const WHITESPACE = /\s+/g;
 
 /** What the detectors count each kind of tool as (the kinds are @warden/actions' reading of every agent's tools). */
-const KIND_OPS: Partial<Record<ToolKind, StepOp>> = { read: 'read', write: 'write', edit: 'write', delete: 'write', search: 'search', poll: 'poll', shell: 'exec' };
+const KIND_OPS: Partial<Record<ToolKind, StepOp>> = { read: 'read', write: 'write', edit: 'write', delete: 'write', search: 'search', poll: 'poll' };
 
 /** Splits a command line into words, keeping quoted parts together (enough to find paths and programs). */
 export function shellWords(command: string): string[] {
@@ -116,7 +116,7 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   if (call.cwd) cwd = resolvePath(call.cwd, cwd, home);
   const cmd = call.command?.replace(WHITESPACE, ' ').trim().slice(0, MAX_COMMAND);
   // A web search looks around like a search of the disk does.
-  const op = call.query !== undefined ? 'search' : call.kind === 'shell' && cmd === undefined ? 'other' : (KIND_OPS[call.kind] ?? 'other');
+  const op = call.query !== undefined ? 'search' : (KIND_OPS[call.kind] ?? (cmd !== undefined ? 'exec' : 'other'));
   const raw: string[] = [...call.read, ...call.written];
   // A search without a path searches the working directory.
   if (op === 'search' && call.query === undefined && !raw.length) raw.push('.');

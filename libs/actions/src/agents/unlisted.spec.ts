@@ -1,8 +1,9 @@
 import { readToolCall } from '../tool-call.js';
 
 describe('tools no vocabulary lists', () => {
-  it('reads MCP tools named <server>/<tool>', () => {
+  it('reads MCP tools named <server>/<tool>, and the command an MCP tool runs', () => {
     expect(readToolCall('github/create_issue', { title: 'x' })).toMatchObject({ kind: 'mcp', mcp: { server: 'github', tool: 'create_issue' } });
+    expect(readToolCall('mcp__desktop-commander__start_process', { command: 'npm run dev', timeout_ms: 5000 })).toMatchObject({ kind: 'mcp', command: 'npm run dev' });
   });
 
   it('reads anything with a command line as a shell, and the rest as unknown with the path it names', () => {
