@@ -161,6 +161,20 @@ describe('state', () => {
     expect([...first, ...replay(continued, recorded.events.slice(half))]).toEqual(reports);
   });
 
+  it("reads a stored session's paths in the form paths have now: the same file is the same path and the same write", () => {
+    const s = new SessionDriver();
+    const id = s.edit(`${CWD}/src/cart.ts`, failing(1));
+    const fresh = s.patterns.snapshot.steps.find((step) => step.id === id)!;
+    // As the code before the one form stored it: the home as ~, the signature taken from that spelling.
+    const stored = JSON.parse(JSON.stringify(s.patterns.snapshot)) as SessionSnapshot;
+    const old = stored.steps.find((step) => step.id === id)!;
+    old.paths = ['~/projects/cart/src/cart.ts'];
+    old.sig = 'signed-with-the-tilde';
+    const restored = SessionPatterns.restore(s.settings, [], stored).snapshot.steps.find((step) => step.id === id)!;
+    expect(restored.paths).toEqual([`${CWD}/src/cart.ts`]);
+    expect(restored.sig).toBe(fresh.sig);
+  });
+
   it('starts each polling run afresh, whatever the run before it held', () => {
     const s = new SessionDriver();
     for (let i = 0; i < 3; i++) s.run('BashOutput', { bash_id: 'b1' }, { output: `still running ${i}` });

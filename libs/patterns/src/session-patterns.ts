@@ -100,10 +100,15 @@ export class SessionPatterns {
     // A counted step no longer needs what only counting read (snapshots stored before kept it).
     const counted = new Set(stored.counted);
     for (const step of steps) if (counted.has(step.id)) settle(step);
-    // Paths stored before they had one canonical form (a home written as `~`, a Windows drive as `/c/`) are read in it.
+    // Paths stored before they had one canonical form (a home written as `~`, a Windows drive as `/c/`) are read in it,
+    // and a write, the same action by its file, is signed by the path as now written (action-step.ts).
     const { cwd } = stored.context;
     const home = homeOf(cwd);
-    for (const step of steps) if (step.paths) step.paths = step.paths.map((path) => resolvePath(path, cwd, home));
+    for (const step of steps) {
+      if (!step.paths) continue;
+      step.paths = step.paths.map((path) => resolvePath(path, cwd, home));
+      if (step.op === 'write' && step.cmd === undefined && step.tool !== undefined && step.sig !== undefined) step.sig = fingerprint(`${step.tool}\u0000${step.paths.join(' ')}`);
+    }
     return new SessionPatterns(settings, knowledge, heldState(stored, stateBounds(settings)), StepWindow.of(steps, windowRows(settings)), detectors);
   }
 
