@@ -138,9 +138,15 @@ describe('pathsNamedIn', () => {
     expect(pathsNamedIn('請閱讀/Users/ann/brief.md。')).toEqual(['/Users/ann/brief.md']);
   });
 
-  it('leaves out URLs, API routes and words', () => {
-    expect(pathsNamedIn('Fix the /api/users route (see https://example.com/home/x) in about ~5 min')).toEqual([]);
+  it('finds any absolute path, and leaves out URLs and words', () => {
+    expect(pathsNamedIn('Build it in /work/reports-v2 and add its host to /etc/hosts.')).toEqual(['/work/reports-v2', '/etc/hosts']);
+    expect(pathsNamedIn('See https://example.com/home/x and //cdn/x, and/or wait ~5 min')).toEqual([]);
     expect(pathsNamedIn(undefined)).toEqual([]);
+  });
+
+  it('reads a path written in quotes as the path inside them', () => {
+    expect(resolvePath('"C:\\Program Files\\App\\x.ini"')).toBe('c:/program files/app/x.ini');
+    expect(resolvePath("'src/a b.ts'", '/work/app')).toBe('/work/app/src/a b.ts');
   });
 });
 

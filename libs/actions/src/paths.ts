@@ -103,6 +103,13 @@ function withTilde(path: string): string {
   return match ? `~${path.slice(match[0].length)}` : path;
 }
 
+/** A path written in quotes (`"C:\\Program Files\\x"`, as some agents pass it) is the path inside them. */
+function unquoted(path: string): string {
+  const first = path.charCodeAt(0);
+  if ((first !== 34 && first !== 39) || path.length < 2 || path.charCodeAt(path.length - 1) !== first) return path;
+  return path.slice(1, -1).trim();
+}
+
 /** `~alice` on a machine whose homes are under /Users is /Users/alice. */
 function homesDirectory(home: string | undefined): string {
   return home && home !== '/root' ? home.slice(0, home.lastIndexOf('/')) : '/home';
@@ -116,7 +123,7 @@ const OTHER_USER = /^~([a-z_][\w.-]*)(?=\/|$)/i;
  * is taken from the working directory when it is known, and `.`/`..` are folded.
  */
 export function resolvePath(raw: string, cwd?: string, home?: string): string {
-  const path = withTilde(raw.trim());
+  const path = withTilde(unquoted(raw.trim()));
   if (isWindowsPath(path)) return windowsForm(path);
   if (cwd !== undefined && isWindowsPath(cwd)) return resolveOnWindows(path, cwd, home);
   const first = path.charCodeAt(0);
@@ -205,14 +212,14 @@ export function inTempDirectory(path: string): boolean {
   return IN_TEMP.test(path);
 }
 
-/** Where a path a text names may start: a home, a user's data directory, a drive, a share. */
-const NAMED_PATH =
-  /(?<![\w.~/\\-])(?:~|\/(?:Users|home|tmp|var|opt|srv|mnt|Volumes|private|workspaces?|data|root)|[A-Za-z]:[\\/]|\\\\(?=\w))[^\s"'`)>\]，。、；：！？]*/g;
+/** A path a text names: from `~`, `/` (not `//`, as in a URL), a drive or a share, to a space, a quote or a closing bracket. */
+const NAMED_PATH = /(?<![\w.~/\\-])(?:~|\/(?![/\s])|[A-Za-z]:[\\/]|\\\\(?=\w))[^\s"'`)>\]，。、；：！？]*/g;
 
 /**
  * Absolute, home, Windows and share paths written in a text (the task the user gave), resolved:
- * `/Users/ann/brief.md`, `~/notes/x`, `C:\\data\\in.csv`, `\\\\nas\\share\\report.xlsx`. A path starts
- * after anything that cannot be part of one (a space, a quote, or a word in another script: `請閱讀/Users/…`).
+ * `/Users/ann/brief.md`, `~/notes/x`, `C:\\data\\in.csv`, `\\\\nas\\share\\report.xlsx`, `/srv/app`. A path
+ * starts after anything that cannot be part of one (a space, a quote, or a word in another script:
+ * `請閱讀/Users/…`). Which of them a task may hand over is the caller's to judge (a system directory is not).
  */
 export function pathsNamedIn(text: string | undefined, cwd?: string, home?: string): string[] {
   if (!text) return [];
