@@ -1,7 +1,7 @@
+import { ACTION_FIELDS, isWindowsPath, readToolCall, resolvePath, type ToolKind } from '@warden/actions';
 import type { TokenUsage } from '@warden/pricing';
 import { fingerprint, foldErrorText } from '@warden/signatures';
 import type { Phase } from '@warden/contracts';
-import { isWindowsPath, resolvePath } from './paths.js';
 import { contentMarks, localPortsIn, type ContentMark } from './signals.js';
 
 /** What kind of thing an action does, as far as the detectors care. */
@@ -56,13 +56,8 @@ const MAX_PATHS = 8;
 const MAX_PATH = 512;
 const WHITESPACE = /\s+/g;
 
-const READ_TOOLS = new Set(['read', 'notebookread', 'view', 'cat', 'open_file', 'read_file', 'str_replace_based_edit_tool:view']);
-const WRITE_TOOLS = new Set(['write', 'edit', 'multiedit', 'notebookedit', 'create', 'str_replace_editor', 'str_replace_based_edit_tool', 'write_file', 'edit_file', 'apply_patch']);
-const SEARCH_TOOLS = new Set(['glob', 'grep', 'ls', 'list_dir', 'search', 'find_file', 'search_dir', 'websearch']);
-const POLL_TOOLS = new Set(['bashoutput', 'taskoutput', 'shell_output', 'check_process']);
-const KILL_TOOLS = new Set(['killbash', 'killshell', 'kill_process']);
-const PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filename', 'target_file', 'directory'];
-const CONTENT_FIELDS = ['content', 'new_string', 'file_text', 'new_str', 'insert_text', 'new_source', 'patch'];
+/** What the detectors count each kind of tool as (the kinds are @warden/actions' reading of every agent's tools). */
+const KIND_OPS: Partial<Record<ToolKind, StepOp>> = { read: 'read', write: 'write', edit: 'write', delete: 'write', search: 'search', poll: 'poll' };
 
 /** Splits a command line into words, keeping quoted parts together (enough to find paths and programs). */
 export function shellWords(command: string): string[] {
@@ -104,16 +99,6 @@ export function commandPaths(command: string, windows = false): string[] {
   return paths;
 }
 
-function opOf(tool: string, kind: string, command: string | undefined): StepOp {
-  const name = tool.toLowerCase();
-  if (POLL_TOOLS.has(name)) return 'poll';
-  if (READ_TOOLS.has(name)) return 'read';
-  if (WRITE_TOOLS.has(name)) return 'write';
-  if (SEARCH_TOOLS.has(name)) return 'search';
-  if (command !== undefined) return 'exec';
-  return kind === 'file_operation' ? 'other' : 'other';
-}
-
 export interface ProposedAction {
   action_id: string;
   kind: string;
@@ -126,24 +111,26 @@ export interface ProposedAction {
 /** The proposal half of a step. */
 export function stepOfAction(action: ProposedAction, at: number, cwd: string | undefined, home: string | undefined): Step {
   const input = action.input;
-  const rawCommand = typeof input['command'] === 'string' ? (input['command'] as string) : typeof input['cmd'] === 'string' ? (input['cmd'] as string) : undefined;
-  const cmd = rawCommand?.replace(WHITESPACE, ' ').trim().slice(0, MAX_COMMAND);
-  const op = opOf(action.tool, action.kind, cmd);
-  const raw: string[] = [];
-  for (const field of PATH_FIELDS) if (typeof input[field] === 'string') raw.push(input[field] as string);
-  if (typeof input['pattern'] === 'string' && op === 'search' && typeof input['path'] !== 'string') raw.push('.');
+  const call = readToolCall(action.tool, input);
+  // A shell tool may say where it runs (Codex's workdir, Antigravity's Cwd): relative paths are read from there.
+  if (call.cwd) cwd = resolvePath(call.cwd, cwd, home);
+  const cmd = call.command?.replace(WHITESPACE, ' ').trim().slice(0, MAX_COMMAND);
+  // A web search looks around like a search of the disk does.
+  const op = call.query !== undefined ? 'search' : (KIND_OPS[call.kind] ?? (cmd !== undefined ? 'exec' : 'other'));
+  const raw: string[] = [...call.read, ...call.written];
+  // A search without a path searches the working directory.
+  if (op === 'search' && call.query === undefined && !raw.length) raw.push('.');
   if (cmd) raw.push(...commandPaths(cmd, !!cwd && isWindowsPath(cwd)));
   const paths = [...new Set(raw.slice(0, 32).map((p) => resolvePath(p.slice(0, MAX_PATH), cwd, home)))].slice(0, MAX_PATHS);
   const textParts = [action.description ?? ''];
   for (const [key, value] of Object.entries(input)) {
-    if (typeof value === 'string' && !CONTENT_FIELDS.includes(key) && !PATH_FIELDS.includes(key) && key !== 'command' && key !== 'cmd' && value.length <= 300) textParts.push(value);
+    if (typeof value === 'string' && !ACTION_FIELDS.has(key) && value.length <= 300) textParts.push(value);
   }
   const text = textParts.join(' ').replace(WHITESPACE, ' ').trim().toLowerCase().slice(0, MAX_TEXT);
-  const contentField = CONTENT_FIELDS.find((f) => typeof input[f] === 'string');
-  const content = contentField ? (input[contentField] as string).slice(0, MAX_CONTENT) : undefined;
+  const content = call.content?.slice(0, MAX_CONTENT);
   const marks = content ? contentMarks(content) : [];
   const ports = [...new Set([...localPortsIn(cmd ?? ''), ...localPortsIn(content ?? '')])];
-  const poll = op === 'poll' ? String(input['bash_id'] ?? input['shell_id'] ?? input['task_id'] ?? input['id'] ?? '') : undefined;
+  const poll = op === 'poll' ? (call.process ?? '') : undefined;
   // A write is the same action on the same file whatever it writes; anything else is the same when its input is.
   const target = cmd ?? poll ?? (op === 'write' ? paths.join(' ') : stableInput(input));
   const step: Step = { id: action.action_id, at, tool: action.tool, op, sig: fingerprint(`${action.tool}\u0000${target}`) };
@@ -152,8 +139,8 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   if (text) step.text = text;
   if (marks.length) step.marks = marks;
   if (ports.length) step.ports = ports.slice(0, 8);
-  if (input['run_in_background'] === true || (cmd && /(^|[^&])&\s*$/.test(cmd)) || (cmd && /^nohup\b/.test(cmd))) step.bg = 1;
-  else if (KILL_TOOLS.has(action.tool.toLowerCase()) || (cmd && /^(kill|pkill|killall)\b/.test(cmd))) step.bg = -1;
+  if (call.background || (cmd && /(^|[^&])&\s*$/.test(cmd)) || (cmd && /^nohup\b/.test(cmd))) step.bg = 1;
+  else if (call.kind === 'kill' || (cmd && /^(kill|pkill|killall)\b/.test(cmd))) step.bg = -1;
   if (action.phase) step.phase = action.phase;
   return step;
 }

@@ -94,7 +94,7 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
       '/usr/**', '/opt/**', '/tmp/**', '/var/tmp/**', '/private/tmp/**', '/var/folders/**', '/private/var/folders/**', '/dev/**', '/proc/**', '**/nul',
       '**/node_modules/**', '**/site-packages/**', '**/.venv/**',
       '~/.cache/**', '~/.npm/**', '~/.pnpm-store/**', '~/.yarn/**', '~/.bun/**', '~/.nvm/**', '~/.cargo/**', '~/.rustup/**', '~/.pyenv/**', '~/.m2/**', '~/.gradle/**', '~/go', '~/go/**', '~/sdk/**', '~/.local/bin', '~/.local/bin/**', '/snap/**', '~/Library/Caches/**',
-      '~/appdata/local/temp/**', '/c/windows/temp/**',
+      '~/appdata/local/temp/**', 'c:/windows/temp/**',
       '~/.claude/**', '~/.claude.json', '~/.codex/**', '~/.gemini/**', '~/appdata/local/claude-cli-nodejs/**', '~/appdata/roaming/claude/**',
     ],
     secret_paths: ['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.ssh/**', '**/.aws/credentials', '**/.npmrc', '**/.netrc', '**/.pypirc', '**/.docker/config.json', '**/credentials*.json', '**/secrets.*', '**/.git-credentials'],

@@ -150,13 +150,29 @@ describe('state', () => {
       events.flatMap((e) => (e.kind === 'action' ? patterns.actionProposed(e.at, e.payload) : e.kind === 'outcome' ? patterns.outcomeReported(e.at, e.payload, e.cost) : patterns.verdict(e.at, e.payload)));
     const restored = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(recorded.snapshot)) as SessionSnapshot);
     expect(restored.snapshot.steps.map((s) => s.id)).toEqual(recorded.snapshot.steps.map((s) => s.id));
-    expect(replay(restored, recorded.events)).toEqual(recorded.reports);
+    // That code wrote the session's home (/home/dev) as `~`; paths are now written out, stored ones read so on restore.
+    const reports = JSON.parse(JSON.stringify(recorded.reports).replaceAll('~/', '/home/dev/')) as PatternReport[];
+    expect(replay(restored, recorded.events)).toEqual(reports);
     // And from the snapshot this version stores, after a second restart half-way through.
     const again = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(recorded.snapshot)) as SessionSnapshot);
     const half = Math.floor(recorded.events.length / 2);
     const first = replay(again, recorded.events.slice(0, half));
     const continued = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(again.snapshot)) as SessionSnapshot);
-    expect([...first, ...replay(continued, recorded.events.slice(half))]).toEqual(recorded.reports);
+    expect([...first, ...replay(continued, recorded.events.slice(half))]).toEqual(reports);
+  });
+
+  it("reads a stored session's paths in the form paths have now: the same file is the same path and the same write", () => {
+    const s = new SessionDriver();
+    const id = s.edit(`${CWD}/src/cart.ts`, failing(1));
+    const fresh = s.patterns.snapshot.steps.find((step) => step.id === id)!;
+    // As the code before the one form stored it: the home as ~, the signature taken from that spelling.
+    const stored = JSON.parse(JSON.stringify(s.patterns.snapshot)) as SessionSnapshot;
+    const old = stored.steps.find((step) => step.id === id)!;
+    old.paths = ['~/projects/cart/src/cart.ts'];
+    old.sig = 'signed-with-the-tilde';
+    const restored = SessionPatterns.restore(s.settings, [], stored).snapshot.steps.find((step) => step.id === id)!;
+    expect(restored.paths).toEqual([`${CWD}/src/cart.ts`]);
+    expect(restored.sig).toBe(fresh.sig);
   });
 
   it('starts each polling run afresh, whatever the run before it held', () => {

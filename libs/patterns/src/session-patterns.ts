@@ -1,3 +1,4 @@
+import { homeOf, isUnder, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -12,7 +13,6 @@ import { detectRepetitiveErrors } from './detectors/repetitive-errors.js';
 import { detectResourceSpiral } from './detectors/resource-spiral.js';
 import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
-import { homeOf, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from './paths.js';
 import { knowledgeFor, type ProjectKnowledge } from '@warden/project-knowledge';
 import { emptyState, heldState, type HeldState, type PhaseKey, type PollingRun, type SessionSnapshot, type StateBounds } from './session-state.js';
 import { shared } from './shared-strings.js';
@@ -100,6 +100,15 @@ export class SessionPatterns {
     // A counted step no longer needs what only counting read (snapshots stored before kept it).
     const counted = new Set(stored.counted);
     for (const step of steps) if (counted.has(step.id)) settle(step);
+    // Paths stored before they had one canonical form (a home written as `~`, a Windows drive as `/c/`) are read in it,
+    // and a write, the same action by its file, is signed by the path as now written (action-step.ts).
+    const { cwd } = stored.context;
+    const home = homeOf(cwd);
+    for (const step of steps) {
+      if (!step.paths) continue;
+      step.paths = step.paths.map((path) => resolvePath(path, cwd, home));
+      if (step.op === 'write' && step.cmd === undefined && step.tool !== undefined && step.sig !== undefined) step.sig = fingerprint(`${step.tool}\u0000${step.paths.join(' ')}`);
+    }
     return new SessionPatterns(settings, knowledge, heldState(stored, stateBounds(settings)), StepWindow.of(steps, windowRows(settings)), detectors);
   }
 
@@ -129,7 +138,7 @@ export class SessionPatterns {
     this.advance(at);
     this.state.context = { ...this.state.context, goal: goalAfter(this.state.context.goal, request) };
     this.state.goal_since = at;
-    const named = pathsNamedIn(request);
+    const named = pathsNamedIn(request, this.state.context.cwd);
     if (named.length) this.state.named_paths = [...new Set([...(this.state.named_paths ?? []), ...named])].slice(-32);
     return this.evaluate();
   }
@@ -233,7 +242,7 @@ export class SessionPatterns {
     const named = this.state.named_paths ?? [];
     const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}\u0000${named.join('\u0000')}`;
     if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
-    const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd, pathMatcher);
+    const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd ? resolvePath(context.cwd) : undefined, pathMatcher);
     const steps = this.window.steps();
     return {
       // The resource slots as the detectors read them (the rest of the state is read as held).
@@ -413,11 +422,12 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
   let scope = scopes.get(key);
   if (!scope) {
     // What the user named in the task or its follow-ups is the task's, wherever it lies.
-    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal), ...named];
-    const inside = globs.length ? pathMatcher(globs, context.cwd, home) : undefined;
+    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal, context.cwd, home), ...named];
+    const inside = globs.length ? pathMatcher(globs, context.cwd) : undefined;
     // The directories the project lies in are where it is, not elsewhere: listing them is looking around.
+    // Not the root, the home directory or what holds it: a scan there is looking elsewhere.
     const project = context.cwd ? resolvePath(context.cwd, undefined, home) : undefined;
-    const around = (path: string) => !!project && path !== '/' && path !== '~' && (project === path || project.startsWith(`${path}/`));
+    const around = (path: string) => !!project && path !== '/' && path !== '~' && !(home && isUnder(home, path)) && isUnder(project, path);
     scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);

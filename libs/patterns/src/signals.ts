@@ -1,5 +1,5 @@
 import type { Step } from './action-step.js';
-import { baseName } from './paths.js';
+import { baseName } from '@warden/actions';
 
 /**
  * What single steps mean for the session-level detectors: a connection failure, a missing thing, an

@@ -14,5 +14,4 @@ export {
   type ServiceEndpoint,
   showsSymptom,
 } from './knowledge.js';
-export { foldPathSegments } from './paths.js';
 export { containsPhrase, contentWords, MAX_PHRASE_GAP, normaliseText, sameWord, sharesContentWord, stem, type StemOptions, wordsOf } from './wording.js';

@@ -107,6 +107,15 @@ describe('StepReviewer', () => {
     expect(write('logic').rule_hits ?? []).not.toContain('write_outside_project');
   });
 
+  it('takes a place the task names for the task\'s, wherever it is, but never a system directory', () => {
+    const reviewer = new StepReviewer();
+    reviewer.startSession(address, { context: { goal: 'Move the report job to /work/reports-v2 and add its host to /etc/hosts', cwd: '/work/shop' } });
+    const moved = reviewer.review(action('Write', { file_path: '/work/reports-v2/job.py', content: 'x = 1' }), address).verdict;
+    expect(moved.rule_hits ?? []).not.toContain('write_outside_project');
+    const hosts = reviewer.review(action('Edit', { file_path: '/etc/hosts', old_string: 'a', new_string: 'b' }), address).verdict;
+    expect(hosts.rule_hits).toContain('write_outside_project');
+  });
+
   it('answers an unknown action kind with a clear error verdict', () => {
     const { verdict } = new StepReviewer().review(action('Bash', { command: 'ls' }, { kind: 'teleport' }), address);
     expect(verdict).toMatchObject({ verdict: 'block', decided_by: 'error', rule_hits: ['unknown_action_kind'] });

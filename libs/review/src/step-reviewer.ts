@@ -15,7 +15,8 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { isHomeRoot, nameMatcher, pathMatcher, pathsNamedIn, type PathMatcher } from './parsing/paths.js';
+import { isHomeRoot, pathMatcher, pathsNamedIn, type PathMatcher } from '@warden/actions';
+import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
@@ -31,6 +32,9 @@ import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { knowledgeFor } from './validation/project-knowledge.js';
 import type { ValidationFinding } from './validation/tool-validator.js';
 import { ToolSupervisor } from './validation/tool-supervisor.js';
+
+/** The system's own directories (paths in @warden/actions' form): a task that names one (`add a host to /etc/hosts`) does not hand it over. */
+const SYSTEM_DIRECTORY = /^(?:\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|sys|proc|dev|System|Library|Applications)|[a-z]:\/(?:windows|program files(?: \(x86\))?))(?:\/|$)/;
 
 export type ProposedAction = PayloadOf<'action.proposed'>;
 export type Verdict = PayloadOf<'review.verdict'>;
@@ -346,7 +350,7 @@ export class StepReviewer {
     const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
-    const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p)));
+    const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p) && !SYSTEM_DIRECTORY.test(p)));
     const scope: SessionScope = {
       context: session.context,
       // With neither expected paths nor a working directory there is no scope to leave.

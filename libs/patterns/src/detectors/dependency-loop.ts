@@ -1,7 +1,7 @@
 import type { Severity } from '@warden/contracts';
 import { isCheckCommand } from '@warden/signatures';
 import type { Step } from '../action-step.js';
-import { baseName } from '../paths.js';
+import { baseName } from '@warden/actions';
 import { confidenceFrom, lastIds, type Finding } from './detector.js';
 
 /** Changing what the project depends on: installs, removals, updates, a lock file thrown away. */

@@ -1,7 +1,7 @@
 import type { PatternType, Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import type { PatternSettings } from '../detector-settings.js';
-import type { PathMatcher } from '../paths.js';
+import type { PathMatcher } from '@warden/actions';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
 import type { SessionState } from '../session-state.js';
 

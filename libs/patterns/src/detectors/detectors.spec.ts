@@ -95,7 +95,7 @@ describe('scope_creep', () => {
     s.read(`${CWD}/src/cart.ts`);
     expect(s.of('scope_creep')).toEqual([]);
     s.read('/home/dev/projects/other/README.md');
-    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '~/projects/other/README.md' } });
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '/home/dev/projects/other/README.md' } });
     s.read('/home/dev/projects/other/src/a.ts');
     s.read('/etc/hosts');
     expect(s.last('scope_creep')!.severity).toBe('medium');
@@ -108,9 +108,9 @@ describe('scope_creep', () => {
     s.bash('find ~ -name "*.env"');
     expect(s.last('scope_creep')!.severity).toBe('medium');
     s.read('/home/dev/projects/billing/.env');
-    expect(s.last('scope_creep')).toMatchObject({ severity: 'high', details: { secrets_read: ['~/projects/billing/.env'] } });
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'high', details: { secrets_read: ['/home/dev/projects/billing/.env'] } });
     s.bash('cp ~/projects/billing/.env .env');
-    expect(s.last('scope_creep')).toMatchObject({ severity: 'critical', impact_factor: 1, details: { secrets_copied_into: ['~/projects/cart/.env'] } });
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'critical', impact_factor: 1, details: { secrets_copied_into: ['/home/dev/projects/cart/.env'] } });
   });
 
   it('counts writing a secret value into the project after reading one outside as copying', () => {
@@ -197,7 +197,7 @@ describe('scope_creep on real agents\' paths', () => {
     s.bash('find / -name "*.env" 2>/dev/null');
     expect(s.last('scope_creep')?.details['broad_scans']).toEqual(['find / -name "*.env" 2>/dev/null']);
     s.bash('ls -la /home/dev/.ssh');
-    expect(s.last('scope_creep')?.details['secrets_read']).toEqual(['~/.ssh']);
+    expect(s.last('scope_creep')?.details['secrets_read']).toEqual(['/home/dev/.ssh']);
   });
 
   it('compares Windows paths whatever their case, slashes and drive spelling', () => {
@@ -209,7 +209,7 @@ describe('scope_creep on real agents\' paths', () => {
     s.run('Write', { file_path: 'C:\\Users\\vassa\\.claude\\plans\\cuddly-snuggling-balloon.md', content: '# Plan' });
     expect(s.of('scope_creep')).toEqual([]);
     s.read('C:\\Users\\vassa\\Documents\\other-project\\notes.txt');
-    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '~/documents/other-project/notes.txt' } });
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: 'c:/users/vassa/documents/other-project/notes.txt' } });
   });
 
   it('reads a Windows command\'s switches as switches and a bind mount by its host side', () => {
@@ -229,7 +229,7 @@ describe('scope_creep on real agents\' paths', () => {
     const s = new SessionDriver();
     s.reports.push(...s.patterns.actionProposed((s.now += 5000), { action_id: 'cd1', kind: 'tool_use', tool: 'Bash', input: { command: 'cat notes.txt' }, cwd: '/home/dev/other-shop' }));
     s.reports.push(...s.patterns.outcomeReported(s.now + 500, { action_id: 'cd1', status: 'success' }, undefined));
-    expect(s.patterns.snapshot.steps.find((step) => step.id === 'cd1')?.paths).toEqual(['~/other-shop/notes.txt']);
+    expect(s.patterns.snapshot.steps.find((step) => step.id === 'cd1')?.paths).toEqual(['/home/dev/other-shop/notes.txt']);
   });
 
   it('counts a path the user named in the goal as the task\'s own', () => {
@@ -252,6 +252,6 @@ describe('scope_creep on real agents\' paths', () => {
     s.bash('ls -la /home/dev');
     expect(s.of('scope_creep')).toEqual([]);
     s.bash('cat /home/dev/projects/other-shop/README.md');
-    expect(s.last('scope_creep')).toMatchObject({ details: { out_of_scope_path: '~/projects/other-shop/README.md' } });
+    expect(s.last('scope_creep')).toMatchObject({ details: { out_of_scope_path: '/home/dev/projects/other-shop/README.md' } });
   });
 });

@@ -1,7 +1,8 @@
 import type { Step } from '../action-step.js';
 import { severityFor } from '../detector-settings.js';
 import { commandPaths } from '../action-step.js';
-import { compiledMatcher, pathMatcher, pathsNamedIn, resolvePath, stemOf, type PathMatcher } from '../paths.js';
+import { baseName, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from '@warden/actions';
+import { compiledMatcher } from '../settings-globs.js';
 import { wordsOf } from '@warden/project-knowledge';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 
@@ -16,6 +17,11 @@ export interface GoalTargets {
 
 const SOURCE_FILE =
   /\.(?:[cm]?[jt]sx?|py|pyi|go|rs|java|kts?|rb|php|cs|fs|c|cc|cpp|h|hpp|swift|mm?|scala|clj|ex|exs|erl|hs|lua|dart|r|jl|sh|bash|zsh|ps1|sql|json|ya?ml|toml|ini|cfg|conf|xml|gradle|md|mdx|rst|txt|html?|css|scss|sass|less|vue|svelte|astro|tf|hcl|proto|graphql|gql|sol|ipynb|lock)$/i;
+
+/** `src/parser.spec.ts` → `parser`: the name a file and its tests share. */
+function stemOf(path: string): string {
+  return baseName(path).toLowerCase().split('.')[0] ?? '';
+}
 
 const goals = new Map<string, GoalTargets>();
 const MAX_CACHED = 1000;
@@ -42,10 +48,10 @@ export function goalTargets(
     files,
     stems: files.map(stemOf),
     keywords,
-    ...(expected?.length ? { expected: pathMatcher(expected, cwd, home) } : {}),
+    ...(expected?.length ? { expected: pathMatcher(expected, cwd) } : {}),
   };
-  const namedPlaces = [...pathsNamedIn(goal), ...namedPaths];
-  if (namedPlaces.length) targets.named = pathMatcher(namedPlaces, cwd, home);
+  const namedPlaces = [...pathsNamedIn(goal, cwd, home), ...namedPaths];
+  if (namedPlaces.length) targets.named = pathMatcher(namedPlaces, cwd);
   if (goals.size >= MAX_CACHED) goals.clear();
   goals.set(key, targets);
   return targets;

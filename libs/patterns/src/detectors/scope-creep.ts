@@ -1,7 +1,8 @@
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { severityFor, severityRank } from '../detector-settings.js';
-import { compiledMatcher, type PathMatcher } from '../paths.js';
+import type { PathMatcher } from '@warden/actions';
+import { compiledMatcher } from '../settings-globs.js';
 import { copiesFiles } from '../signals.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 

@@ -1,5 +1,5 @@
 import { parseAction } from '../parsing/parsed-action.js';
-import { pathMatcher } from '../parsing/paths.js';
+import { pathMatcher } from '@warden/actions';
 import { ReviewSession } from '../session/review-session.js';
 import { RationalityChecker } from './rationality-checker.js';
 

@@ -1,6 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { inTempDirectory, resolvePath } from '../parsing/paths.js';
+import { inTempDirectory, resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';

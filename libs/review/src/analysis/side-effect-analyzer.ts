@@ -10,7 +10,7 @@ import {
   writesToDiskDevice,
 } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { resolvePath } from '../parsing/paths.js';
+import { resolvePath } from '@warden/actions';
 import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
@@ -199,7 +199,7 @@ export class SideEffectAnalyzer {
   private networkEffects(action: ParsedAction, effects: SideEffect[]): void {
     if (!action.intents.includes('network_request')) return;
     const uploads = action.segments.some(sendsUpload) || /^(POST|PUT|PATCH|DELETE)$/i.test(String(action.input['method'] ?? ''));
-    const target = action.urls[0] ?? (action.tool === 'WebSearch' ? 'web search' : action.command?.slice(0, 200) ?? action.tool);
+    const target = action.urls[0] ?? (action.searchQuery !== undefined ? 'web search' : action.command?.slice(0, 200) ?? action.tool);
     // Data that left cannot be called back; a plain read changes nothing anywhere.
     effects.push({ type: 'network_egress', target, reversible: !uploads, severity: uploads ? 'medium' : 'low' });
   }

@@ -132,6 +132,27 @@ describe('parseAction', () => {
     expect(tool('mcp__github__create_pull_request', {}).mcp).toEqual({ server: 'github', tool: 'create_pull_request' });
   });
 
+  it("reads other agents' tools through @warden/actions as what they do", () => {
+    const on = (name: string, input: Record<string, unknown>, cwd: string) => parseAction({ kind: 'tool_use', tool: name, input }, cwd);
+    // Antigravity's run_command says where it runs: its relative paths are read from there.
+    expect(on('run_command', { CommandLine: 'rm -rf dist', Cwd: 'C:\\Users\\Me\\App\\web' }, 'C:\\Users\\Me\\App')).toMatchObject({
+      intent: 'file_deletion',
+      command: 'rm -rf dist',
+      cwd: 'c:/users/me/app/web',
+      writtenPaths: ['c:/users/me/app/web/dist'],
+    });
+    // Codex's apply_patch is the edits, creations and deletions its headers name, not a shell line.
+    const patch = on('apply_patch', { command: '*** Begin Patch\n*** Add File: docs/a.md\n+x\n*** Delete File: src/old.ts\n*** End Patch' }, '/work/app');
+    expect(patch).toMatchObject({ intents: ['file_deletion', 'file_creation'], writtenPaths: ['/work/app/docs/a.md', '/work/app/src/old.ts'] });
+    expect(patch).not.toHaveProperty('command');
+    expect(on('shell', { command: ['bash', '-lc', 'npm test'], workdir: '/work/app' }, '/work/app')).toMatchObject({ intent: 'command_execution', command: 'npm test' });
+    expect(on('read_file', { absolute_path: '/work/app/README.md' }, '/work/app')).toMatchObject({ intent: 'file_read', paths: ['/work/app/README.md'] });
+    expect(on('StrReplace', { path: 'src/a.ts', old_string: 'a', new_string: 'b' }, '/work/app')).toMatchObject({ intent: 'file_modification', writtenPaths: ['/work/app/src/a.ts'] });
+    expect(on('call_mcp_tool', { ServerName: 'github-mcp-server', ToolName: 'create_repository' }, '/work/app')).toMatchObject({ intent: 'external_tool', mcp: { server: 'github-mcp-server', tool: 'create_repository' } });
+    expect(on('google_web_search', { query: 'jest esm' }, '/work/app')).toMatchObject({ intent: 'network_request', searchQuery: 'jest esm' });
+    expect(on('manage_task', { Action: 'kill', TaskId: 'task-7' }, '/work/app').intent).toBe('message');
+  });
+
   it('refuses an unknown kind with a clear error', () => {
     expect(() => tool('Bash', { command: 'ls' }, 'teleport')).toThrow(UnknownActionKindError);
     expect(() => tool('Bash', { command: 'ls' }, 'teleport')).toThrow('Unknown action kind "teleport": expected one of tool_use, message, file_operation, system_command.');

@@ -1,9 +1,8 @@
+import { commandOf, firstPath, isStreamPath, isTempPath, readToolCall, resolvePath, sweAgentCommand, urlsIn, type FileChange, type ToolKind } from '@warden/actions';
 import { ACTION_KINDS, type ActionKind } from '@warden/contracts';
 import { commandKey, compactKey, stableKey } from './action-key.js';
-import { agentToolCall } from './agent-tools.js';
 import { commandName, CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOptions, someArgument } from './command-facts.js';
 import { BASE_RISK, type Intent } from './intent.js';
-import { isStreamPath, isTempPath, resolvePath } from './paths.js';
 import { segmentPaths } from './segment-paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
 
@@ -26,6 +25,8 @@ export interface ParsedAction {
   /** Packages it would install (`npm install left-pad` → left-pad). */
   packages: string[];
   mcp?: { server: string; tool: string };
+  /** A web search, and what it searches for ('' when the input does not say). */
+  searchQuery?: string;
   description?: string;
   /** Reads only: no file, process, network or package changes. */
   readOnly: boolean;
@@ -47,14 +48,17 @@ export class UnknownActionKindError extends Error {
   }
 }
 
-const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoRead', 'read_file', 'list_files', 'list_directory', 'search', 'search_files']);
-const SHELL_TOOLS = new Set(['Bash', 'shell', 'bash', 'run_command', 'execute_command', 'terminal']);
-const CREATE_TOOLS = new Set(['Write', 'write_file', 'create_file']);
-const MODIFY_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'edit_file', 'str_replace_editor', 'apply_patch']);
-const DELETE_TOOLS = new Set(['Delete', 'delete_file', 'remove_file']);
-const NETWORK_TOOLS = new Set(['WebFetch', 'WebSearch', 'http', 'fetch', 'http_request']);
-const DELEGATION_TOOLS = new Set(['Task', 'Agent']);
-const MESSAGE_TOOLS = new Set(['TodoWrite', 'ExitPlanMode', 'AskUserQuestion', 'KillShell', 'SlashCommand']);
+/** What the reviewer reads a tool of each kind as doing (the kinds are @warden/actions' reading of every agent's tools). */
+const KIND_INTENTS: Partial<Record<ToolKind, Intent>> = {
+  read: 'file_read',
+  search: 'file_read',
+  write: 'file_creation',
+  edit: 'file_modification',
+  delete: 'file_deletion',
+  fetch: 'network_request',
+  delegate: 'delegation',
+};
+const CHANGE_INTENTS: Record<FileChange['change'], Intent> = { create: 'file_creation', modify: 'file_modification', delete: 'file_deletion' };
 
 /** Commands that only look: listing, reading, searching, inspecting. */
 const READ_COMMANDS = new Set([
@@ -122,8 +126,6 @@ const PACKAGE_INSTALLER_TABLE: Record<string, { verbs: string[]; packageArgs: bo
 };
 /** By program name: a Map has only the names written above (`python3 -m toString` finds nothing, not Object's method). */
 const PACKAGE_INSTALLERS: ReadonlyMap<string, { verbs: string[]; packageArgs: boolean }> = new Map(Object.entries(PACKAGE_INSTALLER_TABLE));
-
-const URL_PATTERN = /\b(?:https?|wss?|ftp):\/\/[^\s'"<>|;)]+/gi;
 
 function stringField(input: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const name of names) if (typeof input[name] === 'string') return input[name] as string;
@@ -240,11 +242,6 @@ function readsOnlyExternally(name: string): boolean {
   return words.some((w) => READ_VERB.test(w)) && !words.some((w) => WRITE_VERB.test(w));
 }
 
-function mcpName(tool: string): { server: string; tool: string } | undefined {
-  const match = /^mcp__([^_]+(?:_[^_]+)*)__(.+)$/.exec(tool);
-  return match ? { server: match[1]!, tool: match[2]! } : undefined;
-}
-
 /** Input of a file_operation action: `{ operation: read|write|create|modify|delete|move|mkdir, path, recursive }`. */
 function fileOperationIntent(operation: string | undefined): Intent {
   switch (operation) {
@@ -269,10 +266,10 @@ function sortIntents(intents: Iterable<Intent>): Intent[] {
 }
 
 /**
- * Parses a proposed action into what it would do. Tool names of Claude Code (Bash, Read, Write, Edit,
- * Glob, Grep, WebFetch, WebSearch, Task/Agent, mcp__server__tool) and generic ones (shell, http,
- * package_install) are known; a shell command is parsed into its simple commands. Throws
- * UnknownActionKindError for a kind outside tool_use, message, file_operation, system_command.
+ * Parses a proposed action into what it would do. The tools of every agent Warden supervises are read by
+ * @warden/actions (Claude Code's, Codex's, Gemini CLI's, …), and Warden's own package_install; a shell
+ * command is parsed into its simple commands. Throws UnknownActionKindError for a kind outside tool_use,
+ * message, file_operation, system_command.
  */
 export function parseAction(
   action: { kind: string; tool: string; input: Record<string, unknown>; description?: string },
@@ -290,31 +287,37 @@ export function parseAction(
   let segments: ShellSegment[] = [];
   let syntaxError: string | undefined;
   let command: string | undefined;
-  const path = stringField(input, 'file_path', 'path', 'notebook_path', 'target', 'filename');
-  const url = stringField(input, 'url', 'uri', 'endpoint');
-  if (url) urls.push(url);
+  const call = readToolCall(tool, input);
+  // A shell tool may say where it runs (Codex's workdir, Antigravity's Cwd): relative paths are read from there.
+  if (call.cwd) cwd = resolvePath(call.cwd, cwd);
+  const path = firstPath(input);
+  for (const url of call.urls) urls.push(url);
 
-  const shellLike = SHELL_TOOLS.has(tool) || kind === 'system_command';
-  const agentCall = kind === 'message' ? null : agentToolCall(tool, input, shellLike ? stringField(input, 'command', 'cmd', 'script') : undefined);
-  if (kind === 'message' || MESSAGE_TOOLS.has(tool)) {
+  if (kind === 'message' || call.kind === 'message' || call.kind === 'poll' || call.kind === 'kill') {
+    // Bookkeeping, questions to the user, and looking after background commands.
     intents.add('message');
-  } else if (agentCall) {
-    intents.add(agentCall.intent);
-    read.push(...agentCall.read);
-    written.push(...agentCall.written);
-  } else if (SHELL_TOOLS.has(tool) || kind === 'system_command' || (stringField(input, 'command', 'cmd', 'script') !== undefined && !READ_TOOLS.has(tool) && !tool.startsWith('mcp__'))) {
-    command = stringField(input, 'command', 'cmd', 'script') ?? '';
-    ({ segments, syntaxError } = analyseShellCommand(command));
-    for (const segment of segments) {
-      // Both ask what the command is and whether it only describes: answered once.
-      const cmd = commandName(segment);
-      const describes = describesOnly(segment);
-      segmentIntents(segment, cmd, describes, intents, packages);
-      segmentPaths(segment, cmd, describes, read, written, mentioned);
+  } else if (call.kind === 'shell' || kind === 'system_command') {
+    const line = call.command ?? commandOf(input) ?? '';
+    // SWE-agent runs its editor and search commands in its shell.
+    const swe = sweAgentCommand(line);
+    if (swe) {
+      intents.add(swe.kind === 'message' ? 'message' : KIND_INTENTS[swe.kind]!);
+      read.push(...swe.read);
+      written.push(...swe.written);
+    } else {
+      command = line;
+      ({ segments, syntaxError } = analyseShellCommand(command));
+      for (const segment of segments) {
+        // Both ask what the command is and whether it only describes: answered once.
+        const cmd = commandName(segment);
+        const describes = describesOnly(segment);
+        segmentIntents(segment, cmd, describes, intents, packages);
+        segmentPaths(segment, cmd, describes, read, written, mentioned);
+      }
+      for (const url of urlsIn(command)) urls.push(url);
+      if (call.background) intents.add('command_execution');
+      if (!segments.length) intents.add('command_execution');
     }
-    for (const match of command.matchAll(URL_PATTERN)) urls.push(match[0]);
-    if (input['run_in_background'] === true) intents.add('command_execution');
-    if (!segments.length) intents.add('command_execution');
   } else if (tool === 'package_install') {
     intents.add('package_install');
     const names = input['packages'] ?? input['package'] ?? input['name'];
@@ -325,23 +328,19 @@ export function parseAction(
     if (path) (intent === 'file_read' ? read : written).push(path);
     const destination = stringField(input, 'destination', 'to', 'new_path');
     if (destination) written.push(destination);
-  } else if (READ_TOOLS.has(tool)) {
-    intents.add('file_read');
-    if (path) read.push(path);
-  } else if (CREATE_TOOLS.has(tool) || MODIFY_TOOLS.has(tool) || DELETE_TOOLS.has(tool)) {
-    intents.add(CREATE_TOOLS.has(tool) ? 'file_creation' : MODIFY_TOOLS.has(tool) ? 'file_modification' : 'file_deletion');
-    if (path) written.push(path);
-  } else if (NETWORK_TOOLS.has(tool)) {
-    intents.add('network_request');
-  } else if (DELEGATION_TOOLS.has(tool)) {
-    intents.add('delegation');
-  } else if (tool.startsWith('mcp__')) {
+  } else if (call.kind === 'mcp') {
     // Documentation and search look-ups (context7's get-library-docs, *_search_*, *_list_*) only read.
-    intents.add(readsOnlyExternally(mcpName(tool)?.tool ?? '') ? 'file_read' : 'external_tool');
-    if (path) read.push(path);
+    intents.add(readsOnlyExternally(call.mcp?.tool ?? '') ? 'file_read' : 'external_tool');
+    read.push(...call.read);
+  } else if (KIND_INTENTS[call.kind]) {
+    intents.add(KIND_INTENTS[call.kind]!);
+    // A patch may create, change and delete files at once.
+    for (const change of call.changes ?? []) intents.add(CHANGE_INTENTS[change.change]);
+    read.push(...call.read);
+    written.push(...call.written);
   } else {
     intents.add('unknown');
-    if (path) read.push(path);
+    read.push(...call.read);
   }
 
   // A long line names the same paths again and again (`cd /work/app && …` on every line): each is resolved once.
@@ -390,8 +389,8 @@ export function parseAction(
   if (cwd !== undefined) parsed.cwd = cwd;
   if (syntaxError !== undefined) parsed.syntaxError = syntaxError;
   if (mentioned.length) parsed.mentionedPaths = [...new Set(mentioned.map(resolved))];
-  const mcp = mcpName(tool);
-  if (mcp) parsed.mcp = mcp;
+  if (call.mcp) parsed.mcp = call.mcp;
+  if (call.query !== undefined) parsed.searchQuery = call.query;
   if (description) parsed.description = description;
   return parsed;
 }

@@ -1,5 +1,5 @@
 import { CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
-import { isStreamPath } from './paths.js';
+import { isStreamPath } from '@warden/actions';
 import type { ShellSegment } from './shell-command.js';
 
 /** Commands that name files in all their non-option arguments. */

@@ -9,9 +9,9 @@ export const warnExternalNetworkRule = builtInRule({
   check({ action }) {
     if (!action.intents.includes('network_request')) return null;
     let target = action.urls.find(isExternalUrl);
-    if (target === undefined && action.tool === 'WebSearch') {
-      const query = action.input['query'];
-      target = typeof query === 'string' ? `a web search ("${query.slice(0, 120)}")` : 'a web search';
+    if (target === undefined && action.searchQuery !== undefined) {
+      const query = action.searchQuery;
+      target = query ? `a web search ("${query.slice(0, 120)}")` : 'a web search';
     }
     if (target === undefined) return null;
     return {

@@ -1,6 +1,6 @@
 import { isProtectedPath, worldWritableTargets } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { resolvePath } from '../parsing/paths.js';
+import { resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';

@@ -1,4 +1,4 @@
-import { tildeForm } from '../parsing/paths.js';
+import { tildeForm } from '@warden/actions';
 import { builtInRule } from './built-in-rule.js';
 import { isSecretFile } from './secret-files.js';
 

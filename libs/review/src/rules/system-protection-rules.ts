@@ -1,5 +1,5 @@
 import { commandName, findDeletesProtected, INTERPRETERS, isForkBomb, isProtectedPath, readRm, remoteScriptPipe, writesToDiskDevice } from '../parsing/command-facts.js';
-import { resolvePath } from '../parsing/paths.js';
+import { resolvePath } from '@warden/actions';
 import { segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';

@@ -1,4 +1,4 @@
-import { resolvePath } from '../parsing/paths.js';
+import { resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 

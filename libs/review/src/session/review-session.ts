@@ -1,6 +1,6 @@
 import type { Phase, PatternType, Severity, VerdictKind } from '@warden/contracts';
 import { isProtectedPath } from '../parsing/command-facts.js';
-import { isHomeRoot } from '../parsing/paths.js';
+import { isHomeRoot } from '@warden/actions';
 import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ProjectKnowledge } from '@warden/project-knowledge';

@@ -1,5 +1,5 @@
 import { commandName, someArgument } from '../parsing/command-facts.js';
-import { pathMatcher, type PathMatcher } from '../parsing/paths.js';
+import { pathMatcher, type PathMatcher } from '@warden/actions';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ActionRecord, ReviewSession } from '../session/review-session.js';

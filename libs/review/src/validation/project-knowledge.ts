@@ -7,7 +7,7 @@ import {
   wordsOf,
 } from '@warden/project-knowledge';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { pathMatcher, resolvePath } from '../parsing/paths.js';
+import { pathMatcher, resolvePath } from '@warden/actions';
 import type { ActionRecord, ReviewSession } from '../session/review-session.js';
 
 /** The first knowledge file meant for the session's directory (resolved as the reviewer resolves paths): its applies_to matches cwd, or it has none. */

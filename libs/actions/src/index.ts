@@ -1,0 +1,23 @@
+// One reading of a proposed action, for the reviewer and the pattern detector alike.
+export { commandLine } from './command-line.js';
+export { compileGlob, globMatcher, type CompiledGlob, type GlobOptions } from './glob-match.js';
+export { mcpTool, type McpTool } from './mcp.js';
+export { type FileChange } from './patch.js';
+export { pathMatcher, type PathMatcher } from './path-matcher.js';
+export {
+  baseName,
+  foldPathSegments,
+  homeOf,
+  inTempDirectory,
+  isHomeRoot,
+  isStreamPath,
+  isTempPath,
+  isUnder,
+  isWindowsPath,
+  pathsNamedIn,
+  resolvePath,
+  tildeForm,
+} from './paths.js';
+export { sweAgentCommand, type SweAgentCommand } from './swe-agent.js';
+export { ACTION_FIELDS, commandOf, firstPath, readToolCall, urlsIn, type ToolCall } from './tool-call.js';
+export { toolShape, type ToolKind } from './vocabulary.js';

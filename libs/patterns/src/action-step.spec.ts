@@ -1,0 +1,35 @@
+import { stepOfAction, type ProposedAction } from './action-step.js';
+
+const T = Date.parse('2026-11-28T10:00:00Z');
+let n = 0;
+const step = (tool: string, input: Record<string, unknown>, cwd = '/home/dev/app') =>
+  stepOfAction({ action_id: `a${++n}`, kind: 'tool_use', tool, input } satisfies ProposedAction, T, cwd, '/home/dev');
+
+describe("steps of other agents' actions (read through @warden/actions)", () => {
+  it('counts their shells as commands, relative paths read from where the tool says it runs', () => {
+    expect(step('shell', { command: ['bash', '-lc', 'cat notes/todo.md'], workdir: '/home/dev/other' })).toMatchObject({ op: 'exec', cmd: 'cat notes/todo.md', paths: ['/home/dev/other/notes/todo.md'] });
+    expect(step('run_command', { CommandLine: 'type src/main.py', Cwd: 'C:\\Users\\Dev\\bot' }, 'C:\\Users\\Dev')).toMatchObject({ op: 'exec', paths: ['c:/users/dev/bot/src/main.py'] });
+  });
+
+  it('counts their reads, writes, searches and polls as such', () => {
+    expect(step('read_file', { absolute_path: '~/app/README.md' })).toMatchObject({ op: 'read', paths: ['/home/dev/app/README.md'] });
+    expect(step('write_to_file', { TargetFile: 'src/week.ts', CodeContent: 'export const W = 1;' })).toMatchObject({ op: 'write', paths: ['/home/dev/app/src/week.ts'] });
+    expect(step('apply_patch', { input: '*** Begin Patch\n*** Update File: src/a.ts\n*** End Patch' })).toMatchObject({ op: 'write', paths: ['/home/dev/app/src/a.ts'] });
+    expect(step('list_dir', { DirectoryPath: '/home/dev' })).toMatchObject({ op: 'search', paths: ['/home/dev'] });
+    expect(step('Glob', { glob_pattern: '**/*.ts' })).toMatchObject({ op: 'search', paths: ['/home/dev/app'] });
+    expect(step('search_web', { query: 'scanner' }).op).toBe('search');
+    expect(step('command_status', { CommandId: 'task-7' }).op).toBe('poll');
+    expect(step('Await', { task_id: '42' }).sig).toBe(step('Await', { task_id: '42' }).sig);
+    expect(step('Await', { task_id: '42' }).sig).not.toBe(step('Await', { task_id: '43' }).sig);
+  });
+
+  it('counts a command an MCP tool runs as a command', () => {
+    expect(step('mcp__desktop-commander__start_process', { command: 'npm run dev' })).toMatchObject({ op: 'exec', cmd: 'npm run dev' });
+    expect(step('mcp__github__create_issue', { title: 'x' }).op).toBe('other');
+  });
+
+  it('counts a stopped background task as one process less', () => {
+    expect(step('manage_task', { Action: 'kill', TaskId: 'task-7' }).bg).toBe(-1);
+    expect(step('run_terminal_cmd', { command: 'npm run dev', is_background: true }).bg).toBe(1);
+  });
+});
