@@ -33,7 +33,8 @@ export class HookGateway {
   constructor(
     private readonly config: GatewayConfig,
     private readonly connections: AgentConnections,
-    private readonly owners: SessionOwners,
+    /** Which agent each session belongs to; the telemetry receiver asks the same. */
+    readonly owners: SessionOwners,
     private readonly kv: KV,
     private readonly metrics: GatewayMetrics,
     private readonly log: Logger,

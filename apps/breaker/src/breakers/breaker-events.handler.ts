@@ -67,7 +67,7 @@ export class BreakerEventsHandler {
   @OnMessage('usage.reported')
   onUsage(@Payload() message: MessageOf<'usage.reported'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
-    return this.supervisor.apply(
+    return this.supervisor.apply<number>(
       address(message, at),
       { message },
       'usage',
