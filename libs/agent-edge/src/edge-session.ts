@@ -17,6 +17,7 @@ import type { EdgeEvent, EdgeSession } from './edge-event.js';
 import { sessionDeclaration, type DeclarationSettings } from './session-declaration.js';
 import { SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from './session-state.js';
 import { filesTouched, outputExcerpt, toolAction } from './tool-action.js';
+import { checkRanAgainstDecision, noteUnrecordedAnswer } from './ran-against-decision.js';
 
 /** Everything one hook call needs besides its event; the transport (command or HTTP) supplies it. */
 export interface EdgeContext {
@@ -84,6 +85,8 @@ export async function answerEvent(event: EdgeEvent, ctx: EdgeContext): Promise<E
   try {
     return await beforeDeadline(handle(event, ctx), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
   } catch (error) {
+    // Beside the answer: the call's outcome is held against it.
+    if (event.type === 'before_tool') void noteUnrecordedAnswer(ctx.states, event.session.id, event.call.id, failsOpen(ctx.policy, event.call.tool) ? 'fail_open' : 'held');
     return unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
   }
 }
@@ -107,8 +110,9 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
         return noted(turnEndAnswer(taken.guidance, false));
       case 'after_tool': {
         await report(event, session);
+        const against = await checkRanAgainstDecision(event, { client: ctx.client, states: ctx.states, adapter: ctx.adapter, waitMs: Math.min(2_000, remainingOf(ctx)) });
         const after = await absorbLive(event.session.id, ctx, live, session);
-        return noted(guidanceAnswer(mergeGuidance(taken.guidance, after)));
+        return noted(guidanceAnswer(mergeGuidance(mergeGuidance(taken.guidance, against), after)));
       }
       case 'before_tool':
         return noted(await decide(event, ctx, session, live, taken.guidance));
@@ -123,7 +127,10 @@ function interactiveOf(session: EdgeSession, ctx: EdgeContext): boolean {
 }
 
 async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: EdgeContext, session: AgentSession, live: ControlMessage[], guidance: ControlGuidance): Promise<EdgeAnswer> {
-  if (guidance.stop) return stoppedAnswer(guidance.stop, guidance);
+  if (guidance.stop) {
+    void noteUnrecordedAnswer(ctx.states, event.session.id, event.call.id, 'stopped');
+    return stoppedAnswer(guidance.stop, guidance);
+  }
   const { call } = event;
   const { adapter } = ctx;
   const action = toolAction(call.tool, call.input, event.session.subagent);
@@ -143,7 +150,10 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
     { timeoutMs: remainingOf(ctx) + 1_000, approver: approverFor(ctx.policy, interactive, canAsk(adapter.capabilities, call.tool)) },
   );
   const all = mergeGuidance(guidance, await absorbLive(event.session.id, ctx, live, session));
-  if (decision.decidedBy === 'fallback') return undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
+  if (decision.decidedBy === 'fallback') {
+    void noteUnrecordedAnswer(ctx.states, event.session.id, call.id, failsOpen(ctx.policy, call.tool) ? 'fail_open' : 'held');
+    return undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
+  }
   if (all.stop) return stoppedAnswer(all.stop, all);
   return toolCallAnswer(decision, adapter.capabilities, { decide: ctx.policy.decide, interactive }, call.tool, all);
 }

@@ -12,6 +12,11 @@ export interface HookSessionState {
   stopped?: string;
   /** How often the session ended (a resumed session ends again): numbers its session.ended messages. */
   endedRuns?: number;
+  /**
+   * Tool calls the edge answered without a decision of Warden's (the session stopped, Warden undecided at
+   * the deadline, a fail-open tool), the latest few: what their outcomes are held against.
+   */
+  unrecordedAnswers?: [callId: string, answer: 'stopped' | 'held' | 'fail_open'][];
 }
 
 /** How many control ids a state keeps. */
