@@ -4,7 +4,7 @@ import type { Logger } from '@warden/observability';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
-import { credentialsOf, HookRequestError, policyOf } from './hook-request.js';
+import { credentialsOf, HookRequestError, policyOf, usageFromTranscriptOf } from './hook-request.js';
 import { KvSessionStates, type CachedState, type SessionOwners } from './session-records.js';
 
 /** A hook call as HTTP delivered it, for the agent whose endpoint it reached. */
@@ -50,6 +50,7 @@ export class HookGateway {
     try {
       const credentials = credentialsOf(call.authorization);
       const policy = policyOf(call.query);
+      const usageFromTranscript = usageFromTranscriptOf(call.query);
       let input: EdgeEvent;
       try {
         const body = typeof call.body === 'string' ? parseJson(call.body) : call.body;
@@ -96,6 +97,7 @@ export class HookGateway {
         controlReadMs: this.config.controlReadMs,
         deadline: Date.now() + this.config.deadlineMs,
         deadlineMs: this.config.deadlineMs,
+        usageFromTranscript,
       });
       if (result.kind === 'not_recorded') {
         outcome = 'not_recorded';

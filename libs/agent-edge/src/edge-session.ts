@@ -18,6 +18,7 @@ import { sessionDeclaration, type DeclarationSettings } from './session-declarat
 import { SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from './session-state.js';
 import { filesTouched, outputExcerpt, toolAction } from './tool-action.js';
 import { checkRanAgainstDecision, noteUnrecordedAnswer } from './ran-against-decision.js';
+import { reportTranscriptUsage } from './transcript-usage.js';
 
 /** Everything one hook call needs besides its event; the transport (command or HTTP) supplies it. */
 export interface EdgeContext {
@@ -34,6 +35,8 @@ export interface EdgeContext {
   /** When this call must have answered (epoch ms), and the setting it comes from, for the reason. */
   deadline: number;
   deadlineMs: number;
+  /** Read the session's model usage from its transcript: no telemetry of the agent reaches Warden (`usage=transcript`). */
+  usageFromTranscript?: boolean;
 }
 
 /**
@@ -100,6 +103,10 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
     // A turn already prolonged: nothing is taken, so nothing is lost for the next call.
     if (event.type === 'stop' && event.prolonged) return { kind: 'answer', answer: { context: [] } };
     const taken = await takeControls(event, ctx, session, live);
+    // Off the tool call's path: what the model spent so far is read when a tool has run or a turn ends.
+    if (ctx.usageFromTranscript && (event.type === 'after_tool' || event.type === 'stop')) {
+      await reportTranscriptUsage(event, { client: ctx.client, states: ctx.states, agentKind: ctx.adapter.agentKind, waitMs: Math.min(3_000, remainingOf(ctx)) });
+    }
     const noted = (answer: EdgeAnswer): EdgeOutcome => ({ kind: 'answer', answer, ...(taken.note ? { note: taken.note } : {}) });
     switch (event.type) {
       case 'session_start':

@@ -17,6 +17,8 @@ export interface HookSessionState {
    * the deadline, a fail-open tool), the latest few: what their outcomes are held against.
    */
   unrecordedAnswers?: [callId: string, answer: 'stopped' | 'held' | 'fail_open'][];
+  /** How far the session's transcript was read for its model usage (without the agent's telemetry). */
+  transcriptUsage?: { path: string; offset: number; model?: string };
 }
 
 /** How many control ids a state keeps. */

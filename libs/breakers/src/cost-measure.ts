@@ -53,7 +53,7 @@ export class CostMeasure {
     const name = phase ?? 'default';
     const phaseSpent = this.snapshot.phase[phaseKey(phase)] ?? 0;
     const phaseBudget = budgets.per_phase[phaseKey(phase)];
-    return mostSevere([
+    const readings = [
       this.reading(phase, 'PHASE', phaseSpent, phaseBudget, warning, {
         trip: `Phase ${name} spent ${usd(phaseSpent)} of its ${usd(phaseBudget)} budget. ${RAISE_OR_RESET}`,
         warning: `Phase ${name} at ${usd(phaseSpent)} of ${usd(phaseBudget)} budget.`,
@@ -66,7 +66,10 @@ export class CostMeasure {
         trip: `Daily budget of ${usd(budgets.per_day)} exceeded. Operations halted until spending falls out of the rolling day.`,
         warning: `Daily spending at ${usd(dayTotal)} of ${usd(budgets.per_day)} budget.`,
       }),
-    ]);
+    ];
+    // A session that declares no phase (Claude Code, Codex) spends its run: the run's reading is named first.
+    if (!phase) readings.unshift(readings.splice(1, 1)[0]!);
+    return mostSevere(readings);
   }
 
   /** Forgets the run's spending (an operator reset). The agent's day is not the session's to forget. */
