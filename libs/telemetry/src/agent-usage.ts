@@ -25,9 +25,9 @@ export interface UsageReading {
 
 type Attributes = Map<string, AnyValue>;
 
-function attributesOf(...lists: (KeyValue[] | undefined)[]): Attributes {
-  const map: Attributes = new Map();
-  for (const list of lists) for (const kv of list ?? []) if (kv && typeof kv.key === 'string' && kv.value) map.set(kv.key, kv.value);
+function attributesOf(list: KeyValue[] | undefined, base?: Attributes): Attributes {
+  const map: Attributes = base ? new Map(base) : new Map();
+  if (Array.isArray(list)) for (const kv of list) if (kv && typeof kv.key === 'string' && kv.value) map.set(kv.key, kv.value);
   return map;
 }
 
@@ -36,11 +36,12 @@ function text(attrs: Attributes, key: string): string | undefined {
   return v ? valueText(v) : undefined;
 }
 
+/** The value of an AnyValue as text; only the field that was set counts (a decoded message inherits the others' defaults). */
 function valueText(v: AnyValue): string | undefined {
-  if (typeof v.stringValue === 'string') return v.stringValue;
-  if (v.intValue !== undefined) return String(v.intValue);
-  if (typeof v.doubleValue === 'number') return String(v.doubleValue);
-  if (typeof v.boolValue === 'boolean') return String(v.boolValue);
+  if (Object.hasOwn(v, 'stringValue') && typeof v.stringValue === 'string') return v.stringValue;
+  if (Object.hasOwn(v, 'intValue') && v.intValue !== undefined && v.intValue !== null) return String(v.intValue);
+  if (Object.hasOwn(v, 'doubleValue') && typeof v.doubleValue === 'number') return String(v.doubleValue);
+  if (Object.hasOwn(v, 'boolValue') && typeof v.boolValue === 'boolean') return String(v.boolValue);
   return undefined;
 }
 
@@ -48,7 +49,7 @@ function valueText(v: AnyValue): string | undefined {
 function number(attrs: Attributes, key: string): number | undefined {
   const v = attrs.get(key);
   if (!v) return undefined;
-  const raw = v.doubleValue ?? v.intValue ?? v.stringValue;
+  const raw = valueText(v);
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   return Number.isFinite(n) ? n : undefined;
@@ -127,7 +128,7 @@ export function usageFromMetrics(request: MetricsRequest, now = Date.now()): Usa
   interface Group { sessionId?: string; model: string; querySource?: string; at: number; entry: UsageEntry }
   const groups = new Map<string, Group>();
   for (const rm of request.resourceMetrics ?? []) {
-    const resource = rm?.resource?.attributes;
+    const resource = attributesOf(rm?.resource?.attributes);
     for (const sm of rm?.scopeMetrics ?? []) {
       for (const metric of sm?.metrics ?? []) {
         const points = metric?.sum?.dataPoints ?? metric?.gauge?.dataPoints ?? [];
@@ -142,8 +143,8 @@ export function usageFromMetrics(request: MetricsRequest, now = Date.now()): Usa
           continue;
         }
         for (const point of metric.sum.dataPoints as NumberDataPoint[]) {
-          const attrs = attributesOf(resource, point?.attributes);
-          const value = Number(point?.asDouble ?? point?.asInt ?? 0);
+          const attrs = attributesOf(point?.attributes, resource);
+          const value = Number(Object.hasOwn(point ?? {}, 'asDouble') ? point.asDouble : Object.hasOwn(point ?? {}, 'asInt') ? point.asInt : 0);
           if (!Number.isFinite(value) || value < 0) {
             collector.reject(`${metric.name}: a point's value is not a non-negative number`);
             continue;
@@ -154,14 +155,14 @@ export function usageFromMetrics(request: MetricsRequest, now = Date.now()): Usa
           // instrument's first interval starts when it was first used).
           const end = String(point.timeUnixNano || point.startTimeUnixNano || '');
           const sessionId = text(attrs, 'session.id');
-          const groupKey = digest([sessionId, series, end]);
+          const groupKey = `${sessionId}\u0000${series.join('\u0001')}\u0000${end}`;
           let group = groups.get(groupKey);
           if (!group) {
             group = {
               ...(sessionId !== undefined ? { sessionId } : {}),
               model,
               at: millisOf(point.timeUnixNano) ?? now,
-              entry: { key: `m:${groupKey}`, model, tokens: { prompt: 0, completion: 0 }, at: isoOf(millisOf(point.timeUnixNano), now) },
+              entry: { key: `m:${digest([sessionId, series, end])}`, model, tokens: { prompt: 0, completion: 0 }, at: isoOf(millisOf(point.timeUnixNano), now) },
             };
             const querySource = text(attrs, 'query_source');
             if (querySource) group.entry.query_source = querySource.slice(0, 64);
@@ -185,9 +186,15 @@ export function usageFromMetrics(request: MetricsRequest, now = Date.now()): Usa
 }
 
 /** A log record's event name: `event.name` (Claude Code, Codex), the record's own event name, or its body. */
-function eventNameOf(record: LogRecord, attrs: Attributes): string | undefined {
-  return text(attrs, 'event.name') ?? (typeof record.eventName === 'string' && record.eventName ? record.eventName : undefined) ?? record.body?.stringValue;
+function eventNameOf(record: LogRecord): string | undefined {
+  if (Array.isArray(record.attributes)) {
+    for (const kv of record.attributes) if (kv && kv.key === 'event.name' && kv.value) return valueText(kv.value);
+  }
+  return (typeof record.eventName === 'string' && record.eventName ? record.eventName : undefined) ?? (record.body ? valueText(record.body) : undefined);
 }
+
+/** The events that carry model usage: Claude Code's api_request (named in full or not), Codex's sse_event. */
+const USAGE_EVENTS = new Set(['claude_code.api_request', 'api_request', 'codex.sse_event']);
 
 /**
  * Model usage in a logs export (the agents' events), per session:
@@ -205,16 +212,18 @@ function eventNameOf(record: LogRecord, attrs: Attributes): string | undefined {
 export function usageFromLogs(request: LogsRequest, now = Date.now()): UsageReading {
   const collector = new Collector();
   for (const rl of request.resourceLogs ?? []) {
-    const resource = rl?.resource?.attributes;
+    const resource = attributesOf(rl?.resource?.attributes);
     for (const sl of rl?.scopeLogs ?? []) {
       for (const record of sl?.logRecords ?? []) {
         collector.items++;
         if (!record || typeof record !== 'object') continue;
-        const attrs = attributesOf(resource, record.attributes);
-        const name = eventNameOf(record, attrs);
+        // Most of an agent's events are not usage: their name is found without reading the rest.
+        const name = eventNameOf(record);
+        if (!USAGE_EVENTS.has(name ?? '')) continue;
+        const attrs = attributesOf(record.attributes, resource);
         const stamped = Date.parse(text(attrs, 'event.timestamp') ?? '');
         const at = Number.isFinite(stamped) ? stamped : (millisOf(record.timeUnixNano) ?? millisOf(record.observedTimeUnixNano));
-        if (name === 'claude_code.api_request' || (name === 'api_request' && (record.body?.stringValue === 'claude_code.api_request' || isClaudeCode(attrs)))) {
+        if (name === 'claude_code.api_request' || (name === 'api_request' && ((record.body ? valueText(record.body) : undefined) === 'claude_code.api_request' || isClaudeCode(attrs)))) {
           claudeRequest(collector, attrs, at, now);
         } else if (name === 'codex.sse_event' && text(attrs, 'event.kind') === 'response.completed') {
           codexResponse(collector, attrs, record, at, now);

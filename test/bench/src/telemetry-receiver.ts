@@ -22,7 +22,7 @@ const POINTS = 100;
 const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
 const int = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
 
-/** 100 claude_code.api_request events of 10 sessions, in Claude Code's documented shape. */
+/** 100 claude_code.api_request events of one session (a Claude Code process exports its own), in Claude Code's documented shape; export `n` of session n % 10. */
 function logsExport(run: string, n: number): LogsRequest {
   const now = Date.now();
   return {
@@ -39,7 +39,7 @@ function logsExport(run: string, n: number): LogsRequest {
                 str('event.name', 'api_request'),
                 str('event.timestamp', new Date(now + i).toISOString()),
                 int('event.sequence', i),
-                str('session.id', `bench-${run}-${i % 10}`),
+                str('session.id', `bench-${run}-${n % 10}`),
                 str('prompt.id', '550e8400-e29b-41d4-a716-446655440000'),
                 str('user.id', 'f3a2'),
                 str('terminal.type', 'tmux'),
@@ -60,14 +60,14 @@ function logsExport(run: string, n: number): LogsRequest {
   };
 }
 
-/** 100 points of claude_code.token.usage and claude_code.cost.usage of 20 sessions. */
+/** 100 points of claude_code.cost.usage and claude_code.token.usage of one session: 20 series (model and attribution) of 5 points. */
 function metricsExport(run: string, n: number): MetricsRequest {
   const end = Date.now() + n;
   const point = (session: number, value: Record<string, unknown>, extra: { key: string; value: { stringValue: string } }[] = []) => ({
     ...value,
     startTimeUnixNano: `${end - 60_000}000000`,
     timeUnixNano: `${end}000000`,
-    attributes: [str('session.id', `bench-${run}-m${session}`), str('model', 'claude-sonnet-4-6'), str('query_source', 'main'), ...extra],
+    attributes: [str('session.id', `bench-${run}-m${n % 10}`), str('model', 'claude-sonnet-4-6'), str('query_source', 'main'), str('agent.name', `series-${session}`), ...extra],
   });
   const sessions = Array.from({ length: 20 }, (_, s) => s);
   return {
