@@ -50,7 +50,7 @@ describeServiceContract(
   (harness) => {
     let sequence = 0;
     const newSession = () => `brk-${Date.now().toString(36)}-${++sequence}`;
-    const channelOf: Partial<Record<MessageType, 'session' | 'outcome' | 'action' | 'breaker_command' | 'intervention'>> = {
+    const channelOf: Partial<Record<MessageType, 'session' | 'outcome' | 'action' | 'breaker_command' | 'intervention' | 'usage'>> = {
       'session.started': 'session',
       'session.ended': 'session',
       'session.phase_changed': 'session',
@@ -58,10 +58,11 @@ describeServiceContract(
       'action.outcome': 'outcome',
       'breaker.command': 'breaker_command',
       'intervention.issued': 'intervention',
+      'usage.reported': 'usage',
     };
 
     async function send<
-      T extends 'session.started' | 'session.phase_changed' | 'session.ended' | 'action.proposed' | 'action.outcome' | 'breaker.command' | 'intervention.issued',
+      T extends 'session.started' | 'session.phase_changed' | 'session.ended' | 'action.proposed' | 'action.outcome' | 'breaker.command' | 'intervention.issued' | 'usage.reported',
     >(
       type: T,
       session: string,
@@ -114,12 +115,23 @@ describeServiceContract(
           breaker: 'cost',
           reason: 'RUN_BUDGET_EXCEEDED',
           threshold: 10,
-          suggestion: 'Run exceeded $10.00 total budget.',
+          suggestion: expect.stringMatching(/^Run spent \$10\.80 of its \$10\.00 budget\. Further changes are held until an operator raises the budget or resets the cost breaker/),
           mode: 'enforce',
         });
         expect((await event(session, 'breaker.state_changed')).payload).toMatchObject({ breaker: 'cost', from: 'closed', to: 'open', cause: 'threshold' });
         const record = await eventually('the open state', () => state(session), (r) => r?.state === 'open');
-        expect(record!.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'open', reason: 'RUN_BUDGET_EXCEEDED', suggestion: 'Run exceeded $10.00 total budget.' });
+        expect(record!.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'open', reason: 'RUN_BUDGET_EXCEEDED', suggestion: expect.stringContaining('Run spent $10.80 of its $10.00 budget.') });
+      });
+
+      it("charges the usage an agent's telemetry reported, once per entry, and opens the cost breaker past the budget", async () => {
+        const session = newSession();
+        const entry = (key: string, cost: number) => ({ key, model: 'claude-opus-4-8', tokens: { prompt: 1000, completion: 200, cache_read: 40_000 }, cost_usd: cost, at: new Date().toISOString() });
+        // Its own agent: the agent-1 sessions' rolling day stays as the other tests count it.
+        await send('usage.reported', session, { source: 'telemetry_event', agent_kind: 'claude-code', entries: [entry('req_1', 6), entry('req_2', 3)] }, 'agent-usage');
+        expect((await event(session, 'breaker.cost_recorded')).payload).toMatchObject({ model: 'claude-opus-4-8', cost_usd: 9, source: 'telemetry_event', priced_by: 'agent', operation: 'usage.reported' });
+        // An exporter's retry (a new message with entries already counted) adds only what is new.
+        await send('usage.reported', session, { source: 'telemetry_event', agent_kind: 'claude-code', entries: [entry('req_2', 3), entry('req_3', 1.5)] }, 'agent-usage');
+        expect((await event(session, 'breaker.tripped')).payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', current_value: 10.5, threshold: 10 });
       });
 
       it('lets an operator reset a breaker, and records the command', async () => {

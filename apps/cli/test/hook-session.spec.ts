@@ -73,7 +73,10 @@ describe('warden hook over a session', () => {
   const allow = (_reason: string, extra: { additionalContext?: string } = {}) => (extra.additionalContext ? { hookSpecificOutput: { hookEventName: 'PreToolUse', ...extra } } : null);
 
   it('reports PostToolUse and PostToolUseFailure outcomes and answers nothing when there is nothing to say', async () => {
-    const ok = { ...pre('hook-post', 'Bash', { command: 'npm test' }), hook_event_name: 'PostToolUse', tool_response: { stdout: 'Tests: 3 passed', stderr: '', interrupted: false }, duration_ms: 1840 };
+    // Proposed first, as Claude Code does: an outcome of a call Warden never saw is an incident (below).
+    const proposed = pre('hook-post', 'Bash', { command: 'npm test' });
+    expect((await hook(proposed)).code).toBe(0);
+    const ok = { ...proposed, hook_event_name: 'PostToolUse', tool_response: { stdout: 'Tests: 3 passed', stderr: '', interrupted: false }, duration_ms: 1840 };
     expect(await hook(ok)).toEqual({ code: 0, stdout: '', stderr: '' });
     const reported = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && (m.body.payload as { action_id: string }).action_id === ok.tool_use_id);
     expect(reported.body.payload).toEqual({
@@ -84,7 +87,9 @@ describe('warden hook over a session', () => {
       output_excerpt: '{"stdout":"Tests: 3 passed","stderr":"","interrupted":false}',
     });
 
-    const failed = { ...pre('hook-post', 'Edit', { file_path: join(project, 'a.ts'), old_string: 'a', new_string: 'b' }), hook_event_name: 'PostToolUseFailure', error: 'String to replace not found in file.' };
+    const edit = pre('hook-post', 'Edit', { file_path: join(project, 'a.ts'), old_string: 'a', new_string: 'b' });
+    expect((await hook(edit)).code).toBe(0);
+    const failed = { ...edit, hook_event_name: 'PostToolUseFailure', error: 'String to replace not found in file.' };
     expect(await hook(failed)).toEqual({ code: 0, stdout: '', stderr: '' });
     const error = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && (m.body.payload as { action_id: string }).action_id === failed.tool_use_id);
     expect(error.body.payload).toEqual({ action_id: failed.tool_use_id, tool: 'Edit', status: 'error', error: { message: 'String to replace not found in file.' }, files_touched: [join(project, 'a.ts')] });
@@ -108,10 +113,11 @@ describe('warden hook over a session', () => {
       const acks = await suite.recorder.waitForCount(2, 10_000, (m) => m.body.type === 'control.acknowledged' && m.body.session_id === session);
       expect(acks.map((a) => (a.body.payload as { status: string }).status)).toEqual(['applied', 'applied']);
       // Seen once: the next call of the session carries no context.
-      expect(answer(await hook(pre(session, 'Bash', { command: 'npm test' })))).toEqual(allow('Warden allowed this action: No concerns: command execution with medium risk.'));
+      const proposed = pre(session, 'Bash', { command: 'npm test' });
+      expect(answer(await hook(proposed))).toEqual(allow('Warden allowed this action: No concerns: command execution with medium risk.'));
       // After a tool ran, a new correction comes with the PostToolUse answer.
       await control(session, 'soft_correction', 'Stop editing files outside src/.');
-      const post = { ...pre(session, 'Bash', { command: 'npm test' }), hook_event_name: 'PostToolUse', tool_response: 'ok', duration_ms: 5 };
+      const post = { ...proposed, hook_event_name: 'PostToolUse', tool_response: 'ok', duration_ms: 5 };
       expect(answer(await hook(post))).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'Warden correction: Stop editing files outside src/.' } });
     }, 60_000);
 

@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { HookGateway } from './hook-gateway.js';
 import { SessionOwners } from './session-records.js';
+import { TelemetryReceiver } from './telemetry-receiver.js';
 
 const CONFIG = Symbol('gateway.config');
 
@@ -30,7 +31,7 @@ class GatewayLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The agent gateway: Claude Code's HTTP hooks, with `/metrics` and `/health` like every service. */
+/** The agent gateway: agents' hooks and their telemetry over HTTP, with `/metrics` and `/health` like every service. */
 @Module({})
 export class GatewayAppModule {
   static forRoot(config: GatewayConfig, logger: Logger): DynamicModule {
@@ -55,9 +56,15 @@ export class GatewayAppModule {
           },
           inject: [BusConnection, AgentConnections, GatewayMetrics, LOGGER],
         },
+        {
+          provide: TelemetryReceiver,
+          useFactory: (gateway: HookGateway, bus: BusConnection, connections: AgentConnections, metrics: GatewayMetrics, log: Logger) =>
+            new TelemetryReceiver(connections, gateway.owners, metrics, log, () => bus.connected),
+          inject: [HookGateway, BusConnection, AgentConnections, GatewayMetrics, LOGGER],
+        },
         GatewayLifecycle,
       ],
-      exports: [HookGateway],
+      exports: [HookGateway, TelemetryReceiver],
     };
   }
 }

@@ -18,6 +18,7 @@ export const GATEWAY_PORT = 3108;
  * - `GATEWAY_AGENT_IDLE_MS` [900000]: an agent connection unused this long is closed.
  * - `GATEWAY_MAX_BODY_BYTES` [1048576]: larger hook payloads are refused with 413.
  * - `GATEWAY_TRUST_ENTRYPOINT_HEADER` [true]: read `X-Claude-Code-Entrypoint` to tell interactive sessions from headless ones.
+ * - `GATEWAY_OTLP_MAX_BODY_BYTES` [4194304]: larger telemetry exports (compressed or once decompressed) are refused with 413.
  */
 export interface GatewayConfig {
   nats: NatsSettings;
@@ -28,6 +29,7 @@ export interface GatewayConfig {
   agentIdleMs: number;
   maxBodyBytes: number;
   trustEntrypointHeader: boolean;
+  otlpMaxBodyBytes: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -44,5 +46,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     agentIdleMs: integerFromEnv(env, 'GATEWAY_AGENT_IDLE_MS', 900_000, 1_000),
     maxBodyBytes: integerFromEnv(env, 'GATEWAY_MAX_BODY_BYTES', 1024 * 1024, 1024),
     trustEntrypointHeader: booleanFromEnv(env, 'GATEWAY_TRUST_ENTRYPOINT_HEADER', true),
+    otlpMaxBodyBytes: integerFromEnv(env, 'GATEWAY_OTLP_MAX_BODY_BYTES', 4 * 1024 * 1024, 1024),
   };
 }

@@ -7,6 +7,10 @@ export class GatewayMetrics {
   readonly calls;
   readonly duration;
   readonly agents;
+  readonly exports;
+  readonly exportSeconds;
+  readonly usageEntries;
+  readonly usageRejected;
 
   constructor(metrics: MetricsRegistry) {
     this.calls = metrics.counter({
@@ -21,5 +25,13 @@ export class GatewayMetrics {
       buckets: SECONDS,
     });
     this.agents = metrics.gauge({ name: 'warden_gateway_agent_connections', help: 'Agents with an open connection through this replica.' });
+    this.exports = metrics.counter({
+      name: 'warden_gateway_otlp_exports_total',
+      help: "Agents' telemetry exports (OTLP/HTTP), by signal (metrics, logs), encoding (json, protobuf) and outcome (accepted, partial, invalid, unauthorized, forbidden, unavailable).",
+      labelNames: ['signal', 'encoding', 'outcome'],
+    });
+    this.exportSeconds = metrics.histogram({ name: 'warden_gateway_otlp_export_seconds', help: 'From receiving a telemetry export to answering it, by signal.', labelNames: ['signal'], buckets: SECONDS });
+    this.usageEntries = metrics.counter({ name: 'warden_gateway_usage_entries_total', help: 'Model usage entries read from agents\' telemetry and reported to the breaker, by agent kind and source.', labelNames: ['agent_kind', 'source'] });
+    this.usageRejected = metrics.counter({ name: 'warden_gateway_usage_rejected_total', help: 'Usage points of agents\' telemetry Warden could not charge (no session id, cumulative sums, ...), by signal.', labelNames: ['signal'] });
   }
 }

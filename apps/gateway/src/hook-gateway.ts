@@ -5,7 +5,7 @@ import type { Logger } from '@warden/observability';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayConfig } from './config.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
-import { credentialsOf, HookRequestError, policyOf } from './hook-request.js';
+import { credentialsOf, HookRequestError, policyOf, usageFromTranscriptOf } from './hook-request.js';
 import { KvSessionStates, type CachedState, type SessionOwners } from './session-records.js';
 
 /** Answers kept per agent while Warden cannot be reached. */
@@ -39,7 +39,8 @@ export class HookGateway {
   constructor(
     private readonly config: GatewayConfig,
     private readonly connections: AgentConnections,
-    private readonly owners: SessionOwners,
+    /** Which agent each session belongs to; the telemetry receiver asks the same. */
+    readonly owners: SessionOwners,
     private readonly kv: KV,
     private readonly metrics: GatewayMetrics,
     private readonly log: Logger,
@@ -55,6 +56,7 @@ export class HookGateway {
     try {
       const credentials = credentialsOf(call.authorization);
       const policy = policyOf(call.query);
+      const usageFromTranscript = usageFromTranscriptOf(call.query);
       let input: EdgeEvent;
       try {
         const body = typeof call.body === 'string' ? parseJson(call.body) : call.body;
@@ -106,6 +108,7 @@ export class HookGateway {
         deadline: Date.now() + this.config.deadlineMs,
         deadlineMs: this.config.deadlineMs,
         answeredBy: 'gateway',
+        usageFromTranscript,
       });
       if (result.kind === 'not_recorded') {
         outcome = 'not_recorded';

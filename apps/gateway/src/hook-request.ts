@@ -57,3 +57,15 @@ export function policyOf(query: Record<string, unknown>): AnswerPolicy {
     failOpenTools: failOpen ? failOpen.split(',').map((t) => t.trim()).filter(Boolean) : [...ANSWER_DEFAULTS.failOpenTools],
   };
 }
+
+/**
+ * The `usage` query parameter: `transcript` when the agent's telemetry does not reach Warden, so that the
+ * gateway (on the agent's machine) reads the session's usage from its transcript; `telemetry` (the
+ * default) otherwise.
+ */
+export function usageFromTranscriptOf(query: Record<string, unknown>): boolean {
+  const usage = query.usage;
+  if (usage === undefined || usage === 'telemetry') return false;
+  if (usage === 'transcript') return true;
+  throw new HookRequestError(400, `usage must be telemetry or transcript (got ${JSON.stringify(usage)})`);
+}

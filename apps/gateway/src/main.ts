@@ -10,6 +10,8 @@ import { GatewayAppModule } from './app.module.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { HookGateway } from './hook-gateway.js';
 import { HOOK_PREFIX, hookRequestHandler } from './hook-http.js';
+import { telemetryRequestHandler } from './telemetry-http.js';
+import { TelemetryReceiver } from './telemetry-receiver.js';
 
 let config: GatewayConfig;
 try {
@@ -25,7 +27,13 @@ runMain(logger, async () => {
   await app.init();
   // The hook is on every tool call's path: Node's server hands it over directly; Nest serves the rest.
   const hook = hookRequestHandler(app.get(HookGateway), config.maxBodyBytes);
-  const server = createServer((req, res) => ((req.url ?? '').startsWith(HOOK_PREFIX) ? hook(req, res) : web(req, res)));
+  const telemetry = telemetryRequestHandler(app.get(TelemetryReceiver), config.otlpMaxBodyBytes);
+  const server = createServer((req, res) => {
+    const url = req.url ?? '';
+    if (url.startsWith(HOOK_PREFIX)) hook(req, res);
+    else if (url.startsWith('/v1/')) telemetry(req, res);
+    else web(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.http.port, config.http.host, resolve));
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'gateway ready');

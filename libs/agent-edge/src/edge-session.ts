@@ -18,6 +18,8 @@ import type { EdgeEvent, EdgeSession, EdgeToolCall } from './edge-event.js';
 import { sessionDeclaration, type DeclarationSettings } from './session-declaration.js';
 import { SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from './session-state.js';
 import { filesTouched, outputExcerpt, toolAction } from './tool-action.js';
+import { checkRanAgainstDecision, noteUnrecordedAnswer } from './ran-against-decision.js';
+import { reportTranscriptUsage } from './transcript-usage.js';
 
 /** Everything one hook call needs besides its event; the transport (command or HTTP) supplies it. */
 export interface EdgeContext {
@@ -36,6 +38,8 @@ export interface EdgeContext {
   deadlineMs: number;
   /** Who answers when Warden does not (recorded with each such answer: `action.fallback`). */
   answeredBy: 'hook' | 'gateway';
+  /** Read the session's model usage from its transcript: no telemetry of the agent reaches Warden (`usage=transcript`). */
+  usageFromTranscript?: boolean;
 }
 
 /**
@@ -87,6 +91,8 @@ export async function answerEvent(event: EdgeEvent, ctx: EdgeContext): Promise<E
   try {
     return await beforeDeadline(handle(event, ctx), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
   } catch (error) {
+    // Beside the answer: the call's outcome is held against it.
+    if (event.type === 'before_tool') void noteUnrecordedAnswer(ctx.states, event.session.id, event.call.id, failsOpen(ctx.policy, event.call.tool) ? 'fail_open' : 'held');
     const outcome = unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
     if (outcome.kind === 'answer') recordUndecided(event, outcome.answer, ctx.client, ctx.answeredBy);
     return outcome;
@@ -126,6 +132,10 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
     // A turn already prolonged: nothing is taken, so nothing is lost for the next call.
     if (event.type === 'stop' && event.prolonged) return { kind: 'answer', answer: { context: [] } };
     const taken = await takeControls(event, ctx, session, live);
+    // Off the tool call's path: what the model spent so far is read when a tool has run or a turn ends.
+    if (ctx.usageFromTranscript && (event.type === 'after_tool' || event.type === 'stop')) {
+      await reportTranscriptUsage(event, { client: ctx.client, states: ctx.states, agentKind: ctx.adapter.agentKind, waitMs: Math.min(3_000, remainingOf(ctx)) });
+    }
     const noted = (answer: EdgeAnswer): EdgeOutcome => ({ kind: 'answer', answer, ...(taken.note ? { note: taken.note } : {}) });
     // A call the agent names no id for gets its numbered id (numberedCall).
     const named = <E extends { call: EdgeToolCall }>(e: E): E => (taken.callId ? { ...e, call: { ...e.call, id: taken.callId } } : e);
@@ -138,8 +148,9 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
         return noted(turnEndAnswer(taken.guidance, false));
       case 'after_tool': {
         await report(named(event), session);
+        const against = await checkRanAgainstDecision(named(event), { client: ctx.client, states: ctx.states, adapter: ctx.adapter, waitMs: Math.min(2_000, remainingOf(ctx)) });
         const after = await absorbLive(event, ctx, live, session);
-        return noted(guidanceAnswer(mergeGuidance(taken.guidance, after)));
+        return noted(guidanceAnswer(mergeGuidance(mergeGuidance(taken.guidance, against), after)));
       }
       case 'before_tool':
         return noted(await decide(named(event), ctx, session, live, taken.guidance));
@@ -154,7 +165,10 @@ function interactiveOf(session: EdgeSession, ctx: EdgeContext): boolean {
 }
 
 async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: EdgeContext, session: AgentSession, live: ControlMessage[], guidance: ControlGuidance): Promise<EdgeAnswer> {
-  if (guidance.stop) return stoppedAnswer(guidance.stop, guidance);
+  if (guidance.stop) {
+    void noteUnrecordedAnswer(ctx.states, event.session.id, event.call.id, 'stopped');
+    return stoppedAnswer(guidance.stop, guidance);
+  }
   const { call } = event;
   const { adapter } = ctx;
   const action = toolAction(call.tool, call.input, event.session.subagent);
@@ -175,6 +189,7 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
   );
   const all = mergeGuidance(guidance, await absorbLive(event, ctx, live, session));
   if (decision.decidedBy === 'fallback') {
+    void noteUnrecordedAnswer(ctx.states, event.session.id, call.id, failsOpen(ctx.policy, call.tool) ? 'fail_open' : 'held');
     const undecided = undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
     recordUndecided(event, undecided, ctx.client, ctx.answeredBy);
     return undecided;

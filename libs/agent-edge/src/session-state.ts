@@ -16,6 +16,13 @@ export interface HookSessionState {
   unshownContext?: string[];
   /** For agents that name no tool call: how many calls of each call key were proposed (numberedCall). */
   callRuns?: Record<string, number>;
+  /**
+   * Tool calls the edge answered without a decision of Warden's (the session stopped, Warden undecided at
+   * the deadline, a fail-open tool), the latest few: what their outcomes are held against.
+   */
+  unrecordedAnswers?: [callId: string, answer: 'stopped' | 'held' | 'fail_open'][];
+  /** How far the session's transcript was read for its model usage (without the agent's telemetry). */
+  transcriptUsage?: { path: string; offset: number; model?: string };
 }
 
 /** How many control ids a state keeps. */

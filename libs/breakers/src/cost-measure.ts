@@ -21,6 +21,13 @@ export function priceCall(pricing: Readonly<Record<string, ModelPrice>>, model: 
 }
 
 /**
+ * What an agent past a budget is told to wait for: a budget does not heal by waiting. An operator raises
+ * it (`cost.budgets` in BREAKER_CONFIG) or resets the cost breaker, which starts the run's count again.
+ */
+export const RAISE_OR_RESET =
+  'Further changes are held until an operator raises the budget or resets the cost breaker (Reset cost breaker on the session\'s page in the console, or `warden breaker reset <agent> <session> --breaker cost`).';
+
+/**
  * The cost breaker's measure (seed 002 §3.2): spending of the phase, of the run, and of the agent's
  * rolling day against their budgets. The day's total comes from outside, because it spans sessions.
  */
@@ -46,20 +53,23 @@ export class CostMeasure {
     const name = phase ?? 'default';
     const phaseSpent = this.snapshot.phase[phaseKey(phase)] ?? 0;
     const phaseBudget = budgets.per_phase[phaseKey(phase)];
-    return mostSevere([
+    const readings = [
       this.reading(phase, 'PHASE', phaseSpent, phaseBudget, warning, {
-        trip: `Phase ${name} exceeded ${usd(phaseBudget)} budget. Consider simplifying approach.`,
+        trip: `Phase ${name} spent ${usd(phaseSpent)} of its ${usd(phaseBudget)} budget. ${RAISE_OR_RESET}`,
         warning: `Phase ${name} at ${usd(phaseSpent)} of ${usd(phaseBudget)} budget.`,
       }),
       this.reading(phase, 'RUN', this.snapshot.run, budgets.per_run, warning, {
-        trip: `Run exceeded ${usd(budgets.per_run)} total budget.`,
+        trip: `Run spent ${usd(this.snapshot.run)} of its ${usd(budgets.per_run)} budget. ${RAISE_OR_RESET}`,
         warning: `Run at ${usd(this.snapshot.run)} of ${usd(budgets.per_run)} budget.`,
       }),
       this.reading(phase, 'DAILY', dayTotal, budgets.per_day, warning, {
         trip: `Daily budget of ${usd(budgets.per_day)} exceeded. Operations halted until spending falls out of the rolling day.`,
         warning: `Daily spending at ${usd(dayTotal)} of ${usd(budgets.per_day)} budget.`,
       }),
-    ]);
+    ];
+    // A session that declares no phase (Claude Code, Codex) spends its run: the run's reading is named first.
+    if (!phase) readings.unshift(readings.splice(1, 1)[0]!);
+    return mostSevere(readings);
   }
 
   /** Forgets the run's spending (an operator reset). The agent's day is not the session's to forget. */

@@ -1,6 +1,6 @@
 import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './breaker-settings.js';
 import { seedSettings } from './seed-settings.fixture.js';
-import { CostMeasure, priceCall } from './cost-measure.js';
+import { CostMeasure, priceCall, RAISE_OR_RESET } from './cost-measure.js';
 import { ErrorRateMeasure } from './error-rate-measure.js';
 import { IterationMeasure } from './iteration-measure.js';
 import { RollingDay } from './rolling-day.js';
@@ -101,7 +101,7 @@ describe('CostMeasure and pricing (seed 002 §3)', () => {
       level: 'trip',
       reason: 'PHASE_BUDGET_EXCEEDED',
       threshold: 10,
-      suggestion: 'Phase implementation exceeded $10.00 budget. Consider simplifying approach.',
+      suggestion: `Phase implementation spent $52.50 of its $10.00 budget. ${RAISE_OR_RESET}`,
     });
   });
 

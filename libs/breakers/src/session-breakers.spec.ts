@@ -2,6 +2,7 @@ import { validateMessage, createMessage, type BreakerStateRecord } from '@warden
 import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './breaker-settings.js';
 import { seedSettings } from './seed-settings.fixture.js';
 import { SessionBreakers, type BreakerEvent } from './session-breakers.js';
+import { RAISE_OR_RESET } from './cost-measure.js';
 
 const MINUTE = 60_000;
 let sequence = 0;
@@ -51,7 +52,7 @@ describe('SessionBreakers', () => {
     expect(breakerOf(record, 'cost')).toMatchObject({
       state: 'open',
       reason: 'RUN_BUDGET_EXCEEDED',
-      suggestion: 'Run exceeded $50.00 total budget.',
+      suggestion: `Run spent $54.00 of its $50.00 budget. ${RAISE_OR_RESET}`,
       retry_at: new Date(5 + 5 * MINUTE).toISOString(),
     });
   });

@@ -1,4 +1,4 @@
-import { BREAKER_KINDS, type BreakerKind, type BreakerStateName, type BreakerStateRecord, type Phase } from '@warden/contracts';
+import { BREAKER_KINDS, type BreakerKind, type BreakerStateName, type BreakerStateRecord, type PayloadOf, type Phase } from '@warden/contracts';
 import { actionSignature, actionTarget, failureSignature, isCheckCommand } from '@warden/signatures';
 import type { BreakerSettings } from './breaker-settings.js';
 import { Circuit, closedCircuit, type CircuitSnapshot, type CircuitTransition } from './circuit.js';
@@ -8,6 +8,7 @@ import { IterationMeasure, type PhaseKey } from './iteration-measure.js';
 import { mostSevere, type Measurement } from './measurement.js';
 import { isFileOperation, readFileOperations, readTokens, tighter, type SessionUsage, type ThrottleLimits } from './throttle-limits.js';
 import { TimeMeasure } from './time-measure.js';
+import { recordUsage, usageCharges, type UsageCharge, type UsageReading } from './usage-accounting.js';
 import { throttledSettings, type ActionReading, type BreakerCommandPayload, type BreakerEvent, type OutcomeReading, type SessionLedger, type ThrottleCaps } from './session-ledger.js';
 
 export {
@@ -197,6 +198,59 @@ export class SessionBreakers {
   }
 
   /**
+   * What a usage report (the agent's telemetry or transcript) charges the session, in USD: nothing for
+   * what was counted already or comes from a less precise source than the session's. For the agent's
+   * rolling day, which is added to before the report is applied.
+   */
+  usageCost(usage: UsageReading): number {
+    if (this.ledger.ended) return 0;
+    return usageCharges(this.ledger.spend, usage, this.settings.cost.pricing).reduce((sum, c) => sum + c.usd, 0);
+  }
+
+  /**
+   * Model usage the agent's telemetry or transcript reported: each entry not counted before is charged to
+   * the phase and the run at the cost the agent reported (or Warden's price of its tokens), its tokens go
+   * to the session's token count, and the cost breaker reads the new totals. `dayTotal` is the agent's
+   * rolling-day spending including this report.
+   */
+  usageReported(messageId: string, at: number, usage: UsageReading, dayTotal: number): BreakerEvent[] {
+    return this.apply(messageId, () => {
+      const charges = usageCharges(this.ledger.spend, usage, this.settings.cost.pricing);
+      this.ledger.spend = recordUsage(this.ledger.spend, usage, charges);
+      if (!charges.length) return;
+      const phase = this.ledger.phase;
+      let tokens = 0;
+      for (const charge of charges) {
+        this.cost.record(phase, charge.usd);
+        tokens += charge.entry.tokens.prompt + charge.entry.tokens.completion;
+        if (charge.match && charge.match !== 'listed') this.noteUnpriced(charge.entry.model, charge.pricedAs!, charge.match);
+      }
+      for (const payload of costRecords(charges, usage.source, phase)) this.events.push({ type: 'breaker.cost_recorded', payload });
+      const readings: Measurement[] = [this.cost.evaluate(phase, dayTotal)];
+      const counters = this.usage();
+      counters.tokens += tokens;
+      const limit = this.ledger.throttle?.max_tokens;
+      if (limit !== undefined) readings.push(readTokens(counters, limit, this.settings.cost.warning, phase));
+      this.feed(mostSevere(readings), at, true);
+    });
+  }
+
+  /** A model the price table does not list, reported once per session. */
+  private noteUnpriced(model: string, pricedAs: string, match: 'family' | 'fallback', actionId?: string): void {
+    const noted = `price:${model}`;
+    if (this.ledger.warned.includes(noted)) return;
+    this.ledger.warned.push(noted);
+    this.events.push({
+      type: 'breaker.error',
+      payload: {
+        code: 'unknown_model',
+        message: `no price for model "${model}" in the pricing table; it is priced as ${pricedAs} (${match === 'family' ? 'its family' : 'the fallback'}). Add it to cost.pricing for exact figures.`,
+        ...(actionId ? { action_id: actionId } : {}),
+      },
+    });
+  }
+
+  /**
    * The price of the outcome's model call (undefined when it reports no tokens). A model the price table
    * does not list is priced by its family or the fallback, and reported once per session.
    */
@@ -210,18 +264,7 @@ export class SessionBreakers {
       return undefined;
     }
     const call = priceCall(this.settings.cost.pricing, outcome.model, outcome.tokens);
-    const noted = `price:${outcome.model}`;
-    if (call.match !== 'listed' && !this.ledger.warned.includes(noted)) {
-      this.ledger.warned.push(noted);
-      this.events.push({
-        type: 'breaker.error',
-        payload: {
-          code: 'unknown_model',
-          message: `no price for model "${outcome.model}" in the pricing table; it is priced as ${call.priced_as} (${call.match === 'family' ? 'its family' : 'the fallback'}). Add it to cost.pricing for exact figures.`,
-          action_id: outcome.action_id,
-        },
-      });
-    }
+    if (call.match !== 'listed') this.noteUnpriced(outcome.model, call.priced_as, call.match, outcome.action_id);
     const phase = outcome.phase ?? this.ledger.phase;
     this.events.push({
       type: 'breaker.cost_recorded',
@@ -233,6 +276,8 @@ export class SessionBreakers {
         completion_tokens: outcome.tokens.completion,
         cost_usd: call.usd,
         operation: 'action.outcome',
+        source: 'outcome',
+        priced_by: 'pricing_table',
       },
     });
     return call.usd;
@@ -470,4 +515,30 @@ export class SessionBreakers {
       ...(m.suggestion ? { suggestion: m.suggestion } : {}),
     };
   }
+}
+
+/**
+ * One cost record per model and pricing of a usage report (an export can hold a hundred requests): the
+ * tokens and costs of its entries added up.
+ */
+function costRecords(charges: readonly UsageCharge[], source: UsageReading['source'], phase: Phase | undefined): PayloadOf<'breaker.cost_recorded'>[] {
+  const records = new Map<string, PayloadOf<'breaker.cost_recorded'>>();
+  for (const { entry, usd, pricedBy } of charges) {
+    const key = `${entry.model}\u0000${pricedBy}`;
+    const record = records.get(key) ?? {
+      ...(phase ? { phase } : {}),
+      model: entry.model,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_usd: 0,
+      operation: 'usage.reported',
+      source,
+      priced_by: pricedBy,
+    };
+    record.prompt_tokens += entry.tokens.prompt + (entry.tokens.cache_read ?? 0) + (entry.tokens.cache_write ?? 0);
+    record.completion_tokens += entry.tokens.completion;
+    record.cost_usd += usd;
+    records.set(key, record);
+  }
+  return [...records.values()];
 }

@@ -7,6 +7,7 @@ import type { ErrorWindowSnapshot } from './error-rate-measure.js';
 import type { IterationSnapshot, PhaseKey } from './iteration-measure.js';
 import type { SessionUsage, ThrottleLimits } from './throttle-limits.js';
 import type { TimeSnapshot } from './time-measure.js';
+import type { SpendRecord } from './usage-accounting.js';
 
 /** What the breaker publishes about a session. */
 export type BreakerEventType =
@@ -41,6 +42,8 @@ export interface SessionLedger {
   throttle?: { iterations: number; cost: number; caps?: ThrottleCaps } & ThrottleLimits;
   /** Tokens and file operations since the throttle's limits were last set, read against them. */
   usage?: SessionUsage;
+  /** Where the session's model usage is counted from (the agent's telemetry or its transcript), and what was counted. */
+  spend?: SpendRecord;
   /** The last proposed actions (id, signature, tool, target), so that an outcome finds what it is about. */
   recent?: { id: string; sig: string; tool: string; target: string }[];
 }

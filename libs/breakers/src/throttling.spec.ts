@@ -40,8 +40,8 @@ describe('resource throttling from the intervention controller', () => {
     session.throttled(id(), { cost: 0.5 });
     expect(session.ledger.throttle?.caps?.per_run).toBeCloseTo(39, 9);
     for (let i = 28; i < 38; i++) expect(session.outcomeReported(id(), i, opus(i), 0).map((e) => e.type)).not.toContain('breaker.tripped');
-    // A session without a phase has the run's budget as its phase budget: both are at $39.
-    expect(session.outcomeReported(id(), 39, opus(39), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'PHASE_BUDGET_EXCEEDED', threshold: 39 });
+    // A session without a phase has the run's budget as its phase budget: both are at $39, and the run's is named.
+    expect(session.outcomeReported(id(), 39, opus(39), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', threshold: 39 });
   });
 
   it('enforces the run budget the controller set as it is: the next call past it trips the cost breaker', () => {

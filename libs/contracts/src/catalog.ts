@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { ChannelId } from './channels.js';
 import { envelopeSchema, type Envelope, type MessageDefinition } from './envelope.js';
-import { ActionFallback, ActionOutcome, ActionProposed } from './messages/action.js';
+import { ActionFallback, ActionOutcome, ActionProposed, ActionRanAgainstDecision } from './messages/action.js';
 import { AuditQuery, AuditResult } from './messages/audit.js';
 import {
   BreakerCommand,
@@ -29,6 +29,7 @@ import { IncidentCreated, InterventionEvaluated, InterventionIssued } from './me
 import { LadderCommand, LadderLevelChanged, LadderMetricsUpdated } from './messages/ladder.js';
 import { PatternDetected } from './messages/pattern.js';
 import { ReviewVerdict } from './messages/review.js';
+import { UsageReported } from './messages/usage.js';
 import { SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted } from './messages/session.js';
 
 /** Every message type of the suite. The one source of truth for types, validation and the AsyncAPI document. */
@@ -36,6 +37,8 @@ export const MESSAGE_DEFINITIONS = [
   ActionProposed,
   ActionOutcome,
   ActionFallback,
+  ActionRanAgainstDecision,
+  UsageReported,
   SessionStarted,
   SessionPhaseChanged,
   SessionGoalChanged,

@@ -79,6 +79,13 @@ export const CHANNELS = {
     senders: ['agent'],
     receivers: ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit'],
   }),
+  usage: sessionChannel({
+    id: 'usage',
+    title: 'Model usage',
+    description: "Model usage (tokens, cost) as the agent's own telemetry or transcript reports it, per session: what the budgets count.",
+    senders: ['agent'],
+    receivers: ['breaker', 'audit'],
+  }),
   checkpoint: sessionChannel({
     id: 'checkpoint',
     title: 'Agent checkpoints',

@@ -32,6 +32,32 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     answered_by: 'hook',
     answered_at: '2026-11-28T09:00:05.000Z',
   },
+  'action.ran_against_decision': {
+    action_id: 'toolu_01SUB0000000001',
+    tool: 'Bash',
+    input: { command: 'rm -rf build', description: 'Clean the build' },
+    warden_decision: 'denied',
+    reason: 'Recursive deletion outside the expected paths',
+    decided_by: 'reviewer',
+    decision_message_id: '7e1f0c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b',
+    status: 'success',
+    reported_by: 'claude-code PostToolUse',
+    subagent: { id: 'agent-def456', type: 'Explore' },
+  },
+  'usage.reported': {
+    source: 'telemetry_event',
+    agent_kind: 'claude-code',
+    entries: [
+      {
+        key: 'req_011CV3x9',
+        model: 'claude-sonnet-4-6',
+        tokens: { prompt: 1834, completion: 212, cache_read: 40211, cache_write: 0 },
+        cost_usd: 0.0123,
+        at: '2026-11-28T10:15:02.000Z',
+        query_source: 'main',
+      },
+    ],
+  },
   'session.started': {
     context: {
       goal: 'Fix the failing date parser test',
@@ -156,6 +182,8 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     completion_tokens: 380,
     cost_usd: 0.02106,
     operation: 'tool_use',
+    source: 'outcome',
+    priced_by: 'pricing_table',
   },
   'breaker.error': { code: 'unknown_model', message: 'No price for model "gpt-9"', action_id: 'a1' },
   'breaker.command': { command: 'reset', breaker: 'cost', operator_id: 'operator-xander', reason: 'Budget raised' },

@@ -6,6 +6,6 @@ export { resolveInterventionSettings } from './intervention-settings-file.js';
 export { DEFAULT_INTERVENTION_SETTINGS, type InterventionSettings } from './intervention-settings.js';
 export { intervene } from './interventions.js';
 export { CONTROLLER_OPERATOR, evaluationPublications, respondToIssue, type IssueResponse, type Publication } from './issue-response.js';
-export { type Issue, issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRejection, issueOf, type IssueMessage } from './issue.js';
+export { type Issue, issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRanAgainstDecision, issueFromRejection, issueOf, type IssueMessage } from './issue.js';
 export { DEFAULT_PROMPTS, type PromptTemplates, resolvePromptTemplates } from './prompts.js';
 export { emptyRecord, type SessionRecord } from './session-record.js';

@@ -1,5 +1,8 @@
 import { createMessage, EXAMPLE_PAYLOADS } from '@warden/contracts';
-import { issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRejection } from './issue.js';
+import { issueFromBlock, issueFromBreakerTrip, issueFromPattern, issueFromRanAgainstDecision, issueFromRejection } from './issue.js';
+import { respondToIssue } from './issue-response.js';
+import { DEFAULT_PROMPTS } from './prompts.js';
+import { session, settings } from './session.fixture.js';
 import { severityScore } from './severity.js';
 
 const envelope = { agent_id: 'agent-1', session_id: 's1', timestamp: '2026-11-21T10:00:00.000Z' };
@@ -36,5 +39,32 @@ describe('issues from what the controller reads', () => {
       createMessage('gate.responded', { ...envelope, payload: { request_id: 'r1', gate_id: 'deploy', approved: false, approver: 'ops-ann', reason: 'not on a Friday', response_ms: 1000, outcome: 'rejected' } }),
     );
     expect(issue).toMatchObject({ type: 'rejected_request', severity: 'medium', description: 'The operator ops-ann rejected gate deploy: not on a Friday' });
+  });
+
+  it('an action that ran although Warden denied it is critical, and the session is stopped with an incident', () => {
+    const message = createMessage('action.ran_against_decision', { ...envelope, payload: EXAMPLE_PAYLOADS['action.ran_against_decision'] });
+    const issue = issueFromRanAgainstDecision(message);
+    expect(issue).toMatchObject({
+      type: 'ran_against_decision',
+      severity: 'critical',
+      confidence: 1,
+      description: 'Bash ran although Warden denied it (Recursive deletion outside the expected paths), in subagent Explore',
+      evidence_action_ids: ['toolu_01SUB0000000001'],
+      trigger: { kind: 'action', message_id: message.id, issue_type: 'denied' },
+    });
+    expect(severityScore(issue)).toBe(1);
+    const response = respondToIssue(session(), issue, { settings: settings(), templates: DEFAULT_PROMPTS, causeId: message.id, at: 10 });
+    expect(response.plan.skip).toBeFalsy();
+    expect(response.publications.map((p) => p.type)).toEqual(expect.arrayContaining(['gate.command', 'incident.created', 'control.issued', 'intervention.issued']));
+    expect(response.publications.find((p) => p.type === 'control.issued')?.payload).toMatchObject({ kind: 'emergency_stop' });
+  });
+
+  it('an action Warden never saw proposed is a low issue, corrected first; one it had not decided is high', () => {
+    const never = issueFromRanAgainstDecision(createMessage('action.ran_against_decision', { ...envelope, payload: { ...EXAMPLE_PAYLOADS['action.ran_against_decision'], warden_decision: 'never_proposed' } }));
+    expect(never).toMatchObject({ severity: 'low', trigger: { issue_type: 'never_proposed' } });
+    const response = respondToIssue(session(), never, { settings: settings(), templates: DEFAULT_PROMPTS, causeId: 'm-never', at: 10 });
+    expect(response.publications.find((p) => p.type === 'control.issued')?.payload).toMatchObject({ kind: 'soft_correction', message: expect.stringContaining('A tool call ran that Warden did not approve: Bash ran although Warden never saw it proposed') });
+    const held = issueFromRanAgainstDecision(createMessage('action.ran_against_decision', { ...envelope, payload: { ...EXAMPLE_PAYLOADS['action.ran_against_decision'], warden_decision: 'held' } }));
+    expect(held.severity).toBe('high');
   });
 });

@@ -5,7 +5,7 @@ import type { MessageOf, Severity } from '@warden/contracts';
  * blocked verdict or a rejected gate request. The seed's `issue`.
  */
 export interface Issue {
-  /** Pattern type, `breaker_<kind>`, `blocked_action` or `rejected_request`: issues of one type are "the same issue". */
+  /** Pattern type, `breaker_<kind>`, `blocked_action`, `rejected_request` or `ran_against_decision`: issues of one type are "the same issue". */
   type: string;
   severity: Severity;
   confidence: number;
@@ -14,7 +14,7 @@ export interface Issue {
   details: Record<string, unknown>;
   /** Actions that show the issue; the earliest one marks when it started. */
   evidence_action_ids: string[];
-  trigger: { kind: 'pattern' | 'breaker' | 'verdict' | 'gate'; message_id: string; issue_type: string };
+  trigger: { kind: 'pattern' | 'breaker' | 'verdict' | 'gate' | 'action'; message_id: string; issue_type: string };
   /** When it was reported (the message's timestamp), epoch ms. */
   at: number;
 }
@@ -93,8 +93,37 @@ export function issueFromRejection(message: MessageOf<'gate.responded'>): Issue 
   };
 }
 
+/**
+ * An action ran against Warden's decision (the agent's own report of a tool that ran). One Warden denied
+ * or that ran while the session was stopped is critical: nothing held it, and the session is stopped
+ * (emergency stop, with its incident report). One Warden had not decided yet is high; one Warden never
+ * saw proposed (a subagent whose hooks did not run) is low: unreviewed work, corrected first and
+ * escalated while it goes on.
+ */
+export function issueFromRanAgainstDecision(message: MessageOf<'action.ran_against_decision'>): Issue {
+  const p = message.payload;
+  const severity: Severity = p.warden_decision === 'denied' || p.warden_decision === 'stopped' ? 'critical' : p.warden_decision === 'held' ? 'high' : 'low';
+  const said = { denied: 'Warden denied it', stopped: 'the session was stopped', held: 'Warden had not decided it', never_proposed: 'Warden never saw it proposed' }[p.warden_decision];
+  return {
+    type: 'ran_against_decision',
+    severity,
+    confidence: 1,
+    impact_factor: 0,
+    description: `${p.tool} ran although ${said}${p.reason ? ` (${p.reason})` : ''}${p.subagent ? `, in subagent ${p.subagent.type ?? p.subagent.id}` : ''}`,
+    details: { tool: p.tool, input: p.input, warden_decision: p.warden_decision, status: p.status, reported_by: p.reported_by, ...(p.reason ? { reason: p.reason } : {}), ...(p.subagent ? { subagent: p.subagent } : {}) },
+    evidence_action_ids: [p.action_id],
+    trigger: { kind: 'action', message_id: message.id, issue_type: p.warden_decision },
+    at: time(message.timestamp),
+  };
+}
+
 /** The messages that can report an issue. */
-export type IssueMessage = MessageOf<'pattern.detected'> | MessageOf<'breaker.tripped'> | MessageOf<'review.verdict'> | MessageOf<'gate.responded'>;
+export type IssueMessage =
+  | MessageOf<'pattern.detected'>
+  | MessageOf<'breaker.tripped'>
+  | MessageOf<'review.verdict'>
+  | MessageOf<'gate.responded'>
+  | MessageOf<'action.ran_against_decision'>;
 
 /**
  * Whether a message reports an issue the controller acts on, and which: a pattern (not one reported in
@@ -111,5 +140,7 @@ export function issueOf(message: IssueMessage): Issue | undefined {
       return message.payload.verdict === 'block' && message.payload.mode !== 'async' ? issueFromBlock(message) : undefined;
     case 'gate.responded':
       return !message.payload.approved && message.payload.outcome !== 'timed_out' ? issueFromRejection(message) : undefined;
+    case 'action.ran_against_decision':
+      return issueFromRanAgainstDecision(message);
   }
 }

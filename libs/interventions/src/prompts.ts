@@ -41,6 +41,8 @@ What's the next step toward completing the main goal?`,
 3. Should we clean up temporary files?
 
 Current resource usage: {{resources}}`,
+    ran_against_decision: `A tool call ran that Warden did not approve: {{description}}.
+Every tool call, a subagent's too, is proposed to Warden before it runs. If your hooks do not run for a subagent, do that work yourself instead of delegating it, and tell the user.`,
     default: `I've detected a potential issue: {{description}}
 Let's reconsider our approach. What are you trying to accomplish?`,
   },

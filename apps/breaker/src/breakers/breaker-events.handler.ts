@@ -61,6 +61,25 @@ export class BreakerEventsHandler {
   }
 
   /**
+   * Model usage the agent's own telemetry or transcript reported (the gateway's OTLP receiver, the hook):
+   * charged like an outcome's model call, from the session's most precise source, each entry once.
+   */
+  @OnMessage('usage.reported')
+  onUsage(@Payload() message: MessageOf<'usage.reported'>, @Ctx() context: JetStreamContext): Promise<void> {
+    const at = storedAt(context);
+    return this.supervisor.apply<number>(
+      address(message, at),
+      { message },
+      'usage',
+      (b, dayTotal) => b.usageReported(message.id, at, message.payload, dayTotal),
+      async (b) => {
+        const usd = b.usageCost(message.payload);
+        return usd > 0 ? this.supervisor.addToDay(message.agent_id, message.id, at, usd) : 0;
+      },
+    );
+  }
+
+  /**
    * Resource throttling ordered by the intervention controller is enforced here: the session's
    * iteration limits and cost budgets shrink by the intervention's reduction factors.
    */

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { AGENT_ADAPTERS, agentAdapter, APPROVAL_ROUTES, type AgentAdapter } from '@warden/agent-edge';
 import { HookInstallError as AgentInstallError, installAgentHooks, uninstallAgentHooks, type InstallPlace } from '../hook/agent-install.js';
 import { AGENT_INSTALLS } from '../hook/agents/index.js';
@@ -11,6 +11,16 @@ import { COMMAND_EVENTS, HookInstallError, HTTP_EVENTS, installHook, TOKEN_VARIA
 import { runHook } from '../hook/hook-runner.js';
 import { HOOK_DEFAULTS, type HookConfigFile } from '../hook/hook-settings.js';
 import { out } from '../output.js';
+import {
+  claudeCodeTelemetry,
+  claudeCodeUserEnv,
+  installCodexTelemetry,
+  readTelemetryRecord,
+  removeTelemetryRecord,
+  uninstallCodexTelemetry,
+  writeTelemetryRecord,
+  type UsagePath,
+} from '../hook/telemetry-install.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -62,10 +72,62 @@ function placeOf(values: Record<string, unknown>): InstallPlace {
 }
 
 /** The answer settings an installed hook passes in the gateway's query. */
-function answerQuery(values: Record<string, unknown>): string {
+function answerQuery(values: Record<string, unknown>, usage: UsagePath = 'telemetry'): string {
   const approvals = values.approvals as string | undefined;
   if (approvals !== undefined && !(APPROVAL_ROUTES as readonly string[]).includes(approvals)) throw new UsageError(`--approvals must be one of ${APPROVAL_ROUTES.join(', ')}`);
-  return new URLSearchParams({ ...(values.decide ? { decide: 'true' } : {}), ...(approvals ? { approvals } : {}) }).toString();
+  // Without the agent's telemetry, the gateway reads the session's usage from its transcript.
+  return new URLSearchParams({ ...(values.decide ? { decide: 'true' } : {}), ...(approvals ? { approvals } : {}), ...(usage === 'transcript' ? { usage: 'transcript' } : {}) }).toString();
+}
+
+/** Which path a setup's spend takes, from `--usage` (auto: telemetry where Warden can set it up). */
+function usageOption(values: Record<string, unknown>): 'auto' | UsagePath {
+  const usage = (values.usage as string | undefined) ?? 'auto';
+  if (usage !== 'auto' && usage !== 'telemetry' && usage !== 'transcript') throw new UsageError(`--usage must be auto, telemetry or transcript (got "${usage}")`);
+  return usage;
+}
+
+/** Claude Code's settings files a session reads its env from, besides Warden's own keys. */
+function claudeSettingsFiles(place: InstallPlace): string[] {
+  const user = join(homedir(), '.claude', 'settings.json');
+  if (place.scope === 'user') return [user];
+  return [user, join(place.dir, '.claude', 'settings.json'), join(place.dir, '.claude', 'settings.local.json')];
+}
+
+/** Writes Warden's telemetry env into a Claude Code settings file (its `env`), replacing what Warden wrote there before. */
+function writeClaudeTelemetry(place: InstallPlace, env: Record<string, string>): string | undefined {
+  const file = place.scope === 'user' ? join(place.dir, '.claude', 'settings.json') : join(place.dir, '.claude', 'settings.local.json');
+  const previous = readTelemetryRecord(place.dir, 'claude-code');
+  const settings = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const current = { ...((settings.env as Record<string, string> | undefined) ?? {}) };
+  for (const key of previous?.keys ?? []) delete current[key];
+  const merged = { ...current, ...env };
+  if (!Object.keys(env).length && !previous) return undefined;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...settings, ...(Object.keys(merged).length ? { env: merged } : {}) }, null, 2)}\n`, { mode: 0o600 });
+  if (Object.keys(env).length) writeTelemetryRecord(place.dir, 'claude-code', { file, keys: Object.keys(env) });
+  else removeTelemetryRecord(place.dir, 'claude-code');
+  return file;
+}
+
+function removeClaudeTelemetry(place: InstallPlace): boolean {
+  const record = readTelemetryRecord(place.dir, 'claude-code');
+  if (!record) return false;
+  if (existsSync(record.file)) {
+    const settings = JSON.parse(readFileSync(record.file, 'utf8')) as Record<string, unknown>;
+    const env = { ...((settings.env as Record<string, string> | undefined) ?? {}) };
+    for (const key of record.keys) delete env[key];
+    const { env: _env, ...rest } = settings;
+    writeFileSync(record.file, `${JSON.stringify(Object.keys(env).length ? { ...rest, env } : rest, null, 2)}\n`, { mode: 0o600 });
+  }
+  removeTelemetryRecord(place.dir, 'claude-code');
+  return true;
+}
+
+/** Codex's config.toml beside its hooks.json. */
+const codexConfigToml = (place: InstallPlace) => (place.scope === 'user' ? join(process.env.CODEX_HOME || join(place.dir, '.codex'), 'config.toml') : join(place.dir, '.codex', 'config.toml'));
+
+function reportUsage(path: UsagePath, signals: string): void {
+  out.line(path === 'telemetry' ? `Spend: from the agent's telemetry (${signals}) to the gateway` : "Spend: read from the session's transcript by the gateway (the agent's telemetry does not reach Warden); the gateway must run on the agent's machine");
 }
 
 function install(values: Record<string, unknown>): number {
@@ -75,14 +137,23 @@ function install(values: Record<string, unknown>): number {
   const credentialsFile = credentialsPath(values);
   const token = tokenOf(credentialsFile, agentId);
   const gatewayUrl = ((values['gateway-url'] as string | undefined) ?? DEFAULT_GATEWAY).replace(/\/+$/, '');
-  const query = answerQuery(values);
+  const usage = usageOption(values);
   const noToken = () => out.warn(`no token for agent ${agentId} found (start the suite with \`warden up --agent ${agentId}\`, or give --credentials): the hook cannot reach Warden until one is installed`);
   if (adapter.name !== 'claude-code') {
     const agentInstall = AGENT_INSTALLS.get(adapter.name);
     if (!agentInstall) throw new UsageError(`warden hook install does not write ${adapter.title}'s configuration yet`);
     try {
-      const report = installAgentHooks({ install: agentInstall, place, gatewayUrl, query, ...(token ? { token } : {}) });
+      let path: UsagePath = 'transcript';
+      const notes: string[] = [];
+      if (adapter.name === 'codex' && usage !== 'transcript') {
+        const telemetry = installCodexTelemetry(codexConfigToml(place), { gatewayUrl, agentId, ...(token ? { token } : {}) });
+        path = telemetry.path;
+        notes.push(...telemetry.notes);
+      }
+      const report = installAgentHooks({ install: agentInstall, place, gatewayUrl, query: answerQuery(values, path), ...(token ? { token } : {}) });
       out.line(`${adapter.title} hooks (${agentInstall.events.join(', ')}) → ${report.configFile}`);
+      reportUsage(path, 'OTLP logs');
+      for (const note of notes) out.line(note);
       out.line(`Command shim → ${report.shim}${report.tokenFile ? `; agent ${agentId}'s token → ${report.tokenFile}` : ''}`);
       if (!token) noToken();
       for (const note of report.notes) out.line(note);
@@ -98,12 +169,24 @@ function install(values: Record<string, unknown>): number {
   const transport = (values.transport as string | undefined) ?? 'http';
   if (transport !== 'http' && transport !== 'command') throw new UsageError(`--transport must be http or command (got "${transport}")`);
   try {
+    const telemetry =
+      usage === 'transcript'
+        ? { path: 'transcript' as const, signals: [], env: {}, notes: [] }
+        : claudeCodeTelemetry({ gatewayUrl, agentId, ...(token ? { token } : {}), userEnv: claudeCodeUserEnv(claudeSettingsFiles(place), process.env, readTelemetryRecord(place.dir, 'claude-code')?.keys ?? []) });
+    const telemetryFile = writeClaudeTelemetry(place, telemetry.env);
+    const query = answerQuery(values, telemetry.path);
+    const announce = () => {
+      reportUsage(telemetry.path, telemetry.signals.join(' and '));
+      if (telemetry.path === 'telemetry' && telemetryFile) out.line(`Claude Code telemetry settings (env) → ${telemetryFile}`);
+      for (const note of telemetry.notes) out.line(note);
+    };
     if (transport === 'http') {
       const url = `${gatewayUrl}/hooks/claude-code${query ? `?${query}` : ''}`;
       const result = installHook({ projectDir: place.dir, scope: place.scope, target: { transport: 'http', url }, ...(token ? { token } : {}) });
       out.line(`Claude Code HTTP hooks (${HTTP_EVENTS.join(', ')}) → ${result.settingsPath}`);
       if (result.tokenPath) out.line(`Agent ${agentId}'s token (${TOKEN_VARIABLE}) → ${result.tokenPath}`);
       else noToken();
+      announce();
       return 0;
     }
     const approvals = values.approvals as HookConfigFile['approvals'] | undefined;
@@ -115,12 +198,14 @@ function install(values: Record<string, unknown>): number {
       failOpenTools: [],
       ...(values.decide ? { decide: true } : {}),
       ...(approvals ? { approvals } : {}),
+      ...(telemetry.path === 'transcript' ? { usage: 'transcript' as const } : {}),
     };
     const command = (values.command as string | undefined) ?? `${JSON.stringify(process.execPath)} ${JSON.stringify(HOOK_BIN)}`;
     const result = installHook({ projectDir: place.dir, scope: place.scope, target: { transport: 'command', command }, config });
     out.line(`Claude Code hooks (${COMMAND_EVENTS.join(', ')}) → ${result.settingsPath}`);
     out.line(result.configWritten ? `Warden hook settings → ${result.configPath}` : `Kept the existing ${result.configPath}`);
     if (!credentialsFile) out.warn(`no credentials file found: set WARDEN_AGENT_PASSWORD, or "password"/"credentialsFile" in ${result.configPath}`);
+    announce();
     return 0;
   } catch (error) {
     if (error instanceof HookInstallError) {
@@ -139,8 +224,10 @@ function uninstall(values: Record<string, unknown>): number {
     if (adapter.name === 'claude-code') {
       const result = uninstallHook({ projectDir: place.dir, scope: place.scope });
       out.line(result.removed ? `Warden's hooks removed from ${result.settingsPath}` : `No Warden hooks in ${result.settingsPath}`);
+      if (removeClaudeTelemetry(place)) out.line("Warden's telemetry settings removed from Claude Code's env");
       return 0;
     }
+    if (adapter.name === 'codex' && uninstallCodexTelemetry(codexConfigToml(place))) out.line(`Warden's [otel] removed from ${codexConfigToml(place)}`);
     const agentInstall = AGENT_INSTALLS.get(adapter.name);
     if (!agentInstall) throw new UsageError(`warden hook uninstall does not know ${adapter.title}'s configuration yet`);
     const result = uninstallAgentHooks(agentInstall, place);
@@ -206,6 +293,9 @@ Options:
   --decide            Warden approves on the user's behalf what it has no objection to
   --approvals A       who answers require_approval: auto, terminal, operator [auto]
   --gateway-url URL   the agent gateway [${DEFAULT_GATEWAY}]
+  --usage U           where the session's spend comes from: auto (the agent's telemetry to the gateway
+                      where Warden can set it up without taking over the user's own exporters, else the
+                      transcript), telemetry, transcript [auto]
   --transport T       claude-code only: http or command [http]
   --nats-url URL      claude-code command transport: where Warden's NATS is [${HOOK_DEFAULTS.servers}]
   --command CMD       claude-code command transport: the command Claude Code runs [node bin/warden-hook.cjs of this warden]
@@ -233,6 +323,7 @@ Command hook settings (<project>/${HOOK_DEFAULTS.configFile}, overridden by the 
     command: { type: 'string' },
     decide: { type: 'boolean' },
     approvals: { type: 'string' },
+    usage: { type: 'string' },
   },
   async run(values, positionals) {
     const [verb, ...rest] = positionals;

@@ -100,6 +100,7 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
       declaration: settings,
       readStoredControls: true,
       controlReadMs: settings.controlReadMs,
+      usageFromTranscript: settings.usageFromTranscript,
       deadline,
       deadlineMs: settings.deadlineMs,
       answeredBy: 'hook',

@@ -43,6 +43,8 @@ export interface HookSettings extends AnswerPolicy {
   /** What the agent was asked to do, when the project wants to declare it rather than read it from the transcript. */
   goal?: string;
   environment?: string;
+  /** Read the session's model usage from its transcript (no telemetry of the agent reaches Warden). */
+  usageFromTranscript: boolean;
 }
 
 /** The shape of `.warden/hook.json`. */
@@ -61,6 +63,8 @@ export interface HookConfigFile {
   stateDir?: string;
   goal?: string;
   environment?: string;
+  /** Where the session's spend comes from: `transcript` when the agent's telemetry does not reach Warden (warden hook install writes it). */
+  usage?: 'telemetry' | 'transcript';
 }
 
 export class HookSettingsError extends Error {}
@@ -143,5 +147,6 @@ export function loadHookSettings(projectDir: string, env: NodeJS.ProcessEnv = pr
     stateDir: relativeTo(env.WARDEN_HOOK_STATE_DIR || file.stateDir || HOOK_DEFAULTS.stateDir),
     ...(file.goal ? { goal: file.goal } : {}),
     ...(file.environment ? { environment: file.environment } : {}),
+    usageFromTranscript: (env.WARDEN_HOOK_USAGE || file.usage) === 'transcript',
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SERVICES } from '@warden/contracts';
 import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer, type ServiceProcessOptions } from '@warden/local-runtime';
@@ -60,8 +61,17 @@ export interface AdminLogin {
   token?: string;
 }
 
+/** Whether this process could listen on the port now: a server busy with its one connection may not accept, yet holds the port. */
+function portBindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 async function preferredPort(port: number): Promise<number> {
-  return (await portAccepts(port)) ? freePort() : port;
+  return (await portAccepts(port)) || !(await portBindable(port)) ? freePort() : port;
 }
 
 const secret = () => randomBytes(18).toString('base64url');

@@ -45,7 +45,10 @@ async function act(button: HTMLButtonElement): Promise<void> {
   const { action, session, agent, trace } = button.dataset;
   let url: string;
   let body: Record<string, unknown>;
-  if (action === 'level') {
+  if (action === 'reset-breaker') {
+    url = `/api/sessions/${encodeURIComponent(session!)}/breakers/${encodeURIComponent(button.dataset.breaker!)}/reset`;
+    body = { agent_id: agent };
+  } else if (action === 'level') {
     const form = button.closest('form')!;
     url = `/api/agents/${encodeURIComponent(button.dataset.agent!)}/level`;
     body = { command: button.dataset.command, level: Number(form.querySelector('select')!.value) };

@@ -50,7 +50,7 @@ export type GraphNode =
 export interface TimelineMarker {
   id: string;
   at: string;
-  kind: 'verdict' | 'pattern' | 'intervention' | 'breaker' | 'ladder' | 'control' | 'gate';
+  kind: 'verdict' | 'pattern' | 'intervention' | 'breaker' | 'ladder' | 'control' | 'gate' | 'incident';
   text: string;
   severity?: string;
 }
@@ -147,6 +147,9 @@ export function buildCausalGraph(events: ConsoleEvent[]): CausalGraph {
         break;
       case 'gate.requested':
         markers.push(marker(event, 'gate', `gate ${p.gate_id} asks: ${p.summary}`));
+        break;
+      case 'action.ran_against_decision':
+        markers.push(marker(event, 'incident', `${p.tool} ran against Warden's decision (${String(p.warden_decision).replace('_', ' ')}): ${p.reason ?? ''}`, p.warden_decision === 'never_proposed' ? 'medium' : 'critical'));
         break;
     }
   }

@@ -101,8 +101,8 @@ describe('session board', () => {
     board.setTrackRecord('agent-2', { level: 3, pin: { by: 'admin', at: at(0) }, metrics: { totalRuns: 60, successfulRuns: 58, falsePositives: 1, missedCriticalBugs: 0, approvalRate: 0.9 } });
     board.apply(event('ladder.level_changed', 2, { from: 1, to: 2, changed_by: 'admin', reason: 'set' }, { session_id: '_' }));
     expect(board.agents()).toEqual([
-      { agent_id: 'agent-1', sessions: 1, active: 1 },
-      { agent_id: 'agent-2', level: 3, record: expect.objectContaining({ pin: expect.objectContaining({ by: 'admin' }) }), sessions: 0, active: 0 },
+      { agent_id: 'agent-1', sessions: 1, active: 1, spend_usd: 0, sessions_with_spend: 0 },
+      { agent_id: 'agent-2', level: 3, record: expect.objectContaining({ pin: expect.objectContaining({ by: 'admin' }) }), sessions: 0, active: 0, spend_usd: 0, sessions_with_spend: 0 },
     ]);
     expect(board.events('agent-1.s1').map((e) => e.type)).toEqual(['session.started', 'ladder.level_changed']);
   });
@@ -115,5 +115,45 @@ describe('session board', () => {
     expect(board.list().map((s) => s.session_id)).toEqual(['new', 'running']);
     for (let i = 0; i < 5; i++) board.apply(event('action.proposed', 10 + i, { action_id: `a${i}`, tool: 'Read', input: {} }, { session_id: 'new' }));
     expect(board.events('agent-1.new')).toHaveLength(3);
+  });
+
+  it('adds up what a session spent, by source, and says when it has no spend data at all', () => {
+    const board = new SessionBoard();
+    board.apply(event('session.started', 0, { context: { goal: 'Fix the parser' } }));
+    expect(board.summary('agent-1.s1')!.spend).toBeUndefined();
+    expect(board.agents()).toEqual([expect.objectContaining({ agent_id: 'agent-1', spend_usd: 0, sessions_with_spend: 0 })]);
+    const changes: BoardChange[] = [];
+    board.onChange((change) => changes.push(change));
+    board.apply(event('breaker.cost_recorded', 1, { model: 'claude-sonnet-4-6', prompt_tokens: 42_000, completion_tokens: 200, cost_usd: 0.25, operation: 'usage.reported', source: 'telemetry_event', priced_by: 'agent' }));
+    board.apply(event('breaker.cost_recorded', 2, { model: 'claude-haiku-4-5', prompt_tokens: 1000, completion_tokens: 100, cost_usd: 0.5, operation: 'usage.reported', source: 'telemetry_event', priced_by: 'agent' }));
+    expect(board.summary('agent-1.s1')!.spend).toEqual({
+      usd: 0.75,
+      records: 2,
+      prompt_tokens: 43_000,
+      completion_tokens: 300,
+      sources: ['telemetry_event'],
+      models: ['claude-sonnet-4-6', 'claude-haiku-4-5'],
+      last_at: at(2),
+    });
+    expect(changes).toContainEqual({ kind: 'agent', agentId: 'agent-1' });
+    board.apply(event('session.started', 3, {}, { session_id: 's2' }));
+    expect(board.agents()).toEqual([expect.objectContaining({ agent_id: 'agent-1', sessions: 2, spend_usd: 0.75, sessions_with_spend: 1 })]);
+  });
+
+  it('lists the actions that ran against Warden\'s decision, with the action', () => {
+    const board = new SessionBoard();
+    board.apply(event('action.ran_against_decision', 1, {
+      action_id: 'toolu_sub',
+      tool: 'Bash',
+      input: { command: 'rm -rf build' },
+      warden_decision: 'denied',
+      reason: 'Recursive deletion',
+      status: 'success',
+      reported_by: 'claude-code after-tool hook',
+      subagent: { id: 'agent-1a', type: 'Explore' },
+    }));
+    expect(board.summary('agent-1.s1')!.incidents).toEqual([
+      { action_id: 'toolu_sub', at: at(1), tool: 'Bash', summary: 'Bash: rm -rf build', warden_decision: 'denied', reason: 'Recursive deletion', subagent: 'Explore', status: 'success' },
+    ]);
   });
 });

@@ -39,6 +39,31 @@ export interface GateRequest {
   at: string;
 }
 
+/** What a session spent on model calls, as the breaker recorded it (breaker.cost_recorded). */
+export interface Spend {
+  usd: number;
+  /** Cost records counted: model calls, or an export's calls of one model. */
+  records: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Where the usage came from: outcome (the SDK), telemetry_event, telemetry_metric, transcript. */
+  sources: string[];
+  models: string[];
+  last_at: string;
+}
+
+/** An action that ran against Warden's decision (action.ran_against_decision). */
+export interface Incident {
+  action_id: string;
+  at: string;
+  tool: string;
+  summary: string;
+  warden_decision: string;
+  reason?: string;
+  subagent?: string;
+  status: string;
+}
+
 export interface SessionSummary {
   key: string;
   agent_id: string;
@@ -54,6 +79,9 @@ export interface SessionSummary {
   paused?: PauseWindow;
   actions: number;
   denied: number;
+  /** Undefined while no cost was recorded for the session: it has no spend data at all. */
+  spend?: Spend;
+  incidents: Incident[];
 }
 
 export interface Approval {
@@ -82,6 +110,9 @@ export interface AgentSummary {
   record?: TrackRecord;
   sessions: number;
   active: number;
+  /** USD spent by the agent's sessions the console knows, and how many of them have spend data. */
+  spend_usd: number;
+  sessions_with_spend: number;
 }
 
 export interface BoardLimits {
@@ -209,18 +240,22 @@ export class SessionBoard {
 
   agents(): AgentSummary[] {
     const ids = new Set([...this.levels.keys(), ...this.records.keys()]);
-    const counts = new Map<string, { sessions: number; active: number }>();
+    const counts = new Map<string, { sessions: number; active: number; spend_usd: number; sessions_with_spend: number }>();
     for (const { summary } of this.sessions.values()) {
       ids.add(summary.agent_id);
-      const count = counts.get(summary.agent_id) ?? { sessions: 0, active: 0 };
+      const count = counts.get(summary.agent_id) ?? { sessions: 0, active: 0, spend_usd: 0, sessions_with_spend: 0 };
       count.sessions++;
       if (summary.status !== 'ended') count.active++;
+      if (summary.spend) {
+        count.spend_usd += summary.spend.usd;
+        count.sessions_with_spend++;
+      }
       counts.set(summary.agent_id, count);
     }
     return [...ids].sort().map((agentId) => {
       const record = this.records.get(agentId);
       const level = this.levels.get(agentId) ?? record?.level;
-      return { agent_id: agentId, ...(level !== undefined ? { level } : {}), ...(record ? { record } : {}), ...(counts.get(agentId) ?? { sessions: 0, active: 0 }) };
+      return { agent_id: agentId, ...(level !== undefined ? { level } : {}), ...(record ? { record } : {}), ...(counts.get(agentId) ?? { sessions: 0, active: 0, spend_usd: 0, sessions_with_spend: 0 }) };
     });
   }
 
@@ -262,6 +297,7 @@ export class SessionBoard {
         ...(this.levels.has(agentId) ? { level: this.levels.get(agentId) } : {}),
         actions: 0,
         denied: 0,
+        incidents: [],
       },
       events: [],
       seen: new Set(),
@@ -347,6 +383,39 @@ export class SessionBoard {
       case 'gate.responded':
         state.requests.delete(p.request_id);
         break;
+      case 'breaker.cost_recorded': {
+        const spend = (s.spend ??= { usd: 0, records: 0, prompt_tokens: 0, completion_tokens: 0, sources: [], models: [], last_at: event.at });
+        spend.usd += Number(p.cost_usd) || 0;
+        spend.records++;
+        spend.prompt_tokens += Number(p.prompt_tokens) || 0;
+        spend.completion_tokens += Number(p.completion_tokens) || 0;
+        const source = String(p.source ?? 'outcome');
+        if (!spend.sources.includes(source)) spend.sources.push(source);
+        if (!spend.models.includes(String(p.model))) spend.models.push(String(p.model));
+        if (event.at > spend.last_at) spend.last_at = event.at;
+        // The agents page shows each agent's spend.
+        this.emit({ kind: 'agent', agentId: s.agent_id });
+        break;
+      }
+      case 'action.ran_against_decision': {
+        const tool = String(p.tool);
+        s.incidents = [
+          ...s.incidents,
+          {
+            action_id: String(p.action_id),
+            at: event.at,
+            tool,
+            summary: summarizeInput(tool, p.input),
+            warden_decision: String(p.warden_decision),
+            ...(p.reason ? { reason: String(p.reason) } : {}),
+            ...(p.subagent ? { subagent: String(p.subagent.type ?? p.subagent.id ?? 'subagent') } : {}),
+            status: String(p.status),
+          },
+        ]
+          .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+          .slice(-50);
+        break;
+      }
       case 'control.issued':
         if (p.kind === 'emergency_stop' && (!state.stoppedAt || event.at > state.stoppedAt)) state.stoppedAt = event.at;
         if (p.kind === 'resume' && (!state.resumedAt || event.at > state.resumedAt)) state.resumedAt = event.at;

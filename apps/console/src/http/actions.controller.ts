@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, Res, UnprocessableEntityException, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { createMessage, isSubjectToken, NO_SCOPE, publishSubject, type PayloadOf } from '@warden/contracts';
+import { BREAKER_KINDS, createMessage, isSubjectToken, NO_SCOPE, publishSubject, type PayloadOf } from '@warden/contracts';
 import { BusConnection } from '@warden/messaging';
 import { LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
 import { authenticationOf, OperatorAuthGuard, Requires } from '@warden/operator-auth';
@@ -27,6 +27,32 @@ export class ActionsController {
     metrics: MetricsRegistry,
   ) {
     this.gateCalls = metrics.counter({ name: 'warden_console_gate_calls_total', help: 'Calls the console made to the gate for operators, by endpoint and status.', labelNames: ['endpoint', 'status'] });
+  }
+
+  /**
+   * Reset one breaker of a session (`breaker.command` reset as the operator): a spent run budget starts
+   * its count again, the way `warden breaker reset` does.
+   */
+  @Post('sessions/:session_id/breakers/:breaker/reset')
+  @Requires('decide')
+  @HttpCode(200)
+  async resetBreaker(@Param('session_id') sessionId: string, @Param('breaker') breaker: string, @Body() body: unknown, @Req() req: Request) {
+    if (!isSubjectToken(sessionId)) throw unprocessable('invalid_field: session_id');
+    if (!(BREAKER_KINDS as readonly string[]).includes(breaker)) throw unprocessable(`invalid_field: breaker (${BREAKER_KINDS.join(', ')})`);
+    if (!isObject(body)) throw unprocessable('body_must_be_a_json_object');
+    const agentId = body.agent_id;
+    if (typeof agentId !== 'string' || !isSubjectToken(agentId)) throw unprocessable('invalid_field: agent_id');
+    const operator = authenticationOf(req).operator;
+    const payload: PayloadOf<'breaker.command'> = {
+      command: 'reset',
+      breaker: breaker as PayloadOf<'breaker.command'>['breaker'],
+      operator_id: operator.id,
+      reason: typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim().slice(0, 2000) : `From the console by ${operator.id}`,
+    };
+    const message = createMessage('breaker.command', { agent_id: agentId, session_id: sessionId, payload });
+    await this.bus.js.publish(publishSubject('breaker_command', agentId, sessionId), new TextEncoder().encode(JSON.stringify(message)), { msgID: message.id });
+    this.log.info({ operator_id: operator.id, agent_id: agentId, session_id: sessionId, breaker }, 'breaker reset sent');
+    return { status: 'ok', message_id: message.id };
   }
 
   @Post('sessions/:session_id/:action')

@@ -1,6 +1,7 @@
 import { AUTOMATION_LEVEL_DEFINITIONS } from '@warden/contracts';
 import type { AgentSummary } from '../domain/session-board.js';
 import { html, type Html } from './html.js';
+import { usdText } from './sessions-view.js';
 
 const levelName = (level: number | undefined) => (level === undefined ? 'not on the ladder yet' : `${level} · ${AUTOMATION_LEVEL_DEFINITIONS[level]?.name ?? '?'}`);
 const rate = (value: number) => String(Number(value.toFixed(3)));
@@ -18,6 +19,7 @@ export function agentRow(a: AgentSummary, canAdminister: boolean): Html {
 <td class="num">${m ? rate(m.approvalRate) : '—'}</td>
 <td class="num">${a.record?.emergencyStops ?? '—'}</td>
 <td class="num">${a.active} / ${a.sessions}</td>
+<td class="num spend">${a.sessions_with_spend ? usdText(a.spend_usd) : html`<span class="muted">no data</span>`}${a.sessions_with_spend && a.sessions_with_spend < a.sessions ? html` <span class="muted">(${a.sessions - a.sessions_with_spend} without data)</span>` : ''}</td>
 ${
   canAdminister
     ? html`<td><form class="level-form" data-agent="${a.agent_id}">
@@ -39,7 +41,7 @@ export function agentsBody(agents: AgentSummary[], canAdminister: boolean): Html
     canAdminister ? 'Set puts the agent at a level and lets the ladder go on from there; Pin holds it there until unpinned.' : 'Admins can set or pin a level.'
   }</p>
 <table class="agents" id="agents">
-<thead><tr><th>Agent</th><th>Level</th><th>Pin</th><th>Runs</th><th>False positives</th><th>Missed critical</th><th>Approval rate</th><th>Emergency stops</th><th>Sessions (active / all)</th>${canAdminister ? html`<th>Change</th>` : ''}</tr></thead>
+<thead><tr><th>Agent</th><th>Level</th><th>Pin</th><th>Runs</th><th>False positives</th><th>Missed critical</th><th>Approval rate</th><th>Emergency stops</th><th>Sessions (active / all)</th><th>Spend</th>${canAdminister ? html`<th>Change</th>` : ''}</tr></thead>
 <tbody id="agent-rows">${agents.map((a) => agentRow(a, canAdminister))}</tbody>
 </table>`;
 }

@@ -2,7 +2,27 @@ import type { CausalGraph, GraphNode } from '../domain/causal-graph.js';
 import type { Approval, SessionSummary } from '../domain/session-board.js';
 import { approvalCard } from './approvals-view.js';
 import { html, time, type Html } from './html.js';
-import { levelText } from './sessions-view.js';
+import { levelText, sourcesText, usdText } from './sessions-view.js';
+
+const DECISION_TEXT: Record<string, string> = { denied: 'Warden denied it', stopped: 'the session was stopped', held: 'Warden had not decided it', never_proposed: 'Warden never saw it proposed' };
+
+function spendFact(s: SessionSummary): Html {
+  if (!s.spend) return html`<span class="no-spend" id="session-spend">No spend data at all: no cost has been recorded for this session (no telemetry from the agent, no usage read from its transcript, no tokens in its outcomes).</span>`;
+  const sp = s.spend;
+  return html`<span id="session-spend" data-usd="${sp.usd}">${usdText(sp.usd)}</span> <span class="muted">(${sp.prompt_tokens.toLocaleString('en')} input and ${sp.completion_tokens.toLocaleString('en')} output tokens, ${sp.models.join(', ')}; from ${sourcesText(sp)}; last ${time(sp.last_at)})</span>`;
+}
+
+/** Actions that ran although Warden denied, held or never saw them. */
+function incidents(s: SessionSummary): Html {
+  if (!s.incidents.length) return html``;
+  return html`<section class="incidents" id="session-incidents" aria-label="Actions that ran against Warden's decision">
+<h2>Ran against Warden's decision</h2>
+<ul>${s.incidents.map(
+    (i) =>
+      html`<li class="incident decision-${i.warden_decision}" data-action-id="${i.action_id}" data-decision="${i.warden_decision}">${time(i.at)} <code>${i.summary}</code> ran (${i.status}) although ${DECISION_TEXT[i.warden_decision] ?? i.warden_decision}${i.subagent ? html` <span class="pill">subagent ${i.subagent}</span>` : ''}${i.reason ? html`<span class="reason">${i.reason}</span>` : ''}</li>`,
+  )}</ul>
+</section>`;
+}
 
 /** The parts of a drill-down the live stream replaces, by element id. */
 export interface SessionFragments {
@@ -22,13 +42,19 @@ ${s.goal ? html`<p class="goal">${s.goal}</p>` : ''}
   <dt>Open breakers</dt><dd>${s.breakers.length ? s.breakers.join(', ') : 'none'}</dd>
   <dt>Patterns</dt><dd>${s.patterns.length ? s.patterns.join(', ') : 'none'}</dd>
   <dt>Level of the agent</dt><dd>${levelText(s.level)}</dd>
+  <dt>Spend</dt><dd class="spend-fact">${spendFact(s)}</dd>
 </dl>
+${incidents(s)}
 ${
   canDecide && s.status !== 'ended'
     ? html`<p class="actions">${
         s.status === 'stopped'
           ? html`<button type="button" class="resume" data-action="resume" data-session="${s.session_id}" data-agent="${s.agent_id}">Resume</button>`
           : html`<button type="button" class="stop" data-action="stop" data-session="${s.session_id}" data-agent="${s.agent_id}">Emergency stop</button>`
+      }${
+        s.breakers.some((b) => b.startsWith('cost'))
+          ? html`<button type="button" class="reset" data-action="reset-breaker" data-breaker="cost" data-session="${s.session_id}" data-agent="${s.agent_id}">Reset cost breaker</button>`
+          : ''
       }<span class="result" role="status" aria-live="polite"></span></p>`
     : ''
 }

@@ -1,4 +1,4 @@
-import type { SessionSummary } from '../domain/session-board.js';
+import type { SessionSummary, Spend } from '../domain/session-board.js';
 import { html, time, type Html } from './html.js';
 
 export const SESSION_STATUSES = ['running', 'paused', 'stopped', 'ended'] as const;
@@ -9,6 +9,19 @@ export function sessionHref(agentId: string, sessionId: string): string {
 
 export function levelText(level: number | undefined): string {
   return level === undefined ? '—' : String(level);
+}
+
+export function usdText(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+const SOURCE_NAMES: Record<string, string> = { outcome: 'the agent\'s outcomes (SDK)', telemetry_event: 'telemetry events', telemetry_metric: 'telemetry metrics', transcript: 'the transcript' };
+export const sourcesText = (spend: Spend) => spend.sources.map((s) => SOURCE_NAMES[s] ?? s).join(', ');
+
+/** A session's spend in a cell: the amount, or that there is no spend data at all. */
+export function spendCell(spend: Spend | undefined): Html {
+  if (!spend) return html`<span class="muted no-spend" title="No cost recorded for this session: no telemetry from the agent and no usage read from its transcript">no data</span>`;
+  return html`<span class="spend" title="${spend.records} cost record${spend.records === 1 ? '' : 's'} from ${sourcesText(spend)}">${usdText(spend.usd)}</span>`;
 }
 
 export interface SessionFilter {
@@ -38,10 +51,11 @@ export function sessionRow(s: SessionSummary, filter: SessionFilter = {}): Html 
   return html`<div role="row" class="row" id="row-${s.key}" data-key="${s.key}" data-status="${s.status}" data-search="${searchText(s)}"${matchesFilter(s, filter) ? '' : html` hidden`}>
 <span role="cell"><a href="${sessionHref(s.agent_id, s.session_id)}">${s.session_id}</a></span>
 <span role="cell">${s.agent_id}</span>
-<span role="cell"><span class="status status-${s.status}">${s.status}</span></span>
+<span role="cell"><span class="status status-${s.status}">${s.status}</span>${s.incidents.length ? html` <span class="pill incident" title="${s.incidents.length} action${s.incidents.length === 1 ? '' : 's'} ran against Warden's decision">incident</span>` : ''}</span>
 <span role="cell" class="last">${last ? html`${last.summary}${last.ran ? html` <span class="ran">→ ran ${last.ran.slice(last.tool.length + 2)}</span>` : ''}${last.decision ? html` <span class="decision decision-${last.decision}">${last.decision}</span>` : last.verdict ? html` <span class="decision decision-held">held</span>` : ''}` : '—'}</span>
 <span role="cell">${s.breakers.length ? s.breakers.map((b) => html`<span class="pill breaker">${b}</span>`) : '—'}</span>
 <span role="cell">${s.patterns.length ? s.patterns.map((p) => html`<span class="pill pattern">${p}</span>`) : '—'}</span>
+<span role="cell" class="num">${spendCell(s.spend)}</span>
 <span role="cell" class="num">${levelText(s.level)}</span>
 <span role="cell">${time(s.last_at)}</span>
 </div>`;
@@ -59,7 +73,7 @@ export function sessionsBody(sessions: SessionSummary[], filter: SessionFilter):
   <span class="muted" id="shown-count" aria-live="polite"></span>
 </form>
 <div class="sessions" id="sessions" role="table" aria-label="Sessions">
-<div role="rowgroup"><div role="row" class="row head"><span role="columnheader">Session</span><span role="columnheader">Agent</span><span role="columnheader">Status</span><span role="columnheader">Last action</span><span role="columnheader">Open breakers</span><span role="columnheader">Patterns</span><span role="columnheader">Level</span><span role="columnheader">Last activity</span></div></div>
+<div role="rowgroup"><div role="row" class="row head"><span role="columnheader">Session</span><span role="columnheader">Agent</span><span role="columnheader">Status</span><span role="columnheader">Last action</span><span role="columnheader">Open breakers</span><span role="columnheader">Patterns</span><span role="columnheader">Spend</span><span role="columnheader">Level</span><span role="columnheader">Last activity</span></div></div>
 <div role="rowgroup" id="session-rows">
 ${sessions.map((s) => sessionRow(s, filter))}
 </div>

@@ -47,6 +47,12 @@ export class InterventionEventsHandler {
     return this.issue(message, context);
   }
 
+  /** An action that ran although Warden denied it, held it or never saw it (the agent's after-tool hook said so). */
+  @OnMessage('action.ran_against_decision')
+  onRanAgainstDecision(@Payload() message: MessageOf<'action.ran_against_decision'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.issue(message, context);
+  }
+
   @OnMessage('session.started')
   onStarted(@Payload() message: MessageOf<'session.started'>, @Ctx() context: JetStreamContext): Promise<void> {
     return this.session(message, context);

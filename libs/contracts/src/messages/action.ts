@@ -97,3 +97,33 @@ export const ActionFallback = defineMessage({
     answered_at: Type.String({ format: 'date-time', description: 'When the agent was answered (the record may be sent later, once Warden can be reached).' }),
   }),
 });
+
+/** What Warden had said of an action that ran anyway. */
+export const OVERRIDDEN_DECISIONS = ['denied', 'stopped', 'held', 'never_proposed'] as const;
+
+export const ActionRanAgainstDecision = defineMessage({
+  type: 'action.ran_against_decision',
+  version: 1,
+  channel: 'outcome',
+  summary: "An action ran although Warden denied it, still held it, or never saw it proposed: the agent reported it ran (a PostToolUse or its equivalent). An incident.",
+  payload: Type.Object({
+    action_id: SubjectToken('The tool call that ran (e.g. a tool_use id).'),
+    tool: Type.String({ minLength: 1, maxLength: 256 }),
+    input: Type.Record(Type.String(), Type.Unknown(), { description: 'The input it ran with, as the agent reported it.' }),
+    warden_decision: Type.Enum([...OVERRIDDEN_DECISIONS], {
+      description:
+        'denied: Warden decided deny; stopped: the session was stopped (emergency stop) and the call was denied for it; held: no decision yet (held for an approval, or undecided when the hook answered); never_proposed: Warden never saw the call proposed (no hook ran before it).',
+    }),
+    reason: Type.Optional(Type.String({ maxLength: 4000, description: "Warden's reason for the denial or the hold." })),
+    decided_by: Type.Optional(Type.String({ maxLength: 64 })),
+    decision_message_id: Type.Optional(Type.String({ maxLength: 128 })),
+    status: Type.Enum(['success', 'error'], { description: 'How it ran.' }),
+    reported_by: Type.String({ maxLength: 128, description: "The agent's event that reported it, e.g. claude-code PostToolUse." }),
+    subagent: Type.Optional(
+      Type.Object({
+        id: Type.Optional(Type.String({ maxLength: 128 })),
+        type: Type.Optional(Type.String({ maxLength: 128 })),
+      }),
+    ),
+  }),
+});

@@ -65,6 +65,12 @@ export const BreakerCostRecorded = defineMessage({
     completion_tokens: Type.Integer({ minimum: 0 }),
     cost_usd: Type.Number({ minimum: 0 }),
     operation: Type.String({ maxLength: 128 }),
+    source: Type.Optional(
+      Type.Enum(['outcome', 'telemetry_event', 'telemetry_metric', 'transcript'], {
+        description: "Where the usage came from: an action's outcome (the SDK), the agent's telemetry events or metrics, or its transcript.",
+      }),
+    ),
+    priced_by: Type.Optional(Type.Enum(['agent', 'pricing_table'], { description: "agent: the cost the agent reported; pricing_table: Warden's prices." })),
   }),
 });
 

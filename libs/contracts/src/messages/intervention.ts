@@ -3,7 +3,7 @@ import { defineMessage } from '../envelope.js';
 import { INTERVENTION_TYPES, Probability, SeveritySchema, SubjectToken } from '../vocabulary.js';
 
 export const InterventionTrigger = Type.Object({
-  kind: Type.Enum(['pattern', 'breaker', 'verdict', 'gate']),
+  kind: Type.Enum(['pattern', 'breaker', 'verdict', 'gate', 'action'], { description: 'action: an action ran against Warden\'s decision (action.ran_against_decision).' }),
   message_id: Type.String({ maxLength: 128 }),
   issue_type: Type.String({ maxLength: 128, description: 'Pattern type, breaker kind, or verdict.' }),
 });

@@ -64,7 +64,7 @@ describe('DecisionEngine (seed 001)', () => {
     expect(
       engine.decide({ ...base, openBreakers: [{ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', suggestion: 'Run exceeded $50.00 total budget.' }] }).reasoning
         .primary_reason,
-    ).toBe('The cost breaker of this session is open: RUN_BUDGET_EXCEEDED. Run exceeded $50.00 total budget. Stop and wait for it to close or for an operator to reset it.');
+    ).toBe('The cost breaker of this session is open: RUN_BUDGET_EXCEEDED. Run exceeded $50.00 total budget.');
     expect(engine.decide({ ...base, ladder: { level: 1, levelName: 'AI Suggests', action: 'auto_fix', allowed: false } })).toMatchObject({ verdict: 'require_approval', source: 'ladder' });
     const prerequisites = {
       validator: 'installation_prevention',

@@ -149,9 +149,9 @@ export class DecisionEngine {
     const reasons: string[] = [];
     for (const breaker of input.openBreakers ?? []) {
       const advice = breaker.suggestion ? ` ${breaker.suggestion}` : '';
-      reasons.push(
-        `The ${breaker.breaker} breaker of this session is open${breaker.reason ? `: ${breaker.reason}` : ''}.${advice} Stop and wait for it to close or for an operator to reset it.`,
-      );
+      // A spent run or phase budget does not close by waiting: its suggestion says what an operator does.
+      const wait = breaker.reason === 'RUN_BUDGET_EXCEEDED' || breaker.reason === 'PHASE_BUDGET_EXCEEDED' ? '' : ' Stop and wait for it to close or for an operator to reset it.';
+      reasons.push(`The ${breaker.breaker} breaker of this session is open${breaker.reason ? `: ${breaker.reason}` : ''}.${advice}${wait}`);
     }
     for (const finding of findings) reasons.push(finding.reason);
     for (const validation of validations) reasons.push(validationReason(validation));
