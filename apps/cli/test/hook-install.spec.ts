@@ -45,7 +45,9 @@ describe('warden hook install', () => {
       code: 0,
       stdout:
         `Claude Code HTTP hooks (PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd) → ${join(project, '.claude/settings.json')}\n` +
-        `Agent my-agent's token (WARDEN_AGENT_TOKEN) → ${join(project, '.claude/settings.local.json')}\n`,
+        `Agent my-agent's token (WARDEN_AGENT_TOKEN) → ${join(project, '.claude/settings.local.json')}\n` +
+        "Spend: from the agent's telemetry (logs and metrics) to the gateway\n" +
+        `Claude Code telemetry settings (env) → ${join(project, '.claude/settings.local.json')}\n`,
       stderr: '',
     });
     const url = 'http://10.0.0.5:3108/hooks/claude-code?decide=true';
@@ -67,7 +69,23 @@ describe('warden hook install', () => {
       },
     });
     const local = join(project, '.claude/settings.local.json');
-    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ env: { FOO: 'bar', WARDEN_AGENT_TOKEN: 'my-agent.S3cret_pw' } });
+    // The token, and the agent's telemetry to the gateway's OTLP receiver with it (its spend).
+    const otlp = (signal: 'logs' | 'metrics') => ({
+      [`OTEL_${signal.toUpperCase()}_EXPORTER`]: 'otlp',
+      [`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`]: `http://10.0.0.5:3108/v1/${signal}`,
+      [`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_HEADERS`]: 'Authorization=Bearer%20my-agent.S3cret_pw',
+      [`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`]: 'http/protobuf',
+    });
+    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({
+      env: {
+        FOO: 'bar',
+        WARDEN_AGENT_TOKEN: 'my-agent.S3cret_pw',
+        CLAUDE_CODE_ENABLE_TELEMETRY: '1',
+        ...otlp('logs'),
+        ...otlp('metrics'),
+        OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'delta',
+      },
+    });
     expect(statSync(local).mode & 0o777).toBe(0o600);
     expect(existsSync(join(project, '.warden/hook.json'))).toBe(false);
 
@@ -81,7 +99,9 @@ describe('warden hook install', () => {
     await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials]);
     const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--agent-id', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook', '--approvals', 'operator']);
     expect(run.stdout).toBe(
-      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
+      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n` +
+        "Spend: from the agent's telemetry (logs and metrics) to the gateway\n" +
+        `Claude Code telemetry settings (env) → ${join(project, '.claude/settings.local.json')}\n`,
     );
     const command = (blocks: boolean) => ({ type: 'command', command: 'warden hook', timeout: 60, ...(blocks ? { onFailure: 'block' } : {}) });
     expect(settings().hooks).toEqual({
@@ -112,7 +132,11 @@ describe('warden hook install', () => {
     writeFileSync(join(project, '.claude/settings.local.json'), JSON.stringify({ env: { FOO: 'bar' } }));
     expect((await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials])).code).toBe(0);
     const run = await runWarden(['hook', 'uninstall', '--project', project]);
-    expect(run).toEqual({ code: 0, stdout: `Warden's hooks removed from ${join(project, '.claude/settings.json')}\n`, stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      stdout: `Warden's hooks removed from ${join(project, '.claude/settings.json')}\nWarden's telemetry settings removed from Claude Code's env\n`,
+      stderr: '',
+    });
     expect(settings()).toEqual({ model: 'opus', hooks: { PostToolUse: [lint] } });
     expect(JSON.parse(readFileSync(join(project, '.claude/settings.local.json'), 'utf8'))).toEqual({ env: { FOO: 'bar' } });
   });
@@ -199,7 +223,11 @@ describe('warden hook install --agent codex', () => {
     for (let i = 0; i < 2; i++) expect((await runWarden(['hook', 'install', '--agent', 'codex', '--project', project, '--credentials', credentials])).code).toBe(0);
     expect(config()).toEqual({ hooks: expected({ PostToolUse: [own] }) });
     const removed = await runWarden(['hook', 'uninstall', '--agent', 'codex', '--project', project]);
-    expect(removed).toEqual({ code: 0, stdout: `Warden's hooks removed from ${hooksFile()}\n`, stderr: '' });
+    expect(removed).toEqual({
+      code: 0,
+      stdout: `Warden's [otel] removed from ${join(project, '.codex/config.toml')}\nWarden's hooks removed from ${hooksFile()}\n`,
+      stderr: '',
+    });
     expect(config()).toEqual({ hooks: { PostToolUse: [own] } });
     expect(existsSync(shim())).toBe(false);
     expect(existsSync(join(project, '.warden/hooks/codex.token'))).toBe(false);
