@@ -121,6 +121,9 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   // A search without a path searches the working directory.
   if (op === 'search' && call.query === undefined && !raw.length) raw.push('.');
   if (cmd) raw.push(...commandPaths(cmd, !!cwd && isWindowsPath(cwd)));
+  // `cd dir && python tests/x.py`: the line's relative paths are read from where it moved.
+  const moved = cmd ? /^cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)/.exec(cmd) : null;
+  if (moved && !/[$`*]/.test(moved[1]!)) cwd = resolvePath(moved[1]!.replace(/^["']|["']$/g, ''), cwd, home);
   const paths = [...new Set(raw.slice(0, 32).map((p) => resolvePath(p.slice(0, MAX_PATH), cwd, home)))].slice(0, MAX_PATHS);
   const textParts = [action.description ?? ''];
   for (const [key, value] of Object.entries(input)) {

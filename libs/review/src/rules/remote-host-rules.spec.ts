@@ -15,15 +15,16 @@ function review(command: string) {
 
 describe('remote host rules', () => {
   it.each([
-    'ssh root@router "rm /etc/init.d/x"',
-    'ssh root@router rm -rf /usr/lib/lua/luci/x',
-    'docker exec -it web rm /etc/nginx/conf.d/default.conf',
-    'docker compose exec web rm -rf /app/tmp',
-    'kubectl exec api -- rm -rf /data/cache',
-    'sshpass -p secret ssh root@router "rm -f /etc/config/x"',
-  ])('warns about deleting files on that host, never as "outside the project": %s', (command) => {
+    ['ssh root@router "rm /etc/init.d/x"', 'warn'],
+    ['docker exec -it web rm /etc/nginx/conf.d/default.conf', 'warn'],
+    ['sshpass -p secret ssh root@router "rm -f /etc/config/x"', 'warn'],
+    ['ssh root@router rm -rf /usr/lib/lua/luci/x', 'require_approval'],
+    ['docker compose exec web rm -rf /app/tmp', 'require_approval'],
+    ['kubectl exec api -- rm -rf /data/cache', 'require_approval'],
+    ['ssh deploy@web1 "sudo rm /etc/nginx/nginx.conf"', 'require_approval'],
+  ])('judges deleting files on that host as there, never as "outside the project": %s', (command, expected) => {
     const verdict = review(command);
-    expect(verdict.verdict).toBe('warn');
+    expect(verdict.verdict).toBe(expected);
     expect(verdict.rule_hits).toContain('remote_deletion');
     expect(verdict.rule_hits).not.toContain('deletion_outside_project');
     expect(verdict.reasons.join(' ')).not.toMatch(/outside the paths this session works on/);
@@ -49,9 +50,9 @@ describe('remote host rules', () => {
   });
 
   it('reads a remote command from its own directory, not where the local shell moved', () => {
-    const verdict = review('cd /tmp && ssh build@ci "rm -rf build"');
+    const verdict = review('cd /tmp && ssh build@ci "rm build.log"');
     expect(verdict.verdict).toBe('warn');
-    expect(verdict.reasons.join(' ')).toMatch(/deletes build on the machine build@ci/);
+    expect(verdict.reasons.join(' ')).toMatch(/deletes build.log on the machine build@ci/);
   });
 
   it('lets reads on another host run', () => {

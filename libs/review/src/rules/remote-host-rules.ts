@@ -58,17 +58,29 @@ export const remoteShutdownRule = builtInRule({
 
 export const remoteDeletionRule = builtInRule({
   name: 'remote_deletion',
-  description: 'Deleting files on another machine, container or pod warns (its scratch directories are quiet); recursive deletion of its root or system directories is destructive_root_deletion’s.',
+  description: 'Deleting a file on another machine, container or pod warns (its scratch directories are quiet); a whole tree, or with administrator rights there, needs approval; recursive deletion of its root or system directories is destructive_root_deletion’s.',
   reads: 'action',
   check({ action }) {
     if (!action.segments.some(runsElsewhere)) return null;
-    const hit = deletionsOf(action, undefined).find((d) => runsElsewhere(d.segment) && !(d.path !== undefined && inTempDirectory(d.path)));
-    if (!hit) return null;
+    const remote = deletionsOf(action, undefined).filter((d) => runsElsewhere(d.segment) && !(d.path !== undefined && inTempDirectory(d.path)));
+    if (!remote.length) return null;
+    // A whole tree, or a deletion made with administrator rights there (a database's data, a server's configuration), needs approval.
+    const grave = remote.find((d) => d.recursive || d.segment.privileged);
+    const hit = grave ?? remote[0]!;
     const segment = hit.segment;
+    if (grave) {
+      return {
+        verdict: 'require_approval',
+        score: 0.8,
+        factors: ['file_deletion', 'remote_execution', hit.recursive ? 'recursive' : 'privileged'],
+        reason: `This deletes ${hit.raw}${hit.recursive ? ' and everything in it' : ' with administrator rights'} on ${place(segment)}: nothing there can be restored from here, and what runs there may depend on it. A person must approve it.`,
+        alternative: 'List what would be deleted first, or move it aside instead of deleting it.',
+      };
+    }
     return {
       verdict: 'warn',
       score: 0.6,
-      factors: ['file_deletion', 'remote_execution', ...(hit.recursive ? ['recursive'] : [])],
+      factors: ['file_deletion', 'remote_execution'],
       reason: `This deletes ${hit.raw} on ${place(segment)}: nothing there can be restored from here. Make sure it is what the user asked for.`,
       alternative: 'List what would be deleted first, or move it aside instead of deleting it.',
     };
