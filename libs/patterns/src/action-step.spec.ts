@@ -32,4 +32,11 @@ describe("steps of other agents' actions (read through @warden/actions)", () => 
     expect(step('manage_task', { Action: 'kill', TaskId: 'task-7' }).bg).toBe(-1);
     expect(step('run_terminal_cmd', { command: 'npm run dev', is_background: true }).bg).toBe(1);
   });
+
+  it("names no path of this machine for what runs on another host, container or pod (only a mount's host side)", () => {
+    for (const command of ['ssh root@router "rm /etc/init.d/x"', 'cd /tmp && ssh h rm -rf /var/lib/x', 'docker compose exec web rm -rf /app/tmp', 'kubectl exec api -- cat /etc/hosts', 'sshpass -p pw ssh r "rm /etc/x"']) {
+      expect(step('Bash', { command }).paths ?? []).toEqual([]);
+    }
+    expect(step('Bash', { command: 'docker run -v /home/dev/app/data:/data img ls /data' }).paths).toEqual(['/home/dev/app/data']);
+  });
 });

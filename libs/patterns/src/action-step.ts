@@ -74,7 +74,7 @@ const REDIRECT = /^\d?[<>]{1,2}&?/;
 /** A Windows command's switch (`/E`, `/NFL`, `/s`, `/MIR`, `/R:3`), which reads like a path elsewhere. */
 const WINDOWS_SWITCH = /^\/[A-Za-z?][A-Za-z0-9]{0,7}(:\S*)?$/;
 /** A bind mount or copy target `host:/inside` (docker -v, rsync-style): the host side is the path here. */
-const ELSEWHERE = /^(sudo\s+)?((docker|podman|nerdctl)(\s+container)?\s+(run|exec)|kubectl\s+exec|ssh)\s/;
+const ELSEWHERE = /(?:^|[;&|]\s*)(?:sudo\s+|sshpass\s+(?:-[pfdP]\s*\S+\s+|-e\s+)?)?(?:(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:run|exec)|(?:docker|podman)[\s-]compose\s+(?:[^;&|]*\s)?exec|(?:kubectl|oc)\s+exec|(?:lxc|incus)\s+exec|ssh)\s/;
 const BIND = /^([^:\s]{2,}):(\/[^:]*)(:[a-z,]+)?$/i;
 
 /** Words of a command that name files or directories; `windows` for a session on Windows, where `/x` is a switch. */
@@ -121,6 +121,9 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   // A search without a path searches the working directory.
   if (op === 'search' && call.query === undefined && !raw.length) raw.push('.');
   if (cmd) raw.push(...commandPaths(cmd, !!cwd && isWindowsPath(cwd)));
+  // `cd dir && python tests/x.py`: the line's relative paths are read from where it moved.
+  const moved = cmd ? /^cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)/.exec(cmd) : null;
+  if (moved && !/[$`*]/.test(moved[1]!)) cwd = resolvePath(moved[1]!.replace(/^["']|["']$/g, ''), cwd, home);
   const paths = [...new Set(raw.slice(0, 32).map((p) => resolvePath(p.slice(0, MAX_PATH), cwd, home)))].slice(0, MAX_PATHS);
   const textParts = [action.description ?? ''];
   for (const [key, value] of Object.entries(input)) {

@@ -1,4 +1,4 @@
-import { homeOf, isUnder, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from '@warden/actions';
+import { homeOf, isHomeRoot, isUnder, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -178,6 +178,7 @@ export class SessionPatterns {
     const cwd = action.cwd ?? state.context.cwd;
     const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(state.context.cwd ?? cwd)), existing ? pick(existing) : {});
     if (step.bg) this.addBackground(step.bg);
+    if (scopeIsHome(state.context.cwd, state.context.expected_paths)) this.addWorkRoots(step);
     if (step.status) this.count(step);
     // A step whose outcome came first moves to where its proposal belongs.
     if (existing) this.window.remove(row);
@@ -236,12 +237,24 @@ export class SessionPatterns {
     return reports;
   }
 
+  private addWorkRoots(step: Step): void {
+    const roots = workRootsOfStep(step);
+    if (!roots.length) return;
+    const known = this.state.work_roots ?? [];
+    const added = roots.filter((r) => !known.includes(r));
+    if (added.length) this.state.work_roots = [...known, ...added].slice(-64);
+  }
+
   private view(): SessionView {
     const { context } = this.state;
     const home = homeOf(context.cwd);
     const named = this.state.named_paths ?? [];
     const key = `${context.cwd ?? ''}\u0000${(context.expected_paths ?? []).join('\u0000')}\u0000${context.goal ?? ''}\u0000${named.join('\u0000')}`;
-    if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
+    const roots = this.state.work_roots;
+    if (scopeIsHome(context.cwd, context.expected_paths)) {
+      // A session started in its home directory scopes itself to what it works on, not the whole home.
+      if (this.scope?.key !== `${key}\u0000${roots?.length ?? 0}`) this.scope = homeScopeOf(`${key}\u0000${roots?.length ?? 0}`, context, home, named, roots ?? []);
+    } else if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
     const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd ? resolvePath(context.cwd) : undefined, pathMatcher);
     const steps = this.window.steps();
     return {
@@ -433,6 +446,24 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
     scopes.set(key, scope);
   }
   return scope;
+}
+
+/** The scope of a session started in its home directory: what the user named, and its work roots. */
+function homeScopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined, named: readonly string[], roots: readonly string[]): { key: string; match?: PathMatcher } {
+  const globs = [...pathsNamedIn(context.goal, context.cwd, home), ...named].filter((p) => !isHomeRoot(p));
+  const inside = globs.length ? pathMatcher(globs, context.cwd) : undefined;
+  return { key, match: (path: string) => !!inside?.(path) || roots.some((root) => isUnder(path, root)) };
+}
+
+/** Commands that look at, enter or create the directories they name: a session started in its home works there. */
+const LOOKS_AT = /^(?:cd|ls|ll|dir|tree|find|fd|cat|head|tail|less|grep|rg|ag|wc|stat|file|du|mkdir|get-childitem|gci|type|git\s+-C)\b/i;
+
+/** What a step shows a session started in its home works on: the directories it reads, lists, searches, enters or creates. */
+function workRootsOfStep(step: Step): string[] {
+  if (!step.paths?.length) return [];
+  const looks = step.op === 'read' || step.op === 'search' || (step.op === 'exec' && !!step.cmd && step.cmd.split(/\s*(?:&&|;|\|\|)\s*/).every((part) => LOOKS_AT.test(part) || /^(?:echo|sleep|pwd)\b/.test(part)));
+  if (!looks) return [];
+  return [...new Set(step.paths.map((p) => workRootOf(p)).filter((r): r is string => !!r))];
 }
 
 /** What only the outcome or verdict half of a step knows, kept when the proposal arrives later. */

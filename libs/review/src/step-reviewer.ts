@@ -15,7 +15,8 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { isHomeRoot, pathMatcher, pathsNamedIn, type PathMatcher } from '@warden/actions';
+import { isHomeRoot, pathMatcher, pathsNamedIn, scopeIsHome, type PathMatcher } from '@warden/actions';
+import { createdRootsOf, workRootsOf } from './session/home-scope.js';
 import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
@@ -87,8 +88,10 @@ interface ReviewProfile {
 interface SessionScope {
   context: ReviewSession['context'];
   inScope: (path: string) => boolean;
-  /** The project: the expected paths, or without them the working directory. */
+  /** The project: the expected paths, or without them the working directory (what it works on, for a session started in its home). */
   inProject: (path: string) => boolean;
+  /** The session started in its home directory. */
+  home: boolean;
   profile: ReviewProfile;
 }
 
@@ -256,6 +259,7 @@ export class StepReviewer {
       });
     }
     const { parsed } = analysis;
+    if (scope.home) session.addWorkRoots(createdRootsOf(parsed, cwdOf(action, session)));
     const context = this.ruleContext(parsed, session, scope);
     const sessionEvaluation = profile.rules.evaluate(context, 'session');
     const findings = [...analysis.evaluation.findings, ...sessionEvaluation.findings].sort(byStrength);
@@ -305,6 +309,7 @@ export class StepReviewer {
 
     const { enforced, observed, mode } = this.enforcement(profile, decision, risk);
     session.recordAction(parsed, action.action_id, enforced, now, knowledge);
+    if (scope.home && enforced !== 'block' && enforced !== 'require_approval') session.addWorkRoots(workRootsOf(parsed, cwdOf(action, session)));
     const verdict = this.verdictOf(action, copy, decision, enforced, risk, rationality, sideEffects, findings, shadow, supervised.findings, ruleErrors, cacheHit);
     verdict.mode = mode;
     if (observed) verdict.observed_verdict = observed;
@@ -347,7 +352,9 @@ export class StepReviewer {
     const { expectedPaths, cwd } = session.context;
     // A relative glob (`docs/**`) is the working directory's.
     const expected = pathMatcher(expectedPaths.map((glob) => (cwd && !/^(?:[/~$]|[a-z]:[\\/])/i.test(glob) ? `${cwd.replace(/[\\/]+$/, '')}/${glob}` : glob)));
-    const project = expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
+    // A session started in its home directory scopes itself to what it works on, not the whole home (home-scope.ts).
+    const home = scopeIsHome(cwd, expectedPaths);
+    const project = home ? (path: string) => session.inWorkRoots(path) : expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
     const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p) && !SYSTEM_DIRECTORY.test(p)));
@@ -357,6 +364,7 @@ export class StepReviewer {
       // What a person approved writing outside it during the session is the task's too (a fork the user asked for).
       inScope: project ? (path) => project(path) || this.alwaysInScope(path) || named(path) || session.isApproved(path) : () => true,
       inProject: project ?? expected,
+      home,
       profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
     };
     this.scopes.set(session, scope);
@@ -488,4 +496,9 @@ function validationOf(finding: ValidationFinding): NonNullable<Verdict['validati
         checks: result.checks.map((c) => ({ description: c.description, method: { ...c.method }, success_criteria: c.success_criteria, priority: c.priority })),
       };
   }
+}
+
+/** Where an action's relative paths are read from: its own directory, else the session's. */
+function cwdOf(action: ProposedAction, session: ReviewSession): string | undefined {
+  return action.cwd ?? session.context.cwd;
 }

@@ -3,6 +3,7 @@ import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
 import { complexKind, isBypass, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
+import { detectHookBypass } from './hook-bypass.js';
 import { detectKillEscalation } from './kill-escalation.js';
 
 export type TrapType = 'installation_trap' | 'bypass_trap' | 'complexity_trap' | 'assumption_trap';
@@ -150,7 +151,11 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
 }
 
 export const detectInstallationTrap = (view: SessionView) => detectTrap('installation_trap', view);
-/** Working around a failure, or forcing a process down harder and harder: the worse of the two. */
-export const detectBypassTrap = (view: SessionView) => worse(detectTrap('bypass_trap', view), detectKillEscalation(view.attempted, view.settings.traps.reaction_actions));
+/** Working around a failure, forcing processes down harder and harder, or skipping git's hooks and signing: the worst of them. */
+export const detectBypassTrap = (view: SessionView) =>
+  worse(
+    worse(detectTrap('bypass_trap', view), detectKillEscalation(view.attempted, view.settings.traps.reaction_actions)),
+    detectHookBypass(view.attempted, view.settings.traps.reaction_actions),
+  );
 export const detectComplexityTrap = (view: SessionView) => detectTrap('complexity_trap', view);
 export const detectAssumptionTrap = (view: SessionView) => detectTrap('assumption_trap', view);

@@ -136,7 +136,8 @@ export class SideEffectAnalyzer {
           type: 'file_deletion',
           target,
           reversible: checkpointed && !critical,
-          severity: critical ? 'critical' : recursive && !inScope(target) ? 'critical' : 'high',
+          // The session's scope is this machine's: on another host only a protected path makes it critical.
+          severity: critical ? 'critical' : recursive && !segment.remoteHost && !inScope(target) ? 'critical' : 'high',
         });
       }
     }

@@ -1,3 +1,4 @@
+import { remoteCommand, remoteShellText } from '@warden/actions';
 import { inlineCodeCommands } from './inline-code.js';
 
 /**
@@ -33,6 +34,7 @@ const WRAPPER_TABLE: Record<string, WrapperSpec> = {
   proxychains: { valued: /^-f$/ },
   proxychains4: { valued: /^-f$/ },
   torsocks: { valued: /^$/ },
+  sshpass: { valued: /^-[pfdP]$/ },
   'xvfb-run': { valued: /^-[sfnpe]$/ },
   builtin: { valued: /^$/ },
   exec: { valued: /^-a$/ },
@@ -244,33 +246,45 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
       if (argv.length > 1) codeOf(result).push({ text: argv.slice(1).filter((a) => !a.startsWith('-')).join(' '), via: 'watch' });
       return;
     case 'ssh':
-      return remoteCommand(result);
+    case 'docker':
+    case 'podman':
+    case 'nerdctl':
+    case 'docker-compose':
+    case 'podman-compose':
+    case 'kubectl':
+    case 'oc':
+    case 'lxc':
+    case 'incus':
+      if (remoteCode(result)) return;
+      return inlineCode(result, input);
     case 'xargs':
       return xargs(result, input);
     case 'parallel':
       return parallel(result, input);
     case 'find':
       return findActions(result);
-    default: {
-      const inline = inlineCodeCommands(argv, input, head);
-      if (inline) {
-        codeOf(result).push(...inline.code);
-        commandsOf(result).push(...inline.commands);
-      }
-    }
+    default:
+      inlineCode(result, input);
   }
 }
 
-const SSH_VALUED = /^-[bcDEeFIiJLlmOopQRSWwB]$/;
+function inlineCode(result: UnwrappedCommand, input: string | undefined): void {
+  const inline = inlineCodeCommands(result.argv, input, result.name);
+  if (inline) {
+    codeOf(result).push(...inline.code);
+    commandsOf(result).push(...inline.commands);
+  }
+}
 
-/** `ssh host 'cmd'`: the remote command is reviewed as if it ran here, on that host. */
-function remoteCommand(result: UnwrappedCommand): void {
-  const { argv } = result;
-  let i = 1;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += SSH_VALUED.test(argv[i]!) ? 2 : 1;
-  const host = argv[i];
-  const rest = argv.slice(i + 1);
-  if (host && rest.length) codeOf(result).push({ text: rest.join(' '), via: `ssh ${host}`, remoteHost: host });
+/**
+ * `ssh host 'cmd'`, `docker exec ctr cmd`, `kubectl exec pod -- cmd`: the command is reviewed as a command
+ * of its own, on that host (its segments carry the host: remote-host.ts says what that changes).
+ */
+function remoteCode(result: UnwrappedCommand): boolean {
+  const remote = remoteCommand(result.argv);
+  if (!remote) return false;
+  codeOf(result).push({ text: remoteShellText(remote), via: remote.via, remoteHost: remote.host });
+  return true;
 }
 
 const XARGS_VALUED = /^-[aEdeIiLlnPsJR]$|^--(?:arg-file|delimiter|eof|max-lines|max-args|max-procs|max-chars|process-slot-var)$/;

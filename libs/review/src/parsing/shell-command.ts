@@ -22,7 +22,7 @@ export interface ShellSegment {
   background: boolean;
   /** How Warden reached it when it is not written at the top of the line (`bash -c`, `xargs`, `python3 code`, `ssh host`). */
   via?: string;
-  /** Runs on this host (the remote command of `ssh host 'cmd'`). */
+  /** Runs on this host, container or pod, not here (the command of `ssh host 'cmd'`, `docker exec ctr cmd`, `kubectl exec pod -- cmd`). */
   remoteHost?: string;
   /** The directory an earlier `cd` of the line (or `env -C`) moved to: absolute, `~…`, `?` (unknown), or relative to the session's. */
   cwd?: string;
@@ -85,7 +85,8 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
   });
   for (const code of unwrapped.code) {
     for (const written of walkShell(code.text, command.assignments).commands) {
-      if (segment.cwd !== undefined && written.cwd === undefined) written.cwd = segment.cwd;
+      // A remote command starts in its host's own directory, not where this shell moved.
+      if (segment.cwd !== undefined && written.cwd === undefined && !code.remoteHost) written.cwd = segment.cwd;
       segmentsOf(written, inner(code.via, code.remoteHost), out);
     }
   }

@@ -1,3 +1,4 @@
+import { remoteCommand } from '@warden/actions';
 import { commandName } from '../parsing/command-facts.js';
 import { describesOnly } from '../parsing/parsed-action.js';
 import { namesIn, segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
@@ -203,6 +204,8 @@ function packRule(pack: Pack): ReviewRule {
     reads: 'action',
     check({ action }) {
       for (const segment of segmentsRunning(action.segments, tools)) {
+        // `kubectl exec pod -- rm x`: what runs in the pod is a command of its own (remote-host-rules.ts), not kubectl's verb.
+        if (remoteCommand(segment.argv)) continue;
         const operation = destructiveOperation(pack, segment);
         if (!operation) continue;
         const where = segment.remoteHost ? ` on ${segment.remoteHost}` : segment.via ? ` (run through ${segment.via})` : '';

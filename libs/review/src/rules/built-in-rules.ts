@@ -2,6 +2,7 @@ import { ADMIN_CLI_RULES } from './admin-cli-rules.js';
 import { databaseDestructionRule } from './database-rules.js';
 import { httpDeletionRule } from './http-api-rules.js';
 import { remoteSystemCopyRule } from './remote-copy-rules.js';
+import { remoteDeletionRule, remoteShutdownRule } from './remote-host-rules.js';
 import { networkShellRule, reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
 import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
@@ -56,6 +57,8 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   massProcessKillRule,
   systemPackageChangeRule,
   remoteShellRule,
+  remoteShutdownRule,
+  remoteDeletionRule,
   testBypassRule,
   assertionRewriteRule,
   hookTamperingRule,

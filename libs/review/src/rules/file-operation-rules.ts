@@ -140,9 +140,10 @@ export const deletionOutsideProjectRule = builtInRule({
     const fromShell = deletionsOf(action, cwd).flatMap((d) => (d.path === undefined ? [] : [{ path: d.path.replace(/\/[{]matches[}]$/, ''), remote: d.segment.remoteHost }]));
     // A relative path without a known working directory cannot be placed; the agent runs in its project.
     const placed = [...fromTool, ...fromShell].filter((d) => d.path.startsWith('/') || d.path.startsWith('~') || /^[a-z]:\//.test(d.path));
-    const hit = placed.find((d) => (d.remote ? !inTempDirectory(d.path) : !inScope(d.path)));
+    // The session's paths are this machine's: a deletion on another host is remote_deletion's (remote-host-rules.ts).
+    const hit = placed.find((d) => !d.remote && !inScope(d.path));
     if (hit === undefined) return null;
-    const outside = hit.remote ? `${hit.path} on ${hit.remote}` : hit.path;
+    const outside = hit.path;
     const scope = session.context.expectedPaths.length ? session.context.expectedPaths.slice(0, 3).join(', ') : session.context.cwd;
     return {
       verdict: 'block',

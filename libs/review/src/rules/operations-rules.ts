@@ -70,7 +70,9 @@ export const systemShutdownRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
+    // Another machine, container or pod stopped over ssh or exec is remote_shutdown's (remote-host-rules.ts).
     const hit = segmentsRunning(action.segments, STOPPERS).find((s) => {
+      if (s.remoteHost !== undefined) return false;
       const cmd = commandName(s);
       if (['shutdown', 'reboot', 'halt', 'poweroff'].includes(cmd)) return true;
       if ((cmd === 'init' || cmd === 'telinit') && ['0', '6'].includes(s.argv[1] ?? '')) return true;

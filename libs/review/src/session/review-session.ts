@@ -79,6 +79,7 @@ export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error
 
 const MAX_APPROVED_PATHS = 64;
 const MAX_NAMED_PATHS = 32;
+const MAX_WORK_ROOTS = 64;
 const NO_URLS: readonly string[] = Object.freeze([]);
 
 /** How long a pattern report keeps raising the risk of the session's actions. */
@@ -104,6 +105,8 @@ export class ReviewSession {
    * that then ran. Writing there again, and inside them, is the task's work, not a new question.
    */
   readonly approvedPaths: { path: string; within: boolean }[] = [];
+  /** A session started in its home directory: the directories it read, listed, entered or created (@warden/actions workRootOf). */
+  readonly workRoots: string[] = [];
   /** The service looked up this session's declaration on the bus already (see the reviewer's session sync). */
   declarationLookedUp = false;
   /**
@@ -195,6 +198,17 @@ export class ReviewSession {
       }
       if (this.approvedPaths.length > MAX_APPROVED_PATHS) this.approvedPaths.splice(0, this.approvedPaths.length - MAX_APPROVED_PATHS);
     }
+  }
+
+  /** Adds what a session started in its home works on; the newest are kept. */
+  addWorkRoots(roots: readonly string[]): void {
+    for (const root of roots) if (!this.workRoots.includes(root)) this.workRoots.push(root);
+    if (this.workRoots.length > MAX_WORK_ROOTS) this.workRoots.splice(0, this.workRoots.length - MAX_WORK_ROOTS);
+  }
+
+  /** Whether a path lies in what a session started in its home works on. */
+  inWorkRoots(path: string): boolean {
+    return this.workRoots.some((root) => path === root || path.startsWith(`${root}/`));
   }
 
   /** Whether a person approved writing this path, or a directory it lies in, earlier in the session. */

@@ -1,0 +1,26 @@
+import { scopeIsHome, workRootOf } from './work-roots.js';
+
+describe('a session started in its home directory', () => {
+  it('is told by its working directory and expected paths', () => {
+    expect(scopeIsHome('/root', ['/root/**'])).toBe(true);
+    expect(scopeIsHome('C:\\Users\\me', ['C:\\Users\\me\\**'])).toBe(true);
+    expect(scopeIsHome('/home/ann/app', ['/home/ann/app/**'])).toBe(false);
+    expect(scopeIsHome('/home/ann', ['/home/ann/app/**'])).toBe(false);
+  });
+
+  it.each([
+    ['/var/www/app', '/var/www/app'],
+    ['/var/www/app/src/App.tsx', '/var/www/app/src'],
+    ['/home/ann/code/site', '/home/ann/code/site'],
+    ['c:/users/me/documents/proj/readme.md', 'c:/users/me/documents/proj'],
+  ])('works on what it reads, lists, enters or creates: %s', (path, root) => {
+    expect(workRootOf(path)).toBe(root);
+  });
+
+  it.each(['/', '/root', '/home/ann', '/home/ann/.ssh', '/home/ann/.claude/settings.json', '/etc', '/etc/nginx', '/usr/lib', '/var', 'c:/users/me', 'c:/windows/system32', '/home/ann/notes.md'])(
+    'never works on a whole home, its dot-directories or the system: %s',
+    (path) => {
+      expect(workRootOf(path)).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,34 @@
+import { StepReviewer } from '../step-reviewer.js';
+
+let sequence = 0;
+function session(cwd: string) {
+  const reviewer = new StepReviewer();
+  const address = { agentId: 'claude-code', sessionId: `home-${++sequence}` };
+  reviewer.startSession(address, { context: { cwd, expected_paths: [`${cwd}/**`], goal: 'see our vps files' } });
+  return (tool: string, input: Record<string, unknown>) => reviewer.review({ action_id: `a${++sequence}`, kind: 'tool_use', tool, input }, address).verdict;
+}
+
+describe('a session started in its home directory scopes itself to what it works on', () => {
+  it('writes where it has been reading (/var/www/app from /root) without approval', () => {
+    const review = session('/root');
+    expect(review('Write', { file_path: '/var/www/app/server/index.js', content: 'x' }).verdict).toBe('require_approval');
+    review('Bash', { command: 'ls -la /var/www/app/ && cat /var/www/app/package.json' });
+    expect(review('Write', { file_path: '/var/www/app/server/db.js', content: 'x' }).verdict).toBe('allow');
+    expect(review('Bash', { command: 'mkdir -p /var/www/app/server/routes' }).verdict).toBe('allow');
+  });
+
+  it('does not hand over the rest of the home: another project, its startup and access files', () => {
+    const review = session('/home/ann');
+    review('Bash', { command: 'cd /home/ann/code/site && ls' });
+    expect(review('Edit', { file_path: '/home/ann/code/site/src/a.ts', old_string: 'a', new_string: 'b' }).verdict).toBe('allow');
+    expect(review('Write', { file_path: '/home/ann/Documents/other/x.md', content: 'x' }).verdict).toBe('require_approval');
+    expect(review('Write', { file_path: '/home/ann/.bashrc', content: 'x' }).verdict).toBe('require_approval');
+    expect(review('Write', { file_path: '/home/ann/.ssh/authorized_keys', content: 'x' }).verdict).toBe('block');
+  });
+
+  it('starts its work where it makes a directory', () => {
+    const review = session('C:\\Users\\me');
+    expect(review('Bash', { command: 'mkdir -p ~/Documents/proj' }).verdict).toBe('allow');
+    expect(review('Write', { file_path: 'C:/Users/me/Documents/proj/index.html', content: 'x' }).verdict).toBe('allow');
+  });
+});
