@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, breakerStateKey, derivedMessageId, type PayloadOf } from '@warden/contracts';
-import { describeServiceContract } from '@warden/testing';
+import { describeServiceContract, eventually } from '@warden/testing';
 import { ReviewerAppModule } from '../src/app.module.js';
 import { loadReviewerConfig } from '../src/config.js';
 
@@ -220,8 +220,12 @@ describeServiceContract(
         const { verdict } = await review(newSession(), 'Bash', { command: 'docker run --rm alpine echo hi' });
         expect(verdict.payload.verdict).not.toBe('block');
         expect(verdict.payload.shadow_rule_hits).toContain('shadow_docker_ban');
-        const metrics = await (await fetch(`${harness.service.url}/metrics`)).text();
-        expect(metrics).toMatch(/warden_review_rule_hits_total\{rule="shadow_docker_ban",mode="shadow",[^}]*\} [1-9]/);
+        // The verdict is published before the review's metrics are counted: wait for the count.
+        const metrics = await eventually(
+          'the shadow rule counted',
+          async () => (await fetch(`${harness.service.url}/metrics`)).text(),
+          (text) => /warden_review_rule_hits_total\{rule="shadow_docker_ban",mode="shadow",[^}]*\} [1-9]/.test(text),
+        );
         expect(metrics).toMatch(/warden_reviews_total\{verdict="block",decided_by="rule",[^}]*\} [1-9]/);
         expect(metrics).toMatch(/warden_review_cache_lookups_total\{result="miss",[^}]*\} [1-9]/);
         expect(metrics).toMatch(/^warden_review_cache_hit_ratio\{[^}]*\} [0-9.]+$/m);
