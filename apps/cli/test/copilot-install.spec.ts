@@ -44,7 +44,7 @@ describe('warden hook install --agent copilot', () => {
     expect(readFileSync(join(project, '.warden/hooks/copilot.token'), 'utf8')).toBe('copilot.S3cret_pw\n');
     const script = readFileSync(shim(), 'utf8');
     expect(script).toContain("url='http://10.0.0.5:3108/hooks/copilot'");
-    expect(script).toContain("query='approvals=operator'");
+    expect(script).toContain("query='approvals=operator&usage=transcript'");
     expect(script).toContain('preToolUse) echo "Warden could not decide');
   });
 

@@ -61,9 +61,9 @@ describe('warden hook install --agent cursor', () => {
 
   it('passes the answer settings it was given to the gateway through the shim', async () => {
     expect((await install('--decide', '--approvals', 'operator')).code).toBe(0);
-    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true&approvals=operator'");
+    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true&approvals=operator&usage=transcript'");
     expect((await install()).code).toBe(0);
-    expect(readFileSync(shim(), 'utf8')).toContain("query=''");
+    expect(readFileSync(shim(), 'utf8')).toContain("query='usage=transcript'");
   });
 
   it('keeps the user’s own hooks and settings, installs once however often it is run, and takes only Warden’s out again', async () => {
