@@ -77,7 +77,7 @@ describe('a session that spends past its run budget', () => {
     const blocked = await proposeUntil(session, false);
     expect(blocked).toMatchObject({ decidedBy: 'reviewer', verdict: 'block' });
     expect(blocked.reason).toBe(
-      'The cost breaker of this session is open: RUN_BUDGET_EXCEEDED. Run exceeded $5.00 total budget. Stop and wait for it to close or for an operator to reset it.',
+      "The cost breaker of this session is open: RUN_BUDGET_EXCEEDED. Run spent $9.00 of its $5.00 budget. Further changes are held until an operator raises the budget or resets the cost breaker (Reset cost breaker on the session's page in the console, or `warden breaker reset <agent> <session> --breaker cost`).",
     );
 
     // The breaker's state outlives the breaker: killed and restarted, it still knows the session.
