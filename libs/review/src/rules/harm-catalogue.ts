@@ -15,7 +15,8 @@ export type HarmKind =
   | 'secret_leak'
   | 'privilege_escalation'
   | 'network_exposure'
-  | 'shared_infrastructure';
+  | 'shared_infrastructure'
+  | 'hidden_code';
 
 export interface HarmEntry {
   kind: HarmKind;
@@ -41,7 +42,7 @@ const e = (kind: HarmKind, programs: string | readonly string[], args: RegExp | 
 
 const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
 /** A credential file or directory named in an argument (POSIX or Windows spelling). */
-export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["'])|\.kdbx\b|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
+export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
 /** Key material searched for across the machine. */
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
@@ -63,7 +64,7 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'format', /^\s*[a-z]:/i, 'formats a drive', 'block'),
   e('data_destruction', 'format-volume clear-disk remove-partition initialize-disk remove-physicaldisk', undefined, 'erases a disk, partition or volume', 'block'),
   e('data_destruction', 'diskpart', undefined, 'edits disks and partitions (clean, delete, format)', undefined, HELP),
-  e('data_destruction', 'fdisk sfdisk gdisk cfdisk parted', /\/dev\//i, "rewrites a disk's partition table", undefined, /(?:^|\s)(?:-l|--list|-s|--show|print)(?:\s|$)/i),
+  e('data_destruction', 'fdisk sfdisk gdisk cfdisk parted', /\/dev\//i, "rewrites a disk's partition table", undefined, /(?:^|\s)(?:-l|--list|-s|--show|print|--no-act|-n|--dump|-d|--json|-J)(?:\s|$)/i),
   e('data_destruction', 'sgdisk', /--zap|-z\b|-o\b|--clear|-d\b|--delete/i, "destroys a disk's partition table", 'block'),
   e('data_destruction', 'cryptsetup', /\b(?:luksformat|erase|luksremovekey|lukskillslot)\b/i, 'destroys an encrypted volume or its keys', 'block'),
   e('data_destruction', 'dd', /\bif=\/dev\/(?:sd|nvme|hd|vd|xvd|disk|rdisk|mmcblk)/i, 'copies a whole disk, with every file and secret on it'),
@@ -73,6 +74,15 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'wbadmin', /\bdelete\b/i, "deletes Windows' backups", 'block'),
   e('data_destruction', 'remove-item ri rd rmdir del erase', /(?=.*(?:^|\s)(?:-r|-recurse|\/s)\b)/i, 'deletes a directory tree of the system or a home directory', 'block'),
   e('data_destruction', 'reg', /^delete\s/i, 'deletes registry keys'),
+  e('data_destruction', 'lvremove vgremove pvremove lvreduce', /(?:^|\s)(?!-)[^\s$"']/, 'deletes logical volumes with their data', undefined, /(?:^|\s)(?:-h|--help|--longhelp|-t|--test|--reportformat)(?:\s|=|$)/),
+  e('data_destruction', 'lvm', /^\s*(?:lvremove|vgremove|pvremove|lvreduce)\b/i, 'deletes logical volumes with their data'),
+  e('data_destruction', 'zfs zpool', /^\s*(?:destroy|labelclear)\b|^\s*rollback\s+-r/i, 'destroys ZFS datasets, snapshots or pools', 'block'),
+  e('data_destruction', 'btrfs', /\bsubvolume\s+delete\b/i, 'deletes a btrfs subvolume'),
+  e('data_destruction', 'mdadm', /--zero-superblock|--remove|--fail/i, 'takes a disk out of a RAID array'),
+  e('data_destruction', 'security', /^\s*delete-(?:keychain|certificate|identity|generic-password|internet-password)\b/i, 'deletes keychains or stored credentials'),
+  e('data_destruction', 'drop', /^\s*(?:database|schema|table|keyspace|index)\b/i, 'drops a database object with its data'),
+  e('data_destruction', 'truncate', /^\s*table\b|^\s*(?!-)\w+;?\s*$/i, 'empties a table', undefined, /(?:^|\s)-/),
+  e('data_destruction', 'delete', /^\s*from\s+(?!.*\bwhere\b)/i, 'deletes every row of a table'),
   e('data_destruction', 'remove-itemproperty remove-item', /\bhk(?:lm|cu|cr|u|cc):?[\\/]/i, 'deletes registry keys'),
   e('data_destruction', 'stop-process spps', /(?=.*-force)(?=.*-name)/i, 'force-stops processes by name (their unsaved work is lost)'),
   e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
@@ -87,7 +97,7 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'auditctl', /(?:^|\s)(?:-D|-e\s+0)(?:\s|$)/, 'switches auditing off or deletes its rules'),
   e('safety_control', 'sysctl', /kernel\.(?:randomize_va_space=0|yama\.ptrace_scope=0|kptr_restrict=0|dmesg_restrict=0)/i, 'weakens kernel protections'),
   e('safety_control', 'csrutil', /\b(?:disable|authenticated-root\s+disable|clear)\b/i, 'switches System Integrity Protection off', 'block'),
-  e('safety_control', 'spctl', /--master-disable|--global-disable|--disable\b/i, 'switches Gatekeeper off'),
+  e('safety_control', 'spctl', /--master-disable|--global-disable|--disable(?:\s|$)/i, 'switches Gatekeeper off'),
   e('safety_control', 'socketfilterfw', /--setglobalstate\s+off|--setblockall\s+off/i, "switches macOS's firewall off"),
   e('safety_control', 'pfctl', /(?:^|\s)-d(?:\s|$)|-F\s+all/i, 'switches the packet filter off'),
   e('safety_control', 'defaults', /com\.apple\.alf.*globalstate\s+-int\s+0|com\.apple\.security.*(?:gk|gatekeeper)/i, "switches macOS's firewall or Gatekeeper off"),
@@ -105,6 +115,8 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'clear-eventlog remove-eventlog', undefined, "clears Windows' event logs"),
   e('safety_control', 'auditpol', /\/clear|\/remove/i, "removes Windows' audit policy"),
   e('safety_control', 'set-executionpolicy', /\b(?:unrestricted|bypass)\b(?=.*localmachine)|^\s*(?:-executionpolicy\s+)?(?:unrestricted|bypass)\s*$/i, 'lets every PowerShell script run unsigned', 'warn'),
+  e('safety_control', 'gh', /^\s*workflow\s+disable\b|^\s*api\b(?=.*(?:-x|--method)\s*delete)(?=.*protection)/i, "switches off the repository's CI checks or branch protection"),
+  e('safety_control', 'npm', /^\s*profile\s+disable-2fa\b/i, 'switches two-factor authentication off'),
   e('safety_control', 'git', /^config\b.*\b(?:commit|tag|push)\.gpgsign\s+(?:false|0|no|off)\b/i, 'switches commit signing off'),
   e('safety_control', 'git', /^config\b.*\bcore\.hookspath\s+(?:\/dev\/null|nul|["']{2}|\/tmp\S*)(?:\s|$)/i, "switches the repository's git hooks off"),
   // ── leaks secrets ──────────────────────────────────────────────────────────────────────────────
@@ -118,6 +130,8 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('secret_leak', 'nc ncat netcat socat telnet openssl', undefined, 'sends credential files over a raw socket', 'block'),
   e('secret_leak', 'find locate mlocate fd rg grep egrep ag ack get-childitem gci dir', undefined, 'searches the whole machine or home for keys and credentials'),
   e('secret_leak', 'get-content gc type', CREDENTIAL_ARG, 'prints private keys or credentials', 'require_approval'),
+  e('secret_leak', 'curl wget http https xh', CREDENTIAL_ARG, 'sends or reads credential files through a URL', 'block'),
+  e('secret_leak', 'security', /^\s*(?:dump-keychain|export)\b|find-(?:generic|internet)-password\b.*(?:^|\s)-[wg](?:\s|$)/i, 'prints the keychain’s secrets', 'require_approval'),
   e('secret_leak', 'dig nslookup host drill resolve-dnsname ping', /\$\(|`/, 'carries data out in DNS names', 'block'),
   // ── escalates privilege ────────────────────────────────────────────────────────────────────────
   e('privilege_escalation', 'pkexec gsudo runas', undefined, 'runs a command as another user (administrator)', undefined, HELP),
@@ -150,12 +164,16 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'kickstart', /-activate/i, 'turns on remote desktop'),
   e('network_exposure', 'ufw', /^\s*allow\b/i, 'opens a port in the firewall', 'warn'),
   // ── takes down shared infrastructure ───────────────────────────────────────────────────────────
-  e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b.*(?:-a\b|--all)|\b(?:volume|image|network|container)\s+prune\b.*(?:-a\b|--all|-f\b|--force)/i, 'deletes every unused image, container or volume of the machine'),
+  e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b.*(?:-\w*a\w*\b|--all)|\b(?:volume|image)\s+prune\b.*(?:-\w*a\w*\b|--all)/i, 'deletes every unused image, container or volume of the machine'),
   e('shared_infrastructure', 'docker podman', /\b(?:rm|kill|stop|rmi)\b.*\$\((?:docker|podman)\s+(?:ps|images)/i, 'removes every container or image of the machine'),
   e('shared_infrastructure', 'pg_dropcluster', undefined, 'deletes a PostgreSQL cluster with all its databases', undefined, HELP),
   e('shared_infrastructure', 'pg_ctlcluster pg_ctl', /\bstop\b/i, 'stops a database server others use', 'warn'),
   e('shared_infrastructure', 'mongo mongosh', /dropdatabase\s*\(|\.drop\s*\(/i, 'drops a database or collection'),
-  e('shared_infrastructure', 'systemctl service', new RegExp(String.raw`(?:\b(?:stop|disable|mask|kill)\b.*\b${SHARED_SERVICES.source}|\b${SHARED_SERVICES.source}\s+stop\b)`, 'i'), 'stops a service others use'),
+  e('shared_infrastructure', 'systemctl', /^\s*(?:--\S+\s+)*(?:stop|disable|mask|kill)\s+\S/i, 'stops or disables a service of the machine', undefined, /(?:^|\s)--user(?:\s|$)/),
+  e('shared_infrastructure', 'service', /^\s*\S+\s+stop\b/i, 'stops a service of the machine'),
+  e('shared_infrastructure', 'launchctl', /^\s*(?:bootout|disable|unload|remove|kill)\s+\S/i, 'stops or removes a service of the machine'),
+  e('shared_infrastructure', 'launchctl', /^\s*reboot\b/i, 'reboots the machine', 'block'),
+  e('shared_infrastructure', 'nginx apache2ctl apachectl httpd', /(?:^|\s)-[sk]\s+(?:stop|quit|graceful-stop)\b/i, 'stops a web server others use'),
   e('shared_infrastructure', 'systemctl', /^\s*(?:isolate|set-default)\s+(?:rescue|emergency|multi-user)|\b(?:rescue|emergency)\b/i, "changes what the machine boots into"),
   e('shared_infrastructure', 'stop-service sc net', SHARED_SERVICES, 'stops a service others use', undefined, /^\s*(?:query|start|qc|queryex)\b/i),
   e('shared_infrastructure', 'networksetup', /-set(?:dnsservers|searchdomains|v6off|v4off|networkserviceenabled|airportpower|manual|dhcp|webproxy|securewebproxy|socksfirewallproxy)\b/i, "rewrites the machine's network or DNS settings"),
@@ -173,6 +191,11 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('shared_infrastructure', 'efibootmgr', /(?:^|\s)(?:-B|--delete-bootnum|-b\s+\S+\s+-B|-o|--bootorder|-A|--inactive)(?:\s|$)/, "rewrites the machine's boot entries", 'block'),
   e('shared_infrastructure', 'grub-install grub2-install update-grub grub-mkconfig grub2-mkconfig', undefined, "rewrites the machine's boot loader", undefined, HELP),
   e('shared_infrastructure', 'stop-computer restart-computer', undefined, 'shuts the machine down', 'block'),
+  // ── runs code nobody has read ─────────────────────────────────────────────────────────────────
+  e('hidden_code', 'powershell pwsh', /(?:^|\s)-(?:e|ec|enc|encodedcommand|encodedc\w*)\s+[a-z0-9+/=]{8,}/i, 'runs an encoded PowerShell command'),
+  e('hidden_code', 'invoke-expression iex', /iwr|invoke-webrequest|irm|invoke-restmethod|downloadstring|webclient|frombase64string/i, 'runs code it downloads or decodes'),
+  e('hidden_code', 'invoke-expression iex', undefined, 'runs a string as PowerShell code', 'require_approval'),
+  e('hidden_code', 'rg', /(?:^|\s)--(?:pre|hostname-bin)(?:[=\s]|$)/i, 'runs another program on every file it searches', 'require_approval'),
 ];
 
 /** The catalogue by program. */
@@ -248,6 +271,8 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   if (entry.what.startsWith('searches')) return KEY_MATERIAL.test(args) && BROAD_ROOT.test(` ${args.replace(/["']/g, ' ')} `) && !/-maxdepth\s+[01]\b/.test(args);
   if (entry.what.startsWith('carries')) return true;
   if (entry.what.startsWith('packs')) return true;
+  // curl's own client certificate and CA options name key files it authenticates with, not ones it sends.
+  if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
   const named = CREDENTIAL_ARG.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
   if (!named) return false;
   // A copy onto this machine (`rsync ~/.ssh/ backup/`) keeps the keys here; one to a host or a bucket does not.

@@ -18,7 +18,7 @@ export const RULE_PACKS: readonly RulePack[] = [
   {
     name: 'harm',
     description: 'The kinds of harm on Linux, macOS and Windows (README, "Kinds of harm"): system data destroyed, safety controls switched off, secrets leaving by any channel, privileges raised, services exposed, shared infrastructure taken down.',
-    rules: ['system_data_destruction', 'safety_control_disabled', 'secret_leak', 'privilege_escalation', 'network_exposure', 'shared_infrastructure_takedown'],
+    rules: ['system_data_destruction', 'safety_control_disabled', 'secret_leak', 'privilege_escalation', 'network_exposure', 'shared_infrastructure_takedown', 'hidden_code_execution'],
   },
   {
     name: 'filesystem',
