@@ -29,8 +29,12 @@ export interface HarmEntry {
   /** What it does, for the reason: "erases a disk". */
   what: string;
   verdict?: VerdictKind;
+  /** Harm only when an argument names a credential file (a channel: an archiver, a copy, a socket). */
+  credential?: boolean;
 }
 
+/** A channel secrets can leave by: harm when it carries a credential file. */
+const channel = (programs: string, args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({ ...e('secret_leak', programs, args, what, verdict, unless), credential: true });
 const e = (kind: HarmKind, programs: string | readonly string[], args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({
   kind,
   programs: typeof programs === 'string' ? programs.split(' ') : programs,
@@ -49,7 +53,6 @@ const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p1
 const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
 const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|system|dwm|msmpeng)(?:\.exe)?(?:\s|,|$)/i;
 const PROTECTED_WINDOWS = /(?:^|\s|["'])(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/\s"']+[\\/]*)(?:\s|["']|$)/i;
-const SHARED_SERVICES = /(?:docker|containerd|kubelet|k3s|postgresql|postgres|mysql|mysqld|mariadb|mongod|redis|redis-server|nginx|apache2|httpd|sshd?|cron|crond|systemd-resolved|networkmanager|network-manager|dnsmasq|bind9|named|haproxy|elasticsearch|rabbitmq-server|jenkins|gitlab-runner)(?:\.service)?/i;
 const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
 
 export const HARM_CATALOGUE: readonly HarmEntry[] = [
@@ -120,17 +123,17 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'git', /^config\b.*\b(?:commit|tag|push)\.gpgsign\s+(?:false|0|no|off)\b/i, 'switches commit signing off'),
   e('safety_control', 'git', /^config\b.*\bcore\.hookspath\s+(?:\/dev\/null|nul|["']{2}|\/tmp\S*)(?:\s|$)/i, "switches the repository's git hooks off"),
   // ── leaks secrets ──────────────────────────────────────────────────────────────────────────────
-  e('secret_leak', 'tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_ARG, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
-  e('secret_leak', 'aws', /\bs3\s+(?:cp|mv|sync)\b/i, 'copies credential files to cloud storage', 'block'),
-  e('secret_leak', 'gsutil', /\b(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
-  e('secret_leak', 'gcloud', /\bstorage\s+(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
-  e('secret_leak', 'az', /\bstorage\s+(?:blob|file)\s+(?:upload|copy)/i, 'copies credential files to cloud storage', 'block'),
-  e('secret_leak', 'azcopy rclone mc b2 s3cmd restic', /\b(?:copy|copyto|sync|move|cp|mv|put|upload|backup|upload-file)\b/i, 'copies credential files to cloud storage', 'block'),
-  e('secret_leak', 'rsync scp sftp ftp lftp croc magic-wormhole wormhole transfer rclone', undefined, 'sends credential files to another machine', 'block'),
-  e('secret_leak', 'nc ncat netcat socat telnet openssl', undefined, 'sends credential files over a raw socket', 'block'),
-  e('secret_leak', 'find locate mlocate fd rg grep egrep ag ack get-childitem gci dir', undefined, 'searches the whole machine or home for keys and credentials'),
-  e('secret_leak', 'get-content gc type', CREDENTIAL_ARG, 'prints private keys or credentials', 'require_approval'),
-  e('secret_leak', 'curl wget http https xh', CREDENTIAL_ARG, 'sends or reads credential files through a URL', 'block'),
+  channel('tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_ARG, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
+  channel('aws', /\bs3\s+(?:cp|mv|sync)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('gsutil', /\b(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('gcloud', /\bstorage\s+(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('az', /\bstorage\s+(?:blob|file)\s+(?:upload|copy)/i, 'copies credential files to cloud storage', 'block'),
+  channel('azcopy rclone mc b2 s3cmd restic', /\b(?:copy|copyto|sync|move|cp|mv|put|upload|backup|upload-file)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('rsync scp sftp ftp lftp croc magic-wormhole wormhole transfer rclone', undefined, 'sends credential files to another machine', 'block'),
+  channel('nc ncat netcat socat telnet openssl', undefined, 'sends credential files over a raw socket', 'block'),
+  e('secret_leak', 'find locate mlocate fd rg grep egrep ag ack get-childitem gci dir', undefined, 'searches the whole machine or home for keys and credentials', 'require_approval'),
+  channel('get-content gc type', CREDENTIAL_ARG, 'prints private keys or credentials', 'require_approval'),
+  channel('curl wget http https xh', CREDENTIAL_ARG, 'sends or reads credential files through a URL', 'block'),
   e('secret_leak', 'security', /^\s*(?:dump-keychain|export)\b|find-(?:generic|internet)-password\b.*(?:^|\s)-[wg](?:\s|$)/i, 'prints the keychain’s secrets', 'require_approval'),
   e('secret_leak', 'dig nslookup host drill resolve-dnsname ping', /\$\(|`/, 'carries data out in DNS names', 'block'),
   // ── escalates privilege ────────────────────────────────────────────────────────────────────────
@@ -175,7 +178,10 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('shared_infrastructure', 'launchctl', /^\s*reboot\b/i, 'reboots the machine', 'block'),
   e('shared_infrastructure', 'nginx apache2ctl apachectl httpd', /(?:^|\s)-[sk]\s+(?:stop|quit|graceful-stop)\b/i, 'stops a web server others use'),
   e('shared_infrastructure', 'systemctl', /^\s*(?:isolate|set-default)\s+(?:rescue|emergency|multi-user)|\b(?:rescue|emergency)\b/i, "changes what the machine boots into"),
-  e('shared_infrastructure', 'stop-service sc net', SHARED_SERVICES, 'stops a service others use', undefined, /^\s*(?:query|start|qc|queryex)\b/i),
+  e('shared_infrastructure', 'stop-service suspend-service', undefined, 'stops a service of the machine', undefined, HELP),
+  e('shared_infrastructure', 'set-service', /-startuptype\s+disabled|-status\s+stopped/i, 'stops or disables a service of the machine'),
+  e('shared_infrastructure', 'sc', /^\s*(?:stop|delete|config\s+\S+\s+start=\s*disabled)\b/i, 'stops or removes a service of the machine'),
+  e('shared_infrastructure', 'net', /^\s*stop\s+\S/i, 'stops a service of the machine'),
   e('shared_infrastructure', 'networksetup', /-set(?:dnsservers|searchdomains|v6off|v4off|networkserviceenabled|airportpower|manual|dhcp|webproxy|securewebproxy|socksfirewallproxy)\b/i, "rewrites the machine's network or DNS settings"),
   e('shared_infrastructure', 'resolvectl', /\b(?:dns|domain|revert|flush-caches)\b\s+\S/i, "rewrites the machine's DNS settings"),
   e('shared_infrastructure', 'nmcli', /\bnetworking\s+off|\bradio\s+\w+\s+off|\bconnection\s+(?:delete|down|modify)|\bdevice\s+(?:disconnect|down|delete)/i, "takes the machine's network down"),
@@ -269,8 +275,7 @@ function entryMatches(entry: HarmEntry, program: string, args: string, segment: 
 
 function secretLeak(entry: HarmEntry, program: string, args: string, segment: ShellSegment | undefined): boolean {
   if (entry.what.startsWith('searches')) return KEY_MATERIAL.test(args) && BROAD_ROOT.test(` ${args.replace(/["']/g, ' ')} `) && !/-maxdepth\s+[01]\b/.test(args);
-  if (entry.what.startsWith('carries')) return true;
-  if (entry.what.startsWith('packs')) return true;
+  if (!entry.credential) return true;
   // curl's own client certificate and CA options name key files it authenticates with, not ones it sends.
   if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
   const named = CREDENTIAL_ARG.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);

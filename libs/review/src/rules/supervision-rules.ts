@@ -1,6 +1,6 @@
 import { resolvePath } from '@warden/actions';
 import { commandName } from '../parsing/command-facts.js';
-import { inlineCodeText } from './harm-catalogue.js';
+import { commandTexts, inlineCodeText } from './harm-catalogue.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 
@@ -32,7 +32,7 @@ const SUPERVISION_FILE = new RegExp(
 /** Directories that hold those files: deleting or moving one of them removes the hooks too. */
 const SUPERVISION_DIRECTORY = /(?:^|\/)(?:\.claude|\.codex|\.cursor|\.gemini|\.gemini\/config|\.agents|\.factory|\.opencode|\.config\/opencode|\.github|\.copilot)\/?$/i;
 /** Programs that delete or move what they are given (shell, PowerShell, cmd). */
-const REMOVERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'trash', 'mv', 'remove-item', 'ri', 'del', 'erase', 'rd', 'move-item', 'rename-item']);
+const REMOVERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'trash', 'mv', 'remove-item', 'ri', 'del', 'erase', 'rd', 'move-item', 'rename-item']);
 
 /** Whether a path is one of the files Warden supervises an agent through. */
 export function isSupervisionFile(path: string): boolean {
@@ -96,6 +96,12 @@ function tampering(action: ParsedAction): string | null {
     }
     const code = inlineCodeText(segment);
     if (code && SUPERVISION_IN_CODE.test(code) && WRITES_IN_CODE.test(code)) return REASON(`The file this ${name} code writes`);
+  }
+  // cmd and PowerShell lines as they split them (`cmd /c del %USERPROFILE%\.codex\hooks.json`, `Set-Content .claude\settings.json`).
+  for (const { program, args, segment } of commandTexts(action)) {
+    if (segment || !(REMOVERS.has(program) || /^(?:set-content|add-content|out-file|copy-item|copy|move|xcopy|robocopy|clear-content|new-item)$/.test(program))) continue;
+    const hit = SUPERVISION_IN_CODE.exec(args);
+    if (hit) return REASON(hit[0]);
   }
   return null;
 }
