@@ -147,6 +147,8 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('privilege_escalation', 'net', /^localgroup\s+["']?administrators["']?\s+\S+\s+\/add/i, 'gives a user administrator rights'),
   e('privilege_escalation', 'chmod', /(?:^|\s)(?:[ugoa]*\+[rwx]*s|[4267][0-7]{3})(?:\s|$)/, 'sets the setuid or setgid bit (runs as the file\'s owner)'),
   e('privilege_escalation', 'setcap', /cap_(?:setuid|setgid|sys_admin|dac_override|sys_ptrace)/i, 'gives a program administrator capabilities'),
+  e('privilege_escalation', 'grant', /\ball\b.*\bon\s+\*\.\*|\bsuperuser\b|\bwith\s+grant\s+option\b/i, 'gives a database user every right on every database'),
+  e('privilege_escalation', 'alter', /^\s*(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b/i, 'gives a database user every right'),
   e('privilege_escalation', 'visudo', undefined, 'edits who may become administrator', 'block'),
   // ── exposes a service or shell to the network ─────────────────────────────────────────────────
   e('network_exposure', 'ngrok', /\b(?:http|tcp|tls|start)\b/i, 'publishes a local port on the internet'),

@@ -136,6 +136,10 @@ function recursiveBackgroundFunction(line: string): boolean {
   return false;
 }
 
+/** Deletion calls in code, and system paths they may be given. */
+const SYSTEM_DELETION_IN_CODE = /\b(?:unlink|rmtree|rmSync|rmdirSync|remove|removedirs|rm_rf|rm_r|Remove-Item|delete)\s*\(|\bunlink\s+(?:glob|<)|Remove-Item\b/;
+const SYSTEM_PATH_IN_CODE = /['"(\s](?:\/(?:etc|usr|bin|sbin|boot|lib|lib64|var|System|Library)(?:\/[^'"\s)]*)?|[A-Za-z]:\\{1,2}Windows(?:\\{1,2}[^'"\s)]*)?)['")\s]/;
+
 function metadataRequest(action: ParsedAction): string | undefined {
   const text = action.command ?? Object.values(action.input).filter((v) => typeof v === 'string').join(' ');
   return action.urls.find((u) => METADATA_ENDPOINT.test(u)) ?? (METADATA_ENDPOINT.test(text) ? text.match(METADATA_ENDPOINT)![0] : undefined);
@@ -149,6 +153,13 @@ const KINDS: Record<HarmKind, KindSpec> = {
     stake: 'what it destroys cannot be brought back by the project or by git',
     alternative: 'Delete only what the task names, inside the project; leave disks, backups, accounts and the registry to the user.',
     factors: ['irreversible', 'system_modification', 'file_deletion'],
+    extra(action) {
+      for (const segment of action.segments) {
+        const code = inlineCodeText(segment);
+        if (code && SYSTEM_DELETION_IN_CODE.test(code) && SYSTEM_PATH_IN_CODE.test(code)) return { what: 'deletes system files in code', shown: `${commandName(segment)} code`, verdict: 'block' };
+      }
+      return null;
+    },
   },
   safety_control: {
     rule: 'safety_control_disabled',
