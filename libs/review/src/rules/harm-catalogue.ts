@@ -218,25 +218,23 @@ export function programKey(word: string): string {
   return (word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1) || word).toLowerCase().replace(/\.exe$/, '');
 }
 
-/** Simple commands of a line as program and argument text: the parsed segments, and for cmd and PowerShell lines, the line split as they split it (bash's reading drops their backslashes). */
-export function commandTexts(action: ParsedAction): { program: string; args: string; segment?: ShellSegment }[] {
-  const out: { program: string; args: string; segment?: ShellSegment }[] = [];
-  for (const segment of action.segments) {
-    const program = programKey(segment.argv[0] ?? '');
-    if (program) out.push({ program, args: segment.argv.slice(1).join(' '), segment });
-  }
+/** A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell split it. */
+const WINDOWS_LINE = /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
+
+/** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
+export function windowsCommands(action: ParsedAction): { program: string; args: string }[] {
   const line = action.command;
-  if (line && /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i.test(line)) {
-    for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
-      piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
-      for (;;) {
-        const inner = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?(?:\s+-\w+(?:\s+(?!-)(?:bypass|hidden|unrestricted))?)*\s+-(?:c|command))\s+["']?/i.exec(piece);
-        if (!inner) break;
-        piece = piece.slice(inner[0].length);
-      }
-      const m = /^(\S+)\s*(.*)$/s.exec(piece);
-      if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
+  if (!line || !WINDOWS_LINE.test(line)) return [];
+  const out: { program: string; args: string }[] = [];
+  for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
+    piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
+    for (;;) {
+      const inner = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?(?:\s+-\w+(?:\s+(?!-)(?:bypass|hidden|unrestricted))?)*\s+-(?:c|command))\s+["']?/i.exec(piece);
+      if (!inner) break;
+      piece = piece.slice(inner[0].length);
     }
+    const m = /^(\S+)\s*(.*)$/s.exec(piece);
+    if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
   }
   return out;
 }
@@ -295,12 +293,13 @@ export function harmHits(action: ParsedAction): HarmHit[] {
   if (known) return known;
   const hits: HarmHit[] = [];
   HITS.set(action, hits);
-  for (const { program, args, segment } of commandTexts(action)) {
+  const check = (program: string, args: () => string, segment?: ShellSegment) => {
     const entries = BY_PROGRAM.get(program);
-    if (!entries) continue;
-    for (const entry of entries) {
-      if (entryMatches(entry, program, args, segment)) hits.push({ entry, shown: `${program} ${args}`.trim().slice(0, 80) });
-    }
-  }
+    if (!entries) return;
+    const text = args();
+    for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown: `${program} ${text}`.trim().slice(0, 80) });
+  };
+  for (const segment of action.segments) check(programKey(segment.name || segment.argv[0] || ''), () => segment.argv.slice(1).join(' '), segment);
+  for (const { program, args } of windowsCommands(action)) check(program, () => args);
   return hits;
 }

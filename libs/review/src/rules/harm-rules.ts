@@ -109,6 +109,8 @@ function uploadsFile(segment: ShellSegment): string | undefined {
 }
 /** Where credentials are kept: reading them by any program puts them into the conversation. */
 const CREDENTIAL_STORE = /\/\.ssh\/(?:id_[^/]*(?<!\.pub)|[^/]*_key)$|\/\.aws\/(?:credentials|sso\/cache\/[^/]+)$|\/\.config\/gh\/hosts\.yml$|\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|\/\.cargo\/credentials(?:\.toml)?$|\/\.docker\/config\.json$|\/\.kube\/config$|\/\.netrc$|\/\.git-credentials$|\/\.pgpass$|\/\.gnupg\/(?:private-keys[^/]*(?:\/.*)?|secring\.gpg)$|\/library\/keychains\/.+|\/\.password-store\/.+|^\/etc\/(?:shadow|gshadow|master\.passwd)$|\/\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials\/.*)$|\/\.azure\/(?:accesstokens\.json|msal_token_cache\.\w+)$/i;
+/** Text every credential store's path holds: arguments without it are not resolved. */
+const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.cargo|\.docker|\.kube|netrc|credentials|pgpass|gnupg|keychain|password-store|shadow|master\.passwd|\.azure|id_/i;
 /** Programs that name a credential file without showing it. */
 const NOT_A_READ = /^(?:ls|test|\[|\[\[|stat|chmod|chown|chgrp|file|ssh-add|ssh|scp|sftp|mkdir|touch|rm|echo|printf|wc|ssh-keygen|git|cd|export|unset|install|realpath|dirname|basename|readlink|mv|cp|ln|tee|gpg|gpg2|aws|gcloud|az|kubectl|docker|helm|op)$/;
 const FORK_LOOP = /\b(?:while|until)\s+(?:true|:|false|\/\S*(?:true|false)|\[\[?\s*(?:1|true)\s*\]\]?|\(\(\s*1\s*\)\))\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)|\bfor\s*\(\([^;)]*;\s*;[^)]*\)\)\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)/;
@@ -190,7 +192,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
         if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
-        if (!NOT_A_READ.test(commandName(segment))) {
+        if (!NOT_A_READ.test(commandName(segment)) && segment.argv.some((a) => CREDENTIAL_HINT.test(a))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
           const store = [...segment.argv.slice(1), ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
           if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };
@@ -236,8 +238,9 @@ const KINDS: Record<HarmKind, KindSpec> = {
     extra(action) {
       const line = action.command;
       // Quoted text is data (`echo 'while true; do x & done'`); a loop that waits, breaks or exits is bounded.
-      const code = line?.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
-      if (code && !/\b(?:wait|break|exit|return)\b/.test(code) && (FORK_LOOP.test(code) || recursiveBackgroundFunction(code))) return { what: 'starts background jobs without end and exhausts the machine', shown: code.slice(0, 60), verdict: 'block' };
+      if (!line || !line.includes('&') || !/\b(?:while|until|for)\b|\(\)\s*\{/.test(line)) return null;
+      const code = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
+      if (!/\b(?:wait|break|exit|return)\b/.test(code) && (FORK_LOOP.test(code) || recursiveBackgroundFunction(code))) return { what: 'starts background jobs without end and exhausts the machine', shown: code.slice(0, 60), verdict: 'block' };
       return null;
     },
   },

@@ -1,6 +1,5 @@
 import { resolvePath } from '@warden/actions';
-import { commandName } from '../parsing/command-facts.js';
-import { commandTexts, inlineCodeText } from './harm-catalogue.js';
+import { inlineCodeText, programKey, windowsCommands } from './harm-catalogue.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 
@@ -45,7 +44,10 @@ const SUPERVISION_IN_CODE = /\.claude[\\/]+(?:settings(?:\.local)?\.json|hooks)|
 const WRITES_IN_CODE = /\bopen\s*\([^)]*['"][wax]\+?b?['"]|write_text|write_bytes|\.write\s*\(|writeFile|appendFile|createWriteStream|\bunlink|\brmSync|\brmdir|\brename|\bremove\s*\(|os\.replace|shutil\.(?:move|copy\w*|rmtree)|json\.dump\s*\(|Set-Content|Add-Content|Out-File|Remove-Item|Move-Item|Copy-Item|File\.(?:write|delete|open\s*\([^)]*['"]w)|IO\.write|FileUtils\.|truncate/i;
 
 /** `claude plugin disable warden`, `claude config set hooks …`, `warden hook uninstall`: hooks switched off through the agent's own CLI. */
+const AGENT_CLIS = new Set(['claude', 'gemini', 'codex', 'cursor-agent', 'copilot', 'droid', 'opencode', 'warden']);
+
 function hookSwitchedOff(argv: readonly string[], name: string): string | null {
+  if (!AGENT_CLIS.has(name) && !argv.some((a) => /disableallhooks/i.test(a))) return null;
   const args = argv.slice(1).map((a) => a.toLowerCase());
   const sub = args.filter((a) => !a.startsWith('-'));
   if (name === 'claude' && sub[0] === 'plugin' && /^(?:disable|uninstall|remove|rm)$/.test(sub[1] ?? '')) return `claude plugin ${sub[1]}`;
@@ -87,7 +89,7 @@ function tampering(action: ParsedAction): string | null {
   const written = action.writtenPaths.find(isSupervisionFile);
   if (written !== undefined) return REASON(written);
   for (const segment of action.segments) {
-    const name = commandName(segment).toLowerCase().replace(/\.exe$/, '');
+    const name = programKey(segment.name || segment.argv[0] || '');
     const off = hookSwitchedOff(segment.argv, name);
     if (off) return `${off} switches off the hooks that configure Warden's supervision of this agent; that is not allowed. Ask the user if the hooks need to change.`;
     if (REMOVERS.has(name)) {
@@ -98,8 +100,8 @@ function tampering(action: ParsedAction): string | null {
     if (code && SUPERVISION_IN_CODE.test(code) && WRITES_IN_CODE.test(code)) return REASON(`The file this ${name} code writes`);
   }
   // cmd and PowerShell lines as they split them (`cmd /c del %USERPROFILE%\.codex\hooks.json`, `Set-Content .claude\settings.json`).
-  for (const { program, args, segment } of commandTexts(action)) {
-    if (segment || !(REMOVERS.has(program) || /^(?:set-content|add-content|out-file|copy-item|copy|move|xcopy|robocopy|clear-content|new-item)$/.test(program))) continue;
+  for (const { program, args } of windowsCommands(action)) {
+    if (!(REMOVERS.has(program) || /^(?:set-content|add-content|out-file|copy-item|copy|move|xcopy|robocopy|clear-content|new-item)$/.test(program))) continue;
     const hit = SUPERVISION_IN_CODE.exec(args);
     if (hit) return REASON(hit[0]);
   }
