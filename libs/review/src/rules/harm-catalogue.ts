@@ -18,7 +18,7 @@ export type HarmKind =
   | 'shared_infrastructure'
   | 'hidden_code';
 
-export interface HarmEntry {
+interface HarmEntry {
   kind: HarmKind;
   /** Programs, lower case, without `.exe`. */
   programs: readonly string[];
@@ -51,11 +51,11 @@ export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:us
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
 const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
-const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|system|dwm|msmpeng)(?:\.exe)?(?:\s|,|$)/i;
+const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
 const PROTECTED_WINDOWS = /(?:^|\s|["'])(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/\s"']+[\\/]*)(?:\s|["']|$)/i;
 const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
 
-export const HARM_CATALOGUE: readonly HarmEntry[] = [
+const HARM_CATALOGUE: readonly HarmEntry[] = [
   // ── destroys data ──────────────────────────────────────────────────────────────────────────────
   e('data_destruction', 'diskutil', /\b(?:erasedisk|erasevolume|zerodisk|randomdisk|secureerase|partitiondisk|reformat|deletevolume|apfs\s+(?:deletecontainer|deletevolume|erasevolume))\b/i, 'erases a disk or volume', 'block'),
   e('data_destruction', 'tmutil', /\b(?:delete|deletelocalsnapshots|thinlocalsnapshots|disable|removeexclusion)\b/i, "deletes or switches off the machine's backups"),
@@ -87,6 +87,7 @@ export const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'truncate', /^\s*table\b|^\s*(?!-)\w+;?\s*$/i, 'empties a table', undefined, /(?:^|\s)-/),
   e('data_destruction', 'delete', /^\s*from\s+(?!.*\bwhere\b)/i, 'deletes every row of a table'),
   e('data_destruction', 'remove-itemproperty remove-item', /\bhk(?:lm|cu|cr|u|cc):?[\\/]/i, 'deletes registry keys'),
+  e('data_destruction', 'stop-process spps taskkill killall pkill', SYSTEM_PROCESSES, 'kills a process the system needs (the machine stops or logs the user out)', 'block', /^\s*-(?:l|L|0)\b/),
   e('data_destruction', 'stop-process spps', /(?=.*-force)(?=.*-name)/i, 'force-stops processes by name (their unsaved work is lost)'),
   e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
   // ── disables a safety control ──────────────────────────────────────────────────────────────────

@@ -192,7 +192,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
         if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
-        if (!NOT_A_READ.test(commandName(segment)) && segment.argv.some((a) => CREDENTIAL_HINT.test(a))) {
+        if (!NOT_A_READ.test(commandName(segment)) && (segment.argv.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
           const store = [...segment.argv.slice(1), ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
           if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };

@@ -34,7 +34,7 @@ const SUPERVISION_DIRECTORY = /(?:^|\/)(?:\.claude|\.codex|\.cursor|\.gemini|\.g
 const REMOVERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'trash', 'mv', 'remove-item', 'ri', 'del', 'erase', 'rd', 'move-item', 'rename-item']);
 
 /** Whether a path is one of the files Warden supervises an agent through. */
-export function isSupervisionFile(path: string): boolean {
+function isSupervisionFile(path: string): boolean {
   return SUPERVISION_FILE.test(path.replace(/\\/g, '/'));
 }
 
