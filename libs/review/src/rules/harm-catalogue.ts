@@ -241,7 +241,15 @@ export function windowsCommands(action: ParsedAction): { program: string; args: 
 }
 
 /** The code an interpreter runs from its command line or a here-document (`python3 -c …`, `node -e …`, PowerShell `-Command …`). */
+const CODE = new WeakMap<ShellSegment, string | null>();
+
 export function inlineCodeText(segment: ShellSegment): string | undefined {
+  let code = CODE.get(segment);
+  if (code === undefined) CODE.set(segment, (code = readInlineCode(segment) ?? null));
+  return code ?? undefined;
+}
+
+function readInlineCode(segment: ShellSegment): string | undefined {
   const name = programKey(segment.argv[0] ?? '');
   if (!/^(?:python[\d.]*|pypy[\d.]*|node|nodejs|bun|deno|perl|ruby|php|pwsh|powershell|osascript)$/.test(name)) return undefined;
   const parts: string[] = [];

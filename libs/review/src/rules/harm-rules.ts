@@ -55,8 +55,12 @@ function runsInput(segment: ShellSegment): boolean {
   return operands.length === 0 || (operands.length === 1 && operands[0] === '-');
 }
 /** The simple commands of each pipeline: a segment that reads the previous one's output continues it. */
+const PIPELINES = new WeakMap<readonly ShellSegment[], ShellSegment[][]>();
 function pipelines(segments: readonly ShellSegment[]): ShellSegment[][] {
+  const known = PIPELINES.get(segments);
+  if (known) return known;
   const out: ShellSegment[][] = [];
+  PIPELINES.set(segments, out);
   for (const segment of segments) {
     if (segment.pipedFrom && out.length) out[out.length - 1]!.push(segment);
     else out.push([segment]);

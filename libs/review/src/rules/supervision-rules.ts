@@ -46,8 +46,8 @@ const WRITES_IN_CODE = /\bopen\s*\([^)]*['"][wax]\+?b?['"]|write_text|write_byte
 /** `claude plugin disable warden`, `claude config set hooks …`, `warden hook uninstall`: hooks switched off through the agent's own CLI. */
 const AGENT_CLIS = new Set(['claude', 'gemini', 'codex', 'cursor-agent', 'copilot', 'droid', 'opencode', 'warden']);
 
-function hookSwitchedOff(argv: readonly string[], name: string): string | null {
-  if (!AGENT_CLIS.has(name) && !argv.some((a) => /disableallhooks/i.test(a))) return null;
+function hookSwitchedOff(argv: readonly string[], name: string, lineMentionsSwitch: boolean): string | null {
+  if (!AGENT_CLIS.has(name) && !(lineMentionsSwitch && argv.some((a) => /disableallhooks/i.test(a)))) return null;
   const args = argv.slice(1).map((a) => a.toLowerCase());
   const sub = args.filter((a) => !a.startsWith('-'));
   if (name === 'claude' && sub[0] === 'plugin' && /^(?:disable|uninstall|remove|rm)$/.test(sub[1] ?? '')) return `claude plugin ${sub[1]}`;
@@ -88,9 +88,10 @@ export const supervisionTamperingRule = builtInRule({
 function tampering(action: ParsedAction): string | null {
   const written = action.writtenPaths.find(isSupervisionFile);
   if (written !== undefined) return REASON(written);
+  const lineMentionsSwitch = /disableallhooks/i.test(action.command ?? '');
   for (const segment of action.segments) {
     const name = programKey(segment.name || segment.argv[0] || '');
-    const off = hookSwitchedOff(segment.argv, name);
+    const off = hookSwitchedOff(segment.argv, name, lineMentionsSwitch);
     if (off) return `${off} switches off the hooks that configure Warden's supervision of this agent; that is not allowed. Ask the user if the hooks need to change.`;
     if (REMOVERS.has(name)) {
       const target = segment.argv.slice(1).find((a) => !a.startsWith('-') && (SUPERVISION_DIRECTORY.test(resolvePath(a, action.cwd)) || isSupervisionFile(resolvePath(a, action.cwd))));
