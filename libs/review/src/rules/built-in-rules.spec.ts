@@ -95,6 +95,7 @@ describe('BUILT_IN_RULES', () => {
         'download_and_run',
         'system_shutdown',
         'reverse_shell',
+        'supervision_tampering',
       ].sort(),
     );
   });

@@ -16,6 +16,8 @@ import { forcePushRule, historyDestructionRule, hookBypassRule } from './git-rul
 import { warnExternalNetworkRule } from './network-rules.js';
 import { worldWritablePermissionsRule, worldWritableSystemRule } from './permission-rules.js';
 import type { ReviewRule } from './review-rule.js';
+import { HARM_RULES } from './harm-rules.js';
+import { supervisionTamperingRule } from './supervision-rules.js';
 import { secretExfiltrationRule, secretFileWriteRule, secretsInArgumentsRule } from './secret-rules.js';
 import {
   destructiveRootDeletionRule,
@@ -28,6 +30,7 @@ import {
 
 /** The reviewer's own rules; the essential ones (never allowed) first. */
 export const BUILT_IN_RULES: ReviewRule[] = [
+  supervisionTamperingRule,
   destructiveRootDeletionRule,
   diskDestructionRule,
   forkBombRule,
@@ -45,6 +48,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   productionDeployRule,
   databaseDestructionRule,
   ...ADMIN_CLI_RULES,
+  ...HARM_RULES,
   httpDeletionRule,
   containerHostAccessRule,
   remoteSystemCopyRule,

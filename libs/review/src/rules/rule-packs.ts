@@ -11,6 +11,16 @@ export interface RulePack {
 
 export const RULE_PACKS: readonly RulePack[] = [
   {
+    name: 'self_protection',
+    description: "Warden's own supervision: every supervised agent's hook and settings files, Warden's tokens and state (.warden/), hooks switched off through the agent's CLI.",
+    rules: ['supervision_tampering'],
+  },
+  {
+    name: 'harm',
+    description: 'The kinds of harm on Linux, macOS and Windows (README, "Kinds of harm"): system data destroyed, safety controls switched off, secrets leaving by any channel, privileges raised, services exposed, shared infrastructure taken down.',
+    rules: ['system_data_destruction', 'safety_control_disabled', 'secret_leak', 'privilege_escalation', 'network_exposure', 'shared_infrastructure_takedown', 'hidden_code_execution'],
+  },
+  {
     name: 'filesystem',
     description: 'Deleting, overwriting or opening up files: rm -r of the system, the home directory, the project itself or paths outside it; find -delete; chmod 777; file-operation limits.',
     rules: ['destructive_root_deletion', 'prevent_recursive_deletion', 'limit_file_operations', 'deletion_outside_project', 'recursive_deletion', 'world_writable_system', 'world_writable_permissions'],

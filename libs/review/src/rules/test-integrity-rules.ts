@@ -78,7 +78,7 @@ export const hookTamperingRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const file = action.writtenPaths.find((p) => HOOK_FILE.test(p));
-    const redirect = segmentsRunning(action.segments, GIT).find((s) => s.argv.includes('config') && s.argv.some((a) => a === 'core.hooksPath'));
+    const redirect = segmentsRunning(action.segments, GIT).find((s) => s.argv.includes('config') && s.argv.some((a) => a === 'core.hooksPath') && !s.argv.some((a) => a === '--get' || a === '--get-all' || a === '-l' || a === '--list') && s.argv.indexOf('core.hooksPath') < s.argv.length - 1);
     if (!file && !redirect) return null;
     return {
       verdict: 'require_approval',

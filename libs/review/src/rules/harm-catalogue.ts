@@ -1,0 +1,314 @@
+import type { VerdictKind } from '@warden/contracts';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
+
+/**
+ * The kinds of harm (apps/reviewer/README.md, "Kinds of harm") and, for each, the programs and options that
+ * do it on Linux, macOS and Windows (PowerShell and cmd). One mechanism: a simple command is read as its
+ * program (base name, lower case, without `.exe`) and the text of its arguments; the entries of that program
+ * are tried on the arguments. Each kind is one rule (harm-rules.ts) with its default verdict; an entry may
+ * say a stronger or weaker one.
+ */
+export type HarmKind =
+  | 'data_destruction'
+  | 'safety_control'
+  | 'secret_leak'
+  | 'privilege_escalation'
+  | 'network_exposure'
+  | 'shared_infrastructure'
+  | 'hidden_code';
+
+interface HarmEntry {
+  kind: HarmKind;
+  /** Programs, lower case, without `.exe`. */
+  programs: readonly string[];
+  /** Tried on the arguments joined by spaces (case-insensitive); absent: the program itself is the harm. */
+  args?: RegExp;
+  /** Arguments that make it harmless (a listing, a dry run, help). */
+  unless?: RegExp;
+  /** What it does, for the reason: "erases a disk". */
+  what: string;
+  verdict?: VerdictKind;
+  /** Harm only when an argument names a credential file (a channel: an archiver, a copy, a socket). */
+  credential?: boolean;
+}
+
+/** A channel secrets can leave by: harm when it carries a credential file. */
+const channel = (programs: string, args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({ ...e('secret_leak', programs, args, what, verdict, unless), credential: true });
+const e = (kind: HarmKind, programs: string | readonly string[], args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({
+  kind,
+  programs: typeof programs === 'string' ? programs.split(' ') : programs,
+  ...(args ? { args } : {}),
+  what,
+  ...(verdict ? { verdict } : {}),
+  ...(unless ? { unless } : {}),
+});
+
+const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
+/** A credential file or directory named in an argument (POSIX or Windows spelling). */
+export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
+/** Key material searched for across the machine. */
+const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
+/** Roots a bulk search starts from: the whole machine, a home or all homes. */
+const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
+const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
+const PROTECTED_WINDOWS = /(?:^|\s|["'])(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/\s"']+[\\/]*)(?:\s|["']|$)/i;
+const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
+
+const HARM_CATALOGUE: readonly HarmEntry[] = [
+  // ── destroys data ──────────────────────────────────────────────────────────────────────────────
+  e('data_destruction', 'diskutil', /\b(?:erasedisk|erasevolume|zerodisk|randomdisk|secureerase|partitiondisk|reformat|deletevolume|apfs\s+(?:deletecontainer|deletevolume|erasevolume))\b/i, 'erases a disk or volume', 'block'),
+  e('data_destruction', 'tmutil', /\b(?:delete|deletelocalsnapshots|thinlocalsnapshots|disable|removeexclusion)\b/i, "deletes or switches off the machine's backups"),
+  e('data_destruction', 'dscl', /\s-(?:delete|destroy)\s/i, 'deletes a user account or directory record'),
+  e('data_destruction', 'sysadminctl', /-deleteuser/i, 'deletes a user account'),
+  e('data_destruction', 'userdel deluser', undefined, 'deletes a user account', undefined, HELP),
+  e('data_destruction', 'remove-localuser remove-aduser', undefined, 'deletes a user account'),
+  e('data_destruction', 'net', /^user\s+\S+.*\/del(?:ete)?\b/i, 'deletes a user account'),
+  e('data_destruction', 'format', /^\s*[a-z]:/i, 'formats a drive', 'block'),
+  e('data_destruction', 'format-volume clear-disk remove-partition initialize-disk remove-physicaldisk', undefined, 'erases a disk, partition or volume', 'block'),
+  e('data_destruction', 'diskpart', undefined, 'edits disks and partitions (clean, delete, format)', undefined, HELP),
+  e('data_destruction', 'fdisk sfdisk gdisk cfdisk parted', /\/dev\//i, "rewrites a disk's partition table", undefined, /(?:^|\s)(?:-l|--list|-s|--show|print|--no-act|-n|--dump|-d|--json|-J)(?:\s|$)/i),
+  e('data_destruction', 'sgdisk', /--zap|-z\b|-o\b|--clear|-d\b|--delete/i, "destroys a disk's partition table", 'block'),
+  e('data_destruction', 'cryptsetup', /\b(?:luksformat|erase|luksremovekey|lukskillslot)\b/i, 'destroys an encrypted volume or its keys', 'block'),
+  e('data_destruction', 'dd', /\bif=\/dev\/(?:sd|nvme|hd|vd|xvd|disk|rdisk|mmcblk)/i, 'copies a whole disk, with every file and secret on it'),
+  e('data_destruction', 'cipher', /\/w\b/i, 'wipes free space for good', 'block'),
+  e('data_destruction', 'vssadmin', /\b(?:delete\s+shadows|resize\s+shadowstorage)\b/i, "deletes Windows' shadow copies (its restore points)", 'block'),
+  e('data_destruction', 'wmic', /shadowcopy\s+delete/i, "deletes Windows' shadow copies (its restore points)", 'block'),
+  e('data_destruction', 'wbadmin', /\bdelete\b/i, "deletes Windows' backups", 'block'),
+  e('data_destruction', 'remove-item ri rd rmdir del erase', /(?=.*(?:^|\s)(?:-r|-recurse|\/s)\b)/i, 'deletes a directory tree of the system or a home directory', 'block'),
+  e('data_destruction', 'reg', /^delete\s/i, 'deletes registry keys'),
+  e('data_destruction', 'lvremove vgremove pvremove lvreduce', /(?:^|\s)(?!-)[^\s$"']/, 'deletes logical volumes with their data', undefined, /(?:^|\s)(?:-h|--help|--longhelp|-t|--test|--reportformat)(?:\s|=|$)/),
+  e('data_destruction', 'lvm', /^\s*(?:lvremove|vgremove|pvremove|lvreduce)\b/i, 'deletes logical volumes with their data'),
+  e('data_destruction', 'zfs zpool', /^\s*(?:destroy|labelclear)\b|^\s*rollback\s+-r/i, 'destroys ZFS datasets, snapshots or pools', 'block'),
+  e('data_destruction', 'btrfs', /\bsubvolume\s+delete\b/i, 'deletes a btrfs subvolume'),
+  e('data_destruction', 'mdadm', /--zero-superblock|--remove|--fail/i, 'takes a disk out of a RAID array'),
+  e('data_destruction', 'security', /^\s*delete-(?:keychain|certificate|identity|generic-password|internet-password)\b/i, 'deletes keychains or stored credentials'),
+  e('data_destruction', 'drop', /^\s*(?:database|schema|table|keyspace|index)\b/i, 'drops a database object with its data'),
+  e('data_destruction', 'truncate', /^\s*table\b|^\s*(?!-)\w+;?\s*$/i, 'empties a table', undefined, /(?:^|\s)-/),
+  e('data_destruction', 'delete', /^\s*from\s+(?!.*\bwhere\b)/i, 'deletes every row of a table'),
+  e('data_destruction', 'remove-itemproperty remove-item', /\bhk(?:lm|cu|cr|u|cc):?[\\/]/i, 'deletes registry keys'),
+  e('data_destruction', 'stop-process spps taskkill killall pkill', SYSTEM_PROCESSES, 'kills a process the system needs (the machine stops or logs the user out)', 'block', /^\s*-(?:l|L|0)\b/),
+  e('data_destruction', 'stop-process spps', /(?=.*-force)(?=.*-name)/i, 'force-stops processes by name (their unsaved work is lost)'),
+  e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
+  // ── disables a safety control ──────────────────────────────────────────────────────────────────
+  e('safety_control', 'iptables ip6tables', /(?:^|\s)(?:-F|--flush|-X|--delete-chain)(?:\s|$)|(?:-P|--policy)\s+\w+\s+ACCEPT/, 'flushes or opens the firewall'),
+  e('safety_control', 'nft', /\bflush\s+ruleset\b|\bdelete\s+table\b/i, 'flushes the firewall'),
+  e('safety_control', 'ufw', /^\s*(?:--force\s+)?(?:disable|reset)\b/i, 'switches the firewall off'),
+  e('safety_control', 'firewall-cmd', /--panic-off|--set-default-zone[= ]trusted|--add-port|--add-service/i, 'opens the firewall'),
+  e('safety_control', 'systemctl service', new RegExp(String.raw`(?:\b(?:stop|disable|mask|kill)\b.*\b${SECURITY_SERVICES.source}|\b${SECURITY_SERVICES.source}\s+stop\b)`, 'i'), 'stops a security service (firewall, MAC, audit, antivirus)'),
+  e('safety_control', 'setenforce', /^\s*(?:0|permissive)\b/i, 'switches SELinux enforcement off'),
+  e('safety_control', 'aa-teardown aa-disable aa-complain', undefined, 'switches AppArmor protection off'),
+  e('safety_control', 'auditctl', /(?:^|\s)(?:-D|-e\s+0)(?:\s|$)/, 'switches auditing off or deletes its rules'),
+  e('safety_control', 'sysctl', /kernel\.(?:randomize_va_space=0|yama\.ptrace_scope=0|kptr_restrict=0|dmesg_restrict=0)/i, 'weakens kernel protections'),
+  e('safety_control', 'csrutil', /\b(?:disable|authenticated-root\s+disable|clear)\b/i, 'switches System Integrity Protection off', 'block'),
+  e('safety_control', 'spctl', /--master-disable|--global-disable|--disable(?:\s|$)/i, 'switches Gatekeeper off'),
+  e('safety_control', 'socketfilterfw', /--setglobalstate\s+off|--setblockall\s+off/i, "switches macOS's firewall off"),
+  e('safety_control', 'pfctl', /(?:^|\s)-d(?:\s|$)|-F\s+all/i, 'switches the packet filter off'),
+  e('safety_control', 'defaults', /com\.apple\.alf.*globalstate\s+-int\s+0|com\.apple\.security.*(?:gk|gatekeeper)/i, "switches macOS's firewall or Gatekeeper off"),
+  e('safety_control', 'launchctl', /\b(?:unload|bootout|disable|remove)\b.*(?:com\.apple\.(?:alf|security|xprotect|mrt|firewall|auditd)|firewall|xprotect)/i, 'stops a macOS security service'),
+  e('safety_control', 'set-mppreference', /-disable\w+\s+(?:\$true|1|true)|-disable\w+(?:\s|$)(?!\s*\$false)|-exclusion\w+|-(?:mapsreporting|submitsamplesconsent)\s+(?:0|2|disabled|never)/i, 'switches Microsoft Defender off or excludes files from it'),
+  e('safety_control', 'add-mppreference', /-exclusion\w+/i, 'excludes files or processes from Microsoft Defender'),
+  e('safety_control', 'remove-mppreference', /-(?:attacksurface|controlledfolder)/i, "removes Microsoft Defender's protections"),
+  e('safety_control', 'netsh', /advfirewall\s+set\s+\w+\s+state\s+off|firewall\s+set\s+opmode\s+(?:mode=)?disable|advfirewall\s+reset/i, "switches Windows' firewall off"),
+  e('safety_control', 'set-netfirewallprofile', /-enabled\s+(?:false|0|\$false)/i, "switches Windows' firewall off"),
+  e('safety_control', 'sc sc.exe', new RegExp(String.raw`\b(?:stop|delete|config)\s+["']?${SECURITY_SERVICES.source}`, 'i'), 'stops or disables a Windows security service'),
+  e('safety_control', 'stop-service set-service', SECURITY_SERVICES, 'stops or disables a Windows security service'),
+  e('safety_control', 'net', new RegExp(String.raw`^stop\s+["']?${SECURITY_SERVICES.source}`, 'i'), 'stops a Windows security service'),
+  e('safety_control', 'bcdedit', /recoveryenabled\s+no|bootstatuspolicy\s+ignoreallfailures|testsigning\s+on|nointegritychecks\s+on|\/debug\s+on/i, "weakens Windows' boot protections"),
+  e('safety_control', 'wevtutil', /^\s*(?:cl|clear-log)\b/i, "clears Windows' event logs"),
+  e('safety_control', 'clear-eventlog remove-eventlog', undefined, "clears Windows' event logs"),
+  e('safety_control', 'auditpol', /\/clear|\/remove/i, "removes Windows' audit policy"),
+  e('safety_control', 'set-executionpolicy', /\b(?:unrestricted|bypass)\b(?=.*localmachine)|^\s*(?:-executionpolicy\s+)?(?:unrestricted|bypass)\s*$/i, 'lets every PowerShell script run unsigned', 'warn'),
+  e('safety_control', 'gh', /^\s*workflow\s+disable\b|^\s*api\b(?=.*(?:-x|--method)\s*delete)(?=.*protection)/i, "switches off the repository's CI checks or branch protection"),
+  e('safety_control', 'npm', /^\s*profile\s+disable-2fa\b/i, 'switches two-factor authentication off'),
+  e('safety_control', 'git', /^config\b.*\b(?:commit|tag|push)\.gpgsign\s+(?:false|0|no|off)\b/i, 'switches commit signing off'),
+  e('safety_control', 'git', /^config\b.*\bcore\.hookspath\s+(?:\/dev\/null|nul|["']{2}|\/tmp\S*)(?:\s|$)/i, "switches the repository's git hooks off"),
+  // ── leaks secrets ──────────────────────────────────────────────────────────────────────────────
+  channel('tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_ARG, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
+  channel('aws', /\bs3\s+(?:cp|mv|sync)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('gsutil', /\b(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('gcloud', /\bstorage\s+(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('az', /\bstorage\s+(?:blob|file)\s+(?:upload|copy)/i, 'copies credential files to cloud storage', 'block'),
+  channel('azcopy rclone mc b2 s3cmd restic', /\b(?:copy|copyto|sync|move|cp|mv|put|upload|backup|upload-file)\b/i, 'copies credential files to cloud storage', 'block'),
+  channel('rsync scp sftp ftp lftp croc magic-wormhole wormhole transfer rclone', undefined, 'sends credential files to another machine', 'block'),
+  channel('nc ncat netcat socat telnet openssl', undefined, 'sends credential files over a raw socket', 'block'),
+  e('secret_leak', 'find locate mlocate fd rg grep egrep ag ack get-childitem gci dir', undefined, 'searches the whole machine or home for keys and credentials', 'require_approval'),
+  channel('get-content gc type', CREDENTIAL_ARG, 'prints private keys or credentials', 'require_approval'),
+  channel('curl wget http https xh', CREDENTIAL_ARG, 'sends or reads credential files through a URL', 'block'),
+  e('secret_leak', 'security', /^\s*(?:dump-keychain|export)\b|find-(?:generic|internet)-password\b.*(?:^|\s)-[wg](?:\s|$)/i, 'prints the keychain’s secrets', 'require_approval'),
+  e('secret_leak', 'dig nslookup host drill resolve-dnsname ping', /\$\(|`/, 'carries data out in DNS names', 'block'),
+  // ── escalates privilege ────────────────────────────────────────────────────────────────────────
+  e('privilege_escalation', 'pkexec gsudo runas', undefined, 'runs a command as another user (administrator)', undefined, HELP),
+  e('privilege_escalation', 'su', /^(?!.*(?:^|\s)-c\b)/, 'opens a shell as another user (root by default)', undefined, HELP),
+  e('privilege_escalation', 'sudo doas', /(?:^|\s)(?:-i|-s|--login|--shell|su|bash|sh|zsh|fish|dash)(?:\s|$)/, 'opens a root shell'),
+  e('privilege_escalation', 'start-process', /-verb\s+["']?runas/i, 'starts a program as administrator'),
+  e('privilege_escalation', 'usermod gpasswd adduser', /\b(?:sudo|wheel|admin|root|docker)\b/i, 'gives a user administrator rights'),
+  e('privilege_escalation', 'dseditgroup dscl', /\badmin\b.*(?:-a\b|-append|edit)|(?:-append|-a\b).*\badmin\b/i, 'gives a user administrator rights'),
+  e('privilege_escalation', 'add-localgroupmember', /administrators/i, 'gives a user administrator rights'),
+  e('privilege_escalation', 'net', /^localgroup\s+["']?administrators["']?\s+\S+\s+\/add/i, 'gives a user administrator rights'),
+  e('privilege_escalation', 'chmod', /(?:^|\s)(?:[ugoa]*\+[rwx]*s|[4267][0-7]{3})(?:\s|$)/, 'sets the setuid or setgid bit (runs as the file\'s owner)'),
+  e('privilege_escalation', 'setcap', /cap_(?:setuid|setgid|sys_admin|dac_override|sys_ptrace)/i, 'gives a program administrator capabilities'),
+  e('privilege_escalation', 'grant', /\ball\b.*\bon\s+\*\.\*|\bsuperuser\b|\bwith\s+grant\s+option\b/i, 'gives a database user every right on every database'),
+  e('privilege_escalation', 'alter', /^\s*(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b/i, 'gives a database user every right'),
+  e('privilege_escalation', 'visudo', undefined, 'edits who may become administrator', 'block'),
+  // ── exposes a service or shell to the network ─────────────────────────────────────────────────
+  e('network_exposure', 'ngrok', /\b(?:http|tcp|tls|start)\b/i, 'publishes a local port on the internet'),
+  e('network_exposure', 'cloudflared', /\btunnel\b/i, 'publishes a local port on the internet', undefined, /\b(?:list|info|delete|login)\b/i),
+  e('network_exposure', 'lt localtunnel bore serveo', undefined, 'publishes a local port on the internet', undefined, HELP),
+  e('network_exposure', 'tailscale', /\bfunnel\b/i, 'publishes a local port on the internet', undefined, /\b(?:status|off|reset)\b/i),
+  e('network_exposure', 'ssh', /(?:^|\s)-R\s*\S/, 'opens a port on another machine into this one'),
+  e('network_exposure', 'socat', /listen.*(?:exec|system):/i, 'serves a shell to the network', 'block'),
+  e('network_exposure', 'enable-psremoting', undefined, 'opens PowerShell remoting to the network'),
+  e('network_exposure', 'winrm', /quickconfig|\bqc\b/i, 'opens remote management to the network'),
+  e('network_exposure', 'set-item', /wsman:.*trustedhosts/i, 'trusts any host for remote management'),
+  e('network_exposure', 'reg', /fdenytsconnections.*\/d\s+0/i, 'turns on Remote Desktop'),
+  e('network_exposure', 'set-itemproperty', /fdenytsconnections.*-value\s+0/i, 'turns on Remote Desktop'),
+  e('network_exposure', 'netsh', /advfirewall\s+firewall\s+add\s+rule.*action=allow|portproxy\s+add/i, 'opens a port in the firewall'),
+  e('network_exposure', 'new-netfirewallrule', /-action\s+allow/i, 'opens a port in the firewall'),
+  e('network_exposure', 'systemsetup', /-setremotelogin\s+on|-setremoteappleevents\s+on/i, 'turns on remote login'),
+  e('network_exposure', 'launchctl', /\bload\b.*ssh\.plist|\benable\b.*com\.openssh\.sshd/i, 'turns on remote login'),
+  e('network_exposure', 'kickstart', /-activate/i, 'turns on remote desktop'),
+  e('network_exposure', 'ufw', /^\s*allow\b/i, 'opens a port in the firewall', 'warn'),
+  // ── takes down shared infrastructure ───────────────────────────────────────────────────────────
+  e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b.*(?:-\w*a\w*\b|--all)|\b(?:volume|image)\s+prune\b.*(?:-\w*a\w*\b|--all)/i, 'deletes every unused image, container or volume of the machine'),
+  e('shared_infrastructure', 'docker podman', /\b(?:rm|kill|stop|rmi)\b.*\$\((?:docker|podman)\s+(?:ps|images)/i, 'removes every container or image of the machine'),
+  e('shared_infrastructure', 'pg_dropcluster', undefined, 'deletes a PostgreSQL cluster with all its databases', undefined, HELP),
+  e('shared_infrastructure', 'pg_ctlcluster pg_ctl', /\bstop\b/i, 'stops a database server others use', 'warn'),
+  e('shared_infrastructure', 'mongo mongosh', /dropdatabase\s*\(|\.drop\s*\(/i, 'drops a database or collection'),
+  e('shared_infrastructure', 'systemctl', /^\s*(?:--\S+\s+)*(?:stop|disable|mask|kill)\s+\S/i, 'stops or disables a service of the machine', undefined, /(?:^|\s)--user(?:\s|$)/),
+  e('shared_infrastructure', 'service', /^\s*\S+\s+stop\b/i, 'stops a service of the machine'),
+  e('shared_infrastructure', 'launchctl', /^\s*(?:bootout|disable|unload|remove|kill)\s+\S/i, 'stops or removes a service of the machine'),
+  e('shared_infrastructure', 'launchctl', /^\s*reboot\b/i, 'reboots the machine', 'block'),
+  e('shared_infrastructure', 'nginx apache2ctl apachectl httpd', /(?:^|\s)-[sk]\s+(?:stop|quit|graceful-stop)\b/i, 'stops a web server others use'),
+  e('shared_infrastructure', 'systemctl', /^\s*(?:isolate|set-default)\s+(?:rescue|emergency|multi-user)|\b(?:rescue|emergency)\b/i, "changes what the machine boots into"),
+  e('shared_infrastructure', 'stop-service suspend-service', undefined, 'stops a service of the machine', undefined, HELP),
+  e('shared_infrastructure', 'set-service', /-startuptype\s+disabled|-status\s+stopped/i, 'stops or disables a service of the machine'),
+  e('shared_infrastructure', 'sc', /^\s*(?:stop|delete|config\s+\S+\s+start=\s*disabled)\b/i, 'stops or removes a service of the machine'),
+  e('shared_infrastructure', 'net', /^\s*stop\s+\S/i, 'stops a service of the machine'),
+  e('shared_infrastructure', 'networksetup', /-set(?:dnsservers|searchdomains|v6off|v4off|networkserviceenabled|airportpower|manual|dhcp|webproxy|securewebproxy|socksfirewallproxy)\b/i, "rewrites the machine's network or DNS settings"),
+  e('shared_infrastructure', 'resolvectl', /\b(?:dns|domain|revert|flush-caches)\b\s+\S/i, "rewrites the machine's DNS settings"),
+  e('shared_infrastructure', 'nmcli', /\bnetworking\s+off|\bradio\s+\w+\s+off|\bconnection\s+(?:delete|down|modify)|\bdevice\s+(?:disconnect|down|delete)/i, "takes the machine's network down"),
+  e('shared_infrastructure', 'ip', /\blink\s+set\s+\S+\s+down|\broute\s+(?:flush|del)|\baddr\s+flush/i, "takes the machine's network down"),
+  e('shared_infrastructure', 'ifconfig', /\s+down\b/i, "takes a network interface down"),
+  e('shared_infrastructure', 'route', /\b(?:delete|del|flush)\b|(?:^|\s)-f(?:\s|$)/i, "removes the machine's routes"),
+  e('shared_infrastructure', 'set-dnsclientserveraddress set-dnsclient disable-netadapter remove-netroute remove-netipaddress', undefined, "rewrites the machine's network or DNS settings"),
+  e('shared_infrastructure', 'netsh', /interface\s+(?:ip|ipv4|ipv6)\s+(?:set|delete)\s+(?:dns|dnsservers|address)|interface\s+set\s+interface.*disable/i, "rewrites the machine's network or DNS settings"),
+  e('shared_infrastructure', 'nvram', /(?:^|\s)(?:-c|-d)(?:\s|$)|boot-args/i, "clears or rewrites the machine's firmware settings", 'block'),
+  e('shared_infrastructure', 'bless', /--setboot|--mount|--folder/i, 'changes what the machine boots'),
+  e('shared_infrastructure', 'bcdedit', /\/(?:delete|deletevalue|set\s+\{(?:bootmgr|default|current)\}\s+(?:device|osdevice|path))|\/import|\/createstore/i, "rewrites the machine's boot configuration", 'block'),
+  e('shared_infrastructure', 'bootsect bcdboot', undefined, "rewrites the machine's boot sector", 'block', HELP),
+  e('shared_infrastructure', 'efibootmgr', /(?:^|\s)(?:-B|--delete-bootnum|-b\s+\S+\s+-B|-o|--bootorder|-A|--inactive)(?:\s|$)/, "rewrites the machine's boot entries", 'block'),
+  e('shared_infrastructure', 'grub-install grub2-install update-grub grub-mkconfig grub2-mkconfig', undefined, "rewrites the machine's boot loader", undefined, HELP),
+  e('shared_infrastructure', 'stop-computer restart-computer', undefined, 'shuts the machine down', 'block'),
+  // ── runs code nobody has read ─────────────────────────────────────────────────────────────────
+  e('hidden_code', 'powershell pwsh', /(?:^|\s)-(?:e|ec|enc|encodedcommand|encodedc\w*)\s+[a-z0-9+/=]{8,}/i, 'runs an encoded PowerShell command'),
+  e('hidden_code', 'invoke-expression iex', /iwr|invoke-webrequest|irm|invoke-restmethod|downloadstring|webclient|frombase64string/i, 'runs code it downloads or decodes'),
+  e('hidden_code', 'invoke-expression iex', undefined, 'runs a string as PowerShell code', 'require_approval'),
+  e('hidden_code', 'rg', /(?:^|\s)--(?:pre|hostname-bin)(?:[=\s]|$)/i, 'runs another program on every file it searches', 'require_approval'),
+];
+
+/** The catalogue by program. */
+const BY_PROGRAM: ReadonlyMap<string, readonly HarmEntry[]> = (() => {
+  const map = new Map<string, HarmEntry[]>();
+  for (const entry of HARM_CATALOGUE) for (const program of entry.programs) map.set(program, [...(map.get(program) ?? []), entry]);
+  return map;
+})();
+
+/** A program's name as the catalogue knows it: base name, lower case, without `.exe`. */
+export function programKey(word: string): string {
+  return (word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1) || word).toLowerCase().replace(/\.exe$/, '');
+}
+
+/** A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell split it. */
+const WINDOWS_LINE = /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
+
+/** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
+export function windowsCommands(action: ParsedAction): { program: string; args: string }[] {
+  const line = action.command;
+  if (!line || !WINDOWS_LINE.test(line)) return [];
+  const out: { program: string; args: string }[] = [];
+  for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
+    piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
+    for (;;) {
+      const inner = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?(?:\s+-\w+(?:\s+(?!-)(?:bypass|hidden|unrestricted))?)*\s+-(?:c|command))\s+["']?/i.exec(piece);
+      if (!inner) break;
+      piece = piece.slice(inner[0].length);
+    }
+    const m = /^(\S+)\s*(.*)$/s.exec(piece);
+    if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
+  }
+  return out;
+}
+
+/** The code an interpreter runs from its command line or a here-document (`python3 -c …`, `node -e …`, PowerShell `-Command …`). */
+const CODE = new WeakMap<ShellSegment, string | null>();
+
+export function inlineCodeText(segment: ShellSegment): string | undefined {
+  let code = CODE.get(segment);
+  if (code === undefined) CODE.set(segment, (code = readInlineCode(segment) ?? null));
+  return code ?? undefined;
+}
+
+function readInlineCode(segment: ShellSegment): string | undefined {
+  const name = programKey(segment.argv[0] ?? '');
+  if (!/^(?:python[\d.]*|pypy[\d.]*|node|nodejs|bun|deno|perl|ruby|php|pwsh|powershell|osascript)$/.test(name)) return undefined;
+  const parts: string[] = [];
+  const args = segment.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    if (/^(?:-[a-zA-Z]*[ceErp]|--eval|--print|-command|eval)$/i.test(args[i]!) && args[i + 1] !== undefined) parts.push(args.slice(i + 1).join(' '));
+  }
+  for (const r of segment.redirects) if (r.operator.startsWith('<<')) parts.push(r.target);
+  return parts.length ? parts.join('\n') : undefined;
+}
+
+export interface HarmHit {
+  entry: HarmEntry;
+  /** The command as written: program and its first arguments. */
+  shown: string;
+}
+
+function entryMatches(entry: HarmEntry, program: string, args: string, segment: ShellSegment | undefined): boolean {
+  if (entry.unless?.test(args)) return false;
+  if (entry.args && !entry.args.test(args)) return false;
+  switch (entry.kind) {
+    case 'secret_leak':
+      return secretLeak(entry, program, args, segment);
+    case 'data_destruction':
+      // Remove-Item -Recurse, rd /s: the catalogue's part is the system, a drive and the homes (project paths are the filesystem pack's).
+      if (/^(?:remove-item|ri|rd|rmdir|del|erase)$/.test(program)) return PROTECTED_WINDOWS.test(` ${args.replace(/(?:^|\s)-\w+/g, ' ').replace(/(?:^|\s)\/[a-z]\b/gi, ' ')} `);
+      return true;
+    default:
+      return true;
+  }
+}
+
+function secretLeak(entry: HarmEntry, program: string, args: string, segment: ShellSegment | undefined): boolean {
+  if (entry.what.startsWith('searches')) return KEY_MATERIAL.test(args) && BROAD_ROOT.test(` ${args.replace(/["']/g, ' ')} `) && !/-maxdepth\s+[01]\b/.test(args);
+  if (!entry.credential) return true;
+  // curl's own client certificate and CA options name key files it authenticates with, not ones it sends.
+  if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
+  const named = CREDENTIAL_ARG.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
+  if (!named) return false;
+  // A copy onto this machine (`rsync ~/.ssh/ backup/`) keeps the keys here; one to a host or a bucket does not.
+  if (/^(?:rsync|scp|rclone)$/.test(program)) return /(?:^|\s)[\w.-]*@?[\w.-]+:|[a-z0-9]+:\/\/|(?:^|\s)[\w-]+:[^\s/]/i.test(args);
+  return true;
+}
+
+const HITS = new WeakMap<ParsedAction, HarmHit[]>();
+
+/** Every catalogue entry the action's commands match (read once per action: each kind's rule asks). */
+export function harmHits(action: ParsedAction): HarmHit[] {
+  const known = HITS.get(action);
+  if (known) return known;
+  const hits: HarmHit[] = [];
+  HITS.set(action, hits);
+  const check = (program: string, args: () => string, segment?: ShellSegment) => {
+    const entries = BY_PROGRAM.get(program);
+    if (!entries) return;
+    const text = args();
+    for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown: `${program} ${text}`.trim().slice(0, 80) });
+  };
+  for (const segment of action.segments) check(programKey(segment.name || segment.argv[0] || ''), () => segment.argv.slice(1).join(' '), segment);
+  for (const { program, args } of windowsCommands(action)) check(program, () => args);
+  return hits;
+}

@@ -1,0 +1,311 @@
+import type { VerdictKind } from '@warden/contracts';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import { commandName } from '../parsing/command-facts.js';
+import { resolvePath } from '@warden/actions';
+import type { ShellSegment } from '../parsing/shell-command.js';
+import { builtInRule } from './built-in-rule.js';
+import type { ReviewRule } from './review-rule.js';
+import { CREDENTIAL_ARG, harmHits, inlineCodeText, type HarmHit, type HarmKind } from './harm-catalogue.js';
+
+/** Each kind of harm: its rule, its default verdict, and what is at stake, for the reason (README, "Kinds of harm"). */
+interface KindSpec {
+  rule: string;
+  verdict: VerdictKind;
+  description: string;
+  stake: string;
+  alternative: string;
+  factors: string[];
+  /** Findings of the kind that are not a catalogue entry (the action as a whole). */
+  extra?: (action: ParsedAction) => { what: string; shown: string; verdict?: VerdictKind } | null;
+}
+
+/** The cloud instance metadata service: its answers include the machine's cloud credentials. */
+const METADATA_ENDPOINT = /169\.254\.169\.254|169\.254\.170\.2|metadata\.google\.internal|metadata\.azure\.com|100\.100\.100\.200|fd00:ec2::254/i;
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'fish', 'dash', 'ksh', 'csh', 'tcsh', 'su']);
+const PRIVILEGED_CHANGES = new Set(['rm', 'rmdir', 'shred', 'dd', 'mv', 'truncate', 'chown', 'chmod', 'chgrp', 'kill', 'killall', 'pkill', 'tee', 'cp', 'ln', 'mkfs', 'find', 'sed', 'rsync']);
+
+/** Programs that fetch from the network or a socket, and commands that decode hidden text. */
+const FETCHERS = /^(?:curl|wget|http|https|xh|nc|ncat|netcat|socat|ssh|fetch|aria2c|invoke-webrequest|iwr|irm|invoke-restmethod|tftp|ftp)$/;
+/** Programs that run what they read on their input, when given no script file. */
+const CODE_RUNNERS = /^(?:sh|bash|zsh|dash|ash|ksh|mksh|fish|busybox|python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|pwsh|powershell|iex|invoke-expression|source|\.|eval|osascript|tclsh|lua)$/;
+function isDecoder(segment: ShellSegment): boolean {
+  const name = commandName(segment);
+  const args = segment.argv.slice(1);
+  if (name === 'base64' || name === 'base32' || name === 'basenc') return args.some((a) => /^-[a-zA-Z]*[dD]|^--decode$/.test(a));
+  if (name === 'xxd') return args.some((a) => /^-[a-z]*r/.test(a));
+  if (name === 'printf' || name === 'echo') return args.some((a) => /\\(?:x[0-9a-f]{2}|[0-7]{3}|u[0-9a-f]{4})/i.test(a));
+  if (name === 'openssl') return args.some((a) => a === '-d') || args.includes('base64');
+  return name === 'uudecode' || name === 'rev' || name === 'gunzip' || name === 'zcat' || name === 'bunzip2' || name === 'xz' || name === 'unxz';
+}
+/** A runner that reads its code from its input: no script operand (`bash`, `python3 -`, `pwsh -Command -`, `xargs sh -c`). */
+function runsInput(segment: ShellSegment): boolean {
+  const name = commandName(segment);
+  if (name === 'xargs' || name === 'parallel') {
+    // `xargs sh -c` runs its input; `xargs sh -c 'echo fixed'` runs a script of its own with the input as arguments.
+    const at = segment.argv.findIndex((a, i) => i > 0 && CODE_RUNNERS.test(a));
+    if (at < 0) return false;
+    const rest = segment.argv.slice(at + 1);
+    const c = rest.indexOf('-c');
+    if (c < 0) return rest.every((a) => a.startsWith('-') || a.includes('{}'));
+    const script = rest[c + 1];
+    return script === undefined || script === '--' || script.includes('{}');
+  }
+  if (!CODE_RUNNERS.test(name)) return false;
+  const operands = segment.argv.slice(1).filter((a) => !a.startsWith('-') && !/^(?:bypass|unrestricted|hidden)$/i.test(a));
+  return operands.length === 0 || (operands.length === 1 && operands[0] === '-');
+}
+/** The simple commands of each pipeline: a segment that reads the previous one's output continues it. */
+const PIPELINES = new WeakMap<readonly ShellSegment[], ShellSegment[][]>();
+function pipelines(segments: readonly ShellSegment[]): ShellSegment[][] {
+  const known = PIPELINES.get(segments);
+  if (known) return known;
+  const out: ShellSegment[][] = [];
+  PIPELINES.set(segments, out);
+  for (const segment of segments) {
+    if (segment.pipedFrom && out.length) out[out.length - 1]!.push(segment);
+    else out.push([segment]);
+  }
+  return out;
+}
+/** Files a download wrote (`curl -o f`, `wget -O f`, `curl … > f`), followed through later mv/cp/install/ln. */
+function downloadedThenRun(segments: readonly ShellSegment[]): ShellSegment | undefined {
+  const files = new Set<string>();
+  for (const segment of segments) {
+    const name = commandName(segment);
+    const argv = segment.argv;
+    if (/^(?:curl|wget|aria2c|invoke-webrequest|iwr|scp|rsync)$/.test(name)) {
+      for (let i = 1; i < argv.length; i++) if (/^(?:-o|-O|--output|--output-document|-outfile)$/i.test(argv[i]!) && argv[i + 1]) files.add(argv[i + 1]!);
+      for (const a of argv) { const m = /^--output(?:-document)?=(.+)$/.exec(a); if (m) files.add(m[1]!); }
+      if (/^(?:scp|rsync)$/.test(name) && argv.some((a) => /^[\w.@-]+:/.test(a))) { const last = argv[argv.length - 1]; if (last && !last.includes(':')) files.add(last); }
+      for (const r of segment.redirects) if (r.operator === '>' || r.operator === '>>') files.add(r.target);
+      continue;
+    }
+    if (/^(?:mv|cp|install|ln|link|rsync)$/.test(name)) {
+      const ops = argv.slice(1).filter((a) => !a.startsWith('-'));
+      if (ops.length >= 2 && ops.slice(0, -1).some((o) => files.has(o))) files.add(ops[ops.length - 1]!);
+      continue;
+    }
+    if (!files.size) continue;
+    const strip = (a: string) => a.replace(/^\.\//, '');
+    const known = new Set([...files].map(strip));
+    if (known.has(strip(argv[0] ?? ''))) return segment;
+    if (CODE_RUNNERS.test(name) && argv.slice(1).some((a) => known.has(strip(a)))) return segment;
+  }
+  return undefined;
+}
+/** An uploader reading its input: `curl --data-binary @-`, `curl -T -`, `nc host port`, `socat - TCP:…`. */
+function uploadsInput(segment: ShellSegment): boolean {
+  const name = commandName(segment);
+  const args = segment.argv.slice(1);
+  if (/^(?:curl|http|https|xh)$/.test(name)) return args.some((a) => /@-$|^-$/.test(a)) || args.some((a, i) => /^(?:-T|--upload-file)$/.test(a) && args[i + 1] === '-');
+  if (name === 'wget') return args.some((a) => /--post-file=(?:-|\/dev\/stdin)/.test(a));
+  if (/^(?:nc|ncat|netcat)$/.test(name)) return !args.some((a) => /^-[a-z]*l/.test(a)) && args.filter((a) => !a.startsWith('-')).length >= 2;
+  if (name === 'socat') return args.some((a) => /^(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a));
+  return false;
+}
+/** Reads files from this machine onto its output. */
+const FILE_SOURCES = /^(?:tar|bsdtar|cat|zip|gzip|bzip2|xz|zstd|base64|7z|cpio|pax|openssl|xxd|od|find)$/;
+/** A file sent over a raw socket: `socat OPEN:key TCP:host:port`. */
+function uploadsFile(segment: ShellSegment): string | undefined {
+  const args = segment.argv.slice(1);
+  if (commandName(segment) === 'socat' && args.some((a) => /(?:^|!!)(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a)) && args.some((a) => /^(?:open|pipe|gopen|file):|^\.?\//i.test(a.replace(/^['"]/, '')))) return 'socat';
+  return undefined;
+}
+/** Where credentials are kept: reading them by any program puts them into the conversation. */
+const CREDENTIAL_STORE = /\/\.ssh\/(?:id_[^/]*(?<!\.pub)|[^/]*_key)$|\/\.aws\/(?:credentials|sso\/cache\/[^/]+)$|\/\.config\/gh\/hosts\.yml$|\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|\/\.cargo\/credentials(?:\.toml)?$|\/\.docker\/config\.json$|\/\.kube\/config$|\/\.netrc$|\/\.git-credentials$|\/\.pgpass$|\/\.gnupg\/(?:private-keys[^/]*(?:\/.*)?|secring\.gpg)$|\/library\/keychains\/.+|\/\.password-store\/.+|^\/etc\/(?:shadow|gshadow|master\.passwd)$|\/\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials\/.*)$|\/\.azure\/(?:accesstokens\.json|msal_token_cache\.\w+)$/i;
+/** Text every credential store's path holds: arguments without it are not resolved. */
+const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.cargo|\.docker|\.kube|netrc|credentials|pgpass|gnupg|keychain|password-store|shadow|master\.passwd|\.azure|id_/i;
+/** Programs that name a credential file without showing it. */
+const NOT_A_READ = /^(?:ls|test|\[|\[\[|stat|chmod|chown|chgrp|file|ssh-add|ssh|scp|sftp|mkdir|touch|rm|echo|printf|wc|ssh-keygen|git|cd|export|unset|install|realpath|dirname|basename|readlink|mv|cp|ln|tee|gpg|gpg2|aws|gcloud|az|kubectl|docker|helm|op)$/;
+const FORK_LOOP = /\b(?:while|until)\s+(?:true|:|false|\/\S*(?:true|false)|\[\[?\s*(?:1|true)\s*\]\]?|\(\(\s*1\s*\)\))\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)|\bfor\s*\(\([^;)]*;\s*;[^)]*\)\)\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)/;
+
+/** A function that calls itself (or through another) in the background: a fork bomb by another name. */
+function recursiveBackgroundFunction(line: string): boolean {
+  const defs = [...line.matchAll(/(?:function\s+)?([\w:.-]+)\s*\(\)\s*\{([^}]*)\}/g)].map((m) => ({ name: m[1]!, body: m[2]! }));
+  if (!defs.length) return false;
+  const calls = new Map(defs.map((d) => [d.name, defs.filter((o) => new RegExp(`(?:^|[\\s;&|(])${o.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(d.body)).map((o) => o.name)]));
+  const background = new Set(defs.filter((d) => /[^&]&(?!&)|&\s*$/.test(d.body)).map((d) => d.name));
+  // A cycle through the call graph that passes a function which backgrounds something.
+  for (const start of calls.keys()) {
+    const seen = new Set<string>();
+    const stack = [...(calls.get(start) ?? [])];
+    let viaBackground = background.has(start);
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (background.has(next)) viaBackground = true;
+      if (next === start && viaBackground) return true;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(calls.get(next) ?? []));
+    }
+  }
+  return false;
+}
+
+/** Deletion calls in code, and system paths they may be given. */
+const SYSTEM_DELETION_IN_CODE = /\b(?:unlink|rmtree|rmSync|rmdirSync|remove|removedirs|rm_rf|rm_r|Remove-Item|delete)\s*\(|\bunlink\s+(?:glob|<)|Remove-Item\b/;
+const SYSTEM_PATH_IN_CODE = /['"(\s](?:\/(?:etc|usr|bin|sbin|boot|lib|lib64|var|System|Library)(?:\/[^'"\s)]*)?|[A-Za-z]:\\{1,2}Windows(?:\\{1,2}[^'"\s)]*)?)['")\s]/;
+
+function metadataRequest(action: ParsedAction): string | undefined {
+  const text = action.command ?? Object.values(action.input).filter((v) => typeof v === 'string').join(' ');
+  return action.urls.find((u) => METADATA_ENDPOINT.test(u)) ?? (METADATA_ENDPOINT.test(text) ? text.match(METADATA_ENDPOINT)![0] : undefined);
+}
+
+const KINDS: Record<HarmKind, KindSpec> = {
+  data_destruction: {
+    rule: 'system_data_destruction',
+    verdict: 'require_approval',
+    description: "Erasing disks, volumes, partitions, backups, restore points, user accounts or the registry, on Linux, macOS and Windows (diskutil, diskpart, format, vssadmin, dscl, Remove-LocalUser, reg delete, Remove-Item -Recurse of the system or a home).",
+    stake: 'what it destroys cannot be brought back by the project or by git',
+    alternative: 'Delete only what the task names, inside the project; leave disks, backups, accounts and the registry to the user.',
+    factors: ['irreversible', 'system_modification', 'file_deletion'],
+    extra(action) {
+      for (const segment of action.segments) {
+        const code = inlineCodeText(segment);
+        if (code && SYSTEM_DELETION_IN_CODE.test(code) && SYSTEM_PATH_IN_CODE.test(code)) return { what: 'deletes system files in code', shown: `${commandName(segment)} code`, verdict: 'block' };
+      }
+      return null;
+    },
+  },
+  safety_control: {
+    rule: 'safety_control_disabled',
+    verdict: 'require_approval',
+    description: 'Switching off a safety control of the machine: firewalls (iptables, ufw, pf, netsh advfirewall), SIP and Gatekeeper, SELinux and AppArmor, Microsoft Defender and its exclusions, audit and event logs, boot protections, git hooks and commit signing.',
+    stake: 'the machine or the repository loses a protection the user set up',
+    alternative: 'Work within the protection; if the task truly needs it off, say why and let the user switch it off.',
+    factors: ['safety_control', 'system_modification'],
+  },
+  secret_leak: {
+    rule: 'secret_leak',
+    verdict: 'block',
+    description: "Secrets leaving by any channel: credential files archived, copied to cloud storage, sent with rsync/scp/nc, DNS lookups that carry data, interpreters printing keys, searches for key material across the machine, the cloud metadata endpoint's credentials.",
+    stake: 'credentials leave their place and can be used by whoever gets the copy',
+    alternative: 'Leave credential files where they are; check that a credential is configured with the tool’s own status command.',
+    factors: ['secrets', 'exfiltration'],
+    extra(action) {
+      const endpoint = metadataRequest(action);
+      if (endpoint) return { what: "asks the cloud metadata service, whose answers include the machine's cloud credentials", shown: endpoint, verdict: 'block' };
+      for (const pipeline of pipelines(action.segments)) {
+        const upload = pipeline.findIndex(uploadsInput);
+        if (upload > 0 && pipeline.slice(0, upload).some((s) => FILE_SOURCES.test(commandName(s)))) {
+          return { what: 'sends files of this machine to another host', shown: pipeline.map((s) => s.argv.slice(0, 3).join(' ')).join(' | ').slice(0, 80), verdict: 'require_approval' };
+        }
+      }
+      for (const segment of action.segments) {
+        const upload = uploadsFile(segment);
+        if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
+        const code = inlineCodeText(segment);
+        if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
+        if (!NOT_A_READ.test(commandName(segment)) && (segment.argv.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
+          const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
+          const store = [...segment.argv.slice(1), ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
+          if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };
+        }
+      }
+      return null;
+    },
+  },
+  privilege_escalation: {
+    rule: 'privilege_escalation',
+    verdict: 'require_approval',
+    description: 'Raising privileges: root shells (su, sudo -i/-s, sudo bash, pkexec, doas), runas and Start-Process -Verb RunAs, administrator group membership, setuid bits and capabilities, and changes made with sudo (sudo rm, sudo chown …).',
+    stake: 'with administrator rights one mistake reaches the whole machine',
+    alternative: 'Run it without administrator rights, or tell the user what needs them and why.',
+    factors: ['privileged', 'privilege_escalation'],
+    extra(action) {
+      for (const segment of action.segments) {
+        if (!segment.privileged) continue;
+        const name = commandName(segment);
+        // `sudo -i`, `sudo -s`, `doas -s`: the wrapper with no command of its own opens a root shell.
+        if (!segment.argv.length && segment.wrappers.length) return { what: 'opens a root shell', shown: segment.wrappers.join(' ') };
+        if (SHELLS.has(name) && !segment.argv.slice(1).some((a) => a === '-c' || (!a.startsWith('-') && name !== 'su'))) return { what: 'opens a root shell', shown: segment.wrappers.concat(segment.argv).join(' ') };
+        if (PRIVILEGED_CHANGES.has(name) && !(name === 'sed' && !segment.argv.some((a) => /^-[a-zA-Z]*i/.test(a)))) return { what: 'changes files or processes with administrator rights', shown: segment.wrappers.concat(segment.argv).join(' ').slice(0, 80) };
+      }
+      return null;
+    },
+  },
+  network_exposure: {
+    rule: 'network_exposure',
+    verdict: 'require_approval',
+    description: 'Exposing a service or a shell to the network: tunnels (ngrok, cloudflared, tailscale funnel, ssh -R), shells on a socket (socat … EXEC), remote login, Remote Desktop and PowerShell remoting switched on, firewall rules that let traffic in.',
+    stake: 'anyone who reaches the port reaches this machine',
+    alternative: 'Keep the service on localhost; if it must be reachable, let the user open it.',
+    factors: ['network_exposure', 'network_request'],
+  },
+  shared_infrastructure: {
+    rule: 'shared_infrastructure_takedown',
+    verdict: 'require_approval',
+    description: "Taking down what others use: pruning every image and volume, removing every container, dropping database clusters, stopping shared services (databases, docker, web servers, sshd), rewriting the machine's network, DNS, routes, firmware and boot configuration.",
+    stake: 'it stops or destroys infrastructure other people and programs rely on',
+    alternative: 'Act on the project’s own containers, databases and services by name; leave the machine’s to the user.',
+    factors: ['shared_infrastructure', 'system_modification'],
+    extra(action) {
+      const line = action.command;
+      // Quoted text is data (`echo 'while true; do x & done'`); a loop that waits, breaks or exits is bounded.
+      if (!line || !line.includes('&') || !/\b(?:while|until|for)\b|\(\)\s*\{/.test(line)) return null;
+      const code = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
+      if (!/\b(?:wait|break|exit|return)\b/.test(code) && (FORK_LOOP.test(code) || recursiveBackgroundFunction(code))) return { what: 'starts background jobs without end and exhausts the machine', shown: code.slice(0, 60), verdict: 'block' };
+      return null;
+    },
+  },
+  hidden_code: {
+    rule: 'hidden_code_execution',
+    verdict: 'block',
+    description: 'Code nobody has read, run: a download or a socket piped into any shell or interpreter (also through xargs), a downloaded file run after it was renamed, decoded or escaped text run as code (base64 -d | sh, printf \\x.. | bash, python b64decode + system), encoded PowerShell, Invoke-Expression of a download, rg --pre.',
+    stake: 'what runs is not what anyone can read in the command',
+    alternative: 'Write the code out where it can be read (a file in the project), read it, then run it if it is what you expect.',
+    factors: ['code_execution', 'unreviewed_code'],
+    extra(action) {
+      for (const pipeline of pipelines(action.segments)) {
+        const runner = pipeline.findIndex((s, i) => i > 0 && runsInput(s));
+        if (runner > 0 && pipeline.slice(0, runner).some((s) => (FETCHERS.test(commandName(s)) && !s.argv.some((a) => a === '--help' || a === '-h' || a === '--version')) || isDecoder(s))) {
+          return { what: 'runs code it downloads or decodes', shown: pipeline.map((s) => s.argv.slice(0, 2).join(' ')).join(' | ').slice(0, 80) };
+        }
+      }
+      const run = downloadedThenRun(action.segments);
+      if (run) return { what: 'runs a file it has just downloaded', shown: run.argv.slice(0, 3).join(' ') };
+      for (const segment of action.segments) {
+        const name = commandName(segment);
+        if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && segment.dynamic[i] && /base64|xxd|\\x[0-9a-f]{2}|openssl/.test(a))) return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };
+        const code = inlineCodeText(segment);
+        if (code && /b64decode|base64\.|frombase64string|decode\(\s*['"]base64|atob\(|Buffer\.from\([^)]*base64/i.test(code) && /\b(?:os\.system|os\.popen|exec|eval|execSync|Invoke-Expression|iex|system)\s*\(|shell\s*=\s*True|\bInvoke-Expression\b|\biex\b/.test(code)) return { what: 'runs decoded text as code', shown: `${name} code` };
+      }
+      return null;
+    },
+  },
+};
+
+const STRENGTH: Record<string, number> = { allow: 0, warn: 1, modify: 2, require_approval: 3, block: 4 };
+
+function kindRule(kind: HarmKind): ReviewRule {
+  const spec = KINDS[kind];
+  return builtInRule({
+    name: spec.rule,
+    description: spec.description,
+    reads: 'action',
+    check({ action }) {
+      let best: { what: string; shown: string; verdict: VerdictKind } | null = null;
+      for (const hit of harmHits(action) as HarmHit[]) {
+        if (hit.entry.kind !== kind) continue;
+        const verdict = hit.entry.verdict ?? spec.verdict;
+        if (!best || STRENGTH[verdict]! > STRENGTH[best.verdict]!) best = { what: hit.entry.what, shown: hit.shown, verdict };
+      }
+      const extra = spec.extra?.(action);
+      if (extra) {
+        const verdict = extra.verdict ?? spec.verdict;
+        if (!best || STRENGTH[verdict]! > STRENGTH[best.verdict]!) best = { what: extra.what, shown: extra.shown, verdict };
+      }
+      if (!best) return null;
+      return {
+        verdict: best.verdict,
+        score: best.verdict === 'block' ? 0.95 : best.verdict === 'require_approval' ? 0.85 : 0.6,
+        factors: spec.factors,
+        reason: `${best.shown} ${best.what}: ${spec.stake}. ${best.verdict === 'block' ? 'This is not allowed.' : best.verdict === 'warn' ? 'Make sure the task calls for it.' : 'A person must approve it.'}`,
+        alternative: spec.alternative,
+      };
+    },
+  });
+}
+
+/** One rule per kind of harm, in the catalogue's order. */
+export const HARM_RULES: readonly ReviewRule[] = (Object.keys(KINDS) as HarmKind[]).map(kindRule);
