@@ -186,6 +186,27 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/gateway/approvals/slack/{channel}': {
+      post: {
+        summary: "Slack's interactivity Request URL: a click on Approve or Reject of a request's message",
+        description:
+          'Authenticated by Slack\'s request signature (X-Slack-Signature v0, X-Slack-Request-Timestamp within approvals.delivery.slack_tolerance_s), not an operator token. The Slack user must map to an operator with the approver role; the button carries the request id and its digest.',
+        tags: ['gates'],
+        security: [],
+        parameters: [{ name: 'channel', in: 'path', required: true, schema: { type: 'string' }, description: 'The Slack channel name in approvals.channels.' }],
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { payload: { type: 'string', description: 'The block_actions payload, JSON.' } } } } } },
+        responses: {
+          '200': { description: 'Answered.', content: json(ref('Ok')) },
+          '202': { description: 'Stored; applied when the owner of the session is back.', content: json(ref('Accepted')) },
+          '400': { description: '`invalid_payload`', content: json(ref('Error')) },
+          '401': { description: '`missing_signature`, `stale_timestamp`, `invalid_signature`', content: json(ref('Error')) },
+          '403': { description: '`unmapped_slack_user`, `forbidden: …` (told to the user in Slack)', content: json(ref('Error')) },
+          '404': { description: '`unknown_channel`, `unknown_request`', content: json(ref('Error')) },
+          '409': { description: '`request_already_answered: …`, `digest_mismatch: …`', content: json(ref('Error')) },
+          '422': { description: '`unsupported_interaction`, `unknown_action`, `invalid_field: value`', content: json(ref('Error')) },
+        },
+      },
+    },
     '/gateway/openapi.json': {
       get: { summary: 'This document', tags: ['hitl'], security: [], responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },
