@@ -10,3 +10,4 @@ export { eventually, type EventuallyOptions } from './eventually.js';
 export { operatorHeaders, operatorToken } from './operators.js';
 export { type AttributeValue, decodeJsonTraces, decodeProtobufTraces, OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 export { browser, CHROMIUM, type FirstRender, logIn, measureFirstRender, WardenUp } from './warden-up.js';
+export { type SlackCall, slackInteraction, SlackWebApi } from './slack-web-api.js';

@@ -35,7 +35,8 @@ export function slackMessage(request: GateRequestRecord, consoleUrl: string | un
   if (pending) {
     blocks.push({
       type: 'actions',
-      block_id: `warden_request.${request.request_id}`,
+      // Slack asks for a new block_id for each version of a message: the digest names the version.
+      block_id: `warden_request.${request.request_id}.${(request.digest ?? '').slice(0, 16)}`,
       elements: [
         { type: 'button', action_id: 'approve', style: 'primary', text: { type: 'plain_text', text: 'Approve' }, value: buttonValue(request) },
         { type: 'button', action_id: 'reject', style: 'danger', text: { type: 'plain_text', text: 'Reject' }, value: buttonValue(request) },
