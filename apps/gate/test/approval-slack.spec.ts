@@ -139,7 +139,7 @@ describe('the Slack approval channel', () => {
   it('posts each held action with chat.postMessage as Slack documents it; refuses a wrong signature, an expired timestamp and users who are not approvers; a signed click of an approver approves, and the message is updated', async () => {
     const session = f.newSession();
     const verdict = await f.verdict(session, { action: { kind: 'tool_use', tool: 'Bash', input: { command: 'rails db:migrate' } }, reasons: ['Command with medium risk'] });
-    const post = (await eventually('chat.postMessage for the held action', () => posted(session)[0]))!;
+    const post = await eventually('chat.postMessage for the held action', () => posted(session)[0]);
 
     // The request Warden made, field by field against chat.postMessage's documented arguments.
     expect(post.method).toBe('chat.postMessage');
@@ -148,7 +148,7 @@ describe('the Slack approval channel', () => {
     expect(post.args.channel).toBe(CHANNEL);
     expect(post.args.unfurl_links).toBe('false');
     expect(Object.keys(post.args).sort()).toEqual(['blocks', 'channel', 'text', 'unfurl_links']);
-    const requestId = (await f.waitOn('gate', session, 'gate.requested'))[0]!.body.payload.request_id as string;
+    const requestId = ((await f.waitOn('gate', session, 'gate.requested'))[0]!.body.payload as { request_id: string }).request_id;
     const request = await requestOf(requestId);
     expect(request.status).toBe('pending');
     const blocks = post.args.blocks as Record<string, any>[];
@@ -220,6 +220,30 @@ describe('the Slack approval channel', () => {
     expect(await interaction(click(current, 'approve', SLACK_APPROVER))).toEqual({ status: 200, body: { status: 'ok' } });
     expect((await f.waitDecision(session, verdict.payload.action_id)).payload).toMatchObject({ decision: 'allow', operator_id: OPERATOR, updated_input: { command: 'rake db:migrate:status' } });
     expect(posted(session)).toHaveLength(1);
+  });
+
+  it('threads each session: its next request is posted in the thread of its first message', async () => {
+    const session = f.newSession();
+    const first = await f.verdict(session, { action: { kind: 'tool_use', tool: 'Bash', input: { command: 'rails db:migrate' } }, reasons: ['Command with medium risk'] });
+    const opening = await eventually('the first message of the session', () => posted(session)[0]);
+    expect(opening.args.thread_ts).toBeUndefined();
+    const message = { channel: CHANNEL, ts: tsOf(opening), blocks: opening.args.blocks as Record<string, any>[] };
+    expect(await interaction(click(message, 'approve', SLACK_APPROVER))).toEqual({ status: 200, body: { status: 'ok' } });
+    await f.waitDecision(session, first.payload.action_id);
+
+    const second = await f.verdict(session, { action: { kind: 'tool_use', tool: 'Bash', input: { command: 'rails db:migrate:redo' } }, reasons: ['Command with medium risk'] });
+    const reply = await eventually('the second message of the session', () => posted(session)[1]);
+    expectDocumentedRequest(reply);
+    expect(reply.args).toMatchObject({ channel: CHANNEL, thread_ts: message.ts });
+    expect(Object.keys(reply.args).sort()).toEqual(['blocks', 'channel', 'text', 'thread_ts', 'unfurl_links']);
+    expect(tsOf(reply)).not.toBe(message.ts);
+    // Its buttons answer the second request, and its update goes to the reply itself.
+    const replied = { channel: CHANNEL, ts: tsOf(reply), blocks: reply.args.blocks as Record<string, any>[] };
+    expect(await interaction(click(replied, 'reject', SLACK_APPROVER))).toEqual({ status: 200, body: { status: 'ok' } });
+    expect((await f.waitDecision(session, second.payload.action_id)).payload).toMatchObject({ decision: 'deny' });
+    const update = await eventually('chat.update of the reply', () => slack.of('chat.update').find((c) => c.args.ts === replied.ts));
+    expect(update.args.text).toContain('Rejected');
+    expect(posted(session)).toHaveLength(2);
   });
 });
 

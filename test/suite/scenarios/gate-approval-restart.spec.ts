@@ -98,7 +98,7 @@ describe('a gate killed while an approval is pending in Slack', () => {
 
     // What the delivery recorded (the message's ts) is in JetStream before the kill: wait for the outbox to say so.
     const outbox = new RecordStore<{ message?: { ts: string }; queue: unknown[] }>(bus.nc, GATE_APPROVAL_BUCKET);
-    await eventually('the posted message kept with the request', async () => (await outbox.get(`oncall.${requested.request_id}`))?.value, (entry) => entry?.message?.ts === post.answer.ts && entry.queue.length === 0);
+    await eventually('the posted message kept with the request', async () => (await outbox.get(`oncall.${requested.request_id}`))?.value, (entry) => entry?.message?.ts === post.answer.ts && entry?.queue.length === 0);
 
     await first.kill();
     const restarted = await startGate('gate-restarted');

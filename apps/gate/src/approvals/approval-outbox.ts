@@ -134,8 +134,9 @@ export class ApprovalOutbox implements ApprovalNotices {
   private async sweep(): Promise<void> {
     for (const key of await this.store.keys()) {
       if (this.timers.has(key)) continue;
+      // Other records share the bucket (a Slack channel's threads, `thread.…`): only entries with a queue are deliveries.
       const entry = (await this.store.get(key))?.value;
-      if (entry?.queue.length) this.schedule(key, Math.max(0, entry.next_at - this.now()));
+      if (Array.isArray(entry?.queue) && entry.queue.length) this.schedule(key, Math.max(0, entry.next_at - this.now()));
     }
   }
 

@@ -133,6 +133,7 @@ export function resolveApprovalSettings(document: unknown, defaults: ApprovalDel
     const name = c.name === undefined ? `${String(c.type)}-${i}` : c.name;
     if (typeof name !== 'string' || !isSubjectToken(name)) fail(`${where}.name must be letters, digits, - and _`);
     if (channels.some((x) => x.name === name)) fail(`${where}: channel name ${String(name)} is used twice`);
+    if (name === 'thread') fail(`${where}.name: thread is kept for the Slack channels' threads`);
     if (c.type === 'webhook') {
       const known = ['type', 'name', 'url', 'secret', 'secret_env', 'secret_file'];
       const extra = Object.keys(c).filter((k) => !known.includes(k));

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { BusConnection } from '@warden/messaging';
+import { GATE_APPROVAL_BUCKET } from '@warden/contracts';
+import { BusConnection, RecordStore } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, MetricsRegistry, type Logger } from '@warden/observability';
 import { OperatorStore } from '@warden/operator-auth';
@@ -8,7 +9,7 @@ import type { GateOptions } from '../config.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
 import { ApprovalOutbox, type ApprovalChannel } from './approval-outbox.js';
 import type { ApprovalSettings } from './approval-settings.js';
-import { SlackChannel } from './slack-channel.js';
+import { SlackChannel, type SlackThread } from './slack-channel.js';
 import { APPROVAL_OPERATORS, APPROVAL_SETTINGS, SLACK_CHANNELS, SlackInteractionsController } from './slack-interactions.controller.js';
 import { WebhookChannel } from './webhook-channel.js';
 
@@ -37,9 +38,13 @@ class OutboxLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     { provide: APPROVAL_SETTINGS, useFactory: (options: GateOptions) => options.approvals, inject: [GATE_OPTIONS] },
     {
       provide: CHANNELS,
-      useFactory: (settings: ApprovalSettings): ApprovalChannel[] =>
-        settings.channels.map((c) => (c.type === 'slack' ? new SlackChannel(c, settings.consoleUrl, settings.delivery.timeoutMs) : new WebhookChannel(c, settings.consoleUrl, settings.delivery.timeoutMs))),
-      inject: [APPROVAL_SETTINGS],
+      useFactory: (settings: ApprovalSettings, bus: BusConnection): ApprovalChannel[] =>
+        settings.channels.map((c) =>
+          c.type === 'slack'
+            ? new SlackChannel(c, settings.consoleUrl, settings.delivery.timeoutMs, new RecordStore<SlackThread>(bus.nc, GATE_APPROVAL_BUCKET))
+            : new WebhookChannel(c, settings.consoleUrl, settings.delivery.timeoutMs),
+        ),
+      inject: [APPROVAL_SETTINGS, BusConnection],
     },
     { provide: SLACK_CHANNELS, useFactory: (channels: ApprovalChannel[]) => channels.filter((c): c is SlackChannel => c instanceof SlackChannel), inject: [CHANNELS] },
     { provide: APPROVAL_OPERATORS, useFactory: (bus: BusConnection) => new OperatorStore(bus.nc), inject: [BusConnection] },

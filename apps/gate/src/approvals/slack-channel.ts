@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebClient, type KnownBlock } from '@slack/web-api';
 import type { GateRequestRecord } from '@warden/gate';
+import { RecordConflictError, type RecordStore } from '@warden/messaging';
 import type { ApprovalChannel, OutboxEntry } from './approval-outbox.js';
 import type { SlackChannelSettings } from './approval-settings.js';
 
@@ -11,6 +12,12 @@ const STATUS_TEXT: Record<string, string> = {
   rejected: ':no_entry: Rejected',
   timed_out: ':hourglass: Timed out',
 };
+
+/** The message that started a session's thread in a Slack channel. */
+export interface SlackThread {
+  channel: string;
+  ts: string;
+}
 
 /** The value of an Approve / Reject button: the request and the digest of what the message shows. */
 export function buttonValue(request: GateRequestRecord): string {
@@ -66,6 +73,8 @@ export class SlackChannel implements ApprovalChannel {
     readonly settings: SlackChannelSettings,
     private readonly consoleUrl: string | undefined,
     timeoutMs: number,
+    /** The first message of each session (`thread.<channel>.<agent>.<session>` in warden_gate_approvals): later ones reply in its thread. */
+    private readonly threads?: RecordStore<SlackThread>,
   ) {
     this.name = settings.name;
     // Retries are the outbox's (with its backoff, across restarts); the client makes one call.
@@ -79,8 +88,23 @@ export class SlackChannel implements ApprovalChannel {
       await this.client.chat.update({ channel: entry.message.channel, ts: entry.message.ts, text, blocks });
       return { delivered: entry.queue.length, message: entry.message };
     }
-    const posted = await this.client.chat.postMessage({ channel: this.settings.channel, text, blocks, unfurl_links: false });
+    // Threaded per session: the session's first request starts the thread, the next ones reply in it.
+    const threadKey = `thread.${this.name}.${latest.agent_id}.${latest.session_id}`;
+    const thread = (await this.threads?.get(threadKey))?.value;
+    const posted = await this.client.chat.postMessage({
+      channel: thread?.channel ?? this.settings.channel,
+      text,
+      blocks,
+      unfurl_links: false,
+      ...(thread ? { thread_ts: thread.ts } : {}),
+    });
     if (!posted.ts || !posted.channel) throw new Error('chat.postMessage answered without channel and ts');
+    if (!thread && this.threads) {
+      await this.threads.write(threadKey, { channel: posted.channel, ts: posted.ts }, undefined).catch((error: unknown) => {
+        // Another request of the session started the thread first: this one stays where it is.
+        if (!(error instanceof RecordConflictError)) throw error;
+      });
+    }
     return { delivered: entry.queue.length, message: { channel: posted.channel, ts: posted.ts } };
   }
 
