@@ -179,6 +179,12 @@ describe('console', () => {
       expect(drill.text).toContain('data-shape="diamond"');
       expect(drill.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect((await f.request('GET', '/sessions/nope-nope', { headers: { cookie: viewerCookie } })).status).toBe(404);
+
+      // The answer of a gate request, in the drill-down: who, through which channel, with which digest, after how long.
+      const digest = 'ab'.repeat(32);
+      await f.publish('gate', 'gate.responded', { session_id: s, payload: { request_id: 'req-1', gate_id: 'migrations', approved: true, approver: 'alice', response_ms: 42_000, outcome: 'approved', channel: 'slack', digest } });
+      const answered = await eventually('the answer in the drill-down', async () => (await f.request('GET', `/sessions/${s}`, { headers: { cookie: viewerCookie } })).text, (text) => text.includes('id="session-answers"'));
+      expect(answered).toContain(`gate <strong>migrations</strong>: approved by alice via <span class="channel">slack</span> after 42 s · digest <code title="${digest}">${digest.slice(0, 16)}</code>`);
     });
 
     it("shows a session's open breakers, patterns and its agent's level, from KV and the bus", async () => {
