@@ -99,6 +99,24 @@ describe('console', () => {
       expect((await act(approverCookie, '/api/agents/agent-1/level', { command: 'pin', level: 1 })).status).toBe(403);
     });
 
+    it('answers a gate request only for an approver, with the CSRF token and the digest of what was shown', async () => {
+      const digest = 'a'.repeat(64);
+      expect((await act(viewerCookie, '/api/requests/req-1/respond', { approved: true, digest })).status).toBe(403);
+      expect(JSON.parse((await act(approverCookie, '/api/requests/req-1/respond', { approved: true, digest }, { origin: f.url })).text).reason).toBe('csrf_check_failed');
+      for (const [body, reason] of [
+        [{ approved: true }, 'missing_required_field: digest (of the request the page showed)'],
+        [{ approved: true, digest: 'abc' }, 'missing_required_field: digest (of the request the page showed)'],
+        [{ approved: 'yes', digest }, 'invalid_field: approved (true or false)'],
+      ] as const) {
+        const answer = await act(approverCookie, '/api/requests/req-1/respond', body);
+        expect([answer.status, JSON.parse(answer.text).reason]).toEqual([422, reason]);
+      }
+      // Checked, then sent to the gate (which nothing answers here).
+      const sent = await act(approverCookie, '/api/requests/req-1/respond', { approved: true, digest });
+      expect(sent.status).toBe(503);
+      expect(JSON.parse(sent.text)).toMatchObject({ status: 'error', calls: [{ method: 'POST', path: '/gateway/requests/req-1/respond', status: 503 }] });
+    });
+
     it('refuses a change without the CSRF token or from another origin', async () => {
       const s = session();
       const noToken = await act(approverCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' }, { origin: f.url });
@@ -161,6 +179,12 @@ describe('console', () => {
       expect(drill.text).toContain('data-shape="diamond"');
       expect(drill.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect((await f.request('GET', '/sessions/nope-nope', { headers: { cookie: viewerCookie } })).status).toBe(404);
+
+      // The answer of a gate request, in the drill-down: who, through which channel, with which digest, after how long.
+      const digest = 'ab'.repeat(32);
+      await f.publish('gate', 'gate.responded', { session_id: s, payload: { request_id: 'req-1', gate_id: 'migrations', approved: true, approver: 'alice', response_ms: 42_000, outcome: 'approved', channel: 'slack', digest } });
+      const answered = await eventually('the answer in the drill-down', async () => (await f.request('GET', `/sessions/${s}`, { headers: { cookie: viewerCookie } })).text, (text) => text.includes('id="session-answers"'));
+      expect(answered).toContain(`gate <strong>migrations</strong>: approved by alice via <span class="channel">slack</span> after 42 s · digest <code title="${digest}">${digest.slice(0, 16)}</code>`);
     });
 
     it("shows a session's open breakers, patterns and its agent's level, from KV and the bus", async () => {

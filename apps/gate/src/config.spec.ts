@@ -51,6 +51,6 @@ describe('gate configuration', () => {
     const list = file('list.yaml', '- id: x\n');
     expect(() => loadGateConfig({ GATE_CONFIG: list })).toThrow(new ConfigurationError(`GATE_CONFIG: ${list}: human gates configuration must be a mapping`));
     const unknown = file('typo.yaml', 'standard_gate: {}\n');
-    expect(() => loadGateConfig({ GATE_CONFIG: unknown })).toThrow(`GATE_CONFIG: ${unknown}: unknown setting standard_gate (standard_gates, gates)`);
+    expect(() => loadGateConfig({ GATE_CONFIG: unknown })).toThrow(`GATE_CONFIG: ${unknown}: unknown setting standard_gate (standard_gates, gates, approvals)`);
   });
 });

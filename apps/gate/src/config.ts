@@ -1,6 +1,23 @@
 import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadSettingsFile } from '@warden/settings-loader';
 import { resolveGateSettings, type HumanGate } from '@warden/gate';
+import { resolveApprovalSettings, type ApprovalDelivery, type ApprovalSettings } from './approvals/approval-settings.js';
+
+/**
+ * The defaults of the approval channels' delivery (GATE_CONFIG `approvals.delivery` overrides each, in
+ * snake_case): 8 attempts, the first retry after 1 s, doubling up to 60 s; 10 s per HTTP call; a
+ * replica's claim on a delivery lapses after 30 s and every replica looks for deliveries left undone
+ * every 15 s; Slack requests more than 300 s (5 minutes, Slack's own advice) from now are refused.
+ */
+export const APPROVAL_DELIVERY_DEFAULTS: ApprovalDelivery = {
+  attempts: 8,
+  backoffMs: 1_000,
+  maxBackoffMs: 60_000,
+  timeoutMs: 10_000,
+  claimMs: 30_000,
+  sweepMs: 15_000,
+  slackToleranceS: 300,
+};
 
 /**
  * The gate's configuration. Its environment is the shared one (see loadServiceRuntime; HTTP port 3105
@@ -9,6 +26,9 @@ import { resolveGateSettings, type HumanGate } from '@warden/gate';
  * - `GATE_CONFIG`: path of the human gates configuration (JSON when its name ends in .json, YAML otherwise):
  *   overrides of the standard gates and custom gates, over their defaults by the settings merge rule
  *   (@warden/settings). Absent: the four standard gates of seed 002 §6.1 with their defaults. Read at start.
+ *   Its `approvals` section lists the approval channels (Slack, signed webhooks; none by default) and
+ *   their delivery settings over APPROVAL_DELIVERY_DEFAULTS; secrets there may be named by environment
+ *   variable (`secret_env`, `bot_token_env`, `signing_secret_env`) or file (`…_file`).
  * - `GATE_INBOX_DIR`: the command inbox directory of FR-11.4 (`<dir>/<session_id>/<id>.json`). Absent:
  *   no inbox; commands come over HTTP and the bus only.
  * - `GATE_INBOX_SCAN_MS` (default 1000): how often the inbox is scanned besides file-system events.
@@ -28,6 +48,7 @@ export interface GateOptions {
   inbox?: { dir: string; scanMs: number };
   commandReplyTimeoutMs: number;
   agentUserApprovals: boolean;
+  approvals: ApprovalSettings;
 }
 
 export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig {
@@ -37,7 +58,9 @@ export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig
     ...loadServiceRuntime('gate', env),
     gate: {
       ...(configPath ? { configPath } : {}),
-      gates: loadSettingsFile('GATE_CONFIG', configPath, resolveGateSettings, { error: ConfigurationError }),
+      ...loadSettingsFile('GATE_CONFIG', configPath, (document) => ({ gates: resolveGateSettings(document), approvals: resolveApprovalSettings(document, APPROVAL_DELIVERY_DEFAULTS, env) }), {
+        error: ConfigurationError,
+      }),
       ...(inboxDir ? { inbox: { dir: inboxDir, scanMs: integerFromEnv(env, 'GATE_INBOX_SCAN_MS', 1000, 10) } } : {}),
       commandReplyTimeoutMs: integerFromEnv(env, 'GATE_COMMAND_REPLY_TIMEOUT_MS', 15_000, 1),
       agentUserApprovals: booleanFromEnv(env, 'GATE_AGENT_USER_APPROVALS', true),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATOR_REJECTION_PROMPT, validateMessage } from '@warden/contracts';
+import { approvalDigest } from '@warden/gate';
 import { eventually } from '@warden/testing';
 import { AGENT, GateFixture, OPERATOR } from './gate-fixture.js';
 
@@ -97,7 +98,7 @@ describe('human gates', () => {
     expect(f.on('decision', session)).toHaveLength(0);
 
     const answer = await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, {
-      body: { approved: true, conditions: ['Take a backup first', 'Run it on staging before'] },
+      body: { approved: true, digest: request.payload.digest, conditions: ['Take a backup first', 'Run it on staging before'] },
     });
     expect(answer).toEqual({ status: 200, body: { status: 'ok' } });
     const decision = await f.waitDecision(session, verdict.payload.action_id);
@@ -131,7 +132,7 @@ describe('human gates', () => {
   });
 
   it('refuses an answer to an unknown request (404) and to one already answered (409), changing nothing', async () => {
-    expect(await f.http('POST', '/gateway/requests/no-such-request/respond', { body: { approved: true } })).toEqual({
+    expect(await f.http('POST', '/gateway/requests/no-such-request/respond', { body: { approved: true, digest: '0'.repeat(64) } })).toEqual({
       status: 404,
       body: { status: 'error', reason: 'unknown_request' },
     });
@@ -141,7 +142,11 @@ describe('human gates', () => {
     const id = request.payload.request_id as string;
     expect((await f.http('POST', `/gateway/requests/${id}/respond`, { body: {} })).body).toEqual({ status: 'error', reason: 'missing_required_field: approved' });
     expect((await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: false, conditions: ['x'] } })).status).toBe(422);
-    expect((await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: true } })).body).toEqual({ status: 'ok' });
+    expect((await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: true } })).body).toEqual({
+      status: 'error',
+      reason: 'missing_required_field: digest (approve exactly what was shown: send the digest of the request you read)',
+    });
+    expect((await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: true, digest: request.payload.digest } })).body).toEqual({ status: 'ok' });
     await f.waitDecision(session, verdict.payload.action_id);
     expect(await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: false } })).toEqual({
       status: 409,
@@ -150,7 +155,7 @@ describe('human gates', () => {
     expect(f.on('decision', session)).toHaveLength(1);
     expect(f.on('gate', session, 'gate.responded')).toHaveLength(1);
     // An unpause that names a request it does not hold is refused the same way.
-    expect((await f.command(session, 'unpause', { request_id: id })).body).toEqual({ status: 'error', reason: 'request_already_answered: approved' });
+    expect((await f.command(session, 'unpause', { request_id: id, digest: request.payload.digest })).body).toEqual({ status: 'error', reason: 'request_already_answered: approved' });
   });
 
   it('times out: escalates, then denies by the default on-timeout policy', async () => {
@@ -169,7 +174,7 @@ describe('human gates', () => {
     const record = f.recorder.messages.findIndex((m) => m.body.type === 'gate.escalated' && m.body.session_id === session);
     const answer = f.recorder.messages.findIndex((m) => m.body.type === 'gate.responded' && m.body.session_id === session);
     expect(record).toBeLessThan(answer);
-    expect((await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, { body: { approved: true } })).status).toBe(409);
+    expect((await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, { body: { approved: true, digest: request.payload.digest } })).status).toBe(409);
   });
 
   it('times out and approves when the gate says on_timeout: approve', async () => {
@@ -189,7 +194,7 @@ describe('human gates', () => {
     const request = await requested(session);
     expect(request.payload).toMatchObject({ gate_id: 'production_deploy', phase: 'deployment', summary: 'Production deployment requested: Bash kubectl apply -f deploy/' });
     expect(request.payload.details).toMatchObject({ phase: 'deployment', environment: 'production' });
-    await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, { body: { approved: true } });
+    await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, { body: { approved: true, digest: request.payload.digest } });
     await f.waitDecision(session, first.payload.action_id);
     // Approved for the rest of this phase: the next deployment action passes.
     const second = await f.verdict(session, bash('kubectl rollout status deploy/app'));
@@ -238,11 +243,43 @@ describe('human gates', () => {
     const request = await requested(session);
     const second = await f.verdict(session, bash('./migrate up 2'));
     await f.waitBuffered(session, 2);
-    await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, { body: { approved: true } });
+    await f.http('POST', `/gateway/requests/${request.payload.request_id}/respond`, { body: { approved: true, digest: request.payload.digest } });
     await f.waitDecision(session, second.payload.action_id);
     expect(f.on('gate', session, 'gate.requested')).toHaveLength(1);
     expect(f.on('decision', session).map((m) => (m.body.payload as { action_id: string; decision: string }).decision)).toEqual(['allow', 'allow']);
     expect(f.on('decision', session).map((m) => (m.body.payload as { action_id: string }).action_id)).toEqual([first.payload.action_id, second.payload.action_id]);
+  });
+
+  it('approves exactly what was shown: an approval with a stale digest is refused (409), the current one accepted', async () => {
+    const session = f.newSession();
+    const verdict = await f.verdict(session, bash('./migrate up 3'));
+    const request = await requested(session);
+    const id = request.payload.request_id as string;
+    const shown = (await f.http('GET', `/gateway/requests/${id}`)).body;
+    // The digest covers what every channel shows: session, agent, gate, tool, input and why it was held.
+    expect(shown.digest).toBe(approvalDigest({ session_id: session, agent_id: AGENT, gate_id: 'migrations', summary: 'Migration requested: ./migrate up 3', details: { action: { tool: 'Bash', input: { command: './migrate up 3' } } } }));
+    expect(request.payload.digest).toBe(shown.digest);
+    expect((await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: true, digest: 'abc' } })).status).toBe(422);
+
+    // Another operator rewrites the held action after it was shown: the request shows the new input, under a new digest.
+    expect((await f.command(session, 'rewrite', { original_trace_id: verdict.trace_id, new_content: JSON.stringify({ command: './migrate up 3 --dry-run' }) })).status).toBe(200);
+    const now = (await f.http('GET', `/gateway/requests/${id}`)).body;
+    expect(now.details.action.input).toEqual({ command: './migrate up 3 --dry-run' });
+    expect(now.digest).not.toBe(shown.digest);
+
+    const stale = await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: true, digest: shown.digest } });
+    expect(stale).toEqual({ status: 409, body: { status: 'error', reason: 'digest_mismatch: the action changed since it was shown; read the request again and answer what it shows now' } });
+    // The same refusal through the session's approve endpoint.
+    expect((await f.command(session, 'approve', { request_id: id, digest: shown.digest })).status).toBe(409);
+    expect(f.on('decision', session)).toHaveLength(0);
+    expect((await f.http('GET', `/gateway/requests/${id}`)).body.status).toBe('pending');
+
+    expect(await f.http('POST', `/gateway/requests/${id}/respond`, { body: { approved: true, digest: now.digest } })).toEqual({ status: 200, body: { status: 'ok' } });
+    const decision = await f.waitDecision(session, verdict.payload.action_id);
+    expect(decision.payload).toMatchObject({ decision: 'allow', decided_by: 'operator', updated_input: { command: './migrate up 3 --dry-run' } });
+    const [responded] = await f.waitOn('gate', session, 'gate.responded');
+    expect(responded!.body.payload).toMatchObject({ approved: true, channel: 'api', digest: now.digest });
+    expect((await f.http('GET', `/gateway/requests/${id}`)).body).toMatchObject({ status: 'approved', channel: 'api', answered_digest: now.digest });
   });
 
   it('counts gate requests by gate and outcome in its metrics', async () => {

@@ -13,6 +13,12 @@ export const GATE_CONTEXT_BUCKET = 'warden_gate_context';
 /** Human gate approval requests by request id, pending and answered (answered ones stay to reject stale answers). */
 export const GATE_REQUEST_BUCKET = 'warden_gate_requests';
 
+/**
+ * The approval channels' outbox (`<channel>.<request>`): what is still to be sent to Slack or a webhook
+ * for a request, and the Slack message already posted for it (so a restarted gate updates it, never posts twice).
+ */
+export const GATE_APPROVAL_BUCKET = 'warden_gate_approvals';
+
 /** The stream that holds the messages of paused sessions until they are flushed. */
 export const GATE_BUFFER_STREAM = 'WARDEN_GATE_BUFFER';
 

@@ -146,6 +146,7 @@ export {
   GATE_BUFFER_STREAM,
   GATE_CONTEXT_BUCKET,
   GATE_REQUEST_BUCKET,
+  GATE_APPROVAL_BUCKET,
   GATE_SESSION_BUCKET,
   gateBufferStreamSubject,
   gateBufferSubject,

@@ -52,6 +52,10 @@ export interface Resolution {
   decided_by: 'operator' | 'gate_timeout';
   conditions?: string[];
   reason?: string;
+  /** The approval channel an operator answered through (api, console, slack, …). */
+  channel?: string;
+  /** The approval digest the operator answered (what they were shown). */
+  digest?: string;
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -71,6 +71,7 @@ export function requestedMessage(at: SessionAddress, pending: PendingRequest, re
       details: request.details,
       on_timeout: pending.on_timeout,
       expires_at: pending.expires_at,
+      ...(request.digest ? { digest: request.digest } : {}),
     },
   });
 }
@@ -97,6 +98,8 @@ export function respondedMessage(
       ...(flush.conditions ? { conditions: flush.conditions } : {}),
       response_ms: answer.responseMs,
       outcome: answer.outcome as MessageOf<'gate.responded'>['payload']['outcome'],
+      ...(flush.channel && !answer.timedOut ? { channel: flush.channel } : {}),
+      ...(flush.digest && flush.request_id === pending.request_id ? { digest: flush.digest } : {}),
     },
   });
 }

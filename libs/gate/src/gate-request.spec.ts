@@ -1,10 +1,11 @@
-import { answerProblem, checkAnswer, outcomeOf, type GateRequestRecord } from './gate-request.js';
+import { answerProblem, approvalDigest, checkAnswer, digestProblem, outcomeOf, rewrittenRequest, type GateRequestRecord } from './gate-request.js';
 
 describe('gate request answers', () => {
   it('takes approve, reject with a reason, and approve with conditions', () => {
-    expect(checkAnswer({ approved: true })).toEqual({ ok: true, answer: { approved: true } });
+    const digest = 'a'.repeat(64);
+    expect(checkAnswer({ approved: true, digest })).toEqual({ ok: true, answer: { approved: true, digest } });
     expect(checkAnswer({ approved: false, reason: ' Not now ' })).toEqual({ ok: true, answer: { approved: false, reason: 'Not now' } });
-    expect(checkAnswer({ approved: true, conditions: ['Backup first'] })).toEqual({ ok: true, answer: { approved: true, conditions: ['Backup first'] } });
+    expect(checkAnswer({ approved: true, digest, conditions: ['Backup first'] })).toEqual({ ok: true, answer: { approved: true, digest, conditions: ['Backup first'] } });
   });
 
   it('refuses answers without a decision, with bad conditions, or conditions on a rejection', () => {
@@ -12,6 +13,21 @@ describe('gate request answers', () => {
     expect(checkAnswer({ approved: 'yes' })).toMatchObject({ ok: false });
     expect(checkAnswer({ approved: true, conditions: [''] })).toMatchObject({ ok: false });
     expect(checkAnswer({ approved: false, conditions: ['x'] })).toMatchObject({ ok: false });
+  });
+
+  it('approves only with the digest of what was shown: missing, malformed and stale digests are refused', () => {
+    expect(checkAnswer({ approved: true })).toMatchObject({ ok: false, reason: expect.stringMatching(/^missing_required_field: digest/) });
+    expect(checkAnswer({ approved: true, digest: 'ABC' })).toMatchObject({ ok: false, reason: expect.stringMatching(/^invalid_field: digest/) });
+    const record = { session_id: 's-1', agent_id: 'a-1', gate_id: 'g', summary: 'why', details: { action: { tool: 'Bash', input: { command: 'ls' } } } } as unknown as GateRequestRecord;
+    const digest = approvalDigest(record);
+    expect(digestProblem({ ...record, digest }, digest)).toBeNull();
+    const rewritten = rewrittenRequest({ ...record, digest }, { command: 'ls -la' });
+    expect(rewritten.digest).not.toBe(digest);
+    expect(digestProblem(rewritten, digest)).toMatch(/^digest_mismatch: /);
+    // Each shown field counts.
+    for (const change of [{ session_id: 's-2' }, { agent_id: 'a-2' }, { gate_id: 'h' }, { summary: 'other' }, { details: { action: { tool: 'Write', input: { command: 'ls' } } } }]) {
+      expect(approvalDigest({ ...record, ...change })).not.toBe(digest);
+    }
   });
 
   it('must name a pending request', () => {

@@ -14,7 +14,7 @@ import {
   resumedMessage,
   type SessionAddress,
 } from './gate-messages.js';
-import { outcomeOf, type GateRequestRecord } from './gate-request.js';
+import { approvalDigest, outcomeOf, type GateRequestRecord } from './gate-request.js';
 import type { HitlCommand } from './hitl-command.js';
 import { approvalKey, detailsOf, gateContext, summaryOf, triggeredGates, type GateContext, type HumanGate, type SessionFacts } from './human-gates.js';
 import { openWindow, startFlush, withRequest, withReversible, withRewrite, type FlushState, type InterventionRecord, type PendingRequest, type SessionRelayState } from './relay-state.js';
@@ -241,6 +241,8 @@ export function answerOf(view: GateView, pending: PendingRequest, flush: FlushSt
           status: outcome,
           answered_at: now.toISOString(),
           approver,
+          ...(flush.channel && flush.decided_by !== 'gate_timeout' ? { channel: flush.channel } : {}),
+          ...(flush.digest && flush.request_id === pending.request_id ? { answered_digest: flush.digest } : {}),
           ...(flush.reason ? { reason: flush.reason } : {}),
           ...(flush.conditions ? { conditions: flush.conditions } : {}),
         }
@@ -289,6 +291,8 @@ export function unpauseResolution(command: HitlCommand, commandId: string): { re
       decided_by: 'operator',
       ...(command.conditions ? { conditions: command.conditions } : {}),
       ...(command.reason ? { reason: command.reason } : {}),
+      ...(command.channel ? { channel: command.channel } : {}),
+      ...(command.digest ? { digest: command.digest } : {}),
     },
     how: {
       causeId: commandId,
@@ -345,9 +349,7 @@ function requestsFor(view: GateView, verdict: Verdict, hold: Hold, now: Date): {
       action_id: verdict.payload.action_id,
     };
     const context = hold.context!;
-    requests.push({
-      pending,
-      record: {
+    const base: GateRequestRecord = {
         request_id: pending.request_id,
         gate_id: gate.id,
         session_id: verdict.session_id,
@@ -364,8 +366,8 @@ function requestsFor(view: GateView, verdict: Verdict, hold: Hold, now: Date): {
         requested_at: pending.requested_at,
         expires_at: pending.expires_at,
         status: 'pending',
-      },
-    });
+    };
+    requests.push({ pending, record: { ...base, digest: approvalDigest(base) } });
   }
   return requests;
 }

@@ -18,6 +18,10 @@ export interface HitlCommand {
   request_id?: string;
   /** hitl_unpause: approval with conditions. */
   conditions?: string[];
+  /** hitl_unpause of a request: the approval digest of what the operator was shown (a stale one is refused). */
+  digest?: string;
+  /** hitl_unpause: the approval channel the answer came through (api, console, slack, …). */
+  channel?: string;
   /** hitl_pause: an operator's emergency stop; the agent stops until the pause is approved. */
   stop_agent?: boolean;
 }
@@ -121,6 +125,15 @@ export function checkHitlCommand(input: unknown): CommandCheck {
       if (command.resolution === 'reject') return fail('invalid_field: conditions (only an approval has conditions)');
       if (conditions.length) command.conditions = conditions.map((c: string) => c.trim());
     }
+    if (raw.digest !== undefined && raw.digest !== null) {
+      if (typeof raw.digest !== 'string' || !/^[a-f0-9]{64}$/.test(raw.digest)) return fail("invalid_field: digest (the 64 hex digits of the request's digest)");
+      if (!command.request_id) return fail('invalid_field: digest (a digest answers a request: give request_id too)');
+      command.digest = raw.digest;
+    }
+    if (raw.channel !== undefined && raw.channel !== null) {
+      if (typeof raw.channel !== 'string' || !/^[a-z][a-z0-9_-]{0,31}$/.test(raw.channel)) return fail('invalid_field: channel (a channel name, e.g. api, console, slack)');
+      command.channel = raw.channel;
+    }
     if (command.resolution === 'reject' && command.original_trace_id) {
       return fail('invalid_field: resolution (a rewrite approves; it cannot be rejected in the same command)');
     }
@@ -148,6 +161,8 @@ export function checkCommandMessage(message: MessageOf<'gate.command'>): Command
     ...(p.resolution !== undefined ? { resolution: p.resolution } : {}),
     ...(p.request_id !== undefined ? { request_id: p.request_id } : {}),
     ...(p.conditions !== undefined ? { conditions: p.conditions } : {}),
+    ...(p.digest !== undefined ? { digest: p.digest } : {}),
+    ...(p.channel !== undefined ? { channel: p.channel } : {}),
     ...(p.stop_agent !== undefined ? { stop_agent: p.stop_agent } : {}),
   });
 }

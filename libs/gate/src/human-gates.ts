@@ -230,8 +230,9 @@ const CUSTOM_GATE_DEFAULTS = { phase: '*', on_timeout: 'deny', once_per: 'action
  */
 export function resolveGateSettings(document: unknown = {}): HumanGate[] {
   if (!isSettingsMapping(document)) throw new ConditionError('human gates configuration must be a mapping');
-  const unknown = Object.keys(document).filter((k) => k !== 'standard_gates' && k !== 'gates');
-  if (unknown.length) throw new ConditionError(`unknown setting ${unknown.join(', ')} (standard_gates, gates)`);
+  // `approvals` (the approval channels) is the gate service's own section of the same file.
+  const unknown = Object.keys(document).filter((k) => k !== 'standard_gates' && k !== 'gates' && k !== 'approvals');
+  if (unknown.length) throw new ConditionError(`unknown setting ${unknown.join(', ')} (standard_gates, gates, approvals)`);
   return resolveGates(document as GateSettings);
 }
 

@@ -3,7 +3,7 @@ export { type BufferEntry, type DecisionEntry, entryContent, type InjectEntry, t
 export { stateHash } from './canonical-hash.js';
 export { approvalGoesToAgentUser, type Decision, decisionForHeld, decisionFromVerdict, type Resolution } from './decision-policy.js';
 export { type OutgoingMessage } from './flush-plan.js';
-export { answerProblem, checkAnswer, type GateRequestRecord } from './gate-request.js';
+export { answerProblem, approvalDigest, checkAnswer, digestProblem, type GateRequestRecord, rewrittenRequest, type ShownRequest, shownRequest } from './gate-request.js';
 export {
   answerOf,
   type CommandOutcome,

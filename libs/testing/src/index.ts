@@ -9,4 +9,5 @@ export { ContractHarness, type ContractSuiteOptions, describeServiceContract } f
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { operatorHeaders, operatorToken } from './operators.js';
 export { type AttributeValue, decodeJsonTraces, decodeProtobufTraces, OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
-export { browser, CHROMIUM, type FirstRender, logIn, measureFirstRender, WardenUp } from './warden-up.js';
+export { browser, CHROMIUM, PHONE, type FirstRender, logIn, measureFirstRender, WardenUp } from './warden-up.js';
+export { type SlackCall, slackInteraction, SlackWebApi } from './slack-web-api.js';

@@ -13,12 +13,20 @@ const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** A browser with a fresh profile (its own cookies): one per person in a test. */
-export async function browser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/** A phone's screen: 390×844 CSS pixels at 3×, touch, the viewport meta tag honoured. */
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } as const;
+
+/**
+ * A browser with a fresh profile (its own cookies): one per person in a test. A desktop window by
+ * default; `PHONE` (or another screen) for a small one.
+ */
+export async function browser(
+  screen: { viewport: { width: number; height: number }; deviceScaleFactor?: number; isMobile?: boolean; hasTouch?: boolean } = { viewport: { width: 1360, height: 900 } },
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   // Loaded here, not at the top: most tests that import the harness never open a browser.
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'warden-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1360, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, ...screen });
   return {
     context,
     async close() {

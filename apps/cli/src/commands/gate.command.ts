@@ -36,6 +36,7 @@ interface RequestRow {
   details: unknown;
   expires_at: string;
   status: string;
+  digest?: string;
 }
 
 interface SessionRow {
@@ -105,7 +106,7 @@ async function sessionCommand(api: Api, session: string, agent: string, action: 
   return expectOk(await call(api, 'POST', `/gateway/sessions/${encodeURIComponent(session)}/${action}`, body));
 }
 
-async function respond(api: Api, requestId: string, answer: { approved: boolean; reason?: string; conditions?: string[] }): Promise<Body> {
+async function respond(api: Api, requestId: string, answer: { approved: boolean; reason?: string; conditions?: string[]; digest?: string }): Promise<Body> {
   return expectOk(await call(api, 'POST', `/gateway/requests/${encodeURIComponent(requestId)}/respond`, answer));
 }
 
@@ -166,7 +167,7 @@ async function interactive(api: Api): Promise<number> {
       const choice = await ask('[a]pprove, approve with [c]onditions, [r]eject, [s]kip? ');
       if (choice === 'a' || choice === 'c') {
         const conditions = choice === 'c' ? (await ask('Conditions (comma-separated): ')).split(',').map((c) => c.trim()).filter(Boolean) : [];
-        done(api, await respond(api, r.request_id, { approved: true, ...(conditions.length ? { conditions } : {}) }), `approved ${r.request_id}`);
+        done(api, await respond(api, r.request_id, { approved: true, ...(r.digest ? { digest: r.digest } : {}), ...(conditions.length ? { conditions } : {}) }), `approved ${r.request_id}`);
         answeredSessions.add(`${r.agent_id}.${r.session_id}`);
       } else if (choice === 'r') {
         const reason = await ask('Reason for rejection: ');
@@ -211,7 +212,8 @@ Subcommands:
   requests [--status S]                  gate requests: pending (default), approved, rejected, timed_out, all
   interactive                            ask about each pending request and paused session in turn
   approve SESSION                        unpause and flush, approving what waits for approval
-  approve --request ID [--condition C]   approve a gate request (repeat --condition for conditional approval)
+  approve --request ID [--condition C]   approve a gate request (repeat --condition for conditional approval);
+          [--digest D]                   prints what it approves; --digest approves only if that is still it
   reject SESSION [--reason R]            tell the agent "action rejected by operator, do not retry" first,
                                          deny what waits for approval, flush the rest
   reject --request ID [--reason R]       reject a gate request
@@ -245,6 +247,7 @@ Examples:
     agent: { type: 'string' },
     request: { type: 'string' },
     condition: { type: 'string', multiple: true },
+    digest: { type: 'string' },
     reason: { type: 'string' },
     prompt: { type: 'string' },
     trace: { type: 'string' },
@@ -306,7 +309,14 @@ Examples:
           if (sub === 'reject' && conditions.length) throw new UsageError('--condition goes with approve');
           if (requestId) {
             if (session) throw new UsageError('give either a session or --request');
-            const result = await respond(api, requestId, { approved: sub === 'approve', ...(reason ? { reason } : {}), ...(conditions.length ? { conditions } : {}) });
+            let digest = values.digest as string | undefined;
+            if (sub === 'approve' && !digest) {
+              // An approval approves what it was shown: the request as read now, printed.
+              const shown = expectOk(await call(api, 'GET', `/gateway/requests/${encodeURIComponent(requestId)}`)) as unknown as RequestRow;
+              if (!api.json) out.line(`approving ${shown.gate_id}: ${shown.summary}\n  ${short((shown.details as { action?: unknown })?.action ?? shown.details, 400)}`);
+              digest = shown.digest;
+            }
+            const result = await respond(api, requestId, { approved: sub === 'approve', ...(digest ? { digest } : {}), ...(reason ? { reason } : {}), ...(conditions.length ? { conditions } : {}) });
             done(api, result, `${sub === 'approve' ? 'approved' : 'rejected'} request ${requestId}${conditions.length ? ` with ${conditions.length} condition(s)` : ''}`);
             return 0;
           }

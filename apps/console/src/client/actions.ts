@@ -41,6 +41,13 @@ function describe(answer: Answer): string {
   return `Refused (${answer.status} ${answer.body.reason ?? 'error'})${answer.body.detail ? `: ${answer.body.detail}` : ''}${calls ? ` — ${calls}` : ''}`;
 }
 
+function answerText(button: HTMLButtonElement, answer: Answer): string {
+  if (button.dataset.action !== 'answer') return describe(answer);
+  if (answer.status < 300) return button.dataset.approved === 'true' ? 'Approved: the action runs.' : 'Rejected: the agent is told not to retry.';
+  if (answer.status === 409 && answer.body.reason?.startsWith('digest_mismatch')) return 'The action changed since this page was loaded: nothing was approved. Reload to see what it is now.';
+  return describe(answer);
+}
+
 async function act(button: HTMLButtonElement): Promise<void> {
   const { action, session, agent, trace } = button.dataset;
   let url: string;
@@ -52,6 +59,10 @@ async function act(button: HTMLButtonElement): Promise<void> {
     const form = button.closest('form')!;
     url = `/api/agents/${encodeURIComponent(button.dataset.agent!)}/level`;
     body = { command: button.dataset.command, level: Number(form.querySelector('select')!.value) };
+  } else if (action === 'answer') {
+    // A request of a human gate, answered with the digest of what the page shows.
+    url = `/api/requests/${encodeURIComponent(button.dataset.request!)}/respond`;
+    body = { approved: button.dataset.approved === 'true', digest: button.dataset.digest };
   } else {
     url = `/api/sessions/${encodeURIComponent(session!)}/${action}`;
     body = { agent_id: agent };
@@ -67,7 +78,11 @@ async function act(button: HTMLButtonElement): Promise<void> {
   report(button, 'Working…', false);
   try {
     const answer = await post(url, body);
-    report(button, describe(answer), answer.status >= 300);
+    report(button, answerText(button, answer), answer.status >= 300);
+    if (action === 'answer' && answer.status < 300) {
+      // Answered: the page's buttons are done (the finally below would enable this one again).
+      for (const b of document.querySelectorAll<HTMLButtonElement>('button[data-action="answer"]')) b.hidden = true;
+    }
   } catch (error) {
     report(button, `Failed: ${(error as Error).message}`, true);
   } finally {

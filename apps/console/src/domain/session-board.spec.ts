@@ -59,7 +59,10 @@ describe('session board', () => {
       recent: [{ action_id: 'a1', decision: 'allow' }],
     });
     expect(approval!.held[0]!.trace_id).toBeDefined();
-    board.apply(event('gate.responded', 5, { request_id: 'req-1', approved: true }));
+    board.apply(event('gate.responded', 5, { request_id: 'req-1', gate_id: 'security_findings', approved: true, approver: 'alice', response_ms: 12_400, outcome: 'approved', channel: 'slack', digest: 'd'.repeat(64) }));
+    expect(board.summary('agent-1.s1')!.answers).toEqual([
+      { request_id: 'req-1', gate_id: 'security_findings', outcome: 'approved', approver: 'alice', channel: 'slack', digest: 'd'.repeat(64), response_ms: 12_400, at: expect.any(String) },
+    ]);
     board.apply(decision('a2', 6));
     board.apply(event('hitl.resumed', 6, { operator_id: 'operator-xander', flushed: 1 }, { trace_id: 'W1' }));
     expect(board.approvals()).toEqual([]);

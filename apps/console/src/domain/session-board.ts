@@ -53,6 +53,18 @@ export interface Spend {
 }
 
 /** An action that ran against Warden's decision (action.ran_against_decision). */
+/** A human gate's request answered (gate.responded): who, through which channel, with which digest, how fast. */
+export interface GateAnswer {
+  request_id: string;
+  gate_id: string;
+  outcome: string;
+  approver: string;
+  channel?: string;
+  digest?: string;
+  response_ms: number;
+  at: string;
+}
+
 export interface Incident {
   action_id: string;
   at: string;
@@ -82,6 +94,8 @@ export interface SessionSummary {
   /** Undefined while no cost was recorded for the session: it has no spend data at all. */
   spend?: Spend;
   incidents: Incident[];
+  /** The session's answered gate requests, newest last (at most ANSWER_LIMIT). */
+  answers: GateAnswer[];
 }
 
 export interface Approval {
@@ -138,6 +152,7 @@ interface SessionState {
 export type BoardChange = { kind: 'session'; key: string } | { kind: 'agent'; agentId: string };
 
 const STEP_LIMIT = 200;
+const ANSWER_LIMIT = 20;
 
 /**
  * The console's picture of what runs, built from the events of the bus in whatever order the streams
@@ -298,6 +313,7 @@ export class SessionBoard {
         actions: 0,
         denied: 0,
         incidents: [],
+        answers: [],
       },
       events: [],
       seen: new Set(),
@@ -382,6 +398,19 @@ export class SessionBoard {
         break;
       case 'gate.responded':
         state.requests.delete(p.request_id);
+        s.answers = [
+          ...s.answers.filter((a) => a.request_id !== p.request_id),
+          {
+            request_id: String(p.request_id),
+            gate_id: String(p.gate_id ?? ''),
+            outcome: String(p.outcome ?? (p.approved ? 'approved' : 'rejected')),
+            approver: String(p.approver ?? ''),
+            ...(typeof p.channel === 'string' ? { channel: p.channel } : {}),
+            ...(typeof p.digest === 'string' ? { digest: p.digest } : {}),
+            response_ms: Number(p.response_ms) || 0,
+            at: event.at,
+          },
+        ].slice(-ANSWER_LIMIT);
         break;
       case 'breaker.cost_recorded': {
         const spend = (s.spend ??= { usd: 0, records: 0, prompt_tokens: 0, completion_tokens: 0, sources: [], models: [], last_at: event.at });

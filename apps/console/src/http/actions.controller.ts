@@ -55,6 +55,27 @@ export class ActionsController {
     return { status: 'ok', message_id: message.id };
   }
 
+  /**
+   * The answer to one request of a human gate (the approval page): approve or reject with the digest of
+   * what the page showed; the gate refuses it (409 digest_mismatch) when the action changed since.
+   */
+  @Post('requests/:request_id/respond')
+  @Requires('decide')
+  @HttpCode(200)
+  async respond(@Param('request_id') requestId: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(requestId)) throw unprocessable('invalid_field: request_id');
+    if (!isObject(body)) throw unprocessable('body_must_be_a_json_object');
+    if (typeof body.approved !== 'boolean') throw unprocessable('invalid_field: approved (true or false)');
+    if (typeof body.digest !== 'string' || !/^[a-f0-9]{64}$/.test(body.digest)) throw unprocessable('missing_required_field: digest (of the request the page showed)');
+    const auth = authenticationOf(req);
+    const reason = typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim().slice(0, 2000) : undefined;
+    const call = await this.gate.respond(requestId, { approved: body.approved, digest: body.digest, ...(reason ? { reason } : {}) }, { id: auth.operator.id, token: auth.token });
+    this.gateCalls.inc({ endpoint: 'respond', status: String(call.status) });
+    this.log.info({ operator_id: auth.operator.id, request_id: requestId, approved: body.approved, status: call.status }, 'operator answer to a gate request');
+    if (call.status >= 300) res.status(call.status);
+    return { status: call.status < 300 ? 'ok' : 'error', ...(call.status >= 300 ? { reason: call.body.reason } : {}), calls: [call] };
+  }
+
   @Post('sessions/:session_id/:action')
   @Requires('decide')
   @HttpCode(200)

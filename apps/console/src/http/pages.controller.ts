@@ -5,7 +5,9 @@ import { OperatorAuthenticator } from '@warden/operator-auth';
 import { buildCausalGraph } from '../domain/causal-graph.js';
 import { sessionKey } from '../domain/console-event.js';
 import { SessionBoard } from '../domain/session-board.js';
+import { GateClient } from '../live/gate-client.js';
 import { agentsBody } from '../views/agents-view.js';
+import { approvalMissingBody, approvalPageBody, type GateRequestView } from '../views/approval-page-view.js';
 import { approvalsBody } from '../views/approvals-view.js';
 import { html } from '../views/html.js';
 import { layout } from '../views/layout.js';
@@ -14,12 +16,13 @@ import { sessionsBody } from '../views/sessions-view.js';
 import { can, pageContext, pageOperator } from './page-auth.js';
 import { sendHtml } from './respond.js';
 
-/** The four pages, rendered on the server from the board; each then follows its live stream. */
+/** The pages (sessions, approvals and one approval request, agents, a session), rendered on the server from the board; each then follows its live stream. */
 @Controller()
 export class PagesController {
   constructor(
     private readonly board: SessionBoard,
     @Inject(OperatorAuthenticator) private readonly authenticator: OperatorAuthenticator,
+    private readonly gate: GateClient,
   ) {}
 
   @Get()
@@ -38,6 +41,22 @@ export class PagesController {
     const approvals = this.board.approvals();
     const body = approvalsBody(approvals, can(auth, 'decide'));
     sendHtml(req, res, layout(pageContext(auth, approvals.length), { title: 'Approvals', name: 'approvals', live: '/events?page=approvals', body }));
+  }
+
+  /** One request of a human gate, read from the gate as the operator: the page a Slack or webhook link opens. */
+  @Get('approvals/:request_id')
+  async approval(@Param('request_id') requestId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const auth = await pageOperator(this.authenticator, req, res);
+    if (!auth) return;
+    const ctx = pageContext(auth, this.board.approvals().length);
+    const found = /^[A-Za-z0-9_-]{1,128}$/.test(requestId) ? await this.gate.request(requestId, { id: auth.operator.id, token: auth.token }) : { status: 404, body: {} };
+    if (found.status !== 200) {
+      const status = found.status === 404 ? 404 : 502;
+      sendHtml(req, res, layout(ctx, { title: 'Approval', name: 'approval', live: '', body: approvalMissingBody(requestId, found.status, String(found.body.reason ?? 'error')) }), status);
+      return;
+    }
+    const request = found.body as unknown as GateRequestView;
+    sendHtml(req, res, layout(ctx, { title: `Approve ${request.details.action?.tool ?? request.gate_id}`, name: 'approval', live: '', body: approvalPageBody(request, can(auth, 'decide')) }));
   }
 
   @Get('agents')

@@ -2,7 +2,7 @@ import { OPERATOR_ID_HEADER, OPERATOR_REJECTION_PROMPT } from '@warden/contracts
 
 /** One call the console made to the gate's operator API, as the operator's page is told. */
 export interface GateCall {
-  method: 'POST';
+  method: 'GET' | 'POST';
   path: string;
   status: number;
   body: Record<string, unknown>;
@@ -57,13 +57,30 @@ export class GateClient {
     return calls;
   }
 
-  private async post(sessionId: string, endpoint: string, body: Record<string, unknown>, operator: { id: string; token: string }): Promise<GateCall> {
-    const path = `/gateway/sessions/${encodeURIComponent(sessionId)}/${endpoint}`;
+  /** A human gate's request as the gate holds it now (`GET /gateway/requests/<id>`), read as the operator. */
+  async request(requestId: string, operator: { id: string; token: string }): Promise<{ status: number; body: Record<string, unknown> }> {
+    const { status, body } = await this.call('GET', `/gateway/requests/${encodeURIComponent(requestId)}`, undefined, operator);
+    return { status, body };
+  }
+
+  /**
+   * The answer to a human gate's request (`POST /gateway/requests/<id>/respond`) with the digest of what
+   * the operator was shown: the gate refuses it (409 digest_mismatch) when the action changed since.
+   */
+  respond(requestId: string, answer: { approved: boolean; digest: string; reason?: string }, operator: { id: string; token: string }): Promise<GateCall> {
+    return this.call('POST', `/gateway/requests/${encodeURIComponent(requestId)}/respond`, { ...answer, channel: 'console' }, operator);
+  }
+
+  private post(sessionId: string, endpoint: string, body: Record<string, unknown>, operator: { id: string; token: string }): Promise<GateCall> {
+    return this.call('POST', `/gateway/sessions/${encodeURIComponent(sessionId)}/${endpoint}`, body, operator);
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body: Record<string, unknown> | undefined, operator: { id: string; token: string }): Promise<GateCall> {
     try {
       const response = await fetch(`${this.gateUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${operator.token}`, [OPERATOR_ID_HEADER]: operator.id },
-        body: JSON.stringify(body),
+        method,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${operator.token}`, [OPERATOR_ID_HEADER]: operator.id },
+        ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
       const text = await response.text();
@@ -73,9 +90,9 @@ export class GateClient {
       } catch {
         parsed = { status: 'error', reason: text.slice(0, 200) };
       }
-      return { method: 'POST', path, status: response.status, body: parsed };
+      return { method, path, status: response.status, body: parsed };
     } catch (error) {
-      return { method: 'POST', path, status: 503, body: { status: 'error', reason: `gate_unreachable: ${(error as Error).message}` } };
+      return { method, path, status: 503, body: { status: 'error', reason: `gate_unreachable: ${(error as Error).message}` } };
     }
   }
 }

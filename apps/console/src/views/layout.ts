@@ -7,7 +7,7 @@ export interface PageContext {
   approvals: number;
 }
 
-export type PageName = 'sessions' | 'approvals' | 'agents' | 'session';
+export type PageName = 'sessions' | 'approvals' | 'approval' | 'agents' | 'session';
 
 const NAV: { page: PageName; href: string; label: string }[] = [
   { page: 'sessions', href: '/', label: 'Sessions' },

@@ -24,6 +24,20 @@ function incidents(s: SessionSummary): Html {
 </section>`;
 }
 
+const seconds = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
+
+/** The session's answered gate requests: who answered, through which channel, with which digest, after how long. */
+function answers(s: SessionSummary): Html {
+  if (!s.answers.length) return html``;
+  return html`<section class="answers" id="session-answers" aria-label="Gate requests answered">
+<h2>Approvals answered</h2>
+<ul>${s.answers.map(
+    (a) =>
+      html`<li class="answer outcome-${a.outcome}" data-request="${a.request_id}">${time(a.at)} gate <strong>${a.gate_id}</strong>: ${a.outcome.replaceAll('_', ' ')} by ${a.approver}${a.channel ? html` via <span class="channel">${a.channel}</span>` : ''} after ${seconds(a.response_ms)}${a.digest ? html` · digest <code title="${a.digest}">${a.digest.slice(0, 16)}</code>` : ''}</li>`,
+  )}</ul>
+</section>`;
+}
+
 /** The parts of a drill-down the live stream replaces, by element id. */
 export interface SessionFragments {
   'session-header': Html;
@@ -45,6 +59,7 @@ ${s.goal ? html`<p class="goal">${s.goal}</p>` : ''}
   <dt>Spend</dt><dd class="spend-fact">${spendFact(s)}</dd>
 </dl>
 ${incidents(s)}
+${answers(s)}
 ${
   canDecide && s.status !== 'ended'
     ? html`<p class="actions">${

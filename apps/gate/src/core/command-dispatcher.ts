@@ -73,6 +73,8 @@ export function toMessage(command: HitlCommand, id: string): MessageOf<'gate.com
       ...(command.resolution !== undefined ? { resolution: command.resolution } : {}),
       ...(command.request_id !== undefined ? { request_id: command.request_id } : {}),
       ...(command.conditions !== undefined ? { conditions: command.conditions } : {}),
+      ...(command.digest !== undefined ? { digest: command.digest } : {}),
+      ...(command.channel !== undefined ? { channel: command.channel } : {}),
       ...(command.stop_agent ? { stop_agent: true } : {}),
     },
   });

@@ -146,6 +146,12 @@ export class HitlController {
     }
     const check = checkHitlCommand({ ...fields, ...(type ? { type } : {}), session_id: sessionId, operator_id: operatorOf(request).id });
     if (!check.ok) throw unprocessable(check.reason);
-    return sendOutcome(await this.dispatcher.dispatch(check.command), response);
+    const command = check.command;
+    // Answering a gate request approves what it showed: the approval names the digest it was shown.
+    if (command.type === 'hitl_unpause' && command.request_id && command.resolution !== 'reject' && !command.digest) {
+      throw unprocessable('missing_required_field: digest (approve exactly what was shown: send the digest of the request you read)');
+    }
+    if (command.type === 'hitl_unpause' && !command.channel) command.channel = 'api';
+    return sendOutcome(await this.dispatcher.dispatch(command), response);
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { GateRequestsController } from '../human-gates/gate-requests.controller.js';
+import { SlackInteractionsController } from '../approvals/slack-interactions.controller.js';
 import { HitlController } from './hitl.controller.js';
 import { OpenApiController } from './openapi.controller.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
@@ -29,7 +30,7 @@ describe('OpenAPI document of the operator API', () => {
     const documented = Object.entries(OPENAPI_DOCUMENT.paths)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
       .sort();
-    expect(documented).toEqual(routes(HitlController, GateRequestsController, OpenApiController));
+    expect(documented).toEqual(routes(HitlController, GateRequestsController, SlackInteractionsController, OpenApiController));
   });
 
   it('documents the FR-11.5 status codes of the four commands', () => {

@@ -74,6 +74,8 @@ export class GateRequestsController {
       request_id: requestId,
       ...(answer.reason ? { reason: answer.reason } : {}),
       ...(answer.conditions ? { conditions: answer.conditions } : {}),
+      ...(answer.digest ? { digest: answer.digest } : {}),
+      channel: answer.channel ?? 'api',
     });
     return sendOutcome(outcome, response);
   }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
-import { answerOf, flushPlanOf, onFlushed, type GateView, type OutgoingMessage, type SessionFacts, type StoredEntry } from '@warden/gate';
+import { answerOf, flushPlanOf, onFlushed, type GateRequestRecord, type GateView, type OutgoingMessage, type SessionFacts, type StoredEntry } from '@warden/gate';
 import type { GateMetrics } from '../core/gate-metrics.js';
 import type { GateStores } from '../core/gate-stores.js';
 import type { DecisionSender } from './decision-sender.js';
@@ -20,6 +20,8 @@ export interface FlushOptions<S extends Flushing> {
     get(session: S): Promise<SessionFacts | undefined>;
     put(session: S, facts: SessionFacts): Promise<void>;
   };
+  /** Told of each request the flush answered (the approval channels update their messages). */
+  answered?(record: GateRequestRecord): Promise<void>;
   /** Told after each message a flush published, with the count so far (a test stops the process there). */
   afterFlushed?(published: number): void;
 }
@@ -75,6 +77,7 @@ export class GateFlush<S extends Flushing> {
       const answer = answerOf(session, pending, state.flush!, stored, this.options.now());
       if (answer.record) {
         await this.options.stores.requests.put(answer.record);
+        await this.options.answered?.(answer.record);
         this.options.metrics.requests.inc({ gate: pending.gate_id, outcome: answer.outcome });
         this.options.metrics.responseTime.observe({ gate: pending.gate_id }, answer.responseMs / 1000);
       }

@@ -4,6 +4,9 @@ import type { Logger } from '@warden/observability';
 import {
   answerProblem,
   checkCommandMessage,
+  digestProblem,
+  rewrittenRequest,
+  type GateRequestRecord,
   factsAfter,
   holdOf,
   onIdleUnpause,
@@ -45,6 +48,18 @@ export interface RelayOptions {
   /** Told after each message a flush published, with the count so far (a test stops the process there). */
   afterFlushed?(published: number): void;
   now?: () => Date;
+  /**
+   * The approval channels (Slack, webhooks), told of each request stored, changed (a rewrite) and
+   * answered. They queue what they send in their outbox and return: never in the way of a decision.
+   */
+  approvals?: ApprovalNotices;
+}
+
+/** What the approval channels are told by the owner of the session. */
+export interface ApprovalNotices {
+  requested(record: GateRequestRecord): Promise<void>;
+  changed(record: GateRequestRecord): Promise<void>;
+  answered(record: GateRequestRecord): Promise<void>;
 }
 
 interface IndexEntry {
@@ -92,6 +107,7 @@ export class HitlRelay {
       log: options.log,
       now: this.now,
       facts: { get: (record) => this.factsOf(record), put: (record, facts) => this.putFacts(record, facts) },
+      answered: (request) => this.notify('answered', request),
       ...(options.afterFlushed ? { afterFlushed: options.afterFlushed } : {}),
     });
     this.sessions = new SessionHolder<SessionRecord>({
@@ -194,13 +210,48 @@ export class HitlRelay {
     const entry = indexed ? await this.stores.buffer.get(indexed.seq) : undefined;
     const { outcome, effects } = onRewrite(record, command, commandId, entry, this.now());
     await this.run(record, effects);
+    if (outcome.status === 'ok') await this.rewriteRequests(record, command);
     return outcome;
+  }
+
+  /** A rewritten action is a new content to approve: its requests show the new input, with a new digest. */
+  private async rewriteRequests(record: SessionRecord, command: HitlCommand): Promise<void> {
+    let input: unknown;
+    try {
+      input = JSON.parse(command.new_content!);
+    } catch {
+      return;
+    }
+    for (const pending of record.state?.requests ?? []) {
+      if (pending.trace_id !== command.original_trace_id) continue;
+      const stored = await this.stores.requests.get(pending.request_id);
+      if (!stored || stored.status !== 'pending') continue;
+      const next = rewrittenRequest(stored, input);
+      await this.stores.requests.put(next);
+      await this.notify('changed', next);
+    }
+  }
+
+  /** Tells the approval channels; a failure there is theirs to report, never the decision's. */
+  private async notify(what: keyof ApprovalNotices, request: GateRequestRecord): Promise<void> {
+    if (!this.options.approvals) return;
+    try {
+      await this.options.approvals[what](request);
+    } catch (error) {
+      this.options.log.error({ err: error, request_id: request.request_id, what }, 'could not queue the approval channels');
+    }
   }
 
   private async unpause(record: SessionRecord, command: HitlCommand, commandId: string, progress?: () => void): Promise<CommandOutcome> {
     if (command.request_id && !record.state?.requests.some((r) => r.request_id === command.request_id)) {
       const problem = answerProblem(await this.stores.requests.get(command.request_id));
       return { status: 'error', ...(problem ?? { code: 409, reason: 'request_already_answered' }) };
+    }
+    if (command.request_id && command.digest) {
+      // The approval approves exactly what was shown: checked here, in the session's lane, in order with rewrites.
+      const stored = await this.stores.requests.get(command.request_id);
+      const problem = stored ? digestProblem(stored, command.digest) : null;
+      if (problem) return { status: 'error', code: 409, reason: problem };
     }
     if (!record.state) {
       await this.run(record, onIdleUnpause(record, command, commandId, this.now()));
@@ -284,6 +335,7 @@ export class HitlRelay {
           const stored = await this.stores.requests.get(effect.pending.request_id);
           if (!stored) await this.stores.requests.put(effect.record);
           await this.options.publish(effect.message);
+          await this.notify('requested', stored ?? effect.record);
           if (!stored) this.options.metrics.requests.inc({ gate: effect.pending.gate_id, outcome: 'requested' });
           this.timers.arm(record.agentId, record.sessionId, effect.pending);
           break;

@@ -4,6 +4,8 @@ import { buildDeadLetter, MessagePublisher, onTheBus } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import type { HumanGate } from '@warden/gate';
 import { LOGGER, type Logger } from '@warden/observability';
+import { ApprovalOutbox } from '../approvals/approval-outbox.js';
+import { ApprovalsModule } from '../approvals/approvals.module.js';
 import type { GateOptions } from '../config.js';
 import { GateMetrics } from '../core/gate-metrics.js';
 import { GATE_OPTIONS } from '../core/gate-options.js';
@@ -39,7 +41,7 @@ export const RELAY_OPTIONS = Symbol('warden.gate.relay-options');
 
 /** The HITL relay on the bus: every verdict passes through it on its way to becoming a decision. */
 @Module({
-  imports: [HumanGatesModule],
+  imports: [HumanGatesModule, ApprovalsModule],
   controllers: [GateMessageHandlers],
   providers: [
     {
@@ -52,10 +54,12 @@ export const RELAY_OPTIONS = Symbol('warden.gate.relay-options');
         server: JetStreamServer,
         options: GateOptions,
         gates: readonly HumanGate[],
+        outbox: ApprovalOutbox,
       ): RelayOptions => {
         const partitions = server.options.topology.options.partitions;
         return {
           agentUserApprovals: options.agentUserApprovals,
+          ...(options.approvals.channels.length ? { approvals: outbox } : {}),
           // The agent hears of it on its dead-letter subject, as of any proposal Warden rejects.
           refuse: (verdict, reason) =>
             onTheBus('refusing a reused action id', () =>
@@ -80,7 +84,7 @@ export const RELAY_OPTIONS = Symbol('warden.gate.relay-options');
           partitions,
         };
       },
-      inject: [GateStores, MessagePublisher, GateMetrics, LOGGER, JetStreamServer, GATE_OPTIONS, HUMAN_GATES],
+      inject: [GateStores, MessagePublisher, GateMetrics, LOGGER, JetStreamServer, GATE_OPTIONS, HUMAN_GATES, ApprovalOutbox],
     },
     { provide: HitlRelay, useFactory: (options: RelayOptions) => new HitlRelay(options), inject: [RELAY_OPTIONS] },
     RelayLifecycle,

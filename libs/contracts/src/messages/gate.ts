@@ -21,6 +21,9 @@ export const GateRequested = defineMessage({
     ),
     on_timeout: Type.Optional(Type.Enum(['deny', 'approve'], { description: 'What happens when nobody answers in time.' })),
     expires_at: Type.Optional(Timestamp),
+    digest: Type.Optional(
+      Type.String({ pattern: '^[a-f0-9]{64}$', description: 'Approval digest: SHA-256 of what an approver is shown (session, agent, gate, tool, input, reason); an approval must carry it.' }),
+    ),
   }),
 });
 
@@ -38,6 +41,8 @@ export const GateResponded = defineMessage({
     conditions: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 32 })),
     response_ms: Type.Number({ minimum: 0 }),
     outcome: Type.Optional(Type.Enum(['approved', 'approved_with_conditions', 'rejected', 'timed_out'])),
+    channel: Type.Optional(Type.String({ maxLength: 32, description: 'The approval channel the operator answered through (api, console, slack, …).' })),
+    digest: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$', description: 'The approval digest the answer carried.' })),
   }),
 });
 
@@ -121,6 +126,10 @@ export const GateCommand = defineMessage({
     ),
     request_id: Type.Optional(Type.String({ maxLength: 128, description: 'hitl_unpause: the gate request this answers.' })),
     conditions: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 32, description: 'hitl_unpause: approval with conditions.' })),
+    digest: Type.Optional(
+      Type.String({ pattern: '^[a-f0-9]{64}$', description: 'hitl_unpause of a request: the approval digest of what the operator was shown; a stale one is refused.' }),
+    ),
+    channel: Type.Optional(Type.String({ maxLength: 32, description: 'hitl_unpause: the approval channel the answer came through (api, console, slack, …).' })),
     stop_agent: Type.Optional(
       Type.Boolean({ description: "hitl_pause: an operator's emergency stop: the agent is told to stop (control emergency_stop) until the pause is approved." }),
     ),

@@ -10,6 +10,7 @@ import {
   GATE_BUFFER_STREAM,
   GATE_CONTEXT_BUCKET,
   GATE_REQUEST_BUCKET,
+  GATE_APPROVAL_BUCKET,
   HOOK_SESSION_BUCKET,
   HOOK_SESSION_TTL_MS,
   GATE_SESSION_BUCKET,
@@ -235,6 +236,13 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
     {
       bucket: GATE_REQUEST_BUCKET,
       description: 'Human gate approval requests, pending and answered (answers to stale requests are refused).',
+      history: 1,
+      replicas: options.replicas,
+      ttlMs: 30 * 24 * 3_600_000,
+    },
+    {
+      bucket: GATE_APPROVAL_BUCKET,
+      description: "The gate's approval channels' outbox: what is still to be sent to Slack or a webhook per request, and the Slack message posted for it.",
       history: 1,
       replicas: options.replicas,
       ttlMs: 30 * 24 * 3_600_000,
