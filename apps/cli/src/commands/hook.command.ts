@@ -154,7 +154,8 @@ function install(values: Record<string, unknown>): number {
       out.line(`${adapter.title} hooks (${agentInstall.events.join(', ')}) → ${report.configFile}`);
       reportUsage(path, 'OTLP logs');
       for (const note of notes) out.line(note);
-      out.line(`Command shim → ${report.shim}${report.tokenFile ? `; agent ${agentId}'s token → ${report.tokenFile}` : ''}`);
+      if (report.shim) out.line(`Command shim → ${report.shim}${report.tokenFile ? `; agent ${agentId}'s token → ${report.tokenFile}` : ''}`);
+      else if (report.tokenFile) out.line(`Agent ${agentId}'s token → ${report.tokenFile}`);
       if (!token) noToken();
       for (const note of report.notes) out.line(note);
       return 0;
