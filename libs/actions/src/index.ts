@@ -19,5 +19,5 @@ export {
   tildeForm,
 } from './paths.js';
 export { sweAgentCommand, type SweAgentCommand } from './swe-agent.js';
-export { ACTION_FIELDS, commandOf, firstPath, readToolCall, urlsIn, type ToolCall } from './tool-call.js';
+export { ACTION_FIELDS, commandOf, firstPath, readToolCall, urlsIn, withCommandLine, type ToolCall } from './tool-call.js';
 export { toolShape, type ToolKind } from './vocabulary.js';
