@@ -218,3 +218,92 @@ describe('warden hook install --agent codex', () => {
     expect(existsSync(shim())).toBe(false);
   });
 });
+
+/**
+ * `warden hook install --agent antigravity`: agy's hooks.json as measured on agy 1.1.x (stbenjam/skillsaw
+ * docs/rules/antigravity-hooks-valid.md: top-level named hook groups; PreToolUse/PostToolUse take matcher
+ * groups, the other events a flat list of command handlers with whole-second timeouts), Warden's being the
+ * group "warden", beside the user's own.
+ */
+describe('warden hook install --agent antigravity', () => {
+  let project: string;
+  let credentials: string;
+
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), 'agy-install-'));
+    credentials = join(project, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ agents: { antigravity: 'S3cret_pw' } }));
+  });
+
+  afterEach(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const hooksFile = () => join(project, '.agents/hooks.json');
+  const config = () => JSON.parse(readFileSync(hooksFile(), 'utf8')) as Record<string, unknown>;
+  const shim = () => join(project, '.warden/hooks/antigravity.sh');
+  // agy runs the command without a shell: unquoted, the event as its argument.
+  const handler = (event: string) => ({ type: 'command', command: `sh ${shim()} ${event}`, timeout: 60 });
+  const warden = () => ({
+    PreToolUse: [{ matcher: '*', hooks: [handler('PreToolUse')] }],
+    PostToolUse: [{ matcher: '*', hooks: [handler('PostToolUse')] }],
+    PreInvocation: [handler('PreInvocation')],
+  });
+  const install = (...extra: string[]) => runWarden(['hook', 'install', '--agent', 'antigravity', '--project', project, '--credentials', credentials, ...extra]);
+
+  it('writes hooks.json, the command shim and the token (mode 600) in an empty project, and says that approvals go to an operator', async () => {
+    const run = await install('--gateway-url', 'http://10.0.0.5:3108', '--approvals', 'terminal');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Antigravity hooks (PreToolUse, PostToolUse, PreInvocation) → ${hooksFile()}`);
+    expect(run.stdout).toContain('install with --approvals terminal to have agy ask you (force_ask)');
+    expect(config()).toEqual({ warden: warden() });
+    const token = join(project, '.warden/hooks/antigravity.token');
+    expect(readFileSync(token, 'utf8')).toBe('antigravity.S3cret_pw\n');
+    expect(statSync(token).mode & 0o777).toBe(0o600);
+    const script = readFileSync(shim(), 'utf8');
+    expect(script).toContain("url='http://10.0.0.5:3108/hooks/antigravity'");
+    expect(script).toContain("query='approvals=terminal'");
+  });
+
+  it('keeps the user’s own hook groups, installs once however often it is run, and takes only Warden’s out again', async () => {
+    const own = { 'safe-chains': { PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: '/usr/local/bin/safe-chains agy', timeout: 10 }] }] } };
+    mkdirSync(join(project, '.agents'));
+    writeFileSync(hooksFile(), JSON.stringify(own));
+    for (let i = 0; i < 2; i++) expect((await install()).code).toBe(0);
+    expect(config()).toEqual({ ...own, warden: warden() });
+    const removed = await runWarden(['hook', 'uninstall', '--agent', 'antigravity', '--project', project]);
+    expect(removed).toEqual({ code: 0, stdout: `Warden's hooks removed from ${hooksFile()}\n`, stderr: '' });
+    expect(config()).toEqual(own);
+    expect(existsSync(shim())).toBe(false);
+    expect(existsSync(join(project, '.warden/hooks/antigravity.token'))).toBe(false);
+  });
+
+  it('removes the file it created alone, and changes nothing in a file it cannot read', async () => {
+    await install();
+    await runWarden(['hook', 'uninstall', '--agent', 'antigravity', '--project', project]);
+    expect(existsSync(hooksFile())).toBe(false);
+    writeFileSync(hooksFile(), '{ "warden": ');
+    const run = await install();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${hooksFile()} is not valid JSON`);
+    expect(readFileSync(hooksFile(), 'utf8')).toBe('{ "warden": ');
+    expect(existsSync(shim())).toBe(false);
+  });
+
+  it('refuses a project whose path has spaces, which agy would split, changing nothing', async () => {
+    const spaced = join(project, 'my project');
+    mkdirSync(spaced);
+    const run = await runWarden(['hook', 'install', '--agent', 'antigravity', '--project', spaced, '--credentials', credentials]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('agy runs hook commands without a shell');
+    expect(existsSync(join(spaced, '.agents'))).toBe(false);
+    expect(existsSync(join(spaced, '.warden'))).toBe(false);
+  });
+
+  it('writes the user’s ~/.gemini/config/hooks.json with --user', async () => {
+    const run = await runWarden(['hook', 'install', '--agent', 'antigravity', '--user', '--credentials', credentials], { env: { HOME: project } });
+    expect(run.code).toBe(0);
+    const userFile = join(project, '.gemini/config/hooks.json');
+    expect(JSON.parse(readFileSync(userFile, 'utf8'))).toMatchObject({ warden: { PreToolUse: [{ matcher: '*', hooks: [{ command: `sh ${shim()} PreToolUse` }] }] } });
+  });
+});

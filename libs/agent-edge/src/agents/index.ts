@@ -1,4 +1,5 @@
 import type { AgentAdapter, AgentName } from '../agent-adapter.js';
+import { antigravityAdapter } from './antigravity/antigravity-adapter.js';
 import { claudeCodeAdapter } from './claude-code/claude-code-adapter.js';
 import { codexAdapter } from './codex/codex-adapter.js';
 import { copilotAdapter } from './copilot/copilot-adapter.js';
@@ -6,7 +7,7 @@ import { cursorAdapter } from './cursor/cursor-adapter.js';
 import { geminiAdapter } from './gemini/gemini-adapter.js';
 
 /** Every agent Warden has an adapter for, by the name in `/hooks/<name>` and `--agent <name>`. */
-export const AGENT_ADAPTERS: ReadonlyMap<AgentName, AgentAdapter> = new Map([claudeCodeAdapter, codexAdapter, cursorAdapter, copilotAdapter, geminiAdapter].map((adapter) => [adapter.name, adapter]));
+export const AGENT_ADAPTERS: ReadonlyMap<AgentName, AgentAdapter> = new Map([claudeCodeAdapter, codexAdapter, cursorAdapter, copilotAdapter, geminiAdapter, antigravityAdapter].map((adapter) => [adapter.name, adapter]));
 
 /** The adapter for an agent name, or undefined. */
 export function agentAdapter(name: string): AgentAdapter | undefined {
