@@ -307,3 +307,89 @@ describe('warden hook install --agent antigravity', () => {
     expect(JSON.parse(readFileSync(userFile, 'utf8'))).toMatchObject({ warden: { PreToolUse: [{ matcher: '*', hooks: [{ command: `sh ${shim()} PreToolUse` }] }] } });
   });
 });
+
+/**
+ * `warden hook install --agent factory`: Droid's hooks (Factory-AI/factory docs/reference/hooks-reference.mdx,
+ * "Configuration": `{"hooks": {<Event>: [{matcher, hooks: [{type: "command", command, timeout}]}]}}` in
+ * .factory/hooks.json, or, when there is none, the `hooks` of .factory/settings.json).
+ */
+describe('warden hook install --agent factory', () => {
+  let project: string;
+  let credentials: string;
+
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), 'droid-install-'));
+    credentials = join(project, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ agents: { factory: 'S3cret_pw' } }));
+  });
+
+  afterEach(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const hooksFile = () => join(project, '.factory/hooks.json');
+  const settingsFile = () => join(project, '.factory/settings.json');
+  const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  const shim = () => join(project, '.warden/hooks/factory.sh');
+  const warden = (event: string) => ({ type: 'command', command: `sh ${JSON.stringify(shim())} ${event}`, timeout: 60 });
+  const expected = (extra: Record<string, unknown[]> = {}) => ({
+    PreToolUse: [{ matcher: '*', hooks: [warden('PreToolUse')] }],
+    PostToolUse: [...(extra.PostToolUse ?? []), { matcher: '*', hooks: [warden('PostToolUse')] }],
+    UserPromptSubmit: [{ hooks: [warden('UserPromptSubmit')] }],
+    SessionStart: [{ hooks: [warden('SessionStart')] }],
+    Stop: [{ hooks: [warden('Stop')] }],
+    SessionEnd: [{ hooks: [warden('SessionEnd')] }],
+  });
+  const install = (...extra: string[]) => runWarden(['hook', 'install', '--agent', 'factory', '--project', project, '--credentials', credentials, ...extra]);
+  const uninstall = () => runWarden(['hook', 'uninstall', '--agent', 'factory', '--project', project]);
+  const lint = { matcher: 'Edit|Create', hooks: [{ type: 'command', command: 'npm run lint --silent', timeout: 30 }] };
+
+  it('writes hooks.json, the command shim and the token (mode 600) in an empty project', async () => {
+    const run = await install('--gateway-url', 'http://10.0.0.5:3108', '--decide');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Factory Droid hooks (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SessionEnd) → ${hooksFile()}`);
+    expect(json(hooksFile())).toEqual({ hooks: expected() });
+    const token = join(project, '.warden/hooks/factory.token');
+    expect(readFileSync(token, 'utf8')).toBe('factory.S3cret_pw\n');
+    expect(statSync(token).mode & 0o777).toBe(0o600);
+    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true'");
+  });
+
+  it('keeps the user’s own hooks, installs once however often it is run, and takes only Warden’s out again', async () => {
+    mkdirSync(join(project, '.factory'));
+    writeFileSync(hooksFile(), JSON.stringify({ hooks: { PostToolUse: [lint] } }));
+    for (let i = 0; i < 2; i++) expect((await install()).code).toBe(0);
+    expect(json(hooksFile())).toEqual({ hooks: expected({ PostToolUse: [lint] }) });
+    expect(await uninstall()).toEqual({ code: 0, stdout: `Warden's hooks removed from ${hooksFile()}\n`, stderr: '' });
+    expect(json(hooksFile())).toEqual({ hooks: { PostToolUse: [lint] } });
+    expect(existsSync(shim())).toBe(false);
+  });
+
+  it('joins the user’s hooks in settings.json when there is no hooks.json (Droid then reads only settings.json), keeping the settings', async () => {
+    mkdirSync(join(project, '.factory'));
+    writeFileSync(settingsFile(), JSON.stringify({ model: 'claude-sonnet-5', autonomyLevel: 'auto-medium', hooks: { PostToolUse: [lint] } }));
+    expect((await install()).code).toBe(0);
+    expect(existsSync(hooksFile())).toBe(false);
+    expect(json(settingsFile())).toEqual({ model: 'claude-sonnet-5', autonomyLevel: 'auto-medium', hooks: expected({ PostToolUse: [lint] }) });
+    expect((await uninstall()).code).toBe(0);
+    expect(json(settingsFile())).toEqual({ model: 'claude-sonnet-5', autonomyLevel: 'auto-medium', hooks: { PostToolUse: [lint] } });
+  });
+
+  it('removes the hooks.json it created alone, and changes nothing in a file it cannot read', async () => {
+    await install();
+    await uninstall();
+    expect(existsSync(hooksFile())).toBe(false);
+    writeFileSync(hooksFile(), '{ "hooks": ');
+    const run = await install();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${hooksFile()} is not valid JSON`);
+    expect(readFileSync(hooksFile(), 'utf8')).toBe('{ "hooks": ');
+    expect(existsSync(shim())).toBe(false);
+  });
+
+  it('writes the user’s ~/.factory/hooks.json with --user', async () => {
+    const run = await runWarden(['hook', 'install', '--agent', 'factory', '--user', '--credentials', credentials], { env: { HOME: project } });
+    expect(run.code).toBe(0);
+    expect(json(hooksFile())).toEqual({ hooks: expected() });
+  });
+});

@@ -4,6 +4,7 @@ import { antigravityInstall } from './antigravity-install.js';
 import { codexInstall } from './codex-install.js';
 import { copilotInstall } from './copilot-install.js';
 import { cursorInstall } from './cursor-install.js';
+import { factoryInstall } from './factory-install.js';
 import { geminiInstall } from './gemini-install.js';
 
 /**
@@ -11,4 +12,4 @@ import { geminiInstall } from './gemini-install.js';
  * its HTTP hooks and command transport, is hook-install.ts). Adding an agent: one module here, beside its
  * adapter in @warden/agent-edge.
  */
-export const AGENT_INSTALLS: ReadonlyMap<AgentName, AgentInstall> = new Map([codexInstall, antigravityInstall, cursorInstall, copilotInstall, geminiInstall].map((install) => [install.agent, install]));
+export const AGENT_INSTALLS: ReadonlyMap<AgentName, AgentInstall> = new Map([codexInstall, antigravityInstall, cursorInstall, copilotInstall, geminiInstall, factoryInstall].map((install) => [install.agent, install]));
