@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
@@ -391,5 +391,81 @@ describe('warden hook install --agent factory', () => {
     const run = await runWarden(['hook', 'install', '--agent', 'factory', '--user', '--credentials', credentials], { env: { HOME: project } });
     expect(run.code).toBe(0);
     expect(json(hooksFile())).toEqual({ hooks: expected() });
+  });
+});
+
+/**
+ * `warden hook install --agent opencode`: OpenCode 2.x has no hook configuration, only plugins it loads from
+ * .opencode/plugins/ (https://opencode.ai/v2/docs/build/plugins/migrate-v1): Warden's plugin is one file of
+ * its own there, beside the user's plugins, and the token in .warden/hooks/.
+ */
+describe('warden hook install --agent opencode', () => {
+  let project: string;
+  let credentials: string;
+
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), 'opencode-install-'));
+    credentials = join(project, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify({ agents: { opencode: 'S3cret_pw' } }));
+  });
+
+  afterEach(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const plugin = () => join(project, '.opencode/plugins/warden.js');
+  const token = () => join(project, '.warden/hooks/opencode.token');
+  const install = (...extra: string[]) => runWarden(['hook', 'install', '--agent', 'opencode', '--project', project, '--credentials', credentials, ...extra]);
+  const uninstall = () => runWarden(['hook', 'uninstall', '--agent', 'opencode', '--project', project]);
+  const own = "export default { id: 'my-plugin', async setup(ctx) {} };\n";
+  const config = JSON.stringify({ $schema: 'https://opencode.ai/config.json', plugins: ['opencode-plugin-otel@1.2.0'] });
+
+  it('writes the plugin, with the gateway’s URL and the token file in it, and the token (mode 600), no command shim', async () => {
+    const run = await install('--gateway-url', 'http://10.0.0.5:3108', '--approvals', 'terminal');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`OpenCode hooks (tool.execute.before, tool.execute.after, permission.evaluate, session.prompt, session.context, session.created, session.deleted) → ${plugin()}`);
+    expect(run.stdout).toContain(`Agent opencode's token → ${token()}`);
+    expect(run.stdout).toContain('restart it');
+    const text = readFileSync(plugin(), 'utf8');
+    expect(text.startsWith("// Warden's plugin for OpenCode 2.x (@warden/opencode-plugin)")).toBe(true);
+    expect(text).toContain(`const WARDEN = ${JSON.stringify({ url: 'http://10.0.0.5:3108/hooks/opencode?approvals=terminal', tokenFile: token(), timeoutMs: 55000 })};`);
+    expect(readFileSync(token(), 'utf8')).toBe('opencode.S3cret_pw\n');
+    expect(statSync(token()).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(project, '.warden/hooks/opencode.sh'))).toBe(false);
+    expect(readFileSync(join(project, '.warden/.gitignore'), 'utf8')).toContain('*');
+  });
+
+  it('keeps the user’s own plugins and opencode.json, installs one plugin however often it is run, and takes only Warden’s out again', async () => {
+    mkdirSync(join(project, '.opencode/plugins'), { recursive: true });
+    writeFileSync(join(project, '.opencode/plugins/my-plugin.js'), own);
+    writeFileSync(join(project, 'opencode.json'), config);
+    expect((await install('--gateway-url', 'http://10.0.0.5:3108')).code).toBe(0);
+    expect((await install()).code).toBe(0);
+    expect(readdirSync(join(project, '.opencode/plugins')).sort()).toEqual(['my-plugin.js', 'warden.js']);
+    expect(readFileSync(plugin(), 'utf8')).toContain('"url":"http://127.0.0.1:3108/hooks/opencode"');
+    expect(await uninstall()).toEqual({ code: 0, stdout: `Warden's hooks removed from ${plugin()}\n`, stderr: '' });
+    expect(readdirSync(join(project, '.opencode/plugins'))).toEqual(['my-plugin.js']);
+    expect(readFileSync(join(project, '.opencode/plugins/my-plugin.js'), 'utf8')).toBe(own);
+    expect(readFileSync(join(project, 'opencode.json'), 'utf8')).toBe(config);
+    expect(existsSync(token())).toBe(false);
+  });
+
+  it('changes nothing where a plugin of the user’s has Warden’s file name', async () => {
+    mkdirSync(join(project, '.opencode/plugins'), { recursive: true });
+    writeFileSync(plugin(), own);
+    const run = await install();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${plugin()} is not Warden's plugin`);
+    expect(readFileSync(plugin(), 'utf8')).toBe(own);
+    expect(existsSync(token())).toBe(false);
+    const removed = await uninstall();
+    expect(removed.code).toBe(1);
+    expect(readFileSync(plugin(), 'utf8')).toBe(own);
+  });
+
+  it('writes the user’s ~/.config/opencode/plugins/warden.js with --user', async () => {
+    const run = await runWarden(['hook', 'install', '--agent', 'opencode', '--user', '--credentials', credentials], { env: { HOME: project, XDG_CONFIG_HOME: '' } });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(project, '.config/opencode/plugins/warden.js'), 'utf8')).toContain(`"tokenFile":${JSON.stringify(token())}`);
   });
 });

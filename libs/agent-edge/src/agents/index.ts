@@ -6,9 +6,10 @@ import { copilotAdapter } from './copilot/copilot-adapter.js';
 import { cursorAdapter } from './cursor/cursor-adapter.js';
 import { factoryAdapter } from './factory/factory-adapter.js';
 import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { openCodeAdapter } from './opencode/opencode-adapter.js';
 
 /** Every agent Warden has an adapter for, by the name in `/hooks/<name>` and `--agent <name>`. */
-export const AGENT_ADAPTERS: ReadonlyMap<AgentName, AgentAdapter> = new Map([claudeCodeAdapter, codexAdapter, cursorAdapter, copilotAdapter, geminiAdapter, antigravityAdapter, factoryAdapter].map((adapter) => [adapter.name, adapter]));
+export const AGENT_ADAPTERS: ReadonlyMap<AgentName, AgentAdapter> = new Map([claudeCodeAdapter, codexAdapter, cursorAdapter, copilotAdapter, geminiAdapter, antigravityAdapter, factoryAdapter, openCodeAdapter].map((adapter) => [adapter.name, adapter]));
 
 /** The adapter for an agent name, or undefined. */
 export function agentAdapter(name: string): AgentAdapter | undefined {
