@@ -56,14 +56,14 @@ describe('warden hook install --agent cursor', () => {
     expect(statSync(token).mode & 0o777).toBe(0o600);
     const script = readFileSync(shim(), 'utf8');
     expect(script).toContain("url='http://10.0.0.5:3108/hooks/cursor'");
-    expect(script).toContain('beforeShellExecution|beforeMCPExecution|preToolUse) echo "Warden could not decide');
+    expect(script).toMatch(/beforeShellExecution\|beforeMCPExecution\|preToolUse\)\n\s*reason="Warden could not decide[^\n]*\n\s*echo "\$reason" >&2\n\s*exit 2/);
   });
 
   it('passes the answer settings it was given to the gateway through the shim', async () => {
     expect((await install('--decide', '--approvals', 'operator')).code).toBe(0);
-    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true&approvals=operator'");
+    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true&approvals=operator&usage=transcript'");
     expect((await install()).code).toBe(0);
-    expect(readFileSync(shim(), 'utf8')).toContain("query=''");
+    expect(readFileSync(shim(), 'utf8')).toContain("query='usage=transcript'");
   });
 
   it('keeps the user’s own hooks and settings, installs once however often it is run, and takes only Warden’s out again', async () => {

@@ -45,7 +45,9 @@ describe('warden hook install', () => {
       code: 0,
       stdout:
         `Claude Code HTTP hooks (PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd) → ${join(project, '.claude/settings.json')}\n` +
-        `Agent my-agent's token (WARDEN_AGENT_TOKEN) → ${join(project, '.claude/settings.local.json')}\n`,
+        `Agent my-agent's token (WARDEN_AGENT_TOKEN) → ${join(project, '.claude/settings.local.json')}\n` +
+        "Spend: from the agent's telemetry (logs and metrics) to the gateway\n" +
+        `Claude Code telemetry settings (env) → ${join(project, '.claude/settings.local.json')}\n`,
       stderr: '',
     });
     const url = 'http://10.0.0.5:3108/hooks/claude-code?decide=true';
@@ -67,7 +69,8 @@ describe('warden hook install', () => {
       },
     });
     const local = join(project, '.claude/settings.local.json');
-    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ env: { FOO: 'bar', WARDEN_AGENT_TOKEN: 'my-agent.S3cret_pw' } });
+    // Beside the token, the telemetry env (telemetry-install.spec.ts has it).
+    expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ env: expect.objectContaining({ FOO: 'bar', WARDEN_AGENT_TOKEN: 'my-agent.S3cret_pw' }) });
     expect(statSync(local).mode & 0o777).toBe(0o600);
     expect(existsSync(join(project, '.warden/hook.json'))).toBe(false);
 
@@ -81,7 +84,9 @@ describe('warden hook install', () => {
     await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials]);
     const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--agent-id', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook', '--approvals', 'operator']);
     expect(run.stdout).toBe(
-      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n`,
+      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n` +
+        "Spend: from the agent's telemetry (logs and metrics) to the gateway\n" +
+        `Claude Code telemetry settings (env) → ${join(project, '.claude/settings.local.json')}\n`,
     );
     const command = (blocks: boolean) => ({ type: 'command', command: 'warden hook', timeout: 60, ...(blocks ? { onFailure: 'block' } : {}) });
     expect(settings().hooks).toEqual({
@@ -112,7 +117,7 @@ describe('warden hook install', () => {
     writeFileSync(join(project, '.claude/settings.local.json'), JSON.stringify({ env: { FOO: 'bar' } }));
     expect((await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials])).code).toBe(0);
     const run = await runWarden(['hook', 'uninstall', '--project', project]);
-    expect(run).toEqual({ code: 0, stdout: `Warden's hooks removed from ${join(project, '.claude/settings.json')}\n`, stderr: '' });
+    expect(run).toEqual({ code: 0, stdout: `Warden's hooks removed from ${join(project, '.claude/settings.json')}\nWarden's telemetry settings removed from Claude Code's env\n`, stderr: '' });
     expect(settings()).toEqual({ model: 'opus', hooks: { PostToolUse: [lint] } });
     expect(JSON.parse(readFileSync(join(project, '.claude/settings.local.json'), 'utf8'))).toEqual({ env: { FOO: 'bar' } });
   });
@@ -199,7 +204,7 @@ describe('warden hook install --agent codex', () => {
     for (let i = 0; i < 2; i++) expect((await runWarden(['hook', 'install', '--agent', 'codex', '--project', project, '--credentials', credentials])).code).toBe(0);
     expect(config()).toEqual({ hooks: expected({ PostToolUse: [own] }) });
     const removed = await runWarden(['hook', 'uninstall', '--agent', 'codex', '--project', project]);
-    expect(removed).toEqual({ code: 0, stdout: `Warden's hooks removed from ${hooksFile()}\n`, stderr: '' });
+    expect(removed).toEqual({ code: 0, stdout: `Warden's [otel] removed from ${join(project, '.codex/config.toml')}\nWarden's hooks removed from ${hooksFile()}\n`, stderr: '' });
     expect(config()).toEqual({ hooks: { PostToolUse: [own] } });
     expect(existsSync(shim())).toBe(false);
     expect(existsSync(join(project, '.warden/hooks/codex.token'))).toBe(false);
@@ -262,7 +267,7 @@ describe('warden hook install --agent antigravity', () => {
     expect(statSync(token).mode & 0o777).toBe(0o600);
     const script = readFileSync(shim(), 'utf8');
     expect(script).toContain("url='http://10.0.0.5:3108/hooks/antigravity'");
-    expect(script).toContain("query='approvals=terminal'");
+    expect(script).toContain("query='approvals=terminal&usage=transcript'");
   });
 
   it('keeps the user’s own hook groups, installs once however often it is run, and takes only Warden’s out again', async () => {
@@ -352,7 +357,7 @@ describe('warden hook install --agent factory', () => {
     const token = join(project, '.warden/hooks/factory.token');
     expect(readFileSync(token, 'utf8')).toBe('factory.S3cret_pw\n');
     expect(statSync(token).mode & 0o777).toBe(0o600);
-    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true'");
+    expect(readFileSync(shim(), 'utf8')).toContain("query='decide=true&usage=transcript'");
   });
 
   it('keeps the user’s own hooks, installs once however often it is run, and takes only Warden’s out again', async () => {
@@ -428,7 +433,7 @@ describe('warden hook install --agent opencode', () => {
     expect(run.stdout).toContain('restart it');
     const text = readFileSync(plugin(), 'utf8');
     expect(text.startsWith("// Warden's plugin for OpenCode 2.x (@warden/opencode-plugin)")).toBe(true);
-    expect(text).toContain(`const WARDEN = ${JSON.stringify({ url: 'http://10.0.0.5:3108/hooks/opencode?approvals=terminal', tokenFile: token(), timeoutMs: 55000 })};`);
+    expect(text).toContain(`const WARDEN = ${JSON.stringify({ url: 'http://10.0.0.5:3108/hooks/opencode?approvals=terminal&usage=transcript', tokenFile: token(), timeoutMs: 55000 })};`);
     expect(readFileSync(token(), 'utf8')).toBe('opencode.S3cret_pw\n');
     expect(statSync(token()).mode & 0o777).toBe(0o600);
     expect(existsSync(join(project, '.warden/hooks/opencode.sh'))).toBe(false);
@@ -442,7 +447,7 @@ describe('warden hook install --agent opencode', () => {
     expect((await install('--gateway-url', 'http://10.0.0.5:3108')).code).toBe(0);
     expect((await install()).code).toBe(0);
     expect(readdirSync(join(project, '.opencode/plugins')).sort()).toEqual(['my-plugin.js', 'warden.js']);
-    expect(readFileSync(plugin(), 'utf8')).toContain('"url":"http://127.0.0.1:3108/hooks/opencode"');
+    expect(readFileSync(plugin(), 'utf8')).toContain('"url":"http://127.0.0.1:3108/hooks/opencode?usage=transcript"');
     expect(await uninstall()).toEqual({ code: 0, stdout: `Warden's hooks removed from ${plugin()}\n`, stderr: '' });
     expect(readdirSync(join(project, '.opencode/plugins'))).toEqual(['my-plugin.js']);
     expect(readFileSync(join(project, '.opencode/plugins/my-plugin.js'), 'utf8')).toBe(own);
