@@ -151,7 +151,7 @@ export function antigravityGoalFromTranscript(path: string): string | undefined 
  * any output (none is read); PreInvocation's payload beyond the common fields; `ask`/`force_ask`/`allow`
  * semantics across 1.0.x, 1.1.x and 1.2.x; the hook timeout's effect; MCP tool names.
  */
-export const antigravityAdapter: AgentAdapter = {
+export const antigravityAdapter: AgentAdapter<'antigravity'> = {
   name: 'antigravity',
   title: 'Antigravity',
   agentKind: 'antigravity',

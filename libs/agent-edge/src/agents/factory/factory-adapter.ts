@@ -112,7 +112,7 @@ function writeFactory(event: EdgeEvent, answer: EdgeAnswer): Record<string, unkn
  * or replace; what an unknown output field, invalid JSON or a timeout does; `additionalContext` on
  * PreToolUse.
  */
-export const factoryAdapter: AgentAdapter = {
+export const factoryAdapter: AgentAdapter<'factory'> = {
   name: 'factory',
   title: 'Factory Droid',
   agentKind: 'factory',

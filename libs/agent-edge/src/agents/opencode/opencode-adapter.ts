@@ -125,7 +125,7 @@ function writeOpenCode(event: EdgeEvent, answer: EdgeAnswer): Record<string, unk
  * `session.created`'s payload (read as {sessionID} or {info: {id}}); hook timeouts (a hanging plugin
  * holds the call: the plugin gives up after 55 s, denying it).
  */
-export const openCodeAdapter: AgentAdapter = {
+export const openCodeAdapter: AgentAdapter<'opencode'> = {
   name: 'opencode',
   title: 'OpenCode',
   agentKind: 'opencode',
