@@ -37,6 +37,7 @@ function runShim(command: string, payload: unknown, cwd: string): Promise<ShimRu
 describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', (agent, agentCase: AgentCase) => {
   let suite: HookSuite;
   let project: string;
+  let credentials: string;
   let command: (event: string) => string;
   let counter = 0;
   const session = (name: string) => `${agent}-${name}`;
@@ -45,7 +46,7 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
   beforeAll(async () => {
     suite = await HookSuite.start([agent], ['reviewer', 'gate', 'gateway'], [agent], { GATEWAY_DEADLINE_MS: String(DEADLINE_MS) });
     project = mkdtempSync(join(tmpdir(), `${agent}-project-`));
-    const credentials = join(project, 'credentials.json');
+    credentials = join(project, 'credentials.json');
     writeFileSync(credentials, JSON.stringify({ agents: { [agent]: suite.nats.agent(agent).password } }));
     const installed = await runWarden(['hook', 'install', '--agent', agent, '--project', project, '--credentials', credentials, '--gateway-url', suite.service('gateway').url]);
     expect(installed).toMatchObject({ code: 0, stderr: '' });
@@ -63,7 +64,7 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     return run.answer;
   };
   const pre = (name: string, tool: 'shell', command: string, extra: Record<string, unknown> = {}) => agentCase.before(session(name), callId(), project, { tool, command }, extra);
-  const expected = (decided: Decided) => agentCase.answer(decided);
+  const expected = (decided: Decided) => agentCase.answer({ ...decided, cwd: project });
 
   it('says nothing when Warden has no objection, and proposes the call as the agent named it', async () => {
     const payload = pre('allow', 'shell', 'npm test');
@@ -133,12 +134,40 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === sessionId);
     const actionId = (proposed.body.payload as { action_id: string }).action_id;
     // An agent that names no call gets the call's key, numbered: its first run.
-    expect(actionId).toEqual(agentCase.derivedCallIds ? expect.stringMatching(/^d[0-9a-f]{32}-1$/) : id);
+    expect(actionId).toEqual(agentCase.derivedCallIds ? expect.stringMatching(/^d[0-9a-f]{32}-1$/) : (agentCase.actionIdOf?.(id) ?? id));
     const outcome = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && m.body.session_id === sessionId);
-    expect(outcome.body.payload).toMatchObject({ action_id: actionId, status: 'success', output_excerpt: 'Tests: 42 passed' });
+    expect(outcome.body.payload).toMatchObject({ action_id: actionId, status: 'success', ...(agentCase.reportsNoOutput ? {} : { output_excerpt: 'Tests: 42 passed' }) });
     const started = suite.recorder.messages.find((m) => m.body.type === 'session.started' && m.body.session_id === sessionId)!;
     expect(started.body.payload).toMatchObject({ context: { goal: 'Fix the failing date parser test' } });
   }, 30_000);
+
+  const { asked, corrected } = agentCase;
+  if (asked) {
+    it('has the agent ask its user for an approval when installed with --approvals terminal', async () => {
+      const terminal = mkdtempSync(join(tmpdir(), `${agent}-terminal-`));
+      try {
+        const installed = await runWarden(['hook', 'install', '--agent', agent, '--project', terminal, '--credentials', credentials, '--gateway-url', suite.service('gateway').url, '--approvals', 'terminal']);
+        expect(installed).toMatchObject({ code: 0, stderr: '' });
+        const payload = agentCase.before(session('asked'), callId(), terminal, { tool: 'shell', command: 'sudo apt-get install -y jq' });
+        expect(await runShim(agentCase.installedCommand(terminal, agentCase.events.before), payload, terminal)).toEqual({ code: 0, answer: asked(), stderr: '' });
+      } finally {
+        rmSync(terminal, { recursive: true, force: true });
+      }
+    }, 30_000);
+  }
+
+  if (corrected) {
+    it('passes a correction on where the agent’s model reads it, and acknowledges it as not applied where it cannot', async () => {
+      const sessionId = session('corrected');
+      const npmTest = (command: string) => agentCase.before(sessionId, callId(), project, { tool: 'shell', command });
+      expect(await call(npmTest('npm test'))).toEqual(expected({ kind: 'run' }));
+      await suite.publish('control.issued', 'control', agent, sessionId, { control_id: `ctl-${agent}-1`, kind: 'soft_correction', message: 'Read the error before running the test again.', requires_ack: true });
+      const { answer, ack } = corrected('Warden correction: Read the error before running the test again.');
+      expect(await call(npmTest('npm test -- --runInBand'))).toEqual(answer);
+      const acknowledged = await suite.recorder.waitFor((m) => m.body.type === 'control.acknowledged' && m.body.session_id === sessionId);
+      expect(acknowledged.body.payload).toMatchObject({ control_id: `ctl-${agent}-1`, status: ack });
+    }, 30_000);
+  }
 
   it('says whether the installed hook reaches Warden (warden hook doctor)', async () => {
     const good = await runWarden(['hook', 'doctor', '--agent', agent, '--project', project]);
@@ -156,13 +185,15 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     }
   }, 30_000);
 
-  it('blocks the call (exit 2, the reason on stderr) when the gateway cannot be reached, and lets other events pass', async () => {
+  it('blocks the call as the agent blocks it (exit 2, or its deny answer), the reason on stderr, when the gateway cannot be reached, and lets other events pass', async () => {
     const shim = readFileSync(join(project, '.warden', 'hooks', `${agent}.sh`), 'utf8');
     const down = join(project, 'down.sh');
     writeFileSync(down, shim.replace(/^url='[^']*'/m, `url='http://127.0.0.1:${await freePort()}/hooks/${agent}'`));
     const blocked = await runShim(`sh ${JSON.stringify(down)} ${agentCase.events.before}`, pre('down', 'shell', 'ls'), project);
-    expect(blocked.code).toBe(2);
-    expect(blocked.stderr).toMatch(/^Warden could not decide on this call, so it is blocked \(fail closed\): Warden's gateway at http:\/\/127\.0\.0\.1:\d+\/hooks\/[a-z-]+ did not answer/);
+    const reason = /^Warden could not decide on this call, so it is blocked \(fail closed\): Warden's gateway at http:\/\/127\.0\.0\.1:\d+\/hooks\/[a-z-]+ did not answer/;
+    expect(blocked.code).toBe(agentCase.blocked ? 0 : 2);
+    expect(blocked.stderr).toMatch(reason);
+    expect(blocked.answer).toEqual(agentCase.blocked ? agentCase.blocked(expect.stringMatching(reason)) : null);
     const after = await runShim(`sh ${JSON.stringify(down)} ${agentCase.events.after}`, agentCase.after(session('down'), 'x', project, { tool: 'shell', command: 'ls' }, ''), project);
     expect(after.code).toBe(0);
   }, 30_000);

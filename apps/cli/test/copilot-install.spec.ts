@@ -45,7 +45,7 @@ describe('warden hook install --agent copilot', () => {
     const script = readFileSync(shim(), 'utf8');
     expect(script).toContain("url='http://10.0.0.5:3108/hooks/copilot'");
     expect(script).toContain("query='approvals=operator&usage=transcript'");
-    expect(script).toContain('preToolUse) echo "Warden could not decide');
+    expect(script).toMatch(/preToolUse\)\n\s*reason="Warden could not decide[^\n]*\n\s*echo "\$reason" >&2\n\s*exit 2/);
   });
 
   it('keeps entries the user put in warden.json, installs once however often it is run, and takes only Warden’s out again', async () => {

@@ -56,7 +56,7 @@ describe('warden hook install --agent cursor', () => {
     expect(statSync(token).mode & 0o777).toBe(0o600);
     const script = readFileSync(shim(), 'utf8');
     expect(script).toContain("url='http://10.0.0.5:3108/hooks/cursor'");
-    expect(script).toContain('beforeShellExecution|beforeMCPExecution|preToolUse) echo "Warden could not decide');
+    expect(script).toMatch(/beforeShellExecution\|beforeMCPExecution\|preToolUse\)\n\s*reason="Warden could not decide[^\n]*\n\s*echo "\$reason" >&2\n\s*exit 2/);
   });
 
   it('passes the answer settings it was given to the gateway through the shim', async () => {

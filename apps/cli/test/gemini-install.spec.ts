@@ -43,7 +43,7 @@ describe('warden hook install --agent gemini', () => {
     expect(readFileSync(join(project, '.warden/hooks/gemini.token'), 'utf8')).toBe('gemini.S3cret_pw\n');
     const script = readFileSync(shim(), 'utf8');
     expect(script).toContain("url='http://10.0.0.5:3108/hooks/gemini'");
-    expect(script).toContain('BeforeTool) echo "Warden could not decide');
+    expect(script).toMatch(/BeforeTool\)\n\s*reason="Warden could not decide[^\n]*\n\s*echo "\$reason" >&2\n\s*exit 2/);
   });
 
   it('keeps the user’s settings, hooks and hook settings, installs once however often it is run, and takes only Warden’s out again', async () => {

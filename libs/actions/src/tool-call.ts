@@ -1,4 +1,4 @@
-import { commandLine } from './command-line.js';
+import { argvRunning, commandLine } from './command-line.js';
 import { mcpTool, type McpTool } from './mcp.js';
 import { readPatch, type FileChange } from './patch.js';
 import { sweAgentTool } from './swe-agent.js';
@@ -71,6 +71,21 @@ export function commandOf(input: Input): string | undefined {
     if (Array.isArray(value) && value.length && value.every((word) => typeof word === 'string')) return commandLine(value as string[]);
   }
   return undefined;
+}
+
+/**
+ * A copy of a shell tool's input that runs another command line, written in the field commandOf reads the
+ * command from, so the agent runs it where it reads it (Claude Code's `command`, Antigravity's
+ * `CommandLine`, Codex's argv `command`, which keeps its shell); `command` when the input names none.
+ */
+export function withCommandLine(input: Input, command: string): Record<string, unknown> {
+  for (let i = 0; i < COMMAND_FIELDS.length; i++) {
+    const field = COMMAND_FIELDS[i]!;
+    const value = input[field];
+    if (typeof value === 'string') return { ...input, [field]: command };
+    if (Array.isArray(value) && value.length && value.every((word) => typeof word === 'string')) return { ...input, [field]: argvRunning(value as string[], command) };
+  }
+  return { ...input, command };
 }
 
 const URL_PATTERN = /\b(?:https?|wss?|ftp):\/\/[^\s'"<>|;)]+/gi;

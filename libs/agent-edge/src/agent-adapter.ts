@@ -1,10 +1,10 @@
 import type { SessionSurroundings } from './answer-policy.js';
 import type { AgentCapabilities } from './capabilities.js';
 import type { EdgeAnswer } from './edge-answer.js';
+import type { AgentName } from './agents/index.js';
 import type { EdgeEvent, EdgeSession } from './edge-event.js';
 
-/** The agents Warden has an adapter for: the name is the gateway's `/hooks/<name>` and `warden hook install --agent <name>`. */
-export type AgentName = 'claude-code' | 'codex' | 'cursor' | 'copilot' | 'opencode' | 'antigravity' | 'factory' | 'gemini';
+export type { AgentName };
 
 /** What came with a hook call besides its payload. */
 export interface HookCallMeta {
@@ -19,10 +19,12 @@ export interface HookCallMeta {
  * One agent's protocol: how its hook payloads read as Warden's events, how Warden's answers are written
  * for it, and what it can do. Everything else (declaring the session, control messages, proposing,
  * reporting, deadlines, fail-closed) is the edge's, the same for every agent. Adding an agent is one
- * module implementing this and one line in AGENT_ADAPTERS (agents/index.ts).
+ * module implementing this (`AgentAdapter<'its-name'>`) and one entry in ADAPTERS (agents/index.ts), from
+ * which AgentName is read.
  */
-export interface AgentAdapter {
-  readonly name: AgentName;
+export interface AgentAdapter<Name extends string = AgentName> {
+  /** The gateway's `/hooks/<name>` and `warden hook install --agent <name>`. */
+  readonly name: Name;
   /** The agent as people call it, for messages ("left to Codex's own permission rules"). */
   readonly title: string;
   /** The session's `agent_kind` in Warden. */

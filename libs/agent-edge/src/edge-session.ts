@@ -270,7 +270,7 @@ async function takeControls(event: Exclude<EdgeEvent, { type: 'session_end' }>, 
       stored.push(...backlog.controls.map((c) => c.message));
       if (backlog.unavailable) note = `control messages stored for session ${event.session.id} could not be read (${backlog.unavailable}); only those sent during this call are shown`;
     }
-    const result = absorb(state, [...stored, ...live.splice(0)], heardAt(event, ctx));
+    const result = absorb(state, [...stored, ...live.splice(0)], ctx.adapter, heardAt(event, ctx));
     const callId = (event.type === 'before_tool' || event.type === 'after_tool') && event.call.derived ? numberedCall(state, event.type, event.call) : undefined;
     return { ...result, ...(note ? { note } : {}), ...(callId ? { callId } : {}) };
   });
@@ -280,7 +280,7 @@ async function takeControls(event: Exclude<EdgeEvent, { type: 'session_end' }>, 
 
 interface Absorbed {
   guidance: ControlGuidance;
-  delivered: { control: ControlMessage; status: 'applied' | 'stopped' }[];
+  delivered: { control: ControlMessage; status: 'applied' | 'failed' | 'stopped'; detail?: string }[];
   note?: string;
 }
 
@@ -292,7 +292,7 @@ const heardAt = (event: EdgeEvent, ctx: EdgeContext): boolean => ctx.adapter.cap
  * it. At an event whose answer cannot carry text for the model, the text waits in the state for the next
  * one that can.
  */
-function absorb(state: HookSessionState, controls: ControlMessage[], heard: boolean): Absorbed {
+function absorb(state: HookSessionState, controls: ControlMessage[], adapter: AgentAdapter, heard: boolean): Absorbed {
   const seen = new Set(state.seenControls);
   const result: Absorbed = { guidance: { context: [] }, delivered: [] };
   for (const control of controls) {
@@ -306,7 +306,9 @@ function absorb(state: HookSessionState, controls: ControlMessage[], heard: bool
     }
     if (control.payload.kind === 'resume') delete state.stopped;
     result.guidance.context.push(controlText(control));
-    result.delivered.push({ control, status: 'applied' });
+    // An agent whose hooks pass no text to its model never reads it: not applied, so Warden can escalate.
+    const told = adapter.capabilities.context || control.payload.kind === 'resume';
+    result.delivered.push(told ? { control, status: 'applied' } : { control, status: 'failed', detail: `${adapter.title}'s hooks cannot pass text to its model` });
   }
   if (state.stopped) result.guidance.stop = state.stopped;
   if (!heard) {
@@ -322,14 +324,14 @@ function absorb(state: HookSessionState, controls: ControlMessage[], heard: bool
 /** Control messages that arrived while this call waited; recorded as seen so the next call does not show them again. */
 async function absorbLive(event: Exclude<EdgeEvent, { type: 'session_end' }>, ctx: EdgeContext, live: ControlMessage[], session: AgentSession): Promise<ControlGuidance> {
   if (!live.length) return { context: [] };
-  const absorbed = await ctx.states.update(event.session.id, Math.min(3_000, remainingOf(ctx)), async (state) => absorb(state, live.splice(0), heardAt(event, ctx)));
+  const absorbed = await ctx.states.update(event.session.id, Math.min(3_000, remainingOf(ctx)), async (state) => absorb(state, live.splice(0), ctx.adapter, heardAt(event, ctx)));
   await acknowledge(session, absorbed.delivered);
   return absorbed.guidance;
 }
 
 async function acknowledge(session: AgentSession, delivered: Absorbed['delivered']): Promise<void> {
-  for (const { control, status } of delivered) {
-    if (control.payload.requires_ack) await session.acknowledge(control, status);
+  for (const { control, status, detail } of delivered) {
+    if (control.payload.requires_ack) await session.acknowledge(control, status, detail);
   }
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import type { WardenClient } from '@warden/sdk';
+import type { AgentEndpointFigures, ShimFigures } from './agent-endpoints.js';
 import { round, roundSummary, Samples, type LatencySummary } from './stats.js';
 
 const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
@@ -32,6 +33,10 @@ export interface HookFigures {
   };
   /** Wall time of `warden hook` (a PreToolUse answered) beside a bare `node -e 0`, interleaved. */
   command: { runs: number; wallMs: LatencySummary; nodeMs: LatencySummary; roundTripP50Ms: number; boundMs: number; target: string; met: boolean };
+  /** Each agent's endpoint beside Claude Code's (agent-endpoints.ts). */
+  endpoints?: AgentEndpointFigures;
+  /** The command shim as installed, per agent it serves, beside `node -e 0`. */
+  shims?: ShimFigures;
 }
 
 export interface HookPhaseOptions {

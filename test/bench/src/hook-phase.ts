@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WardenClient } from '@warden/sdk';
+import { measureAgentEndpoints, measureShims } from './agent-endpoints.js';
 import type { BenchEnvironment } from './environment.js';
 import { measureHooks, type HookFigures } from './hook-latency.js';
 import type { machineInfo } from './machine.js';
@@ -17,6 +18,9 @@ export async function runHookPhase(env: BenchEnvironment, progress: Progress, cl
     { gatewayUrl: gateway.url, agentId: agent.agentId, password: agent.password, natsUrl: env.url, client, calls: options.hookCalls, runs: options.hookRuns },
     (text) => progress.phase(text),
   );
+  const target = { gatewayUrl: gateway.url, agentId: agent.agentId, password: agent.password };
+  hooks.endpoints = await measureAgentEndpoints({ ...target, calls: options.hookCalls }, (text) => progress.phase(text));
+  hooks.shims = await measureShims({ ...target, runs: options.hookRuns }, (text) => progress.phase(text));
   for (const line of hookLines(hooks)) progress.note(line);
   progress.phase('stopping gateway');
   await gateway.stop();
@@ -32,6 +36,24 @@ export function hookLines(h: HookFigures): string[] {
       `p99 ${ms(h.http.bareHttp.p99)}: beyond HTTP itself the endpoint adds ${ms(h.http.beyondHttpP50Ms)} p50`,
     `H: command hook (warden hook) wall time p50 ${ms(h.command.wallMs.p50)}, p99 ${ms(h.command.wallMs.p99)} beside node -e 0 p50 ${ms(h.command.nodeMs.p50)} ` +
       `(${h.command.runs} runs each): bound 2 x node + round trip = ${ms(h.command.boundMs)} (${h.command.met ? 'met' : 'NOT met'})`,
+    ...(h.endpoints
+      ? [
+          `H: each agent's endpoint, p50 / p99 (${num(h.endpoints.calls)} shell calls each, round-robin): ` +
+            Object.entries(h.endpoints.latency)
+              .map(([agent, l]) => `${agent} ${ms(l.p50)} / ${ms(l.p99)} (${h.endpoints!.ratioToClaudeCodeP50[agent]}x)`)
+              .join(', ') +
+            ` (target ${h.endpoints.target}: ${h.endpoints.met ? 'met' : `NOT met by ${[...h.endpoints.over, ...h.endpoints.missing.map((a) => `${a} (no call to measure)`)].join(', ')}`})`,
+        ]
+      : []),
+    ...(h.shims
+      ? [
+          `H: command shim as installed, wall time p50 / p99 (${h.shims.runs} runs each): ` +
+            Object.entries(h.shims.wallMs)
+              .map(([agent, l]) => `${agent} ${ms(l.p50)} / ${ms(l.p99)} (${h.shims!.ratioToNodeP50[agent]}x)`)
+              .join(', ') +
+            ` beside node -e 0 p50 ${ms(h.shims.nodeMs.p50)} (target ${h.shims.target}: ${h.shims.met ? 'met' : 'NOT met'})`,
+        ]
+      : []),
   ];
 }
 

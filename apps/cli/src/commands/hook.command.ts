@@ -154,7 +154,8 @@ function install(values: Record<string, unknown>): number {
       out.line(`${adapter.title} hooks (${agentInstall.events.join(', ')}) → ${report.configFile}`);
       reportUsage(path, 'OTLP logs');
       for (const note of notes) out.line(note);
-      out.line(`Command shim → ${report.shim}${report.tokenFile ? `; agent ${agentId}'s token → ${report.tokenFile}` : ''}`);
+      if (report.shim) out.line(`Command shim → ${report.shim}${report.tokenFile ? `; agent ${agentId}'s token → ${report.tokenFile}` : ''}`);
+      else if (report.tokenFile) out.line(`Agent ${agentId}'s token → ${report.tokenFile}`);
       if (!token) noToken();
       for (const note of report.notes) out.line(note);
       return 0;
@@ -274,6 +275,14 @@ install writes the agent's own hook configuration in its documented place, merge
   codex        .codex/hooks.json (or ~/.codex/hooks.json with --user): each event runs the command shim
                .warden/hooks/codex.sh, which posts to the gateway and blocks the call (exit 2) when
                Warden cannot be reached. Codex runs new hooks once you trust them (/hooks).
+  cursor       .cursor/hooks.json (~/.cursor with --user): the shim
+  copilot      .github/hooks/warden.json (~/.copilot/hooks/warden.json with --user): the shim
+  gemini       .gemini/settings.json (~/.gemini with --user): the shim
+  antigravity  .agents/hooks.json (~/.gemini/config/hooks.json with --user): the shim, which prints agy's
+               deny when Warden cannot be reached
+  factory      .factory/hooks.json (or the hooks of .factory/settings.json; ~/.factory with --user): the shim
+  opencode     .opencode/plugins/warden.js (~/.config/opencode/plugins with --user): Warden's plugin for
+               OpenCode 2.x, which posts to the gateway itself and blocks the call when it cannot
 uninstall takes only Warden's entries out again. doctor says whether the installed hook can reach Warden
 with its token.
 

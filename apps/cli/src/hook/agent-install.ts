@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AgentName } from '@warden/agent-edge';
-import { writeShim } from './command-shim.js';
+import { writeShim, writeToken } from './command-shim.js';
 
 /** Where a hook is installed: one project, or the user's own configuration (every project of theirs). */
 export interface InstallPlace {
@@ -16,6 +16,10 @@ export interface HookTargets {
   url: string;
   /** The command for one event (agents without HTTP hooks: the command shim with the event as its argument). */
   command(event: string): string;
+  /** The command shim's path, for agents that write the command themselves. */
+  shim: string;
+  /** Where the agent's token is kept (mode 600), for a plugin that reads it at each call. */
+  tokenFile: string;
 }
 
 /** One agent's hook configuration: where it lives and how Warden's entries go in and come out again. */
@@ -33,6 +37,13 @@ export interface AgentInstall {
   remove(existing: string, path: string): string | null;
   /** What the person still has to do after an install. */
   notes?(place: InstallPlace): string[];
+  /** What the command shim prints when it blocks a call, for agents that do not block on exit 2 (CommandShim.blockedOutput). */
+  blockedOutput?: (reason: string) => Record<string, unknown>;
+  /**
+   * The agent loads Warden as an in-process plugin (OpenCode): its configuration file is the plugin, which
+   * posts to the gateway itself with the token it reads; no command shim is written.
+   */
+  plugin?: boolean;
 }
 
 export class HookInstallError extends Error {}
@@ -116,13 +127,21 @@ export function installAgentHooks(request: InstallRequest): InstallReport {
   const shimPath = join(hooksDir, `${install.agent}.sh`);
   const url = `${request.gatewayUrl.replace(/\/+$/, '')}/hooks/${install.agent}${request.query ? `?${request.query}` : ''}`;
   // Merged first: a configuration Warden cannot read changes nothing.
-  const merged = install.merge(existing, { url, command: (event) => `sh ${JSON.stringify(shimPath)} ${event}` }, configFile);
-  writeShim(hooksDir, { agent: install.agent, title: install.title, gatewayUrl: request.gatewayUrl, tokenFile, query: request.query, blockingEvents: install.blockingEvents }, request.token);
+  const merged = install.merge(existing, { url, command: (event) => `sh ${JSON.stringify(shimPath)} ${event}`, shim: shimPath, tokenFile }, configFile);
+  mkdirSync(hooksDir, { recursive: true });
+  if (install.plugin) writeToken(tokenFile, request.token);
+  else {
+    writeShim(
+      hooksDir,
+      { agent: install.agent, title: install.title, gatewayUrl: request.gatewayUrl, tokenFile, blockingEvents: install.blockingEvents, query: request.query, ...(install.blockedOutput ? { blockedOutput: install.blockedOutput } : {}) },
+      request.token,
+    );
+  }
   const ignore = join(place.dir, '.warden', '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, '# Warden keeps agents\' tokens and its hook state here: nothing of it is committed.\n*\n');
   mkdirSync(dirname(configFile), { recursive: true });
   writeFileSync(configFile, merged);
-  return { configFile, shim: shimPath, ...(request.token ? { tokenFile } : {}), notes: install.notes?.(place) ?? [] };
+  return { configFile, ...(install.plugin ? {} : { shim: shimPath }), ...(request.token ? { tokenFile } : {}), notes: install.notes?.(place) ?? [] };
 }
 
 /** Removes Warden's hooks from the agent's configuration (the user's own stay) and Warden's shim and token. */

@@ -19,28 +19,55 @@ export interface CommandShim {
    * with the reason on stderr, which blocks the call in every agent the shim serves; the others exit 0.
    */
   blockingEvents: readonly string[];
+  /**
+   * For agents that block a call by their answer rather than by exit 2 (Antigravity: a non-zero exit is not
+   * documented as a block): the answer printed, exit 0, when a call is blocked, given the reason.
+   */
+  blockedOutput?: (reason: string) => Record<string, unknown>;
 }
 
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/** Where the reason goes in an agent's blocked answer (blockedOutput). */
+const REASON_MARK = 'WARDEN_BLOCKED_REASON';
+
+/** The shell lines that print an agent's blocked answer with the reason in $1 (JSON-escaped), or none. */
+function blockedAnswerLines(shim: CommandShim): string {
+  if (!shim.blockedOutput) return '';
+  const [before, after] = JSON.stringify(shim.blockedOutput(REASON_MARK)).split(REASON_MARK);
+  return `    printf '%s%s%s\\n' ${quoted(before ?? '')} "$(json_text "$reason")" ${quoted(after ?? '')}
+    echo "$reason" >&2
+    exit 0
+`;
+}
+
 /**
  * The command an agent without HTTP hooks runs for each event: a POSIX shell script that posts the hook's
- * input (stdin) to Warden's gateway with the agent's token and prints the answer. It starts a shell and
- * curl, nothing else (no Node): a tool call pays for little more than the gateway's answer. The event is
- * its first argument (some agents' payloads do not name it).
+ * input (stdin) to Warden's gateway with the agent's token and the installed answer settings, and prints
+ * the answer. It starts a shell and curl, nothing else (no Node): a tool call pays for little more than
+ * the gateway's answer. The event is its first argument (some agents' payloads do not name it).
  */
 export function shimScript(shim: CommandShim): string {
+  const blocked = blockedAnswerLines(shim);
   return `#!/bin/sh
 # Warden's hook for ${shim.title}, written by \`warden hook install --agent ${shim.agent}\`: posts the hook's
 # input to Warden's agent gateway and prints Warden's answer. When Warden cannot be reached or refuses
-# the request, a call that can be held (${shim.blockingEvents.join(', ')}) is blocked: exit 2, the reason on stderr.
+# the request, a call that can be held (${shim.blockingEvents.join(', ')}) is blocked: ${shim.blockedOutput ? `${shim.title}'s deny answer, the reason also on stderr` : 'exit 2, the reason on stderr'}.
 event="$1"
 url=${quoted(`${shim.gatewayUrl.replace(/\/+$/, '')}/hooks/${shim.agent}`)}
 query=${quoted(shim.query ?? '')}
 token_file=${quoted(shim.tokenFile)}
-fail() {
+${shim.blockedOutput ? `# A JSON string's text: backslashes and quotes escaped, control characters dropped.
+json_text() {
+  printf '%s' "$1" | tr '\\n\\r\\t' '   ' | tr -d '\\000-\\037' | sed 's/\\\\/\\\\\\\\/g; s/"/\\\\"/g'
+}
+` : ''}fail() {
   case "$event" in
-    ${shim.blockingEvents.join('|')}) echo "Warden could not decide on this call, so it is blocked (fail closed): $1" >&2; exit 2 ;;
+    ${shim.blockingEvents.join('|')})
+    reason="Warden could not decide on this call, so it is blocked (fail closed): $1"
+${blocked || `    echo "$reason" >&2
+    exit 2
+`}    ;;
   esac
   echo "Warden: $1" >&2
   exit 0
@@ -59,9 +86,14 @@ export function writeShim(dir: string, shim: CommandShim, token: string | undefi
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, shimScript(shim), { mode: 0o755 });
   chmodSync(path, 0o755);
-  if (token !== undefined) {
-    writeFileSync(shim.tokenFile, `${token}\n`, { mode: 0o600 });
-    chmodSync(shim.tokenFile, 0o600);
-  }
+  writeToken(shim.tokenFile, token);
   return path;
+}
+
+/** Writes the agent's token (mode 600), when there is one. */
+export function writeToken(tokenFile: string, token: string | undefined): void {
+  if (token === undefined) return;
+  mkdirSync(dirname(tokenFile), { recursive: true });
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  chmodSync(tokenFile, 0o600);
 }

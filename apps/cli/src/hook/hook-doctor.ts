@@ -40,6 +40,14 @@ function installed(adapter: AgentAdapter, place: InstallPlace, findings: Finding
   const text = configFile && existsSync(configFile) ? readFileSync(configFile, 'utf8') : '';
   const hasWarden = text.includes(`${join('.warden', 'hooks', `${adapter.name}.sh`)}`) || text.includes(`/hooks/${adapter.name}`);
   findings.push(hasWarden ? { ok: true, what: `Warden's hooks are in ${configFile}` } : { ok: false, what: `no Warden hooks in ${configFile ?? `${adapter.title}'s configuration`}`, fix: `warden hook install --agent ${adapter.name}${place.scope === 'user' ? ' --user' : ` --project ${place.dir}`}` });
+  const tokenFile = join(wardenHooksDir(place), `${adapter.name}.token`);
+  const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined;
+  if (install?.plugin) {
+    // The plugin is the configuration: it holds the gateway's URL and reads the token file.
+    findings.push(token ? { ok: true, what: `the agent's token is in ${tokenFile}` } : { ok: false, what: `no agent token in ${tokenFile}`, fix: 'start the suite with `warden up --agent <id>` and install again' });
+    const url = /"(https?:\/\/[^"?]*\/hooks\/[a-z-]+)[?"]/.exec(text)?.[1];
+    return { ...(url ? { url } : {}), ...(token ? { token } : {}) };
+  }
   const shim = join(wardenHooksDir(place), `${adapter.name}.sh`);
   let runnable = true;
   try {
@@ -48,8 +56,6 @@ function installed(adapter: AgentAdapter, place: InstallPlace, findings: Finding
     runnable = false;
   }
   findings.push(runnable ? { ok: true, what: `the command shim ${shim} is there` } : { ok: false, what: `the command shim ${shim} is missing`, fix: 'install again' });
-  const tokenFile = join(wardenHooksDir(place), `${adapter.name}.token`);
-  const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined;
   findings.push(token ? { ok: true, what: `the agent's token is in ${tokenFile}` } : { ok: false, what: `no agent token in ${tokenFile}`, fix: 'start the suite with `warden up --agent <id>` and install again' });
   const url = runnable ? /^url='([^']*)'/m.exec(readFileSync(shim, 'utf8'))?.[1] : undefined;
   return { ...(url ? { url } : {}), ...(token ? { token } : {}) };

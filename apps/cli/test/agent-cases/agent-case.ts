@@ -15,7 +15,7 @@ export const TEXTS = {
 };
 
 /** The kinds of decision each agent's answer is checked for. */
-export type Decided = { kind: 'run' | 'warn' | 'modify' | 'deny' | 'approval' | 'fail_closed' };
+export type Decided = { kind: 'run' | 'warn' | 'modify' | 'deny' | 'approval' | 'fail_closed'; /** The project the call ran in. */ cwd?: string };
 
 /** A tool call in the test's terms; each agent case writes it in its agent's own shape. */
 export interface CallSpec {
@@ -49,6 +49,16 @@ export interface AgentCase {
   /** What shows that an approval waits: the gate's pause (an operator answers), or the decision itself (the agent asks its user). */
   approvalWaitsFor: 'hitl.paused' | 'decision.made';
   answer(decided: Decided): Record<string, unknown> | null;
+  /** The proposal's id for a call the test names `callId`, for an agent whose payloads name the call otherwise (Antigravity: its step). */
+  actionIdOf?(callId: string): string;
+  /** Its payload after a tool ran carries no output. */
+  reportsNoOutput?: true;
+  /** What its installed hook prints (exit 0) when it blocks a call, for agents that do not block on exit 2 (the reason matched). */
+  blocked?(reason: unknown): Record<string, unknown>;
+  /** For an agent that can ask its user: its answer to an approval handed to the user (installed with `--approvals terminal`). */
+  asked?(): Record<string, unknown>;
+  /** Its answer to a call that brings a correction (text for the model), and the correction's acknowledgement: applied only where its model reads it. */
+  corrected?(text: string): { answer: Record<string, unknown> | null; ack: 'applied' | 'failed' };
 }
 
 /** The command `warden hook install` writes for an agent served by the command shim. */

@@ -1,4 +1,4 @@
-import { readToolCall } from '../tool-call.js';
+import { readToolCall, withCommandLine } from '../tool-call.js';
 
 // Antigravity (agy): tool names and PascalCase args of its transcripts, specstoryai/getspecstory
 // specstory-cli/docs/antigravity-format-spec.md; the PreToolUse payload captured from agy 1.0.1 in
@@ -15,6 +15,10 @@ describe('Antigravity', () => {
       urls: [],
     });
     expect(readToolCall('run_command', { CommandLine: 'pip install -r requirements.txt', Cwd: 'C:\\Users\\me\\project', toolAction: 'Install' })).toMatchObject({ cwd: 'C:\\Users\\me\\project' });
+  });
+
+  it('writes a changed command line into run_command’s CommandLine', () => {
+    expect(withCommandLine({ CommandLine: 'git push -f', Cwd: '/w', WaitMsBeforeAsync: 1000 }, 'git push --force-with-lease')).toEqual({ CommandLine: 'git push --force-with-lease', Cwd: '/w', WaitMsBeforeAsync: 1000 });
   });
 
   it('reads write_to_file as a write, replace_file_content and multi_replace_file_content as edits of TargetFile', () => {

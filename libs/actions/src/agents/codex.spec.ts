@@ -1,5 +1,5 @@
 import { commandLine } from '../command-line.js';
-import { readToolCall } from '../tool-call.js';
+import { readToolCall, withCommandLine } from '../tool-call.js';
 
 // Codex hooks (https://developers.openai.com/codex/hooks; openai/codex codex-rs/hooks/schema/generated/*.command.input.schema.json):
 // tool_name Bash {command}, apply_patch {command: the patch}, mcp__<server>__<tool>. Its recorded sessions
@@ -77,5 +77,12 @@ describe('Codex', () => {
     expect(commandLine(['powershell.exe', '-NoProfile', '-Command', 'Get-ChildItem'])).toBe('Get-ChildItem');
     expect(commandLine(['cmd.exe', '/c', 'dir /s'])).toBe('dir /s');
     expect(commandLine(['echo', "it's", '$HOME'])).toBe("echo 'it'\\''s' '$HOME'");
+  });
+
+  it('writes a changed command line into the argv, keeping the shell it starts', () => {
+    expect(withCommandLine({ command: ['bash', '-lc', 'git push -f'], workdir: '/w' }, 'git push --force-with-lease')).toEqual({ command: ['bash', '-lc', 'git push --force-with-lease'], workdir: '/w' });
+    expect(withCommandLine({ command: ['powershell.exe', '-NoProfile', '-Command', 'Remove-Item -Recurse x'] }, 'Remove-Item x')).toEqual({ command: ['powershell.exe', '-NoProfile', '-Command', 'Remove-Item x'] });
+    expect(withCommandLine({ command: ['git', 'push', '-f'] }, 'git push --force-with-lease')).toEqual({ command: ['bash', '-lc', 'git push --force-with-lease'] });
+    expect(withCommandLine({ cmd: 'chmod 777 out', workdir: '/w' }, 'chmod 755 out')).toEqual({ cmd: 'chmod 755 out', workdir: '/w' });
   });
 });

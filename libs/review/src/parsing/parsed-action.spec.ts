@@ -24,6 +24,27 @@ describe('parseAction', () => {
     expect(tool(name, input).intent).toBe(intent);
   });
 
+  // Antigravity's tools (specstoryai/getspecstory specstory-cli/docs/antigravity-format-spec.md §3.5), Factory
+  // Droid's (Factory-AI/factory docs/reference/hooks-reference.mdx, "Tool names") and OpenCode 2.x's built-ins,
+  // as @warden/actions reads them.
+  it.each([
+    ['run_command', { CommandLine: 'rm -rf build', Cwd: '/work/app', WaitMsBeforeAsync: 5000 }, 'file_deletion', ['/work/app/build']],
+    ['view_file', { AbsolutePath: '/work/app/README.md' }, 'file_read', []],
+    ['write_to_file', { TargetFile: '/work/app/src/week.ts', CodeContent: 'x', Overwrite: false }, 'file_creation', ['/work/app/src/week.ts']],
+    ['replace_file_content', { TargetFile: '/work/app/src/date.ts', TargetContent: 'a', ReplacementContent: 'b' }, 'file_modification', ['/work/app/src/date.ts']],
+    ['Execute', { command: 'rm -rf build' }, 'file_deletion', ['/work/app/build']],
+    ['Create', { file_path: 'src/week.ts', content: 'x' }, 'file_creation', ['/work/app/src/week.ts']],
+    ['FetchUrl', { url: 'https://nodejs.org/api/fs.html' }, 'network_request', []],
+    ['read', { filePath: 'src/a.ts' }, 'file_read', []],
+    ['edit', { filePath: 'src/date.ts', oldString: 'a', newString: 'b' }, 'file_modification', ['/work/app/src/date.ts']],
+    ['edit', { path: 'src/date.ts', oldString: 'a', newString: 'b' }, 'file_modification', ['/work/app/src/date.ts']],
+    ['subagent', { agent: 'explore', prompt: 'find the parser' }, 'delegation', []],
+  ])('reads %s of the other agents Warden supervises', (name, input, intent, written) => {
+    const parsed = tool(name, input);
+    expect(parsed.intent).toBe(intent);
+    expect(parsed.writtenPaths).toEqual(written);
+  });
+
   it('reads the intents of each simple command of a shell line, riskiest first', () => {
     const parsed = bash('cd src && curl -fsSL https://x.io/a.tgz -o a.tgz && rm -rf old && npm test');
     expect(parsed.intents).toEqual(['file_deletion', 'network_request', 'file_creation', 'command_execution', 'file_read']);

@@ -37,6 +37,19 @@ describe('force_push', () => {
   });
 });
 
+describe('a modify verdict', () => {
+  const call = (tool: string, input: Record<string, unknown>): RuleContext => ({ ...bash('true'), action: parseAction({ kind: 'tool_use', tool, input }, '/work/app') });
+
+  it.each([
+    ['run_command', { CommandLine: 'git push -f origin wip', Cwd: '/work/app', WaitMsBeforeAsync: 5000 }, { CommandLine: 'git push --force-with-lease origin wip', Cwd: '/work/app', WaitMsBeforeAsync: 5000 }],
+    ['Execute', { command: 'git push -f origin wip' }, { command: 'git push --force-with-lease origin wip' }],
+    ['shell', { command: ['bash', '-lc', 'git push -f origin wip'], workdir: '/work/app' }, { command: ['bash', '-lc', 'git push --force-with-lease origin wip'], workdir: '/work/app' }],
+    ['exec_command', { cmd: 'git push -f origin wip' }, { cmd: 'git push --force-with-lease origin wip' }],
+  ])('changes the command of %s in the field the agent reads it from', (tool, input, modified) => {
+    expect(forcePushRule.evaluate(call(tool, input))?.modifiedInput).toEqual(modified);
+  });
+});
+
 describe('hook_bypass', () => {
   it.each([
     ['git commit --no-verify -m "wip"', 'git commit -m "wip"'],

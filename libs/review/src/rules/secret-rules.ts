@@ -80,6 +80,31 @@ export function exfiltratedSecret(segments: readonly ShellSegment[]): string | u
   return undefined;
 }
 
+/** A URL on this machine: localhost, 127.x.x.x, [::1], 0.0.0.0. */
+const LOOPBACK_URL = /^https?:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:[/?#]|$)/i;
+/** A word that names a host somewhere: a URL of any scheme, or `name.tld[:port][/…]`. */
+const NAMES_A_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$))/i;
+
+/**
+ * Whether every sender on the line is an HTTP client whose requests all go to this machine: it names a
+ * loopback URL and no other word of it names a host (an output file such as `out.json` counts as one, to be
+ * safe). A secret sent to a server the session runs on localhost stays on the machine.
+ */
+function sendsOnlyToThisMachine(segments: readonly ShellSegment[]): boolean {
+  const names = commandNames(segments);
+  let senders = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const name = names[i]!;
+    if (!SENDERS.has(name)) continue;
+    if (!HTTP_CLIENTS.has(name) && name !== 'wget') return false;
+    const words = segments[i]!.argv.slice(1);
+    if (!words.some((w) => LOOPBACK_URL.test(w))) return false;
+    if (words.some((w) => !LOOPBACK_URL.test(w) && !w.startsWith('-') && !w.startsWith('@') && NAMES_A_HOST.test(w))) return false;
+    senders++;
+  }
+  return senders > 0;
+}
+
 /** A request with a literal secret that leaves the machine (a request to localhost keeps it here). */
 function sendsLiteralSecret(action: ParsedAction): boolean {
   if (!action.intents.includes('network_request') || !secretsOf(action).kinds.length) return false;
@@ -93,7 +118,7 @@ export const secretExfiltrationRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const file = action.segments.length ? exfiltratedSecret(action.segments) : undefined;
-    if (file !== undefined) {
+    if (file !== undefined && !sendsOnlyToThisMachine(action.segments)) {
       return {
         verdict: 'block',
         score: 1,

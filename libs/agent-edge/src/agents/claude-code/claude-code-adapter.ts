@@ -9,7 +9,7 @@ import { goalFromTranscript, requestOf } from './transcript-goal.js';
  * hook that fails lets the tool run, so the transports answer a deny themselves when Warden cannot be
  * reached. HTTP hooks post to the gateway directly; the command hook is `warden hook`.
  */
-export const claudeCodeAdapter: AgentAdapter = {
+export const claudeCodeAdapter: AgentAdapter<'claude-code'> = {
   name: 'claude-code',
   title: 'Claude Code',
   agentKind: 'claude-code',

@@ -65,7 +65,7 @@ function writeCodex(event: EdgeEvent, answer: EdgeAnswer): Record<string, unknow
  * the tool run: it has no HTTP hooks, so the command shim posts to the gateway and exits 2 (which blocks)
  * when Warden cannot be reached. Subagents are named (`agent_id`, `agent_type`).
  */
-export const codexAdapter: AgentAdapter = {
+export const codexAdapter: AgentAdapter<'codex'> = {
   name: 'codex',
   title: 'Codex',
   agentKind: 'codex',

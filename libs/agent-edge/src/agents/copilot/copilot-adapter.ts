@@ -105,7 +105,7 @@ function writeCopilot(event: EdgeEvent, answer: EdgeAnswer): Record<string, unkn
  * behind COPILOT_HOOK_ALLOW_LOCALHOST=1) and fail open: Warden installs the command shim. Tool events do
  * not name a subagent.
  */
-export const copilotAdapter: AgentAdapter = {
+export const copilotAdapter: AgentAdapter<'copilot'> = {
   name: 'copilot',
   title: 'Copilot CLI',
   agentKind: 'copilot',

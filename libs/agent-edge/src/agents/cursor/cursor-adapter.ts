@@ -142,7 +142,7 @@ function writeCursor(event: EdgeEvent, answer: EdgeAnswer): Record<string, unkno
  * (UNCONFIRMED). Where a person is at the editor is not said either: a headless run (a background agent)
  * routes approvals to an operator with `--approvals operator`.
  */
-export const cursorAdapter: AgentAdapter = {
+export const cursorAdapter: AgentAdapter<'cursor'> = {
   name: 'cursor',
   title: 'Cursor',
   agentKind: 'cursor',

@@ -95,7 +95,7 @@ function writeGemini(event: EdgeEvent, answer: EdgeAnswer): Record<string, unkno
  * it (the shim does when Warden cannot be reached). No HTTP hooks: the command shim. Tool events name no
  * subagent, and whether hooks fire for subagents' calls is UNCONFIRMED.
  */
-export const geminiAdapter: AgentAdapter = {
+export const geminiAdapter: AgentAdapter<'gemini'> = {
   name: 'gemini',
   title: 'Gemini CLI',
   agentKind: 'gemini',
