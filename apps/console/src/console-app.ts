@@ -18,7 +18,8 @@ export async function createConsole(config: ConsoleConfig, logger: Logger): Prom
   app.use(securityHeaders);
   // Credentials first, then the body: nobody without a login makes the console parse anything.
   app.use(credentialsBeforeBody(app.get(OperatorAuthenticator)));
-  app.useBodyParser('json', { limit: '1mb', verify: boundedNesting });
+  // body-parser's `verify` (Nest's option type leaves it out): the nesting is checked before parsing.
+  app.useBodyParser('json', { limit: '1mb', verify: boundedNesting } as { limit: string });
   app.useBodyParser('urlencoded', { limit: '16kb', extended: false });
   app.use(nestingRefused);
   try {
