@@ -68,6 +68,16 @@ describe('warden nats-config', () => {
     }
   });
 
+  it('keeps monitoring on loopback even when clients listen on every address, or leaves it out', async () => {
+    const everywhere = await warden(['nats-config', '--host', '0.0.0.0', '--agent', 'claude-code']);
+    expect(everywhere.code).toBe(0);
+    expect(everywhere.stdout).toContain('listen: "0.0.0.0:4222"');
+    expect(everywhere.stdout).toMatch(/^http: "127\.0\.0\.1:8222"$/m);
+    const off = await warden(['nats-config', '--monitor-port', 'off', '--agent', 'claude-code']);
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toMatch(/^http:/m);
+  });
+
   it('documents its formats, the Helm values among them, and how they map to the chart', async () => {
     const { code, stdout } = await warden(['nats-config', '--help']);
     expect(code).toBe(0);

@@ -4,6 +4,8 @@ import type { Logger } from '@warden/observability';
 import { PinoNestLogger } from '@warden/observability-nest';
 import { ConsoleAppModule } from './app.module.js';
 import type { ConsoleConfig } from './config.js';
+import { OperatorAuthenticator } from '@warden/operator-auth';
+import { boundedNesting, credentialsBeforeBody, nestingRefused } from './http/body-guards.js';
 import { securityHeaders } from './http/respond.js';
 
 /** The console's HTTP application, listening (main.ts runs it and closes it on a stop; tests run it in process). */
@@ -14,8 +16,12 @@ export async function createConsole(config: ConsoleConfig, logger: Logger): Prom
     bodyParser: false,
   });
   app.use(securityHeaders);
-  app.useBodyParser('json', { limit: '1mb' });
+  // Credentials first, then the body: nobody without a login makes the console parse anything.
+  app.use(credentialsBeforeBody(app.get(OperatorAuthenticator)));
+  // body-parser's `verify` (Nest's option type leaves it out): the nesting is checked before parsing.
+  app.useBodyParser('json', { limit: '1mb', verify: boundedNesting } as { limit: string });
   app.useBodyParser('urlencoded', { limit: '16kb', extended: false });
+  app.use(nestingRefused);
   try {
     await app.listen(config.http.port, config.http.host);
   } catch (error) {

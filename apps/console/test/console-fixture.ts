@@ -70,10 +70,10 @@ export class ConsoleFixture {
   async request(
     method: string,
     path: string,
-    options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+    options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string>; body?: string } = {},
   ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...options.headers };
-    let body: string | undefined;
+    let body: string | undefined = options.body;
     if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Kvm } from '@nats-io/kv';
 import { AUTOMATION_LEVEL_BUCKET, BREAKER_STATE_BUCKET, createMessage, EXAMPLE_PAYLOADS, LADDER_RECORD_BUCKET, newMessageId, OPERATOR_SESSION_BUCKET, publishSubject } from '@warden/contracts';
 import { csrfTokenFor } from '@warden/operator-auth';
@@ -75,6 +76,33 @@ describe('console', () => {
       expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
     });
 
+    it('throttles guessing per source, and the operator still logs in from another address', async () => {
+      await f.operator('targeted', 'approver');
+      /** A login form posted from a loopback address of the test's choosing (the whole 127/8 is this machine). */
+      const loginFrom = (localAddress: string, operator: string, password: string) =>
+        new Promise<number>((resolve, reject) => {
+          const body = new URLSearchParams({ operator, password, next: '/' }).toString();
+          const url = new URL('/login', f.url);
+          const req = httpRequest(
+            { host: url.hostname, port: url.port, path: '/login', method: 'POST', localAddress, headers: { origin: f.url, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      for (let i = 0; i < 5; i++) expect(await loginFrom('127.0.0.2', 'targeted', `guess ${i}`)).toBe(401);
+      expect(await loginFrom('127.0.0.2', 'targeted', f.passwords.targeted!)).toBe(429);
+      // The operator, from their own address: not locked out.
+      expect(await loginFrom('127.0.0.3', 'targeted', f.passwords.targeted!)).toBe(303);
+      // A source that guesses across operator ids is throttled for every id.
+      for (let i = 0; i < 20; i++) expect(await loginFrom('127.0.0.4', `someone-${i}`, 'a guess')).toBe(401);
+      expect(await loginFrom('127.0.0.4', 'vic-viewer', f.passwords['vic-viewer']!)).toBe(429);
+      expect(await loginFrom('127.0.0.5', 'vic-viewer', f.passwords['vic-viewer']!)).toBe(303);
+    }, 120_000);
+
     it('logs out only with the CSRF token, and the cookie stops working', async () => {
       const cookie = await f.login('vic-viewer');
       expect((await f.request('POST', '/logout', { form: { _csrf: 'wrong' }, headers: { cookie, origin: f.url } })).status).toBe(403);
@@ -126,6 +154,19 @@ describe('console', () => {
       expect(otherSite.status).toBe(403);
       const otherLogin = await act(approverCookie, `/api/sessions/${s}/approve`, { agent_id: 'agent-1' }, { origin: f.url, 'x-csrf-token': csrfOf(viewerCookie) });
       expect(otherLogin.status).toBe(403);
+    });
+
+    it('checks credentials before it reads a body: without a login, a body it cannot parse is not even looked at', async () => {
+      const s = session();
+      const answer = await f.request('POST', `/api/sessions/${s}/rewrite`, { headers: { 'content-type': 'application/json' }, body: '{"agent_id": "agent-1", "input": {{{ not json' });
+      expect([answer.status, JSON.parse(answer.text).reason]).toEqual([401, 'missing_credentials']);
+    });
+
+    it('answers a rewrite nested 10,000 levels deep with 400 and the reason', async () => {
+      const s = session();
+      const deep = `{"agent_id":"agent-1","trace_id":"t1","input":{"command":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+      const answer = await f.request('POST', `/api/sessions/${s}/rewrite`, { headers: { cookie: approverCookie, origin: f.url, 'x-csrf-token': csrfOf(approverCookie), 'content-type': 'application/json' }, body: deep });
+      expect([answer.status, JSON.parse(answer.text)]).toEqual([400, { status: 'error', reason: 'body_too_deep', detail: 'the body nests deeper than 64 levels' }]);
     });
 
     it('checks the input before calling the gate: a rewrite needs a JSON object', async () => {

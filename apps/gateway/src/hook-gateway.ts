@@ -74,7 +74,7 @@ export class HookGateway {
       try {
         client = await this.connections.client(credentials);
       } catch (error) {
-        if (error instanceof AgentUnauthorized) throw new HookRequestError(401, `${error.message}: the token is not valid`);
+        if (error instanceof AgentUnauthorized) throw new HookRequestError(401, error.message);
         outcome = 'fail_closed';
         return this.unreached(credentials.agentId, adapter, input, unhandledOutcome(input, adapter, policy, `cannot reach Warden: ${(error as Error).message}`));
       }
@@ -150,7 +150,7 @@ export class HookGateway {
       return { status: 200, agentId: credentials.agentId };
     } catch (error) {
       if (error instanceof HookRequestError) return { status: 401, error: error.message };
-      if (error instanceof AgentUnauthorized) return { status: 401, error: `${error.message}: the token is not valid` };
+      if (error instanceof AgentUnauthorized) return { status: 401, error: error.message };
       return { status: 503, error: `cannot reach Warden: ${(error as Error).message}` };
     }
   }

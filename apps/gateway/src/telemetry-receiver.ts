@@ -58,7 +58,7 @@ export class TelemetryReceiver {
       try {
         client = await this.connections.client(credentials);
       } catch (error) {
-        if (error instanceof AgentUnauthorized) throw new HookRequestError(401, `${error.message}: the token is not valid`);
+        if (error instanceof AgentUnauthorized) throw new HookRequestError(401, error.message);
         throw new HookRequestError(503, `cannot reach Warden: ${(error as Error).message}`);
       }
       this.metrics.agents.set(this.connections.size);

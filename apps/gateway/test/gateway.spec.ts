@@ -16,7 +16,7 @@ describe('the agent gateway', () => {
   let gateway: ServiceProcess;
 
   beforeAll(async () => {
-    nats = await TestNatsServer.start({ partitions: 2, agents: ['agent-a', 'agent-b'] });
+    nats = await TestNatsServer.start({ partitions: 2, agents: ['agent-a', 'agent-b'], monitor: true });
     for (const app of ['reviewer', 'gate', 'gateway']) services.push(await ServiceProcess.start({ app, nats: nats.service, partitions: 2, env: { LOG_LEVEL: 'warn' }, readyTimeoutMs: 60_000 }));
     gateway = services.at(-1)!;
     bus = await BusConnection.open(nats.service);
@@ -65,6 +65,39 @@ describe('the agent gateway', () => {
     await recorder.waitFor((m) => m.body.type === 'decision.made' && (m.body.payload as { action_id: string }).action_id === `toolu_${sessionId}`);
     expect(of(sessionId)).toEqual([]);
   }, 30_000);
+
+  it('refuses the service user and an operator presented as agents, with 401, publishing nothing', async () => {
+    const service = nats.service;
+    const operator = nats.operator;
+    for (const [user, password] of [
+      [service.user, service.password],
+      [operator.user, operator.password],
+    ]) {
+      const sessionId = `not-an-agent-${user}`;
+      expect(await post(pre(sessionId, `toolu_${user}`), `Bearer ${user}.${password}`)).toEqual({
+        status: 401,
+        body: JSON.stringify({ error: `${user} is not an agent: only an agent's token passes as an agent` }),
+      });
+      expect(of(sessionId)).toEqual([]);
+    }
+  }, 30_000);
+
+  it('keeps no NATS connection open for 600 calls whose token NATS refused, among the agent\'s own calls', async () => {
+    /** The gateway's connections for agent-a as nats-server counts them (monitoring, /connz). */
+    const agentConnections = async () => {
+      const connz = (await (await fetch(`${nats.monitorUrl}/connz?limit=1024`)).json()) as { connections?: { name?: string }[] };
+      return (connz.connections ?? []).filter((c) => c.name === 'warden-gateway-agent-a').length;
+    };
+    // Wrong secrets for a real agent while the agent itself keeps working: 12 rounds of 50 at once.
+    for (let round = 0; round < 12; round++) {
+      expect(await post(pre('among-bad-calls', `toolu_good_${round}`), `Bearer ${token('agent-a')}`)).toEqual({ status: 200, body: '' });
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(pre(`bad-${round}-${i}`, `toolu_bad_${round}_${i}`), `Bearer agent-a.wrong-${round}-${i}`)));
+      expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 50 }, () => 401));
+    }
+    expect(await post(pre('among-bad-calls', 'toolu_good_last'), `Bearer ${token('agent-a')}`)).toEqual({ status: 200, body: '' });
+    // One connection for the agent, the one its calls use.
+    expect(await eventually('the gateway to hold one connection for agent-a', agentConnections, (n) => n === 1, { timeoutMs: 5_000 })).toBe(1);
+  }, 120_000);
 
   it('refuses an agent’s token in a session of another agent, with 403, publishing nothing', async () => {
     expect(await post(pre('session-of-a', 'toolu_a1'), `Bearer ${token('agent-a')}`)).toEqual({ status: 200, body: '' });

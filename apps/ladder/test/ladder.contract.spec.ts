@@ -1,4 +1,6 @@
 import { Kvm, type KV } from '@nats-io/kv';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import {
   AUTOMATION_LEVEL_BUCKET,
   createMessage,
@@ -37,20 +39,36 @@ describeServiceContract(
       levels = await new Kvm(harness.bus.nc).open(AUTOMATION_LEVEL_BUCKET);
     });
 
-    type Sent = 'session.ended' | 'intervention.issued' | 'ladder.command';
-    const CHANNEL = { 'session.ended': 'session', 'intervention.issued': 'intervention', 'ladder.command': 'ladder_command' } as const;
+    type Sent = 'session.ended' | 'intervention.issued' | 'ladder.command' | 'decision.made';
+    const CHANNEL = { 'session.ended': 'session', 'intervention.issued': 'intervention', 'ladder.command': 'ladder_command', 'decision.made': 'decision' } as const;
 
     /** Publishes a message for any agent as a client would, and resolves once the ladder handled it. */
-    async function send<T extends Sent>(type: T, agentId: string, payload: PayloadOf<T>, options: { message?: MessageOf<T>; msgId?: string } = {}): Promise<MessageOf<T>> {
+    async function send<T extends Sent>(
+      type: T,
+      agentId: string,
+      payload: PayloadOf<T>,
+      options: { message?: MessageOf<T>; msgId?: string; sessionId?: string } = {},
+    ): Promise<MessageOf<T>> {
       const channel = CHANNEL[type];
-      const message = options.message ?? createMessage(type, { agent_id: agentId, session_id: type === 'ladder.command' ? NO_SCOPE : unique('sess'), payload });
+      const sessionId = options.sessionId ?? (type === 'ladder.command' ? NO_SCOPE : unique('sess'));
+      const message = options.message ?? createMessage(type, { agent_id: agentId, session_id: sessionId, payload });
       const before = await harness.processed(channel, type);
       await harness.bus.js.publish(publishSubject(channel, agentId, message.session_id), encoder.encode(JSON.stringify(message)), { msgID: options.msgId ?? message.id });
       await harness.waitProcessed(channel, type, before + 1, 20_000);
       return message;
     }
 
-    const run = (agentId: string, payload: PayloadOf<'session.ended'> = { status: 'success' }) => send('session.ended', agentId, payload);
+    type Decided = Pick<PayloadOf<'decision.made'>, 'decision' | 'decided_by'>;
+    const ALLOWED: Decided = { decision: 'allow', decided_by: 'reviewer' };
+    /** The gate's decision on an action of the session, as the gate publishes it. */
+    const decide = (agentId: string, sessionId: string, decided: Decided = ALLOWED) =>
+      send('decision.made', agentId, { ...(harness.example('decision.made').payload as PayloadOf<'decision.made'>), action_id: unique('act'), ...decided }, { sessionId });
+    /** A run: the gate decides the session's actions, then the agent ends it (with what it says of itself). */
+    async function run(agentId: string, payload: PayloadOf<'session.ended'> = { status: 'success' }, decisions: Decided[] = [ALLOWED]): Promise<MessageOf<'session.ended'>> {
+      const sessionId = unique('sess');
+      for (const decided of decisions) await decide(agentId, sessionId, decided);
+      return send('session.ended', agentId, payload, { sessionId });
+    }
     const command = (agentId: string, payload: PayloadOf<'ladder.command'>) => send('ladder.command', agentId, payload);
     const intervention = (agentId: string, type: PayloadOf<'intervention.issued'>['intervention_type'], extra: Partial<PayloadOf<'intervention.issued'>> = {}) =>
       send('intervention.issued', agentId, { ...(harness.example('intervention.issued').payload as PayloadOf<'intervention.issued'>), intervention_type: type, ...extra });
@@ -84,7 +102,7 @@ describeServiceContract(
     describe('track record', () => {
       it('adds a run outcome to the record and publishes ladder.metrics_updated in the run’s session', async () => {
         const agentId = unique('agent-run');
-        const ended = await run(agentId, { status: 'success', false_positives: 1, human_approved: true });
+        const ended = await run(agentId, { status: 'success', false_positives: 1 }, [ALLOWED, { decision: 'allow', decided_by: 'operator' }]);
         const event = await eventCausedBy('ladder.metrics_updated', ended);
         expect(event).toMatchObject({
           id: derivedMessageId('ladder.metrics_updated', ended.id),
@@ -134,6 +152,71 @@ describeServiceContract(
         const info = await harness.bus.jsm.streams.info('WARDEN_LADDER', { subjects_filter: `warden.ladder.*.${agentId}.${ended.session_id}` });
         expect(Object.values(info.state.subjects ?? {})).toEqual([1]);
         expect(await metric(/^warden_ladder_duplicates_total\{type="session\.ended",[^}]*\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+      });
+    });
+
+    describe('what counts: only what Warden saw', () => {
+      it('promotes nobody on 1,000 successful, human-approved runs that an agent reports about itself with its own credentials', async () => {
+        const agentId = 'agent-2';
+        const settings = harness.nats.agent(agentId);
+        const agent = await connect({ servers: settings.servers, user: settings.user, pass: settings.password, inboxPrefix: `_INBOX_${agentId}` });
+        try {
+          const js = jetstream(agent);
+          const before = await harness.processed('session', 'session.ended');
+          const forged = Array.from({ length: 1000 }, () =>
+            createMessage('session.ended', { agent_id: agentId, session_id: unique('forged'), payload: { status: 'success', human_approved: true, false_positives: 0, missed_critical_bugs: 0 } }),
+          );
+          for (let i = 0; i < forged.length; i += 100) {
+            await Promise.all(
+              forged.slice(i, i + 100).map((m) => js.publish(publishSubject('session', agentId, m.session_id), encoder.encode(JSON.stringify(m)), { msgID: m.id })),
+            );
+          }
+          // Until the ladder handled all of them, or promoted the agent on the way.
+          await eventually(
+            'the 1,000 runs handled, or a promotion',
+            async () => ({ handled: await harness.processed('session', 'session.ended'), level: (await recordOf(agentId))?.level ?? 0 }),
+            ({ handled, level }) => handled >= before + 1000 || level > 0,
+            { timeoutMs: 300_000, intervalMs: 200 },
+          );
+        } finally {
+          await agent.close();
+        }
+        // And until nothing of them is left to redeliver (a write that lost a compare-and-set is retried).
+        await eventually(
+          'the ladder idle on the session stream',
+          async () => {
+            const idle: boolean[] = [];
+            for await (const c of harness.bus.jsm.consumers.list('WARDEN_SESSION')) if (c.name.startsWith('ladder')) idle.push(c.num_pending === 0 && c.num_ack_pending === 0);
+            return idle.length > 0 && idle.every(Boolean);
+          },
+          { timeoutMs: 120_000, intervalMs: 200 },
+        );
+        const record = await recordOf(agentId);
+        expect(record).toMatchObject({ level: 0, metrics: { totalRuns: 0, successfulRuns: 0, approvalRate: 0 } });
+        expect(levelChangesOf(agentId)).toEqual([]);
+        expect(await publishedLevel(agentId)).toBe(0);
+      }, 360_000);
+
+      it('takes a run\'s approval from the gate: an operator\'s deny makes it an unapproved failure, whatever the agent says', async () => {
+        const agentId = unique('agent-denied');
+        const ended = await run(agentId, { status: 'success', human_approved: true }, [ALLOWED, { decision: 'deny', decided_by: 'operator' }]);
+        const event = await eventCausedBy('ladder.metrics_updated', ended);
+        expect(event.payload.metrics).toMatchObject({ total_runs: 1, successful_runs: 0, approval_rate: 0 });
+      });
+
+      it('believes a failure the agent reports, and counts a run whose end arrived before its decision when the decision arrives', async () => {
+        const agentId = unique('agent-late');
+        const failed = await run(agentId, { status: 'failure' });
+        expect((await eventCausedBy('ladder.metrics_updated', failed)).payload.metrics).toMatchObject({ total_runs: 1, successful_runs: 0 });
+
+        const sessionId = unique('sess');
+        await send('session.ended', agentId, { status: 'success' }, { sessionId });
+        expect((await recordOf(agentId))?.metrics.totalRuns).toBe(1);
+        const decision = await decide(agentId, sessionId);
+        expect((await eventCausedBy('ladder.metrics_updated', decision)).payload.metrics).toMatchObject({ total_runs: 2, successful_runs: 1 });
+        // Later decisions in the ended session count no second run.
+        await decide(agentId, sessionId);
+        expect((await recordOf(agentId))?.metrics.totalRuns).toBe(2);
       });
     });
 

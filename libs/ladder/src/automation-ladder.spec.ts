@@ -386,3 +386,55 @@ describe('AutomationLadder: redelivered messages', () => {
     expect(after.recentChanges.map((c) => c.to)).toEqual([3, 4]);
   });
 });
+
+describe('AutomationLadder: runs counted from what Warden saw, never from what the agent says', () => {
+  const ladder = new AutomationLadder({ initialLevel: 0 });
+  const decide = (current: TrackRecord, sessionId: string, decision: 'allow' | 'deny' = 'allow', decidedBy: 'reviewer' | 'operator' = 'reviewer') =>
+    applied(ladder.observeDecision(current, { sessionId, decision, decidedBy }, event()));
+
+  it('counts no run for a session the gate decided nothing in, however successful and approved the agent says it was', () => {
+    let current = record(0);
+    for (let i = 0; i < 1000; i++) current = applied(ladder.endSession(current, { sessionId: `s-${i}`, status: 'success' }, event())).record;
+    expect(current.metrics).toMatchObject({ totalRuns: 0, successfulRuns: 0, approvalRate: 0 });
+    expect(current.level).toBe(0);
+    expect(current.sessions).toHaveLength(ladder.settings.rememberedSessions);
+  });
+
+  it('derives success from the decisions and approval from the operators who decided at the gate', () => {
+    let current = decide(record(0), 's-1').record;
+    current = decide(current, 's-1', 'allow', 'operator').record;
+    const approved = applied(ladder.endSession(current, { sessionId: 's-1', status: 'success' }, event()));
+    expect(approved.run).toEqual({ status: 'success', humanApproved: true });
+    current = decide(approved.record, 's-2', 'deny', 'operator').record;
+    const denied = applied(ladder.endSession(current, { sessionId: 's-2', status: 'success' }, event()));
+    expect(denied.run).toEqual({ status: 'failure', humanApproved: false });
+    expect(denied.record.metrics).toMatchObject({ totalRuns: 2, successfulRuns: 1 });
+    expect(denied.record.metrics.approvalRate).toBeCloseTo(0.09, 12);
+  });
+
+  it('believes the agent only against itself: a reported failure, abort, false positive or missed bug counts', () => {
+    const current = decide(record(0), 's-1').record;
+    const step = applied(ladder.endSession(current, { sessionId: 's-1', status: 'aborted', falsePositives: 2, missedCriticalBugs: 1 }, event()));
+    expect(step.run).toEqual({ status: 'aborted', falsePositives: 2, missedCriticalBugs: 1 });
+  });
+
+  it('counts a run whose end came before its first decision when that decision comes, once', () => {
+    let current = applied(ladder.endSession(record(0), { sessionId: 's-1', status: 'success' }, event())).record;
+    expect(current.metrics.totalRuns).toBe(0);
+    const completing = event();
+    const step = applied(ladder.observeDecision(current, { sessionId: 's-1', decision: 'allow', decidedBy: 'reviewer' }, completing));
+    expect(step.run).toEqual({ status: 'success' });
+    current = step.record;
+    expect(ladder.observeDecision(current, { sessionId: 's-1', decision: 'allow', decidedBy: 'reviewer' }, completing).outcome).toBe('duplicate');
+    current = decide(current, 's-1').record;
+    expect(current.metrics.totalRuns).toBe(1);
+    expect(applied(ladder.endSession(current, { sessionId: 's-1', status: 'success' }, event())).record.metrics.totalRuns).toBe(1);
+  });
+
+  it('keeps an open session with decisions when sessions without any are pushed out', () => {
+    let current = decide(record(0), 'real', 'deny', 'operator').record;
+    for (let i = 0; i < 100; i++) current = applied(ladder.endSession(current, { sessionId: `flood-${i}`, status: 'success' }, event())).record;
+    const step = applied(ladder.endSession(current, { sessionId: 'real', status: 'success' }, event()));
+    expect(step.run).toEqual({ status: 'failure', humanApproved: false });
+  });
+});

@@ -1,14 +1,52 @@
 import type { AutomationLevel } from '@warden/contracts';
 import { DEFAULT_LADDER_SETTINGS, type LadderSettings } from './ladder-settings.js';
 import { checkRequirements, HIGHEST_LEVEL, highestLevelStillHeld, levelLabel } from './level-requirements.js';
-import { newTrackRecord, type LevelChange, type LevelChangeCause, type TrackRecord } from './track-record.js';
+import { newTrackRecord, type LevelChange, type LevelChangeCause, type SessionObservation, type TrackRecord } from './track-record.js';
 
-/** Seed 002 §7.2 `RunOutcome`, from `session.ended`. */
+/** Seed 002 §7.2 `RunOutcome`: what one run adds to the track record (see `observedOutcome` for where it comes from). */
 export interface RunOutcome {
   status: 'success' | 'failure' | 'aborted';
   falsePositives?: number;
   missedCriticalBugs?: number;
   humanApproved?: boolean;
+}
+
+/** A decision the gate published for one of the agent's actions (`decision.made`), as the ladder counts it. */
+export interface ObservedDecision {
+  sessionId: string;
+  decision: 'allow' | 'deny';
+  decidedBy: 'reviewer' | 'operator' | 'gate_timeout' | 'policy';
+}
+
+/**
+ * The agent's `session.ended`. Only what the agent may say about itself is read: that the run ended, a
+ * status no better than what Warden saw, and faults it admits (false positives, missed critical bugs,
+ * which can only lower its level). Its `status: success` and `human_approved` are never believed.
+ */
+export interface ClaimedEnd {
+  sessionId: string;
+  status: RunOutcome['status'];
+  falsePositives?: number;
+  missedCriticalBugs?: number;
+}
+
+/**
+ * The run outcome of a session from what Warden saw of it: a success when the gate decided at least one
+ * of its actions and denied none (and the agent did not itself report a failure or an abort); approved
+ * by a human when an operator decided at the gate and allowed every action they decided, not approved
+ * when an operator denied one, and no approval either way when no operator decided anything.
+ */
+export function observedOutcome(session: SessionObservation): RunOutcome {
+  const claimed = session.ended;
+  const seen = session.decided > 0 && session.denied === 0 ? 'success' : 'failure';
+  const status = claimed && claimed.status !== 'success' ? claimed.status : seen;
+  const operatorDecided = session.operatorAllowed + session.operatorDenied > 0;
+  return {
+    status,
+    ...(claimed?.falsePositives !== undefined ? { falsePositives: claimed.falsePositives } : {}),
+    ...(claimed?.missedCriticalBugs !== undefined ? { missedCriticalBugs: claimed.missedCriticalBugs } : {}),
+    ...(operatorDecided ? { humanApproved: session.operatorDenied === 0 } : {}),
+  };
 }
 
 /** An operator's `ladder.command`. `level` is required by pin and set_level; the schema cannot say so. */
@@ -28,8 +66,11 @@ export interface LadderEvent {
 export type CommandRejection = 'missing_level' | 'pinned';
 
 export type LadderStep =
-  /** The message changed the record; `change` when the level or the pin changed, `note` when something was held back. */
-  | { outcome: 'applied'; record: TrackRecord; change?: LevelChange; note?: string }
+  /**
+   * The message changed the record; `change` when the level or the pin changed, `note` when something was
+   * held back, `run` when a run was counted (with the outcome it was counted as).
+   */
+  | { outcome: 'applied'; record: TrackRecord; change?: LevelChange; note?: string; run?: RunOutcome }
   /** The message was handled before; `change` is what that first handling changed, to be published again. */
   | { outcome: 'duplicate'; record: TrackRecord; change?: LevelChange }
   /** The record is unchanged and the reason says why. */
@@ -59,11 +100,90 @@ export class AutomationLadder {
     return newTrackRecord(agentId, this.settings.initialLevel, at);
   }
 
-  /** Seed 002 §7.2 `recordRun`, then the level transition: a demotion first, otherwise a promotion. */
+  /**
+   * Seed 002 §7.2 `recordRun`, then the level transition: a demotion first, otherwise a promotion. The
+   * outcome must be one Warden observed (`observedOutcome`); the service counts runs through
+   * `observeDecision` and `endSession`.
+   */
   recordRun(record: TrackRecord, outcome: RunOutcome, event: LadderEvent): LadderStep {
     const duplicate = this.duplicateOf(record, event);
     if (duplicate) return duplicate;
+    return this.countRun(this.remember(structuredClone(record), event), outcome, event);
+  }
+
+  /**
+   * A decision the gate published in one of the agent's sessions. When the agent already said the session
+   * ended and its run was not counted yet (the decision stream and the session stream are not ordered),
+   * the run is counted now.
+   */
+  observeDecision(record: TrackRecord, decision: ObservedDecision, event: LadderEvent): LadderStep {
+    const known = record.sessions?.find((s) => s.sessionId === decision.sessionId);
+    if (known?.countedBy === event.messageId) {
+      // The decision that completed the run, redelivered: publish what it changed again, count nothing.
+      const change = record.recentChanges.find((c) => c.causeId === event.messageId);
+      return { outcome: 'duplicate', record, ...(change ? { change } : {}) };
+    }
+    const next = structuredClone(record);
+    const session = this.sessionIn(next, decision.sessionId);
+    session.decided += 1;
+    if (decision.decision === 'deny') session.denied += 1;
+    if (decision.decidedBy === 'operator') {
+      if (decision.decision === 'allow') session.operatorAllowed += 1;
+      else session.operatorDenied += 1;
+    }
+    if (session.ended && session.countedBy === undefined) return this.countSession(next, session, event);
+    return { outcome: 'applied', record: next };
+  }
+
+  /**
+   * The agent's `session.ended`. The run counts with what Warden saw of the session (`observedOutcome`); a
+   * session in which the gate decided nothing is not a run Warden can judge, and counts only once the gate
+   * decides one of its actions. A second end of the same session counts nothing.
+   */
+  endSession(record: TrackRecord, end: ClaimedEnd, event: LadderEvent): LadderStep {
+    const duplicate = this.duplicateOf(record, event);
+    if (duplicate) return duplicate;
     const next = this.remember(structuredClone(record), event);
+    const session = this.sessionIn(next, end.sessionId);
+    if (session.ended) return { outcome: 'applied', record: next, note: `session ${end.sessionId} had already ended: not counted again` };
+    session.ended = {
+      status: end.status,
+      ...(end.falsePositives !== undefined ? { falsePositives: end.falsePositives } : {}),
+      ...(end.missedCriticalBugs !== undefined ? { missedCriticalBugs: end.missedCriticalBugs } : {}),
+    };
+    if (session.decided === 0) {
+      return { outcome: 'applied', record: next, note: `no action of session ${end.sessionId} was decided by the gate: its run counts once one is` };
+    }
+    return this.countSession(next, session, event);
+  }
+
+  private countSession(next: TrackRecord, session: SessionObservation, event: LadderEvent): LadderStep {
+    session.countedBy = event.messageId;
+    const outcome = observedOutcome(session);
+    const step = this.countRun(next, outcome, event);
+    return step.outcome === 'applied' ? { ...step, run: outcome } : step;
+  }
+
+  /**
+   * The observation of a session in `record` (changed in place), added when new. Past the limit the
+   * sessions that matter least go first: counted ones, then ended ones Warden decided nothing in (what
+   * an agent that floods `session.ended` leaves), and only then the oldest open one.
+   */
+  private sessionIn(record: TrackRecord, sessionId: string): SessionObservation {
+    const sessions = (record.sessions ??= []);
+    const found = sessions.find((s) => s.sessionId === sessionId);
+    if (found) return found;
+    const session: SessionObservation = { sessionId, decided: 0, denied: 0, operatorAllowed: 0, operatorDenied: 0 };
+    while (sessions.length >= this.settings.rememberedSessions) {
+      const counted = sessions.findIndex((s) => s.countedBy !== undefined);
+      const empty = sessions.findIndex((s) => s.ended !== undefined && s.decided === 0);
+      sessions.splice(counted >= 0 ? counted : empty >= 0 ? empty : 0, 1);
+    }
+    sessions.push(session);
+    return session;
+  }
+
+  private countRun(next: TrackRecord, outcome: RunOutcome, event: LadderEvent): LadderStep {
     const metrics = next.metrics;
     metrics.totalRuns += 1;
     if (outcome.status === 'success') metrics.successfulRuns += 1;

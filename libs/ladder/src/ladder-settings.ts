@@ -17,6 +17,8 @@ export interface LadderSettings {
   rememberedMessages: number;
   /** Level changes kept per agent, so that a redelivered message publishes the same change again. */
   rememberedChanges: number;
+  /** Sessions whose observations are kept per agent, until their run is counted or newer sessions push them out. */
+  rememberedSessions: number;
 }
 
 export const DEFAULT_LADDER_SETTINGS: Readonly<LadderSettings> = {
@@ -26,4 +28,5 @@ export const DEFAULT_LADDER_SETTINGS: Readonly<LadderSettings> = {
   probationRuns: 10,
   rememberedMessages: 200,
   rememberedChanges: 20,
+  rememberedSessions: 32,
 };

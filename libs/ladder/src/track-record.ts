@@ -53,6 +53,33 @@ export const PinSchema = Type.Object({
 export type Pin = Static<typeof PinSchema>;
 
 /**
+ * What Warden itself saw of one session of the agent: the gate's decisions on its actions (who decided,
+ * allow or deny) and, once the agent said so, that the session ended. A run is counted from this, never
+ * from what the agent reports about itself (`status`, `human_approved` in `session.ended`).
+ */
+export const SessionObservationSchema = Type.Object({
+  sessionId: Type.String({ minLength: 1 }),
+  /** Decisions the gate published for the session's actions. */
+  decided: Count,
+  /** Of those, denied (by the reviewer, an operator, a timeout or policy). */
+  denied: Count,
+  /** Decisions an operator made at the gate: allowed, and denied. */
+  operatorAllowed: Count,
+  operatorDenied: Count,
+  /** The agent's `session.ended`, with only what it may say about itself: a worse status, its own faults. */
+  ended: Type.Optional(
+    Type.Object({
+      status: Type.Enum(['success', 'failure', 'aborted']),
+      falsePositives: Type.Optional(Count),
+      missedCriticalBugs: Type.Optional(Count),
+    }),
+  ),
+  /** Id of the message that completed the run (the end, or the first decision after it): the run is counted once. */
+  countedBy: Type.Optional(Type.String()),
+});
+export type SessionObservation = Static<typeof SessionObservationSchema>;
+
+/**
  * An agent's track record: the value of `warden_ladder_records.<agent_id>`. Everything the ladder knows
  * about an agent is here, so that any replica (or a restarted one) carries on where another stopped.
  */
@@ -71,6 +98,8 @@ export const TrackRecordSchema = Type.Object({
   recentMessageIds: Type.Array(Type.String()),
   /** The last level changes, oldest first (bounded). */
   recentChanges: Type.Array(LevelChangeSchema),
+  /** What Warden saw of the agent's last sessions, oldest first (bounded); absent in records written before. */
+  sessions: Type.Optional(Type.Array(SessionObservationSchema)),
 });
 export type TrackRecord = Static<typeof TrackRecordSchema> & { level: AutomationLevel };
 

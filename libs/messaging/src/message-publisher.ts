@@ -12,6 +12,7 @@ import {
   type MessageType,
   type SessionChannelId,
 } from '@warden/contracts';
+import { redactForStorage } from '@warden/observability';
 import { NOOP_MESSAGE_TRACER, type MessageTracer } from '@warden/tracing';
 import type { BusConnection } from './connection/bus-connection.js';
 import type { DeadLetter } from './consumer/dead-letter.js';
@@ -64,7 +65,8 @@ export class MessagePublisher {
     });
   }
 
-  async publishMessage(message: AnyMessage): Promise<PubAck> {
+  async publishMessage(original: AnyMessage): Promise<PubAck> {
+    const message = storedForm(original);
     const validation = validateMessage(message);
     if (!validation.ok) throw new ContractViolationError(message.type, validation.detail);
     const channelId = definitionOf(message.type)!.channel;
@@ -87,4 +89,18 @@ export class MessagePublisher {
     this.metrics.published.inc({ channel: 'deadletter', type: 'deadletter.recorded', duplicate: String(ack.duplicate) });
     return ack;
   }
+}
+
+/**
+ * The message as it is stored. What an agent sends (its actions, outcomes, sessions) is stored as sent:
+ * the reviewer judges exactly that. Everything the suite derives from it afterwards (verdicts, decisions,
+ * patterns, interventions, controls, gate events) is stored with its secrets redacted (`redactForStorage`).
+ */
+export function storedForm(message: AnyMessage): AnyMessage {
+  const definition = definitionOf(message.type);
+  if (!definition) return message;
+  const channel = CHANNELS[definition.channel];
+  if ((channel.senders as readonly string[]).includes('agent')) return message;
+  const payload = redactForStorage(message.payload);
+  return payload === message.payload ? message : ({ ...message, payload } as AnyMessage);
 }

@@ -145,13 +145,19 @@ export class WardenClient {
       // Stack traces for every request cost more than the rest of a proposal's client-side work.
       noAsyncTraces: true,
     });
-    const client = new WardenClient(nc, jetstream(nc), options.agentId, options, tracer, !options.tracer);
-    client.listen(sessionSubscription('decision', options.agentId, '*'), (msg) => client.onDecision(msg));
-    client.listen(sessionSubscription('control', options.agentId, '*'), (msg) => client.onControl(msg));
-    client.listen(deadLetterSubscription(options.agentId, '*'), (msg) => client.onDeadLetter(msg));
-    void client.sendFallbacksOnReconnect();
-    await nc.flush();
-    return client;
+    try {
+      const client = new WardenClient(nc, jetstream(nc), options.agentId, options, tracer, !options.tracer);
+      client.listen(sessionSubscription('decision', options.agentId, '*'), (msg) => client.onDecision(msg));
+      client.listen(sessionSubscription('control', options.agentId, '*'), (msg) => client.onControl(msg));
+      client.listen(deadLetterSubscription(options.agentId, '*'), (msg) => client.onDeadLetter(msg));
+      void client.sendFallbacksOnReconnect();
+      await nc.flush();
+      return client;
+    } catch (error) {
+      // A connection NATS refused after all (credentials, permissions) is not left reconnecting forever.
+      await nc.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The session object for a session id (the same object for the same id). */

@@ -1,4 +1,4 @@
-import { redactText, redactValue, totalRedactions } from './redact.js';
+import { redactForStorage, redactText, redactValue, totalRedactions } from './redact.js';
 
 const SECRETS: [string, string, string][] = [
   ['aws access key', 'aws s3 ls --profile x AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE'],
@@ -65,5 +65,20 @@ describe('redactValue', () => {
     expect(Object.keys(value)).toEqual(['tool', 'env', '__proto__']);
     expect(JSON.stringify(value)).toBe('{"tool":{"name":"Bash","args":["ls"]},"env":{"TOKEN":"[REDACTED:named_secret]"},"__proto__":{"password":"[REDACTED:named_secret]"}}');
     expect(input.env.TOKEN).toBe('abcdefgh');
+  });
+});
+
+describe('redactForStorage: what Warden stores or shows after the reviewer', () => {
+  it('redacts every secret of an action, and keeps the input the agent is told to run as given', () => {
+    const verdict = {
+      action: { tool: 'Bash', input: { command: 'AWS_ACCESS_KEY_ID=AKIAQ7ZR2XW5TLMN3KPD aws s3 ls' } },
+      reasons: ['Credential in the command: ANTHROPIC_API_KEY=sk-ant-api03-Zq8vN2xW4kL7mP9rT1yB3cF6hJ0dG5sA8eU2iO4wR7t'],
+      modified_input: { command: 'aws s3 ls --profile AKIAQ7ZR2XW5TLMN3KPD' },
+    };
+    const stored = redactForStorage(verdict);
+    expect(stored.action.input.command).toBe('AWS_ACCESS_KEY_ID=[REDACTED:aws_access_key] aws s3 ls');
+    expect(stored.reasons[0]).not.toContain('sk-ant-');
+    expect(stored.modified_input).toBe(verdict.modified_input);
+    expect(verdict.action.input.command).toContain('AKIAQ7ZR2XW5TLMN3KPD');
   });
 });

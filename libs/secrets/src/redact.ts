@@ -48,8 +48,9 @@ export function redactText(text: string, counts: Record<string, number> = {}): R
  * secret is copied, and what holds none is shared with the input (nearly every value, so nothing else is
  * copied).
  */
-export function redactValue<T>(input: T, counts: Record<string, number> = {}): Redaction<T> {
+export function redactValue<T>(input: T, counts: Record<string, number> = {}, options: { keep?: ReadonlySet<string> } = {}): Redaction<T> {
   const walk = (value: unknown, key?: string): unknown => {
+    if (key !== undefined && options.keep?.has(key)) return value;
     if (typeof value === 'string') {
       if (key !== undefined && SECRET_KEY.test(key) && value.length > 0 && !value.startsWith('[REDACTED:')) {
         add(counts, 'named_secret');
@@ -85,4 +86,19 @@ export function redactValue<T>(input: T, counts: Record<string, number> = {}): R
 
 export function totalRedactions(counts: Record<string, number>): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Keys whose value is an input the agent is told to run instead of its own (a reviewer's `modify`, an
+ * operator's rewrite): kept as given, or the agent would run a redaction marker.
+ */
+export const INPUT_TO_RUN_KEYS: ReadonlySet<string> = new Set(['modified_input', 'updated_input']);
+
+/**
+ * What Warden stores or shows of an action once the reviewer has judged it (stream payloads after the
+ * reviewer, KV records, the console's pages): the value with every secret redacted, except the inputs the
+ * agent is told to run. The one redaction of the suite; the audit's rows use `redactValue` itself.
+ */
+export function redactForStorage<T>(value: T): T {
+  return redactValue(value, {}, { keep: INPUT_TO_RUN_KEYS }).value;
 }

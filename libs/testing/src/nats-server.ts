@@ -13,6 +13,8 @@ export interface TestNatsOptions {
   /** Provision streams, consumers and KV buckets right after start. Default true. */
   provision?: boolean;
   topology?: Partial<TopologyOptions>;
+  /** Serve nats-server's HTTP monitoring (`/connz`, ...) on a free loopback port: `monitorUrl`. Default off. */
+  monitor?: boolean;
 }
 
 /**
@@ -30,18 +32,24 @@ export class TestNatsServer {
   static async start(options: TestNatsOptions = {}): Promise<TestNatsServer> {
     const dir = mkdtempSync(join(tmpdir(), 'warden-nats-'));
     const secret = () => randomBytes(12).toString('hex');
+    const monitorPort = options.monitor ? await freePort() : undefined;
     const server = await WardenNatsServer.start({
       dir,
       port: await freePort(),
+      ...(monitorPort !== undefined ? { monitorPort } : {}),
       partitions: options.partitions ?? 8,
       service: { user: 'warden', password: secret() },
       operators: [{ user: 'operator', password: secret() }],
       agents: (options.agents ?? ['agent-1', 'agent-2']).map((user) => ({ user, password: secret() })),
     });
     const test = new TestNatsServer(server, dir, options.topology ?? {});
+    if (monitorPort !== undefined) test.monitorUrl = `http://127.0.0.1:${monitorPort}`;
     if (options.provision ?? true) await test.provision();
     return test;
   }
+
+  /** nats-server's HTTP monitoring, when started with `monitor: true`. */
+  monitorUrl?: string;
 
   get url(): string {
     return this.server.url;

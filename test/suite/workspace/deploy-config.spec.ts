@@ -63,6 +63,14 @@ describe('deploy/nats', () => {
     expect(committed.sort()).toEqual(rendered.map((r) => r.file).sort());
   });
 
+  it('serves NATS monitoring (no credentials in nats-server 2.9) on loopback only, in every configuration', () => {
+    for (const { file } of rendered) {
+      const text = readFileSync(join(NATS_DIR, file), 'utf8');
+      expect({ file, http: /^http: .*$/m.exec(text)?.[0] }).toEqual({ file, http: 'http: "127.0.0.1:8222"' });
+    }
+    expect(renderNatsServerConfig({ ...params.server, monitorPort: undefined })).not.toMatch(/^http:/m);
+  });
+
   it('documents the deployment parameters: 8 partitions, all interfaces, ports 4222 and 8222, and the agents', () => {
     expect(params.server).toMatchObject({ partitions: 8, host: '0.0.0.0', port: 4222, monitorPort: 8222, storeDir: '/data/jetstream' });
     expect(params.server.service).toEqual({ user: 'warden', password: '$WARDEN_SERVICE_PASSWORD' });

@@ -14,7 +14,7 @@ const FORMATS = ['conf', 'helm-values'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** Options that only one format has a use for. */
-const ONLY: Record<string, Format> = { host: 'conf', 'cluster-replicas': 'helm-values', 'password-secret': 'helm-values' };
+const ONLY: Record<string, Format> = { host: 'conf', 'monitor-host': 'conf', 'cluster-replicas': 'helm-values', 'password-secret': 'helm-values' };
 
 export const natsConfigCommand: Command = {
   name: 'nats-config',
@@ -42,7 +42,9 @@ Options:
   --partitions N          partitions per session channel [${DEFAULTS.partitions}]
   --host ADDRESS          listen address [127.0.0.1] (conf only)
   --port N                client port [${DEFAULTS.port}]
-  --monitor-port N        HTTP monitoring port [${DEFAULTS.monitorPort}]
+  --monitor-port N|off    HTTP monitoring port, or off (conf only) [${DEFAULTS.monitorPort}]
+  --monitor-host ADDRESS  where monitoring listens [127.0.0.1] (conf only): nats-server asks no
+                          credentials for it and it lists every connection, user and subscription
   --store-dir PATH        JetStream storage [${DEFAULTS.storeDir}]
   --service-password P    password of the service user "${DEFAULTS.service.user}" [${DEFAULTS.service.password}]
   --operator-password P   password of the operator user "${DEFAULTS.operator.user}" [${DEFAULTS.operator.password}]
@@ -60,6 +62,7 @@ Examples:
     host: { type: 'string' },
     port: { type: 'string' },
     'monitor-port': { type: 'string' },
+    'monitor-host': { type: 'string' },
     'store-dir': { type: 'string' },
     'service-password': { type: 'string' },
     'operator-password': { type: 'string' },
@@ -78,6 +81,8 @@ Examples:
       if (!/^[A-Za-z0-9_-]{1,128}$/.test(user)) throw new UsageError(`agent id "${user}" must be letters, digits, - or _`);
       return { user, password: password ?? `$${agentPasswordVariable(user)}` };
     });
+    const monitorOff = values['monitor-port'] === 'off';
+    if (monitorOff) delete values['monitor-port'];
     const common = {
       partitions: integerOption(values, 'partitions', DEFAULTS.partitions),
       port: integerOption(values, 'port', DEFAULTS.port),
@@ -95,7 +100,8 @@ Examples:
       out.line(renderNatsHelmValues({ ...common, clusterReplicas: integerOption(values, 'cluster-replicas', DEFAULTS.clusterReplicas), passwordSecret }).replace(/\n$/, ''));
       return 0;
     }
-    out.line(renderNatsServerConfig({ ...common, host: (values.host as string | undefined) ?? '127.0.0.1' }));
+    const monitor = monitorOff ? { monitorPort: undefined } : { monitorHost: (values['monitor-host'] as string | undefined) ?? '127.0.0.1' };
+    out.line(renderNatsServerConfig({ ...common, host: (values.host as string | undefined) ?? '127.0.0.1', ...monitor }));
     return 0;
   },
 };

@@ -9,7 +9,7 @@ import {
   type ChannelId,
 } from '@warden/contracts';
 import { screenMessage, STREAM_MAX_MESSAGE_BYTES, streamName, type BusConnection } from '@warden/messaging';
-import type { Logger, MetricsRegistry } from '@warden/observability';
+import { redactValue, type Logger, type MetricsRegistry } from '@warden/observability';
 import { toConsoleEvent } from '../domain/console-event.js';
 import type { SessionBoard, TrackRecord } from '../domain/session-board.js';
 
@@ -119,7 +119,9 @@ export class BusFeed {
       this.skipped.inc({ reason: screened.reason });
       return;
     }
-    this.board.apply(toConsoleEvent(screened.message as Parameters<typeof toConsoleEvent>[0]));
+    // An operator of any role sees no secret: what the agent sent (the action as the reviewer judged it) too.
+    const shown = redactValue(screened.message).value;
+    this.board.apply(toConsoleEvent(shown as Parameters<typeof toConsoleEvent>[0]));
     this.events.inc({ channel });
   }
 

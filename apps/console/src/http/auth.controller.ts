@@ -14,7 +14,8 @@ const safeNext = (next: unknown) => (typeof next === 'string' && /^\/(?![/\\])[\
  * Logging in and out. A login checks the password against its scrypt hash (libs/operator-auth) and sets
  * the session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's request carries
  * it), Secure over HTTPS. Both forms must come from the console's own origin (login CSRF), logging out
- * also with the login's CSRF token. Failed logins are throttled per operator id.
+ * also with the login's CSRF token. Failed logins are throttled per source (the client's address) as well
+ * as per operator id, so that nobody can lock an operator out of a correct login from their own browser.
  */
 @Controller()
 export class AuthController {
@@ -44,20 +45,21 @@ export class AuthController {
       this.logins.inc({ result: 'cross_origin' });
       return sendHtml(req, res, loginPage({ error: 'Log in from the console page itself.', next }), 403);
     }
-    const wait = this.throttle.retryAfterMs(operator);
+    const source = req.ip ?? req.socket.remoteAddress ?? '';
+    const wait = this.throttle.retryAfterMs(operator, source);
     if (wait > 0) {
       this.logins.inc({ result: 'throttled' });
       res.setHeader('retry-after', String(Math.ceil(wait / 1000)));
-      return sendHtml(req, res, loginPage({ error: `Too many failed logins for ${operator}: try again in ${Math.ceil(wait / 60_000)} minute(s).`, next, operator }), 429);
+      return sendHtml(req, res, loginPage({ error: `Too many failed logins for ${operator} from this address: try again in ${Math.ceil(wait / 60_000)} minute(s).`, next, operator }), 429);
     }
     const result = operator && password ? await this.store.login(operator, password) : { ok: false as const };
     if (!result.ok) {
-      this.throttle.failed(operator);
+      this.throttle.failed(operator, source);
       this.logins.inc({ result: 'refused' });
-      this.log.warn({ operator_id: operator }, 'console login refused');
+      this.log.warn({ operator_id: operator, source }, 'console login refused');
       return sendHtml(req, res, loginPage({ error: 'Unknown operator or wrong password.', next, operator }), 401);
     }
-    this.throttle.succeeded(operator);
+    this.throttle.succeeded(operator, source);
     this.logins.inc({ result: 'ok' });
     this.log.info({ operator_id: result.operator.id, role: result.operator.role }, 'console login');
     res.setHeader('set-cookie', this.cookie(req, result.token, OPERATOR_SESSION_TTL_MS / 1000));

@@ -5,9 +5,9 @@ import { OnMessage } from '@warden/messaging-nest';
 import { LadderService } from './ladder.service.js';
 
 /**
- * The messages that move the ladder: the outcome of each run, emergency stops and operator commands.
- * Actions, outcomes, decisions and gate events reach the service too and are acknowledged unhandled:
- * the track record is built from run outcomes (seed 002 §7.2).
+ * The messages that move the ladder: the gate's decisions and the end of each session (a run, counted
+ * from what Warden saw of it), emergency stops and operator commands. Actions, outcomes and gate events
+ * reach the service too and are acknowledged unhandled.
  */
 @Controller()
 export class LadderHandler {
@@ -15,7 +15,12 @@ export class LadderHandler {
 
   @OnMessage('session.ended')
   onSessionEnded(@Payload() message: MessageOf<'session.ended'>): Promise<void> {
-    return this.ladder.recordRun(message);
+    return this.ladder.endSession(message);
+  }
+
+  @OnMessage('decision.made')
+  onDecisionMade(@Payload() message: MessageOf<'decision.made'>): Promise<void> {
+    return this.ladder.observeDecision(message);
   }
 
   @OnMessage('intervention.issued')

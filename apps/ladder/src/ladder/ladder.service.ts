@@ -24,17 +24,40 @@ export class LadderService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async recordRun(message: MessageOf<'session.ended'>): Promise<void> {
-    const { status, false_positives, missed_critical_bugs, human_approved } = message.payload;
-    const outcome = {
+  /**
+   * The agent's `session.ended`. The run is counted from what Warden saw of the session (the gate's
+   * decisions, see `observedOutcome`), never from the `status` or `human_approved` the agent reports.
+   */
+  async endSession(message: MessageOf<'session.ended'>): Promise<void> {
+    const { status, false_positives, missed_critical_bugs } = message.payload;
+    const end = {
+      sessionId: message.session_id,
       status,
       ...(false_positives !== undefined ? { falsePositives: false_positives } : {}),
       ...(missed_critical_bugs !== undefined ? { missedCriticalBugs: missed_critical_bugs } : {}),
-      ...(human_approved !== undefined ? { humanApproved: human_approved } : {}),
     };
-    const { step } = await this.handle(message, (record, event) => this.ladder.recordRun(record, outcome, event));
-    if (step.outcome === 'applied') this.metrics.runRecorded(status);
-    await this.publisher.publishCausedBy(message, 'ladder.metrics_updated', { level: step.record.level, metrics: contractMetrics(step.record.metrics) });
+    const { step } = await this.handle(message, (record, event) => this.ladder.endSession(record, end, event));
+    await this.publishRun(message, step);
+  }
+
+  /** A decision the gate published: part of what Warden saw of the session, and the run's count when it ended before. */
+  async observeDecision(message: MessageOf<'decision.made'>): Promise<void> {
+    const { decision, decided_by } = message.payload;
+    const { step } = await this.handle(message, (record, event) =>
+      this.ladder.observeDecision(record, { sessionId: message.session_id, decision, decidedBy: decided_by }, event),
+    );
+    await this.publishRun(message, step);
+  }
+
+  /** After a counted run (or its redelivery): the metrics, on the session of the message that completed it. */
+  private async publishRun(message: AnyMessage, step: LadderStep): Promise<void> {
+    const counted = step.outcome === 'applied' && step.run !== undefined;
+    // A redelivery of the message that completed a run (a crash before the publish) publishes it again.
+    const again = step.outcome === 'duplicate' && (step.record.sessions ?? []).some((s) => s.countedBy === message.id);
+    if (counted) this.metrics.runRecorded(step.run!.status);
+    if (counted || again) {
+      await this.publisher.publishCausedBy(message, 'ladder.metrics_updated', { level: step.record.level, metrics: contractMetrics(step.record.metrics) });
+    }
   }
 
   async emergencyStop(message: MessageOf<'intervention.issued'>): Promise<void> {

@@ -19,11 +19,15 @@ export interface StoredStep {
  * The track records in the KV bucket `warden_ladder_records`, one JSON value per agent. Sessions of one
  * agent land on different partitions and so on different replicas, so every change is a
  * read-decide-write with compare-and-set, decided again on the fresh record when another writer came
- * first (the messaging library's record store).
+ * first (the messaging library's record store). Within a replica the changes of one agent go one after
+ * the other: handlers of its sessions on several partitions would otherwise all lose the compare-and-set
+ * to each other, and an agent publishing many messages at once would slow every agent down.
  */
 @Injectable()
 export class TrackRecordStore {
   private readonly records: RecordStore<TrackRecord>;
+  /** The last change queued per agent in this replica. */
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     bus: BusConnection,
@@ -41,7 +45,18 @@ export class TrackRecordStore {
    * Applies `decide` to the agent's record (a new one from `create` when it has none) and stores the
    * result when the step was applied. Duplicates and rejections write nothing.
    */
-  async apply(agentId: string, decide: (record: TrackRecord) => LadderStep, create: () => TrackRecord): Promise<StoredStep> {
+  apply(agentId: string, decide: (record: TrackRecord) => LadderStep, create: () => TrackRecord): Promise<StoredStep> {
+    const previous = this.queues.get(agentId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.applyNow(agentId, decide, create));
+    this.queues.set(agentId, next);
+    const forget = () => {
+      if (this.queues.get(agentId) === next) this.queues.delete(agentId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private async applyNow(agentId: string, decide: (record: TrackRecord) => LadderStep, create: () => TrackRecord): Promise<StoredStep> {
     let step: LadderStep | undefined;
     let created = false;
     await this.records.update(

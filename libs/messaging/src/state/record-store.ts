@@ -1,4 +1,5 @@
 import { Kvm, type KV } from '@nats-io/kv';
+import { redactForStorage } from '@warden/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { TransientError } from '../errors.js';
 import { asTransient, isConflict, onTheBus } from './bus-failures.js';
@@ -67,7 +68,7 @@ export class RecordStore<T> {
   /** Writes `value` if nobody has since `revision` (none: if the record is not stored); returns the new revision. */
   async write(key: string, value: T, revision: number | undefined): Promise<number> {
     const kv = await this.kv();
-    const data = encoder.encode(JSON.stringify(value));
+    const data = encoded(value);
     try {
       return revision === undefined ? await kv.create(key, data) : await kv.update(key, data, revision);
     } catch (error) {
@@ -101,7 +102,7 @@ export class RecordStore<T> {
   /** Writes `value` whatever is stored: for records one writer derives from another (a mirror for readers). */
   async put(key: string, value: T): Promise<number> {
     const kv = await this.kv();
-    return onTheBus(`writing ${this.name}/${key}`, () => kv.put(key, encoder.encode(JSON.stringify(value))));
+    return onTheBus(`writing ${this.name}/${key}`, () => kv.put(key, encoded(value)));
   }
 
   /** Deletes the record; with a revision, only if nobody wrote it since (else a RecordConflictError). */
@@ -137,6 +138,11 @@ export class RecordStore<T> {
     });
     return this.bucket;
   }
+}
+
+/** A record as stored: JSON, with the secrets of any action it holds redacted (`redactForStorage`). */
+function encoded(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(redactForStorage(value)));
 }
 
 /** Opens a provisioned bucket; a missing one is a TransientError that says how to create it. */

@@ -32,8 +32,13 @@ export interface NatsServerConfigOptions {
   partitions: number;
   host?: string;
   port?: number;
-  /** HTTP monitoring port; omitted when undefined. */
+  /**
+   * HTTP monitoring port; omitted (monitoring off) when undefined. nats-server 2.9 has no credentials
+   * for it, and it lists every connection, user and subscription: it listens on `monitorHost`.
+   */
   monitorPort?: number;
+  /** Where monitoring listens: loopback by default whatever `host` is, for a scraper beside the server. */
+  monitorHost?: string;
   /** Go's profiling endpoint (`/debug/pprof/…`) on this port of the same host; omitted when undefined. */
   profPort?: number;
   storeDir: string;
@@ -166,7 +171,12 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
   ];
   if (options.serverName) lines.push(`server_name: ${JSON.stringify(options.serverName)}`);
   lines.push(`listen: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.port ?? 4222}`)}`);
-  if (options.monitorPort !== undefined) lines.push(`http: ${JSON.stringify(`${options.host ?? '127.0.0.1'}:${options.monitorPort}`)}`);
+  if (options.monitorPort !== undefined) {
+    lines.push(
+      '# Monitoring lists connections, users and subscriptions and nats-server 2.9 asks no credentials for it: loopback only.',
+      `http: ${JSON.stringify(`${options.monitorHost ?? '127.0.0.1'}:${options.monitorPort}`)}`,
+    );
+  }
   if (options.profPort !== undefined) lines.push(`prof_port: ${options.profPort}`);
   lines.push(
     '# Services reject payloads over their own limit with a reason; the server must let such messages reach them.',

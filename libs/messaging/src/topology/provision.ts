@@ -120,8 +120,17 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
   }
   for (const spec of topology.objectStores) {
     const exists = await streamExists(jsm, `OBJ_${spec.bucket}`);
-    if (!exists && !options.dryRun) await new Objm(nc).create(spec.bucket, { description: spec.description, replicas: spec.replicas });
-    record({ kind: 'object-store', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
+    if (!exists && !options.dryRun) await new Objm(nc).create(spec.bucket, { description: spec.description, replicas: spec.replicas, max_bytes: spec.maxBytes });
+    let action: ChangeAction = exists ? 'unchanged' : 'created';
+    if (exists) {
+      // A store provisioned before it had a limit (or with another) gets the topology's.
+      const info = await jsm.streams.info(`OBJ_${spec.bucket}`);
+      if (info.config.max_bytes !== spec.maxBytes) {
+        if (!options.dryRun) await jsm.streams.update(`OBJ_${spec.bucket}`, { ...info.config, max_bytes: spec.maxBytes });
+        action = 'updated';
+      }
+    }
+    record({ kind: 'object-store', name: spec.bucket, action });
   }
   for (const stale of await staleConsumers(jsm, topology)) {
     if (options.prune && !options.dryRun) {

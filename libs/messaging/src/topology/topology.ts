@@ -61,7 +61,12 @@ export interface TopologyOptions {
    * streams (a stream an agent configured could capture other subjects), so Warden creates it. Default none.
    */
   agents?: readonly string[];
+  /** Bytes each agent's checkpoint object store may hold (JetStream refuses more); default 256 MiB. */
+  checkpointMaxBytes?: number;
 }
+
+/** What one agent's checkpoint snapshots may take on disk unless provisioned otherwise. */
+export const CHECKPOINT_MAX_BYTES = 256 * 1024 * 1024;
 
 export interface StreamSpec {
   name: string;
@@ -98,6 +103,8 @@ export interface ObjectStoreSpec {
   bucket: string;
   description: string;
   replicas: number;
+  /** The store's byte limit: an agent cannot fill the server's disk with its own snapshots. */
+  maxBytes: number;
 }
 
 export interface Topology {
@@ -273,6 +280,7 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
     bucket: checkpointBucket(agent),
     description: `Checkpoint snapshots of agent ${agent}, for rollback; only that agent reads and writes it.`,
     replicas: options.replicas,
+    maxBytes: options.checkpointMaxBytes ?? CHECKPOINT_MAX_BYTES,
   }));
   return { options, streams, consumers, keyValues, objectStores };
 }
