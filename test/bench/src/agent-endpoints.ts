@@ -181,7 +181,7 @@ function timed(file: string, args: string[], stdin: string, cwd: string): Promis
   });
 }
 
-/** The shim may take this much of `node -e 0` (issue 33). */
+/** The shim may take this much of `node -e 0`. */
 const SHIM_RATIO = 1.2;
 
 /**
