@@ -148,24 +148,36 @@ describe('warden hook over a session', () => {
     const quiet = { code: 0, stdout: '', stderr: '' };
     const allowedRead = allow('Warden allowed this action: No concerns: file read with low risk.');
 
-    it('records the run on the agent’s track record, once per end, and nothing for a session without tool calls', async () => {
+    it('records the run on the agent’s track record, once per session, and nothing for a session without tool calls', async () => {
       const session = 'hook-end';
       expect(answer(await read(session))).toEqual(allowedRead);
       expect(await end(session, 'prompt_input_exit')).toEqual(quiet);
       const ended = await suite.recorder.waitFor((m) => m.body.type === 'session.ended' && m.body.session_id === session);
       expect(validateMessage(ended.body)).toEqual({ ok: true, message: ended.body });
       expect(ended.body).toMatchObject({ agent_id: ENDING_AGENT, payload: { status: 'success', summary: 'Claude Code session ended (prompt_input_exit)' } });
-      const updated = await suite.recorder.waitFor((m) => m.body.type === 'ladder.metrics_updated' && m.body.causation_id === ended.body.id, 20_000);
+      // The run is counted when the session has ended and the gate's decision is in, whichever comes last.
+      const runCounted = (runs: number) =>
+        suite.recorder.waitFor(
+          (m) =>
+            m.body.type === 'ladder.metrics_updated' &&
+            m.body.agent_id === ENDING_AGENT &&
+            (m.body.payload as { metrics: { total_runs: number } }).metrics.total_runs === runs,
+          20_000,
+        );
+      const updated = await runCounted(1);
       expect(updated.body).toMatchObject({ agent_id: ENDING_AGENT, payload: { metrics: { total_runs: 1, successful_runs: 1 } } });
 
-      // Resumed and ended again: a second run, under its own message id.
+      // Resumed and ended again: a second session.ended under its own message id, but the same session is one
+      // run on the track record (an agent cannot count a session again by ending it again).
       expect(answer(await read(session))).toEqual(allowedRead);
       expect(await end(session, 'other')).toEqual(quiet);
       await suite.recorder.waitForCount(2, 10_000, (m) => m.body.type === 'session.ended' && m.body.session_id === session);
       expect(new Set(endsOf(session).map((m) => m.body.id)).size).toBe(2);
-      const second = endsOf(session)[1]!;
-      const counted = await suite.recorder.waitFor((m) => m.body.type === 'ladder.metrics_updated' && m.body.causation_id === second.body.id, 20_000);
-      expect(counted.body).toMatchObject({ payload: { metrics: { total_runs: 2 } } });
+      const next = 'hook-end-next';
+      expect(answer(await read(next))).toEqual(allowedRead);
+      expect(await end(next, 'prompt_input_exit')).toEqual(quiet);
+      const counted = await runCounted(2);
+      expect(counted.body).toMatchObject({ session_id: next, payload: { metrics: { total_runs: 2 } } });
 
       // A session that never proposed anything was never declared: there is no run to record.
       expect(await end('hook-end-empty', 'clear')).toEqual(quiet);

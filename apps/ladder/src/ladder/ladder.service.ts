@@ -94,8 +94,12 @@ export class LadderService {
     const { step, created } = await this.records.apply(agentId, (record) => decide(record, event), () => this.ladder.newRecord(agentId, event.at));
     if (step.outcome === 'rejected') return { step };
     if (step.outcome === 'duplicate') this.metrics.duplicate(message.type);
-    // A redelivery may follow a crash before the level went out, so it publishes the level again too.
-    if (created || step.change || step.outcome === 'duplicate') await this.levels.sync(agentId);
+    // A redelivery may follow a crash before the level went out, so it publishes the level again too. An
+    // agent's level is published once one of its sessions has ended (or it changes), as it was before the
+    // ladder watched decisions: a decision that creates the record does not put a new agent under its
+    // initial level in the middle of its first session.
+    const publishLevel = (created && message.type !== 'decision.made') || message.type === 'session.ended' || step.change || step.outcome === 'duplicate';
+    if (publishLevel) await this.levels.sync(agentId);
     if (step.change) {
       const { from, to, reason, changedBy, metrics } = step.change;
       await this.publisher.publishCausedBy(message, 'ladder.level_changed', { from, to, reason, changed_by: changedBy, metrics: contractMetrics(metrics) });
