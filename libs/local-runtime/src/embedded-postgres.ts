@@ -18,7 +18,13 @@ export class EmbeddedPostgres {
     mkdirSync(options.dataDir, { recursive: true });
     const db = await PGlite.create(options.dataDir);
     const server = new PGLiteSocketServer({ db, port: options.port, host: '127.0.0.1' });
-    await server.start();
+    try {
+      await server.start();
+    } catch (error) {
+      // The data directory is free again for a start on another port.
+      await db.close();
+      throw error;
+    }
     return new EmbeddedPostgres(db, server, options.port);
   }
 

@@ -202,8 +202,18 @@ export class LocalSuite {
       this.databaseUrl = options.databaseUrl;
       this.databaseLabel = 'PostgreSQL from DATABASE_URL';
     } else {
-      const pgPort = await preferredPort(options.postgresPort);
-      this.postgres = await EmbeddedPostgres.start({ dataDir: join(this.stateDir, 'pglite'), port: pgPort });
+      // Another program may take the port between the look and the listen: then a free one, a few times.
+      let pgPort = await preferredPort(options.postgresPort);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          this.postgres = await EmbeddedPostgres.start({ dataDir: join(this.stateDir, 'pglite'), port: pgPort });
+          break;
+        } catch (error) {
+          const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' || /EADDRINUSE/.test((error as Error).message);
+          if (!taken || attempt >= 3) throw error;
+          pgPort = await freePort();
+        }
+      }
       this.databaseUrl = this.postgres.url;
       this.databaseLabel = `embedded PostgreSQL (PGlite) on 127.0.0.1:${pgPort}`;
     }
