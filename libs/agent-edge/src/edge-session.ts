@@ -91,10 +91,8 @@ export async function answerEvent(event: EdgeEvent, ctx: EdgeContext): Promise<E
   try {
     return await beforeDeadline(handle(event, ctx), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
   } catch (error) {
-    // Beside the answer: the call's outcome is held against it.
-    if (event.type === 'before_tool') void noteUnrecordedAnswer(ctx.states, event.session.id, event.call.id, failsOpen(ctx.policy, event.call.tool) ? 'fail_open' : 'held');
     const outcome = unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
-    if (outcome.kind === 'answer') recordUndecided(event, outcome.answer, ctx.client, ctx.answeredBy);
+    if (outcome.kind === 'answer') answeredUndecided(event, outcome.answer, ctx);
     return outcome;
   }
 }
@@ -121,6 +119,12 @@ export function fallbackRecord(event: EdgeEvent, answer: EdgeAnswer, answeredBy:
 export function recordUndecided(event: EdgeEvent, answer: EdgeAnswer, client: Pick<WardenClient, 'recordFallback'>, answeredBy: 'hook' | 'gateway'): void {
   const record = fallbackRecord(event, answer, answeredBy);
   if (record) void client.recordFallback(record);
+}
+
+/** A tool call answered without Warden's decision: its outcome is held against that answer, and the answer is on record. */
+function answeredUndecided(event: EdgeEvent, answer: EdgeAnswer, ctx: EdgeContext): void {
+  if (event.type === 'before_tool') void noteUnrecordedAnswer(ctx.states, event.session.id, event.call.id, failsOpen(ctx.policy, event.call.tool) ? 'fail_open' : 'held');
+  recordUndecided(event, answer, ctx.client, ctx.answeredBy);
 }
 
 async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> {
@@ -189,9 +193,8 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
   );
   const all = mergeGuidance(guidance, await absorbLive(event, ctx, live, session));
   if (decision.decidedBy === 'fallback') {
-    void noteUnrecordedAnswer(ctx.states, event.session.id, call.id, failsOpen(ctx.policy, call.tool) ? 'fail_open' : 'held');
     const undecided = undecidedAnswer(failsOpen(ctx.policy, call.tool), adapter.title, call.tool, decision.reason, all);
-    recordUndecided(event, undecided, ctx.client, ctx.answeredBy);
+    answeredUndecided(event, undecided, ctx);
     return undecided;
   }
   if (all.stop) return stoppedAnswer(all.stop, all);
