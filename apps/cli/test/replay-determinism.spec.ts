@@ -135,8 +135,8 @@ describe('warden replay through the whole suite', () => {
         WARDEN_AGENT_PASSWORD: suite.nats.agent(AGENT).password,
       },
     });
-    expect(run.stdout).toMatch(/timing: each message carried the recording's time, .* the interventions' cool-down and observation windows ran on the suite's clock: \d+ s here, 62 s in the recording \(and in `warden eval`\)/);
+    expect(run.stdout).toMatch(/timing: each message carried the recording's time, which the pattern detector and the intervention controller read as `warden eval` does; .* the breakers' time budget and cool-downs ran on the suite's clock: \d+ s here, 62 s in the recording \(and in `warden eval`\)/);
     const judged = await runWarden(['eval', recording], { cwd });
-    expect(judged.stdout).toContain("the interventions' cool-down and observation windows run on the suite's clock there");
+    expect(judged.stdout).toContain("the breakers' time budget and cool-downs run on the suite's clock there");
   }, 120_000);
 });

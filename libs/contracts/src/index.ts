@@ -173,3 +173,4 @@ export {
 } from './control-mailbox.js';
 export { HOOK_SESSION_BUCKET, HOOK_SESSION_TTL_MS } from './gateway-state.js';
 export { OPERATOR_BUCKET, OPERATOR_SESSION_BUCKET, OPERATOR_SESSION_TTL_MS } from './operator-state.js';
+export { eventTime } from './event-time.js';

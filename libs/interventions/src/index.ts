@@ -1,7 +1,7 @@
 // What the intervention controller and the command line use of this library.
 export { InterventionRegistry, isCustomInterventionHandler } from './custom-handlers.js';
 export { type IncidentReport } from './incident.js';
-export { type Evaluated, InterventionSession, type Plan } from './intervention-session.js';
+export { type Evaluated, InterventionSession, MAX_CLOCK_SKEW_MS, type Plan } from './intervention-session.js';
 export { resolveInterventionSettings } from './intervention-settings-file.js';
 export { DEFAULT_INTERVENTION_SETTINGS, type InterventionSettings } from './intervention-settings.js';
 export { intervene } from './interventions.js';

@@ -40,6 +40,10 @@ export interface Evaluated {
   evaluation: Evaluation;
 }
 
+
+/** How far a session message's time may lie from when it was stored (the pattern detector's default too). */
+export const MAX_CLOCK_SKEW_MS = 5_000;
+
 /**
  * One session as the intervention controller sees it (seed 000's controller state): the interventions
  * issued and how well they worked, the issues reported, the checkpoints saved, and the recent actions
@@ -65,6 +69,29 @@ export class InterventionSession {
 
   markApplied(messageId: string): void {
     pushBounded(this.record.processed, messageId, REMEMBERED_MESSAGES);
+  }
+
+  /**
+   * A message of the session carried time `carried` (the agent's clock, or a replayed recording's; at most
+   * MAX_CLOCK_SKEW_MS after `storedAt`, when it was stored). The session's time moves to it, never back,
+   * and is returned: what the message does is dated then, as `warden eval` dates it on the recording's
+   * clock. Only a session declared a replay keeps a time further back than MAX_CLOCK_SKEW_MS: a live agent
+   * that stamped old times would hold its own interventions in their cool-down.
+   */
+  observe(carried: number, storedAt: number, replay = this.record.replay === true): number {
+    const at = replay ? carried : Math.max(carried, storedAt - MAX_CLOCK_SKEW_MS);
+    const now = Math.max(at, this.record.clock?.at ?? at);
+    this.record.clock = { at: now, read_at: storedAt };
+    return now;
+  }
+
+  /**
+   * The session's time when the controller's clock reads `now`: the last time its messages carried, moved
+   * on by what passed since. A live agent's clock is the controller's; a replay's is its recording's.
+   */
+  timeAt(now: number): number {
+    const clock = this.record.clock;
+    return clock ? clock.at + Math.max(0, now - clock.read_at) : now;
   }
 
   declare(context: DeclaredContext, at: number): void {

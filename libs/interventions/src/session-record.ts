@@ -74,6 +74,11 @@ export interface SessionRecord {
   stopped?: { at: number; incident_id: string; control_id: string; confirmed_at?: number };
   /** Ids of the last messages applied, so that a redelivered one changes nothing. */
   processed: string[];
+  /**
+   * The session's clock: the latest time its own messages carried (`at`), and when that was read on the
+   * controller's clock (`read_at`). Absent until the session's first message.
+   */
+  clock?: { at: number; read_at: number };
 }
 
 export const RECENT_ACTIONS = 200;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolvePatternSettings } from './detector-settings-file.js';
 import type { PatternReport } from './session-patterns.js';
 import { SessionDriver, T0 } from './session-driver.fixture.js';
-import { eventTime, SessionPatterns } from './session-patterns.js';
+import { SessionPatterns } from './session-patterns.js';
 import type { SessionSnapshot } from './session-state.js';
 
 const CWD = '/home/dev/projects/cart';
@@ -97,14 +97,6 @@ describe('events', () => {
     expect(s.patterns.ended).toBe(true);
     expect(s.patterns.snapshot).toMatchObject({ ended: true, steps: [], counted: [] });
     expect(JSON.stringify(s.patterns.snapshot).length).toBeLessThan(1000);
-  });
-
-  it('takes the agent timestamp unless it lies in the future of the stored time', () => {
-    const stored = Date.parse('2026-03-02T10:00:00Z');
-    expect(eventTime('2026-03-02T09:59:00Z', stored, 5000)).toBe(stored - 60_000);
-    expect(eventTime('2026-03-02T10:00:05Z', stored, 5000)).toBe(stored + 5000);
-    expect(eventTime('2026-03-02T10:00:05.001Z', stored, 5000)).toBe(stored);
-    expect(eventTime('yesterday', stored, 5000)).toBe(stored);
   });
 });
 

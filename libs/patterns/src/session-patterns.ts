@@ -61,12 +61,6 @@ export interface VerdictSeen {
 const MAX_RUN_IDS = 30;
 const SLOTS_PER_WINDOW = 6;
 
-/** The event time: the agent's timestamp unless it is unreadable or later than JetStream stored the message. */
-export function eventTime(timestamp: string | undefined, storedAt: number, maxSkewMs: number): number {
-  const agent = timestamp ? Date.parse(timestamp) : NaN;
-  return Number.isFinite(agent) && agent <= storedAt + maxSkewMs ? agent : storedAt;
-}
-
 /**
  * One session's pattern detection: its windows (kept in a JSON snapshot that survives restarts),
  * the detectors run over them after every event, and the episodes that turn findings into reports —

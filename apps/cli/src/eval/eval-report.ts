@@ -65,7 +65,7 @@ export function renderEvaluation(result: EvaluationResult, style: typeof Style, 
   );
   lines.push(
     style.dim(
-      `Judged on each recording's own clock. Through the suite (\`warden replay\`, which stamps the recording's times by default) the pattern detector reads the same times; ${SUITE_CLOCK_PARTS} run on the suite's clock there, so a replay much faster than its recording can differ in those.`,
+      `Judged on each recording's own clock. Through the suite (\`warden replay\`, which stamps the recording's times by default) the pattern detector and the intervention controller read the same times; ${SUITE_CLOCK_PARTS} run on the suite's clock there, so a replay much faster than its recording can differ in those.`,
     ),
   );
   return lines.join('\n');

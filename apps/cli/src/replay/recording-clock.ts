@@ -49,4 +49,4 @@ export function recordedSpanMs(recording: RecordedSession): number {
  * What runs on the suite's clock whatever the replay stamps: it reads these on the time the replay
  * took, `warden eval` on the recording's.
  */
-export const SUITE_CLOCK_PARTS = "the reviewer's memory of recent patterns, the breakers' time budget and cool-downs, and the interventions' cool-down and observation windows";
+export const SUITE_CLOCK_PARTS = "the reviewer's memory of recent patterns and the breakers' time budget and cool-downs";

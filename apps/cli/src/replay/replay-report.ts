@@ -211,7 +211,7 @@ export function timingNote(timing: ReplayReport['timing']): string | undefined {
   const faster = recordedMs > 2 * replayedMs && recordedMs - replayedMs > 10_000;
   if (mode === 'recorded') {
     return faster
-      ? `timing: each message carried the recording's time, which the pattern detector reads as \`warden eval\` does; ${SUITE_CLOCK_PARTS} ran on the suite's clock: ${minutes(replayedMs)} here, ${minutes(recordedMs)} in the recording (and in \`warden eval\`)`
+      ? `timing: each message carried the recording's time, which the pattern detector and the intervention controller read as \`warden eval\` does; ${SUITE_CLOCK_PARTS} ran on the suite's clock: ${minutes(replayedMs)} here, ${minutes(recordedMs)} in the recording (and in \`warden eval\`)`
       : undefined;
   }
   return `timing: ${mode}, stamped with the replay's own time: windows and rates were read over ${minutes(replayedMs)} where the recording spans ${minutes(recordedMs)}; \`warden eval\` and \`--timing recorded\` read them on the recording's time`;

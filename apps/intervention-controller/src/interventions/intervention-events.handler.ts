@@ -12,7 +12,8 @@ import { InterventionSupervisor } from './intervention-supervisor.js';
  * requests) to act on; the session's declaration for the text of corrections; actions and outcomes to
  * date issues and measure effectiveness; checkpoints to roll back to; the agent's acknowledgements; and
  * every control message, for the agents' mailboxes.
- * Times are the moments JetStream stored the messages, so a redelivery or a replay computes the same.
+ * Times are the session's: what the agent's messages carry, bounded by when JetStream stored them (see
+ * InterventionSupervisor), so a redelivery, a restart or a replay computes the same.
  */
 @Controller()
 export class InterventionEventsHandler {
@@ -101,7 +102,7 @@ export class InterventionEventsHandler {
     const issue = issueOf(message);
     const at = storedAt(context);
     if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.onQuietReport(message, at) : Promise.resolve();
-    return this.supervisor.onIssue(message, { ...issue, at }, at);
+    return this.supervisor.onIssue(message, issue, at);
   }
 }
 

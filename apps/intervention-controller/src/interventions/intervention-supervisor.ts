@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { INTERVENTION_STATE_BUCKET, type AnyMessage } from '@warden/contracts';
+import { eventTime, INTERVENTION_STATE_BUCKET, type AnyMessage } from '@warden/contracts';
 import { BusConnection, MessagePublisher, RecordStore, SessionKeeper, SessionLifecycle, type Held } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
-import { emptyRecord, InterventionSession, respondToIssue, type InterventionRegistry, type InterventionSettings, type Issue, type PromptTemplates, type SessionRecord } from '@warden/interventions';
+import { emptyRecord, InterventionSession, MAX_CLOCK_SKEW_MS, respondToIssue, type InterventionRegistry, type InterventionSettings, type Issue, type PromptTemplates, type SessionRecord } from '@warden/interventions';
 import { applySessionMessage, judge, noEffects, responseEffects, type Effects, type SessionMessage } from '../domain/session-effects.js';
 import { IncidentNotifications } from './incident-notifications.js';
 import { InterventionMetrics } from './intervention-metrics.js';
@@ -18,6 +18,8 @@ export const INTERVENTION_SWEEP_MS = Symbol('INTERVENTION_SWEEP_MS');
  * The sessions of the partitions this replica owns, kept by the messaging library's session keeper.
  * Each message is applied once: the domain decides what it leads to, the record is stored with those
  * messages, they are published, then counted. A sweep judges interventions whose observation time is over.
+ * Everything is dated on the session's clock (the times the agent's messages carry, see
+ * InterventionSession.observe), so that a replay at any speed is judged as `warden eval` judges it.
  */
 @Injectable()
 export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdown {
@@ -64,19 +66,20 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
     return this.keeper.stop();
   }
 
-  /** A session message (lifecycle, action, outcome, checkpoint, acknowledgement), applied once. */
-  onSessionMessage(message: SessionMessage, at: number): Promise<void> {
-    return this.apply(message, at, (session) => applySessionMessage(session, message, at));
+  /** A session message (lifecycle, action, outcome, checkpoint, acknowledgement), applied once (`storedAt`: when JetStream stored it). */
+  onSessionMessage(message: SessionMessage, storedAt: number): Promise<void> {
+    return this.apply(message, storedAt, (session) => carriedTime(session, message, storedAt), (session, at) => applySessionMessage(session, message, at));
   }
 
   /** A message of the session's own detectors or breakers that reports no issue: recorded as seen, so its redelivery is recognised. */
-  onQuietReport(message: AnyMessage, at: number): Promise<void> {
-    return this.apply(message, at, () => noEffects());
+  onQuietReport(message: AnyMessage, storedAt: number): Promise<void> {
+    return this.apply(message, storedAt, (session) => session.timeAt(storedAt), () => noEffects());
   }
 
-  /** An issue arrived: choose and issue an intervention, or record why not. */
-  onIssue(message: AnyMessage, issue: Issue, at: number): Promise<void> {
-    return this.apply(message, at, async (session) => {
+  /** An issue arrived: choose and issue an intervention, or record why not. It is dated on the session's clock. */
+  onIssue(message: AnyMessage, reported: Issue, storedAt: number): Promise<void> {
+    return this.apply(message, storedAt, (session) => session.timeAt(storedAt), async (session, at) => {
+      const issue = { ...reported, at };
       const custom = await this.customDecision(session, issue);
       const response = respondToIssue(session, issue, {
         settings: this.settings,
@@ -94,27 +97,35 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
   }
 
   /**
-   * Applies `decide` to the session of `message` (once per message id; `at`: when it was stored); resolves
-   * once stored and published.
+   * Applies `decide` to the session of `message` (once per message id; `storedAt`: when JetStream stored
+   * it), at the session's time `timeOf` gives; resolves once stored and published.
    */
-  private apply(message: AnyMessage, at: number, decide: (session: InterventionSession) => Promise<Effects> | Effects): Promise<void> {
+  private apply(
+    message: AnyMessage,
+    storedAt: number,
+    timeOf: (session: InterventionSession) => number,
+    decide: (session: InterventionSession, at: number) => Promise<Effects> | Effects,
+  ): Promise<void> {
     let effects = noEffects();
-    return this.keeper.apply({ agentId: message.agent_id, sessionId: message.session_id }, at, message, {
+    return this.keeper.apply({ agentId: message.agent_id, sessionId: message.session_id }, storedAt, message, {
       // The record remembers what it applied (markApplied); a session never ends here.
       ended: () => false,
       change: async (held, missed) => {
         // The declaration (or a goal change) this message overtook on its way is applied first.
         const before = missed.map((m) => {
           held.session.markApplied(m.message.id);
-          return applySessionMessage(held.session, m.message as SessionMessage, m.storedAt);
+          const message = m.message as SessionMessage;
+          return applySessionMessage(held.session, message, carriedTime(held.session, message, m.storedAt));
         });
-        effects = await decide(held.session);
-        // What the overtaken messages led to goes first, in their order.
-        effects.publications.unshift(...before.flatMap((e) => e.publications));
-        effects.tallies.push(...before.flatMap((e) => e.tallies));
+        const at = timeOf(held.session);
+        // Interventions whose observation time was over before this message are judged without it.
+        const due = noEffects();
+        judge(held.session.evaluateDue(at), due);
+        effects = await decide(held.session, at);
+        // What the overtaken messages and the time led to goes first, in their order.
+        effects.publications.unshift(...before.flatMap((e) => e.publications), ...due.publications);
+        effects.tallies.push(...before.flatMap((e) => e.tallies), ...due.tallies);
         held.session.markApplied(message.id);
-        // Interventions whose time is over are judged with every event of the session, not only by the sweep.
-        judge(held.session.evaluateDue(Date.now()), effects);
         return effects.publications;
       },
       committed: (held) => this.followUp(held, effects),
@@ -141,16 +152,16 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
     }
   }
 
-  /** Judges the interventions of held sessions whose observation time is over. */
+  /** Judges the interventions of held sessions whose observation time is over (on each session's clock). */
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const { address, session } of this.keeper.heldSessions()) {
       const due = session.nextEvaluationAt();
-      if (due === undefined || due > now) continue;
+      if (due === undefined || due > session.timeAt(now)) continue;
       await this.keeper
         .run(address, now, async (held) => {
           const effects = noEffects();
-          judge(held.session.evaluateDue(Date.now()), effects);
+          judge(held.session.evaluateDue(held.session.timeAt(Date.now())), effects);
           if (!effects.publications.length) return;
           await this.keeper.commit(held, undefined, effects.publications);
           this.followUp(held, effects);
@@ -158,4 +169,10 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
         .catch((error: unknown) => this.logger.warn({ err: error }, 'intervention sweep failed; retried on the next one'));
     }
   }
+}
+
+/** The time a session message carries (see InterventionSession.observe); the session's clock moves to it. */
+function carriedTime(session: InterventionSession, message: SessionMessage, storedAt: number): number {
+  const replay = session.record.replay === true || (message.type === 'session.started' && message.payload.replay === true);
+  return session.observe(eventTime(message.timestamp, storedAt, MAX_CLOCK_SKEW_MS), storedAt, replay);
 }

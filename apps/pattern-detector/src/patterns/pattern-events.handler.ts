@@ -1,9 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import type { AnyMessage, MessageOf } from '@warden/contracts';
+import { eventTime, type AnyMessage, type MessageOf } from '@warden/contracts';
 import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import type { PatternSettings } from '@warden/patterns';
-import { eventTime, priceOf } from '@warden/patterns';
+import { priceOf } from '@warden/patterns';
 import { lifecycleChange } from './pattern-sessions.js';
 import { PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';
 

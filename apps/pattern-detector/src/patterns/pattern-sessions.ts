@@ -1,7 +1,7 @@
-import type { AnyMessage } from '@warden/contracts';
+import { eventTime, type AnyMessage } from '@warden/contracts';
 import { SessionKeeper, type KeeperOptions } from '@warden/messaging';
 import type { PatternSettings, ProjectKnowledge, SessionSnapshot } from '@warden/patterns';
-import { eventTime, SessionPatterns, type PatternReport } from '@warden/patterns';
+import { SessionPatterns, type PatternReport } from '@warden/patterns';
 
 /**
  * What a message of the session's lifecycle does to its windows (`at`: its event time), whether it is
