@@ -12,6 +12,7 @@ describe('console configuration', () => {
       liveIntervalMs: 250,
       cookieSecure: 'auto',
       partitions: 8,
+      trustProxy: false,
     });
   });
 
@@ -24,5 +25,13 @@ describe('console configuration', () => {
     expect(() => loadConsoleConfig({ CONSOLE_GATE_URL: 'gate:3105' })).toThrow(/CONSOLE_GATE_URL/);
     expect(() => loadConsoleConfig({ CONSOLE_HISTORY_HOURS: '-1' })).toThrow(/CONSOLE_HISTORY_HOURS/);
     expect(() => loadConsoleConfig({ CONSOLE_COOKIE_SECURE: 'maybe' })).toThrow(/CONSOLE_COOKIE_SECURE/);
+  });
+
+  it('trusts the proxies named in CONSOLE_TRUST_PROXY, and refuses what is not an address, a subnet or a hop count', () => {
+    expect(loadConsoleConfig({ CONSOLE_TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1']);
+    expect(loadConsoleConfig({ CONSOLE_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(() => loadConsoleConfig({ CONSOLE_TRUST_PROXY: 'true' })).toThrow(/"true" is not an address/);
+    expect(() => loadConsoleConfig({ CONSOLE_TRUST_PROXY: 'ingress.local' })).toThrow(/CONSOLE_TRUST_PROXY/);
+    expect(() => loadConsoleConfig({ CONSOLE_TRUST_PROXY: '0' })).toThrow(/hops must be 1-10/);
   });
 });

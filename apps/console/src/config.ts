@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { natsSettingsFromEnv, TOPOLOGY_DEFAULTS, type NatsSettings } from '@warden/messaging';
 import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/service-bootstrap';
 
@@ -17,6 +18,11 @@ import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/serv
  * - `CONSOLE_LIVE_INTERVAL_MS` [250]: how often changes are pushed to open pages (batched).
  * - `CONSOLE_COOKIE_SECURE` [auto]: mark the login cookie Secure: `true`, `false`, or `auto` (when the
  *   request came over HTTPS, as seen by `X-Forwarded-Proto` from a proxy you trust or the socket).
+ * - `CONSOLE_TRUST_PROXY` [unset]: the reverse proxies in front of the console whose `X-Forwarded-For`
+ *   names the client: a comma-separated list of addresses, subnets (`10.0.0.0/8`) or `loopback`,
+ *   `linklocal`, `uniquelocal`, or a number of hops. Unset, the client is the connection's address and
+ *   the header is ignored (anyone could write it). Login throttling counts failures per client address:
+ *   behind a proxy without this setting, every operator shares the proxy's.
  */
 export interface ConsoleConfig {
   http: { host: string; port: number };
@@ -28,6 +34,8 @@ export interface ConsoleConfig {
   maxSessions: number;
   liveIntervalMs: number;
   cookieSecure: 'auto' | boolean;
+  /** Express's `trust proxy`: hops, or addresses and subnets; false to ignore X-Forwarded-For. */
+  trustProxy: false | number | string[];
 }
 
 export const CONSOLE_PORT = 3109;
@@ -46,5 +54,25 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     maxSessions: integerFromEnv(env, 'CONSOLE_MAX_SESSIONS', 20_000, 10),
     liveIntervalMs: integerFromEnv(env, 'CONSOLE_LIVE_INTERVAL_MS', 250, 10),
     cookieSecure: !secure || secure === 'auto' ? 'auto' : booleanFromEnv(env, 'CONSOLE_COOKIE_SECURE', false),
+    trustProxy: trustedProxies(env.CONSOLE_TRUST_PROXY),
   };
+}
+
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** CONSOLE_TRUST_PROXY read strictly: a typo must not trust every address, nor silently none. */
+function trustedProxies(raw: string | undefined): ConsoleConfig['trustProxy'] {
+  const value = raw?.trim();
+  if (!value) return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 10) throw new ConfigurationError(`CONSOLE_TRUST_PROXY as a number of hops must be 1-10 (got "${value}")`);
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (NAMED_RANGES.has(entry) || (isIP(entry.split('/')[0]!) && /^[^/]+(\/\d{1,3})?$/.test(entry))) continue;
+    throw new ConfigurationError(`CONSOLE_TRUST_PROXY: "${entry}" is not an address, a subnet (10.0.0.0/8), loopback, linklocal or uniquelocal`);
+  }
+  return entries;
 }

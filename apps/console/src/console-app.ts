@@ -15,6 +15,8 @@ export async function createConsole(config: ConsoleConfig, logger: Logger): Prom
     abortOnError: false,
     bodyParser: false,
   });
+  // Which proxies may name the client (req.ip, X-Forwarded-For): none unless configured.
+  app.set('trust proxy', config.trustProxy);
   app.use(securityHeaders);
   // Credentials first, then the body: nobody without a login makes the console parse anything.
   app.use(credentialsBeforeBody(app.get(OperatorAuthenticator)));

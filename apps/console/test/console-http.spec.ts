@@ -28,6 +28,29 @@ describe('console', () => {
   }, 30_000);
 
   const csrfOf = (cookie: string) => csrfTokenFor(cookie.split('=')[1]!);
+
+  /** A login form posted from a loopback address of the test's choosing (the whole 127/8 is this machine). */
+  const loginFrom = (localAddress: string, operator: string, password: string, headers: Record<string, string> = {}, base = f.url) =>
+    new Promise<number>((resolve, reject) => {
+      const body = new URLSearchParams({ operator, password, next: '/' }).toString();
+      const url = new URL('/login', base);
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/login',
+          method: 'POST',
+          localAddress,
+          headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
   const session = () => `s-${newMessageId().slice(0, 8)}`;
 
   describe('login', () => {
@@ -78,21 +101,6 @@ describe('console', () => {
 
     it('throttles guessing per source, and the operator still logs in from another address', async () => {
       await f.operator('targeted', 'approver');
-      /** A login form posted from a loopback address of the test's choosing (the whole 127/8 is this machine). */
-      const loginFrom = (localAddress: string, operator: string, password: string) =>
-        new Promise<number>((resolve, reject) => {
-          const body = new URLSearchParams({ operator, password, next: '/' }).toString();
-          const url = new URL('/login', f.url);
-          const req = httpRequest(
-            { host: url.hostname, port: url.port, path: '/login', method: 'POST', localAddress, headers: { origin: f.url, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
-            (res) => {
-              res.resume();
-              resolve(res.statusCode ?? 0);
-            },
-          );
-          req.on('error', reject);
-          req.end(body);
-        });
       for (let i = 0; i < 5; i++) expect(await loginFrom('127.0.0.2', 'targeted', `guess ${i}`)).toBe(401);
       expect(await loginFrom('127.0.0.2', 'targeted', f.passwords.targeted!)).toBe(429);
       // The operator, from their own address: not locked out.
@@ -101,6 +109,23 @@ describe('console', () => {
       for (let i = 0; i < 20; i++) expect(await loginFrom('127.0.0.4', `someone-${i}`, 'a guess')).toBe(401);
       expect(await loginFrom('127.0.0.4', 'vic-viewer', f.passwords['vic-viewer']!)).toBe(429);
       expect(await loginFrom('127.0.0.5', 'vic-viewer', f.passwords['vic-viewer']!)).toBe(303);
+      // Without CONSOLE_TRUST_PROXY, X-Forwarded-For is anyone's to write: a guesser cannot be a new client with each try.
+      for (let i = 0; i < 5; i++) expect(await loginFrom('127.0.0.6', 'targeted', `guess ${i}`, { 'x-forwarded-for': `203.0.113.${i}` })).toBe(401);
+      expect(await loginFrom('127.0.0.6', 'targeted', f.passwords.targeted!, { 'x-forwarded-for': '203.0.113.99' })).toBe(429);
+    }, 120_000);
+
+    it('behind a proxy named in CONSOLE_TRUST_PROXY, throttles the client the proxy names, not the proxy', async () => {
+      const proxied = await ConsoleFixture.start({ CONSOLE_TRUST_PROXY: '127.0.0.7' });
+      try {
+        await proxied.operator('behind-proxy', 'approver');
+        const viaProxy = (client: string, password: string) => loginFrom('127.0.0.7', 'behind-proxy', password, { 'x-forwarded-for': client }, proxied.url);
+        for (let i = 0; i < 5; i++) expect(await viaProxy('198.51.100.1', `guess ${i}`)).toBe(401);
+        expect(await viaProxy('198.51.100.1', proxied.passwords['behind-proxy']!)).toBe(429);
+        // The operator, through the same proxy from their own address: not locked out.
+        expect(await viaProxy('198.51.100.2', proxied.passwords['behind-proxy']!)).toBe(303);
+      } finally {
+        await proxied.stop();
+      }
     }, 120_000);
 
     it('logs out only with the CSRF token, and the cookie stops working', async () => {

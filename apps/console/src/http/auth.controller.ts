@@ -45,6 +45,7 @@ export class AuthController {
       this.logins.inc({ result: 'cross_origin' });
       return sendHtml(req, res, loginPage({ error: 'Log in from the console page itself.', next }), 403);
     }
+    // The connection's address, or the client a trusted proxy names (CONSOLE_TRUST_PROXY).
     const source = req.ip ?? req.socket.remoteAddress ?? '';
     const wait = this.throttle.retryAfterMs(operator, source);
     if (wait > 0) {
