@@ -1,6 +1,7 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
+import { requestsOnlyThisMachine } from './network-destination.js';
 
 /**
  * The kinds of harm (apps/reviewer/README.md, "Kinds of harm") and, for each, the programs and options that
@@ -289,6 +290,8 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
   const named = CREDENTIAL_ARG.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
   if (!named) return false;
+  // A request to a server on this machine (the project's own, on localhost) keeps what it carries here.
+  if (/^(?:curl|wget|http|https|xh)$/.test(program) && segment && requestsOnlyThisMachine(segment.argv.slice(1))) return false;
   // A copy onto this machine (`rsync ~/.ssh/ backup/`) keeps the keys here; one to a host or a bucket does not.
   if (/^(?:rsync|scp|rclone)$/.test(program)) return /(?:^|\s)[\w.-]*@?[\w.-]+:|[a-z0-9]+:\/\/|(?:^|\s)[\w-]+:[^\s/]/i.test(args);
   return true;

@@ -24,3 +24,17 @@ export function isExternalUrl(url: string): boolean {
   const host = hostOf(url);
   return host === null || !isInternalHost(host);
 }
+
+/** A URL on this machine: localhost, 127.x.x.x, [::1], 0.0.0.0. */
+const LOOPBACK_URL = /^https?:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:[/?#]|$)/i;
+/** A word that names a host somewhere: a URL of any scheme, or `name.tld[:port][/…]`. */
+const NAMES_A_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$))/i;
+
+/**
+ * Whether an HTTP client's arguments send its requests to this machine only: they name a loopback URL and
+ * no other word names a host (an output file such as `out.json` counts as one, to be safe).
+ */
+export function requestsOnlyThisMachine(words: readonly string[]): boolean {
+  if (!words.some((w) => LOOPBACK_URL.test(w))) return false;
+  return !words.some((w) => !LOOPBACK_URL.test(w) && !w.startsWith('-') && !w.startsWith('@') && NAMES_A_HOST.test(w));
+}

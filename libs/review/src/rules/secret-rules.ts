@@ -5,7 +5,7 @@ import { commandNames, runsAny } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { secretsOf } from './action-secrets.js';
 import { builtInRule } from './built-in-rule.js';
-import { isExternalUrl } from './network-destination.js';
+import { isExternalUrl, requestsOnlyThisMachine } from './network-destination.js';
 import { isSecretFile, secretFileIn } from './secret-files.js';
 
 /** Commands that send data over the network. */
@@ -80,11 +80,6 @@ export function exfiltratedSecret(segments: readonly ShellSegment[]): string | u
   return undefined;
 }
 
-/** A URL on this machine: localhost, 127.x.x.x, [::1], 0.0.0.0. */
-const LOOPBACK_URL = /^https?:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:[/?#]|$)/i;
-/** A word that names a host somewhere: a URL of any scheme, or `name.tld[:port][/…]`. */
-const NAMES_A_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$))/i;
-
 /**
  * Whether every sender on the line is an HTTP client whose requests all go to this machine: it names a
  * loopback URL and no other word of it names a host (an output file such as `out.json` counts as one, to be
@@ -97,9 +92,7 @@ function sendsOnlyToThisMachine(segments: readonly ShellSegment[]): boolean {
     const name = names[i]!;
     if (!SENDERS.has(name)) continue;
     if (!HTTP_CLIENTS.has(name) && name !== 'wget') return false;
-    const words = segments[i]!.argv.slice(1);
-    if (!words.some((w) => LOOPBACK_URL.test(w))) return false;
-    if (words.some((w) => !LOOPBACK_URL.test(w) && !w.startsWith('-') && !w.startsWith('@') && NAMES_A_HOST.test(w))) return false;
+    if (!requestsOnlyThisMachine(segments[i]!.argv.slice(1))) return false;
     senders++;
   }
   return senders > 0;
