@@ -16,6 +16,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Command>])
   ['gate', async () => (await import('./commands/gate.command.js')).gateCommand],
   ['hook', async () => (await import('./commands/hook.command.js')).hookCommand],
   ['check', async () => (await import('./commands/check.command.js')).checkCommand],
+  ['policy', async () => (await import('./commands/policy.command.js')).policyCommand],
   ['replay', async () => (await import('./commands/replay.command.js')).replayCommand],
   ['eval', async () => (await import('./commands/eval.command.js')).evalCommand],
   ['audit', async () => (await import('./commands/audit.command.js')).auditCommand],

@@ -259,6 +259,19 @@ describeServiceContract(
         expect(verdict.payload.verdict).toBe('block');
       });
 
+      it('applies a CEL rule without a restart, and keeps it when a broken expression replaces it', async () => {
+        const rejectedNow = async () => Number(/warden_review_config_reloads_total\{result="rejected",[^}]*\} (\d+)/.exec(await (await fetch(`${harness.service.url}/metrics`)).text())?.[1] ?? 0);
+        const celRule = (when: string) => `- name: no_prod_migrations\n  when: '${when}'\n  verdict: block\n  reason: Migrations in production are run by the release pipeline.\n`;
+        const migrate = async () => (await review(newSession(), 'Bash', { command: 'npm run migrate -- --env production' })).verdict.payload;
+        writeFileSync(rulesPath, celRule('action.commands.exists(c, c.program == "npm" && "migrate" in c.args && "production" in c.args)'));
+        expect(await eventually('the CEL rule applied', migrate, (v) => v.rule_hits?.includes('no_prod_migrations') === true)).toMatchObject({ verdict: 'block' });
+        const rejected = await rejectedNow();
+        // A misspelt field: the configuration is refused, the running one keeps deciding.
+        writeFileSync(rulesPath, celRule('action.comands.exists(c, c.program == "npm")'));
+        await eventually('the broken expression refused', rejectedNow, (n) => n > rejected);
+        expect(await migrate()).toMatchObject({ verdict: 'block', rule_hits: expect.arrayContaining(['no_prod_migrations']) });
+      });
+
       it('blocks the escalation trap of a known issue from the project knowledge file', async () => {
         const session = newSession();
         await send('session.started', session, started('Make the end-to-end tests pass'));

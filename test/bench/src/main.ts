@@ -83,6 +83,9 @@ class Bench {
       `R: review in process (node ${review.nodeOptions?.join(' ') || 'without options'}), ${review.rules.builtIn} built-in + ${review.rules.custom} custom rules: p50 ${ms(review.uncached.p50Ms)}, p99 ${ms(review.uncached.p99Ms)}, ` +
         `p999 ${ms(review.uncached.p999Ms)}; cached p99 ${ms(review.cached.p99Ms)}`,
     );
+    progress.phase(`R: step reviewer in process (${TARGETS.reviewCustomRules} custom rules in CEL)`);
+    const reviewCel = await measureReviewTime({ customRules: 0, celRules: TARGETS.reviewCustomRules, count: options.quick ? 5_000 : 20_000 });
+    progress.note(`R: review with ${reviewCel.rules.custom} custom rules in CEL: p50 ${ms(reviewCel.uncached.p50Ms)}, p99 ${ms(reviewCel.uncached.p99Ms)}; cached p99 ${ms(reviewCel.cached.p99Ms)}`);
     if (review.longCommands) {
       const shapes = (review.longCommandShapes ?? []).map((s) => `${s.shape} ${ms(s.p50Ms)} / ${ms(s.p99Ms)}`).join(', ');
       progress.note(`R: shell commands of 1-4 KB: p50 ${ms(review.longCommands.p50Ms)}, p99 ${ms(review.longCommands.p99Ms)}${shapes ? ` (p50 / p99 by shape: ${shapes})` : ''}`);
@@ -272,7 +275,7 @@ class Bench {
     });
 
     progress.phase('stopping');
-    const figures = { requestReply, jetstream, latency, steps, review, breaker: { inProcess: breakerTime, withBreaker }, patterns: patternTime, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
+    const figures = { requestReply, jetstream, latency, steps, review, reviewCel, breaker: { inProcess: breakerTime, withBreaker }, patterns: patternTime, audit: { ingest: auditIngest, underLoad: auditUnderLoad }, gateRelay, ...(closedLoop ? { closedLoop } : {}) };
     const targets = [
       ...evaluateTargets(figures, options.rate),
       ...evaluateRatioTargets(figures, wholeSuite),
@@ -337,6 +340,7 @@ class Bench {
       },
       ratios: ratioFigures,
       review: { ...review, shareOfRoundTrip: reviewerShare(figures) },
+      reviewCel,
       gateRelay,
       hooks,
       console: consoleRender,

@@ -40,6 +40,8 @@ export interface Figures {
   steps: StepResult[];
   closedLoop?: LoadResult;
   review?: ReviewTimeFigures;
+  /** The same with the custom rules written as CEL conditions (`when:`) instead of match conditions. */
+  reviewCel?: ReviewTimeFigures;
   /** The breakers' check time in process, and the latency phase again with the breaker running. */
   breaker?: { inProcess: BreakerTimeFigures; withBreaker: LoadResult };
   gateRelay?: GateRelayFigures;
@@ -99,6 +101,12 @@ export function evaluateTargets(f: Figures, latencyRate: number): TargetResult[]
       target: `<= ${TARGETS.reviewP99Ms} ms`,
       value: f.review ? ms(f.review.uncached.p99Ms) : 'not measured',
       met: !!f.review && f.review.rules.custom >= TARGETS.reviewCustomRules && f.review.uncached.p99Ms <= TARGETS.reviewP99Ms,
+    },
+    {
+      name: `review p99 in process (built-in + ${TARGETS.reviewCustomRules} custom rules written in CEL)`,
+      target: `<= ${TARGETS.reviewP99Ms} ms`,
+      value: f.reviewCel ? ms(f.reviewCel.uncached.p99Ms) : 'not measured',
+      met: !!f.reviewCel && (f.reviewCel.rules.cel ?? 0) >= TARGETS.reviewCustomRules && f.reviewCel.uncached.p99Ms <= TARGETS.reviewP99Ms,
     },
     {
       name: 'review p99 in process, shell commands of 1-4 KB (parser included)',

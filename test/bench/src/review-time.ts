@@ -15,7 +15,8 @@ export interface ReviewTimeSummary {
 }
 
 export interface ReviewTimeFigures {
-  rules: { builtIn: number; custom: number };
+  /** `cel`: of the custom rules, those written as CEL conditions. */
+  rules: { builtIn: number; custom: number; cel?: number };
   sessions: number;
   actionTemplates: number;
   /** Every action distinct: the analysis cache never hits. */
@@ -37,9 +38,10 @@ export interface ReviewTimeFigures {
  * (test/bench/src/in-process/review-benchmark.ts) in a separate process so that nothing else shares its heap,
  * started with the reviewer's own Node options (its young generation) as the service is.
  */
-export async function measureReviewTime(options: { customRules: number; count: number }): Promise<ReviewTimeFigures> {
+export async function measureReviewTime(options: { customRules: number; celRules?: number; count: number }): Promise<ReviewTimeFigures> {
   const entry = inProcessBenchmark('review');
-  const { stdout } = await run(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, 'reviewer'), entry, '--json', '--custom-rules', String(options.customRules), '--count', String(options.count)], {
+  const rules = ['--custom-rules', String(options.customRules), '--cel-rules', String(options.celRules ?? 0)];
+  const { stdout } = await run(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, 'reviewer'), entry, '--json', ...rules, '--count', String(options.count)], {
     cwd: WORKSPACE_ROOT,
     maxBuffer: 1024 * 1024,
     timeout: 300_000,

@@ -275,8 +275,12 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('deploy/kubernete
       const expected = mounts(compose[app]).map(({ source, target }) => ({
         target,
         readOnly: true,
-        // The folder's own kustomization.yaml is what makes the ConfigMap, not part of it.
-        files: Object.fromEntries(readdirSync(source).filter((f) => f !== 'kustomization.yaml').map((f) => [f, readFileSync(join(source, f), 'utf8')])),
+        // The folder's own kustomization.yaml is what makes the ConfigMap, not part of it; nor are its folders (a policy's tests).
+        files: Object.fromEntries(
+          readdirSync(source, { withFileTypes: true })
+            .filter((f) => f.isFile() && f.name !== 'kustomization.yaml')
+            .map((f) => [f.name, readFileSync(join(source, f.name), 'utf8')]),
+        ),
       }));
       expect(fromConfigMaps).toEqual(expected);
     });

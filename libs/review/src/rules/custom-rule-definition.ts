@@ -5,7 +5,8 @@ const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(i
 
 /**
  * A rule written in the reviewer's configuration instead of code. Every condition under `match` that is
- * given must hold (a list means "any of these"); a rule without conditions matches nothing.
+ * given must hold (a list means "any of these"), and `when`, a CEL expression over the action and its
+ * session (see policy-expression.ts), must be true; a rule needs at least one of them.
  */
 export const CustomRuleDefinition = Type.Object(
   {
@@ -13,7 +14,10 @@ export const CustomRuleDefinition = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     enabled: Type.Optional(Type.Boolean({ description: 'Default true.' })),
     shadow: Type.Optional(Type.Boolean({ description: 'Evaluated and counted, never enforced. Default false.' })),
-    match: Type.Object(
+    when: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 4000, description: 'CEL expression over action, agent and session; the rule fires when it is true (and match holds).' }),
+    ),
+    match: Type.Optional(Type.Object(
       {
         kind: Type.Optional(OneOrMany(Type.String())),
         tool: Type.Optional(OneOrMany(Type.String({ description: 'Glob on the tool name, e.g. Bash, mcp__github__*.' }))),
@@ -32,7 +36,7 @@ export const CustomRuleDefinition = Type.Object(
         out_of_scope: Type.Optional(Type.Boolean({ description: 'A path lies outside the session’s expected paths.' })),
       },
       { additionalProperties: false },
-    ),
+    )),
     verdict: Type.Enum([...VERDICTS]),
     reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Written for the agent: what is wrong and what to do.' }),
     score: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Risk this finding implies; default by verdict.' })),

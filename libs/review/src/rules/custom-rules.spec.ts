@@ -194,7 +194,7 @@ describe('compileCustomRule: errors', () => {
   });
 
   it('refuses a rule without conditions', () => {
-    expect(error({ match: {} }).message).toBe('rules.yaml: rule "no_tf" match: a rule needs at least one condition');
+    expect(error({ match: {} }).message).toBe('rules.yaml: rule "no_tf" match: a rule needs at least one condition under match, or a when expression');
     expect(error({ match: { input: {} } }).field).toBe('match');
   });
 

@@ -6,6 +6,7 @@ import { compileGlob, pathMatcher, type CompiledGlob, type GlobOptions } from '@
 import { nameMatcher } from '../parsing/name-matcher.js';
 import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';
 import { CustomRuleDefinition } from './custom-rule-definition.js';
+import { compilePolicyCondition, readsSession } from './policy-expression.js';
 import { requiredTextOf } from './pattern-text.js';
 import type { ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
@@ -30,7 +31,7 @@ const INTENTS = new Set(Object.keys(BASE_RISK));
 const KINDS = new Set<string>(ACTION_KINDS);
 
 type Condition = (context: RuleContext) => boolean;
-type Match = CustomRuleDefinition['match'];
+type Match = NonNullable<CustomRuleDefinition['match']>;
 
 const listOf = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -41,10 +42,14 @@ const CONDITION_ORDER: (keyof Match)[] = [
 const SESSION_CONDITIONS = new Set<keyof Match>(['phase', 'environment', 'agent', 'out_of_scope']);
 
 class RuleCompiler {
+  private readonly match: Match;
+
   constructor(
     private readonly source: string,
     private readonly definition: CustomRuleDefinition,
-  ) {}
+  ) {
+    this.match = definition.match ?? {};
+  }
 
   fail(field: string, detail: string): never {
     throw new CustomRuleError(this.source, `rule "${this.definition.name}"`, field, detail);
@@ -75,12 +80,12 @@ class RuleCompiler {
   /** The `command` globs, each with the program it names when it spells one out (`terraform` of `terraform apply*`). */
   commandChecks(): { name: string | undefined; matches: (text: string) => boolean }[] {
     // bash: a `*` also crosses `/`, as a user means in "terraform apply*".
-    const compiled = this.globs(listOf(this.definition.match.command), 'match.command', { bash: true, dot: true });
+    const compiled = this.globs(listOf(this.match.command), 'match.command', { bash: true, dot: true });
     return compiled.map((c) => ({ name: c.prefix.includes(' ') ? c.prefix.slice(0, c.prefix.indexOf(' ')) : undefined, matches: c.matches }));
   }
 
   urlGlobs(): CompiledGlob[] {
-    return this.globs(listOf(this.definition.match.url), 'match.url', { dot: true, nocase: true });
+    return this.globs(listOf(this.match.url), 'match.url', { dot: true, nocase: true });
   }
 
   /**
@@ -88,7 +93,7 @@ class RuleCompiler {
    * names, or the origins every `url` glob spells out in full (`https://svc.example.com/**`). None otherwise.
    */
   needs(): RuleNeeds | undefined {
-    const { match } = this.definition;
+    const { match } = this;
     if (match.command !== undefined) {
       const names = this.commandChecks().map((c) => c.name);
       if (names.length && names.every((n) => n !== undefined)) return { programs: [...new Set(names as string[])] };
@@ -109,7 +114,7 @@ class RuleCompiler {
   }
 
   condition(key: keyof Match): Condition | null {
-    const match = this.definition.match;
+    const { match } = this;
     const field = `match.${key}`;
     switch (key) {
       case 'kind': {
@@ -198,6 +203,17 @@ class RuleCompiler {
   }
 
   /** The modified input of a `modify` rule, or null when its changes change nothing. */
+  /** The `when` expression, compiled once; null without one. */
+  when(): ReturnType<typeof compilePolicyCondition> | null {
+    const { when } = this.definition;
+    if (when === undefined) return null;
+    try {
+      return compilePolicyCondition(when);
+    } catch (error) {
+      return this.fail('when', (error as Error).message);
+    }
+  }
+
   modification(): ((input: Record<string, unknown>) => Record<string, unknown> | null) | null {
     const { verdict, modify } = this.definition;
     const empty = !modify || (!modify.set && !modify.replace?.length);
@@ -236,12 +252,17 @@ class RuleCompiler {
  */
 export function compileCustomRule(definition: CustomRuleDefinition, source: string): ReviewRule {
   const compiler = new RuleCompiler(source, definition);
-  const given = CONDITION_ORDER.filter((key) => definition.match[key] !== undefined && !(key === 'input' && !Object.keys(definition.match.input ?? {}).length));
+  const match = definition.match ?? {};
+  const given = CONDITION_ORDER.filter((key) => match[key] !== undefined && !(key === 'input' && !Object.keys(match.input ?? {}).length));
   // A rule without conditions would match every action or none; either is a mistake.
-  if (!given.length) compiler.fail('match', 'a rule needs at least one condition');
+  if (!given.length && definition.when === undefined) compiler.fail('match', 'a rule needs at least one condition under match, or a when expression');
   const conditions = given.map((key) => compiler.condition(key)).filter((c): c is Condition => c !== null);
+  // The expression after the match conditions: they are cheaper, and most actions fail one of them.
+  const when = compiler.when();
+  if (when) conditions.push(when.condition);
   const modification = compiler.modification();
-  const needs = compiler.needs();
+  // The match's needs when it has them, else those the expression spells out.
+  const needs = compiler.needs() ?? when?.needs;
   const { name, verdict, reason, alternative, factors } = definition;
   const score = definition.score ?? DEFAULT_SCORES[verdict];
   const base: RuleFinding = { rule: name, verdict, score, severity: severityOf(score), factors: factors ?? ['custom_rule'], reason };
@@ -250,7 +271,7 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
     name,
     description: definition.description ?? reason,
     essential: false,
-    reads: given.some((key) => SESSION_CONDITIONS.has(key)) ? 'session' : 'action',
+    reads: given.some((key) => SESSION_CONDITIONS.has(key)) || (definition.when !== undefined && readsSession(definition.when)) ? 'session' : 'action',
     ...(needs ? { needs } : {}),
     evaluate(context) {
       for (const condition of conditions) if (!condition(context)) return null;

@@ -51,4 +51,6 @@ export interface RuleNeeds {
   programs?: readonly string[];
   /** `scheme://host[:port]` in lower case, of a URL the action names (`originsNamed`). */
   origins?: readonly string[];
+  /** Names of the programs a simple command runs (ShellSegment.name: `rm` of `/bin/rm`). */
+  commands?: readonly string[];
 }

@@ -42,6 +42,7 @@ interface RuleList {
   /** Positions of the rules that need each program or origin. */
   byProgram: ReadonlyMap<string, readonly number[]>;
   byOrigin: ReadonlyMap<string, readonly number[]>;
+  byCommand: ReadonlyMap<string, readonly number[]>;
   /** Whether the rule at each position runs only when the index names it. */
   indexed: readonly boolean[];
   anyIndexed: boolean;
@@ -56,18 +57,20 @@ interface RuleSet {
 function ruleList(rules: readonly ReviewRule[]): RuleList {
   const byProgram = new Map<string, number[]>();
   const byOrigin = new Map<string, number[]>();
+  const byCommand = new Map<string, number[]>();
   const add = (index: Map<string, number[]>, key: string, position: number) => {
     const positions = index.get(key);
     if (!positions) index.set(key, [position]);
     else if (positions[positions.length - 1] !== position) positions.push(position);
   };
   const indexed = rules.map((rule, position) => {
-    const { programs = [], origins = [] } = rule.needs ?? {};
+    const { programs = [], origins = [], commands = [] } = rule.needs ?? {};
     for (const program of programs) add(byProgram, program, position);
     for (const origin of origins) add(byOrigin, origin, position);
-    return programs.length + origins.length > 0;
+    for (const command of commands) add(byCommand, command, position);
+    return programs.length + origins.length + commands.length > 0;
   });
-  return { rules, byProgram, byOrigin, indexed, anyIndexed: indexed.includes(true) };
+  return { rules, byProgram, byOrigin, byCommand, indexed, anyIndexed: indexed.includes(true) };
 }
 
 function ruleSet(rules: ReviewRule[]): RuleSet {
@@ -84,6 +87,9 @@ function neededBy(list: RuleList, action: ParsedAction): Uint8Array {
   }
   if (list.byOrigin.size) {
     for (const origin of originsNamed(action)) for (const position of list.byOrigin.get(origin) ?? NO_POSITIONS) wanted[position] = 1;
+  }
+  if (list.byCommand.size) {
+    for (const segment of action.segments) for (const position of list.byCommand.get(segment.name) ?? NO_POSITIONS) wanted[position] = 1;
   }
   return wanted;
 }

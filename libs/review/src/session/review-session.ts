@@ -97,6 +97,10 @@ export class ReviewSession {
   /** File-changing actions proposed and not blocked, for the file operation limit. */
   fileOperations = 0;
   checkpoints = 0;
+  /** Actions reviewed in the session, however many the history still holds. */
+  actionsReviewed = 0;
+  /** Of those, the ones whose outcome was an error. */
+  failures = 0;
   lastSeen: number;
   /** Its session.started was applied. */
   declared = false;
@@ -175,6 +179,7 @@ export class ReviewSession {
       at: now,
     };
     if (shell) record.shell = pastCommandOf(action, knowledge);
+    this.actionsReviewed++;
     this.history.push(record);
     this.byActionId.set(actionId, record);
     if (verdict !== 'block' && action.writtenPaths.length) this.fileOperations++;
@@ -186,6 +191,8 @@ export class ReviewSession {
     this.outcomeLookupsEmpty = 0;
     const record = this.byActionId.get(outcome.actionId);
     if (!record) return;
+    if (outcome.status === 'error' && record.status !== 'error') this.failures++;
+    else if (outcome.status !== 'error' && record.status === 'error') this.failures--;
     record.status = outcome.status;
     if (outcome.error) record.error = outcome.error;
     if (record.verdict === 'require_approval' && outcome.status === 'success') {

@@ -17,6 +17,7 @@ reviewer as it runs: node --max-semi-space-size=32 test/bench/dist/in-process/re
 
 Options:
   --custom-rules N   custom rules besides the built-in ones (default 200)
+  --cel-rules N      custom rules written as CEL conditions (when:), of the same shapes (default 0)
   --count N          reviews measured per run (default 20000)
   --warmup N         reviews before measuring (default 5000)
   --sessions N       sessions the actions are spread over (default 50)
@@ -24,7 +25,7 @@ Options:
   --help             this text
 `;
 
-const parseOptions = (argv: string[]) => parseBenchmarkOptions(argv, { customRules: 200, count: 20_000, warmup: 5_000, sessions: 50 }, HELP, 0);
+const parseOptions = (argv: string[]) => parseBenchmarkOptions(argv, { customRules: 200, celRules: 0, count: 20_000, warmup: 5_000, sessions: 50 }, HELP, 0);
 type Options = ReturnType<typeof parseOptions>;
 
 /** Custom rules of the shapes teams write: commands, paths, URLs, input patterns, per environment. */
@@ -36,6 +37,19 @@ export function generatedCustomRules(count: number): CustomRuleDefinition[] {
     (i) => ({ name: `input_pattern_${i}`, match: { tool: 'Bash', command_regex: `\\bmigrate-${i}\\b` }, verdict: 'require_approval', reason: `migrate-${i} changes the schema.` }),
     (i) => ({ name: `mcp_tool_${i}`, match: { tool: `mcp__tool${i}__*`, environment: 'production' }, verdict: 'block', reason: `tool${i} is off limits in production.` }),
     (i) => ({ name: `package_${i}`, match: { intent: 'package_install', package: `forbidden-pkg-${i}*` }, verdict: 'block', reason: `forbidden-pkg-${i} is banned.` }),
+  ];
+  return Array.from({ length: count }, (_, i) => shapes[i % shapes.length]!(i));
+}
+
+/** The same shapes written as CEL conditions (`when:`), as a team moving its rules to CEL would write them. */
+export function generatedCelRules(count: number): CustomRuleDefinition[] {
+  const shapes: ((i: number) => CustomRuleDefinition)[] = [
+    (i) => ({ name: `cel_team_cli_${i}`, when: `action.commands.exists(c, c.program == "teamctl${i}" && c.args.exists(a, a.startsWith("deploy")))`, verdict: 'require_approval', reason: `teamctl${i} deploys need approval.` }),
+    (i) => ({ name: `cel_protected_dir_${i}`, when: `action.written.exists(p, glob(p, "**/protected-${i}/**"))`, verdict: 'block', reason: `protected-${i} is generated; do not edit it.` }),
+    (i) => ({ name: `cel_internal_api_${i}`, when: `action.urls.exists(u, u.startsWith("https://svc-${i}.internal.example.com/"))`, verdict: 'warn', reason: `svc-${i} is internal.` }),
+    (i) => ({ name: `cel_failing_migrate_${i}`, when: `session.failures >= 3 && action.command.matches("\\bmigrate-${i}\\b")`, verdict: 'require_approval', reason: `migrate-${i} after failures needs a person.` }),
+    (i) => ({ name: `cel_mcp_tool_${i}`, when: `action.tool.startsWith("mcp__tool${i}__") && session.environment == "production"`, verdict: 'block', reason: `tool${i} is off limits in production.` }),
+    (i) => ({ name: `cel_package_${i}`, when: `"package_install" in action.intents && action.packages.exists(p, p.startsWith("forbidden-pkg-${i}"))`, verdict: 'block', reason: `forbidden-pkg-${i} is banned.` }),
   ];
   return Array.from({ length: count }, (_, i) => shapes[i % shapes.length]!(i));
 }
@@ -87,7 +101,7 @@ const LONG_COMMANDS: { shape: string; command: (n: number) => string }[] = [
 
 
 export async function measureReviewTime(options: Omit<Options, 'json'>) {
-  const reviewer = new StepReviewer({ extraRules: generatedCustomRules(options.customRules), extraRulesSource: 'generated' });
+  const reviewer = new StepReviewer({ extraRules: [...generatedCustomRules(options.customRules), ...generatedCelRules(options.celRules)], extraRulesSource: 'generated' });
   const sessions = Array.from({ length: options.sessions }, (_, i) => ({ agentId: `agent-${i % 10}`, sessionId: `session-${i}` }));
   for (const address of sessions) {
     reviewer.startSession(address, { context: { goal: 'Fix the failing module tests', expected_paths: ['/work/app/**'], cwd: '/work/app' } });
@@ -134,7 +148,7 @@ export async function measureReviewTime(options: Omit<Options, 'json'>) {
   const longCommands = summariseLatencies(long);
   const longCommandShapes = LONG_COMMANDS.map(({ shape, command }, i) => ({ shape, bytes: command(1).length, ...summariseLatencies(byShape[i]!) }));
   return {
-    rules: { builtIn: reviewer.ruleNames.length - options.customRules, custom: options.customRules },
+    rules: { builtIn: reviewer.ruleNames.length - options.customRules - options.celRules, custom: options.customRules + options.celRules, cel: options.celRules },
     sessions: options.sessions,
     actionTemplates: ACTIONS.length,
     uncached,
@@ -166,7 +180,7 @@ async function main(): Promise<void> {
   const line = (name: string, s: LatencySummary) => `${name}: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, p999 ${s.p999Ms} ms, max ${s.maxMs} ms over ${s.count} reviews`;
   process.stdout.write(
     [
-      `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules, ${figures.sessions} sessions; node ${figures.nodeOptions.join(' ') || '(no options)'}`,
+      `Step reviewer, in process: ${figures.rules.builtIn} built-in rules + ${figures.rules.custom} custom rules (${figures.rules.cel} of them CEL), ${figures.sessions} sessions; node ${figures.nodeOptions.join(' ') || '(no options)'}`,
       line('distinct actions (cache misses)', figures.uncached),
       line('repeated actions (cache hits)  ', figures.cached),
       line('shell commands of 1-4 KB       ', figures.longCommands),

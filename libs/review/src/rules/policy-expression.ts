@@ -1,0 +1,313 @@
+import { Environment } from '@marcbachmann/cel-js';
+import { pathMatcher, readToolCall, type PathMatcher } from '@warden/actions';
+import { redactText } from '@warden/secrets';
+import type { RuleContext } from './review-rule.js';
+
+/**
+ * The facts a custom rule's `when` expression (CEL) reads: the action, the agent and its session. Every
+ * field is always present (an empty string or list when the action has none), so that an expression never
+ * fails on a missing key. Integers are CEL `int`s. Documented, with examples, in apps/reviewer/README.md.
+ */
+export interface PolicyFacts {
+  action: {
+    /** The tool as the agent names it: Bash, shell, run_shell_command, Write, mcp__github__create_issue … */
+    tool: string;
+    /** Warden's reading of the tool, the same for every agent: shell, read, search, write, edit, delete, fetch, delegate, mcp, message, poll, kill, other. */
+    tool_kind: string;
+    /** tool_use, file_operation, system_command or message. */
+    kind: string;
+    intents: string[];
+    /** The shell line ('' when the action runs none). */
+    command: string;
+    commands: PolicyCommand[];
+    /** Every path the action touches, resolved against the session's directory. */
+    paths: string[];
+    /** The paths it creates, changes or deletes. */
+    written: string[];
+    /** The paths among `paths` outside the session's expected paths. */
+    outside: string[];
+    urls: string[];
+    packages: string[];
+    privileged: boolean;
+    cwd: string;
+    /** The tool's input as the agent sent it. */
+    input: Record<string, unknown>;
+  };
+  agent: { id: string; kind: string };
+  session: {
+    goal: string;
+    phase: string;
+    environment: string;
+    /** Actions reviewed in this session so far (this one not counted). */
+    actions: bigint;
+    /** Of those, the ones whose outcome was an error. */
+    failures: bigint;
+    /** Errors in a row at the end of the session's outcomes. */
+    failures_in_a_row: bigint;
+    /** Types of the patterns reported on the session in the last ten minutes (scope_creep, repetitive_errors …). */
+    patterns: string[];
+  };
+}
+
+/** One simple command of the shell line. */
+export interface PolicyCommand {
+  /** The program's base name (`rm` of `/bin/rm`). */
+  program: string;
+  args: string[];
+  /** The host, container or pod it runs on when not here (`ssh host cmd`, `kubectl exec pod -- cmd`), else ''. */
+  remote: string;
+  privileged: boolean;
+  /** Not at the top of the line: inside `$(…)`, `bash -c`, xargs, an interpreter's code. */
+  nested: boolean;
+  background: boolean;
+}
+
+const COMMAND_SCHEMA = { program: 'string', args: 'list<string>', remote: 'string', privileged: 'bool', nested: 'bool', background: 'bool' };
+
+const GLOBS = new Map<string, PathMatcher>();
+const MAX_CACHED_GLOBS = 1_000;
+
+function globMatches(path: string, glob: string): boolean {
+  let matcher = GLOBS.get(glob);
+  if (!matcher) {
+    if (GLOBS.size >= MAX_CACHED_GLOBS) GLOBS.clear();
+    matcher = pathMatcher([glob]);
+    GLOBS.set(glob, matcher);
+  }
+  return matcher(path);
+}
+
+const LIMITS = { maxAstNodes: 2_000, maxDepth: 64 };
+
+/** The functions CEL's own library lacks. */
+function withPolicyFunctions(environment: Environment): Environment {
+  return environment
+    .registerFunction('glob(string, string): bool', (path: string, glob: string) => globMatches(path, glob), {
+      description: "Whether a path matches a glob (`**/migrations/**`, `~/.ssh/*`), as the rules' path conditions match.",
+    })
+    .registerFunction('inside(string, string): bool', (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`), {
+      description: 'Whether a path is a directory or lies inside it.',
+    })
+    .registerFunction('secret_like(string): bool', (text: string) => redactText(text).value !== text, {
+      description: 'Whether a text holds something shaped like a secret (an API key, a token, a private key).',
+    });
+}
+
+/**
+ * The environment every `when` is checked in: the facts' types, so that a misspelt variable or field,
+ * or a comparison of a string with a number, refuses the rule when the configuration loads.
+ */
+const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
+  .registerType({ name: 'Command', schema: COMMAND_SCHEMA })
+  .registerVariable({
+    name: 'action',
+    schema: {
+      tool: 'string',
+      tool_kind: 'string',
+      kind: 'string',
+      intents: 'list<string>',
+      command: 'string',
+      commands: 'list<Command>',
+      paths: 'list<string>',
+      written: 'list<string>',
+      outside: 'list<string>',
+      urls: 'list<string>',
+      packages: 'list<string>',
+      privileged: 'bool',
+      cwd: 'string',
+      input: 'map<string, dyn>',
+    },
+  })
+  .registerVariable({ name: 'agent', schema: { id: 'string', kind: 'string' } })
+  .registerVariable({
+    name: 'session',
+    schema: { goal: 'string', phase: 'string', environment: 'string', actions: 'int', failures: 'int', failures_in_a_row: 'int', patterns: 'list<string>' },
+  });
+
+/**
+ * The environment a checked `when` runs in: the same functions, the facts as they are. The typed one
+ * would wrap the facts in its types again for every rule; checked once, they need no wrapping.
+ */
+const EVALUATING = withPolicyFunctions(new Environment({ limits: LIMITS }).registerVariable('action', 'dyn').registerVariable('agent', 'dyn').registerVariable('session', 'dyn'));
+
+/** Why an expression cannot be used: CEL's message, with the line and the position it points at. */
+export class PolicyExpressionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PolicyExpressionError';
+  }
+}
+
+export type PolicyCondition = (context: RuleContext) => boolean;
+
+/** A node of cel-js's syntax tree, as far as needsOf reads it. */
+interface CelNode {
+  op: string;
+  args: unknown;
+}
+const isNode = (value: unknown): value is CelNode => typeof value === 'object' && value !== null && typeof (value as CelNode).op === 'string';
+const conjuncts = (node: CelNode): CelNode[] => (node.op === '&&' && Array.isArray(node.args) ? node.args.filter(isNode).flatMap(conjuncts) : [node]);
+/** `<name>.<field>` */
+const isField = (node: unknown, name: string, field: string): boolean =>
+  isNode(node) && node.op === '.' && Array.isArray(node.args) && isNode(node.args[0]) && node.args[0].op === 'id' && node.args[0].args === name && node.args[1] === field;
+const stringValue = (node: unknown): string | undefined => (isNode(node) && node.op === 'value' && typeof node.args === 'string' ? node.args : undefined);
+
+/**
+ * The programs an expression needs a simple command of, when it says so in a way that holds whatever else
+ * it says: one of its top-level conditions (joined by &&) is `action.commands.exists(c, …)` whose own
+ * top-level conditions hold `c.program == "name"`. The reviewer then evaluates it only for actions that
+ * run that program, as it does for a `command` glob that names one.
+ */
+function commandsNeeded(ast: unknown): string[] | undefined {
+  if (!isNode(ast)) return undefined;
+  for (const condition of conjuncts(ast)) {
+    if (condition.op !== 'rcall' || !Array.isArray(condition.args)) continue;
+    const [name, target, macro] = condition.args as [unknown, unknown, unknown];
+    if (name !== 'exists' || !isField(target, 'action', 'commands') || !Array.isArray(macro)) continue;
+    const [variable, body] = macro as [unknown, unknown];
+    if (!isNode(variable) || variable.op !== 'id' || typeof variable.args !== 'string' || !isNode(body)) continue;
+    for (const part of conjuncts(body)) {
+      if (part.op !== '==' || !Array.isArray(part.args)) continue;
+      const [left, right] = part.args as [unknown, unknown];
+      const program = isField(left, variable.args, 'program') ? stringValue(right) : isField(right, variable.args, 'program') ? stringValue(left) : undefined;
+      if (program) return [program];
+    }
+  }
+  return undefined;
+}
+
+/** Whether an expression reads what depends on the session (its facts, or the session's scope). */
+export function readsSession(expression: string): boolean {
+  return /\b(?:session|agent)\b|\.outside\b/.test(expression);
+}
+
+/**
+ * Compiles a `when` expression once: a syntax error, an unknown variable or field, or a result that is not
+ * a bool throws a PolicyExpressionError. The condition it returns is false when the expression fails on an
+ * action (a division by zero, an index out of range): a rule that cannot say does not fire. `needs`: the
+ * programs it cannot hold without (commandsNeeded).
+ */
+export function compilePolicyCondition(expression: string): { condition: PolicyCondition; needs?: { commands: string[] } } {
+  const checked = CHECKING.check(expression);
+  if (!checked.valid) throw new PolicyExpressionError(checked.error?.message ?? 'not a valid CEL expression');
+  if (checked.type !== 'bool') throw new PolicyExpressionError(`the expression gives ${checked.type}; a condition must give bool`);
+  const evaluate = EVALUATING.parse(expression);
+  const condition: PolicyCondition = (context) => {
+    try {
+      return evaluate(policyFacts(context)) === true;
+    } catch {
+      return false;
+    }
+  };
+  const commands = commandsNeeded(evaluate.ast);
+  return commands ? { condition, needs: { commands } } : { condition };
+}
+
+/**
+ * A list made here: CEL takes only this realm's arrays, and an analysis copied from the review cache
+ * (structuredClone) may hold another's. The input is copied as JSON for the same reason.
+ */
+const list = (values: readonly string[]): string[] => Array.from(values, String);
+
+function jsonCopy(input: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  } catch {
+    // An input given in process that JSON cannot hold (a cycle): the expression sees none.
+    return {};
+  }
+}
+
+const FACTS = new WeakMap<RuleContext, PolicyFacts>();
+const ACTION_FACTS = new WeakMap<RuleContext['action'], Omit<PolicyFacts['action'], 'outside'>>();
+
+/**
+ * The facts of one review, made once for all the rules that ask (the action's part once per action). What
+ * costs more than it reads (the input's copy, the paths outside, the failures in a row, the patterns) is
+ * worked out when an expression first reads it.
+ */
+export function policyFacts(context: RuleContext): PolicyFacts {
+  const known = FACTS.get(context);
+  if (known) return known;
+  const { action, session } = context;
+  let own = ACTION_FACTS.get(action);
+  if (!own) {
+    let input: Record<string, unknown> | undefined;
+    own = {
+      tool: action.tool,
+      tool_kind: readToolCall(action.tool, action.input).kind,
+      kind: action.kind,
+      intents: list(action.intents),
+      command: action.command ?? '',
+      commands: Array.from(action.segments, (s) => ({
+        program: s.name,
+        args: list(s.argv).slice(1),
+        remote: s.remoteHost ?? '',
+        privileged: s.privileged,
+        nested: s.nested,
+        background: s.background,
+      })),
+      paths: list(action.paths),
+      written: list(action.writtenPaths),
+      urls: list(action.urls),
+      packages: list(action.packages),
+      privileged: action.privileged,
+      cwd: action.cwd ?? '',
+      get input() {
+        return (input ??= jsonCopy(action.input));
+      },
+    };
+    ACTION_FACTS.set(action, own);
+  }
+  const shared = own;
+  let outside: string[] | undefined;
+  // CEL reads own properties only: the action's are copied one by one (its input's getter not run).
+  const actionFacts: PolicyFacts['action'] = {
+    tool: shared.tool,
+    tool_kind: shared.tool_kind,
+    kind: shared.kind,
+    intents: shared.intents,
+    command: shared.command,
+    commands: shared.commands,
+    paths: shared.paths,
+    written: shared.written,
+    get outside() {
+      return (outside ??= shared.paths.filter((p) => !context.inScope(p)));
+    },
+    urls: shared.urls,
+    packages: shared.packages,
+    privileged: shared.privileged,
+    cwd: shared.cwd,
+    get input() {
+      return shared.input;
+    },
+  };
+  let inARow: bigint | undefined;
+  let patterns: string[] | undefined;
+  const facts: PolicyFacts = {
+    action: actionFacts,
+    agent: { id: session.agentId, kind: session.context.agentKind ?? '' },
+    session: {
+      goal: session.context.goal ?? '',
+      phase: session.context.phase ?? '',
+      environment: session.context.environment ?? '',
+      actions: BigInt(session.actionsReviewed),
+      failures: BigInt(session.failures),
+      get failures_in_a_row() {
+        return (inARow ??= BigInt(failuresInARow(session)));
+      },
+      get patterns() {
+        return (patterns ??= [...new Set(session.activePatterns(session.lastSeen).map((p) => p.type))]);
+      },
+    },
+  };
+  FACTS.set(context, facts);
+  return facts;
+}
+
+/** Errors in a row at the end of the session's outcomes (actions still waiting for theirs are passed over). */
+function failuresInARow(session: RuleContext['session']): number {
+  let count = 0;
+  for (let i = session.history.length - 1; i >= 0 && session.history[i]!.status !== 'success'; i--) if (session.history[i]!.status === 'error') count++;
+  return count;
+}
