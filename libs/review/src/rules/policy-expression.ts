@@ -140,7 +140,7 @@ export class PolicyExpressionError extends Error {
 
 export type PolicyCondition = (context: RuleContext) => boolean;
 
-/** A node of cel-js's syntax tree, as far as needsOf reads it. */
+/** A node of cel-js's syntax tree, as far as commandsNeeded reads it. */
 interface CelNode {
   op: string;
   args: unknown;
