@@ -202,7 +202,6 @@ class RuleCompiler {
     return null;
   }
 
-  /** The modified input of a `modify` rule, or null when its changes change nothing. */
   /** The `when` expression, compiled once; null without one. */
   when(): ReturnType<typeof compilePolicyCondition> | null {
     const { when } = this.definition;
@@ -214,6 +213,7 @@ class RuleCompiler {
     }
   }
 
+  /** The modified input of a `modify` rule, or null when its changes change nothing. */
   modification(): ((input: Record<string, unknown>) => Record<string, unknown> | null) | null {
     const { verdict, modify } = this.definition;
     const empty = !modify || (!modify.set && !modify.replace?.length);
