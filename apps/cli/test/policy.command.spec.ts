@@ -1,24 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WORKSPACE_ROOT } from '@warden/local-runtime';
-
-const WARDEN = join(WORKSPACE_ROOT, 'apps/cli/bin/warden.js');
+import { runWarden } from './hook-suite.fixture.js';
 
 /** `warden policy …` as a user runs it: no suite, no NATS. */
-function policy(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { FORCE_COLOR: _forced, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WARDEN, 'policy', ...args], { env: { ...inherited, NO_COLOR: '1' }, cwd: WORKSPACE_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const policy = (args: string[]) => runWarden(['policy', ...args]);
 
 const RULES = `- name: infra_after_failures
   when: session.failures >= 2 && action.written.exists(p, glob(p, "**/infra/**"))
