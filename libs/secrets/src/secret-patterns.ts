@@ -32,8 +32,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     kind: 'flag_secret',
-    // --password value, --api-key=value on a command line.
-    pattern: /(--?[A-Za-z0-9_-]*?(?:password|passwd|secret|token|api[_-]?key)[= ]["']?)([^\s"']{4,})/gi,
+    // --password value, --api-key=value on a command line. A flag is a word of its own: the `-api-key` inside
+    // `x-goog-api-key header` is a header's name in prose, not a flag with the value "header".
+    pattern: /((?<![^\s"'(])--?[A-Za-z0-9_-]*?(?:password|passwd|secret|token|api[_-]?key)[= ]["']?)([^\s"']{4,})/gi,
     valueGroup: 2,
   },
 ];

@@ -58,6 +58,25 @@ describe('RationalityChecker (seed 001)', () => {
     expect(result.issues).toContain('contradicts_previous');
   });
 
+  it('sees deleting what the session itself created as tidying up, and deleting a file it only changed as undoing', () => {
+    const s = session();
+    s.recordAction(tool('Write', { file_path: 'scripts/check_dates.py', content: 'print(1)' }), 'a1', 'allow', 0);
+    s.recordOutcome({ actionId: 'a1', status: 'success' }, 0);
+    s.recordAction(tool('Read', { file_path: 'src/utils/date.ts' }), 'a2', 'allow', 0);
+    s.recordAction(tool('Edit', { file_path: 'src/utils/date.ts', old_string: 'a', new_string: 'b' }), 'a3', 'allow', 0);
+    s.recordOutcome({ actionId: 'a3', status: 'success' }, 0);
+    expect(checker.check(bash('rm scripts/check_dates.py'), s, expected).issues).not.toContain('contradicts_previous');
+    expect(checker.check(bash('rm src/utils/date.ts'), s, expected).issues).toContain('contradicts_previous');
+  });
+
+  it('relates an action to any request of the session, plural or singular', () => {
+    const s = session('Build the campaign activity log for the team leads dashboard');
+    s.declare({ goal: 'Fix the date parser' });
+    const check = bash('curl -s https://leads.example.com/api/activities');
+    expect(checker.check(check, s, pathMatcher(['/elsewhere/**'])).issues).not.toContain('unrelated_to_goal');
+    expect(checker.check(bash('curl -s https://weather.example.com/forecast'), s, pathMatcher(['/elsewhere/**'])).issues).toContain('unrelated_to_goal');
+  });
+
   it('halves efficiency when a dedicated tool does the job or the agent sleeps to wait', () => {
     expect(checker.check(bash('cat src/utils/date.ts'), session(), expected)).toMatchObject({ components: { efficiency: 0.5 }, suggestions: [expect.stringContaining('Read tool')] });
     expect(checker.check(bash('sleep 60'), session(), expected).components.efficiency).toBe(0.5);
@@ -68,5 +87,11 @@ describe('RationalityChecker (seed 001)', () => {
     expect(checker.check(tool('Edit', { file_path: 'src/utils/date.ts', old_string: 'a', new_string: 'a' }), session(), expected).components.completeness).toBe(0);
     expect(checker.check(bash('  '), session(), expected).components.completeness).toBe(0);
     expect(checker.check(tool('Write', { file_path: 'src/x.ts' }), session(), expected).components.completeness).toBe(0);
+  });
+
+  it("reads a write's path and content as every agent names them (Cursor's Write: path, contents)", () => {
+    // Cursor agent transcripts record Write as {path, contents} (corpus: cursor agent-transcripts, ts-nim).
+    expect(checker.check(tool('Write', { path: '/work/shop/.env.example', contents: 'A=1' }), session(), expected).components.completeness).toBe(1);
+    expect(checker.check(tool('Write', { path: '/work/shop/.env.example' }), session(), expected).components.completeness).toBe(0);
   });
 });

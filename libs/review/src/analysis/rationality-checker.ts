@@ -1,6 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { inTempDirectory, resolvePath } from '@warden/actions';
+import { inTempDirectory, readToolCall, resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
@@ -31,12 +31,22 @@ const STOP_WORDS = new Set([
   'would', 'could', 'will', 'file', 'files', 'code', 'please', 'also', 'just', 'some', 'your', 'their', 'what', 'which', 'where',
 ]);
 
-/** Words of four letters or more, lower-cased: the vocabulary an action must share with the goal. */
+/** A word without its plural ending: "activities" and "activity", "leads" and "lead" are one word to a goal. */
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/** Words of four letters or more, lower-cased and stemmed: the vocabulary an action must share with the goal. */
 function keywords(text: string): Set<string> {
   const words = new Set<string>();
-  for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) if (word.length >= 4 && !STOP_WORDS.has(word)) words.add(word);
+  for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) if (word.length >= 4 && !STOP_WORDS.has(word)) words.add(stem(word));
   return words;
 }
+
+/** The vocabulary of every request of a session is kept up to this many words. */
+const MAX_GOAL_WORDS = 4000;
 
 /** Dedicated tools Claude Code offers for what agents often do through the shell. */
 const TOOL_FOR_COMMAND: Record<string, string> = {
@@ -49,7 +59,7 @@ const TOOL_FOR_COMMAND: Record<string, string> = {
  * efficiency (0.5 when a clearly better way exists) and completeness (the action has what it needs).
  */
 export class RationalityChecker {
-  private readonly goalWords = new WeakMap<ReviewSession, { goal: string; words: Set<string> }>();
+  private readonly goalWords = new WeakMap<ReviewSession, { goal: string; earlier: number; words: Set<string> }>();
 
   check(action: ParsedAction, session: ReviewSession, inProject: (path: string) => boolean): RationalityAnalysis {
     const issues: string[] = [];
@@ -65,12 +75,18 @@ export class RationalityChecker {
     return { score: Math.round(score * 1000) / 1000, components, issues, suggestions };
   }
 
+  /**
+   * The words of the goal and of the goals before it: a follow-up request replaces the goal, but what the user
+   * asked for earlier in the session (the app it builds, the deployment it named) is still the task's.
+   */
   private wordsOfGoal(session: ReviewSession): Set<string> {
     const goal = session.context.goal ?? '';
+    const earlier = session.earlierGoals.length;
     const cached = this.goalWords.get(session);
-    if (cached?.goal === goal) return cached.words;
+    if (cached?.goal === goal && cached.earlier === earlier) return cached.words;
     const words = keywords(goal);
-    this.goalWords.set(session, { goal, words });
+    for (let i = earlier - 1; i >= 0 && words.size < MAX_GOAL_WORDS; i--) for (const word of keywords(session.earlierGoals[i]!)) words.add(word);
+    this.goalWords.set(session, { goal, earlier, words });
     return words;
   }
 
@@ -124,10 +140,9 @@ export class RationalityChecker {
       if (s.argv[1] === 'checkout' && s.argv.includes('--')) return s.argv.slice(s.argv.indexOf('--') + 1);
       return [];
     });
-    const targets = [
-      ...reverted.map((p) => resolvePath(p, action.cwd)),
-      ...(action.intents.includes('file_deletion') ? action.writtenPaths : []),
-    ];
+    // Deleting what the session itself created (a scratch script, a check's output) is tidying up, not undoing work.
+    const deleted = action.intents.includes('file_deletion') ? action.writtenPaths.filter((p) => !createdInSession(p, session)) : [];
+    const targets = [...reverted.map((p) => resolvePath(p, action.cwd)), ...deleted];
     const covers = (target: string, written: string) => written === target || written.startsWith(`${target}/`);
     return targets.some(
       (target) => !target.startsWith('/tmp/') && session.history.some((r) => r.verdict !== 'block' && r.status !== 'error' && r.writtenPaths.some((w) => covers(target, w))),
@@ -176,10 +191,22 @@ export class RationalityChecker {
       }
     }
     if (action.tool === 'Write') {
-      if (typeof input['file_path'] !== 'string') return missing('file_path');
-      if (typeof input['content'] !== 'string') return missing('content');
+      // Claude Code's Write has file_path and content, Cursor's path and contents: read as every agent's writes are.
+      const call = readToolCall(action.tool, input);
+      if (!call.written.length) return missing('the path to write');
+      if (call.content === undefined) return missing('the content to write');
     }
     if (action.tool === 'WebFetch' && typeof input['url'] !== 'string') return missing('a url');
     return 1;
   }
+}
+
+/** The session's first action on the path created it (and ran): the file did not exist before the session. */
+function createdInSession(path: string, session: ReviewSession): boolean {
+  for (const record of session.history) {
+    if (!record.paths.includes(path)) continue;
+    if (record.verdict === 'block' || record.status === 'error') continue;
+    return record.writtenPaths.includes(path) && record.intents.includes('file_creation');
+  }
+  return false;
 }

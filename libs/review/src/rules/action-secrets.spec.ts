@@ -11,7 +11,7 @@ const PINNED: Record<string, string> = {
   bearer_token: String.raw`(\b(?:Bearer|Basic|Token)\s+)([A-Za-z0-9._~+/=-]{8,})`,
   url_credentials: String.raw`(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(?=@)`,
   assigned_secret: String.raw`((?:^|[^A-Za-z0-9])[A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*[:=]\s*["']?)([^\s"'&;,}]{4,})`,
-  flag_secret: String.raw`(--?[A-Za-z0-9_-]*?(?:password|passwd|secret|token|api[_-]?key)[= ]["']?)([^\s"']{4,})`,
+  flag_secret: String.raw`((?<![^\s"'(])--?[A-Za-z0-9_-]*?(?:password|passwd|secret|token|api[_-]?key)[= ]["']?)([^\s"']{4,})`,
 };
 
 const kindsIn = (command: string) => secretsOf(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app')).kinds;
@@ -53,5 +53,13 @@ describe('the words the slow secret patterns need', () => {
     expect(kindsIn(long)).toEqual([]);
     expect(kindsIn(`${long}\nexport DB_PASSWORD=hunter22`)).toEqual(['assigned_secret']);
     expect(kindsIn(`${long}\ncurl -H "Authorization: Bearer 0123456789abcdef"`)).toContain('bearer_token');
+  });
+
+  it('read a flag only where a word begins', () => {
+    expect(kindsIn('mysql -u root --password hunter22 app')).toEqual(['flag_secret']);
+    expect(kindsIn('python3 -c "print(1)" "--api-key=abcd1234"')).toContain('flag_secret');
+    // A header's name in a comment or a description is no flag, and "header" is no value.
+    expect(kindsIn("python3 -c \"# Try the x-goog-api-key header instead\nkey = os.environ['GEMINI_API_KEY']\"")).toEqual([]);
+    expect(kindsIn('echo use the my-secret-token header')).toEqual([]);
   });
 });

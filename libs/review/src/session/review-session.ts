@@ -84,6 +84,8 @@ const NO_URLS: readonly string[] = Object.freeze([]);
 
 /** How long a pattern report keeps raising the risk of the session's actions. */
 export const PATTERN_MEMORY_MS = 10 * 60_000;
+/** How many of a session's earlier goals stay in view. */
+const MAX_EARLIER_GOALS = 32;
 
 /**
  * What the reviewer knows about one session: the context the agent declared, the recent actions with
@@ -97,6 +99,8 @@ export class ReviewSession {
   /** File-changing actions proposed and not blocked, for the file operation limit. */
   fileOperations = 0;
   checkpoints = 0;
+  /** The goals the session had before its current one (the user's earlier requests), the latest last. */
+  readonly earlierGoals: string[] = [];
   /** Actions reviewed in the session, however many the history still holds. */
   actionsReviewed = 0;
   /** Of those, the ones whose outcome was an error. */
@@ -135,7 +139,11 @@ export class ReviewSession {
     extra: { environment?: string; phase?: Phase; agentKind?: string } = {},
   ): void {
     const next = { ...this.context };
-    if (context.goal !== undefined) next.goal = context.goal;
+    if (context.goal !== undefined && context.goal !== next.goal) {
+      if (next.goal) this.earlierGoals.push(next.goal);
+      if (this.earlierGoals.length > MAX_EARLIER_GOALS) this.earlierGoals.shift();
+      next.goal = context.goal;
+    }
     if (context.expected_paths !== undefined) next.expectedPaths = [...context.expected_paths];
     if (context.constraints !== undefined) next.constraints = [...context.constraints];
     if (context.cwd !== undefined) next.cwd = context.cwd;
