@@ -88,7 +88,8 @@ What it does, in one run:
      step's end is at most a quarter second of offered load;
      then a closed-loop saturation run (--closed-in-flight proposals per session);
   7. the whole suite: breaker, pattern detector, intervention controller, ladder and audit (into its
-     own PostgreSQL) started beside the path, the latency phase's load again, then every agent
+     own PostgreSQL) started beside the path, the latency phase's load again (and what its actions cost
+     the bus: stream messages, KV writes and deliveries per action), then every agent
      disconnected: CPU of every process while the suite cools down from the load, then an idle window
      (--idle S) once the streams' duplicate window has passed: CPU and RSS of every process;
   8. prints a table beside the baselines and writes JSON to test/bench/results/latest.json and a

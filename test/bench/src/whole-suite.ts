@@ -8,6 +8,7 @@ import { TestPostgres } from '@warden/testing';
 import { BENCH_BREAKER_CONFIG } from './breaker-time.js';
 import { pendingFor, startFromNewMessages } from './consumers.js';
 import { CpuMeter, type CpuShares } from './cpu.js';
+import { messagesPerAction, messagesPerActionLine, snapshotBus, type MessagesPerAction } from './message-counts.js';
 import type { BenchEnvironment } from './environment.js';
 import type { BacklogProbe, LoadDriver, LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
@@ -47,6 +48,8 @@ export const IDLE_SETTLE_MS = TOPOLOGY_DEFAULTS.duplicateWindowMs + 5_000;
 
 export interface WholeSuiteFigures {
   latency: LoadResult;
+  /** What the latency phase's actions cost the bus, each on average (everything they caused, handled to the end). */
+  messages: MessagesPerAction;
   idle: IdleFigures;
   services: string[];
 }
@@ -104,7 +107,9 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     const maxBacklog = Math.max(1_000, options.rate * 2);
     const warm = `whole suite warm-up ${num(options.rate)}/s for ${Math.min(5, options.warmupS)} s`;
     await ctx.driver.openLoop({ label: 'suite-warmup', rate: options.rate, durationS: Math.min(5, options.warmupS), maxBacklog, status: status(warm) });
-    await sleep(2_000);
+    // Counted from a suite with nothing left to handle to the same again: all that the phase's actions caused.
+    await drain(jsm, options.partitions);
+    const busBefore = await snapshotBus(jsm);
     const name = `latency with the whole suite ${num(options.rate)}/s for ${options.durationS} s`;
     const latency = await ctx.withServiceFigures(() =>
       ctx.driver.openLoop({ label: 'latency-whole-suite', rate: options.rate, durationS: options.durationS, maxBacklog, status: status(name), cpu: ctx.cpu, probeBacklog: ctx.probeBacklog }),
@@ -115,6 +120,8 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     await ctx.disconnectAgents();
     progress.phase('whole suite: handling the backlog before the idle window');
     const pendingAtStart = await drain(jsm, options.partitions);
+    const messages = messagesPerAction(busBefore, await snapshotBus(jsm), latency.sent);
+    progress.note(messagesPerActionLine(messages));
     const settleMs = options.quick ? 0 : IDLE_SETTLE_MS;
     const sinceLoad = () => performance.now() - loadEnded;
     const coolDownS = Math.max(1, Math.min(options.idleS, Math.floor((settleMs - sinceLoad()) / 1000)));
@@ -135,7 +142,7 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
         (pendingAtStart ? ` (${pendingAtStart} messages still pending when it started)` : ''),
     );
     const { rssMb: _rss, suiteRssMb: _suiteRss, ...coolDownCpu } = coolDown;
-    return { latency, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
+    return { latency, messages, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
   } finally {
     for (const service of env.services.filter((s) => [...BESIDE_THE_PATH, 'gateway'].includes(s.app) && s.running)) await service.stop();
     await postgres.destroy();
@@ -188,5 +195,6 @@ export function wholeSuiteLines(figures: WholeSuiteFigures): string[] {
     `Idle suite over ${idle.durationS} s from ${idle.afterLoadS} s after the load, no agent connected: ${idle.suiteCpuPercent}% of one core in all (${each(idle.cpuPercent, '%')}); ` +
       `RSS ${num(idle.suiteRssMb)} MB in all (${each(idle.rssMb, ' MB')})`,
     `Cooling down, the first ${idle.coolDown.durationS} s after the load: ${idle.coolDown.suiteCpuPercent}% of one core in all (${each(idle.coolDown.cpuPercent, '%')})`,
+    messagesPerActionLine(figures.messages),
   ];
 }
