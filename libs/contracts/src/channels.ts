@@ -141,7 +141,8 @@ export const CHANNELS = {
     title: 'Breaker events',
     description: 'Circuit breaker trips, warnings, state changes, recorded costs and pricing errors.',
     senders: ['breaker'],
-    receivers: ['intervention-controller', 'audit'],
+    // The reviewer adds up the costs the breaker recorded: a session's spend, as policies read it.
+    receivers: ['reviewer', 'intervention-controller', 'audit'],
   }),
   gate: sessionChannel({
     id: 'gate',
