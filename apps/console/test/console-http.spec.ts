@@ -251,6 +251,14 @@ describe('console', () => {
       await f.publish('gate', 'gate.responded', { session_id: s, payload: { request_id: 'req-1', gate_id: 'migrations', approved: true, approver: 'alice', response_ms: 42_000, outcome: 'approved', channel: 'slack', digest } });
       const answered = await eventually('the answer in the drill-down', async () => (await f.request('GET', `/sessions/${s}`, { headers: { cookie: viewerCookie } })).text, (text) => text.includes('id="session-answers"'));
       expect(answered).toContain(`gate <strong>migrations</strong>: approved by alice via <span class="channel">slack</span> after 42 s · digest <code title="${digest}">${digest.slice(0, 16)}</code>`);
+
+      // One nobody answered: denied at its final deadline, with the channels that were asked.
+      await f.publish('gate', 'gate.responded', {
+        session_id: s,
+        payload: { request_id: 'req-2', gate_id: 'migrations', approved: false, approver: 'system', reason: 'TIMEOUT', response_ms: 600_000, outcome: 'timed_out', asked_channels: ['oncall', 'pager'] },
+      });
+      const unanswered = await eventually('the unanswered request in the drill-down', async () => (await f.request('GET', `/sessions/${s}`, { headers: { cookie: viewerCookie } })).text, (text) => text.includes('data-request="req-2"'));
+      expect(unanswered).toContain('gate <strong>migrations</strong>: denied: no answer within 10 min <span class="asked">(asked: oncall, pager)</span>');
     });
 
     it("shows a session's open breakers, patterns and its agent's level, from KV and the bus", async () => {

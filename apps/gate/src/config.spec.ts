@@ -53,4 +53,24 @@ describe('gate configuration', () => {
     const unknown = file('typo.yaml', 'standard_gate: {}\n');
     expect(() => loadGateConfig({ GATE_CONFIG: unknown })).toThrow(`GATE_CONFIG: ${unknown}: unknown setting standard_gate (standard_gates, gates, approvals)`);
   });
+
+  it('reads the escalation steps and the agents\' deadlines of approvals, checked against the channels and the gates', () => {
+    const channels = ['approvals:', '  channels:', '    - { type: webhook, name: oncall, url: http://127.0.0.1:9/a, secret: webhook-secret-1 }', '    - { type: webhook, name: pager, url: http://127.0.0.1:9/b, secret: webhook-secret-2 }'];
+    const path = file(
+      'escalation.yaml',
+      [...channels, '  escalation:', '    deployment_lead: [{ after_ms: 300000, channels: [pager] }]', '  agents:', '    nightly-bot: { timeout_ms: 900000 }'].join('\n'),
+    );
+    expect(loadGateConfig({ GATE_CONFIG: path }).gate.approvals.deadlines).toEqual({
+      channels: ['oncall', 'pager'],
+      escalation: { deployment_lead: [{ after_ms: 300000, channels: ['pager'] }] },
+      agents: { 'nightly-bot': { timeout_ms: 900000 } },
+    });
+    const typo = file('typo-target.yaml', [...channels, '  escalation:', '    deploy_lead: [{ after_ms: 300000, channels: [pager] }]'].join('\n'));
+    expect(() => loadGateConfig({ GATE_CONFIG: typo })).toThrow(`GATE_CONFIG: ${typo}: approvals.escalation.deploy_lead: no gate escalates to deploy_lead`);
+    const unknownChannel = file('unknown-channel.yaml', [...channels, '  escalation:', '    default: [{ after_ms: 1000, channels: [sms] }]'].join('\n'));
+    expect(() => loadGateConfig({ GATE_CONFIG: unknownChannel })).toThrow(/approvals.escalation.default\[0\].channels: sms is not an approval channel \(oncall, pager\)/);
+    // Nobody's silence approves anything: a gate cannot be told to approve when its deadline passes.
+    const approveOnTimeout = file('on-timeout.yaml', 'standard_gates:\n  production_deploy: { on_timeout: approve }\n');
+    expect(() => loadGateConfig({ GATE_CONFIG: approveOnTimeout })).toThrow(/standard_gates.production_deploy.on_timeout is not a setting: .*nothing is approved by silence/);
+  });
 });

@@ -1,6 +1,6 @@
 import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { loadSettingsFile } from '@warden/settings-loader';
-import { resolveGateSettings, type HumanGate } from '@warden/gate';
+import { checkDeadlines, resolveGateSettings, type HumanGate } from '@warden/gate';
 import { resolveApprovalSettings, type ApprovalDelivery, type ApprovalSettings } from './approvals/approval-settings.js';
 
 /**
@@ -28,7 +28,11 @@ export const APPROVAL_DELIVERY_DEFAULTS: ApprovalDelivery = {
  *   (@warden/settings). Absent: the four standard gates of seed 002 §6.1 with their defaults. Read at start.
  *   Its `approvals` section lists the approval channels (Slack, signed webhooks; none by default) and
  *   their delivery settings over APPROVAL_DELIVERY_DEFAULTS; secrets there may be named by environment
- *   variable (`secret_env`, `bot_token_env`, `signing_secret_env`) or file (`…_file`).
+ *   variable (`secret_env`, `bot_token_env`, `signing_secret_env`) or file (`…_file`). Deadlines: a
+ *   request's final deadline is its gate's `timeout_ms` (standard gates: their own; custom gates:
+ *   DEFAULT_GATE_TIMEOUT_MS of @warden/gate, 1 hour) or `approvals.agents.<agent>.timeout_ms`; its
+ *   escalation steps are `approvals.escalation.<the gate's escalation target>` (or `.default`), none by
+ *   default. Unanswered at the final deadline, a request is denied.
  * - `GATE_INBOX_DIR`: the command inbox directory of FR-11.4 (`<dir>/<session_id>/<id>.json`). Absent:
  *   no inbox; commands come over HTTP and the bus only.
  * - `GATE_INBOX_SCAN_MS` (default 1000): how often the inbox is scanned besides file-system events.
@@ -58,9 +62,17 @@ export function loadGateConfig(env: NodeJS.ProcessEnv = process.env): GateConfig
     ...loadServiceRuntime('gate', env),
     gate: {
       ...(configPath ? { configPath } : {}),
-      ...loadSettingsFile('GATE_CONFIG', configPath, (document) => ({ gates: resolveGateSettings(document), approvals: resolveApprovalSettings(document, APPROVAL_DELIVERY_DEFAULTS, env) }), {
-        error: ConfigurationError,
-      }),
+      ...loadSettingsFile(
+        'GATE_CONFIG',
+        configPath,
+        (document) => {
+          const gates = resolveGateSettings(document);
+          const approvals = resolveApprovalSettings(document, APPROVAL_DELIVERY_DEFAULTS, env);
+          checkDeadlines(approvals.deadlines, gates);
+          return { gates, approvals };
+        },
+        { error: ConfigurationError },
+      ),
       ...(inboxDir ? { inbox: { dir: inboxDir, scanMs: integerFromEnv(env, 'GATE_INBOX_SCAN_MS', 1000, 10) } } : {}),
       commandReplyTimeoutMs: integerFromEnv(env, 'GATE_COMMAND_REPLY_TIMEOUT_MS', 15_000, 1),
       agentUserApprovals: booleanFromEnv(env, 'GATE_AGENT_USER_APPROVALS', true),

@@ -1,57 +1,20 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '@warden/testing';
 import { AGENT, GateFixture, OPERATOR } from './gate-fixture.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const SECRET = 'webhook-secret-for-the-test-receiver';
-
-interface Received {
-  headers: IncomingMessage['headers'];
-  raw: string;
-  body: Record<string, any>;
-  verified: boolean;
-}
-
-/**
- * The receiver a team would write: it checks X-Warden-Signature (`v1=` + hex HMAC-SHA256 of
- * `<X-Warden-Timestamp>.<raw body>` with the shared secret, constant-time) and a 5-minute replay window
- * on X-Warden-Timestamp, independently of the gate's code. It fails its first delivery (503) so that
- * the gate's retry is seen.
- */
-async function receiver(): Promise<{ server: Server; url: string; received: Received[]; answers: number[] }> {
-  const received: Received[] = [];
-  const answers: number[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const timestamp = String(req.headers['x-warden-timestamp'] ?? '');
-      const expected = Buffer.from(`v1=${createHmac('sha256', SECRET).update(`${timestamp}.${raw}`).digest('hex')}`);
-      const given = Buffer.from(String(req.headers['x-warden-signature'] ?? ''));
-      const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
-      const verified = fresh && given.length === expected.length && timingSafeEqual(given, expected);
-      const status = answers.length === 0 ? 503 : verified ? 204 : 401;
-      answers.push(status);
-      if (status === 204) received.push({ headers: req.headers, raw, body: JSON.parse(raw) as Record<string, any>, verified });
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/warden`, received, answers };
-}
 
 describe('the signed webhook approval channel', () => {
   let f: GateFixture;
   let dir: string;
-  let hook: Awaited<ReturnType<typeof receiver>>;
+  let hook: WebhookReceiver;
 
   beforeAll(async () => {
-    hook = await receiver();
+    // It fails its first delivery: the gate's retry is seen.
+    hook = await startWebhookReceiver(SECRET, { failFirst: true });
     dir = mkdtempSync(join(tmpdir(), 'gate-webhook-'));
     const config = join(dir, 'gates.yaml');
     writeFileSync(
@@ -85,7 +48,7 @@ describe('the signed webhook approval channel', () => {
 
   afterAll(async () => {
     await f?.stop();
-    hook?.server.close();
+    hook?.close();
     rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 

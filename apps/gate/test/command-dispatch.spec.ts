@@ -1,4 +1,4 @@
-import { resolveGates } from '@warden/gate';
+import { NO_DEADLINE_SETTINGS, resolveGates } from '@warden/gate';
 import { CommandDispatcher } from '../src/core/command-dispatcher.js';
 import { APPROVAL_DELIVERY_DEFAULTS } from '../src/config.js';
 import { AGENT, GateFixture } from './gate-fixture.js';
@@ -19,7 +19,7 @@ describe('a command while no gate is up', () => {
   }, 30_000);
 
   it('is stored, answered as accepted, and applied when a gate starts', async () => {
-    const dispatcher = new CommandDispatcher(f.bus, { gates: resolveGates(), commandReplyTimeoutMs: 300, agentUserApprovals: true, approvals: { channels: [], delivery: APPROVAL_DELIVERY_DEFAULTS } });
+    const dispatcher = new CommandDispatcher(f.bus, { gates: resolveGates(), commandReplyTimeoutMs: 300, agentUserApprovals: true, approvals: { channels: [], delivery: APPROVAL_DELIVERY_DEFAULTS, deadlines: NO_DEADLINE_SETTINGS } });
     const session = f.newSession('late');
     const outcome = await dispatcher.dispatch({
       type: 'hitl_pause',

@@ -205,7 +205,6 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     action_id: 'toolu_01A09q90qw90lq917835lq9',
     phase: 'deployment',
     details: { phase: 'deployment', environment: 'production', action: { tool: 'Bash', input: { command: 'kubectl apply -f deploy/' } } },
-    on_timeout: 'deny',
     expires_at: '2026-11-21T11:00:00.000Z',
   },
   'gate.responded': {
@@ -217,7 +216,16 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
     response_ms: 42_000,
     outcome: 'approved_with_conditions',
   },
-  'gate.escalated': { request_id: 'req-1', gate_id: 'production_deploy', escalation: 'deployment_lead', reason: 'TIMEOUT', timeout_ms: 3_600_000 },
+  'gate.escalated': {
+    request_id: 'req-1',
+    gate_id: 'production_deploy',
+    escalation: 'deployment_lead',
+    reason: 'ESCALATION_DEADLINE',
+    timeout_ms: 3_600_000,
+    step: 1,
+    after_ms: 900_000,
+    channels: ['pager'],
+  },
   'hitl.paused': { operator_id: 'operator-xander', reason: 'Inspect the migration before it runs', trigger: 'operator' },
   'hitl.resumed': { operator_id: 'operator-xander', flushed: 3, resolution: 'approve' },
   'hitl.intervention_recorded': {

@@ -45,7 +45,7 @@ export function decisionFromVerdict(verdict: Verdict, toAgentUser = false): Deci
   }
 }
 
-/** How the operator (or the on-timeout policy) resolved a paused session. */
+/** How the operator (or the final deadline of a request, which always denies) resolved a paused session. */
 export interface Resolution {
   resolution: 'approve' | 'reject';
   operator_id: string;
@@ -84,10 +84,13 @@ export function decisionForHeld(entry: Pick<DecisionEntry, 'verdict' | 'needs_ap
   }
   if (verdict.verdict === 'block' || !entry.needs_approval) return reviewed;
   const operator = resolution.decided_by === 'operator' ? { operator_id: resolution.operator_id } : {};
-  if (resolution.resolution === 'reject') {
+  // Silence approves nothing: a resolution by the gate's deadline denies, whatever it was stored with.
+  if (resolution.resolution === 'reject' || resolution.decided_by === 'gate_timeout') {
     const why =
       resolution.decided_by === 'gate_timeout'
-        ? "No operator answered in time; the gate's on-timeout policy denies it. Do not retry it without an approval."
+        ? resolution.reason && resolution.reason !== 'TIMEOUT'
+          ? resolution.reason
+          : 'Nobody answered the approval request in time; the action is denied: nothing is approved without an answer.'
         : `Rejected by operator ${resolution.operator_id}: ${resolution.reason || OPERATOR_REJECTION_PROMPT}`;
     return {
       action_id: verdict.action_id,
@@ -112,7 +115,7 @@ export function decisionForHeld(entry: Pick<DecisionEntry, 'verdict' | 'needs_ap
         }
       : { ...reviewed, decided_by: reviewed.decision === 'allow' ? resolution.decided_by : reviewed.decided_by };
   if (approved.decision === 'deny') return approved;
-  const by = resolution.decided_by === 'gate_timeout' ? "the gate's on-timeout policy" : `operator ${resolution.operator_id}`;
+  const by = `operator ${resolution.operator_id}`;
   const conditions = resolution.conditions?.length ? ` with conditions: ${resolution.conditions.join('; ')}` : '';
   const first = verdict.reasons[0] ? ` (${verdict.reasons[0]})` : '';
   return {

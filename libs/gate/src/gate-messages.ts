@@ -1,4 +1,5 @@
 import { createMessage, derivedMessageId, type AnyMessage, type HitlCommandType, type MessageOf } from '@warden/contracts';
+import type { EscalationRun } from './approval-deadlines.js';
 import type { Verdict } from './buffer-entry.js';
 import { decisionFromVerdict } from './decision-policy.js';
 import { decisionId } from './flush-plan.js';
@@ -69,7 +70,6 @@ export function requestedMessage(at: SessionAddress, pending: PendingRequest, re
       ...(pending.action_id ? { action_id: pending.action_id } : {}),
       ...(request.phase ? { phase: request.phase } : {}),
       details: request.details,
-      on_timeout: pending.on_timeout,
       expires_at: pending.expires_at,
       ...(request.digest ? { digest: request.digest } : {}),
     },
@@ -99,19 +99,47 @@ export function respondedMessage(
       response_ms: answer.responseMs,
       outcome: answer.outcome as MessageOf<'gate.responded'>['payload']['outcome'],
       ...(flush.channel && !answer.timedOut ? { channel: flush.channel } : {}),
+      ...(answer.timedOut && pending.asked ? { asked_channels: pending.asked } : {}),
       ...(flush.digest && flush.request_id === pending.request_id ? { digest: flush.digest } : {}),
     },
   });
 }
 
-/** Nobody answered a request in time: it is escalated. */
+/** Nobody answered a request by its final deadline: it is escalated (seed 002) and denied. */
 export function escalatedMessage(at: SessionAddress, pending: PendingRequest): MessageOf<'gate.escalated'> {
   return createMessage('gate.escalated', {
     id: derivedMessageId('gate.escalated', pending.request_id),
     session_id: at.sessionId,
     agent_id: at.agentId,
     trace_id: pending.trace_id,
-    payload: { request_id: pending.request_id, gate_id: pending.gate_id, escalation: pending.escalation, reason: 'TIMEOUT', timeout_ms: pending.timeout_ms },
+    payload: {
+      request_id: pending.request_id,
+      gate_id: pending.gate_id,
+      escalation: pending.escalation,
+      reason: 'TIMEOUT',
+      timeout_ms: pending.timeout_ms,
+      ...(pending.asked ? { channels: pending.asked } : {}),
+    },
+  });
+}
+
+/** Nobody answered a request by an escalation step's deadline: the step asks more channels (one id per step). */
+export function escalationStepMessage(at: SessionAddress, pending: PendingRequest, run: EscalationRun): MessageOf<'gate.escalated'> {
+  return createMessage('gate.escalated', {
+    id: derivedMessageId('gate.escalated', `${pending.request_id}:${run.step}`),
+    session_id: at.sessionId,
+    agent_id: at.agentId,
+    trace_id: pending.trace_id,
+    payload: {
+      request_id: pending.request_id,
+      gate_id: pending.gate_id,
+      escalation: pending.escalation,
+      reason: 'ESCALATION_DEADLINE',
+      timeout_ms: pending.timeout_ms,
+      step: run.step,
+      after_ms: run.after_ms,
+      channels: run.channels,
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Phase } from '@warden/contracts';
+import type { EscalationRun } from './approval-deadlines.js';
 import { stateHash } from './canonical-hash.js';
 
 export type RequestStatus = 'pending' | 'approved' | 'approved_with_conditions' | 'rejected' | 'timed_out';
@@ -15,9 +16,9 @@ export interface GateRequestRecord {
   prompt: string;
   summary: string;
   details: Record<string, unknown>;
+  /** The final deadline after the request (the gate's or its agent's): unanswered then, it is denied. */
   timeout_ms: number;
   escalation: string;
-  on_timeout: 'deny' | 'approve';
   requested_at: string;
   expires_at: string;
   status: RequestStatus;
@@ -25,7 +26,12 @@ export interface GateRequestRecord {
   approver?: string;
   reason?: string;
   conditions?: string[];
+  /** When it was first escalated (its first escalation step, or its final deadline). */
   escalated_at?: string;
+  /** The approval channels asked so far: at once, then by its escalation steps. */
+  asked?: string[];
+  /** The escalation steps that ran. */
+  escalations?: EscalationRun[];
   /**
    * The approval digest: SHA-256 of what an approver is shown (see approvalDigest). An approval must
    * carry it; one whose digest is not the request's current one approved something else and is refused.
@@ -35,6 +41,17 @@ export interface GateRequestRecord {
   channel?: string;
   /** The digest the operator's answer carried (equal to `digest` when it was taken). */
   answered_digest?: string;
+}
+
+/** The request after an escalation step asked more channels; the same record when that step is recorded already. */
+export function withEscalation(record: GateRequestRecord, run: EscalationRun): GateRequestRecord {
+  if (record.escalations?.some((e) => e.step === run.step)) return record;
+  return {
+    ...record,
+    escalated_at: record.escalated_at ?? run.at,
+    asked: [...(record.asked ?? []), ...run.channels.filter((c) => !record.asked?.includes(c))],
+    escalations: [...(record.escalations ?? []), run],
+  };
 }
 
 /** What an approver is shown of a request, and so what its digest covers. */

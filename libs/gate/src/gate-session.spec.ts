@@ -1,6 +1,8 @@
 import { createMessage, EXAMPLE_PAYLOADS, OPERATOR_REJECTION_PROMPT, type MessageOf, type PayloadOf } from '@warden/contracts';
 import type { StoredEntry, Verdict } from './buffer-entry.js';
-import { factsAfter, holdOf, onFlushed, onInject, onPause, onResume, onRewrite, onTimeout, onVerdict, TIMEOUT_REJECTION_PROMPT, unpauseResolution, type GateEffect, type GateView } from './gate-session.js';
+import { resolveDeadlineSettings } from './approval-deadlines.js';
+import { decisionForHeld } from './decision-policy.js';
+import { factsAfter, holdOf, onDeadline, onFlushed, onInject, onPause, onResume, onRewrite, onVerdict, unpauseResolution, type GateEffect, type GateView } from './gate-session.js';
 import type { HitlCommand } from './hitl-command.js';
 import { STANDARD_GATES } from './human-gates.js';
 import type { SessionRelayState } from './relay-state.js';
@@ -66,7 +68,7 @@ describe('the gate of one session', () => {
     const step = onVerdict(normal, v, hold, NOW, false);
     expect(kinds(step.effects)).toEqual(['save', 'publish:hitl.paused', 'paused', 'request', 'buffer']);
     const request = step.effects[3] as Extract<GateEffect, { kind: 'request' }>;
-    expect(request.pending).toMatchObject({ gate_id: 'production_deploy', on_timeout: 'deny', expires_at: new Date(NOW.getTime() + gate.timeout_ms).toISOString() });
+    expect(request.pending).toMatchObject({ gate_id: 'production_deploy', expires_at: new Date(NOW.getTime() + gate.timeout_ms).toISOString(), escalation_steps: [], escalated: 0 });
     expect(request.message.type).toBe('gate.requested');
     expect(savedState(step.effects).requests).toEqual([request.pending]);
   });
@@ -116,18 +118,76 @@ describe('the gate of one session', () => {
     expect(closing.resume).toBeUndefined();
   });
 
-  it('escalates a timed-out request and resolves it by the gate policy; ignores one no longer pending', () => {
+  describe('deadlines', () => {
     const gate = STANDARD_GATES.find((g) => g.id === 'production_deploy')!;
-    const v = verdict('x1');
-    const step = onVerdict(normal, v, holdOf(v, { phase: 'deployment', environment: 'production', approvals: [] }, [gate], false), NOW, false);
-    const view = { ...normal, state: savedState(step.effects) };
-    const requestId = view.state.requests[0]!.request_id;
-    const timeout = onTimeout(view, requestId)!;
-    expect(timeout.escalation.type).toBe('gate.escalated');
-    expect(timeout.resolution).toMatchObject({ resolution: 'reject', decided_by: 'gate_timeout' });
-    expect(timeout.how).toMatchObject({ timedOutRequest: requestId, rejectionPrompt: TIMEOUT_REJECTION_PROMPT });
-    expect(onTimeout(view, 'other')).toBeUndefined();
-    expect(onTimeout(normal, requestId)).toBeUndefined();
+    const deadlines = resolveDeadlineSettings({ escalation: { deployment_lead: [{ after_ms: 600_000, channels: ['pager'] }, { after_ms: 1_800_000, channels: ['leads'] }] } }, ['oncall', 'pager', 'leads']);
+    const at = (ms: number) => new Date(NOW.getTime() + ms);
+    const requestOf = (view: GateView) => view.state!.requests[0]!;
+    function held(): GateView {
+      const v = verdict('x1');
+      const step = onVerdict(normal, v, holdOf(v, { phase: 'deployment', environment: 'production', approvals: [] }, [gate], false), NOW, false, deadlines);
+      return { ...normal, state: savedState(step.effects) };
+    }
+
+    it('runs each escalation step once when it is due, then denies at the final deadline naming the channels asked', () => {
+      let view = held();
+      expect(requestOf(view)).toMatchObject({ asked: ['oncall'], escalated: 0, expires_at: at(3_600_000).toISOString() });
+      expect(onDeadline(view, requestOf(view).request_id, at(599_999))).toMatchObject({ kind: 'wait' });
+
+      const first = onDeadline(view, requestOf(view).request_id, at(600_000))!;
+      expect(first.kind).toBe('escalate');
+      if (first.kind !== 'escalate') return;
+      // Told first, stored after: a gate that dies between the two runs the step again, each effect at most once.
+      expect(kinds(first.effects)).toEqual(['escalate', 'save']);
+      expect(first.run).toEqual({ step: 1, at: at(600_000).toISOString(), after_ms: 600_000, channels: ['pager'] });
+      const escalate = first.effects[0] as Extract<GateEffect, { kind: 'escalate' }>;
+      expect(escalate.message).toMatchObject({ type: 'gate.escalated', payload: { step: 1, channels: ['pager'], reason: 'ESCALATION_DEADLINE', escalation: 'deployment_lead' } });
+      view = { ...view, state: savedState(first.effects) };
+      expect(requestOf(view)).toMatchObject({ asked: ['oncall', 'pager'], escalated: 1 });
+      // The same instant again (a timer firing twice): nothing more is due.
+      expect(onDeadline(view, requestOf(view).request_id, at(600_000))).toMatchObject({ kind: 'wait' });
+
+      const second = onDeadline(view, requestOf(view).request_id, at(1_800_000))!;
+      expect(second).toMatchObject({ kind: 'escalate', run: { step: 2, channels: ['leads'] } });
+      const secondEffects = (second as { effects: GateEffect[] }).effects;
+      // Each step is its own message: JetStream drops only a repeat of the same step.
+      expect((secondEffects[0] as Extract<GateEffect, { kind: 'escalate' }>).message.id).not.toBe(escalate.message.id);
+      view = { ...view, state: savedState(secondEffects) };
+
+      const final = onDeadline(view, requestOf(view).request_id, at(3_600_000))!;
+      expect(final.kind).toBe('expire');
+      if (final.kind !== 'expire') return;
+      const reason = 'Nobody answered the approval request of gate production_deploy within 60 min (asked: oncall, then pager, then leads); the action is denied: nothing is approved without an answer.';
+      expect(final.resolution).toEqual({ resolution: 'reject', operator_id: 'system', decided_by: 'gate_timeout', reason });
+      expect(final.how).toEqual({ causeId: `timeout:${requestOf(view).request_id}`, timedOutRequest: requestOf(view).request_id, rejectionPrompt: `${reason} Do not retry it without an approval.` });
+      expect(final.escalation).toMatchObject({ type: 'gate.escalated', payload: { reason: 'TIMEOUT', channels: ['oncall', 'pager', 'leads'] } });
+      // What the agent reads in its decision.
+      const entry = { needs_approval: true, verdict: verdict('x1') };
+      expect(decisionForHeld(entry, undefined, final.resolution)).toMatchObject({ decision: 'deny', decided_by: 'gate_timeout', reason });
+    });
+
+    it('after a long stop, runs the steps that came due one at a time, and a final deadline passed first denies at once', () => {
+      const view = held();
+      const id = requestOf(view).request_id;
+      expect(onDeadline(view, id, at(2_000_000))).toMatchObject({ kind: 'escalate', run: { step: 1 } });
+      expect(onDeadline(view, id, at(3_600_001))).toMatchObject({ kind: 'expire' });
+    });
+
+    it('denies at the final deadline whatever the stored request says: silence approves nothing', () => {
+      const view = held();
+      // A request stored when gates had an on-timeout policy.
+      const legacy = { ...requestOf(view), on_timeout: 'approve', escalation_steps: undefined, escalated: undefined, asked: undefined } as never;
+      const stored = { ...view, state: { ...view.state!, requests: [legacy] } };
+      const final = onDeadline(stored, requestOf(view).request_id, at(3_600_000))!;
+      expect(final).toMatchObject({ kind: 'expire', resolution: { resolution: 'reject' } });
+      expect(decisionForHeld({ needs_approval: true, verdict: verdict('x1') }, undefined, { resolution: 'approve', operator_id: 'system', decided_by: 'gate_timeout' })).toMatchObject({ decision: 'deny' });
+    });
+
+    it('ignores a request no longer pending', () => {
+      const view = held();
+      expect(onDeadline(view, 'other', at(3_600_000))).toBeUndefined();
+      expect(onDeadline(normal, requestOf(view).request_id, at(3_600_000))).toBeUndefined();
+    });
   });
 
   it('keeps approvals once per phase until the phase changes, and forgets the facts of an ended session', () => {

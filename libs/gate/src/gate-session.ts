@@ -1,4 +1,5 @@
 import { derivedMessageId, OPERATOR_REJECTION_PROMPT, type AnyMessage, type MessageOf } from '@warden/contracts';
+import { deadlineDue, escalatedPending, NO_DEADLINE_SETTINGS, requestDeadlines, timeoutReason, type DeadlineSettings, type EscalationRun } from './approval-deadlines.js';
 import { entryContent, rewriteProblem, type BufferEntry, type DecisionEntry, type InjectEntry, type PauseTrigger, type StoredEntry, type Verdict } from './buffer-entry.js';
 import { stateHash } from './canonical-hash.js';
 import type { Resolution } from './decision-policy.js';
@@ -6,6 +7,7 @@ import { injectedControl, planFlush, rejectionAlreadyInjected, resumeControl, ST
 import {
   decisionMessage,
   escalatedMessage,
+  escalationStepMessage,
   interventionMessage,
   interventionRecord,
   pausedMessage,
@@ -32,15 +34,17 @@ export type GateEffect =
   | { kind: 'decide'; message: MessageOf<'decision.made'>; verdict: Verdict }
   /** Hold an entry in the session's buffer. */
   | { kind: 'buffer'; entry: BufferEntry }
-  /** Store a human-gate request (unless stored), announce it and wait for its timeout. */
+  /** Store a human-gate request (unless stored), announce it and wait for its deadlines. */
   | { kind: 'request'; pending: PendingRequest; record: GateRequestRecord; message: AnyMessage }
+  /** An escalation step: recorded with the request, its channels asked, announced (each at most once). */
+  | { kind: 'escalate'; pending: PendingRequest; run: EscalationRun; message: AnyMessage }
   | { kind: 'paused'; trigger: PauseTrigger };
 
 /** The answer to a command, sent back to whoever issued it (HTTP status and FR-11.5 body). */
 export type CommandOutcome = { status: 'ok'; note?: string } | { status: 'error'; code: 404 | 409 | 422; reason: string };
 
-/** What the agent is told when nobody answered a gate in time and the policy denies. */
-export const TIMEOUT_REJECTION_PROMPT = 'No operator answered the approval request in time; the action was denied. Do not retry it without an approval.';
+/** What the agent is told, after why, when nobody answered a gate by its final deadline. */
+export const TIMEOUT_REJECTION_ADVICE = 'Do not retry it without an approval.';
 
 /** A session as the gate holds it. */
 export interface GateView extends SessionAddress {
@@ -74,10 +78,17 @@ export function holdOf(verdict: Verdict, facts: SessionFacts | undefined, gates:
  * A reviewer verdict: `pass` — its decision goes out; otherwise it is held (the session paused by it if
  * it was not), after the shell made sure its action id was not decided before.
  */
-export function onVerdict(view: GateView, verdict: Verdict, hold: Hold | null, now: Date, delegated: boolean): { pass: boolean; effects: GateEffect[] } {
+export function onVerdict(
+  view: GateView,
+  verdict: Verdict,
+  hold: Hold | null,
+  now: Date,
+  delegated: boolean,
+  deadlines: DeadlineSettings = NO_DEADLINE_SETTINGS,
+): { pass: boolean; effects: GateEffect[] } {
   if (!view.state && !hold) return { pass: true, effects: [{ kind: 'decide', message: decisionMessage(verdict, delegated), verdict }] };
   const effects: GateEffect[] = [];
-  const requests = hold ? requestsFor(view, verdict, hold, now) : [];
+  const requests = hold ? requestsFor(view, verdict, hold, now, deadlines) : [];
   let state = view.state;
   if (!state) {
     const trigger = hold!.holds[0]!;
@@ -265,19 +276,41 @@ export function onFlushed(view: GateView, facts: SessionFacts | undefined, now: 
   return { messages, ...(approvals ? { facts: approvals } : {}), ...(stopped ? { resume: resumeControl(view.agentId, view.sessionId, state.window, flush.operator_id) } : {}) };
 }
 
+/** What a request's deadline timer finds: not due yet, an escalation step to run, or the final deadline. */
+export type DeadlineOutcome =
+  | { kind: 'wait'; pending: PendingRequest }
+  | { kind: 'escalate'; pending: PendingRequest; run: EscalationRun; effects: GateEffect[] }
+  | { kind: 'expire'; pending: PendingRequest; escalation: AnyMessage; resolution: Resolution; how: ResumeHow };
+
 /**
- * A gate's timeout (seed 002 §6.2): escalate, then resolve the session by the gate's on-timeout policy;
- * undefined when the request is no longer pending.
+ * A request's deadline (seed 002 §6.2, with escalation steps): undefined when it is no longer pending.
+ * An escalation step is recorded, told and announced before the state saying it ran is stored, so a
+ * gate that dies between the two runs it again, and each of those effects happens at most once. At the
+ * final deadline the session is resumed with a denial — whatever the request says, silence never approves.
  */
-export function onTimeout(view: GateView, requestId: string): { pending: PendingRequest; escalation: AnyMessage; resolution: Resolution; how: ResumeHow } | undefined {
-  const pending = view.state?.status === 'paused' ? view.state.requests.find((r) => r.request_id === requestId) : undefined;
-  if (!pending) return undefined;
-  const resolution = pending.on_timeout === 'approve' ? 'approve' : 'reject';
+export function onDeadline(view: GateView, requestId: string, now: Date): DeadlineOutcome | undefined {
+  const state = view.state;
+  const pending = state?.status === 'paused' ? state.requests.find((r) => r.request_id === requestId) : undefined;
+  if (!state || !pending) return undefined;
+  const due = deadlineDue(pending, now);
+  if (due.kind === 'wait') return { kind: 'wait', pending };
+  if (due.kind === 'escalate') {
+    const next = escalatedPending(pending, due.run);
+    const saved = { ...state, requests: state.requests.map((r) => (r.request_id === requestId ? next : r)) };
+    return {
+      kind: 'escalate',
+      pending: next,
+      run: due.run,
+      effects: [{ kind: 'escalate', pending: next, run: due.run, message: escalationStepMessage(view, next, due.run) as AnyMessage }, { kind: 'save', state: saved }],
+    };
+  }
+  const reason = timeoutReason(pending);
   return {
+    kind: 'expire',
     pending,
     escalation: escalatedMessage(view, pending),
-    resolution: { resolution, operator_id: 'system', decided_by: 'gate_timeout', reason: 'TIMEOUT' },
-    how: { causeId: `timeout:${requestId}`, timedOutRequest: requestId, ...(resolution === 'reject' ? { rejectionPrompt: TIMEOUT_REJECTION_PROMPT } : {}) },
+    resolution: { resolution: 'reject', operator_id: 'system', decided_by: 'gate_timeout', reason },
+    how: { causeId: `timeout:${requestId}`, timedOutRequest: requestId, rejectionPrompt: `${reason} ${TIMEOUT_REJECTION_ADVICE}` },
   };
 }
 
@@ -328,7 +361,7 @@ function pause(
 }
 
 /** The requests a held verdict opens: one per triggered gate that has none pending in this window. */
-function requestsFor(view: GateView, verdict: Verdict, hold: Hold, now: Date): { pending: PendingRequest; record: GateRequestRecord }[] {
+function requestsFor(view: GateView, verdict: Verdict, hold: Hold, now: Date, deadlines: DeadlineSettings): { pending: PendingRequest; record: GateRequestRecord }[] {
   const requests: { pending: PendingRequest; record: GateRequestRecord }[] = [];
   for (const gate of hold.gates) {
     const requestId = derivedMessageId('gate.request', `${verdict.id}:${gate.id}`);
@@ -340,10 +373,7 @@ function requestsFor(view: GateView, verdict: Verdict, hold: Hold, now: Date): {
       request_id: requestId,
       gate_id: gate.id,
       requested_at: requestedAt.toISOString(),
-      expires_at: new Date(requestedAt.getTime() + gate.timeout_ms).toISOString(),
-      timeout_ms: gate.timeout_ms,
-      on_timeout: gate.on_timeout,
-      escalation: gate.escalation,
+      ...requestDeadlines(deadlines, gate, verdict.agent_id, requestedAt),
       once_per: gate.once_per,
       trace_id: verdict.trace_id,
       action_id: verdict.payload.action_id,
@@ -360,11 +390,11 @@ function requestsFor(view: GateView, verdict: Verdict, hold: Hold, now: Date): {
         prompt: gate.prompt,
         summary: summaryOf(gate, context),
         details: detailsOf(context),
-        timeout_ms: gate.timeout_ms,
-        escalation: gate.escalation,
-        on_timeout: gate.on_timeout,
+        timeout_ms: pending.timeout_ms,
+        escalation: pending.escalation,
         requested_at: pending.requested_at,
         expires_at: pending.expires_at,
+        ...(pending.asked ? { asked: pending.asked } : {}),
         status: 'pending',
     };
     requests.push({ pending, record: { ...base, digest: approvalDigest(base) } });

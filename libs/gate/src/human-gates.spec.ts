@@ -1,6 +1,6 @@
 import { createMessage, EXAMPLE_PAYLOADS, type PayloadOf } from '@warden/contracts';
 import { ConditionError } from './gate-conditions.js';
-import { gateContext, resolveGates, STANDARD_GATES, summaryOf, triggeredGates } from './human-gates.js';
+import { DEFAULT_GATE_TIMEOUT_MS, gateContext, resolveGates, STANDARD_GATES, summaryOf, triggeredGates } from './human-gates.js';
 
 const verdict = (payload: Partial<PayloadOf<'review.verdict'>>) =>
   createMessage('review.verdict', {
@@ -23,13 +23,13 @@ const ids = (gates: readonly { id: string }[]) => gates.map((g) => g.id);
 describe('standard gates (seed 002 §6.1)', () => {
   const gates = resolveGates();
 
-  it('are the four of the seed, denying on timeout', () => {
+  it('are the four of the seed, with their final deadlines and escalation targets', () => {
     expect(ids(STANDARD_GATES)).toEqual(['architecture_approval', 'production_deploy', 'security_findings', 'cost_overrun']);
-    expect(gates.map((g) => [g.id, g.timeout_ms, g.escalation, g.on_timeout])).toEqual([
-      ['architecture_approval', 86_400_000, 'architect', 'deny'],
-      ['production_deploy', 3_600_000, 'deployment_lead', 'deny'],
-      ['security_findings', 43_200_000, 'security_team', 'deny'],
-      ['cost_overrun', 7_200_000, 'budget_owner', 'deny'],
+    expect(gates.map((g) => [g.id, g.timeout_ms, g.escalation])).toEqual([
+      ['architecture_approval', 86_400_000, 'architect'],
+      ['production_deploy', 3_600_000, 'deployment_lead'],
+      ['security_findings', 43_200_000, 'security_team'],
+      ['cost_overrun', 7_200_000, 'budget_owner'],
     ]);
   });
 
@@ -75,12 +75,14 @@ describe('standard gates (seed 002 §6.1)', () => {
 describe('configured gates', () => {
   it('overrides and disables standard gates and adds custom ones with declarative conditions', () => {
     const gates = resolveGates({
-      standard_gates: { production_deploy: { timeout_ms: 60_000, on_timeout: 'approve' }, cost_overrun: { enabled: false } },
-      gates: [{ id: 'migrations', prompt: 'Migrations need a DBA.', when: { path: 'action.input.command', matches: 'migrate' }, timeout_ms: 1000 }],
+      standard_gates: { production_deploy: { timeout_ms: 60_000, escalation: 'release_manager' }, cost_overrun: { enabled: false } },
+      gates: [{ id: 'migrations', prompt: 'Migrations need a DBA.', when: { path: 'action.input.command', matches: 'migrate' } }],
     });
     expect(ids(gates)).toEqual(['architecture_approval', 'production_deploy', 'security_findings', 'migrations']);
-    expect(gates[1]).toMatchObject({ timeout_ms: 60_000, on_timeout: 'approve' });
-    expect(gates[3]).toMatchObject({ phase: '*', on_timeout: 'deny', once_per: 'action', escalation: 'operators' });
+    expect(gates[1]).toMatchObject({ timeout_ms: 60_000, escalation: 'release_manager' });
+    // A custom gate without a deadline gets the default one.
+    expect(gates[3]).toMatchObject({ phase: '*', once_per: 'action', escalation: 'operators', timeout_ms: DEFAULT_GATE_TIMEOUT_MS });
+    expect(DEFAULT_GATE_TIMEOUT_MS).toBe(3_600_000);
     const context = gateContext(verdict({ action: { kind: 'tool_use', tool: 'Bash', input: { command: 'rails db:migrate' } } }), {});
     expect(ids(triggeredGates(gates, context))).toEqual(['migrations']);
   });
@@ -89,7 +91,10 @@ describe('configured gates', () => {
     [{ standard_gates: { nightly_gate: {} } }, /no such standard gate/],
     [{ gates: [{ id: 'Bad Id', prompt: 'x', when: { path: 'a', exists: true }, timeout_ms: 1 }] }, /lower_snake_case/],
     [{ gates: [{ id: 'g', prompt: 'x', when: { path: 'a', exists: true }, timeout_ms: 0 }] }, /timeout_ms/],
-    [{ gates: [{ id: 'g', prompt: 'x', when: { path: 'a', exists: true }, timeout_ms: 10, on_timeout: 'maybe' }] }, /on_timeout/],
+    // Silence approves nothing: there is no on-timeout policy to set, not even deny.
+    [{ gates: [{ id: 'g', prompt: 'x', when: { path: 'a', exists: true }, timeout_ms: 10, on_timeout: 'approve' }] }, /on_timeout is not a setting: .*nothing is approved by silence/],
+    [{ gates: [{ id: 'g', prompt: 'x', when: { path: 'a', exists: true }, on_timeout: 'deny' }] }, /on_timeout is not a setting/],
+    [{ standard_gates: { production_deploy: { on_timeout: 'approve' } } }, /standard_gates.production_deploy.on_timeout is not a setting/],
     [{ gates: [{ id: 'g', prompt: 'x', when: { path: 'a', exists: true }, timeout_ms: 10, phase: 'shipping' }] }, /phase/],
     [{ gates: [{ id: 'g', prompt: 'x', when: 'a == 1', timeout_ms: 10 }] }, /when must be an object/],
     [{ gates: [{ id: 'g', prompt: 'x', when: { path: 'a', exists: true }, timeout_ms: 10, code: 'rm' }] }, /unknown setting code/],

@@ -14,10 +14,10 @@ export interface HumanGate {
   prompt: string;
   /** Summary template: `{path}` is replaced by the value at that path of the gate context. */
   summary?: string;
+  /** The final deadline of its requests: unanswered then, the action is denied (nothing is approved by silence). */
   timeout_ms: number;
+  /** Whom it escalates to: the escalation target whose steps (GATE_CONFIG approvals.escalation) ask more channels. */
   escalation: string;
-  /** What the gate decides when nobody answers in time; deny unless configured otherwise. */
-  on_timeout: 'deny' | 'approve';
   /** Once approved, it does not ask again for the rest of this scope. */
   once_per: 'action' | 'phase' | 'session';
 }
@@ -63,6 +63,8 @@ export interface SessionFacts {
 const HOUR = 3_600_000;
 // One timer per request: Node timers hold at most 24.8 days.
 export const MAX_GATE_TIMEOUT_MS = 7 * 24 * HOUR;
+/** The final deadline of a custom gate that sets none. */
+export const DEFAULT_GATE_TIMEOUT_MS = HOUR;
 
 const compiled = (gate: Omit<HumanGate, 'condition'>): HumanGate => ({ ...gate, condition: compileCondition(gate.when, `gates.${gate.id}.when`) });
 
@@ -80,7 +82,6 @@ export const STANDARD_GATES: readonly HumanGate[] = [
     summary: 'High-risk proposal while planning: {action.summary}',
     timeout_ms: 24 * HOUR,
     escalation: 'architect',
-    on_timeout: 'deny',
     once_per: 'action',
   }),
   compiled({
@@ -91,7 +92,6 @@ export const STANDARD_GATES: readonly HumanGate[] = [
     summary: 'Production deployment requested: {action.summary}',
     timeout_ms: HOUR,
     escalation: 'deployment_lead',
-    on_timeout: 'deny',
     once_per: 'phase',
   }),
   compiled({
@@ -102,7 +102,6 @@ export const STANDARD_GATES: readonly HumanGate[] = [
     summary: '{review.critical_security_findings} critical security finding(s) detected: {action.summary}',
     timeout_ms: 12 * HOUR,
     escalation: 'security_team',
-    on_timeout: 'deny',
     once_per: 'action',
   }),
   compiled({
@@ -113,7 +112,6 @@ export const STANDARD_GATES: readonly HumanGate[] = [
     summary: 'Cost approaching budget: ${cost.run_usd}',
     timeout_ms: 2 * HOUR,
     escalation: 'budget_owner',
-    on_timeout: 'deny',
     once_per: 'session',
   }),
 ];
@@ -214,7 +212,7 @@ export function detailsOf(context: GateContext): Record<string, unknown> {
 /** Overrides of a standard gate, or a whole custom gate, as read from the configuration file. */
 export interface GateSettings {
   /** Overrides of the standard gates by id; `enabled: false` turns one off. */
-  standard_gates?: Record<string, Partial<Pick<HumanGate, 'timeout_ms' | 'escalation' | 'on_timeout' | 'once_per' | 'prompt' | 'summary'>> & { enabled?: boolean }>;
+  standard_gates?: Record<string, Partial<Pick<HumanGate, 'timeout_ms' | 'escalation' | 'once_per' | 'prompt' | 'summary'>> & { enabled?: boolean }>;
   /** Custom gates. */
   gates?: unknown[];
 }
@@ -222,7 +220,7 @@ export interface GateSettings {
 const GATE_ID = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** What a custom gate leaves out. */
-const CUSTOM_GATE_DEFAULTS = { phase: '*', on_timeout: 'deny', once_per: 'action', escalation: 'operators' };
+const CUSTOM_GATE_DEFAULTS = { phase: '*', once_per: 'action', escalation: 'operators', timeout_ms: DEFAULT_GATE_TIMEOUT_MS };
 
 /**
  * The gates in effect for a human gates document (GATE_CONFIG, read by the services' shared loader; `{}`
@@ -267,7 +265,10 @@ export function resolveGates(settings: GateSettings = {}): HumanGate[] {
 }
 
 function checkedGate(raw: Record<string, unknown>, where: string, condition?: CompiledCondition): HumanGate {
-  const known = ['id', 'phase', 'when', 'condition', 'prompt', 'summary', 'timeout_ms', 'escalation', 'on_timeout', 'once_per'];
+  if (raw.on_timeout !== undefined) {
+    throw new ConditionError(`${where}.on_timeout is not a setting: a request nobody answers is denied at its final deadline (timeout_ms); nothing is approved by silence`);
+  }
+  const known = ['id', 'phase', 'when', 'condition', 'prompt', 'summary', 'timeout_ms', 'escalation', 'once_per'];
   const unknown = Object.keys(raw).filter((k) => !known.includes(k));
   if (unknown.length) throw new ConditionError(`${where}: unknown setting ${unknown.join(', ')}`);
   if (typeof raw.id !== 'string' || !GATE_ID.test(raw.id)) throw new ConditionError(`${where}.id must be lower_snake_case (letters, digits, _)`);
@@ -278,7 +279,6 @@ function checkedGate(raw: Record<string, unknown>, where: string, condition?: Co
     throw new ConditionError(`${where}.timeout_ms must be a whole number of milliseconds between 1 and ${MAX_GATE_TIMEOUT_MS}`);
   }
   if (typeof raw.escalation !== 'string' || !raw.escalation.trim() || raw.escalation.length > 256) throw new ConditionError(`${where}.escalation must be a name`);
-  if (raw.on_timeout !== 'deny' && raw.on_timeout !== 'approve') throw new ConditionError(`${where}.on_timeout must be deny or approve`);
   if (!['action', 'phase', 'session'].includes(raw.once_per as string)) throw new ConditionError(`${where}.once_per must be action, phase or session`);
   return {
     id: raw.id,
@@ -289,7 +289,6 @@ function checkedGate(raw: Record<string, unknown>, where: string, condition?: Co
     ...(raw.summary !== undefined ? { summary: raw.summary as string } : {}),
     timeout_ms: raw.timeout_ms,
     escalation: raw.escalation,
-    on_timeout: raw.on_timeout,
     once_per: raw.once_per as HumanGate['once_per'],
   };
 }

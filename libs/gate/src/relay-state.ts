@@ -1,4 +1,5 @@
 import type { HitlCommandType } from '@warden/contracts';
+import type { PlannedStep } from './approval-deadlines.js';
 import type { PauseTrigger } from './buffer-entry.js';
 import type { Resolution } from './decision-policy.js';
 
@@ -51,14 +52,24 @@ export interface RecordedRewrite {
   record: InterventionRecord;
 }
 
+/**
+ * A human-gate request waiting in a paused session, with its deadlines (see approval-deadlines): stored
+ * in the session's state, so whichever replica holds the session next re-arms them from here.
+ */
 export interface PendingRequest {
   request_id: string;
   gate_id: string;
   requested_at: string;
+  /** The final deadline: unanswered then, the request is denied. */
   expires_at: string;
   timeout_ms: number;
-  on_timeout: 'deny' | 'approve';
   escalation: string;
+  /** Approval channels asked so far: at once, then by each escalation step that ran (absent: stored before escalation steps). */
+  asked?: string[];
+  /** Escalation steps before the final deadline, planned when the request was made. */
+  escalation_steps?: PlannedStep[];
+  /** How many of them ran. */
+  escalated?: number;
   once_per: 'action' | 'phase' | 'session';
   trace_id: string;
   action_id?: string;

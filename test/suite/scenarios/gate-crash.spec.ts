@@ -155,7 +155,7 @@ describe('killing the gate', () => {
     }
   });
 
-  it('while a gate request is pending: the restarted gate still escalates it on time and applies the on-timeout policy', async () => {
+  it('while a gate request is pending: the restarted gate still escalates it on time and denies it at its final deadline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gate-crash-config-'));
     const config = join(dir, 'gates.yaml');
     writeFileSync(config, ['gates:', '  - id: publish', '    prompt: Publishing needs an approval.', '    when: { path: action.input.command, matches: "^npm publish" }', '    timeout_ms: 4000', '    escalation: release_manager'].join('\n'));

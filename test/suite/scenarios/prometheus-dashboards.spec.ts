@@ -93,7 +93,10 @@ describe('Prometheus with the Grafana dashboards and alert rules', () => {
     const databaseUrl = await postgres.createDatabase('audit_prometheus');
     const common = { nats: nats.service, partitions: PARTITIONS };
     services.push(await ServiceProcess.start({ ...common, app: 'audit', env: { ...FAST_LEASES, DATABASE_URL: databaseUrl, AUDIT_GAUGE_REFRESH_MS: '500' } }));
-    for (const app of ['reviewer', 'gate', 'breaker']) services.push(await ServiceProcess.start({ ...common, app, env: FAST_LEASES }));
+    // An approval channel, so that the gate exports its deliveries (from zero) for the alert on failed ones.
+    writeFileSync(join(dir, 'gates.yaml'), 'approvals:\n  channels:\n    - { type: webhook, name: pager, url: "http://127.0.0.1:9/warden", secret: prometheus-test-secret }\n');
+    const env: Record<string, Record<string, string>> = { gate: { ...FAST_LEASES, GATE_CONFIG: join(dir, 'gates.yaml') } };
+    for (const app of ['reviewer', 'gate', 'breaker']) services.push(await ServiceProcess.start({ ...common, app, env: env[app] ?? FAST_LEASES }));
     bus = await BusConnection.open(nats.service);
 
     const port = await freePort();

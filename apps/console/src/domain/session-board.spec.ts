@@ -63,6 +63,9 @@ describe('session board', () => {
     expect(board.summary('agent-1.s1')!.answers).toEqual([
       { request_id: 'req-1', gate_id: 'security_findings', outcome: 'approved', approver: 'alice', channel: 'slack', digest: 'd'.repeat(64), response_ms: 12_400, at: expect.any(String) },
     ]);
+    // A request nobody answered: its final deadline denied it; the channels asked come with it.
+    board.apply(event('gate.responded', 5, { request_id: 'req-2', gate_id: 'migrations', approved: false, approver: 'system', reason: 'TIMEOUT', response_ms: 600_000, outcome: 'timed_out', asked_channels: ['oncall', 'pager'] }));
+    expect(board.summary('agent-1.s1')!.answers[1]).toEqual({ request_id: 'req-2', gate_id: 'migrations', outcome: 'timed_out', approver: 'system', asked: ['oncall', 'pager'], response_ms: 600_000, at: expect.any(String) });
     board.apply(decision('a2', 6));
     board.apply(event('hitl.resumed', 6, { operator_id: 'operator-xander', flushed: 1 }, { trace_id: 'W1' }));
     expect(board.approvals()).toEqual([]);

@@ -61,6 +61,8 @@ export interface GateAnswer {
   approver: string;
   channel?: string;
   digest?: string;
+  /** Timed out: the approval channels that were asked, none of which answered. */
+  asked?: string[];
   response_ms: number;
   at: string;
 }
@@ -407,6 +409,7 @@ export class SessionBoard {
             approver: String(p.approver ?? ''),
             ...(typeof p.channel === 'string' ? { channel: p.channel } : {}),
             ...(typeof p.digest === 'string' ? { digest: p.digest } : {}),
+            ...(Array.isArray(p.asked_channels) ? { asked: p.asked_channels.map(String) } : {}),
             response_ms: Number(p.response_ms) || 0,
             at: event.at,
           },

@@ -23,7 +23,7 @@ const STATUS_TEXT: Record<string, string> = {
   approved: 'Approved',
   approved_with_conditions: 'Approved with conditions',
   rejected: 'Rejected',
-  timed_out: 'Timed out',
+  timed_out: 'Denied: nobody answered in time',
 };
 
 /**
@@ -49,13 +49,13 @@ export function approvalPageBody(r: GateRequestView, canDecide: boolean): Html {
   <dt>Agent</dt><dd id="approval-agent">${r.agent_id}</dd>
   <dt>Session</dt><dd><a href="${sessionHref(r.agent_id, r.session_id)}" id="approval-session">${r.session_id}</a></dd>
   <dt>Asked</dt><dd>${time(r.requested_at)}</dd>
-  <dt>Expires</dt><dd>${time(r.expires_at)}</dd>
+  <dt>Deadline</dt><dd>${time(r.expires_at)} <span class="muted">(denied unless answered)</span></dd>
   <dt>Digest</dt><dd><code id="approval-digest" title="${r.digest ?? ''}">${(r.digest ?? '').slice(0, 16)}</code></dd>
 </dl>
 <footer class="answer">
 ${
   !pending
-    ? html`<p class="answered" id="approval-answered">${STATUS_TEXT[r.status] ?? r.status}${r.approver ? html` by ${r.approver}` : ''}${r.channel ? html` via ${r.channel}` : ''}${r.reason ? html`: ${r.reason}` : ''}</p>`
+    ? html`<p class="answered" id="approval-answered">${STATUS_TEXT[r.status] ?? r.status}${r.approver && r.status !== 'timed_out' ? html` by ${r.approver}` : ''}${r.channel ? html` via ${r.channel}` : ''}${r.reason ? html`: ${r.reason}` : ''}</p>`
     : canDecide && r.digest
       ? html`<button type="button" class="approve big" data-action="answer" data-approved="true" data-request="${r.request_id}" data-digest="${r.digest}">Approve</button>
 <button type="button" class="reject big" data-action="answer" data-approved="false" data-request="${r.request_id}" data-digest="${r.digest}">Reject</button>`

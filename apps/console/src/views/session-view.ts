@@ -1,5 +1,5 @@
 import type { CausalGraph, GraphNode } from '../domain/causal-graph.js';
-import type { Approval, SessionSummary } from '../domain/session-board.js';
+import type { Approval, GateAnswer, SessionSummary } from '../domain/session-board.js';
 import { approvalCard } from './approvals-view.js';
 import { html, time, type Html } from './html.js';
 import { levelText, sourcesText, usdText } from './sessions-view.js';
@@ -26,6 +26,11 @@ function incidents(s: SessionSummary): Html {
 
 const seconds = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
 
+/** A request nobody answered: denied by its final deadline, with the channels that were asked. */
+function unanswered(a: GateAnswer): Html {
+  return html`denied: no answer within ${seconds(a.response_ms)}${a.asked ? html` <span class="asked">(asked: ${a.asked.length ? a.asked.join(', ') : "the operators' queue only"})</span>` : ''}`;
+}
+
 /** The session's answered gate requests: who answered, through which channel, with which digest, after how long. */
 function answers(s: SessionSummary): Html {
   if (!s.answers.length) return html``;
@@ -33,7 +38,11 @@ function answers(s: SessionSummary): Html {
 <h2>Approvals answered</h2>
 <ul>${s.answers.map(
     (a) =>
-      html`<li class="answer outcome-${a.outcome}" data-request="${a.request_id}">${time(a.at)} gate <strong>${a.gate_id}</strong>: ${a.outcome.replaceAll('_', ' ')} by ${a.approver}${a.channel ? html` via <span class="channel">${a.channel}</span>` : ''} after ${seconds(a.response_ms)}${a.digest ? html` · digest <code title="${a.digest}">${a.digest.slice(0, 16)}</code>` : ''}</li>`,
+      html`<li class="answer outcome-${a.outcome}" data-request="${a.request_id}">${time(a.at)} gate <strong>${a.gate_id}</strong>: ${
+        a.outcome === 'timed_out'
+          ? unanswered(a)
+          : html`${a.outcome.replaceAll('_', ' ')} by ${a.approver}${a.channel ? html` via <span class="channel">${a.channel}</span>` : ''} after ${seconds(a.response_ms)}${a.digest ? html` · digest <code title="${a.digest}">${a.digest.slice(0, 16)}</code>` : ''}`
+      }</li>`,
   )}</ul>
 </section>`;
 }

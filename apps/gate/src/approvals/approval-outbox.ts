@@ -5,7 +5,8 @@ import type { Logger, MetricsRegistry } from '@warden/observability';
 import type { ApprovalNotices } from '../relay/hitl-relay.js';
 import type { ApprovalDelivery } from './approval-settings.js';
 
-export type ApprovalEventType = 'gate.request.created' | 'gate.request.changed' | 'gate.request.resolved';
+export type ApprovalEventType = 'gate.request.created' | 'gate.request.escalated' | 'gate.request.changed' | 'gate.request.resolved';
+const EVENT_TYPES: readonly ApprovalEventType[] = ['gate.request.created', 'gate.request.escalated', 'gate.request.changed', 'gate.request.resolved'];
 
 /** One thing to tell a channel about a request, in the order it happened. */
 export interface ApprovalEvent {
@@ -69,6 +70,11 @@ export class ApprovalOutbox implements ApprovalNotices {
       labelNames: ['channel', 'type', 'result'],
     });
     this.pending = metrics.gauge({ name: 'warden_gate_approval_failing', help: 'Approval channel entries whose last delivery failed and that wait for a retry.', labelNames: ['channel'] });
+    // Series from the start: an alert on their increase sees the first failure.
+    for (const channel of channels) {
+      this.pending.set({ channel: channel.name }, 0);
+      for (const type of EVENT_TYPES) for (const result of ['ok', 'failed', 'abandoned']) this.deliveries.inc({ channel: channel.name, type, result }, 0);
+    }
   }
 
   static open(bus: BusConnection): RecordStore<OutboxEntry> {
@@ -93,19 +99,14 @@ export class ApprovalOutbox implements ApprovalNotices {
 
   // ------------------------------------------------------------------ what the relay tells
 
-  /** A new request: one entry per channel, created once (a repeat of the same request changes nothing). */
-  async requested(record: GateRequestRecord): Promise<void> {
-    for (const channel of this.channels) {
-      const key = keyOf(channel.name, record.request_id);
-      const entry: OutboxEntry = { channel: channel.name, request_id: record.request_id, queue: [event(record, 'gate.request.created', 1)], queued: 1, attempts: 0, next_at: 0 };
-      try {
-        await this.store.write(key, entry, undefined);
-      } catch (error) {
-        if (error instanceof RecordConflictError) continue;
-        throw error;
-      }
-      this.schedule(key, 0);
-    }
+  /** A new request: one entry per channel it asks at once, created once (a repeat of the same request changes nothing). */
+  requested(record: GateRequestRecord): Promise<void> {
+    return this.create(record, this.asked(record), 'gate.request.created');
+  }
+
+  /** An escalation step: the request to the channels it asks, as an entry each, created once (a step run again posts nothing twice). */
+  escalated(record: GateRequestRecord, channels: readonly string[]): Promise<void> {
+    return this.create(record, this.channels.filter((c) => channels.includes(c.name)), 'gate.request.escalated');
   }
 
   changed(record: GateRequestRecord): Promise<void> {
@@ -116,8 +117,28 @@ export class ApprovalOutbox implements ApprovalNotices {
     return this.append(record, 'gate.request.resolved');
   }
 
+  /** The channels a request has asked so far (a request stored before escalation steps: every channel). */
+  private asked(record: GateRequestRecord): readonly ApprovalChannel[] {
+    return record.asked ? this.channels.filter((c) => record.asked!.includes(c.name)) : this.channels;
+  }
+
+  private async create(record: GateRequestRecord, channels: readonly ApprovalChannel[], type: ApprovalEventType): Promise<void> {
+    for (const channel of channels) {
+      const key = keyOf(channel.name, record.request_id);
+      const entry: OutboxEntry = { channel: channel.name, request_id: record.request_id, queue: [event(record, type, 1)], queued: 1, attempts: 0, next_at: 0 };
+      try {
+        await this.store.write(key, entry, undefined);
+      } catch (error) {
+        if (error instanceof RecordConflictError) continue;
+        throw error;
+      }
+      this.schedule(key, 0);
+    }
+  }
+
+  /** A change or the answer, to the channels the request asked: one not asked yet hears of it only if a step asks it. */
   private async append(record: GateRequestRecord, type: ApprovalEventType): Promise<void> {
-    for (const channel of this.channels) {
+    for (const channel of this.asked(record)) {
       const key = keyOf(channel.name, record.request_id);
       const updated = await this.store.update(key, (current) => {
         const base = current ?? { channel: channel.name, request_id: record.request_id, queue: [], queued: 0, attempts: 0, next_at: 0 };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isSubjectToken } from '@warden/contracts';
+import { NO_DEADLINE_SETTINGS, resolveDeadlineSettings, type DeadlineSettings } from '@warden/gate';
 
 /** A signed webhook: every new request, change and answer POSTed as JSON, signed with HMAC-SHA256. */
 export interface WebhookChannelSettings {
@@ -34,6 +35,8 @@ export interface ApprovalSettings {
   /** The console's public URL, for the Open link of each message (none: no link). */
   consoleUrl?: string;
   delivery: ApprovalDelivery;
+  /** Escalation steps by target and per-agent deadlines (`approvals.escalation`, `approvals.agents`). */
+  deadlines: DeadlineSettings;
 }
 
 export interface ApprovalDelivery {
@@ -100,10 +103,11 @@ function httpUrl(value: unknown, where: string): string {
 /** Reads `approvals` of the gate's settings document (absent: no channels), with `defaults` for delivery. */
 export function resolveApprovalSettings(document: unknown, defaults: ApprovalDelivery, env: NodeJS.ProcessEnv = process.env): ApprovalSettings {
   const raw = isMapping(document) ? document.approvals : undefined;
-  if (raw === undefined || raw === null) return { channels: [], delivery: defaults };
-  if (!isMapping(raw)) return fail('approvals must be a mapping (channels, console_url, delivery)');
-  const unknown = Object.keys(raw).filter((k) => !['channels', 'console_url', 'delivery'].includes(k));
-  if (unknown.length) fail(`approvals: unknown setting ${unknown.join(', ')} (channels, console_url, delivery)`);
+  if (raw === undefined || raw === null) return { channels: [], delivery: defaults, deadlines: NO_DEADLINE_SETTINGS };
+  const known = ['channels', 'console_url', 'delivery', 'escalation', 'agents'];
+  if (!isMapping(raw)) return fail(`approvals must be a mapping (${known.join(', ')})`);
+  const unknown = Object.keys(raw).filter((k) => !known.includes(k));
+  if (unknown.length) fail(`approvals: unknown setting ${unknown.join(', ')} (${known.join(', ')})`);
   const delivery = { ...defaults };
   if (raw.delivery !== undefined) {
     if (!isMapping(raw.delivery)) fail('approvals.delivery must be a mapping');
@@ -165,5 +169,6 @@ export function resolveApprovalSettings(document: unknown, defaults: ApprovalDel
     }
   }
   const consoleUrl = raw.console_url === undefined ? undefined : httpUrl(raw.console_url, 'approvals.console_url').replace(/\/+$/, '');
-  return { channels, delivery, ...(consoleUrl ? { consoleUrl } : {}) };
+  const deadlines = resolveDeadlineSettings(raw, channels.map((c) => c.name));
+  return { channels, delivery, deadlines, ...(consoleUrl ? { consoleUrl } : {}) };
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebClient, type KnownBlock } from '@slack/web-api';
-import type { GateRequestRecord } from '@warden/gate';
+import { durationText, type GateRequestRecord } from '@warden/gate';
 import { RecordConflictError, type RecordStore } from '@warden/messaging';
 import type { ApprovalChannel, OutboxEntry } from './approval-outbox.js';
 import type { SlackChannelSettings } from './approval-settings.js';
@@ -10,7 +10,7 @@ const STATUS_TEXT: Record<string, string> = {
   approved: ':white_check_mark: Approved',
   approved_with_conditions: ':white_check_mark: Approved with conditions',
   rejected: ':no_entry: Rejected',
-  timed_out: ':hourglass: Timed out',
+  timed_out: ':hourglass: Denied, nobody answered in time',
 };
 
 /** The message that started a session's thread in a Slack channel. */
@@ -37,8 +37,12 @@ export function slackMessage(request: GateRequestRecord, consoleUrl: string | un
     },
     { type: 'section', text: { type: 'mrkdwn', text: `*Why:* ${clip(request.summary, 1500)}` } },
     { type: 'section', text: { type: 'mrkdwn', text: `*Tool* \`${action.tool ?? '?'}\`\n\`\`\`${input}\`\`\`` } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: `digest \`${(request.digest ?? '').slice(0, 16)}\` · expires ${request.expires_at}` }] },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: `digest \`${(request.digest ?? '').slice(0, 16)}\` · denied unless answered by ${request.expires_at}` }] },
   ];
+  const escalated = request.escalations?.at(-1);
+  if (escalated && pending) {
+    blocks.splice(1, 0, { type: 'context', elements: [{ type: 'mrkdwn', text: `:rotating_light: Escalated: nobody answered within ${durationText(escalated.after_ms)} (asked: ${clip((request.asked ?? []).join(', '), 500)})` }] });
+  }
   if (pending) {
     blocks.push({
       type: 'actions',
@@ -51,7 +55,8 @@ export function slackMessage(request: GateRequestRecord, consoleUrl: string | un
       ],
     });
   } else {
-    const by = request.approver ? ` by ${request.approver}` : '';
+    // A request nobody answered was denied by its deadline, not by someone: the reason says which channels were asked.
+    const by = request.approver && request.status !== 'timed_out' ? ` by ${request.approver}` : '';
     const via = request.channel ? ` via ${request.channel}` : '';
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `${STATUS_TEXT[request.status] ?? request.status}${by}${via}${request.reason ? `: ${clip(request.reason, 500)}` : ''}` } });
   }

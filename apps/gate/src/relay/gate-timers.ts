@@ -1,11 +1,12 @@
-import type { PendingRequest } from '@warden/gate';
+import { nextDeadline, type PendingRequest } from '@warden/gate';
 
 /** A retry of a failed timeout waits this long. */
 const RETRY_MS = 1_000;
 
 /**
- * One timer per pending human-gate request, armed by whichever replica owns the session (again after a
- * takeover or a restart, from the stored requests): no polling.
+ * One timer per pending human-gate request, for its next deadline (an escalation step or the final one),
+ * armed by whichever replica owns the session (again after a takeover or a restart, from the stored
+ * requests, so that a deadline passed meanwhile fires at once): no polling.
  */
 export class GateTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -18,7 +19,7 @@ export class GateTimers {
 
   arm(agentId: string, sessionId: string, pending: PendingRequest): void {
     if (this.stopped || this.timers.has(pending.request_id)) return;
-    const delay = Math.max(0, Date.parse(pending.expires_at) - this.now().getTime());
+    const delay = Math.max(0, nextDeadline(pending) - this.now().getTime());
     this.set(pending.request_id, delay, () => this.fire(agentId, sessionId, pending.request_id));
   }
 

@@ -12,13 +12,15 @@ import {
   onIdleUnpause,
   onInject,
   onPause,
+  onDeadline,
   onResume,
   onRewrite,
-  onTimeout,
   onVerdict,
   unpauseResolution,
+  withEscalation,
   type BufferEntry,
   type CommandOutcome,
+  type DeadlineSettings,
   type GateEffect,
   type HitlCommand,
   type HumanGate,
@@ -49,16 +51,21 @@ export interface RelayOptions {
   afterFlushed?(published: number): void;
   now?: () => Date;
   /**
-   * The approval channels (Slack, webhooks), told of each request stored, changed (a rewrite) and
-   * answered. They queue what they send in their outbox and return: never in the way of a decision.
+   * The approval channels (Slack, webhooks), told of each request stored, changed (a rewrite),
+   * escalated and answered. They queue what they send in their outbox and return: never in the way of
+   * a decision.
    */
   approvals?: ApprovalNotices;
+  /** Escalation steps and per-agent deadlines of the requests (none: each gate's own deadline). */
+  deadlines?: DeadlineSettings;
 }
 
-/** What the approval channels are told by the owner of the session. */
+/** What the approval channels are told by the owner of the session: the channels the request names have asked. */
 export interface ApprovalNotices {
   requested(record: GateRequestRecord): Promise<void>;
   changed(record: GateRequestRecord): Promise<void>;
+  /** An escalation step asks `channels` too (each at most once per request). */
+  escalated(record: GateRequestRecord, channels: readonly string[]): Promise<void>;
   answered(record: GateRequestRecord): Promise<void>;
 }
 
@@ -98,7 +105,11 @@ export class HitlRelay {
   constructor(private readonly options: RelayOptions) {
     this.now = options.now ?? (() => new Date());
     this.decisions = new DecisionSender({ decisions: options.stores.decisions, publish: options.publish, refuse: options.refuse, agentUserApprovals: options.agentUserApprovals });
-    this.timers = new GateTimers((agentId, sessionId, requestId) => void this.onTimeout(agentId, sessionId, requestId), this.now);
+    this.timers = new GateTimers((agentId, sessionId, requestId) => void this.onDeadline(agentId, sessionId, requestId), this.now);
+    // Every gate's outcomes are series from the start: an alert on their increase sees the first one.
+    for (const gate of options.gates()) {
+      for (const outcome of ['requested', 'escalated', 'approved', 'approved_with_conditions', 'rejected', 'timed_out']) options.metrics.requests.inc({ gate: gate.id, outcome }, 0);
+    }
     this.flusher = new GateFlush<SessionRecord>({
       stores: options.stores,
       decisions: this.decisions,
@@ -136,7 +147,7 @@ export class HitlRelay {
     return this.inLane(verdict.agent_id, verdict.session_id, async (record) => {
       const facts = await this.factsOf(record);
       const delegated = this.decisions.delegated(verdict);
-      const step = onVerdict(record, verdict, holdOf(verdict, facts, this.options.gates(), delegated), this.now(), delegated);
+      const step = onVerdict(record, verdict, holdOf(verdict, facts, this.options.gates(), delegated), this.now(), delegated, this.options.deadlines);
       // An action id already decided is answered from its record, never held and decided again.
       if (!step.pass && (await this.decisions.answerIfDecided(verdict))) return;
       await this.run(record, step.effects);
@@ -233,7 +244,7 @@ export class HitlRelay {
   }
 
   /** Tells the approval channels; a failure there is theirs to report, never the decision's. */
-  private async notify(what: keyof ApprovalNotices, request: GateRequestRecord): Promise<void> {
+  private async notify(what: 'requested' | 'changed' | 'answered', request: GateRequestRecord): Promise<void> {
     if (!this.options.approvals) return;
     try {
       await this.options.approvals[what](request);
@@ -284,27 +295,39 @@ export class HitlRelay {
     record.index = [];
   }
 
-  /** A gate's timeout (seed 002 §6.2): escalate, then resolve the session by the gate's on-timeout policy. */
-  private onTimeout(agentId: string, sessionId: string, requestId: string): Promise<void> {
+  /**
+   * A request's deadline timer (seed 002 §6.2): an escalation step asks more channels and the timer is
+   * armed for the next deadline; at the final deadline the session resumes with a denial.
+   */
+  private onDeadline(agentId: string, sessionId: string, requestId: string): Promise<void> {
     return this.inLane(agentId, sessionId, async (record) => {
       this.timers.fired(requestId);
       if (this.timers.isStopped) return;
       // The partition moved while this waited: the session is its new owner's, timers included.
       if (!this.sessions.owns(record)) return this.sessions.forget(record);
-      const timeout = onTimeout(record, requestId);
-      if (!timeout) return;
-      const { pending } = timeout;
-      await this.options.publish(timeout.escalation);
+      const due = onDeadline(record, requestId, this.now());
+      if (!due) return;
+      if (due.kind === 'wait') return this.timers.arm(agentId, sessionId, due.pending);
+      const { pending } = due;
+      if (due.kind === 'escalate') {
+        await this.run(record, due.effects);
+        this.options.log.warn(
+          { session_id: sessionId, agent_id: agentId, request_id: requestId, gate_id: pending.gate_id, escalation: pending.escalation, step: due.run.step, channels: due.run.channels },
+          'gate request unanswered; escalated',
+        );
+        return this.timers.arm(agentId, sessionId, pending);
+      }
+      await this.options.publish(due.escalation);
       const stored = await this.stores.requests.get(requestId);
       if (stored && !stored.escalated_at) await this.stores.requests.put({ ...stored, escalated_at: this.now().toISOString() });
       this.options.metrics.requests.inc({ gate: pending.gate_id, outcome: 'escalated' });
       this.options.log.warn(
-        { session_id: sessionId, agent_id: agentId, request_id: requestId, gate_id: pending.gate_id, escalation: pending.escalation, resolution: timeout.resolution.resolution },
-        'gate request timed out; escalated',
+        { session_id: sessionId, agent_id: agentId, request_id: requestId, gate_id: pending.gate_id, escalation: pending.escalation, asked: pending.asked ?? [] },
+        'gate request unanswered at its final deadline; denied',
       );
-      await this.resume(record, timeout.resolution, timeout.how);
+      await this.resume(record, due.resolution, due.how);
     }).catch((error: Error) => {
-      this.options.log.error({ err: error, session_id: sessionId, request_id: requestId }, 'gate timeout failed; retrying');
+      this.options.log.error({ err: error, session_id: sessionId, request_id: requestId }, 'gate deadline failed; retrying');
       this.timers.retry(agentId, sessionId, requestId);
     });
   }
@@ -338,6 +361,18 @@ export class HitlRelay {
           await this.notify('requested', stored ?? effect.record);
           if (!stored) this.options.metrics.requests.inc({ gate: effect.pending.gate_id, outcome: 'requested' });
           this.timers.arm(record.agentId, record.sessionId, effect.pending);
+          break;
+        }
+        case 'escalate': {
+          // Each at most once, so that a step run again after a crash repeats nothing: the record keeps
+          // the steps that ran, the outbox creates one entry per channel and request, the message id is the step's.
+          const stored = await this.stores.requests.get(effect.pending.request_id);
+          const record = stored ? withEscalation(stored, effect.run) : undefined;
+          if (record && record !== stored) await this.stores.requests.put(record);
+          // Unlike the other notices, a failure here is retried: asking these channels is the step.
+          if (record && this.options.approvals) await this.options.approvals.escalated(record, effect.run.channels);
+          await this.options.publish(effect.message);
+          if (record !== stored) this.options.metrics.requests.inc({ gate: effect.pending.gate_id, outcome: 'escalated' });
           break;
         }
         case 'paused':

@@ -60,6 +60,7 @@ export const RELAY_OPTIONS = Symbol('warden.gate.relay-options');
         return {
           agentUserApprovals: options.agentUserApprovals,
           ...(options.approvals.channels.length ? { approvals: outbox } : {}),
+          deadlines: options.approvals.deadlines,
           // The agent hears of it on its dead-letter subject, as of any proposal Warden rejects.
           refuse: (verdict, reason) =>
             onTheBus('refusing a reused action id', () =>

@@ -19,7 +19,9 @@ export const GateRequested = defineMessage({
     details: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: 'What the operator needs to decide: phase, environment, the action and its review.' }),
     ),
-    on_timeout: Type.Optional(Type.Enum(['deny', 'approve'], { description: 'What happens when nobody answers in time.' })),
+    on_timeout: Type.Optional(
+      Type.Enum(['deny', 'approve'], { description: 'No longer sent (kept for messages stored before): a request nobody answers by expires_at is always denied.' }),
+    ),
     expires_at: Type.Optional(Timestamp),
     digest: Type.Optional(
       Type.String({ pattern: '^[a-f0-9]{64}$', description: 'Approval digest: SHA-256 of what an approver is shown (session, agent, gate, tool, input, reason); an approval must carry it.' }),
@@ -43,6 +45,9 @@ export const GateResponded = defineMessage({
     outcome: Type.Optional(Type.Enum(['approved', 'approved_with_conditions', 'rejected', 'timed_out'])),
     channel: Type.Optional(Type.String({ maxLength: 32, description: 'The approval channel the operator answered through (api, console, slack, …).' })),
     digest: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$', description: 'The approval digest the answer carried.' })),
+    asked_channels: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64, description: 'Timed out: the approval channels that were asked, none of which answered in time.' }),
+    ),
   }),
 });
 
@@ -50,13 +55,23 @@ export const GateEscalated = defineMessage({
   type: 'gate.escalated',
   version: 1,
   channel: 'gate',
-  summary: 'A gate request timed out and was escalated.',
+  summary: 'Nobody answered a gate request in time: an escalation step asked more approval channels, or its final deadline passed and it is denied.',
   payload: Type.Object({
     request_id: SubjectToken('The gate request escalated.'),
     gate_id: Type.String({ maxLength: 128 }),
     escalation: Type.String({ maxLength: 256 }),
-    reason: Type.Optional(Type.String({ maxLength: 256, description: 'Why it was escalated, e.g. TIMEOUT.' })),
-    timeout_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    reason: Type.Optional(
+      Type.String({ maxLength: 256, description: 'ESCALATION_DEADLINE (an escalation step), or TIMEOUT (the final deadline: the request is denied).' }),
+    ),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'The final deadline after the request.' })),
+    step: Type.Optional(Type.Integer({ minimum: 1, description: 'The escalation step (from 1); absent at the final deadline.' })),
+    after_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'An escalation step: how long after the request it was due.' })),
+    channels: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 64,
+        description: 'An escalation step: the approval channels it asks; the final deadline: every channel that was asked.',
+      }),
+    ),
   }),
 });
 
