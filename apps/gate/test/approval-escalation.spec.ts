@@ -43,7 +43,14 @@ describe('approval deadlines and escalation', () => {
         "    summary: 'Migration requested: {action.input.command}'",
         "    when: { path: action.input.command, matches: '\\bmigrate\\b' }",
         // The step comes well before the final deadline, so that a slow machine still sees the step first.
-        '    timeout_ms: 2500',
+        '    timeout_ms: 5000',
+        '    escalation: dba',
+        // The same escalation with an hour to answer: an answer through the escalated channel never races the deadline.
+        '  - id: schema_loads',
+        '    prompt: Loading a schema needs a DBA.',
+        "    summary: 'Schema load requested: {action.input.command}'",
+        "    when: { path: action.input.command, matches: '\\bschema:load\\b' }",
+        '    timeout_ms: 3600000',
         '    escalation: dba',
         'approvals:',
         '  delivery: { backoff_ms: 100, max_backoff_ms: 400, sweep_ms: 60000 }',
@@ -98,7 +105,7 @@ describe('approval deadlines and escalation', () => {
     expect(escalated.body.answer).toEqual({ method: 'POST', path: `/gateway/requests/${requestId}/respond`, body: { approved: true, digest: escalated.body.digest } });
 
     // The final deadline: denied, the agent told nobody answered and which channels were asked.
-    const reason = 'Nobody answered the approval request of gate migrations within 2.5 s (asked: oncall, then pager); the action is denied: nothing is approved without an answer.';
+    const reason = 'Nobody answered the approval request of gate migrations within 5 s (asked: oncall, then pager); the action is denied: nothing is approved without an answer.';
     const decision = await f.waitDecision(session, verdict.payload.action_id, 20_000);
     expect(decision.payload).toMatchObject({ decision: 'deny', decided_by: 'gate_timeout', reason });
     const told = f.toAgent(session).find((m) => m.body.type === 'control.issued')!;
@@ -126,11 +133,10 @@ describe('approval deadlines and escalation', () => {
 
   it('the escalated channel may answer: the pager approves with the digest it was sent, and nothing is denied', async () => {
     const session = f.newSession();
-    const verdict = await f.verdict(session, migrate('rake db:migrate'));
+    const verdict = await f.verdict(session, migrate('rake db:schema:load'));
     const requestId = await requestIdOf(session);
     const escalated = await eventually('the escalated request at the pager', () => paged(session).find((r) => r.body.type === 'gate.request.escalated'));
     const answer = await f.http('POST', escalated.body.answer.path as string, { body: { ...escalated.body.answer.body, channel: 'pager' } });
-    // Answered before the final deadline; should the deadline have come first, this is the 409 that says so.
     expect(answer).toEqual({ status: 200, body: { status: 'ok' } });
     expect((await f.waitDecision(session, verdict.payload.action_id)).payload).toMatchObject({ decision: 'allow', operator_id: OPERATOR });
     expect((await f.http('GET', `/gateway/requests/${requestId}`)).body).toMatchObject({ status: 'approved', channel: 'pager', asked: ['oncall', 'pager'] });

@@ -23,7 +23,8 @@ interface StoredState {
  * starts after it re-arms the deadlines from JetStream, runs the step once (the second Slack channel
  * gets one message), denies the action once at the final deadline, and the first channel's message is
  * updated, never posted again. The deadlines are seconds, not milliseconds: a process restart and the
- * lease of the killed gate come between the request and its step.
+ * lease of the killed gate come between the request and its step (10 s, so that a slow machine kills the
+ * gate before it), and the restarted gate takes over well before the final deadline (30 s).
  */
 describe('a gate killed while an escalation is pending', () => {
   let nats: TestNatsServer;
@@ -51,7 +52,7 @@ describe('a gate killed while an escalation is pending', () => {
         '  - id: migrations',
         '    prompt: Migrations need a DBA.',
         '    when: { path: action.input.command, matches: migrate }',
-        '    timeout_ms: 12000',
+        '    timeout_ms: 30000',
         '    escalation: dba',
         'approvals:',
         // Every replica looks for deliveries left undone every second: the restarted one would resend them.
@@ -60,7 +61,7 @@ describe('a gate killed while an escalation is pending', () => {
         ...channel('oncall', ONCALL),
         ...channel('leads', LEADS),
         '  escalation:',
-        '    dba: [{ after_ms: 3000, channels: [leads] }]',
+        '    dba: [{ after_ms: 10000, channels: [leads] }]',
       ].join('\n'),
     );
     nats = await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] });
@@ -116,18 +117,18 @@ describe('a gate killed while an escalation is pending', () => {
     expect(recorder.messages.filter((m) => m.body.type === 'gate.escalated' && m.body.session_id === session)).toEqual([]);
 
     await startGate('gate-restarted');
-    const step = await recorder.waitFor((m) => m.body.type === 'gate.escalated' && m.body.session_id === session, 30_000);
+    const step = await recorder.waitFor((m) => m.body.type === 'gate.escalated' && m.body.session_id === session, 60_000);
     expect(step.body.payload).toMatchObject({ request_id: requested.request_id, step: 1, channels: ['leads'], reason: 'ESCALATION_DEADLINE' });
-    const escalatedPost = await eventually('the request posted in the leads channel', () => postsIn(LEADS)[0], { timeoutMs: 30_000 });
+    const escalatedPost = await eventually('the request posted in the leads channel', () => postsIn(LEADS)[0], { timeoutMs: 60_000 });
     expect(escalatedPost.answer).toMatchObject({ ok: true, channel: LEADS });
 
-    const decision = await recorder.waitFor((m) => m.body.type === 'decision.made' && m.body.session_id === session, 30_000);
+    const decision = await recorder.waitFor((m) => m.body.type === 'decision.made' && m.body.session_id === session, 60_000);
     expect(decision.body.payload).toMatchObject({ action_id: actionId, decision: 'deny', decided_by: 'gate_timeout', reason: expect.stringContaining('(asked: oncall, then leads)') });
 
     // Both messages are updated with the denial. The restarted gate has swept its outbox every second
     // since it started: an entry it would deliver again would have been posted by now.
     for (const ts of [post.answer.ts, escalatedPost.answer.ts]) {
-      await eventually('chat.update with the denial', () => slack.of('chat.update').find((c) => c.args.ts === ts && String(c.args.text).includes('Denied')), { timeoutMs: 30_000 });
+      await eventually('chat.update with the denial', () => slack.of('chat.update').find((c) => c.args.ts === ts && String(c.args.text).includes('Denied')), { timeoutMs: 60_000 });
     }
     expect(postsIn(ONCALL)).toHaveLength(1);
     expect(postsIn(LEADS)).toHaveLength(1);
@@ -136,5 +137,5 @@ describe('a gate killed while an escalation is pending', () => {
       'TIMEOUT',
     ]);
     expect(recorder.messages.filter((m) => m.body.type === 'decision.made' && m.body.session_id === session)).toHaveLength(1);
-  });
+  }, 180_000);
 });
