@@ -4,7 +4,7 @@ import { resolveDeadlineSettings } from './approval-deadlines.js';
 import { decisionForHeld } from './decision-policy.js';
 import { factsAfter, holdOf, onDeadline, onFlushed, onInject, onPause, onResume, onRewrite, onVerdict, unpauseResolution, type GateEffect, type GateView } from './gate-session.js';
 import type { HitlCommand } from './hitl-command.js';
-import { STANDARD_GATES } from './human-gates.js';
+import { resolveGates, STANDARD_GATES } from './human-gates.js';
 import type { SessionRelayState } from './relay-state.js';
 
 const NOW = new Date('2026-11-24T10:00:00Z');
@@ -50,6 +50,18 @@ describe('the gate of one session', () => {
     const v = verdict('x1', { verdict: 'require_approval' }, { approver: 'agent_user' } as Verdict['control']);
     expect(holdOf(v, undefined, [], true)).toBeNull();
     expect(holdOf(v, undefined, [], false)?.holds).toEqual(['require_approval']);
+  });
+
+  it("puts a reviewer's require_approval in a gate request (channels, deadline) with the gate the gate README shows", () => {
+    const gates = resolveGates({
+      gates: [{ id: 'review_approval', prompt: 'Warden asks a person to approve this action.', when: { path: 'review.verdict', equals: 'require_approval' }, timeout_ms: 3_600_000, escalation: 'on_call' }],
+    });
+    const held = verdict('x1', { verdict: 'require_approval', reasons: ['risky'] });
+    expect(holdOf(held, undefined, gates, false)).toMatchObject({ holds: ['require_approval', 'gate'], gates: [expect.objectContaining({ id: 'review_approval' })] });
+    const step = onVerdict(normal, held, holdOf(held, undefined, gates, false), NOW, false);
+    expect(kinds(step.effects)).toContain('request');
+    const warned = verdict('x2', { verdict: 'warn' });
+    expect(holdOf(warned, undefined, gates, false)).toBeNull();
   });
 
   it('holds every verdict of a paused session without pausing again', () => {
