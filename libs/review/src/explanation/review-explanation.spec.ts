@@ -41,7 +41,7 @@ describe('explainReview: what an explaining review records', () => {
     expect(explanation.rules.map((r) => r.rule).sort()).toEqual([...explaining.ruleNames].sort());
     expect(explanation.verdict).toBe(expected.verdict);
     expect(explanation.decided_by).toBe(expected.decided_by);
-    expect(explanation.rules.filter((r) => r.result === 'matched' && !r.shadow).map((r) => r.rule).sort()).toEqual([...expected.rule_hits].sort());
+    expect(explanation.rules.filter((r) => r.result === 'matched' && !r.shadow).map((r) => r.rule).sort()).toEqual([...(expected.rule_hits ?? [])].sort());
     expect(ruleOf(explanation.rules, 'no_terraform_apply')).toMatchObject({ origin: 'custom', result: 'matched', verdict: 'block', score: 0.9, reason: 'Plan first.' });
     expect(ruleOf(explanation.rules, 'no_terraform_apply').conditions).toEqual([{ condition: 'match.command: "terraform apply*"', value: true }]);
     expect(ruleOf(explanation.rules, 'infrastructure_destruction')).toMatchObject({ origin: 'built-in', result: 'matched' });
