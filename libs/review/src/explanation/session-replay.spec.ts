@@ -1,6 +1,6 @@
 import type { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
 import { InvalidExplainRequest, MAX_HISTORY, parseExplainRequest } from './explain-request.js';
-import { explainInSession, type SessionEvent } from './session-replay.js';
+import { explainInSession, explainInSessionPausing, type SessionEvent } from './session-replay.js';
 
 const AFTER_FAILURES: CustomRuleDefinition = {
   name: 'infra_after_failures',
@@ -51,6 +51,15 @@ describe('explainInSession: an action explained in the session it belongs to', (
     const fresh = explainInSession({ sources, address, history: [started, pattern(minute(19)), ...lastAction], action: WRITE, at: minute(21) });
     expect(fresh.session.patterns).toEqual(['repetitive_errors']);
     expect(fresh).toMatchObject({ verdict: 'block', decided_by_name: 'no_writes_while_looping' });
+  });
+
+  it('pauses between parts of a long replay, for a process that reviews meanwhile, and explains the same', async () => {
+    const history = [started, ...failures(30)];
+    let pauses = 0;
+    const pausing = await explainInSessionPausing({ sources, address, history, action: WRITE, at: minute(40) }, async () => void pauses++, 10);
+    expect(pauses).toBe(Math.ceil(history.length / 10));
+    expect(pausing).toEqual(explainInSession({ sources, address, history, action: WRITE, at: minute(40) }));
+    expect(pausing).toMatchObject({ verdict: 'require_approval', session: { failures: 30 } });
   });
 
   it("weighs the agent's automation level when the verdict had one", () => {

@@ -49,7 +49,7 @@ export function replaySession(reviewer: StepReviewer, address: SessionAddress, e
 }
 
 /** What the session had been through when the action was reviewed, as the explanation's rules saw it. */
-export interface SessionFacts {
+export interface ExplainedSession {
   goal: string;
   phase: string;
   environment: string;
@@ -64,7 +64,7 @@ export interface SessionFacts {
 }
 
 export interface SessionExplanation extends ReviewExplanation {
-  session: SessionFacts;
+  session: ExplainedSession;
 }
 
 export interface ExplainInSessionRequest {
@@ -80,13 +80,8 @@ export interface ExplainInSessionRequest {
   level?: number;
 }
 
-/**
- * Explains an action in the session it belongs to: a reviewer of its own, built from the policy, goes
- * through the session's messages before the action on a clock that follows their times, then reviews the
- * action with a recorder (explainReview). Open breakers are not replayed: an explanation of a verdict an
- * open breaker decided says the matrix or the rules instead.
- */
-export function explainInSession(request: ExplainInSessionRequest): SessionExplanation {
+/** A reviewer of its own for an explanation, on a clock that follows the session's messages. */
+function replayer(request: ExplainInSessionRequest) {
   let now = Date.parse(request.history.find((e) => e.at)?.at ?? request.at ?? '') || Date.now();
   const moveClock = (at: string) => {
     const t = Date.parse(at);
@@ -95,19 +90,47 @@ export function explainInSession(request: ExplainInSessionRequest): SessionExpla
   const supervision = new SupervisionState();
   if (request.level !== undefined) supervision.applyLevel(request.address.agentId, { agent_id: request.address.agentId, level: request.level, updated_at: new Date(now).toISOString() });
   const reviewer = new StepReviewer({ ...request.sources, supervision, clock: () => now });
-  replaySession(reviewer, request.address, request.history, moveClock);
-  if (request.at) moveClock(request.at);
-  const session = reviewer.sessionStore.open(request.address);
-  const facts: SessionFacts = {
-    goal: session.context.goal ?? '',
-    phase: session.context.phase ?? '',
-    environment: session.context.environment ?? '',
-    agent_kind: session.context.agentKind ?? '',
-    actions: session.actionsReviewed,
-    failures: session.failures,
-    // As the rules read them (policyFacts): reported within ten minutes of the session's last activity.
-    patterns: [...new Set(session.activePatterns(session.lastSeen).map((p) => p.type))],
-    ...(request.level !== undefined ? { level: request.level } : {}),
+  const replay = (events: readonly SessionEvent[]) => replaySession(reviewer, request.address, events, moveClock);
+  const finish = (): SessionExplanation => {
+    if (request.at) moveClock(request.at);
+    const session = reviewer.sessionStore.open(request.address);
+    const facts: ExplainedSession = {
+      goal: session.context.goal ?? '',
+      phase: session.context.phase ?? '',
+      environment: session.context.environment ?? '',
+      agent_kind: session.context.agentKind ?? '',
+      actions: session.actionsReviewed,
+      failures: session.failures,
+      // As the rules read them (policyFacts): reported within ten minutes of the session's last activity.
+      patterns: [...new Set(session.activePatterns(session.lastSeen).map((p) => p.type))],
+      ...(request.level !== undefined ? { level: request.level } : {}),
+    };
+    return { ...explainReview(reviewer, request.action, request.address), session: facts };
   };
-  return { ...explainReview(reviewer, request.action, request.address), session: facts };
+  return { replay, finish };
+}
+
+/**
+ * Explains an action in the session it belongs to: a reviewer of its own, built from the policy, goes
+ * through the session's messages before the action on a clock that follows their times, then reviews the
+ * action with a recorder (explainReview). Open breakers are not replayed: an explanation of a verdict an
+ * open breaker decided says the matrix or the rules instead.
+ */
+export function explainInSession(request: ExplainInSessionRequest): SessionExplanation {
+  const { replay, finish } = replayer(request);
+  replay(request.history);
+  return finish();
+}
+
+/**
+ * explainInSession for a process that reviews while it explains: the replay stops for `pause` after every
+ * `every` messages, so that a long session's replay never holds its reviews up for long.
+ */
+export async function explainInSessionPausing(request: ExplainInSessionRequest, pause: () => Promise<void>, every = 50): Promise<SessionExplanation> {
+  const { replay, finish } = replayer(request);
+  for (let i = 0; i < request.history.length; i += every) {
+    replay(request.history.slice(i, i + every));
+    await pause();
+  }
+  return finish();
 }
