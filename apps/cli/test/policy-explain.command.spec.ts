@@ -88,6 +88,7 @@ describe('warden policy explain', () => {
     expect((await explain(['--tool-call', '-'], '{"tool": "Bash"}')).stderr).toMatch(/stdin: give the tool's input as an object/);
     expect((await explain(['--tool-call', '-'], 'not json')).stderr).toMatch(/stdin is not JSON/);
     expect((await explain(['--phase', 'lunch', '--', 'ls'])).stderr).toMatch(/--phase must be one of/);
+    expect((await explain(['--help'])).stdout).toMatch(/^Usage:\n {2}warden policy explain \[options\] \[--\] <command\.\.\.>[\s\S]*--action ID {12}the action's id/);
     const broken = join(dir, 'broken');
     mkdirSync(broken);
     writeFileSync(join(broken, 'reviewer.yaml'), 'rules:\n  custom: [{ name: x, when: "session.failurs > 1", verdict: warn, reason: x }]\n');

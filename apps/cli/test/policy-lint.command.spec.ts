@@ -125,5 +125,7 @@ describe('warden policy lint', () => {
     expect(run.stdout).toBe('deploy/reviewer/reviewer.yaml: no findings\n');
     expect(run.code).toBe(0);
     expect((await lint([join(dir, 'nowhere')])).code).toBe(2);
+    const help = await lint(['--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringMatching(/^Usage: warden policy lint \[options\] \[<dir or file>\]\n[\s\S]*shadowed {12}a rule an earlier one covers with the same verdict/)]);
   });
 });
