@@ -8,6 +8,8 @@ export interface Command {
   summary: string;
   /** Shown by `warden <command> --help`: usage line, options, environment, examples. */
   help: string;
+  /** The help of a subcommand (`warden policy lint --help`), when the command has its own per subcommand. */
+  helpFor?(positionals: string[]): string;
   options: Options;
   run(values: Record<string, unknown>, positionals: string[]): Promise<number>;
 }

@@ -51,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parse(command, rest);
     if (values.help) {
-      out.line(command.help);
+      out.line(command.helpFor?.(positionals) ?? command.help);
       return 0;
     }
     return await command.run(values, positionals);

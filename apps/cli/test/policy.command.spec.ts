@@ -84,6 +84,7 @@ describe('warden policy test', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/rules\.test\.yaml: \/tests\/0\/expect\/verdict/);
     expect((await policy(['test', join(dir, 'nowhere')])).stderr).toMatch(/does not exist/);
-    expect((await policy(['lint', folder])).stderr).toMatch(/unknown policy command "lint": use test/);
+    expect((await policy(['frobnicate', folder])).stderr).toMatch(/unknown policy command "frobnicate": use test, explain, lint/);
+    expect((await policy(['test', folder, '--json'])).stderr).toMatch(/--json is not an option of warden policy test/);
   });
 });

@@ -14,6 +14,7 @@ import { PagesController } from './http/pages.controller.js';
 import { CONSOLE_CONFIG, SESSION_COOKIE } from './http/tokens.js';
 import { GateClient } from './live/gate-client.js';
 import { LiveHub } from './live/live-hub.js';
+import { ReviewerClient } from './live/reviewer-client.js';
 
 /** The console's connection to the bus (a service user), shared with the operator store. */
 @Global()
@@ -83,6 +84,7 @@ export class ConsoleAppModule {
           inject: [SessionBoard, LOGGER, MetricsRegistry],
         },
         { provide: GateClient, useValue: new GateClient(config.gateUrl) },
+        { provide: ReviewerClient, useValue: new ReviewerClient(config.reviewerUrl) },
         ConsoleLifecycle,
       ],
     };

@@ -7,6 +7,7 @@ describe('console configuration', () => {
       nats: { servers: 'nats://127.0.0.1:4222', user: undefined, password: undefined, name: 'warden-console' },
       logLevel: 'info',
       gateUrl: 'http://127.0.0.1:3105',
+      reviewerUrl: 'http://127.0.0.1:3101',
       historyHours: 24,
       maxSessions: 20_000,
       liveIntervalMs: 250,
@@ -17,12 +18,14 @@ describe('console configuration', () => {
   });
 
   it('reads overrides and refuses bad values', () => {
-    expect(loadConsoleConfig({ CONSOLE_GATE_URL: 'http://gate:3105/', CONSOLE_COOKIE_SECURE: 'true', HTTP_PORT: '0' })).toMatchObject({
+    expect(loadConsoleConfig({ CONSOLE_GATE_URL: 'http://gate:3105/', CONSOLE_REVIEWER_URL: 'http://reviewer:3101/', CONSOLE_COOKIE_SECURE: 'true', HTTP_PORT: '0' })).toMatchObject({
       gateUrl: 'http://gate:3105',
+      reviewerUrl: 'http://reviewer:3101',
       cookieSecure: true,
       http: { port: 0 },
     });
     expect(() => loadConsoleConfig({ CONSOLE_GATE_URL: 'gate:3105' })).toThrow(/CONSOLE_GATE_URL/);
+    expect(() => loadConsoleConfig({ CONSOLE_REVIEWER_URL: 'reviewer' })).toThrow(/CONSOLE_REVIEWER_URL/);
     expect(() => loadConsoleConfig({ CONSOLE_HISTORY_HOURS: '-1' })).toThrow(/CONSOLE_HISTORY_HOURS/);
     expect(() => loadConsoleConfig({ CONSOLE_COOKIE_SECURE: 'maybe' })).toThrow(/CONSOLE_COOKIE_SECURE/);
   });

@@ -13,6 +13,8 @@ import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/serv
  *   services refuse it).
  * - `CONSOLE_GATE_URL` [http://127.0.0.1:3105]: the gate's operator API, which the console calls on
  *   behalf of the logged-in operator (Approve, Rewrite, Reject, Stop, Resume).
+ * - `CONSOLE_REVIEWER_URL` [http://127.0.0.1:3101]: the reviewer's HTTP port, whose `POST /review/explain`
+ *   the console calls on behalf of the logged-in operator for an action's "Why this verdict".
  * - `CONSOLE_HISTORY_HOURS` [24]: how far back the console reads the streams when it starts.
  * - `CONSOLE_MAX_SESSIONS` [20000]: sessions kept in memory; the least recently active ended ones go first.
  * - `CONSOLE_LIVE_INTERVAL_MS` [250]: how often changes are pushed to open pages (batched).
@@ -30,6 +32,7 @@ export interface ConsoleConfig {
   partitions: number;
   logLevel: string;
   gateUrl: string;
+  reviewerUrl: string;
   historyHours: number;
   maxSessions: number;
   liveIntervalMs: number;
@@ -43,6 +46,8 @@ export const CONSOLE_PORT = 3109;
 export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
   const gateUrl = (env.CONSOLE_GATE_URL || 'http://127.0.0.1:3105').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(gateUrl)) throw new ConfigurationError(`CONSOLE_GATE_URL must be http(s)://host:port (got "${gateUrl}")`);
+  const reviewerUrl = (env.CONSOLE_REVIEWER_URL || 'http://127.0.0.1:3101').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(reviewerUrl)) throw new ConfigurationError(`CONSOLE_REVIEWER_URL must be http(s)://host:port (got "${reviewerUrl}")`);
   const secure = env.CONSOLE_COOKIE_SECURE?.trim();
   return {
     http: { host: env.HTTP_HOST || '127.0.0.1', port: integerFromEnv(env, 'HTTP_PORT', CONSOLE_PORT) },
@@ -50,6 +55,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     partitions: integerFromEnv(env, 'WARDEN_PARTITIONS', TOPOLOGY_DEFAULTS.partitions, 1),
     logLevel: env.LOG_LEVEL || 'info',
     gateUrl,
+    reviewerUrl,
     historyHours: integerFromEnv(env, 'CONSOLE_HISTORY_HOURS', 24, 0),
     maxSessions: integerFromEnv(env, 'CONSOLE_MAX_SESSIONS', 20_000, 10),
     liveIntervalMs: integerFromEnv(env, 'CONSOLE_LIVE_INTERVAL_MS', 250, 10),

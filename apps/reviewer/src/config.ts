@@ -10,6 +10,9 @@ import { integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden
  * - `REVIEWER_CONFIG_RELOAD_MS` (default 2000): how often the configuration, rules and knowledge files
  *   are checked for changes; a change is applied without a restart. 0 turns reloading off.
  */
+/** The largest body `POST /review/explain` reads: an action (a file's content) and its session's messages. */
+export const REVIEWER_JSON_BODY_LIMIT = '4mb';
+
 export interface ReviewerConfig extends ServiceRuntime {
   configPath: string | undefined;
   reloadIntervalMs: number;

@@ -12,7 +12,7 @@ import { RationalityChecker } from './analysis/rationality-checker.js';
 import { RiskCalculator, type RiskAnalysis } from './analysis/risk-calculator.js';
 import { SideEffectAnalyzer } from './analysis/side-effect-analyzer.js';
 import { ReviewCache } from './cache/review-cache.js';
-import { DecisionEngine, type Decision } from './decision/decision-engine.js';
+import { DecisionEngine, type Decision, type DecisionInput } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
 import { isHomeRoot, pathMatcher, pathsNamedIn, scopeIsHome, type PathMatcher } from '@warden/actions';
@@ -23,6 +23,7 @@ import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
 import { packSwitches } from './rules/rule-packs.js';
 import { byStrength, RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
+import type { ReviewRecorder } from './explanation/review-recorder.js';
 import type { ReviewSession } from './session/review-session.js';
 import { ReviewSessionStore, type SessionAddress } from './session/review-session-store.js';
 import { holdsBack } from './supervision/breaker-hold.js';
@@ -33,6 +34,7 @@ import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { knowledgeFor } from './validation/project-knowledge.js';
 import type { ValidationFinding } from './validation/tool-validator.js';
 import { ToolSupervisor } from './validation/tool-supervisor.js';
+import { validationOf } from './validation/verdict-validation.js';
 
 /** The system's own directories (paths in @warden/actions' form): a task that names one (`add a host to /etc/hosts`) does not hand it over. */
 const SYSTEM_DIRECTORY = /^(?:\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|sys|proc|dev|System|Library|Applications)|[a-z]:\/(?:windows|program files(?: \(x86\))?))(?:\/|$)/;
@@ -227,7 +229,8 @@ export class StepReviewer {
     this.sessions.open(address).recordCheckpoint(this.clock());
   }
 
-  review(action: ProposedAction, address: SessionAddress): ReviewResult {
+  /** Reviews an action; an explaining review passes `recorder`, told every rule considered and the decision (explanation/). */
+  review(action: ProposedAction, address: SessionAddress, recorder?: ReviewRecorder): ReviewResult {
     const started = performance.now();
     const now = this.clock();
     const session = this.sessions.open(address);
@@ -251,7 +254,7 @@ export class StepReviewer {
     let analysis: ActionAnalysis;
     let cacheHit = false;
     try {
-      ({ analysis, cacheHit } = this.analyseAction(action, session, scope));
+      ({ analysis, cacheHit } = this.analyseAction(action, session, scope, recorder));
     } catch (error) {
       if (!(error instanceof UnknownActionKindError)) throw error;
       return this.result(started, profile, {
@@ -266,7 +269,7 @@ export class StepReviewer {
     const { parsed } = analysis;
     if (scope.home) session.addWorkRoots(createdRootsOf(parsed, cwdOf(action, session)));
     const context = this.ruleContext(parsed, session, scope);
-    const sessionEvaluation = profile.rules.evaluate(context, 'session');
+    const sessionEvaluation = profile.rules.evaluate(context, 'session', recorder?.rule);
     const findings = [...analysis.evaluation.findings, ...sessionEvaluation.findings].sort(byStrength);
     const shadow = [...analysis.evaluation.shadow, ...sessionEvaluation.shadow];
     const ruleErrors = [...analysis.evaluation.errors, ...sessionEvaluation.errors];
@@ -295,6 +298,7 @@ export class StepReviewer {
       contextDeclared: !!session.context.goal || session.context.expectedPaths.length > 0,
       historyLength: session.history.length,
     };
+    let decided: DecisionInput = input;
     let decision = profile.decisions.decide(input);
     const level = profile.settings.supervision.ladder ? (this.supervision.levelOf(address.agentId) ?? profile.settings.supervision.default_level ?? undefined) : undefined;
     if (level !== undefined && decision.verdict !== 'block') {
@@ -304,15 +308,14 @@ export class StepReviewer {
         const ladderRisk: Severity = decision.verdict === 'allow' ? 'low' : risk.severity === 'low' ? 'medium' : risk.severity;
         const allowed = isAllowedAtLevel(level as AutomationLevel, ladderAction, ladderRisk);
         if (!allowed) {
-          decision = profile.decisions.decide({
-            ...input,
-            ladder: { level, levelName: AUTOMATION_LEVEL_DEFINITIONS[level]!.name, action: ladderAction, allowed },
-          });
+          decided = { ...input, ladder: { level, levelName: AUTOMATION_LEVEL_DEFINITIONS[level]!.name, action: ladderAction, allowed } };
+          decision = profile.decisions.decide(decided);
         }
       }
     }
 
     const { enforced, observed, mode } = this.enforcement(profile, decision, risk);
+    recorder?.decided({ decision, input: decided, enforced, observed, mode, pipeline: profile.name, switchedOff: profile.rules.switchedOff, asyncThreshold: profile.settings.performance.async_threshold });
     session.recordAction(parsed, action.action_id, enforced, now, knowledge);
     if (scope.home && enforced !== 'block' && enforced !== 'require_approval') session.addWorkRoots(workRootsOf(parsed, cwdOf(action, session)));
     const verdict = this.verdictOf(action, copy, decision, enforced, risk, rationality, sideEffects, findings, shadow, supervised.findings, ruleErrors, cacheHit);
@@ -376,12 +379,12 @@ export class StepReviewer {
     return scope;
   }
 
-  private analyseAction(action: ProposedAction, session: ReviewSession, scope: SessionScope): { analysis: ActionAnalysis; cacheHit: boolean } {
+  private analyseAction(action: ProposedAction, session: ReviewSession, scope: SessionScope, recorder?: ReviewRecorder): { analysis: ActionAnalysis; cacheHit: boolean } {
     // Relative paths are the shell's, wherever it moved; the scope stays the declared project.
     const cwd = action.cwd ?? session.context.cwd;
     let key: string | undefined;
-    // Large inputs (a file's content, a long script) are not cached (see MAX_CACHED_KEY).
-    if (this.cache && !Object.values(action.input).some((v) => typeof v === 'string' && v.length > MAX_CACHED_KEY)) {
+    // Large inputs (a file's content, a long script) are not cached (see MAX_CACHED_KEY); an explaining review evaluates every rule itself.
+    if (this.cache && !recorder && !Object.values(action.input).some((v) => typeof v === 'string' && v.length > MAX_CACHED_KEY)) {
       const text = JSON.stringify(action.input);
       key = `${scope.profile.name ?? ''}\u0000${action.kind}\u0000${action.tool}\u0000${cwd ?? ''}\u0000${action.description ?? ''}\u0000${text}`;
       if (key.length > MAX_CACHED_KEY) key = undefined;
@@ -389,7 +392,7 @@ export class StepReviewer {
       if (cached) return { analysis: cached, cacheHit: true };
     }
     const parsed = parseAction(action, cwd);
-    const evaluation = scope.profile.rules.evaluate(this.ruleContext(parsed, session, scope), 'action');
+    const evaluation = scope.profile.rules.evaluate(this.ruleContext(parsed, session, scope), 'action', recorder?.rule);
     const analysis = { parsed, evaluation };
     // The cache keeps a copy: were the review's own objects kept, V8 would learn that what parsing allocates
     // lives long and allocate it in the old generation from then on (allocation-site pretenuring), and every
@@ -481,25 +484,6 @@ export class StepReviewer {
     const durationMs = performance.now() - started;
     partial.verdict.review_ms = Math.round(durationMs * 1000) / 1000;
     return { ...partial, durationMs, slow: durationMs > profile.settings.performance.max_review_time_ms };
-  }
-}
-
-function validationOf(finding: ValidationFinding): NonNullable<Verdict['validations']>[number] {
-  const { result } = finding;
-  const base = { validator: finding.validator, result: result.kind, shadow: finding.shadow };
-  switch (result.kind) {
-    case 'caution':
-      return { ...base, reason: result.warning };
-    case 'block':
-      return { ...base, reason: result.reason };
-    case 'require_confirmation':
-      return { ...base, reason: result.reason, risks: result.risks };
-    case 'require_prerequisites':
-      return {
-        ...base,
-        reason: result.reason,
-        checks: result.checks.map((c) => ({ description: c.description, method: { ...c.method }, success_criteria: c.success_criteria, priority: c.priority })),
-      };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceName } from '@warden/contracts';
 import { JetStreamServer, MessagingModule } from '@warden/messaging-nest';
 import { createLogger, type Logger } from '@warden/observability';
@@ -11,6 +12,8 @@ export interface ServiceStartOptions {
   module: DynamicModule | Type<unknown>;
   logger: Logger;
   http: { host: string; port: number };
+  /** The largest JSON body its HTTP routes read [body-parser's 100 KB]. */
+  jsonBodyLimit?: string;
 }
 
 /**
@@ -22,6 +25,8 @@ export async function startService(options: ServiceStartOptions): Promise<INestA
     logger: new PinoNestLogger(options.logger),
     abortOnError: false,
   });
+  // Set before the app starts, this parser takes the place of Nest's default one.
+  if (options.jsonBodyLimit) (app as NestExpressApplication).useBodyParser('json', { limit: options.jsonBodyLimit });
   try {
     app.connectMicroservice({ strategy: app.get(JetStreamServer) }, { inheritAppConfig: true });
     await app.startAllMicroservices();
@@ -102,6 +107,8 @@ export interface RunServiceOptions<C extends ServiceRuntime> {
   /** Reads the service's configuration from the environment; throws ConfigurationError on bad values. */
   loadConfig(env: NodeJS.ProcessEnv): C;
   createModule(config: C, logger: Logger): DynamicModule;
+  /** The largest JSON body its HTTP routes read [100 KB]. */
+  jsonBodyLimit?: string;
 }
 
 /** The whole `main` of a service: configuration, logger, start, and a clear message if any of it fails. */
@@ -115,7 +122,7 @@ export function runService<C extends ServiceRuntime>(options: RunServiceOptions<
   }
   const logger = createLogger({ service: options.service, level: config.logLevel });
   runMain(logger, async () => {
-    const app = await startService({ module: options.createModule(config, logger), logger, http: config.http });
+    const app = await startService({ module: options.createModule(config, logger), logger, http: config.http, ...(options.jsonBodyLimit ? { jsonBodyLimit: options.jsonBodyLimit } : {}) });
     logger.info({ url: serviceUrl(app), replica: app.get(JetStreamServer).options.replicaId }, `${options.service} ready`);
     return app;
   });

@@ -29,6 +29,8 @@ export interface ContractSuiteOptions {
   createModule(env: NodeJS.ProcessEnv, logger: Logger): DynamicModule;
   /** Extra environment (e.g. DATABASE_URL), prepared before the service starts. */
   prepare?: () => Promise<{ env: NodeJS.ProcessEnv; cleanup?: () => Promise<void> }>;
+  /** The largest JSON body its HTTP routes read, as its main sets it [100 KB]. */
+  jsonBodyLimit?: string;
 }
 
 const encoder = new TextEncoder();
@@ -60,7 +62,7 @@ export class ContractHarness {
       HTTP_PORT: '0',
       ...prepared.env,
     };
-    this.service = await startInProcess(this.options.service, (logger) => this.options.createModule(env, logger));
+    this.service = await startInProcess(this.options.service, (logger) => this.options.createModule(env, logger), this.options.jsonBodyLimit ? { jsonBodyLimit: this.options.jsonBodyLimit } : {});
   }
 
   async stop(): Promise<void> {

@@ -19,10 +19,11 @@ export interface InProcessService {
 export async function startInProcess(
   name: string,
   createModule: (logger: Logger) => DynamicModule | Type<unknown>,
+  options: { jsonBodyLimit?: string } = {},
 ): Promise<InProcessService> {
   const log = captureLogger(name);
   const module = createModule(log.logger);
-  const app = await startService({ module, logger: log.logger, http: { host: '127.0.0.1', port: 0 } });
+  const app = await startService({ module, logger: log.logger, http: { host: '127.0.0.1', port: 0 }, ...options });
   return {
     app,
     url: serviceUrl(app),

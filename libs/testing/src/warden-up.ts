@@ -103,10 +103,11 @@ export class WardenUp {
     child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
   }
 
-  static async start(agents: string[]): Promise<WardenUp> {
+  /** `env`: more of warden up's environment, which its services inherit (REVIEWER_CONFIG, …). */
+  static async start(agents: string[], env: Record<string, string> = {}): Promise<WardenUp> {
     const stateDir = mkdtempSync(join(tmpdir(), 'warden-up-'));
     const args = [WARDEN, 'up', '--state-dir', stateDir, '--nats-port', String(await freePort()), '--log-level', 'warn', ...agents.flatMap((a) => ['--agent', a])];
-    const child = spawnTied(process.execPath, args, { cwd: WORKSPACE_ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTied(process.execPath, args, { cwd: WORKSPACE_ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const up = new WardenUp(child, stateDir);
     try {
       const printed = await eventually('warden up to print how to log in', () => {

@@ -38,10 +38,10 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(services.gateway.ports)).toContain('127.0.0.1:3108:3108');
   });
 
-  it('runs the console from the shared Dockerfile as the service user, calling the gate, published on loopback only', () => {
+  it('runs the console from the shared Dockerfile as the service user, calling the gate and the reviewer, published on loopback only', () => {
     const app = services.console!;
     expect(buildOf(app)).toEqual({ dockerfile: DOCKERFILE, args: { APP: 'console' } });
-    expect(env(app)).toMatchObject({ NATS_URL: `nats://nats:${PARAMS.server.port}`, NATS_USER: 'warden', HTTP_HOST: '0.0.0.0', HTTP_PORT: '3109', CONSOLE_GATE_URL: 'http://gate:3105' });
+    expect(env(app)).toMatchObject({ NATS_URL: `nats://nats:${PARAMS.server.port}`, NATS_USER: 'warden', HTTP_HOST: '0.0.0.0', HTTP_PORT: '3109', CONSOLE_GATE_URL: 'http://gate:3105', CONSOLE_REVIEWER_URL: 'http://reviewer:3101' });
     expect(env(app).NATS_PASSWORD).toBe(env(services.nats).WARDEN_SERVICE_PASSWORD);
     expect(words(app.healthcheck?.test)).toContain('http://127.0.0.1:3109/health/ready');
     expect(dependsOn(app)).toMatchObject({ provision: 'service_completed_successfully' });

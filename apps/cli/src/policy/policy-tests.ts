@@ -1,8 +1,9 @@
-import { PHASES, VERDICTS, type PayloadOf } from '@warden/contracts';
-import type { StepReviewer } from '@warden/review';
+import { VERDICTS } from '@warden/contracts';
+import { replaySession, type StepReviewer } from '@warden/review';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parse as parseYaml } from 'yaml';
+import { SessionFacts, sessionEventsOf } from './session-facts.js';
 
 const Verdict = Type.Enum([...VERDICTS]);
 
@@ -13,21 +14,7 @@ const PolicyTestCase = Type.Object(
     tool: Type.Optional(Type.String({ minLength: 1, description: 'The tool as the agent names it [Bash].' })),
     command: Type.Optional(Type.String({ description: 'Shorthand for input: {command: …}.' })),
     input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    session: Type.Optional(
-      Type.Object(
-        {
-          goal: Type.Optional(Type.String()),
-          environment: Type.Optional(Type.String()),
-          phase: Type.Optional(Type.Enum([...PHASES])),
-          agent: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' })),
-          agent_kind: Type.Optional(Type.String()),
-          cwd: Type.Optional(Type.String({ pattern: '^/' })),
-          expected_paths: Type.Optional(Type.Array(Type.String())),
-          failures: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Failed commands before this action.' })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    session: Type.Optional(SessionFacts),
     expect: Type.Object(
       {
         verdict: Type.Union([Verdict, Type.Array(Verdict, { minItems: 1 })]),
@@ -90,8 +77,6 @@ export interface PolicyTestResult {
   durationMs: number;
 }
 
-const DEFAULT_CWD = '/work/app';
-
 /**
  * Runs the cases with one reviewer (the policy's configuration), each in a session of its own that has
  * been through what the case says (its failures as failed commands) before the action is reviewed.
@@ -101,18 +86,7 @@ export function runPolicyTests(tests: readonly PolicyTestCase[], reviewer: StepR
     const started = performance.now();
     const session = test.session ?? {};
     const address = { agentId: session.agent ?? 'policy-test', sessionId: `policy-test-${i}` };
-    const cwd = session.cwd ?? DEFAULT_CWD;
-    const declared: PayloadOf<'session.started'> = {
-      context: { ...(session.goal ? { goal: session.goal } : {}), cwd, expected_paths: session.expected_paths ?? [`${cwd.replace(/\/+$/, '')}/**`] },
-      ...(session.environment ? { environment: session.environment } : {}),
-      ...(session.phase ? { phase: session.phase } : {}),
-      ...(session.agent_kind ? { agent_kind: session.agent_kind } : {}),
-    };
-    reviewer.startSession(address, declared);
-    for (let f = 0; f < (session.failures ?? 0); f++) {
-      const failing = reviewer.review({ action_id: `failure-${i}-${f}`, kind: 'tool_use', tool: 'Bash', input: { command: `false # failure ${f + 1}` } }, address);
-      reviewer.recordOutcome(address, { action_id: failing.verdict.action_id, status: 'error', error: { message: 'exit code 1' } });
-    }
+    replaySession(reviewer, address, sessionEventsOf(session, String(i)));
     const input = test.input ?? { command: test.command! };
     const { verdict, ruleHits } = reviewer.review({ action_id: `policy-test-${i}`, kind: 'tool_use', tool: test.tool ?? 'Bash', input }, address);
     reviewer.endSession(address);

@@ -5,7 +5,10 @@ import { OperatorAuthenticator } from '@warden/operator-auth';
 import { buildCausalGraph } from '../domain/causal-graph.js';
 import { sessionKey } from '../domain/console-event.js';
 import { SessionBoard } from '../domain/session-board.js';
+import { explainRequestOf } from '../domain/explain-request.js';
 import { GateClient } from '../live/gate-client.js';
+import { ReviewerClient } from '../live/reviewer-client.js';
+import { actionBody } from '../views/action-view.js';
 import { agentsBody } from '../views/agents-view.js';
 import { approvalMissingBody, approvalPageBody, type GateRequestView } from '../views/approval-page-view.js';
 import { approvalsBody } from '../views/approvals-view.js';
@@ -23,7 +26,15 @@ export class PagesController {
     private readonly board: SessionBoard,
     @Inject(OperatorAuthenticator) private readonly authenticator: OperatorAuthenticator,
     private readonly gate: GateClient,
+    private readonly reviewer: ReviewerClient,
   ) {}
+
+  /** The agents the console knows of a session, and the one the page is about (named, or the only one). */
+  private agentOf(sessionId: string, agent: string | undefined): { agents: string[]; agentId: string | undefined } {
+    const agents = isSubjectToken(sessionId) ? this.board.keysOf(sessionId).map((key) => this.board.summary(key)!.agent_id) : [];
+    const agentId = typeof agent === 'string' && isSubjectToken(agent) ? agent : agents.length === 1 ? agents[0] : undefined;
+    return { agents, agentId };
+  }
 
   @Get()
   async sessions(@Req() req: Request, @Res() res: Response, @Query('status') status?: string, @Query('q') q?: string): Promise<void> {
@@ -72,8 +83,7 @@ export class PagesController {
     const auth = await pageOperator(this.authenticator, req, res);
     if (!auth) return;
     const ctx = pageContext(auth, this.board.approvals().length);
-    const agents = isSubjectToken(sessionId) ? this.board.keysOf(sessionId).map((key) => this.board.summary(key)!.agent_id) : [];
-    const agentId = typeof agent === 'string' && isSubjectToken(agent) ? agent : agents.length === 1 ? agents[0] : undefined;
+    const { agents, agentId } = this.agentOf(sessionId, agent);
     const summary = agentId ? this.board.summary(sessionKey(agentId, sessionId)) : undefined;
     if (!summary) {
       const body = agents.length
@@ -86,5 +96,22 @@ export class PagesController {
     const fragments = sessionFragments(summary, buildCausalGraph(this.board.events(key)), this.board.approval(key), can(auth, 'decide'));
     const live = `/events?page=session&session=${encodeURIComponent(summary.session_id)}&agent=${encodeURIComponent(summary.agent_id)}`;
     sendHtml(req, res, layout(ctx, { title: `${summary.session_id} (${summary.agent_id})`, name: 'session', live, body: sessionBody(fragments) }));
+  }
+
+  /** One action and "Why this verdict": the reviewer's explanation, asked for as the operator. */
+  @Get('sessions/:session_id/actions/:action_id')
+  async action(@Param('session_id') sessionId: string, @Param('action_id') actionId: string, @Req() req: Request, @Res() res: Response, @Query('agent') agent?: string): Promise<void> {
+    const auth = await pageOperator(this.authenticator, req, res);
+    if (!auth) return;
+    const ctx = pageContext(auth, this.board.approvals().length);
+    const { agentId } = this.agentOf(sessionId, agent);
+    const explainable = agentId && isSubjectToken(actionId) ? explainRequestOf(this.board.events(sessionKey(agentId, sessionId)), agentId, sessionId, actionId) : undefined;
+    if (!agentId || !explainable) {
+      const body = html`<h1>Unknown action</h1><p>The console has seen no action ${actionId} in session ${sessionId}${agentId ? html` (agent ${agentId})` : ''} in its history window.</p><p><a href="/">← Sessions</a></p>`;
+      sendHtml(req, res, layout(ctx, { title: actionId, name: 'action', live: '', body }), 404);
+      return;
+    }
+    const answer = await this.reviewer.explain(explainable.body, { id: auth.operator.id, token: auth.token });
+    sendHtml(req, res, layout(ctx, { title: `Why ${actionId}`, name: 'action', live: '', body: actionBody(agentId, sessionId, actionId, explainable, answer) }));
   }
 }

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Approval, Step } from '../domain/session-board.js';
 import { html, raw, time, type Html } from './html.js';
+import { actionHref } from './action-view.js';
 import { sessionHref } from './sessions-view.js';
 
 const pretty = (value: unknown) => JSON.stringify(value ?? {}, null, 2);
 
 function heldAction(a: Approval, step: Step, canDecide: boolean): Html {
   return html`<section class="held" data-trace="${step.trace_id ?? ''}" data-action-id="${step.action_id}">
-<h3><span class="tool">${step.tool}</span> <span class="verdict verdict-${step.verdict ?? 'none'}">${step.verdict ?? 'held'}</span>${step.risk ? html` <span class="risk risk-${step.risk}">risk ${step.risk}</span>` : ''}${step.hitl_required ? html` <span class="pill">hitl_required</span>` : ''}</h3>
+<h3><span class="tool">${step.tool}</span> <span class="verdict verdict-${step.verdict ?? 'none'}">${step.verdict ?? 'held'}</span>${step.risk ? html` <span class="risk risk-${step.risk}">risk ${step.risk}</span>` : ''}${step.hitl_required ? html` <span class="pill">hitl_required</span>` : ''} <a class="why" href="${actionHref(a.agent_id, a.session_id, step.action_id)}">Why this verdict</a></h3>
 <pre class="input" aria-label="Tool input">${pretty(step.input)}</pre>
 ${step.reasons?.length ? html`<ul class="reasons" aria-label="Warden's reasons">${step.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : ''}
 ${

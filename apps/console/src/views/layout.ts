@@ -7,7 +7,7 @@ export interface PageContext {
   approvals: number;
 }
 
-export type PageName = 'sessions' | 'approvals' | 'approval' | 'agents' | 'session';
+export type PageName = 'sessions' | 'approvals' | 'approval' | 'agents' | 'session' | 'action';
 
 const NAV: { page: PageName; href: string; label: string }[] = [
   { page: 'sessions', href: '/', label: 'Sessions' },
@@ -45,7 +45,7 @@ export function layout(ctx: PageContext, page: { title: string; name: PageName; 
   </nav>
   <span class="who" id="operator" data-operator="${operator.id}">${operator.id} <span class="role role-${operator.role}">${operator.role}</span></span>
   <form method="post" action="/logout" class="logout"><input type="hidden" name="_csrf" value="${ctx.csrf}"><button type="submit">Log out</button></form>
-  <span id="live-state" class="live" role="status" aria-live="polite">connecting…</span>
+  <span id="live-state" class="live" role="status" aria-live="polite">${page.live ? 'connecting…' : ''}</span>
 </header>
 <main id="main">
 ${page.body}

@@ -1,6 +1,7 @@
 import type { CausalGraph, GraphNode } from '../domain/causal-graph.js';
 import type { Approval, GateAnswer, SessionSummary } from '../domain/session-board.js';
 import { approvalCard } from './approvals-view.js';
+import { actionHref } from './action-view.js';
 import { html, time, type Html } from './html.js';
 import { levelText, sourcesText, usdText } from './sessions-view.js';
 
@@ -85,12 +86,12 @@ ${
 </section>`;
 }
 
-function node(n: GraphNode): Html {
+function node(n: GraphNode, s: SessionSummary): Html {
   const at = html` data-at="${n.at}"`;
   switch (n.shape) {
     case 'rect':
       return html`<li class="node rect decision-${n.decision}${n.rewritten ? ' rewritten' : ''}" data-shape="rect" data-trace="${n.trace_id}" data-action-id="${n.action_id}"${at} tabindex="0">
-<span class="label">${n.summary}</span><span class="outcome">${n.decision}${n.rewritten ? ' · rewritten' : ''}</span>
+<span class="label">${n.summary}</span><span class="outcome">${n.decision}${n.rewritten ? ' · rewritten' : ''}</span><a class="why" href="${actionHref(s.agent_id, s.session_id, n.action_id)}">why?</a>
 <span class="tip" role="tooltip">${n.summary} — ${n.decision} (verdict ${n.verdict}, decided by ${n.decided_by}${n.operator_id ? ` ${n.operator_id}` : ''}) at ${n.at}. ${n.reason}</span></li>`;
     case 'diamond':
       return html`<li class="node diamond${n.open ? ' open' : ''}" data-shape="diamond" data-count="${n.count}"${at}${n.window ? html` data-window="${n.window.id}"` : ''} tabindex="0">
@@ -105,7 +106,7 @@ function node(n: GraphNode): Html {
 }
 
 /** The causal graph (FR-11.11) and, on the same time line, what Warden saw and did. */
-function graphSection(graph: CausalGraph): Html {
+function graphSection(graph: CausalGraph, s: SessionSummary): Html {
   const markerItem = (m: CausalGraph['markers'][number]) =>
     html`<li class="marker kind-${m.kind}${m.severity ? ` severity-${m.severity}` : ''}" data-kind="${m.kind}" data-at="${m.at}" title="${m.text}">${m.kind}</li>`;
   // Markers go where their time puts them among the nodes; the nodes keep the graph's order.
@@ -117,7 +118,7 @@ function graphSection(graph: CausalGraph): Html {
   for (const n of graph.nodes) {
     if (n.shape === 'circle' && n.terminal === 'end') markersBefore(null);
     else if (!(n.shape === 'circle' && n.terminal === 'start')) markersBefore(n.at);
-    ordered.push(node(n));
+    ordered.push(node(n, s));
   }
   markersBefore(null);
   return html`<section id="session-graph" class="graph-section">
@@ -133,7 +134,7 @@ export function sessionFragments(s: SessionSummary, graph: CausalGraph, approval
   return {
     'session-header': header(s, canDecide),
     'session-gate': html`<section id="session-gate" class="gate"${approval ? '' : html` hidden`}>${approval ? html`<h2>Approval gate</h2>${approvalCard(approval, canDecide)}` : ''}</section>`,
-    'session-graph': graphSection(graph),
+    'session-graph': graphSection(graph, s),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { ReviewerConfig } from '../config.js';
 import { SupervisionState } from '@warden/review';
+import { ExplainController } from './explain.controller.js';
 import { ReviewHandler } from './review.handler.js';
 import { ReviewMetrics } from './review-metrics.js';
 import { SessionEventsHandler } from './session-events.handler.js';
@@ -17,7 +18,7 @@ export class ReviewModule {
   static forRoot(config: ReviewerConfig): DynamicModule {
     return {
       module: ReviewModule,
-      controllers: [ReviewHandler, SessionEventsHandler],
+      controllers: [ReviewHandler, SessionEventsHandler, ExplainController],
       providers: [
         { provide: REVIEWER_CONFIG, useValue: config },
         { provide: SupervisionState, useValue: new SupervisionState() },

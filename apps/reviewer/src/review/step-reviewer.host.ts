@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { statSync } from 'node:fs';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { ReviewerConfig } from '../config.js';
-import { readReviewSources, StepReviewer, SupervisionState } from '@warden/review';
+import { readReviewSources, StepReviewer, SupervisionState, type ReviewSources } from '@warden/review';
 import { readSettingsText } from '@warden/settings-loader';
 import { ReviewMetrics } from './review-metrics.js';
 
@@ -16,6 +16,7 @@ export const REVIEWER_CONFIG = Symbol('warden.reviewer.config');
 @Injectable()
 export class StepReviewerHost implements OnModuleDestroy {
   private current: StepReviewer;
+  private sources: ReviewSources;
   private files: string[];
   private stamps: string;
   private readonly timer: NodeJS.Timeout | undefined;
@@ -29,6 +30,7 @@ export class StepReviewerHost implements OnModuleDestroy {
     // A broken configuration at start is fatal: the service must not review with rules nobody asked for.
     const sources = readReviewSources(config.configPath, readSettingsText);
     this.current = new StepReviewer({ ...sources, supervision });
+    this.sources = sources;
     this.files = sources.files;
     this.stamps = this.stampOf(this.files);
     const { rules } = this.current.settings;
@@ -46,11 +48,17 @@ export class StepReviewerHost implements OnModuleDestroy {
     return this.current;
   }
 
+  /** The policy the running reviewer was built from (settings, custom rules, knowledge): what an explanation reviews with. */
+  get policy(): ReviewSources {
+    return this.sources;
+  }
+
   /** Rebuilds the reviewer from disk now. Returns false (and keeps the running one) when the files do not load. */
   reload(): boolean {
     try {
       const sources = readReviewSources(this.config.configPath, readSettingsText);
       this.current = new StepReviewer({ ...sources, supervision: this.supervision, sessions: this.current.sessionStore });
+      this.sources = sources;
       this.files = sources.files;
       this.stamps = this.stampOf(this.files);
       this.metrics.configReloads.inc({ result: 'applied' });

@@ -51,6 +51,8 @@ export type DecisionSource = 'matrix' | 'rule' | 'validator' | 'breaker' | 'ladd
 export interface Decision {
   verdict: VerdictKind;
   source: DecisionSource;
+  /** The rule or validator that decided, when one did: the first of the strongest, in the order findings are weighed. */
+  decidedBy?: string;
   reasoning: { primary_reason: string; all_reasons: string[]; explanation: string };
   confidence: number;
   alternatives: string[];
@@ -89,18 +91,20 @@ export class DecisionEngine {
 
     let verdict = adjusted;
     let source: DecisionSource = 'matrix';
+    let decidedBy: string | undefined;
     // A rule, validator, breaker or ladder that reaches the matrix's verdict is named as its source: it says more.
-    const raise = (candidate: VerdictKind, from: DecisionSource) => {
+    const raise = (candidate: VerdictKind, from: DecisionSource, name?: string) => {
       const stronger = VERDICT_STRENGTH[candidate] - VERDICT_STRENGTH[verdict];
       if (stronger > 0 || (stronger === 0 && source === 'matrix' && candidate !== 'allow')) {
         verdict = candidate;
         source = from;
+        decidedBy = name;
       }
     };
     const findings = input.findings ?? [];
     const validations = (input.validations ?? []).filter((v) => !v.shadow);
-    for (const finding of findings) raise(finding.verdict, 'rule');
-    for (const validation of validations) raise(validationVerdict(validation), 'validator');
+    for (const finding of findings) raise(finding.verdict, 'rule', finding.rule);
+    for (const validation of validations) raise(validationVerdict(validation), 'validator', validation.validator);
     if (input.openBreakers?.length) raise('block', 'breaker');
     if (input.ladder && !input.ladder.allowed) raise('require_approval', 'ladder');
 
@@ -135,6 +139,7 @@ export class DecisionEngine {
       matrix: { risk: riskLevel, rationality: rationalityLevel, base, adjusted },
     };
     if (modifiedInput) decision.modifiedInput = modifiedInput;
+    if (decidedBy !== undefined) decision.decidedBy = decidedBy;
     return decision;
   }
 

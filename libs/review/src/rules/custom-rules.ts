@@ -8,7 +8,8 @@ import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js
 import { CustomRuleDefinition } from './custom-rule-definition.js';
 import { compilePolicyCondition, readsSession } from './policy-expression.js';
 import { requiredTextOf } from './pattern-text.js';
-import type { ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
+import { explainPolicyExpression } from './policy-expression-parts.js';
+import type { ConditionValue, ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
 
 /** A custom rule that cannot be used, named by where it was written: `rules.yaml: rule "no_tf" match.command_regex: …`. */
@@ -256,7 +257,8 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
   const given = CONDITION_ORDER.filter((key) => match[key] !== undefined && !(key === 'input' && !Object.keys(match.input ?? {}).length));
   // A rule without conditions would match every action or none; either is a mistake.
   if (!given.length && definition.when === undefined) compiler.fail('match', 'a rule needs at least one condition under match, or a when expression');
-  const conditions = given.map((key) => compiler.condition(key)).filter((c): c is Condition => c !== null);
+  const named = given.map((key) => ({ key, test: compiler.condition(key) })).filter((c): c is { key: keyof Match; test: Condition } => c.test !== null);
+  const conditions = named.map((c) => c.test);
   // The expression after the match conditions: they are cheaper, and most actions fail one of them.
   const when = compiler.when();
   if (when) conditions.push(when.condition);
@@ -278,6 +280,11 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
       if (!modification) return { ...base, factors: [...base.factors] };
       const modifiedInput = modification(context.action.input);
       return modifiedInput && { ...base, factors: [...base.factors], modifiedInput };
+    },
+    explain(context) {
+      const values: ConditionValue[] = named.map(({ key, test }) => ({ condition: `match.${key}: ${JSON.stringify(match[key])}`, value: test(context) }));
+      if (definition.when !== undefined) values.push(explainPolicyExpression(definition.when, context));
+      return values;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { pathMatcher, readToolCall, type PathMatcher } from '@warden/actions';
 import { redactText } from '@warden/secrets';
 import type { RuleContext } from './review-rule.js';
@@ -129,6 +129,11 @@ const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
  * would wrap the facts in its types again for every rule; checked once, they need no wrapping.
  */
 const EVALUATING = withPolicyFunctions(new Environment({ limits: LIMITS }).registerVariable('action', 'dyn').registerVariable('agent', 'dyn').registerVariable('session', 'dyn'));
+
+/** An expression parsed in the environment the rules run in: what explains its parts evaluates (policy-expression-parts.ts). */
+export function parsePolicyExpression(expression: string): ParseResult {
+  return EVALUATING.parse(expression);
+}
 
 /** Why an expression cannot be used: CEL's message, with the line and the position it points at. */
 export class PolicyExpressionError extends Error {

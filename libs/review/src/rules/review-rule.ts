@@ -39,6 +39,20 @@ export interface ReviewRule {
   /** What the action must have for the rule to find anything; the engine runs it only then (see RuleNeeds). */
   readonly needs?: RuleNeeds;
   evaluate(context: RuleContext): RuleFinding | null;
+  /** For an explaining review: what each of the rule's conditions gave on this action (custom rules say; built-in ones do not). */
+  explain?(context: RuleContext): ConditionValue[];
+}
+
+/** One condition of a rule, or one part of a CEL expression, and what it gave on an action. */
+export interface ConditionValue {
+  /** As written: `match.command: terraform apply*`, or the CEL (sub)expression. */
+  condition: string;
+  /** What it gave (JSON: a CEL int is a number); absent when it failed. */
+  value?: unknown;
+  /** Why it could not be worked out. */
+  error?: string;
+  /** Its operands: each side of && and ||, what a comparison or a call compared. */
+  parts?: ConditionValue[];
 }
 
 /**

@@ -13,6 +13,21 @@ export interface RuleEvaluation {
   errors: { rule: string; message: string }[];
 }
 
+/**
+ * What the engine did with one rule, told to an explaining review: whether it ran (a rule whose needs the
+ * action lacks does not), what it found, and whether it is a shadow rule.
+ */
+export interface RuleRecord {
+  rule: ReviewRule;
+  ran: boolean;
+  finding: RuleFinding | null;
+  error?: string;
+  shadow: boolean;
+}
+
+/** Told each rule the engine considered, with the context it was evaluated in. */
+export type RuleRecorder = (record: RuleRecord, context: RuleContext) => void;
+
 export interface RulesEngineOptions {
   /** Rule names not evaluated. Names of no rule here are ignored: the lists also name validators. */
   disabled?: readonly string[];
@@ -94,18 +109,24 @@ function neededBy(list: RuleList, action: ParsedAction): Uint8Array {
   return wanted;
 }
 
-function run(list: RuleList, context: RuleContext, findings: RuleFinding[], errors: RuleEvaluation['errors']): void {
+function run(list: RuleList, context: RuleContext, findings: RuleFinding[], errors: RuleEvaluation['errors'], record?: RuleRecorder, shadow = false): void {
   const { rules, indexed } = list;
   const wanted = list.anyIndexed ? neededBy(list, context.action) : undefined;
   for (let position = 0; position < rules.length; position++) {
-    if (wanted && indexed[position] && !wanted[position]) continue;
+    if (wanted && indexed[position] && !wanted[position]) {
+      record?.({ rule: rules[position]!, ran: false, finding: null, shadow }, context);
+      continue;
+    }
     const rule = rules[position]!;
     try {
       const finding = rule.evaluate(context);
       if (finding) findings.push(finding);
+      record?.({ rule, ran: true, finding, shadow }, context);
     } catch (error) {
       // One broken rule must not take the review down: the others still decide.
-      errors.push({ rule: rule.name, message: `Rule ${rule.name} failed: ${error instanceof Error ? error.message : String(error)}` });
+      const message = `Rule ${rule.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+      errors.push({ rule: rule.name, message });
+      record?.({ rule, ran: true, finding: null, error: message, shadow }, context);
     }
   }
 }
@@ -118,6 +139,8 @@ function run(list: RuleList, context: RuleContext, findings: RuleFinding[], erro
 export class RulesEngine {
   private readonly enforced: RuleSet;
   private readonly shadowed: RuleSet;
+  /** Names of the rules switched off (rules.disabled, a pack off, `enabled: false`), for an explanation. */
+  readonly switchedOff: readonly string[];
 
   constructor(rules: ReviewRule[], options: RulesEngineOptions = {}) {
     const seen = new Set<string>();
@@ -128,6 +151,7 @@ export class RulesEngine {
     const disabled = new Set(options.disabled ?? []);
     const shadow = new Set(options.shadow ?? []);
     const active = rules.filter((r) => !disabled.has(r.name));
+    this.switchedOff = rules.filter((r) => disabled.has(r.name)).map((r) => r.name);
     this.enforced = ruleSet(active.filter((r) => !shadow.has(r.name)));
     this.shadowed = ruleSet(active.filter((r) => shadow.has(r.name)));
   }
@@ -143,12 +167,15 @@ export class RulesEngine {
     return [...this.enforced.all.rules, ...this.shadowed.all.rules].map((r) => r.name);
   }
 
-  /** Evaluates every rule, or only those that read the action alone (`action`) or the session (`session`). */
-  evaluate(context: RuleContext, only?: 'action' | 'session'): RuleEvaluation {
+  /**
+   * Evaluates every rule, or only those that read the action alone (`action`) or the session (`session`).
+   * An explaining review passes `record`, told every rule considered.
+   */
+  evaluate(context: RuleContext, only?: 'action' | 'session', record?: RuleRecorder): RuleEvaluation {
     const evaluation: RuleEvaluation = { findings: [], shadow: [], errors: [] };
-    run(only ? this.enforced[only] : this.enforced.all, context, evaluation.findings, evaluation.errors);
+    run(only ? this.enforced[only] : this.enforced.all, context, evaluation.findings, evaluation.errors, record);
     const shadowRules = only ? this.shadowed[only] : this.shadowed.all;
-    if (shadowRules.rules.length) run(shadowRules, context, evaluation.shadow, evaluation.errors);
+    if (shadowRules.rules.length) run(shadowRules, context, evaluation.shadow, evaluation.errors, record, true);
     if (evaluation.findings.length > 1) evaluation.findings.sort(byStrength);
     if (evaluation.shadow.length > 1) evaluation.shadow.sort(byStrength);
     return evaluation;
