@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { derivedMessageId } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
 import type { WardenClient } from '@warden/sdk';
-import { decodeExportRequest, encodeExportResponse, OtlpInputError, usageFromLogs, usageFromMetrics, type Encoding, type SessionUsage, type Signal } from '@warden/telemetry';
+import { encodeExportResponse, OtlpInputError, readUsage, type Encoding, type SessionUsage, type Signal } from '@warden/telemetry';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { credentialsOf, HookRequestError } from './hook-request.js';
@@ -48,7 +48,7 @@ export class TelemetryReceiver {
       const credentials = credentialsOf(request.authorization);
       let reading;
       try {
-        reading = request.signal === 'metrics' ? usageFromMetrics(decodeExportRequest('metrics', request.encoding, request.body)) : usageFromLogs(decodeExportRequest('logs', request.encoding, request.body));
+        reading = readUsage(request.signal, request.encoding, request.body);
       } catch (error) {
         if (error instanceof OtlpInputError) throw new HookRequestError(400, `not an OTLP ${request.signal} export: ${error.message}`);
         throw error;
