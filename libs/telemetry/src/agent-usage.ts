@@ -216,7 +216,14 @@ function seriesOf(point: Lookup): string[] {
   const series: string[] = [];
   point.resource.texts(NOT_SERIES, point.attributes, series);
   point.attributes.texts(NOT_SERIES, undefined, series);
-  return series.sort();
+  // Sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a handful, so by insertion.
+  for (let i = 1; i < series.length; i++) {
+    const item = series[i]!;
+    let j = i - 1;
+    for (; j >= 0 && series[j]! > item; j--) series[j + 1] = series[j]!;
+    series[j + 1] = item;
+  }
+  return series;
 }
 
 /** A log record's event name: `event.name` (Claude Code, Codex), the record's own event name, or its body. */

@@ -129,6 +129,15 @@ export class JsonScanner {
     return true;
   }
 
+  /** Moves past `bytes` when they come next, as they are (no whitespace between); false, not moving, otherwise. */
+  match(bytes: Uint8Array): boolean {
+    const buf = this.buf;
+    const pos = this.pos;
+    for (let i = 0; i < bytes.length; i++) if (buf[pos + i] !== bytes[i]) return false;
+    this.pos = pos + bytes.length;
+    return true;
+  }
+
   /** Whether the key of the field just entered is `key`. */
   keyIs(key: JsonKey): boolean {
     if (this.escaped) return this.stringText() === key.text;

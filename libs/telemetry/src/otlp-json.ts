@@ -128,6 +128,9 @@ function readResource(s: JsonScanner, into: Attributes, keys: ByteKeys | undefin
 function attributes(s: JsonScanner, into: Attributes, keys: ByteKeys | undefined): void {
   if (!s.array('attributes')) return;
   for (let i = 0; s.element(i); i++) {
+    const at = s.pos;
+    if (compactKeyValue(s, into, keys)) continue;
+    s.pos = at;
     if (!s.object('attributes[]')) continue;
     let key: string | undefined;
     let keyRead = false;
@@ -155,6 +158,41 @@ function attributes(s: JsonScanner, into: Attributes, keys: ByteKeys | undefined
     }
     if (value !== undefined) into.add(key, value);
   }
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const COMPACT = {
+  key: bytes('{"key":'),
+  value: bytes(',"value":{'),
+  stringValue: bytes('"stringValue":'),
+  intValue: bytes('"intValue":'),
+  doubleValue: bytes('"doubleValue":'),
+  boolValue: bytes('"boolValue":'),
+  end: bytes('}}'),
+};
+
+/**
+ * A KeyValue as exporters write it, `{"key":"k","value":{"stringValue":"v"}}` with no whitespace (or
+ * intValue, doubleValue, boolValue), read without looking field by field; false (having added nothing)
+ * when it is written otherwise, for the general reading from where it started.
+ */
+function compactKeyValue(s: JsonScanner, into: Attributes, keys: ByteKeys | undefined): boolean {
+  if (!s.match(COMPACT.key)) return false;
+  const key = keys ? s.stringIn(keys, 'attributes[].key') : s.string('attributes[].key');
+  if (!s.match(COMPACT.value)) return false;
+  let value: AttributeValue | undefined;
+  if (key === undefined) {
+    if (!(s.match(COMPACT.stringValue) || s.match(COMPACT.intValue) || s.match(COMPACT.doubleValue) || s.match(COMPACT.boolValue))) return false;
+    s.skip();
+  } else if (s.match(COMPACT.stringValue)) value = s.string('value.stringValue');
+  else if (s.match(COMPACT.intValue)) value = s.integer('value.intValue');
+  else if (s.match(COMPACT.doubleValue)) value = s.numberOrString('value.doubleValue');
+  else if (s.match(COMPACT.boolValue)) value = s.boolean('value.boolValue');
+  else return false;
+  if (!s.match(COMPACT.end)) return false;
+  // As read field by field: a value object whose one field is null is a value of no kind.
+  if (key !== undefined) into.add(key, value ?? null);
+  return true;
 }
 
 /** An AnyValue: its string, int, double or bool value; null for another kind or none; undefined for JSON null. */

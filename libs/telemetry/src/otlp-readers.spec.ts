@@ -172,6 +172,16 @@ describe("Warden's OTLP readers", () => {
     const reference = signal === 'logs' ? referenceLogs(bytes) : referenceMetrics(bytes);
     expect(decodeExportRequest(signal, 'protobuf', bytes)).toEqual(reference);
     expect(decodeExportRequest(signal, 'json', asJson(request))).toEqual(reference);
+    // Written with whitespace (as Go's protojson and pretty printers write it), read field by field.
+    expect(decodeExportRequest(signal, 'json', new TextEncoder().encode(JSON.stringify(request, null, 2)))).toEqual(reference);
+    expect(decodeExportRequest(signal, 'json', new TextEncoder().encode(JSON.stringify(request, null, 2)), USAGE_SCOPE)).toEqual(decodeExportRequest(signal, 'json', asJson(request), USAGE_SCOPE));
+  });
+
+  it('read a value sent as null as a value of no kind, written compactly or not', () => {
+    const request = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ attributes: [{ key: 'model', value: { stringValue: null } }] }] }] }] };
+    for (const body of [JSON.stringify(request), JSON.stringify(request, null, 1)]) {
+      expect(decodeExportRequest('logs', 'json', new TextEncoder().encode(body)).records[0]!.attributes).toEqual(attributes(['model', null]));
+    }
   });
 
   it('read only the attributes and metrics a scope asks for', () => {

@@ -19,7 +19,10 @@ export const tag = (field: number, wire: number) => (field << 3) | wire;
  */
 export class WireReader {
   pos = 0;
-  private lastNanos = { high: -1, low: -1, text: '' };
+  private lastNanos = [
+    { high: -1, low: -1, text: '' },
+    { high: -1, low: -1, text: '' },
+  ];
 
   constructor(
     readonly buf: Buffer,
@@ -92,9 +95,16 @@ export class WireReader {
     const at = this.need(8);
     const high = this.uint32At(at + 4);
     const low = this.uint32At(at);
-    // The points of one collection share their times: the last one's text is kept.
-    if (high !== this.lastNanos.high || low !== this.lastNanos.low) this.lastNanos = { high, low, text: nanosOf(high, low) };
-    return this.lastNanos.text;
+    // The points of one collection share their start and end: the last two times' texts are kept.
+    const [last, before] = this.lastNanos;
+    if (high === last.high && low === last.low) return last.text;
+    if (high === before.high && low === before.low) {
+      this.lastNanos = [before, last];
+      return before.text;
+    }
+    const read = { high, low, text: nanosOf(high, low) };
+    this.lastNanos = [read, last];
+    return read.text;
   }
 
   /** An sfixed64, as a number. */
