@@ -13,26 +13,55 @@ export class OtlpInputError extends Error {}
  */
 export type AttributeValue = string | number | boolean | null;
 /**
+ * The attributes of a record, a point or a resource that are read: OpenTelemetry's SDKs keep 128 by
+ * default (OTEL_ATTRIBUTE_COUNT_LIMIT); those after the 256th are skipped, so that no export makes the
+ * work on it grow faster than its size.
+ */
+export const MAX_ATTRIBUTES = 256;
+
+/** Lists longer than this are looked up through an index rather than read from their end. */
+const SHORT = 16;
+
+/**
  * Attributes as they were sent, in order; a key sent twice counts with its last value. A record has a
  * dozen or so: a list read from its end finds one sooner than a Map is built.
  */
 export class Attributes {
   private readonly keys: string[] = [];
   private readonly values: AttributeValue[] = [];
+  /** For a long list: where each key was last sent. */
+  private index: Map<string, number> | undefined;
 
   add(key: string, value: AttributeValue): void {
+    if (this.keys.length >= MAX_ATTRIBUTES) return;
     this.keys.push(key);
     this.values.push(value);
+    this.index?.set(key, this.keys.length - 1);
+  }
+
+  /** Where `key` was last sent; -1 when it was not. */
+  private lastOf(key: string): number {
+    const keys = this.keys;
+    if (keys.length <= SHORT) {
+      let i = keys.length - 1;
+      while (i >= 0 && keys[i] !== key) i--;
+      return i;
+    }
+    if (!this.index) {
+      this.index = new Map();
+      for (let i = 0; i < keys.length; i++) this.index.set(keys[i]!, i);
+    }
+    return this.index.get(key) ?? -1;
   }
 
   /** The value of `key`; undefined when it was not sent. */
   get(key: string): AttributeValue | undefined {
-    for (let i = this.keys.length - 1; i >= 0; i--) if (this.keys[i] === key) return this.values[i];
-    return undefined;
+    const at = this.lastOf(key);
+    return at < 0 ? undefined : this.values[at];
   }
 
   has(key: string): boolean {
-    return this.keys.lastIndexOf(key) >= 0;
+    return this.lastOf(key) >= 0;
   }
 
   /** Each key once with its last value, as `key=text`, but the keys in `except` and those `over` has (they are its). */
@@ -40,7 +69,7 @@ export class Attributes {
     const keys = this.keys;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      if (except.has(key) || keys.indexOf(key, i + 1) >= 0 || over?.has(key)) continue;
+      if (except.has(key) || this.lastOf(key) !== i || over?.has(key)) continue;
       into.push(`${key}=${textOf(this.values[i]) ?? ''}`);
     }
   }

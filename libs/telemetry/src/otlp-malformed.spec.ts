@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
-import { USAGE_SCOPE } from './agent-usage.js';
+import { readUsage, USAGE_SCOPE } from './agent-usage.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
 import { decodeExportRequest, encodeExportRequest, OtlpInputError, type LogsRequest, type MetricsRequest, type Signal } from './otlp-request.js';
 
@@ -114,6 +114,25 @@ describe('what the OTLP readers skip', () => {
   it('read keys and strings with JSON escapes as their text', () => {
     const body = '{"resource\\u004cogs":[{"scopeLogs":[{"logRecords":[{"attributes":[{"key":"session\\u002eid","value":{"stringValue":"caf\\u00e9 \\ud83d\\ude00"}}]}]}]}]}';
     expect(decodeExportRequest('logs', 'json', text(body), USAGE_SCOPE).records[0]!.attributes.get('session.id')).toBe('café 😀');
+  });
+
+  it('read the first 256 attributes of a list, however many it has', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ key: `k${i}`, value: { intValue: String(i) } }));
+    const point = { asDouble: 0.5, timeUnixNano: '1795860902000000000', attributes: [{ key: 'session.id', value: { stringValue: 's1' } }, ...many] };
+    const request: MetricsRequest = {
+      resourceMetrics: [{ resource: { attributes: many }, scopeMetrics: [{ metrics: [{ name: 'claude_code.cost.usage', sum: { aggregationTemporality: 1, dataPoints: [point, point] } }] }] }],
+    };
+    for (const [encoding, body] of [
+      ['protobuf', encodeExportRequest('metrics', request)],
+      ['json', text(JSON.stringify(request))],
+    ] as const) {
+      const [read] = decodeExportRequest('metrics', encoding, body).metrics;
+      expect(read!.points!.map((p) => [p.resource.get('k255'), p.resource.get('k256'), p.attributes.get('session.id'), p.attributes.get('k254'), p.attributes.get('k255')])).toEqual([
+        [255, undefined, 's1', 254, undefined],
+        [255, undefined, 's1', 254, undefined],
+      ]);
+      expect(readUsage('metrics', encoding, body).sessions).toEqual([expect.objectContaining({ sessionId: 's1', entries: [expect.objectContaining({ cost_usd: 1 })] })]);
+    }
   });
 
   it('skip a deeply nested value without exhausting the stack', () => {
