@@ -108,7 +108,7 @@ const typeConstraints = (testCode) => [
  * What a service exports for the benchmark's in-process measurements (its package.json "exports"): the
  * Nest-free pieces its benchmark runs as the service does. Only test/bench may import them.
  */
-const BENCHMARK_ENTRIES = ['@warden/audit/in-process', '@warden/gate-service/in-process', '@warden/pattern-detector/in-process'];
+const BENCHMARK_ENTRIES = ['@warden/audit/in-process', '@warden/gate-service/in-process', '@warden/gateway/in-process', '@warden/pattern-detector/in-process'];
 
 const boundaries = (testCode, allow = []) => [
   'error',

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
-import { derivedMessageId } from '@warden/contracts';
 import type { Logger } from '@warden/observability';
 import type { WardenClient } from '@warden/sdk';
-import { decodeExportRequest, encodeExportResponse, OtlpInputError, usageFromLogs, usageFromMetrics, type Encoding, type SessionUsage, type Signal } from '@warden/telemetry';
+import { encodeExportResponse, OtlpInputError, readUsage, type Encoding, type Signal } from '@warden/telemetry';
 import { AgentUnauthorized, type AgentConnections } from './agent-connections.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { credentialsOf, HookRequestError } from './hook-request.js';
 import type { SessionOwners } from './session-records.js';
+import { usageMessages } from './usage-messages.js';
 
 /** One OTLP/HTTP export as the HTTP server received it (the body decompressed). */
 export interface TelemetryExport {
@@ -18,11 +17,6 @@ export interface TelemetryExport {
 
 /** The answer: an export response (200), or an error status with the reason, which OTLP exporters log. */
 export type TelemetryReply = { status: 200; contentType: string; body: Uint8Array | string } | { status: 400 | 401 | 403 | 503; error: string };
-
-/** usage.reported holds at most this many entries; a larger export is sent in several. */
-const ENTRIES_PER_MESSAGE = 1000;
-
-const digest = (keys: readonly string[]) => createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 32);
 
 /**
  * Agents' own telemetry (OTLP/HTTP `POST /v1/metrics` and `/v1/logs`, the token as for hooks): the
@@ -48,7 +42,7 @@ export class TelemetryReceiver {
       const credentials = credentialsOf(request.authorization);
       let reading;
       try {
-        reading = request.signal === 'metrics' ? usageFromMetrics(decodeExportRequest('metrics', request.encoding, request.body)) : usageFromLogs(decodeExportRequest('logs', request.encoding, request.body));
+        reading = readUsage(request.signal, request.encoding, request.body);
       } catch (error) {
         if (error instanceof OtlpInputError) throw new HookRequestError(400, `not an OTLP ${request.signal} export: ${error.message}`);
         throw error;
@@ -73,7 +67,7 @@ export class TelemetryReceiver {
         if (owner !== credentials.agentId) throw new HookRequestError(403, `session ${session.sessionId} belongs to another agent; agent ${credentials.agentId}'s token may not report for it`);
       }
       try {
-        for (const session of reading.sessions) await this.publish(client, session);
+        for (const session of reading.sessions) for (const message of usageMessages(client.agentId, session)) await client.publish(message);
       } catch (error) {
         throw new HookRequestError(503, `the usage could not be recorded: ${(error as Error).message}; export again`);
       }
@@ -92,15 +86,6 @@ export class TelemetryReceiver {
     } finally {
       this.metrics.exports.inc({ signal: request.signal, encoding: request.encoding, outcome });
       this.metrics.exportSeconds.observe({ signal: request.signal }, (performance.now() - started) / 1000);
-    }
-  }
-
-  /** One session's usage, in messages of at most 1,000 entries; the same entries give the same message id (an exporter's retry is dropped). */
-  private async publish(client: WardenClient, session: SessionUsage): Promise<void> {
-    for (let i = 0; i < session.entries.length; i += ENTRIES_PER_MESSAGE) {
-      const entries = session.entries.slice(i, i + ENTRIES_PER_MESSAGE);
-      const id = derivedMessageId('usage.reported', `${client.agentId}:${session.sessionId}:${session.source}:${digest(entries.map((e) => e.key))}`);
-      await client.publish(client.message('usage.reported', session.sessionId, { id, payload: { source: session.source, agent_kind: session.agentKind, entries } }));
     }
   }
 }

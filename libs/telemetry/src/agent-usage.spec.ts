@@ -7,16 +7,20 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { createMessage, validateMessage } from '@warden/contracts';
-import { usageFromLogs, usageFromMetrics } from './agent-usage.js';
+import { readUsage, usageFromLogs as usageFromLogsExport, usageFromMetrics as usageFromMetricsExport, type UsageReading } from './agent-usage.js';
 import { decodeExportRequest, encodeExportRequest, type LogsRequest, type MetricsRequest } from './otlp-request.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
 const fixture = <T>(name: string) => JSON.parse(readFileSync(join(fixtures, name), 'utf8')) as T;
+const asJson = (request: unknown) => new TextEncoder().encode(JSON.stringify(request));
+/** The usage of an export as the receiver reads it, sent in OTLP/JSON. */
+const usageFromLogs = (request: LogsRequest) => readUsage('logs', 'json', asJson(request));
+const usageFromMetrics = (request: MetricsRequest) => readUsage('metrics', 'json', asJson(request));
 const CLAUDE_SESSION = '00893aaf-19fa-41d2-8238-13269b9b3ca0';
 const CODEX_SESSION = '019a8f3e-5b2c-7d41-9e0a-4c1f2b3d4e5f';
 
 /** Every session's usage is a valid usage.reported payload. */
-function expectValid(reading: ReturnType<typeof usageFromLogs>): void {
+function expectValid(reading: UsageReading): void {
   for (const session of reading.sessions) {
     const message = createMessage('usage.reported', { agent_id: 'agent-1', session_id: session.sessionId, payload: { source: session.source, agent_kind: session.agentKind, entries: session.entries } });
     expect(validateMessage(message)).toMatchObject({ ok: true });
@@ -53,10 +57,9 @@ describe("Claude Code's telemetry (code.claude.com/docs/en/monitoring-usage)", (
 
   it('reads the same from protobuf as from JSON', () => {
     const json = fixture<LogsRequest>('claude-code-otlp-logs-api_request.json');
-    const decoded = decodeExportRequest('logs', 'protobuf', encodeExportRequest('logs', json));
-    expect(usageFromLogs(decoded)).toEqual(usageFromLogs(json));
+    expect(readUsage('logs', 'protobuf', encodeExportRequest('logs', json))).toEqual(usageFromLogs(json));
     const metrics = fixture<MetricsRequest>('claude-code-otlp-metrics-usage.json');
-    expect(usageFromMetrics(decodeExportRequest('metrics', 'protobuf', encodeExportRequest('metrics', metrics)))).toEqual(usageFromMetrics(metrics));
+    expect(readUsage('metrics', 'protobuf', encodeExportRequest('metrics', metrics))).toEqual(usageFromMetrics(metrics));
   });
 
   it('reads claude_code.cost.usage and claude_code.token.usage of one interval as one entry with the cost Claude Code reported', () => {
@@ -103,8 +106,7 @@ describe("Claude Code's telemetry (code.claude.com/docs/en/monitoring-usage)", (
       attributes: { 'event.name': 'api_request', 'event.timestamp': '2026-11-28T10:15:02.000Z', 'session.id': 'sdk-session', model: 'claude-opus-4-8', cost_usd: 0.25, input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_creation_tokens: 20000, request_id: 'req_sdk' },
     });
     await loggers.forceFlush();
-    const logs = decodeExportRequest('logs', 'protobuf', ProtobufLogsSerializer.serializeRequest(logExporter.getFinishedLogRecords())!);
-    expect(usageFromLogs(logs).sessions).toEqual([
+    expect(readUsage('logs', 'protobuf', ProtobufLogsSerializer.serializeRequest(logExporter.getFinishedLogRecords())!).sessions).toEqual([
       expect.objectContaining({ sessionId: 'sdk-session', entries: [expect.objectContaining({ key: 'r:req_sdk', cost_usd: 0.25, tokens: { prompt: 1000, completion: 500, cache_read: 0, cache_write: 20000 } })] }),
     ]);
 
@@ -119,8 +121,7 @@ describe("Claude Code's telemetry (code.claude.com/docs/en/monitoring-usage)", (
     tokens.add(500, { ...base, type: 'output' });
     tokens.add(20000, { ...base, type: 'cacheCreation' });
     await reader.forceFlush();
-    const metrics = decodeExportRequest('metrics', 'protobuf', ProtobufMetricsSerializer.serializeRequest(metricExporter.getMetrics()[0]!)!);
-    expect(usageFromMetrics(metrics).sessions).toEqual([
+    expect(readUsage('metrics', 'protobuf', ProtobufMetricsSerializer.serializeRequest(metricExporter.getMetrics()[0]!)!).sessions).toEqual([
       expect.objectContaining({ sessionId: 'sdk-session', source: 'telemetry_metric', entries: [expect.objectContaining({ cost_usd: 0.25, tokens: { prompt: 1000, completion: 500, cache_write: 20000 } })] }),
     ]);
     await meters.shutdown();
@@ -144,5 +145,24 @@ describe("Codex's telemetry (openai/codex docs/config.md, Observability and tele
 
   it('leaves events that are not model usage alone', () => {
     expect(usageFromLogs(fixture<LogsRequest>('codex-otlp-logs-tool_result.json'))).toEqual({ sessions: [], items: 1, used: 0, rejected: { count: 0, reasons: [] } });
+  });
+});
+
+describe('what the receiver reads of an export', () => {
+  it.each([
+    ['logs', 'claude-code-otlp-logs-api_request.json'],
+    ['metrics', 'claude-code-otlp-metrics-usage.json'],
+    ['logs', 'codex-otlp-logs-sse_event.json'],
+    ['logs', 'codex-otlp-logs-tool_result.json'],
+  ] as const)('takes the same usage from what it reads of a %s export (%s) as from the whole export, in both encodings', (signal, name) => {
+    const request = fixture<LogsRequest & MetricsRequest>(name);
+    const now = Date.parse('2026-11-29T00:00:00.000Z');
+    for (const [encoding, body] of [
+      ['json', asJson(request)],
+      ['protobuf', encodeExportRequest(signal, request)],
+    ] as const) {
+      const whole = signal === 'logs' ? usageFromLogsExport(decodeExportRequest('logs', encoding, body), now) : usageFromMetricsExport(decodeExportRequest('metrics', encoding, body), now);
+      expect(readUsage(signal, encoding, body, now)).toEqual(whole);
+    }
   });
 });

@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { PayloadOf, UsageSource } from '@warden/contracts';
-import type { AnyValue, KeyValue, LogRecord, LogsRequest, MetricsRequest, NumberDataPoint } from './otlp-request.js';
+import { textOf, type AttributeValue, type Attributes, type LogRecordRead, type LogsExport, type MetricsExport, type ReadScope } from './otlp-export.js';
+import { decodeExportRequest, type Encoding, type Signal } from './otlp-request.js';
+import { isoOf, millisOf, parseTime } from './usage-times.js';
 
 export type UsageEntry = PayloadOf<'usage.reported'>['entries'][number];
 
@@ -23,54 +25,31 @@ export interface UsageReading {
   rejected: { count: number; reasons: string[] };
 }
 
-type Attributes = Map<string, AnyValue>;
-
-function attributesOf(list: KeyValue[] | undefined, base?: Attributes): Attributes {
-  const map: Attributes = base ? new Map(base) : new Map();
-  if (Array.isArray(list)) for (const kv of list) if (kv && typeof kv.key === 'string' && kv.value) map.set(kv.key, kv.value);
-  return map;
+/** A record's or point's attributes, then its resource's: the first that has the key answers. */
+interface Lookup {
+  attributes: Attributes;
+  resource: Attributes;
 }
 
-function text(attrs: Attributes, key: string): string | undefined {
-  const v = attrs.get(key);
-  return v ? valueText(v) : undefined;
+function valueOf(attrs: Lookup, key: string): AttributeValue | undefined {
+  const own = attrs.attributes.get(key);
+  return own !== undefined ? own : attrs.resource.get(key);
 }
 
-/** The value of an AnyValue as text; only the field that was set counts (a decoded message inherits the others' defaults). */
-function valueText(v: AnyValue): string | undefined {
-  if (Object.hasOwn(v, 'stringValue') && typeof v.stringValue === 'string') return v.stringValue;
-  if (Object.hasOwn(v, 'intValue') && v.intValue !== undefined && v.intValue !== null) return String(v.intValue);
-  if (Object.hasOwn(v, 'doubleValue') && typeof v.doubleValue === 'number') return String(v.doubleValue);
-  if (Object.hasOwn(v, 'boolValue') && typeof v.boolValue === 'boolean') return String(v.boolValue);
-  return undefined;
-}
+const text = (attrs: Lookup, key: string): string | undefined => textOf(valueOf(attrs, key));
 
 /** A number attribute, whichever way the agent typed it (Codex sends its counts as strings). */
-function number(attrs: Attributes, key: string): number | undefined {
-  const v = attrs.get(key);
-  if (!v) return undefined;
-  const raw = valueText(v);
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
+function number(attrs: Lookup, key: string): number | undefined {
+  const v = valueOf(attrs, key);
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v !== 'string' || v === '') return undefined;
+  const n = Number(v);
   return Number.isFinite(n) ? n : undefined;
 }
 
 const count = (n: number | undefined) => (n !== undefined && n > 0 ? Math.round(n) : 0);
 
-/** Epoch milliseconds of an OTLP time (nanoseconds, as a number or a decimal string); undefined when absent or zero. */
-function millisOf(nanos: string | number | undefined): number | undefined {
-  if (nanos === undefined || nanos === '' || nanos === 0 || nanos === '0') return undefined;
-  const text = String(nanos);
-  if (!/^\d{1,20}$/.test(text)) return undefined;
-  return text.length > 6 ? Number(text.slice(0, -6)) : 0;
-}
-
-function isoOf(ms: number | undefined, fallback: number): string {
-  const at = ms !== undefined && ms > 0 && ms < 8.64e15 ? ms : fallback;
-  return new Date(at).toISOString();
-}
-
-const digest = (parts: readonly unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
+const digest = (parts: readonly unknown[]) => hash('sha256', JSON.stringify(parts), 'base64url').slice(0, 32);
 
 /** A session id Warden can use as a subject token; undefined otherwise (the usage is then rejected with why). */
 function sessionToken(id: string | undefined): string | undefined {
@@ -79,23 +58,32 @@ function sessionToken(id: string | undefined): string | undefined {
 
 class Collector {
   private readonly bySession = new Map<string, SessionUsage>();
+  private last: SessionUsage | undefined;
   readonly rejected = { count: 0, reasons: new Set<string>() };
   items = 0;
   used = 0;
 
   add(sessionId: string | undefined, agentKind: string, source: UsageSource, entry: UsageEntry, idAttribute: string): void {
-    const session = sessionToken(sessionId);
-    if (!session) {
-      this.reject(sessionId ? `${idAttribute} "${sessionId.slice(0, 64)}" is not a session id Warden can use (letters, digits, _ and -, at most 128)` : `model usage without ${idAttribute}: it cannot be charged to a session`);
+    if (sessionId === undefined) {
+      this.reject(`model usage without ${idAttribute}: it cannot be charged to a session`);
       return;
     }
-    const key = `${agentKind}\u0000${session}\u0000${source}`;
-    let usage = this.bySession.get(key);
+    // An agent's export is mostly one session's: the last one is found without making its key.
+    const last = this.last;
+    let usage = last && last.sessionId === sessionId && last.agentKind === agentKind && last.source === source ? last : undefined;
+    const key = usage ? '' : `${agentKind}\u0000${sessionId}\u0000${source}`;
+    usage ??= this.bySession.get(key);
     if (!usage) {
+      const session = sessionToken(sessionId);
+      if (!session) {
+        this.reject(sessionId ? `${idAttribute} "${sessionId.slice(0, 64)}" is not a session id Warden can use (letters, digits, _ and -, at most 128)` : `model usage without ${idAttribute}: it cannot be charged to a session`);
+        return;
+      }
       usage = { sessionId: session, agentKind, source, entries: [] };
       this.bySession.set(key, usage);
     }
     usage.entries.push(entry);
+    this.last = usage;
     this.used++;
   }
 
@@ -110,9 +98,55 @@ class Collector {
 }
 
 /** Claude Code's token types (`claude_code.token.usage` attribute `type`) as Warden's token fields. */
-const CLAUDE_TOKEN_TYPES: Record<string, keyof UsageEntry['tokens']> = { input: 'prompt', output: 'completion', cacheRead: 'cache_read', cacheCreation: 'cache_write' };
+const CLAUDE_TOKEN_TYPES = new Map<string, keyof UsageEntry['tokens']>([
+  ['input', 'prompt'],
+  ['output', 'completion'],
+  ['cacheRead', 'cache_read'],
+  ['cacheCreation', 'cache_write'],
+]);
 /** Attributes that only describe a point (the session, the token type, the agent's own ids): what remains tells series apart. */
 const NOT_SERIES = new Set(['session.id', 'type', 'user.id', 'user.email', 'user.account_uuid', 'user.account_id', 'organization.id', 'terminal.type', 'app.version', 'app.entrypoint']);
+
+/** The metrics that are model usage. */
+const USAGE_METRICS = new Set(['claude_code.cost.usage', 'claude_code.token.usage']);
+
+/**
+ * What this file reads of an export: of log records (and their resources) the attributes below, every
+ * one that the functions here look up; of metrics, the points of the usage metrics. The rest of an
+ * export is skipped unread (a test holds that reading all of it gives the same usage).
+ */
+export const USAGE_SCOPE: ReadScope = {
+  logAttributes: new Set([
+    'event.name',
+    'event.timestamp',
+    'event.sequence',
+    'event.kind',
+    'service.name',
+    'session.id',
+    'conversation.id',
+    'prompt.id',
+    'request_id',
+    'client_request_id',
+    'model',
+    'slug',
+    'query_source',
+    'cost_usd',
+    'cost_usd_micros',
+    'input_tokens',
+    'output_tokens',
+    'cache_read_tokens',
+    'cache_creation_tokens',
+    'input_token_count',
+    'cached_token_count',
+    'output_token_count',
+  ]),
+  metrics: USAGE_METRICS,
+};
+
+/** The model usage in an export request body (decompressed); throws OtlpInputError when it is not one. */
+export function readUsage(signal: Signal, encoding: Encoding, body: Uint8Array, now = Date.now()): UsageReading {
+  return signal === 'metrics' ? usageFromMetrics(decodeExportRequest('metrics', encoding, body, USAGE_SCOPE), now) : usageFromLogs(decodeExportRequest('logs', encoding, body, USAGE_SCOPE), now);
+}
 
 /**
  * Model usage in a metrics export, per session. Claude Code
@@ -123,61 +157,53 @@ const NOT_SERIES = new Set(['session.id', 'type', 'user.id', 'user.email', 'user
  * A cumulative point is not read (each would count the session's whole usage again): Warden's install
  * asks for delta. Other metrics are not usage and are left alone.
  */
-export function usageFromMetrics(request: MetricsRequest, now = Date.now()): UsageReading {
+export function usageFromMetrics(request: MetricsExport, now = Date.now()): UsageReading {
   const collector = new Collector();
-  interface Group { sessionId?: string; model: string; querySource?: string; at: number; entry: UsageEntry }
+  interface Group { sessionId?: string; entry: UsageEntry }
   const groups = new Map<string, Group>();
-  for (const rm of request.resourceMetrics ?? []) {
-    const resource = attributesOf(rm?.resource?.attributes);
-    for (const sm of rm?.scopeMetrics ?? []) {
-      for (const metric of sm?.metrics ?? []) {
-        const points = metric?.sum?.dataPoints ?? metric?.gauge?.dataPoints ?? [];
-        collector.items += Array.isArray(points) ? points.length : 0;
-        if (metric?.name !== 'claude_code.cost.usage' && metric?.name !== 'claude_code.token.usage') continue;
-        if (!metric.sum || !Array.isArray(metric.sum.dataPoints)) {
-          for (const _ of points) collector.reject(`${metric.name} must be a sum`);
+  for (const metric of request.metrics) {
+    collector.items += metric.kind === 'sum' || metric.kind === 'gauge' ? metric.pointCount : 0;
+    if (!USAGE_METRICS.has(metric.name)) continue;
+    if (metric.kind !== 'sum') {
+      for (let i = 0; i < (metric.kind === 'gauge' ? metric.pointCount : 0); i++) collector.reject(`${metric.name} must be a sum`);
+      continue;
+    }
+    if (metric.temporality === 2) {
+      for (let i = 0; i < metric.pointCount; i++) collector.reject(`${metric.name} is cumulative: Warden reads delta temporality (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=delta, Claude Code's default)`);
+      continue;
+    }
+    for (const point of metric.points ?? []) {
+      const value = point.value;
+      if (!Number.isFinite(value) || value < 0) {
+        collector.reject(`${metric.name}: a point's value is not a non-negative number`);
+        continue;
+      }
+      // One collection ends every instrument's interval at the same moment; their starts may differ (an
+      // instrument's first interval starts when it was first used).
+      const end = point.timeUnixNano || point.startTimeUnixNano || '';
+      const sessionId = text(point, 'session.id');
+      const series = seriesOf(point);
+      const groupKey = `${sessionId}\u0000${series.join('\u0001')}\u0000${end}`;
+      let group = groups.get(groupKey);
+      if (!group) {
+        const model = text(point, 'model') ?? 'unknown';
+        group = {
+          ...(sessionId !== undefined ? { sessionId } : {}),
+          entry: { key: `m:${digest([sessionId, series, end])}`, model, tokens: { prompt: 0, completion: 0 }, at: isoOf(millisOf(point.timeUnixNano), now) },
+        };
+        const querySource = text(point, 'query_source');
+        if (querySource) group.entry.query_source = querySource.slice(0, 64);
+        groups.set(groupKey, group);
+      }
+      if (metric.name === 'claude_code.cost.usage') group.entry.cost_usd = (group.entry.cost_usd ?? 0) + value;
+      else {
+        const type = text(point, 'type') ?? '';
+        const field = CLAUDE_TOKEN_TYPES.get(type);
+        if (!field) {
+          collector.reject(`claude_code.token.usage: unknown token type "${type.slice(0, 32)}"`);
           continue;
         }
-        if (metric.sum.aggregationTemporality === 2) {
-          for (const _ of metric.sum.dataPoints) collector.reject(`${metric.name} is cumulative: Warden reads delta temporality (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=delta, Claude Code's default)`);
-          continue;
-        }
-        for (const point of metric.sum.dataPoints as NumberDataPoint[]) {
-          const attrs = attributesOf(point?.attributes, resource);
-          const value = Number(Object.hasOwn(point ?? {}, 'asDouble') ? point.asDouble : Object.hasOwn(point ?? {}, 'asInt') ? point.asInt : 0);
-          if (!Number.isFinite(value) || value < 0) {
-            collector.reject(`${metric.name}: a point's value is not a non-negative number`);
-            continue;
-          }
-          const model = text(attrs, 'model') ?? 'unknown';
-          const series = [...attrs.entries()].filter(([k]) => !NOT_SERIES.has(k)).map(([k, v]) => `${k}=${valueText(v) ?? ''}`).sort();
-          // One collection ends every instrument's interval at the same moment; their starts may differ (an
-          // instrument's first interval starts when it was first used).
-          const end = String(point.timeUnixNano || point.startTimeUnixNano || '');
-          const sessionId = text(attrs, 'session.id');
-          const groupKey = `${sessionId}\u0000${series.join('\u0001')}\u0000${end}`;
-          let group = groups.get(groupKey);
-          if (!group) {
-            group = {
-              ...(sessionId !== undefined ? { sessionId } : {}),
-              model,
-              at: millisOf(point.timeUnixNano) ?? now,
-              entry: { key: `m:${digest([sessionId, series, end])}`, model, tokens: { prompt: 0, completion: 0 }, at: isoOf(millisOf(point.timeUnixNano), now) },
-            };
-            const querySource = text(attrs, 'query_source');
-            if (querySource) group.entry.query_source = querySource.slice(0, 64);
-            groups.set(groupKey, group);
-          }
-          if (metric.name === 'claude_code.cost.usage') group.entry.cost_usd = (group.entry.cost_usd ?? 0) + value;
-          else {
-            const field = CLAUDE_TOKEN_TYPES[text(attrs, 'type') ?? ''];
-            if (!field) {
-              collector.reject(`claude_code.token.usage: unknown token type "${(text(attrs, 'type') ?? '').slice(0, 32)}"`);
-              continue;
-            }
-            group.entry.tokens[field] = (group.entry.tokens[field] ?? 0) + count(value);
-          }
-        }
+        group.entry.tokens[field] = (group.entry.tokens[field] ?? 0) + count(value);
       }
     }
   }
@@ -185,12 +211,26 @@ export function usageFromMetrics(request: MetricsRequest, now = Date.now()): Usa
   return collector.reading();
 }
 
-/** A log record's event name: `event.name` (Claude Code, Codex), the record's own event name, or its body. */
-function eventNameOf(record: LogRecord): string | undefined {
-  if (Array.isArray(record.attributes)) {
-    for (const kv of record.attributes) if (kv && kv.key === 'event.name' && kv.value) return valueText(kv.value);
+/** What tells a point's series apart: its attributes and its resource's but those that only describe it, as sorted `key=text`. */
+function seriesOf(point: Lookup): string[] {
+  const series: string[] = [];
+  point.resource.texts(NOT_SERIES, point.attributes, series);
+  point.attributes.texts(NOT_SERIES, undefined, series);
+  // Sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a handful, so by insertion.
+  for (let i = 1; i < series.length; i++) {
+    const item = series[i]!;
+    let j = i - 1;
+    for (; j >= 0 && series[j]! > item; j--) series[j + 1] = series[j]!;
+    series[j + 1] = item;
   }
-  return (typeof record.eventName === 'string' && record.eventName ? record.eventName : undefined) ?? (record.body ? valueText(record.body) : undefined);
+  return series;
+}
+
+/** A log record's event name: `event.name` (Claude Code, Codex), the record's own event name, or its body. */
+function eventNameOf(record: LogRecordRead): string | undefined {
+  const named = record.attributes.get('event.name');
+  if (named !== undefined) return textOf(named);
+  return record.eventName || textOf(record.body);
 }
 
 /** The events that carry model usage: Claude Code's api_request (named in full or not), Codex's sse_event. */
@@ -209,34 +249,27 @@ const USAGE_EVENTS = new Set(['claude_code.api_request', 'api_request', 'codex.s
  *   the tokens.
  * Other events are not usage and are left alone.
  */
-export function usageFromLogs(request: LogsRequest, now = Date.now()): UsageReading {
+export function usageFromLogs(request: LogsExport, now = Date.now()): UsageReading {
   const collector = new Collector();
-  for (const rl of request.resourceLogs ?? []) {
-    const resource = attributesOf(rl?.resource?.attributes);
-    for (const sl of rl?.scopeLogs ?? []) {
-      for (const record of sl?.logRecords ?? []) {
-        collector.items++;
-        if (!record || typeof record !== 'object') continue;
-        // Most of an agent's events are not usage: their name is found without reading the rest.
-        const name = eventNameOf(record);
-        if (!USAGE_EVENTS.has(name ?? '')) continue;
-        const attrs = attributesOf(record.attributes, resource);
-        const stamped = Date.parse(text(attrs, 'event.timestamp') ?? '');
-        const at = Number.isFinite(stamped) ? stamped : (millisOf(record.timeUnixNano) ?? millisOf(record.observedTimeUnixNano));
-        if (name === 'claude_code.api_request' || (name === 'api_request' && ((record.body ? valueText(record.body) : undefined) === 'claude_code.api_request' || isClaudeCode(attrs)))) {
-          claudeRequest(collector, attrs, at, now);
-        } else if (name === 'codex.sse_event' && text(attrs, 'event.kind') === 'response.completed') {
-          codexResponse(collector, attrs, record, at, now);
-        }
-      }
+  for (const record of request.records) {
+    collector.items++;
+    // Most of an agent's events are not usage: their name is found without reading the rest.
+    const name = eventNameOf(record);
+    if (name === undefined || !USAGE_EVENTS.has(name)) continue;
+    const stamped = parseTime(text(record, 'event.timestamp'));
+    const at = Number.isFinite(stamped) ? stamped : (millisOf(record.timeUnixNano) ?? millisOf(record.observedTimeUnixNano));
+    if (name === 'claude_code.api_request' || (name === 'api_request' && (textOf(record.body) === 'claude_code.api_request' || isClaudeCode(record)))) {
+      claudeRequest(collector, record, at, now);
+    } else if (name === 'codex.sse_event' && text(record, 'event.kind') === 'response.completed') {
+      codexResponse(collector, record, at, now);
     }
   }
   return collector.reading();
 }
 
-const isClaudeCode = (attrs: Attributes) => /claude[-_]code/.test(text(attrs, 'service.name') ?? '');
+const isClaudeCode = (attrs: Lookup) => /claude[-_]code/.test(text(attrs, 'service.name') ?? '');
 
-function claudeRequest(collector: Collector, attrs: Attributes, at: number | undefined, now: number): void {
+function claudeRequest(collector: Collector, attrs: Lookup, at: number | undefined, now: number): void {
   const model = text(attrs, 'model');
   if (!model) {
     collector.reject('claude_code.api_request without model');
@@ -247,46 +280,41 @@ function claudeRequest(collector: Collector, attrs: Attributes, at: number | und
   const sessionId = text(attrs, 'session.id');
   const requestId = text(attrs, 'request_id') ?? text(attrs, 'client_request_id');
   const key = requestId ? `r:${requestId.slice(0, 200)}` : `e:${digest([sessionId, text(attrs, 'prompt.id'), text(attrs, 'event.sequence'), text(attrs, 'event.timestamp'), model])}`;
-  const querySource = text(attrs, 'query_source');
-  collector.add(
-    sessionId,
-    'claude-code',
-    'telemetry_event',
-    {
-      key,
-      model: model.slice(0, 128),
-      tokens: {
-        prompt: count(number(attrs, 'input_tokens')),
-        completion: count(number(attrs, 'output_tokens')),
-        cache_read: count(number(attrs, 'cache_read_tokens')),
-        cache_write: count(number(attrs, 'cache_creation_tokens')),
-      },
-      ...(cost !== undefined && cost >= 0 ? { cost_usd: cost } : {}),
-      at: isoOf(at, now),
-      ...(querySource ? { query_source: querySource.slice(0, 64) } : {}),
+  const entry: UsageEntry = {
+    key,
+    model: model.slice(0, 128),
+    tokens: {
+      prompt: count(number(attrs, 'input_tokens')),
+      completion: count(number(attrs, 'output_tokens')),
+      cache_read: count(number(attrs, 'cache_read_tokens')),
+      cache_write: count(number(attrs, 'cache_creation_tokens')),
     },
-    'session.id',
-  );
+    at: isoOf(at, now),
+  };
+  if (cost !== undefined && cost >= 0) entry.cost_usd = cost;
+  const querySource = text(attrs, 'query_source');
+  if (querySource) entry.query_source = querySource.slice(0, 64);
+  collector.add(sessionId, 'claude-code', 'telemetry_event', entry, 'session.id');
 }
 
-function codexResponse(collector: Collector, attrs: Attributes, record: LogRecord, at: number | undefined, now: number): void {
-  const model = text(attrs, 'model') ?? text(attrs, 'slug');
+function codexResponse(collector: Collector, record: LogRecordRead, at: number | undefined, now: number): void {
+  const model = text(record, 'model') ?? text(record, 'slug');
   if (!model) {
     collector.reject('codex.sse_event without model');
     return;
   }
-  const input = count(number(attrs, 'input_token_count'));
-  const cached = Math.min(input, count(number(attrs, 'cached_token_count')));
-  const sessionId = text(attrs, 'conversation.id');
+  const input = count(number(record, 'input_token_count'));
+  const cached = Math.min(input, count(number(record, 'cached_token_count')));
+  const sessionId = text(record, 'conversation.id');
   collector.add(
     sessionId,
     'codex',
     'telemetry_event',
     {
       // Codex names no response id in the event: the event's own coordinates identify it.
-      key: `e:${digest([sessionId, text(attrs, 'event.timestamp'), String(record.timeUnixNano ?? ''), model, input, text(attrs, 'output_token_count')])}`,
+      key: `e:${digest([sessionId, text(record, 'event.timestamp'), record.timeUnixNano ?? '', model, input, text(record, 'output_token_count')])}`,
       model: model.slice(0, 128),
-      tokens: { prompt: input - cached, completion: count(number(attrs, 'output_token_count')), cache_read: cached },
+      tokens: { prompt: input - cached, completion: count(number(record, 'output_token_count')), cache_read: cached },
       at: isoOf(at, now),
     },
     'conversation.id',

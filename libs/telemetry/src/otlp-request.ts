@@ -1,12 +1,16 @@
 import protobuf from 'protobufjs';
+import { asBuffer } from './byte-strings.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
+import { OtlpInputError, type LogsExport, type MetricsExport, type ReadScope } from './otlp-export.js';
+import { readLogsJson, readMetricsJson } from './otlp-json.js';
+import { readLogsProtobuf, readMetricsProtobuf } from './otlp-protobuf.js';
 
 /**
- * The parts of OTLP's export requests Warden reads, in OTLP/JSON's field names
- * (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding). A protobuf request is decoded into
- * the same shape, so that one reader serves both encodings. 64-bit integers may be numbers or decimal
- * strings, as OTLP/JSON allows. A field that was not sent may read as its default (inherited, not an own
- * property of a decoded protobuf message): readers test values with `Object.hasOwn` where that matters.
+ * OTLP's export requests in OTLP/JSON's shape and field names
+ * (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding): what exporters send, as tests and
+ * the benchmark write them (encodeExportRequest makes the protobuf of one). 64-bit integers may be
+ * numbers or decimal strings, as OTLP/JSON allows. Warden reads requests with its own readers
+ * (decodeExportRequest), not into this shape.
  */
 export interface AnyValue {
   stringValue?: string;
@@ -65,13 +69,8 @@ export interface LogsRequest {
 export type Signal = 'metrics' | 'logs';
 export type Encoding = 'json' | 'protobuf';
 
-/** A request Warden cannot read, with the reason for the sender. */
-export class OtlpInputError extends Error {}
+export { OtlpInputError };
 
-// 64-bit integers as JavaScript numbers, not Long objects: times are read to the millisecond and counts
-// stay far below 2^53, and an export decodes in a fraction of the time.
-protobuf.util.Long = undefined as unknown as typeof protobuf.util.Long;
-protobuf.configure();
 const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as unknown as protobuf.INamespace);
 const MESSAGES = {
   metrics: {
@@ -84,7 +83,6 @@ const MESSAGES = {
   },
 } as const;
 
-
 /** The encoding of a Content-Type, or undefined for one OTLP/HTTP does not use. */
 export function encodingOf(contentType: string | undefined): Encoding | undefined {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -94,34 +92,22 @@ export function encodingOf(contentType: string | undefined): Encoding | undefine
 }
 
 /**
- * Decodes an export request body (already decompressed): OTLP/JSON, or binary protobuf with the official
- * message definitions. Throws OtlpInputError with what is wrong.
+ * Reads an export request body (already decompressed), OTLP/JSON or binary protobuf, as far as `scope`
+ * asks (all of it by default): the log records or the number data points, with their attributes.
+ * Throws OtlpInputError with what is wrong.
  */
-export function decodeExportRequest(signal: 'metrics', encoding: Encoding, body: Uint8Array): MetricsRequest;
-export function decodeExportRequest(signal: 'logs', encoding: Encoding, body: Uint8Array): LogsRequest;
-export function decodeExportRequest(signal: Signal, encoding: Encoding, body: Uint8Array): MetricsRequest | LogsRequest;
-export function decodeExportRequest(signal: Signal, encoding: Encoding, body: Uint8Array): MetricsRequest | LogsRequest {
-  const list = signal === 'metrics' ? 'resourceMetrics' : 'resourceLogs';
-  let value: unknown;
-  if (encoding === 'json') {
-    try {
-      value = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
-    } catch (error) {
-      throw new OtlpInputError(`the body is not JSON (${(error as Error).message.slice(0, 200)})`);
-    }
-  } else {
-    try {
-      // The decoded message is read as it is: its fields have OTLP/JSON's names (protobuf.js's camel case),
-      // the fields not sent are defaults on its prototype, never its own properties.
-      value = MESSAGES[signal].request.decode(body);
-    } catch (error) {
-      throw new OtlpInputError(`the body is not an OTLP ${signal} export request in protobuf (${(error as Error).message.slice(0, 200)})`);
-    }
+export function decodeExportRequest(signal: 'metrics', encoding: Encoding, body: Uint8Array, scope?: ReadScope): MetricsExport;
+export function decodeExportRequest(signal: 'logs', encoding: Encoding, body: Uint8Array, scope?: ReadScope): LogsExport;
+export function decodeExportRequest(signal: Signal, encoding: Encoding, body: Uint8Array, scope?: ReadScope): MetricsExport | LogsExport;
+export function decodeExportRequest(signal: Signal, encoding: Encoding, body: Uint8Array, scope: ReadScope = {}): MetricsExport | LogsExport {
+  const buf = asBuffer(body);
+  if (encoding === 'json') return signal === 'metrics' ? readMetricsJson(buf, scope) : readLogsJson(buf, scope);
+  try {
+    return signal === 'metrics' ? readMetricsProtobuf(buf, scope) : readLogsProtobuf(buf, scope);
+  } catch (error) {
+    if (!(error instanceof OtlpInputError)) throw error;
+    throw new OtlpInputError(`the body is not an OTLP ${signal} export request in protobuf (${error.message})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OtlpInputError(`an OTLP ${signal} export request is a JSON object with "${list}"`);
-  const items = (value as Record<string, unknown>)[list];
-  if (items !== undefined && !Array.isArray(items)) throw new OtlpInputError(`"${list}" must be a list`);
-  return value as MetricsRequest | LogsRequest;
 }
 
 /** What a receiver answers (ExportMetricsServiceResponse / ExportLogsServiceResponse), with what it rejected. */

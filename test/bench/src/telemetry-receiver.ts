@@ -1,114 +1,88 @@
 // The agents' telemetry receiver (apps/gateway, POST /v1/metrics and /v1/logs), measured on its own:
-//   node test/bench/dist/telemetry-receiver.js [--exports N] [--calls N] [--rate N]
-// 1. In process: the CPU one export of 100 data points costs the receiver (decode, the usage per session,
-//    the usage.reported messages validated), OTLP/JSON and protobuf, against the target of 1 ms.
-// 2. Through the running gateway: its CPU per export (process CPU over many exports), and the HTTP hook's
-//    PreToolUse latency with and without a steady export stream beside it: decisions must not slow down.
+//   node test/bench/dist/telemetry-receiver.js [options]     (--help says what it measures and how)
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { createMessage, validateMessage } from '@warden/contracts';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
-import { decodeExportRequest, encodeExportRequest, usageFromLogs, usageFromMetrics, type LogsRequest, type MetricsRequest } from '@warden/telemetry';
+import { encodeExportRequest, type Encoding, type Signal } from '@warden/telemetry';
 import { cpuSeconds } from './cpu.js';
 import { BenchEnvironment } from './environment.js';
+import { machineInfo } from './machine.js';
+import { UsageError } from './options.js';
 import { Samples, type LatencySummary } from './stats.js';
+import { logsExport, metricsExport, POINTS, receiveExport } from './telemetry-exports.js';
+import { parseTelemetryOptions, TELEMETRY_HELP, type TelemetryBenchOptions } from './telemetry-options.js';
 
 const TARGET_CPU_MS = 1;
-const POINTS = 100;
+const FORMATS = ['logs json', 'logs protobuf', 'metrics json', 'metrics protobuf'] as const;
+type Format = (typeof FORMATS)[number];
 
-const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
-const int = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
-
-/** 100 claude_code.api_request events of one session (a Claude Code process exports its own), in Claude Code's documented shape; export `n` of session n % 10. */
-function logsExport(run: string, n: number): LogsRequest {
-  const now = Date.now();
-  return {
-    resourceLogs: [
-      {
-        resource: { attributes: [str('service.name', 'claude-code'), str('service.version', '2.1.300')] },
-        scopeLogs: [
-          {
-            scope: { name: 'com.anthropic.claude_code.events' },
-            logRecords: Array.from({ length: POINTS }, (_, i) => ({
-              timeUnixNano: `${now + i}000000`,
-              body: { stringValue: 'claude_code.api_request' },
-              attributes: [
-                str('event.name', 'api_request'),
-                str('event.timestamp', new Date(now + i).toISOString()),
-                int('event.sequence', i),
-                str('session.id', `bench-${run}-${n % 10}`),
-                str('prompt.id', '550e8400-e29b-41d4-a716-446655440000'),
-                str('user.id', 'f3a2'),
-                str('terminal.type', 'tmux'),
-                str('model', 'claude-sonnet-4-6'),
-                { key: 'cost_usd', value: { doubleValue: 0.0001 } },
-                int('input_tokens', 1834),
-                int('output_tokens', 212),
-                int('cache_read_tokens', 40211),
-                int('cache_creation_tokens', 0),
-                str('request_id', `req_${run}_${n}_${i}`),
-                str('query_source', 'repl_main_thread'),
-              ],
-            })),
-          },
-        ],
-      },
-    ],
-  };
+interface InProcessFigure {
+  bytes: number;
+  /** CPU ms per export of each run, in order. */
+  runs: number[];
+  median: number;
+  min: number;
+  max: number;
+  met: boolean;
 }
 
-/** 100 points of claude_code.cost.usage and claude_code.token.usage of one session: 20 series (model and attribution) of 5 points. */
-function metricsExport(run: string, n: number): MetricsRequest {
-  const end = Date.now() + n;
-  const point = (session: number, value: Record<string, unknown>, extra: { key: string; value: { stringValue: string } }[] = []) => ({
-    ...value,
-    startTimeUnixNano: `${end - 60_000}000000`,
-    timeUnixNano: `${end}000000`,
-    attributes: [str('session.id', `bench-${run}-m${n % 10}`), str('model', 'claude-sonnet-4-6'), str('query_source', 'main'), str('agent.name', `series-${session}`), ...extra],
-  });
-  const sessions = Array.from({ length: 20 }, (_, s) => s);
-  return {
-    resourceMetrics: [
-      {
-        resource: { attributes: [str('service.name', 'claude-code')] },
-        scopeMetrics: [
-          {
-            scope: { name: 'com.anthropic.claude_code' },
-            metrics: [
-              { name: 'claude_code.cost.usage', unit: 'USD', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: sessions.map((s) => point(s, { asDouble: 0.001 })) } },
-              {
-                name: 'claude_code.token.usage',
-                unit: 'tokens',
-                sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: sessions.flatMap((s) => ['input', 'output', 'cacheRead', 'cacheCreation'].map((type) => point(s, { asInt: '1000' }, [str('type', type)]))) },
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  };
-}
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const load = () => Math.round(loadavg()[0]! * 100) / 100;
 
-/** CPU milliseconds per call of `work`, over `count` calls after a warm-up, in this process. */
+/** CPU milliseconds of this process per call of `work`, over `count` calls. */
 function cpuPerCall(count: number, work: (i: number) => void): number {
-  for (let i = 0; i < Math.min(200, count); i++) work(-1 - i);
   const before = process.cpuUsage();
   for (let i = 0; i < count; i++) work(i);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / count;
 }
 
-/** What the gateway does with an export before publishing: decode, read the usage, build and validate each session's message. */
-function receive(signal: 'logs' | 'metrics', encoding: 'json' | 'protobuf', body: Uint8Array): number {
-  const reading = signal === 'logs' ? usageFromLogs(decodeExportRequest('logs', encoding, body)) : usageFromMetrics(decodeExportRequest('metrics', encoding, body));
-  for (const session of reading.sessions) {
-    const message = createMessage('usage.reported', { agent_id: 'claude-code', session_id: session.sessionId, payload: { source: session.source, agent_kind: session.agentKind, entries: session.entries } });
-    if (!validateMessage(message).ok) throw new Error('an invalid usage.reported');
+/** 1. The receiver's own work on an export, in this process, each format in turn in every run. */
+async function inProcess(options: TelemetryBenchOptions, run: string): Promise<Record<Format, InProcessFigure>> {
+  const logs = Array.from({ length: 10 }, (_, n) => logsExport(run, n));
+  const metrics = Array.from({ length: 10 }, (_, n) => metricsExport(run, n));
+  const json = (r: unknown) => new TextEncoder().encode(JSON.stringify(r));
+  const bodies: Record<Format, Uint8Array[]> = {
+    'logs json': logs.map(json),
+    'logs protobuf': logs.map((r) => encodeExportRequest('logs', r)),
+    'metrics json': metrics.map(json),
+    'metrics protobuf': metrics.map((r) => encodeExportRequest('metrics', r)),
+  };
+  const work = (format: Format) => {
+    const [signal, encoding] = format.split(' ') as [Signal, Encoding];
+    const list = bodies[format];
+    return (i: number) => receiveExport(signal, encoding, list[i % list.length]!);
+  };
+  for (const format of FORMATS) {
+    const used = work(format)(0);
+    if (used !== POINTS && format.startsWith('logs')) throw new Error(`${format}: ${used} of ${POINTS} points read`);
+    cpuPerCall(Math.min(500, options.exports), work(format));
   }
-  return reading.used;
+  const profiler = options.profileDir ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  const runs = Object.fromEntries(FORMATS.map((f) => [f, [] as number[]])) as Record<Format, number[]>;
+  for (let r = 0; r < options.runs; r++) for (const format of FORMATS) runs[format].push(cpuPerCall(options.exports, work(format)));
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    mkdirSync(options.profileDir!, { recursive: true });
+    writeFileSync(join(options.profileDir!, 'telemetry-in-process.cpuprofile'), JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  const figures = {} as Record<Format, InProcessFigure>;
+  for (const format of FORMATS) {
+    const sorted = [...runs[format]].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    figures[format] = { bytes: bodies[format][0]!.byteLength, runs: runs[format].map(round3), median: round3(median), min: round3(sorted[0]!), max: round3(sorted.at(-1)!), met: median <= TARGET_CPU_MS };
+  }
+  return figures;
 }
 
 function post(agent: Agent, url: URL, headers: Record<string, string>, body: string | Uint8Array): Promise<{ status: number; body: string }> {
@@ -139,35 +113,16 @@ async function hookLatency(gatewayUrl: string, authorization: string, run: strin
   return samples.summary();
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { exports: { type: 'string', default: '2000' }, calls: { type: 'string', default: '1000' }, rate: { type: 'string', default: '20' } } });
-  const exports = Number(values.exports);
-  const calls = Number(values.calls);
-  const rate = Number(values.rate);
-  const run = randomBytes(3).toString('hex');
-  const results: Record<string, unknown> = { schema: 'warden-bench-telemetry/1', startedAt: new Date().toISOString(), parameters: { exports, calls, rate, points: POINTS } };
+const CONTENT_TYPES: Record<Encoding, string> = { json: 'application/json', protobuf: 'application/x-protobuf' };
 
-  // 1. In process.
-  const logs = Array.from({ length: 10 }, (_, n) => logsExport(run, n));
-  const metrics = Array.from({ length: 10 }, (_, n) => metricsExport(run, n));
-  const bodies = {
-    'logs json': logs.map((r) => new TextEncoder().encode(JSON.stringify(r))),
-    'logs protobuf': logs.map((r) => encodeExportRequest('logs', r)),
-    'metrics json': metrics.map((r) => new TextEncoder().encode(JSON.stringify(r))),
-    'metrics protobuf': metrics.map((r) => encodeExportRequest('metrics', r)),
-  };
-  const inProcess: Record<string, { cpuMsPerExport: number; bytes: number; met: boolean }> = {};
-  for (const [name, list] of Object.entries(bodies)) {
-    const [signal, encoding] = name.split(' ') as ['logs' | 'metrics', 'json' | 'protobuf'];
-    const used = receive(signal, encoding, list[0]!);
-    if (used !== POINTS && signal === 'logs') throw new Error(`${name}: ${used} of ${POINTS} points read`);
-    const cpu = cpuPerCall(exports, (i) => receive(signal, encoding, list[Math.abs(i) % list.length]!));
-    inProcess[name] = { cpuMsPerExport: cpu, bytes: list[0]!.byteLength, met: cpu <= TARGET_CPU_MS };
-  }
-  results.inProcess = inProcess;
+/** Bodies of `count` logs exports (distinct request ids, so that each is new usage), made before any clock starts. */
+function logsBodies(encoding: Encoding, run: string, count: number): Uint8Array[] {
+  return Array.from({ length: count }, (_, n) => (encoding === 'json' ? new TextEncoder().encode(JSON.stringify(logsExport(run, n))) : encodeExportRequest('logs', logsExport(run, n))));
+}
 
-  // 2. Through the gateway, beside the decision path.
-  const env = new BenchEnvironment({ partitions: 8, agents: 1, logDir: join(WORKSPACE_ROOT, 'test/bench/results/logs-telemetry') });
+/** 2. Through the running gateway, beside the decision path. */
+async function throughGateway(options: TelemetryBenchOptions, run: string): Promise<Record<string, unknown>> {
+  const env = new BenchEnvironment({ partitions: 8, agents: 1, logDir: join(WORKSPACE_ROOT, 'test/bench/results/logs-telemetry'), ...(options.profileDir ? { profileDir: options.profileDir } : {}) });
   try {
     await env.startNats();
     await env.provision();
@@ -175,79 +130,127 @@ async function main(): Promise<void> {
     const gateway = await env.startService('gateway');
     const { agentId, password } = env.agent(0);
     const authorization = `Bearer ${agentId}.${password}`;
-    const quiet = await hookLatency(gateway.url, authorization, run, 'quiet', calls);
-    // A steady stream of exports (protobuf, 100 points each) at `rate` per second while the hooks run again.
-    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
     const logsUrl = new URL(`${gateway.url}/v1/logs`);
+    const quiet = await hookLatency(gateway.url, authorization, run, 'quiet', options.calls);
+
+    // A steady stream of exports (protobuf, 100 points each, each new usage) at `rate` a second while the
+    // hooks run again; each body is made while the one before is sent (a fraction of a millisecond each).
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
     let streaming = true;
     let sent = 0;
-    const cpuBefore = cpuSeconds(gateway.pid!)!;
     const stream = (async () => {
       const started = performance.now();
       while (streaming) {
-        const body = encodeExportRequest('logs', logsExport(`${run}s`, sent));
-        const answer = await post(agent, logsUrl, { 'content-type': 'application/x-protobuf', authorization }, body);
+        const answer = await post(agent, logsUrl, { 'content-type': CONTENT_TYPES.protobuf, authorization }, encodeExportRequest('logs', logsExport(`${run}s`, sent)));
         if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status} ${answer.body}`);
         sent++;
-        const due = started + (sent * 1000) / rate;
-        const wait = due - performance.now();
+        const wait = started + (sent * 1000) / options.rate - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
     })();
     const streamStarted = performance.now();
-    const loaded = await hookLatency(gateway.url, authorization, run, 'loaded', calls);
+    const loaded = await hookLatency(gateway.url, authorization, run, 'loaded', options.calls);
     streaming = false;
     await stream;
     const seconds = (performance.now() - streamStarted) / 1000;
-    // The gateway's CPU over the loaded run covers the hooks too: per export, what it used beyond the quiet run's rate.
-    const cpuAfter = cpuSeconds(gateway.pid!)!;
     agent.destroy();
-    results.gateway = {
+
+    // The gateway's own CPU per export: exports alone, back to back from one client, bodies made beforehand.
+    const idleStart = cpuSeconds(gateway.pid!)!;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleCpuPercent = ((cpuSeconds(gateway.pid!)! - idleStart) / 2) * 100;
+    const perExport: Record<string, { gatewayCpuMsPerExport: number; wallMsPerExport: number; bytes: number }> = {};
+    for (const encoding of ['protobuf', 'json'] as const) {
+      const bodies = logsBodies(encoding, `${run}b${encoding}`, options.burst);
+      const only = new Agent({ keepAlive: true, maxSockets: 1 });
+      const cpuStart = cpuSeconds(gateway.pid!)!;
+      const wallStart = performance.now();
+      for (const body of bodies) {
+        const answer = await post(only, logsUrl, { 'content-type': CONTENT_TYPES[encoding], authorization }, body);
+        if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status} ${answer.body}`);
+      }
+      const wallMs = performance.now() - wallStart;
+      only.destroy();
+      perExport[`logs ${encoding}`] = { gatewayCpuMsPerExport: round3(((cpuSeconds(gateway.pid!)! - cpuStart) * 1000) / bodies.length), wallMsPerExport: round3(wallMs / bodies.length), bytes: bodies[0]!.byteLength };
+    }
+    return {
       exportsSent: sent,
       exportsPerSecond: sent / seconds,
-      gatewayCpuSecondsDuringStream: cpuAfter - cpuBefore,
       hookQuiet: quiet,
       hookWithExports: loaded,
       p50RatioLoadedToQuiet: loaded.p50 / quiet.p50,
       p99RatioLoadedToQuiet: loaded.p99 / quiet.p99,
-    };
-    // The receiver's own cost through HTTP: exports alone, as fast as one client sends them.
-    const only = new Agent({ keepAlive: true, maxSockets: 1 });
-    const cpuStart = cpuSeconds(gateway.pid!)!;
-    const burst = 500;
-    const wallStart = performance.now();
-    for (let i = 0; i < burst; i++) {
-      const answer = await post(only, logsUrl, { 'content-type': 'application/x-protobuf', authorization }, encodeExportRequest('logs', logsExport(`${run}b`, i)));
-      if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status}`);
-    }
-    only.destroy();
-    (results.gateway as Record<string, unknown>).exportOnly = {
-      exports: burst,
-      gatewayCpuMsPerExport: ((cpuSeconds(gateway.pid!)! - cpuStart) * 1000) / burst,
-      wallMsPerExport: (performance.now() - wallStart) / burst,
+      gatewayIdleCpuPercent: Math.round(idleCpuPercent * 100) / 100,
+      perExport,
     };
   } finally {
     await env.stop();
   }
+}
 
-  results.finishedAt = new Date().toISOString();
-  const outDir = join(WORKSPACE_ROOT, 'test/bench/results');
-  mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `bench-telemetry-${String(results.startedAt).replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  const g = results.gateway as { exportsPerSecond: number; hookQuiet: LatencySummary; hookWithExports: LatencySummary; exportOnly: { gatewayCpuMsPerExport: number; wallMsPerExport: number } };
+function report(options: TelemetryBenchOptions, inProcessFigures: Record<Format, InProcessFigure>, gateway: Record<string, unknown> | undefined, loads: [number, number], file: string): string {
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
   const lines = [
-    `T: the telemetry receiver, one export of ${POINTS} data points (target: ≤ ${TARGET_CPU_MS} ms of CPU)`,
-    ...Object.entries(inProcess).map(([name, f]) => `T:   in process, ${name} (${f.bytes} bytes): ${f.cpuMsPerExport.toFixed(3)} ms CPU per export (${f.met ? 'met' : 'NOT met'})`),
-    `T:   through the gateway (HTTP, protobuf, published to JetStream): ${g.exportOnly.gatewayCpuMsPerExport.toFixed(3)} ms of the gateway's CPU and ${g.exportOnly.wallMsPerExport.toFixed(2)} ms wall per export`,
-    `T: the HTTP hook's PreToolUse p50 ${g.hookQuiet.p50.toFixed(2)} ms, p99 ${g.hookQuiet.p99.toFixed(2)} ms alone; p50 ${g.hookWithExports.p50.toFixed(2)} ms, p99 ${g.hookWithExports.p99.toFixed(2)} ms beside ${g.exportsPerSecond.toFixed(1)} exports/s of ${POINTS} points`,
-    `Results: ${file}`,
+    `T: the telemetry receiver, one export of ${POINTS} data points: its own CPU in process (target: <= ${TARGET_CPU_MS} ms), median of ${options.runs} run(s) of ${options.exports} [lowest - highest]`,
+    ...FORMATS.map((format) => {
+      const f = inProcessFigures[format];
+      return `T:   ${format.padEnd(17)} (${kb(f.bytes).padStart(7)}): ${f.median.toFixed(3)} ms CPU per export [${f.min.toFixed(3)} - ${f.max.toFixed(3)}]  ${f.met ? 'met' : 'NOT met'}`;
+    }),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  if (gateway) {
+    const g = gateway as { exportsPerSecond: number; hookQuiet: LatencySummary; hookWithExports: LatencySummary; gatewayIdleCpuPercent: number; perExport: Record<string, { gatewayCpuMsPerExport: number; wallMsPerExport: number }> };
+    for (const [format, f] of Object.entries(g.perExport)) {
+      lines.push(`T:   through the gateway, ${format}: ${f.gatewayCpuMsPerExport.toFixed(3)} ms of the gateway process's CPU per export (HTTP, read, published to JetStream, acknowledged), ${f.wallMsPerExport.toFixed(2)} ms wall`);
+    }
+    lines.push(`T:   the gateway idle: ${g.gatewayIdleCpuPercent}% of a core`);
+    lines.push(
+      `T: the HTTP hook's PreToolUse p50 ${g.hookQuiet.p50.toFixed(2)} ms, p99 ${g.hookQuiet.p99.toFixed(2)} ms alone; p50 ${g.hookWithExports.p50.toFixed(2)} ms, p99 ${g.hookWithExports.p99.toFixed(2)} ms beside ${g.exportsPerSecond.toFixed(1)} exports/s of ${POINTS} points`,
+    );
+  }
+  lines.push(`T: load average ${loads[0]} at the start, ${loads[1]} at the end${options.profileDir ? ' (profiled: the figures include the profiler)' : ''}`);
+  lines.push(`Results: ${file}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<number> {
+  let options: TelemetryBenchOptions | 'help';
+  try {
+    options = parseTelemetryOptions(process.argv.slice(2), WORKSPACE_ROOT);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\nRun with --help for the options.\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${TELEMETRY_HELP}\n`);
+    return 0;
+  }
+  const run = randomBytes(3).toString('hex');
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo(WORKSPACE_ROOT);
+  const figures = await inProcess(options, run);
+  const gateway = options.inProcessOnly ? undefined : await throughGateway(options, run);
+  const loads: [number, number] = [machine.loadAverageAtStart, load()];
+  const results = {
+    schema: 'warden-bench-telemetry/2',
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine,
+    loadAverageAtEnd: loads[1],
+    parameters: { exports: options.exports, runs: options.runs, calls: options.calls, rate: options.rate, burst: options.burst, points: POINTS, profiled: !!options.profileDir },
+    targetCpuMsPerExport: TARGET_CPU_MS,
+    inProcess: figures,
+    ...(gateway ? { gateway } : {}),
+  };
+  mkdirSync(options.outDir, { recursive: true });
+  const file = join(options.outDir, `bench-telemetry-${startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(report(options, figures, gateway, loads, file));
+  return options.strict && FORMATS.some((f) => !figures[f].met) ? 1 : 0;
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (error: Error) => {
     process.stderr.write(`${error.stack ?? error.message}\n`);
     process.exit(1);
