@@ -7,7 +7,7 @@ import { nameMatcher } from '../parsing/name-matcher.js';
 import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';
 import { CustomRuleDefinition } from './custom-rule-definition.js';
 import { compilePolicyCondition, readsSession } from './policy-expression.js';
-import { requiredTextOf } from './pattern-text.js';
+import { regexTester } from './pattern-text.js';
 import type { ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
 
@@ -66,15 +66,6 @@ class RuleCompiler {
   /** One regular expression per list entry, named `match.command_regex[1]` when the field is a list. */
   regexes(value: string | string[], field: string): RegExp[] {
     return Array.isArray(value) ? value.map((p, i) => this.regex(p, `${field}[${i}]`)) : [this.regex(value, field)];
-  }
-
-  /**
-   * A test of a text against a regular expression that first looks for a text every match contains: most
-   * commands lack it, and `includes` costs far less than the expression on a long command.
-   */
-  tester(pattern: RegExp): (text: string) => boolean {
-    const required = requiredTextOf(pattern);
-    return required ? (text) => text.includes(required) && pattern.test(text) : (text) => pattern.test(text);
   }
 
   /** The `command` globs, each with the program it names when it spells one out (`terraform` of `terraform apply*`). */
@@ -181,11 +172,11 @@ class RuleCompiler {
       }
       case 'command_regex': {
         if (match.command_regex === undefined) return null;
-        const tests = this.regexes(match.command_regex, field).map((p) => this.tester(p));
+        const tests = this.regexes(match.command_regex, field).map((p) => regexTester(p));
         return ({ action }) => action.command !== undefined && tests.some((test) => test(action.command!));
       }
       case 'input': {
-        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, test: this.tester(this.regex(pattern, `${field}.${name}`)) }));
+        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, test: regexTester(this.regex(pattern, `${field}.${name}`)) }));
         if (!fields.length) return null;
         return ({ action }) =>
           fields.every(({ name, test }) => {
@@ -257,12 +248,14 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
   // A rule without conditions would match every action or none; either is a mistake.
   if (!given.length && definition.when === undefined) compiler.fail('match', 'a rule needs at least one condition under match, or a when expression');
   const conditions = given.map((key) => compiler.condition(key)).filter((c): c is Condition => c !== null);
-  // The expression after the match conditions: they are cheaper, and most actions fail one of them.
+  // The expression after the match conditions: they are cheaper, and most actions fail one of them; its
+  // prefilter before it, for the same reason.
   const when = compiler.when();
+  if (when?.prefilter.test) conditions.push(when.prefilter.test);
   if (when) conditions.push(when.condition);
   const modification = compiler.modification();
   // The match's needs when it has them, else those the expression spells out.
-  const needs = compiler.needs() ?? when?.needs;
+  const needs = compiler.needs() ?? when?.prefilter.needs;
   const { name, verdict, reason, alternative, factors } = definition;
   const score = definition.score ?? DEFAULT_SCORES[verdict];
   const base: RuleFinding = { rule: name, verdict, score, severity: severityOf(score), factors: factors ?? ['custom_rule'], reason };
