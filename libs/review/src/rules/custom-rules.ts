@@ -26,7 +26,7 @@ export class CustomRuleError extends Error {
 }
 
 /** Score of a finding whose rule gives none. */
-const DEFAULT_SCORES: Record<VerdictKind, number> = { allow: 0.1, warn: 0.5, modify: 0.7, require_approval: 0.8, block: 0.9 };
+export const DEFAULT_SCORES: Record<VerdictKind, number> = { allow: 0.1, warn: 0.5, modify: 0.7, require_approval: 0.8, block: 0.9 };
 const INTENTS = new Set(Object.keys(BASE_RISK));
 const KINDS = new Set<string>(ACTION_KINDS);
 
@@ -308,27 +308,40 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Reads custom rules from a YAML or JSON document: a list of rules, or `{ rules: [...] }`. Each rule is
- * checked against the schema and compiled once, so that a mistake is reported here, with the source,
- * the rule's index and the field, and not when the first action arrives.
+ * The two lists of a policy file (YAML or JSON), not yet checked: its custom rules, and its overrides of
+ * built-in rules (rule-overrides.ts). The document is a list of rules, or `{ rules: [...], overrides: [...] }`
+ * with either list.
  */
-export function loadCustomRules(text: string, format: 'yaml' | 'json', source: string): CustomRuleDefinition[] {
+export function readPolicyDocument(text: string, format: 'yaml' | 'json', source: string): { rules: unknown[]; overrides: unknown[] } {
   let document: unknown;
   try {
     document = format === 'json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new CustomRuleError(source, undefined, undefined, `not valid ${format.toUpperCase()}: ${(error as Error).message}`);
   }
-  if (document === null || document === undefined) return [];
-  let items: unknown[];
-  if (Array.isArray(document)) items = document;
-  else if (isPlainObject(document) && Array.isArray(document['rules'])) {
-    const extra = Object.keys(document).find((key) => key !== 'rules');
-    if (extra !== undefined) throw new CustomRuleError(source, undefined, extra, 'unexpected key (the document holds only "rules")');
-    items = document['rules'];
-  } else {
-    throw new CustomRuleError(source, undefined, undefined, 'expected a list of rules, or an object with a "rules" list');
+  if (document === null || document === undefined) return { rules: [], overrides: [] };
+  if (Array.isArray(document)) return { rules: document, overrides: [] };
+  if (!isPlainObject(document) || (!Array.isArray(document['rules']) && !Array.isArray(document['overrides']))) {
+    throw new CustomRuleError(source, undefined, undefined, 'expected a list of rules, or an object with a "rules" list and/or an "overrides" list');
   }
+  const extra = Object.keys(document).find((key) => key !== 'rules' && key !== 'overrides');
+  if (extra !== undefined) throw new CustomRuleError(source, undefined, extra, 'unexpected key (the document holds only "rules" and "overrides")');
+  const listAt = (key: string): unknown[] => {
+    const value = document[key];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) throw new CustomRuleError(source, undefined, key, 'expected a list');
+    return value;
+  };
+  return { rules: listAt('rules'), overrides: listAt('overrides') };
+}
+
+/**
+ * Reads custom rules from a YAML or JSON document (readPolicyDocument). Each rule is checked against the
+ * schema and compiled once, so that a mistake is reported here, with the source, the rule's index and the
+ * field, and not when the first action arrives.
+ */
+export function loadCustomRules(text: string, format: 'yaml' | 'json', source: string): CustomRuleDefinition[] {
+  const items = readPolicyDocument(text, format, source).rules;
   const names = new Map<string, number>();
   return items.map((item, index) => {
     const named = isPlainObject(item) && typeof item['name'] === 'string' ? ` (${item['name']})` : '';
