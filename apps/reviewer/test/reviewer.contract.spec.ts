@@ -272,6 +272,26 @@ describeServiceContract(
         expect(await migrate()).toMatchObject({ verdict: 'block', rule_hits: expect.arrayContaining(['no_prod_migrations']) });
       });
 
+      it("applies an override of a built-in rule's verdict without a restart, and keeps it when an override is refused", async () => {
+        const rejectedNow = async () => Number(/warden_review_config_reloads_total\{result="rejected",[^}]*\} (\d+)/.exec(await (await fetch(`${harness.service.url}/metrics`)).text())?.[1] ?? 0);
+        const fixtureKey = async () => (await review(newSession(), 'Bash', { command: 'cat /work/shop/test/fixtures/ssh/id_rsa' })).verdict.payload;
+        expect(await fixtureKey()).toMatchObject({ verdict: 'require_approval', rule_hits: expect.arrayContaining(['secret_file_read']) });
+        const fixtures = "- rule: secret_file_read\n  verdict: warn\n  paths: ['**/test/fixtures/**']\n  reason: The keys under test/fixtures are fakes.\n";
+        writeFileSync(rulesPath, `overrides:\n${fixtures}`);
+        const lowered = await eventually('the override applied', fixtureKey, (v) => v.verdict === 'warn');
+        expect(lowered.rule_hits).toContain('secret_file_read');
+        expect(lowered.reasons?.join(' ')).toContain('Policy override: The keys under test/fixtures are fakes.');
+        // A real key is not under the override's paths.
+        expect((await review(newSession(), 'Bash', { command: 'cat /work/shop/deploy/id_rsa' })).verdict.payload.verdict).toBe('require_approval');
+        const rejected = await rejectedNow();
+        // Self-protection cannot be weakened: the file is refused and the running overrides keep deciding.
+        writeFileSync(rulesPath, `overrides:\n${fixtures}- rule: supervision_tampering\n  verdict: "off"\n  agents: [ci-*]\n`);
+        await eventually('the weakening override refused', rejectedNow, (n) => n > rejected);
+        expect(await fixtureKey()).toMatchObject({ verdict: 'warn' });
+        const { verdict } = await review(newSession(), 'Write', { file_path: '/work/shop/.claude/settings.json', content: '{}' });
+        expect(verdict.payload).toMatchObject({ verdict: 'block', rule_hits: expect.arrayContaining(['supervision_tampering']) });
+      });
+
       it('blocks the escalation trap of a known issue from the project knowledge file', async () => {
         const session = newSession();
         await send('session.started', session, started('Make the end-to-end tests pass'));

@@ -21,6 +21,8 @@ import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
 import { compileCustomRule, customRuleSwitches } from './rules/custom-rules.js';
 import type { ReviewRule, RuleContext, RuleFinding } from './rules/review-rule.js';
+import type { RuleOverrideDefinition } from './rules/rule-override-definition.js';
+import { compileRuleOverrides, withOverrides } from './rules/rule-overrides.js';
 import { packSwitches } from './rules/rule-packs.js';
 import { byStrength, RulesEngine, type RuleEvaluation } from './rules/rules-engine.js';
 import type { ReviewRecorder } from './explanation/review-recorder.js';
@@ -49,6 +51,8 @@ export interface StepReviewerOptions {
   extraRules?: readonly CustomRuleDefinition[];
   /** Where extraRules came from, for error messages. */
   extraRulesSource?: string;
+  /** Overrides of built-in rules' verdicts from the same file (rule-overrides.ts); checked again here. */
+  ruleOverrides?: readonly RuleOverrideDefinition[];
   knowledge?: readonly ProjectKnowledge[];
   /** Breaker states and automation levels, fed by the other services. */
   supervision?: SupervisionState;
@@ -143,9 +147,10 @@ export class StepReviewer {
       ...(options.extraRules ?? []).map((d) => compileCustomRule(d, options.extraRulesSource ?? 'custom rules file')),
     ];
     const switches = customRuleSwitches(definitions);
-    this.base = this.profile(undefined, this.settings, custom, switches);
+    const overrides = compileRuleOverrides(options.ruleOverrides ?? [], options.extraRulesSource ?? 'custom rules file');
+    this.base = this.profile(undefined, this.settings, custom, switches, overrides);
     this.profiles = Object.entries(this.settings.pipelines).map(([name, pipeline]) => {
-      const profile = this.profile(name, settingsFor(this.settings, pipeline), custom, switches);
+      const profile = this.profile(name, settingsFor(this.settings, pipeline), custom, switches, overrides);
       const agents = nameMatcher(pipeline.agents ?? []);
       const environments = new Set(pipeline.environments ?? []);
       const kinds = new Set(pipeline.agent_kinds ?? []);
@@ -338,6 +343,7 @@ export class StepReviewer {
     settings: ReviewerSettings,
     custom: readonly ReviewRule[],
     switches: { disabled: string[]; shadow: string[] },
+    overrides: ReturnType<typeof compileRuleOverrides>,
   ): ReviewProfile {
     // Rules switched off or to shadow in their own definition, plus those the settings name.
     const packs = packSwitches(settings.rules.packs as Partial<Record<string, { enabled?: boolean; shadow?: boolean }>>);
@@ -346,7 +352,7 @@ export class StepReviewer {
     return {
       name,
       settings,
-      rules: new RulesEngine(RulesEngine.select(settings.rules.builtin, [...custom]), { disabled, shadow }),
+      rules: new RulesEngine(withOverrides(RulesEngine.select(settings.rules.builtin, [...custom]), overrides), { disabled, shadow }),
       supervisor: new ToolSupervisor(undefined, { disabled, shadow }),
       risk: new RiskCalculator(settings.risk),
       decisions: new DecisionEngine({ risk: settings.risk, rationality: settings.rationality }),

@@ -11,7 +11,7 @@ import { gateOutcome } from './gate-decision.js';
 /** Everything Warden judges a session with, in one process: the four services' settings. */
 export interface WardenSettings {
   /** The review configuration with its custom rules and knowledge files, as the reviewer reads them. */
-  reviewer: Pick<ReviewSources, 'settings' | 'extraRules' | 'knowledge'> & { extraRulesSource?: string };
+  reviewer: Pick<ReviewSources, 'settings' | 'extraRules' | 'knowledge'> & Partial<Pick<ReviewSources, 'ruleOverrides'>> & { extraRulesSource?: string };
   breakers: BreakerSettings;
   patterns: PatternSettings;
   patternKnowledge: readonly ProjectKnowledge[];

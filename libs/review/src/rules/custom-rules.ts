@@ -7,7 +7,7 @@ import { nameMatcher } from '../parsing/name-matcher.js';
 import { fieldText, simpleCommands, simpleCommandsNamed } from './action-text.js';
 import { CustomRuleDefinition } from './custom-rule-definition.js';
 import { compilePolicyCondition, readsSession } from './policy-expression.js';
-import { requiredTextOf } from './pattern-text.js';
+import { regexTester } from './pattern-text.js';
 import { explainPolicyExpression } from './policy-expression-parts.js';
 import type { ConditionValue, ReviewRule, RuleContext, RuleFinding, RuleNeeds } from './review-rule.js';
 import { severityOf } from './rule-severity.js';
@@ -27,7 +27,7 @@ export class CustomRuleError extends Error {
 }
 
 /** Score of a finding whose rule gives none. */
-const DEFAULT_SCORES: Record<VerdictKind, number> = { allow: 0.1, warn: 0.5, modify: 0.7, require_approval: 0.8, block: 0.9 };
+export const DEFAULT_SCORES: Record<VerdictKind, number> = { allow: 0.1, warn: 0.5, modify: 0.7, require_approval: 0.8, block: 0.9 };
 const INTENTS = new Set(Object.keys(BASE_RISK));
 const KINDS = new Set<string>(ACTION_KINDS);
 
@@ -67,15 +67,6 @@ class RuleCompiler {
   /** One regular expression per list entry, named `match.command_regex[1]` when the field is a list. */
   regexes(value: string | string[], field: string): RegExp[] {
     return Array.isArray(value) ? value.map((p, i) => this.regex(p, `${field}[${i}]`)) : [this.regex(value, field)];
-  }
-
-  /**
-   * A test of a text against a regular expression that first looks for a text every match contains: most
-   * commands lack it, and `includes` costs far less than the expression on a long command.
-   */
-  tester(pattern: RegExp): (text: string) => boolean {
-    const required = requiredTextOf(pattern);
-    return required ? (text) => text.includes(required) && pattern.test(text) : (text) => pattern.test(text);
   }
 
   /** The `command` globs, each with the program it names when it spells one out (`terraform` of `terraform apply*`). */
@@ -182,11 +173,11 @@ class RuleCompiler {
       }
       case 'command_regex': {
         if (match.command_regex === undefined) return null;
-        const tests = this.regexes(match.command_regex, field).map((p) => this.tester(p));
+        const tests = this.regexes(match.command_regex, field).map((p) => regexTester(p));
         return ({ action }) => action.command !== undefined && tests.some((test) => test(action.command!));
       }
       case 'input': {
-        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, test: this.tester(this.regex(pattern, `${field}.${name}`)) }));
+        const fields = Object.entries(match.input ?? {}).map(([name, pattern]) => ({ name, test: regexTester(this.regex(pattern, `${field}.${name}`)) }));
         if (!fields.length) return null;
         return ({ action }) =>
           fields.every(({ name, test }) => {
@@ -259,12 +250,14 @@ export function compileCustomRule(definition: CustomRuleDefinition, source: stri
   if (!given.length && definition.when === undefined) compiler.fail('match', 'a rule needs at least one condition under match, or a when expression');
   const named = given.map((key) => ({ key, test: compiler.condition(key) })).filter((c): c is { key: keyof Match; test: Condition } => c.test !== null);
   const conditions = named.map((c) => c.test);
-  // The expression after the match conditions: they are cheaper, and most actions fail one of them.
+  // The expression after the match conditions: they are cheaper, and most actions fail one of them; its
+  // prefilter before it, for the same reason.
   const when = compiler.when();
+  if (when?.prefilter.test) conditions.push(when.prefilter.test);
   if (when) conditions.push(when.condition);
   const modification = compiler.modification();
   // The match's needs when it has them, else those the expression spells out.
-  const needs = compiler.needs() ?? when?.needs;
+  const needs = compiler.needs() ?? when?.prefilter.needs;
   const { name, verdict, reason, alternative, factors } = definition;
   const score = definition.score ?? DEFAULT_SCORES[verdict];
   const base: RuleFinding = { rule: name, verdict, score, severity: severityOf(score), factors: factors ?? ['custom_rule'], reason };
@@ -322,27 +315,40 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Reads custom rules from a YAML or JSON document: a list of rules, or `{ rules: [...] }`. Each rule is
- * checked against the schema and compiled once, so that a mistake is reported here, with the source,
- * the rule's index and the field, and not when the first action arrives.
+ * The two lists of a policy file (YAML or JSON), not yet checked: its custom rules, and its overrides of
+ * built-in rules (rule-overrides.ts). The document is a list of rules, or `{ rules: [...], overrides: [...] }`
+ * with either list.
  */
-export function loadCustomRules(text: string, format: 'yaml' | 'json', source: string): CustomRuleDefinition[] {
+export function readPolicyDocument(text: string, format: 'yaml' | 'json', source: string): { rules: unknown[]; overrides: unknown[] } {
   let document: unknown;
   try {
     document = format === 'json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new CustomRuleError(source, undefined, undefined, `not valid ${format.toUpperCase()}: ${(error as Error).message}`);
   }
-  if (document === null || document === undefined) return [];
-  let items: unknown[];
-  if (Array.isArray(document)) items = document;
-  else if (isPlainObject(document) && Array.isArray(document['rules'])) {
-    const extra = Object.keys(document).find((key) => key !== 'rules');
-    if (extra !== undefined) throw new CustomRuleError(source, undefined, extra, 'unexpected key (the document holds only "rules")');
-    items = document['rules'];
-  } else {
-    throw new CustomRuleError(source, undefined, undefined, 'expected a list of rules, or an object with a "rules" list');
+  if (document === null || document === undefined) return { rules: [], overrides: [] };
+  if (Array.isArray(document)) return { rules: document, overrides: [] };
+  if (!isPlainObject(document) || (!Array.isArray(document['rules']) && !Array.isArray(document['overrides']))) {
+    throw new CustomRuleError(source, undefined, undefined, 'expected a list of rules, or an object with a "rules" list and/or an "overrides" list');
   }
+  const extra = Object.keys(document).find((key) => key !== 'rules' && key !== 'overrides');
+  if (extra !== undefined) throw new CustomRuleError(source, undefined, extra, 'unexpected key (the document holds only "rules" and "overrides")');
+  const listAt = (key: string): unknown[] => {
+    const value = document[key];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) throw new CustomRuleError(source, undefined, key, 'expected a list');
+    return value;
+  };
+  return { rules: listAt('rules'), overrides: listAt('overrides') };
+}
+
+/**
+ * Reads custom rules from a YAML or JSON document (readPolicyDocument). Each rule is checked against the
+ * schema and compiled once, so that a mistake is reported here, with the source, the rule's index and the
+ * field, and not when the first action arrives.
+ */
+export function loadCustomRules(text: string, format: 'yaml' | 'json', source: string): CustomRuleDefinition[] {
+  const items = readPolicyDocument(text, format, source).rules;
   const names = new Map<string, number>();
   return items.map((item, index) => {
     const named = isPlainObject(item) && typeof item['name'] === 'string' ? ` (${item['name']})` : '';

@@ -72,8 +72,9 @@ describe('custom rules with a CEL condition (when)', () => {
     const needing = when('session.failures >= 0 && action.commands.exists(c, c.args.size() > 1 && "kubectl" == c.program)');
     expect(needing.needs).toEqual({ commands: ['kubectl'] });
     expect(needing.evaluate(bash('/usr/local/bin/kubectl delete pod x'))).not.toBeNull();
+    // Either program: the rule is looked at for actions that run one of them.
+    expect(when('action.commands.exists(c, c.program == "kubectl" || c.program == "helm")').needs).toEqual({ commands: ['kubectl', 'helm'] });
     // Not spelt out where it must hold: no needs, the rule is looked at for every action.
-    expect(when('action.commands.exists(c, c.program == "kubectl" || c.program == "helm")').needs).toBeUndefined();
     expect(when('action.commands.exists(c, c.program == "kubectl") || action.command == ""').needs).toBeUndefined();
     expect(when('!action.commands.exists(c, c.program == "kubectl")').needs).toBeUndefined();
   });

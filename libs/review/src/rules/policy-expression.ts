@@ -1,6 +1,8 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
-import { pathMatcher, readToolCall, type PathMatcher } from '@warden/actions';
-import { redactText } from '@warden/secrets';
+import { readToolCall } from '@warden/actions';
+import { DerivedValue } from '../derived-value.js';
+import { globMatches, isInside, secretLike } from './policy-functions.js';
+import { policyPrefilter, type PolicyPrefilter } from './policy-prefilter.js';
 import type { RuleContext } from './review-rule.js';
 
 /**
@@ -64,31 +66,18 @@ export interface PolicyCommand {
 
 const COMMAND_SCHEMA = { program: 'string', args: 'list<string>', remote: 'string', privileged: 'bool', nested: 'bool', background: 'bool' };
 
-const GLOBS = new Map<string, PathMatcher>();
-const MAX_CACHED_GLOBS = 1_000;
-
-function globMatches(path: string, glob: string): boolean {
-  let matcher = GLOBS.get(glob);
-  if (!matcher) {
-    if (GLOBS.size >= MAX_CACHED_GLOBS) GLOBS.clear();
-    matcher = pathMatcher([glob]);
-    GLOBS.set(glob, matcher);
-  }
-  return matcher(path);
-}
-
 const LIMITS = { maxAstNodes: 2_000, maxDepth: 64 };
 
 /** The functions CEL's own library lacks. */
 function withPolicyFunctions(environment: Environment): Environment {
   return environment
-    .registerFunction('glob(string, string): bool', (path: string, glob: string) => globMatches(path, glob), {
+    .registerFunction('glob(string, string): bool', globMatches, {
       description: "Whether a path matches a glob (`**/migrations/**`, `~/.ssh/*`), as the rules' path conditions match.",
     })
-    .registerFunction('inside(string, string): bool', (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`), {
+    .registerFunction('inside(string, string): bool', isInside, {
       description: 'Whether a path is a directory or lies inside it.',
     })
-    .registerFunction('secret_like(string): bool', (text: string) => redactText(text).value !== text, {
+    .registerFunction('secret_like(string): bool', secretLike, {
       description: 'Whether a text holds something shaped like a secret (an API key, a token, a private key).',
     });
 }
@@ -145,42 +134,6 @@ export class PolicyExpressionError extends Error {
 
 export type PolicyCondition = (context: RuleContext) => boolean;
 
-/** A node of cel-js's syntax tree, as far as commandsNeeded reads it. */
-interface CelNode {
-  op: string;
-  args: unknown;
-}
-const isNode = (value: unknown): value is CelNode => typeof value === 'object' && value !== null && typeof (value as CelNode).op === 'string';
-const conjuncts = (node: CelNode): CelNode[] => (node.op === '&&' && Array.isArray(node.args) ? node.args.filter(isNode).flatMap(conjuncts) : [node]);
-/** `<name>.<field>` */
-const isField = (node: unknown, name: string, field: string): boolean =>
-  isNode(node) && node.op === '.' && Array.isArray(node.args) && isNode(node.args[0]) && node.args[0].op === 'id' && node.args[0].args === name && node.args[1] === field;
-const stringValue = (node: unknown): string | undefined => (isNode(node) && node.op === 'value' && typeof node.args === 'string' ? node.args : undefined);
-
-/**
- * The programs an expression needs a simple command of, when it says so in a way that holds whatever else
- * it says: one of its top-level conditions (joined by &&) is `action.commands.exists(c, …)` whose own
- * top-level conditions hold `c.program == "name"`. The reviewer then evaluates it only for actions that
- * run that program, as it does for a `command` glob that names one.
- */
-function commandsNeeded(ast: unknown): string[] | undefined {
-  if (!isNode(ast)) return undefined;
-  for (const condition of conjuncts(ast)) {
-    if (condition.op !== 'rcall' || !Array.isArray(condition.args)) continue;
-    const [name, target, macro] = condition.args as [unknown, unknown, unknown];
-    if (name !== 'exists' || !isField(target, 'action', 'commands') || !Array.isArray(macro)) continue;
-    const [variable, body] = macro as [unknown, unknown];
-    if (!isNode(variable) || variable.op !== 'id' || typeof variable.args !== 'string' || !isNode(body)) continue;
-    for (const part of conjuncts(body)) {
-      if (part.op !== '==' || !Array.isArray(part.args)) continue;
-      const [left, right] = part.args as [unknown, unknown];
-      const program = isField(left, variable.args, 'program') ? stringValue(right) : isField(right, variable.args, 'program') ? stringValue(left) : undefined;
-      if (program) return [program];
-    }
-  }
-  return undefined;
-}
-
 /** Whether an expression reads what depends on the session (its facts, or the session's scope). */
 export function readsSession(expression: string): boolean {
   return /\b(?:session|agent)\b|\.outside\b/.test(expression);
@@ -189,10 +142,11 @@ export function readsSession(expression: string): boolean {
 /**
  * Compiles a `when` expression once: a syntax error, an unknown variable or field, or a result that is not
  * a bool throws a PolicyExpressionError. The condition it returns is false when the expression fails on an
- * action (a division by zero, an index out of range): a rule that cannot say does not fire. `needs`: the
- * programs it cannot hold without (commandsNeeded).
+ * action (a division by zero, an index out of range): a rule that cannot say does not fire. `prefilter`:
+ * what its syntax tells of the actions it cannot be true for (policy-prefilter.ts), for the rule to look
+ * at before the condition and for the engine's index.
  */
-export function compilePolicyCondition(expression: string): { condition: PolicyCondition; needs?: { commands: string[] } } {
+export function compilePolicyCondition(expression: string): { condition: PolicyCondition; prefilter: PolicyPrefilter } {
   const checked = CHECKING.check(expression);
   if (!checked.valid) throw new PolicyExpressionError(checked.error?.message ?? 'not a valid CEL expression');
   if (checked.type !== 'bool') throw new PolicyExpressionError(`the expression gives ${checked.type}; a condition must give bool`);
@@ -204,8 +158,7 @@ export function compilePolicyCondition(expression: string): { condition: PolicyC
       return false;
     }
   };
-  const commands = commandsNeeded(evaluate.ast);
-  return commands ? { condition, needs: { commands } } : { condition };
+  return { condition, prefilter: policyPrefilter(evaluate.ast) };
 }
 
 /**
@@ -223,48 +176,48 @@ function jsonCopy(input: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
-const FACTS = new WeakMap<RuleContext, PolicyFacts>();
-const ACTION_FACTS = new WeakMap<RuleContext['action'], Omit<PolicyFacts['action'], 'outside'>>();
+type ActionFacts = Omit<PolicyFacts['action'], 'outside'>;
 
 /**
- * The facts of one review, made once for all the rules that ask (the action's part once per action). What
- * costs more than it reads (the input's copy, the paths outside, the failures in a row, the patterns) is
- * worked out when an expression first reads it.
+ * The action's part of the facts, made once per action and kept on it (not in a WeakMap: see DerivedValue).
+ * What costs more than it reads (the input's copy) is made when an expression first reads it.
  */
-export function policyFacts(context: RuleContext): PolicyFacts {
-  const known = FACTS.get(context);
-  if (known) return known;
-  const { action, session } = context;
-  let own = ACTION_FACTS.get(action);
-  if (!own) {
-    let input: Record<string, unknown> | undefined;
-    own = {
-      tool: action.tool,
-      tool_kind: readToolCall(action.tool, action.input).kind,
-      kind: action.kind,
-      intents: list(action.intents),
-      command: action.command ?? '',
-      commands: Array.from(action.segments, (s) => ({
-        program: s.name,
-        args: list(s.argv).slice(1),
-        remote: s.remoteHost ?? '',
-        privileged: s.privileged,
-        nested: s.nested,
-        background: s.background,
-      })),
-      paths: list(action.paths),
-      written: list(action.writtenPaths),
-      urls: list(action.urls),
-      packages: list(action.packages),
-      privileged: action.privileged,
-      cwd: action.cwd ?? '',
-      get input() {
-        return (input ??= jsonCopy(action.input));
-      },
-    };
-    ACTION_FACTS.set(action, own);
-  }
-  const shared = own;
+const ACTION_FACTS = new DerivedValue((action: RuleContext['action']): ActionFacts => {
+  let input: Record<string, unknown> | undefined;
+  return {
+    tool: action.tool,
+    tool_kind: readToolCall(action.tool, action.input).kind,
+    kind: action.kind,
+    intents: list(action.intents),
+    command: action.command ?? '',
+    commands: Array.from(action.segments, (s) => ({
+      program: s.name,
+      args: list(s.argv).slice(1),
+      remote: s.remoteHost ?? '',
+      privileged: s.privileged,
+      nested: s.nested,
+      background: s.background,
+    })),
+    paths: list(action.paths),
+    written: list(action.writtenPaths),
+    urls: list(action.urls),
+    packages: list(action.packages),
+    privileged: action.privileged,
+    cwd: action.cwd ?? '',
+    get input() {
+      return (input ??= jsonCopy(action.input));
+    },
+  };
+});
+
+/**
+ * The facts of one review, made once for all the rules that ask and only when one does (most rules'
+ * prefilter turns the action away first). What costs more than it reads (the paths outside, the failures
+ * in a row, the patterns) is worked out when an expression first reads it.
+ */
+const REVIEW_FACTS = new DerivedValue((context: RuleContext): PolicyFacts => {
+  const { session } = context;
+  const shared = ACTION_FACTS.of(context.action);
   let outside: string[] | undefined;
   // CEL reads own properties only: the action's are copied one by one (its input's getter not run).
   const actionFacts: PolicyFacts['action'] = {
@@ -289,7 +242,7 @@ export function policyFacts(context: RuleContext): PolicyFacts {
   };
   let inARow: bigint | undefined;
   let patterns: string[] | undefined;
-  const facts: PolicyFacts = {
+  return {
     action: actionFacts,
     agent: { id: session.agentId, kind: session.context.agentKind ?? '' },
     session: {
@@ -306,8 +259,11 @@ export function policyFacts(context: RuleContext): PolicyFacts {
       },
     },
   };
-  FACTS.set(context, facts);
-  return facts;
+});
+
+/** The facts of one review (see REVIEW_FACTS). */
+export function policyFacts(context: RuleContext): PolicyFacts {
+  return REVIEW_FACTS.of(context);
 }
 
 /** Errors in a row at the end of the session's outcomes (actions still waiting for theirs are passed over). */

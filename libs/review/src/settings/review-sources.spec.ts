@@ -18,10 +18,11 @@ describe('readReviewSources', () => {
     reviewer.startSession(address, { context: { cwd: '/work/app', expected_paths: ['/work/app/**'] } });
     const install = reviewer.review({ action_id: 'a1', kind: 'tool_use', tool: 'Bash', input: { command: 'npm install left-pad' } }, address);
     expect(install.verdict).toMatchObject({ verdict: 'modify', modified_input: { command: 'npm install --ignore-scripts left-pad' } });
+    expect(sources.ruleOverrides.map((o) => o.rule)).toEqual(['secret_file_read', 'secret_file_write', 'database_destruction']);
   });
 
   it('uses the defaults without a configuration file', () => {
-    expect(readReviewSources(undefined, read)).toEqual({ settings: {}, extraRules: [], knowledge: [], files: [] });
+    expect(readReviewSources(undefined, read)).toEqual({ settings: {}, extraRules: [], ruleOverrides: [], knowledge: [], files: [] });
   });
 
   it('names the file and the problem when a file does not load', () => {

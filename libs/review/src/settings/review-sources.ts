@@ -3,12 +3,16 @@ import { knowledgeFormatOf, parseProjectKnowledge, type ProjectKnowledge } from 
 import { parseSettingsText, settingsFormatOf, settingsSection } from '@warden/settings';
 import type { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
 import { loadCustomRules } from '../rules/custom-rules.js';
+import type { RuleOverrideDefinition } from '../rules/rule-override-definition.js';
+import { loadRuleOverrides } from '../rules/rule-overrides.js';
 
 /** Everything the step reviewer is built from, read from disk. */
 export interface ReviewSources {
   settings: unknown;
   extraRules: CustomRuleDefinition[];
   extraRulesSource?: string;
+  /** Overrides of built-in rules from the same file. */
+  ruleOverrides: RuleOverrideDefinition[];
   knowledge: ProjectKnowledge[];
   /** Every file read, to watch for changes. */
   files: string[];
@@ -23,20 +27,22 @@ export type ReadText = (path: string) => string;
  * Throws with the file and the problem when anything is missing or malformed.
  */
 export function readReviewSources(configPath: string | undefined, read: ReadText): ReviewSources {
-  if (!configPath) return { settings: {}, extraRules: [], knowledge: [], files: [] };
+  if (!configPath) return { settings: {}, extraRules: [], ruleOverrides: [], knowledge: [], files: [] };
   const path = resolve(configPath);
   const document = parseSettingsText(read(path), path);
   const root = settingsSection(document, 'step_reviewer');
   const base = dirname(path);
   const relative = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
   const files = [path];
-  const sources: ReviewSources = { settings: document, extraRules: [], knowledge: [], files };
+  const sources: ReviewSources = { settings: document, extraRules: [], ruleOverrides: [], knowledge: [], files };
 
   const rules = (root as { rules?: { custom_rules_path?: unknown } }).rules;
   if (typeof rules?.custom_rules_path === 'string') {
     const rulesPath = relative(rules.custom_rules_path);
     files.push(rulesPath);
-    sources.extraRules = loadCustomRules(read(rulesPath), settingsFormatOf(rulesPath), rulesPath);
+    const text = read(rulesPath);
+    sources.extraRules = loadCustomRules(text, settingsFormatOf(rulesPath), rulesPath);
+    sources.ruleOverrides = loadRuleOverrides(text, settingsFormatOf(rulesPath), rulesPath);
     sources.extraRulesSource = rulesPath;
   }
   const knowledge = (root as { knowledge?: { files?: unknown } }).knowledge;
