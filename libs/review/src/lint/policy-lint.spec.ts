@@ -255,6 +255,30 @@ describe('lintPolicy: rules shadowed by an earlier one with the same verdict', (
   });
 });
 
+describe('lintPolicy: overrides of built-in rules', () => {
+  it('checks each override beside the rules as the reviewer does, and names the one that is wrong', () => {
+    const findings = lintPolicy(
+      CONFIG,
+      files({
+        [CONFIG]: 'rules:\n  custom_rules_path: rules.yaml\n',
+        [RULES]: [
+          'rules: []',
+          'overrides:',
+          '- { rule: secret_file_read, verdict: warn, paths: ["**/fixtures/**"] }',
+          '- { rule: no_such_rule, verdict: warn }',
+          '- { rule: secret_file_write, verdict: maybe }',
+        ].join('\n'),
+      }),
+    );
+    expect(findings.map((f) => [f.code, f.file, f.line])).toEqual([
+      ['invalid', RULES, 4],
+      ['invalid', RULES, 5],
+    ]);
+    expect(findings[0]!.message).toMatch(/overrides\[1\] \(no_such_rule\)/);
+    expect(findings[1]!.message).toMatch(/overrides\[2\] \(secret_file_write\)/);
+  });
+});
+
 describe('lintPolicy: a clean policy', () => {
   it("finds nothing in the project's example policy (deploy/reviewer)", () => {
     const policy = fileURLToPath(new URL('../../../../deploy/reviewer/reviewer.yaml', import.meta.url));

@@ -4,6 +4,7 @@ import { Compile, type Validator } from 'typebox/compile';
 import { BUILT_IN_RULES } from '../rules/built-in-rules.js';
 import { CustomRuleDefinition } from '../rules/custom-rule-definition.js';
 import { compileCustomRule, CustomRuleError } from '../rules/custom-rules.js';
+import { compileRuleOverrides, RuleOverrideError } from '../rules/rule-overrides.js';
 import type { ReadText } from '../settings/review-sources.js';
 import { DEFAULT_REVIEWER_SETTINGS, resolveSettings, ReviewerSettingsSchema } from '../settings/reviewer-settings.js';
 import { VALIDATOR_IDS } from '../validation/tool-supervisor.js';
@@ -144,13 +145,35 @@ function lintShadowing(rules: readonly LintedRule[]): void {
   });
 }
 
-/** Reads a rules document (a list, or `{rules: [...]}`) and lints its rules; a document of another shape is an error. */
+const RULES_FILE_KEYS = ['rules', 'overrides'];
+
+/** Each override of built-in rules, checked as the reviewer checks it when it loads the file. */
+function lintOverrides(overrides: unknown, lint: FileLint): void {
+  if (overrides === undefined) return;
+  if (!Array.isArray(overrides)) {
+    lint.report('invalid', ['overrides'], 'overrides must be a list');
+    return;
+  }
+  overrides.forEach((override, i) => {
+    try {
+      compileRuleOverrides([override], lint.file);
+    } catch (error) {
+      if (!(error instanceof RuleOverrideError)) throw error;
+      lint.report('invalid', ['overrides', i], error.message.replace('overrides[0]', `overrides[${i}]`));
+    }
+  });
+}
+
+/** Reads a rules document (a list, or `{rules: [...], overrides: [...]}`) and lints its rules; a document of another shape is an error. */
 function rulesOf(lint: FileLint): { items: unknown[]; path: DocumentPath } | undefined {
   const { value } = lint.document;
   if (value === null || value === undefined) return { items: [], path: [] };
   if (Array.isArray(value)) return { items: value, path: [] };
   if (isSettingsMapping(value) && Array.isArray(value['rules'])) {
-    for (const key of Object.keys(value)) if (key !== 'rules') lint.report('unknown_field', [key], `unknown field "${key}": a rules file holds only "rules"`);
+    for (const key of Object.keys(value)) {
+      if (!RULES_FILE_KEYS.includes(key)) lint.report('unknown_field', [key], `unknown field "${key}": a rules file holds only "rules" and "overrides"`);
+    }
+    lintOverrides(value['overrides'], lint);
     return { items: value['rules'], path: ['rules'] };
   }
   lint.report('invalid', [], 'expected a list of rules, or an object with a "rules" list');
@@ -168,7 +191,7 @@ function parsed(file: string, text: string, findings: LintFinding[]): FileLint |
 /** Whether a document is a rules file rather than a reviewer configuration. */
 export function isRulesDocument(text: string): boolean {
   const { value } = new PlacedDocument(text);
-  return Array.isArray(value) || (isSettingsMapping(value) && Array.isArray(value['rules']) && Object.keys(value).length === 1);
+  return Array.isArray(value) || (isSettingsMapping(value) && Array.isArray(value['rules']) && Object.keys(value).every((key) => RULES_FILE_KEYS.includes(key)));
 }
 
 /** Findings in the order of the files, then of their lines. */
