@@ -411,7 +411,11 @@ export class StepReviewer {
   }
 
   private ruleContext(action: ParsedAction, session: ReviewSession, scope: SessionScope): RuleContext {
-    return { action, session, limits: { maxFileOperations: scope.profile.settings.limits.max_file_operations }, inScope: scope.inScope };
+    const context: RuleContext = { action, session, limits: { maxFileOperations: scope.profile.settings.limits.max_file_operations }, inScope: scope.inScope };
+    const { supervision } = scope.profile.settings;
+    const level = supervision.ladder ? (this.supervision.levelOf(session.agentId) ?? supervision.default_level ?? undefined) : undefined;
+    if (level !== undefined) context.agentLevel = level;
+    return context;
   }
 
   /** In async mode nothing is held; in blocking mode an action below the async threshold proceeds, its findings advisory. */

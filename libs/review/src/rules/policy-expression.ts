@@ -35,7 +35,12 @@ export interface PolicyFacts {
     /** The tool's input as the agent sent it. */
     input: Record<string, unknown>;
   };
-  agent: { id: string; kind: string };
+  agent: {
+    id: string;
+    kind: string;
+    /** Its automation level on the ladder (0-4), as the reviewer last read it; -1 when it has none or the ladder is off. */
+    level: bigint;
+  };
   session: {
     goal: string;
     phase: string;
@@ -48,8 +53,24 @@ export interface PolicyFacts {
     failures_in_a_row: bigint;
     /** Types of the patterns reported on the session in the last ten minutes (scope_creep, repetitive_errors …). */
     patterns: string[];
+    /** USD the session's model calls cost, as the breaker recorded them (breaker.cost_recorded). */
+    spend_usd: number;
+    /** The last outcomes of the session's actions, the latest last (at most LAST_OUTCOMES). */
+    last_outcomes: PolicyOutcome[];
   };
 }
+
+/** One outcome of an earlier action of the session. */
+export interface PolicyOutcome {
+  tool: string;
+  /** success or error. */
+  status: string;
+  /** The error's message ('' on success). */
+  error: string;
+}
+
+/** How many of the session's last outcomes an expression sees. */
+const LAST_OUTCOMES = 5;
 
 /** One simple command of the shell line. */
 export interface PolicyCommand {
@@ -65,6 +86,7 @@ export interface PolicyCommand {
 }
 
 const COMMAND_SCHEMA = { program: 'string', args: 'list<string>', remote: 'string', privileged: 'bool', nested: 'bool', background: 'bool' };
+const OUTCOME_SCHEMA = { tool: 'string', status: 'string', error: 'string' };
 
 const LIMITS = { maxAstNodes: 2_000, maxDepth: 64 };
 
@@ -107,10 +129,21 @@ const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
       input: 'map<string, dyn>',
     },
   })
-  .registerVariable({ name: 'agent', schema: { id: 'string', kind: 'string' } })
+  .registerType({ name: 'Outcome', schema: OUTCOME_SCHEMA })
+  .registerVariable({ name: 'agent', schema: { id: 'string', kind: 'string', level: 'int' } })
   .registerVariable({
     name: 'session',
-    schema: { goal: 'string', phase: 'string', environment: 'string', actions: 'int', failures: 'int', failures_in_a_row: 'int', patterns: 'list<string>' },
+    schema: {
+      goal: 'string',
+      phase: 'string',
+      environment: 'string',
+      actions: 'int',
+      failures: 'int',
+      failures_in_a_row: 'int',
+      patterns: 'list<string>',
+      spend_usd: 'double',
+      last_outcomes: 'list<Outcome>',
+    },
   });
 
 /**
@@ -242,9 +275,10 @@ const REVIEW_FACTS = new DerivedValue((context: RuleContext): PolicyFacts => {
   };
   let inARow: bigint | undefined;
   let patterns: string[] | undefined;
+  let outcomes: PolicyOutcome[] | undefined;
   return {
     action: actionFacts,
-    agent: { id: session.agentId, kind: session.context.agentKind ?? '' },
+    agent: { id: session.agentId, kind: session.context.agentKind ?? '', level: BigInt(context.agentLevel ?? -1) },
     session: {
       goal: session.context.goal ?? '',
       phase: session.context.phase ?? '',
@@ -257,9 +291,23 @@ const REVIEW_FACTS = new DerivedValue((context: RuleContext): PolicyFacts => {
       get patterns() {
         return (patterns ??= [...new Set(session.activePatterns(session.lastSeen).map((p) => p.type))]);
       },
+      spend_usd: session.spentUsd,
+      get last_outcomes() {
+        return (outcomes ??= lastOutcomes(session));
+      },
     },
   };
 });
+
+/** The session's last outcomes, the latest last (actions still waiting for theirs are passed over). */
+function lastOutcomes(session: RuleContext['session']): PolicyOutcome[] {
+  const outcomes: PolicyOutcome[] = [];
+  for (let i = session.history.length - 1; i >= 0 && outcomes.length < LAST_OUTCOMES; i--) {
+    const record = session.history[i]!;
+    if (record.status !== 'pending') outcomes.unshift({ tool: record.tool, status: record.status, error: record.error?.message ?? '' });
+  }
+  return outcomes;
+}
 
 /** The facts of one review (see REVIEW_FACTS). */
 export function policyFacts(context: RuleContext): PolicyFacts {

@@ -9,6 +9,8 @@ export interface RuleContext {
   limits: { maxFileOperations: number };
   /** Whether a path lies inside the session's expected scope. */
   inScope(path: string): boolean;
+  /** The agent's automation level as the reviewer last read it (undefined: none, or the ladder is off). */
+  agentLevel?: number;
 }
 
 /** What a rule found; the strongest finding decides (block > require_approval > modify > warn > allow). */
