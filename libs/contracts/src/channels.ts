@@ -141,8 +141,7 @@ export const CHANNELS = {
     title: 'Breaker events',
     description: 'Circuit breaker trips, warnings, state changes, recorded costs and pricing errors.',
     senders: ['breaker'],
-    // The reviewer adds up the costs the breaker recorded: a session's spend, as policies read it.
-    receivers: ['reviewer', 'intervention-controller', 'audit'],
+    receivers: ['intervention-controller', 'audit'],
   }),
   gate: sessionChannel({
     id: 'gate',

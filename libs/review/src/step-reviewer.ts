@@ -215,11 +215,6 @@ export class StepReviewer {
     session?.recordOutcome(outcome, this.clock());
   }
 
-  /** A model call's cost, as the breaker recorded it (breaker.cost_recorded): the session's spend grows by it. */
-  recordCost(address: SessionAddress, payload: PayloadOf<'breaker.cost_recorded'>): void {
-    if (Number.isFinite(payload.cost_usd) && payload.cost_usd > 0) this.sessions.open(address).spentUsd += payload.cost_usd;
-  }
-
   recordPattern(address: SessionAddress, payload: PayloadOf<'pattern.detected'>): void {
     this.sessions.open(address).recordPattern({
       type: payload.pattern_type,

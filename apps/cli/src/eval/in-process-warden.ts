@@ -254,8 +254,6 @@ class SessionJudgement {
 
   private onBreakerEvents(events: BreakerEvent[]): void {
     for (const event of events) {
-      // The reviewer reads the session's spend from what the breaker recorded, as in the suite.
-      if (event.type === 'breaker.cost_recorded') this.reviewer.recordCost(this.address, event.payload);
       if (event.type === 'breaker.tripped') {
         const p = event.payload;
         this.result.breakerTrips.push({ breaker: p.breaker, reason: p.reason, currentValue: p.current_value, threshold: p.threshold, mode: p.mode ?? 'enforce', atAction: this.current });

@@ -6,7 +6,7 @@ import { StepReviewerHost } from './step-reviewer.host.js';
 
 type SessionMessage = { agent_id: string; session_id: string };
 
-/** Keeps the reviewer's picture of each session current: declared context, phase, outcomes, spend, patterns, checkpoints. */
+/** Keeps the reviewer's picture of each session current: declared context, phase, outcomes, patterns, checkpoints. */
 @Controller()
 export class SessionEventsHandler {
   constructor(private readonly host: StepReviewerHost) {}
@@ -43,11 +43,6 @@ export class SessionEventsHandler {
   @OnMessage('pattern.detected')
   onPattern(@Payload() message: MessageOf<'pattern.detected'>): void {
     this.host.reviewer.recordPattern(this.address(message), message.payload);
-  }
-
-  @OnMessage('breaker.cost_recorded')
-  onCost(@Payload() message: MessageOf<'breaker.cost_recorded'>): void {
-    this.host.reviewer.recordCost(this.address(message), message.payload);
   }
 
   @OnMessage('checkpoint.saved')

@@ -114,7 +114,6 @@ describe('custom rules with a CEL condition (when)', () => {
         failures: 0n,
         failures_in_a_row: 0n,
         patterns: [],
-        spend_usd: 0,
         last_outcomes: [],
       },
     });
@@ -128,12 +127,9 @@ describe('custom rules with a CEL condition (when)', () => {
       session.recordAction(test, id, 'allow', 0);
       session.recordOutcome({ actionId: id, status, ...(status === 'error' ? { error: { message: 'exit 1' } } : {}) }, 0);
     }
-    session.spentUsd = 12.5;
     const deploy = { ...bash('kubectl apply -f deploy.yaml', session), agentLevel: 1 };
     expect(fires('agent.level < 2 && action.commands.exists(c, c.program == "kubectl")', deploy)).toBe(true);
     expect(fires('agent.level < 2', bash('ls', session))).toBe(true);
-    expect(fires('session.spend_usd > 10.0', deploy)).toBe(true);
-    expect(fires('session.spend_usd > 20.0', deploy)).toBe(false);
     expect(fires('session.last_outcomes.size() == 3 && session.last_outcomes[2].status == "error" && session.last_outcomes[2].error == "exit 1"', deploy)).toBe(true);
     expect(fires('session.last_outcomes.filter(o, o.status == "error").size() >= 2', deploy)).toBe(true);
     // A misspelt field of an outcome refuses the rule when it loads, as for the other facts.
@@ -168,32 +164,27 @@ describe('a CEL rule on session facts, through the reviewer', () => {
     expect(verdicts[3]).toBe('require_approval (rule)');
   });
 
-  it("asks for a person once the costs the breaker recorded pass the rule's spend, and reads the agent's level", () => {
+  it("reads the agent's level as the reviewer last read it from the ladder", () => {
     const supervision = new SupervisionState();
     const reviewer = new StepReviewer({
       supervision,
       extraRules: loadCustomRules(
         [
-          '- name: costly_session_deploys',
-          '  when: session.spend_usd > 5.0 && agent.level < 3 && action.commands.exists(c, c.program == "kubectl")',
+          '- name: junior_deploys',
+          '  when: agent.level < 3 && action.commands.exists(c, c.program == "kubectl")',
           '  verdict: require_approval',
-          '  reason: This session has spent over $5; a deployment now needs a person.',
+          '  reason: Below level 3 a deployment needs a person.',
         ].join('\n'),
         'yaml',
         'rules.yaml',
       ),
     });
-    const address = { agentId: 'agent-7', sessionId: 's-spend' };
+    const address = { agentId: 'agent-7', sessionId: 's-level' };
     reviewer.startSession(address, { context: { goal: 'Deploy the shop', expected_paths: ['/work/shop/**'], cwd: '/work/shop' } });
-    supervision.applyLevel('agent-7', { agent_id: 'agent-7', level: 2 } as never);
     const deploy = (id: string) => reviewer.review({ action_id: id, kind: 'tool_use', tool: 'Bash', input: { command: 'kubectl apply -f deploy.yaml' } }, address).ruleHits;
-    expect(deploy('d1')).not.toContain('costly_session_deploys');
-    const cost = { model: 'claude-sonnet-4-5', prompt_tokens: 1000, completion_tokens: 100, operation: 'chat' };
-    reviewer.recordCost(address, { ...cost, cost_usd: 3 });
-    expect(deploy('d2')).not.toContain('costly_session_deploys');
-    reviewer.recordCost(address, { ...cost, cost_usd: 2.5 });
-    expect(deploy('d3')).toContain('costly_session_deploys');
+    supervision.applyLevel('agent-7', { agent_id: 'agent-7', level: 2 } as never);
+    expect(deploy('d1')).toContain('junior_deploys');
     supervision.applyLevel('agent-7', { agent_id: 'agent-7', level: 3 } as never);
-    expect(deploy('d4')).not.toContain('costly_session_deploys');
+    expect(deploy('d2')).not.toContain('junior_deploys');
   });
 });

@@ -53,8 +53,6 @@ export interface PolicyFacts {
     failures_in_a_row: bigint;
     /** Types of the patterns reported on the session in the last ten minutes (scope_creep, repetitive_errors …). */
     patterns: string[];
-    /** USD the session's model calls cost, as the breaker recorded them (breaker.cost_recorded). */
-    spend_usd: number;
     /** The last outcomes of the session's actions, the latest last (at most LAST_OUTCOMES). */
     last_outcomes: PolicyOutcome[];
   };
@@ -141,7 +139,6 @@ const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
       failures: 'int',
       failures_in_a_row: 'int',
       patterns: 'list<string>',
-      spend_usd: 'double',
       last_outcomes: 'list<Outcome>',
     },
   });
@@ -291,7 +288,6 @@ const REVIEW_FACTS = new DerivedValue((context: RuleContext): PolicyFacts => {
       get patterns() {
         return (patterns ??= [...new Set(session.activePatterns(session.lastSeen).map((p) => p.type))]);
       },
-      spend_usd: session.spentUsd,
       get last_outcomes() {
         return (outcomes ??= lastOutcomes(session));
       },

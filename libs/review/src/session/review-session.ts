@@ -105,8 +105,6 @@ export class ReviewSession {
   actionsReviewed = 0;
   /** Of those, the ones whose outcome was an error. */
   failures = 0;
-  /** USD of the model calls the breaker recorded for the session (breaker.cost_recorded), as it priced them. */
-  spentUsd = 0;
   lastSeen: number;
   /** Its session.started was applied. */
   declared = false;
