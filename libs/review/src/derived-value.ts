@@ -18,6 +18,8 @@ export class DerivedValue<K extends object, V> {
     let values = holder[DERIVED];
     if (values?.has(this)) return values.get(this) as V;
     const value = this.compute(owner);
+    // Computing may have derived another value of the same object, and made its map.
+    values ??= holder[DERIVED];
     if (!values) {
       // A frozen object (a shared empty list) keeps nothing: its value is computed again.
       if (!Object.isExtensible(owner)) return value;

@@ -3,12 +3,19 @@ import { walkShell, type Redirect, type WrittenCommand } from './shell-walk.js';
 
 export { basename };
 
+/** A program as catalogues key it: its base name (Unix or Windows path), lower case, without `.exe`. */
+export function programKey(word: string): string {
+  return (word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1) || word).toLowerCase().replace(/\.exe$/, '');
+}
+
 /** One simple command that runs, after wrappers such as `sudo` and `env` were looked through. */
 export interface ShellSegment {
   /** The command and its arguments, quotes removed, known variables expanded. */
   argv: string[];
   /** The program it runs: the base name of `argv[0]` (`rm` of `/bin/rm`), '' for none. Rules ask it of every segment. */
   name: string;
+  /** The same as the catalogues of harm key it: lower case, `.exe` dropped (`rm`, `powershell` of `PowerShell.exe`). */
+  program: string;
   /** Per argument: its value is only known when the command runs (`$VAR`, `$(…)`, xargs' input). */
   dynamic: boolean[];
   /** Ran through sudo, doas, su or chroot. */
@@ -58,6 +65,7 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
   const segment: ShellSegment = {
     argv: unwrapped.argv,
     name: unwrapped.name,
+    program: programKey(unwrapped.name || unwrapped.argv[0] || ''),
     dynamic: unwrapped.dynamic,
     privileged: origin.privileged || unwrapped.privileged,
     redirects: command.redirects,

@@ -1,6 +1,9 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import type { ShellSegment } from '../parsing/shell-command.js';
+import { programKey, type ShellSegment } from '../parsing/shell-command.js';
+
+export { programKey };
+import { DerivedValue } from '../derived-value.js';
 import { requestsOnlyThisMachine } from './network-destination.js';
 
 /**
@@ -216,17 +219,20 @@ const BY_PROGRAM: ReadonlyMap<string, readonly HarmEntry[]> = (() => {
 })();
 
 /** A program's name as the catalogue knows it: base name, lower case, without `.exe`. */
-export function programKey(word: string): string {
-  return (word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1) || word).toLowerCase().replace(/\.exe$/, '');
-}
 
 /** A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell split it. */
 const WINDOWS_LINE = /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
 
 /** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
-export function windowsCommands(action: ParsedAction): { program: string; args: string }[] {
+export function windowsCommands(action: ParsedAction): readonly { program: string; args: string }[] {
+  return WINDOWS_COMMANDS.of(action);
+}
+
+const NO_WINDOWS_COMMANDS: readonly { program: string; args: string }[] = Object.freeze([]);
+
+const WINDOWS_COMMANDS = new DerivedValue((action: ParsedAction): readonly { program: string; args: string }[] => {
   const line = action.command;
-  if (!line || !WINDOWS_LINE.test(line)) return [];
+  if (!line || !WINDOWS_LINE.test(line)) return NO_WINDOWS_COMMANDS;
   const out: { program: string; args: string }[] = [];
   for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
     piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
@@ -239,20 +245,19 @@ export function windowsCommands(action: ParsedAction): { program: string; args: 
     if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
   }
   return out;
-}
+});
 
 /** The code an interpreter runs from its command line or a here-document (`python3 -c …`, `node -e …`, PowerShell `-Command …`). */
-const CODE = new WeakMap<ShellSegment, string | null>();
+const CODE = new DerivedValue((segment: ShellSegment) => readInlineCode(segment));
 
 export function inlineCodeText(segment: ShellSegment): string | undefined {
-  let code = CODE.get(segment);
-  if (code === undefined) CODE.set(segment, (code = readInlineCode(segment) ?? null));
-  return code ?? undefined;
+  // Most segments run no interpreter: answered without keeping anything on them.
+  return CODE_RUNNERS.test(segment.program) ? CODE.of(segment) : undefined;
 }
 
+const CODE_RUNNERS = /^(?:python[\d.]*|pypy[\d.]*|node|nodejs|bun|deno|perl|ruby|php|pwsh|powershell|osascript)$/;
+
 function readInlineCode(segment: ShellSegment): string | undefined {
-  const name = programKey(segment.argv[0] ?? '');
-  if (!/^(?:python[\d.]*|pypy[\d.]*|node|nodejs|bun|deno|perl|ruby|php|pwsh|powershell|osascript)$/.test(name)) return undefined;
   const parts: string[] = [];
   const args = segment.argv.slice(1);
   for (let i = 0; i < args.length; i++) {
@@ -297,21 +302,20 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   return true;
 }
 
-const HITS = new WeakMap<ParsedAction, HarmHit[]>();
-
 /** Every catalogue entry the action's commands match (read once per action: each kind's rule asks). */
 export function harmHits(action: ParsedAction): HarmHit[] {
-  const known = HITS.get(action);
-  if (known) return known;
+  return HITS.of(action);
+}
+
+const HITS = new DerivedValue((action: ParsedAction): HarmHit[] => {
   const hits: HarmHit[] = [];
-  HITS.set(action, hits);
   const check = (program: string, args: () => string, segment?: ShellSegment) => {
     const entries = BY_PROGRAM.get(program);
     if (!entries) return;
     const text = args();
     for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown: `${program} ${text}`.trim().slice(0, 80) });
   };
-  for (const segment of action.segments) check(programKey(segment.name || segment.argv[0] || ''), () => segment.argv.slice(1).join(' '), segment);
+  for (const segment of action.segments) check(segment.program, () => segment.argv.slice(1).join(' '), segment);
   for (const { program, args } of windowsCommands(action)) check(program, () => args);
   return hits;
-}
+});

@@ -3,6 +3,7 @@ import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandName } from '../parsing/command-facts.js';
 import { resolvePath } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
+import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
 import { CREDENTIAL_ARG, harmHits, inlineCodeText, type HarmHit, type HarmKind } from './harm-catalogue.js';
@@ -55,18 +56,17 @@ function runsInput(segment: ShellSegment): boolean {
   return operands.length === 0 || (operands.length === 1 && operands[0] === '-');
 }
 /** The simple commands of each pipeline: a segment that reads the previous one's output continues it. */
-const PIPELINES = new WeakMap<readonly ShellSegment[], ShellSegment[][]>();
 function pipelines(segments: readonly ShellSegment[]): ShellSegment[][] {
-  const known = PIPELINES.get(segments);
-  if (known) return known;
+  return PIPELINES.of(segments);
+}
+const PIPELINES = new DerivedValue((segments: readonly ShellSegment[]): ShellSegment[][] => {
   const out: ShellSegment[][] = [];
-  PIPELINES.set(segments, out);
   for (const segment of segments) {
     if (segment.pipedFrom && out.length) out[out.length - 1]!.push(segment);
     else out.push([segment]);
   }
   return out;
-}
+});
 /** Files a download wrote (`curl -o f`, `wget -O f`, `curl … > f`), followed through later mv/cp/install/ln. */
 function downloadedThenRun(segments: readonly ShellSegment[]): ShellSegment | undefined {
   const files = new Set<string>();
@@ -96,6 +96,8 @@ function downloadedThenRun(segments: readonly ShellSegment[]): ShellSegment | un
 /** An uploader reading its input: `curl --data-binary @-`, `curl -T -`, `nc host port`, `socat - TCP:…`. */
 function uploadsInput(segment: ShellSegment): boolean {
   const name = commandName(segment);
+  // Most segments are none of these: no copy of their arguments.
+  if (!UPLOADERS.test(name)) return false;
   const args = segment.argv.slice(1);
   if (/^(?:curl|http|https|xh)$/.test(name)) return args.some((a) => /@-$|^-$/.test(a)) || args.some((a, i) => /^(?:-T|--upload-file)$/.test(a) && args[i + 1] === '-');
   if (name === 'wget') return args.some((a) => /--post-file=(?:-|\/dev\/stdin)/.test(a));
@@ -103,6 +105,7 @@ function uploadsInput(segment: ShellSegment): boolean {
   if (name === 'socat') return args.some((a) => /^(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a));
   return false;
 }
+const UPLOADERS = /^(?:curl|http|https|xh|wget|nc|ncat|netcat|socat)$/;
 /** Reads files from this machine onto its output. */
 const FILE_SOURCES = /^(?:tar|bsdtar|cat|zip|gzip|bzip2|xz|zstd|base64|7z|cpio|pax|openssl|xxd|od|find)$/;
 /** A file sent over a raw socket: `socat OPEN:key TCP:host:port`. */

@@ -1,5 +1,5 @@
 import { resolvePath } from '@warden/actions';
-import { inlineCodeText, programKey, windowsCommands } from './harm-catalogue.js';
+import { inlineCodeText, windowsCommands } from './harm-catalogue.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 
@@ -90,7 +90,7 @@ function tampering(action: ParsedAction): string | null {
   if (written !== undefined) return REASON(written);
   const lineMentionsSwitch = /disableallhooks/i.test(action.command ?? '');
   for (const segment of action.segments) {
-    const name = programKey(segment.name || segment.argv[0] || '');
+    const name = segment.program;
     const off = hookSwitchedOff(segment.argv, name, lineMentionsSwitch);
     if (off) return `${off} switches off the hooks that configure Warden's supervision of this agent; that is not allowed. Ask the user if the hooks need to change.`;
     if (REMOVERS.has(name)) {
