@@ -176,6 +176,19 @@ export default tseslint.config(
     },
   },
   {
+    // What a review derives from a parsed action or a segment is kept on it (DerivedValue): V8's young
+    // collections keep a WeakMap's values alive, and a long command's review then promoted megabytes.
+    files: ['libs/review/src/parsing/**/*.ts', 'libs/review/src/rules/**/*.ts', 'libs/review/src/analysis/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'Export by name (export { A, type B } from ...), not export *.' },
+        { selector: "NewExpression[callee.name='WeakMap']", message: 'Keep what is derived from a review\'s objects on them with DerivedValue (libs/review/src/derived-value.ts), not in a WeakMap.' },
+      ],
+    },
+  },
+  {
     // The tracing library's barrel still exports with `export *`; it is named when the tracing work settles.
     files: ['libs/tracing/src/index.ts'],
     rules: { 'no-restricted-syntax': 'off' },

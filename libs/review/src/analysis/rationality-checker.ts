@@ -59,6 +59,7 @@ const TOOL_FOR_COMMAND: Record<string, string> = {
  * efficiency (0.5 when a clearly better way exists) and completeness (the action has what it needs).
  */
 export class RationalityChecker {
+  // eslint-disable-next-line no-restricted-syntax -- keyed by the session, which outlives its reviews: nothing of a review is kept.
   private readonly goalWords = new WeakMap<ReviewSession, { goal: string; earlier: number; words: Set<string> }>();
 
   check(action: ParsedAction, session: ReviewSession, inProject: (path: string) => boolean): RationalityAnalysis {
