@@ -57,6 +57,17 @@ describe('SessionBreakers', () => {
     });
   });
 
+  it("publishes the run's spend to the cent in the state record, and none after an operator resets the cost breaker", () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    expect(session.stateRecord(0)).not.toHaveProperty('spend_usd');
+    session.outcomeReported(id(), 1, { ...expensive, action_id: 'c1' }, 9);
+    session.outcomeReported(id(), 2, { ...expensive, action_id: 'c2', tokens: { prompt: 1_000, completion: 333 } }, 9);
+    // $9.00 and $0.039975: the record says $9.04.
+    expect(session.stateRecord(3).spend_usd).toBe(9.04);
+    session.command(id(), 4, { command: 'reset', breaker: 'cost', operator_id: 'op-1' });
+    expect(session.stateRecord(5)).not.toHaveProperty('spend_usd');
+  });
+
   it('warns once per crossing, not on every event past the warning fraction', () => {
     const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
     const warnings: BreakerEvent[] = [];

@@ -422,7 +422,9 @@ export class SessionBreakers {
     let state: BreakerStateName = 'closed';
     if (enforced.some((k) => this.ledger.circuits[k].state === 'half_open')) state = 'half_open';
     if (enforced.some((k) => this.circuits[k].blocking)) state = 'open';
-    return { agent_id: this.agentId, session_id: this.sessionId, state, breakers, updated_at: new Date(now).toISOString() };
+    // To the cent: the record is written again only when what it says changes, and a policy needs no finer figure.
+    const spend = Math.round(this.cost.snapshot.run * 100) / 100;
+    return { agent_id: this.agentId, session_id: this.sessionId, state, breakers, ...(spend > 0 ? { spend_usd: spend } : {}), updated_at: new Date(now).toISOString() };
   }
 
   /** The session's usage counters, created on first use (ledgers stored before they existed have none). */

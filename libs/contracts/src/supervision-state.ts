@@ -69,6 +69,11 @@ export const BreakerStateRecord = Type.Object(
       }),
       { maxItems: 16 },
     ),
+    /**
+     * USD the session's run has cost as the cost breaker counts it (reset with the cost breaker), to the
+     * cent; absent before the first cost. Policies read it as session.spend_usd.
+     */
+    spend_usd: Type.Optional(Type.Number({ minimum: 0 })),
     updated_at: Timestamp,
   },
   { description: 'Value of warden_breaker_state.<agent>.<session>.' },

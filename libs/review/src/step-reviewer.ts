@@ -410,6 +410,9 @@ export class StepReviewer {
     const { supervision } = scope.profile.settings;
     const level = supervision.ladder ? (this.supervision.levelOf(session.agentId) ?? supervision.default_level ?? undefined) : undefined;
     if (level !== undefined) context.agentLevel = level;
+    const spend = this.supervision.spendOf(session.agentId, session.sessionId);
+    if (spend > 0) context.spendUsd = spend;
+    context.deployment = scope.profile.settings.deployment;
     return context;
   }
 

@@ -1,4 +1,4 @@
-import { PHASES, type PayloadOf } from '@warden/contracts';
+import { PHASES, type BreakerStateRecord, type PayloadOf } from '@warden/contracts';
 import type { SessionEvent } from '@warden/review';
 import Type, { type Static } from 'typebox';
 
@@ -13,6 +13,7 @@ export const SessionFacts = Type.Object(
     cwd: Type.Optional(Type.String({ pattern: '^/' })),
     expected_paths: Type.Optional(Type.Array(Type.String())),
     failures: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Failed commands before this action.' })),
+    spend_usd: Type.Optional(Type.Number({ minimum: 0, description: "What the session's run has cost so far, as the cost breaker would publish it." })),
   },
   { additionalProperties: false },
 );
@@ -42,4 +43,10 @@ export function sessionEventsOf(facts: SessionFacts, id: string): SessionEvent[]
     );
   }
   return events;
+}
+
+/** The breaker's published state for a session that has spent `spend_usd` (none when it spent nothing). */
+export function breakerStateOf(facts: SessionFacts, address: { agentId: string; sessionId: string }): BreakerStateRecord | null {
+  if (!facts.spend_usd) return null;
+  return { agent_id: address.agentId, session_id: address.sessionId, state: 'closed', breakers: [], spend_usd: facts.spend_usd, updated_at: new Date(0).toISOString() };
 }

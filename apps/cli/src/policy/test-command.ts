@@ -42,6 +42,7 @@ A test file:
         goal: Tidy the staging namespace
         environment: production
         failures: 3                               # failed commands before this action
+        spend_usd: 24.5                           # what the session's run has cost (session.spend_usd)
         agent: agent-7
       expect:
         verdict: require_approval                 # or a list of verdicts that are right

@@ -115,8 +115,23 @@ describe('custom rules with a CEL condition (when)', () => {
         failures_in_a_row: 0n,
         patterns: [],
         last_outcomes: [],
+        spend_usd: 0,
       },
+      env: { environment: '', cluster: '', labels: {} },
     });
+  });
+
+  it("reads the session's spend and the deployment's labels", () => {
+    const session = new ReviewSession('agent-7', 's1', 0);
+    const deployment = { environment: 'production', cluster: 'eu-prod-2', labels: { region: 'eu-west-1' } };
+    const spent = { ...bash('kubectl apply -f deploy.yaml', session), spendUsd: 12.5, deployment };
+    expect(fires('session.spend_usd > 10.0', spent)).toBe(true);
+    expect(fires('session.spend_usd > 10.0', bash('kubectl apply -f deploy.yaml', session))).toBe(false);
+    expect(fires('env.cluster.startsWith("eu-prod") && env.labels["region"] == "eu-west-1" && env.environment == "production"', spent)).toBe(true);
+    expect(fires('"region" in env.labels', bash('ls', session))).toBe(false);
+    // Typed as the model says: a string compared with the spend, or an unknown label field, refuses the rule.
+    expect(() => when('session.spend_usd > "10"')).toThrow();
+    expect(() => when('env.clusters == "x"')).toThrow(/clusters/);
   });
 
   it("reads the agent's level, the session's spend and its last outcomes", () => {
@@ -186,5 +201,35 @@ describe('a CEL rule on session facts, through the reviewer', () => {
     expect(deploy('d1')).toContain('junior_deploys');
     supervision.applyLevel('agent-7', { agent_id: 'agent-7', level: 3 } as never);
     expect(deploy('d2')).not.toContain('junior_deploys');
+  });
+
+  it("reads the session's spend from the breaker's published state, and the deployment's labels from the settings", () => {
+    const supervision = new SupervisionState();
+    const reviewer = new StepReviewer({
+      supervision,
+      settings: { step_reviewer: { deployment: { environment: 'production', cluster: 'eu-prod-2', labels: { team: 'shop' } } } },
+      extraRules: loadCustomRules(
+        [
+          '- name: costly_session_deploys',
+          '  when: session.spend_usd > 5 && env.cluster.startsWith("eu-prod") && action.commands.exists(c, c.program == "kubectl")',
+          '  verdict: require_approval',
+          '  reason: A session that has cost more than $5 deploys to production only with a person.',
+        ].join('\n'),
+        'yaml',
+        'rules.yaml',
+      ),
+    });
+    const address = { agentId: 'agent-7', sessionId: 's-spend' };
+    reviewer.startSession(address, { context: { goal: 'Deploy the shop', expected_paths: ['/work/shop/**'], cwd: '/work/shop' } });
+    const deploy = (id: string) => reviewer.review({ action_id: id, kind: 'tool_use', tool: 'Bash', input: { command: 'kubectl apply -f deploy.yaml' } }, address).ruleHits;
+    const state = (spend?: number) => ({ agent_id: 'agent-7', session_id: 's-spend', state: 'closed' as const, breakers: [], ...(spend !== undefined ? { spend_usd: spend } : {}), updated_at: '2026-11-29T12:00:00.000Z' });
+    expect(deploy('d1')).not.toContain('costly_session_deploys');
+    supervision.applyBreaker('agent-7', 's-spend', state(4.99));
+    expect(deploy('d2')).not.toContain('costly_session_deploys');
+    supervision.applyBreaker('agent-7', 's-spend', state(5.01));
+    expect(deploy('d3')).toContain('costly_session_deploys');
+    // An operator reset the cost breaker: the run's spend starts again.
+    supervision.applyBreaker('agent-7', 's-spend', state());
+    expect(deploy('d4')).not.toContain('costly_session_deploys');
   });
 });

@@ -55,6 +55,14 @@ export interface PolicyFacts {
     patterns: string[];
     /** The last outcomes of the session's actions, the latest last (at most LAST_OUTCOMES). */
     last_outcomes: PolicyOutcome[];
+    /** USD the session's run has cost, as the cost breaker counted it (to the cent, 0 before the first cost). */
+    spend_usd: number;
+  };
+  /** The deployment's labels (the reviewer's `deployment` settings). */
+  env: {
+    environment: string;
+    cluster: string;
+    labels: Record<string, string>;
   };
 }
 
@@ -140,14 +148,16 @@ const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
       failures_in_a_row: 'int',
       patterns: 'list<string>',
       last_outcomes: 'list<Outcome>',
+      spend_usd: 'double',
     },
-  });
+  })
+  .registerVariable({ name: 'env', schema: { environment: 'string', cluster: 'string', labels: 'map<string, string>' } });
 
 /**
  * The environment a checked `when` runs in: the same functions, the facts as they are. The typed one
  * would wrap the facts in its types again for every rule; checked once, they need no wrapping.
  */
-const EVALUATING = withPolicyFunctions(new Environment({ limits: LIMITS }).registerVariable('action', 'dyn').registerVariable('agent', 'dyn').registerVariable('session', 'dyn'));
+const EVALUATING = withPolicyFunctions(new Environment({ limits: LIMITS }).registerVariable('action', 'dyn').registerVariable('agent', 'dyn').registerVariable('session', 'dyn').registerVariable('env', 'dyn'));
 
 /** An expression parsed in the environment the rules run in: what explains its parts evaluates (policy-expression-parts.ts). */
 export function parsePolicyExpression(expression: string): ParseResult {
@@ -291,9 +301,24 @@ const REVIEW_FACTS = new DerivedValue((context: RuleContext): PolicyFacts => {
       get last_outcomes() {
         return (outcomes ??= lastOutcomes(session));
       },
+      spend_usd: context.spendUsd ?? 0,
     },
+    env: deploymentFacts(context.deployment),
   };
 });
+
+const NO_DEPLOYMENT: PolicyFacts['env'] = { environment: '', cluster: '', labels: {} };
+
+/** The deployment's labels as an expression reads them: made once per settings object. */
+const DEPLOYMENT_FACTS = new DerivedValue((deployment: NonNullable<RuleContext['deployment']>): PolicyFacts['env'] => ({
+  environment: deployment.environment,
+  cluster: deployment.cluster,
+  labels: { ...deployment.labels },
+}));
+
+function deploymentFacts(deployment: RuleContext['deployment']): PolicyFacts['env'] {
+  return deployment ? DEPLOYMENT_FACTS.of(deployment) : NO_DEPLOYMENT;
+}
 
 /** The session's last outcomes, the latest last (actions still waiting for theirs are passed over). */
 function lastOutcomes(session: RuleContext['session']): PolicyOutcome[] {

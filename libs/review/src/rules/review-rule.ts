@@ -11,6 +11,10 @@ export interface RuleContext {
   inScope(path: string): boolean;
   /** The agent's automation level as the reviewer last read it (undefined: none, or the ladder is off). */
   agentLevel?: number;
+  /** USD the session's run has cost, as the breaker last published it (undefined: nothing yet). */
+  spendUsd?: number;
+  /** The deployment's labels (the reviewer's `deployment` settings). */
+  deployment?: { environment: string; cluster: string; labels: Record<string, string> };
 }
 
 /** What a rule found; the strongest finding decides (block > require_approval > modify > warn > allow). */

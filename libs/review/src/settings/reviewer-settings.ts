@@ -137,6 +137,14 @@ export const ReviewerSettingsSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    deployment: Type.Object(
+      {
+        environment: Type.String({ maxLength: 128, description: "Where this reviewer runs (production, staging …): policies read it as env.environment." }),
+        cluster: Type.String({ maxLength: 128, description: 'The cluster it runs in: env.cluster.' }),
+        labels: Type.Record(Type.String({ maxLength: 128 }), Type.String({ maxLength: 512 }), { description: 'Other labels of the deployment (region, team …): env.labels.' }),
+      },
+      { additionalProperties: false, description: "The deployment's labels, as custom rules' `when` expressions read them (env)." },
+    ),
     pipelines: Type.Record(Type.String(), PipelineOverride, { description: 'Overrides for the agents/environments each pipeline names; the first match wins.' }),
   },
   { additionalProperties: false },
@@ -161,6 +169,7 @@ export const DEFAULT_REVIEWER_SETTINGS: ReviewerSettings = {
   validators: { suspect_endpoints: ['localhost:3000'] },
   supervision: { breaker: true, ladder: true, default_level: null },
   sessions: { max_sessions: 10_000, idle_minutes: 60 },
+  deployment: { environment: '', cluster: '', labels: {} },
   pipelines: {},
 };
 

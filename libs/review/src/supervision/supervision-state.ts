@@ -26,6 +26,11 @@ export class SupervisionState {
     return record.breakers.filter((b) => b.state === 'open' && !b.disabled && !b.metrics_only);
   }
 
+  /** What the session's run has cost, as the breaker last published it (0 before its first cost). */
+  spendOf(agentId: string, sessionId: string): number {
+    return this.breakers.get(`${agentId}\u0000${sessionId}`)?.spend_usd ?? 0;
+  }
+
   levelOf(agentId: string): AutomationLevel | undefined {
     return this.levels.get(agentId);
   }
