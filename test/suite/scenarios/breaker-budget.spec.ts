@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { BREAKER_STATE_BUCKET, breakerStateKey, createMessage, parseBreakerState, publishSubject } from '@warden/contracts';
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
+import { eventually } from '@warden/testing';
 import type { ActionDecision, AgentSession, WardenClient } from '@warden/sdk';
 import { DecisionPath, FAST_LEASES, PARTITIONS } from './path-fixture.js';
 
@@ -12,6 +13,22 @@ const configDir = mkdtempSync(join(tmpdir(), 'warden-breaker-scenario-'));
 const configPath = join(configDir, 'breakers.yaml');
 // The seed's price of Opus 4.6 (since lowered), which the figures below are written in.
 writeFileSync(configPath, 'breakers:\n  cost:\n    pricing:\n      claude-opus-4-6: { input: 0.015, output: 0.075 }\n    budgets:\n      per_run: 5\n');
+// A policy that reads the session's spend (published by the breaker) and the deployment's cluster.
+const policyPath = join(configDir, 'reviewer.yaml');
+writeFileSync(
+  policyPath,
+  [
+    'step_reviewer:',
+    '  deployment: { environment: production, cluster: eu-prod-2 }',
+    '  rules:',
+    '    custom:',
+    '      - name: no_helm_once_costly',
+    '        when: session.spend_usd > 2.0 && env.cluster == "eu-prod-2" && action.commands.exists(c, c.program == "helm")',
+    '        verdict: block',
+    '        reason: This session has cost more than $2 on eu-prod-2; helm is for a person now.',
+    '',
+  ].join('\n'),
+);
 
 /**
  * The budget path end to end, every service a real process on a real nats-server: an agent's model
@@ -29,7 +46,7 @@ describe('a session that spends past its run budget', () => {
     ServiceProcess.start({ app: 'breaker', nats: path.nats.service, partitions: PARTITIONS, env: { ...FAST_LEASES, BREAKER_CONFIG: configPath } });
 
   beforeAll(async () => {
-    path = await DecisionPath.start(1);
+    path = await DecisionPath.start(1, { REVIEWER_CONFIG: policyPath });
     breaker = await startBreaker();
     operator = await BusConnection.open(path.nats.operator);
     observer = await BusConnection.open(path.nats.service);
@@ -110,5 +127,26 @@ describe('a session that spends past its run budget', () => {
     const through = await proposeUntil(session, true);
     expect(through).toMatchObject({ decidedBy: 'reviewer', verdict: 'allow' });
     expect((await breakerState(session.sessionId))?.breakers.find((b) => b.breaker === 'cost')).toMatchObject({ state: 'closed' });
+  });
+
+  it("gives a policy the session's spend as the breaker publishes it: the same helm command is blocked once the run cost more than $2", async () => {
+    client ??= await path.agent();
+    const session = client.session(`spend-${Date.now().toString(36)}`);
+    await session.start({ context: { goal: 'Upgrade the shop chart', cwd: '/work/app' }, phase: 'implementation' });
+    const helm = (actionId: string) => session.propose({ actionId, tool: 'Bash', input: { command: 'helm upgrade shop charts/shop' } });
+
+    const early = await helm('helm-1');
+    expect(early.reason ?? '').not.toContain('no_helm_once_costly');
+    expect(early.verdict).not.toBe('block');
+    // 50k prompt and 30k completion tokens on claude-opus-4-6: $0.75 + $2.25 = $3.00, under the $5.00 budget.
+    await session.report({ actionId: 'helm-1', status: 'success', model: 'claude-opus-4-6', tokens: { prompt: 50_000, completion: 30_000 } });
+
+    const state = await eventually("the breaker's published state to carry the session's spend", () => breakerState(session.sessionId), (record) => record?.spend_usd === 3, { intervalMs: 100 });
+    expect(state).toMatchObject({ state: 'closed', spend_usd: 3 });
+    // The reviewer reads the state from its watch of the bucket: it may be a moment behind the read above.
+    let n = 1;
+    const later = await eventually('the reviewer to block helm on the spend', () => helm(`helm-${++n}`), (decision) => decision.verdict === 'block', { intervalMs: 100 });
+    expect(later).toMatchObject({ decidedBy: 'reviewer', verdict: 'block', allowed: false });
+    expect(later.reason).toContain('This session has cost more than $2 on eu-prod-2');
   });
 });

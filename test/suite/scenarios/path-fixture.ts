@@ -12,10 +12,14 @@ export class DecisionPath {
   readonly reviewers: ServiceProcess[] = [];
   gate?: ServiceProcess;
 
-  private constructor(readonly nats: TestNatsServer) {}
+  private constructor(
+    readonly nats: TestNatsServer,
+    private readonly reviewerEnv: Record<string, string>,
+  ) {}
 
-  static async start(reviewers: number): Promise<DecisionPath> {
-    const path = new DecisionPath(await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] }));
+  /** `reviewerEnv`: more environment for every reviewer (its REVIEWER_CONFIG, say). */
+  static async start(reviewers: number, reviewerEnv: Record<string, string> = {}): Promise<DecisionPath> {
+    const path = new DecisionPath(await TestNatsServer.start({ partitions: PARTITIONS, agents: ['agent-1'] }), reviewerEnv);
     for (let i = 0; i < reviewers; i++) await path.startReviewer(`reviewer-${i}`);
     path.gate = await ServiceProcess.start({ app: 'gate', nats: path.nats.service, partitions: PARTITIONS, env: FAST_LEASES });
     return path;
@@ -26,7 +30,7 @@ export class DecisionPath {
       app: 'reviewer',
       nats: this.nats.service,
       partitions: PARTITIONS,
-      env: { ...FAST_LEASES, WARDEN_REPLICA_ID: replicaId },
+      env: { ...FAST_LEASES, ...this.reviewerEnv, WARDEN_REPLICA_ID: replicaId },
     });
     this.reviewers.push(reviewer);
     return reviewer;
