@@ -4,14 +4,13 @@ import {
   forcePush,
   isForkBomb,
   isProtectedPath,
-  readRm,
   remoteScriptPipe,
   worldWritableTargets,
   writesToDiskDevice,
 } from '../parsing/command-facts.js';
+import { deletesByTool, shellDeletions } from '../parsing/deletions.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { resolvePath } from '@warden/actions';
-import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
+import { commandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 
@@ -66,7 +65,6 @@ const SYSTEM_COMMANDS = new Set([
   'useradd', 'userdel', 'usermod', 'groupadd', 'passwd', 'sysctl', 'modprobe', 'reboot', 'shutdown', 'halt', 'poweroff', 'launchctl',
   'update-alternatives', 'ldconfig', 'setenforce', 'visudo', 'chattr',
 ]);
-const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 const SERVER_SCRIPTS = /^(dev|start|serve|watch)(:|$)/;
 const UPLOAD_FLAGS = new Set(['-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '-F', '--form', '-T', '--upload-file', '--post-data', '--post-file']);
 const READ_ONLY_EXTERNAL = /^(get|list|search|read|fetch|find|query_read|describe|show)/i;
@@ -77,13 +75,6 @@ function worst(effects: readonly SideEffect[]): Severity | null {
   return result;
 }
 
-function deletionTargets(segment: ShellSegment): string[] {
-  const rm = readRm(segment);
-  if (rm) return rm.targets;
-  const cmd = commandName(segment);
-  if (cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred') return segment.argv.slice(1).filter((a) => !a.startsWith('-'));
-  return [];
-}
 
 const REMOTE_COPIERS = new Set(['scp', 'rsync']);
 const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'brew', 'dnf', 'yum', 'apk', 'snap', 'choco']);
@@ -124,24 +115,17 @@ export class SideEffectAnalyzer {
   private fileEffects(action: ParsedAction, session: ReviewSession, inScope: (path: string) => boolean, effects: SideEffect[]): void {
     const checkpointed = session.checkpoints > 0;
     const deleted = new Set<string>();
-    // Only these delete what they name; find's -delete is reviewed as the rm it amounts to.
-    for (const segment of segmentsRunning(action.segments, DELETERS)) {
-      const recursive = !!readRm(segment)?.recursive;
-      for (const raw of deletionTargets(segment)) {
-        const directory = segment.cwd === undefined ? action.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, action.cwd);
-        const target = segment.remoteHost ? `${segment.remoteHost}:${raw}` : resolvePath(raw, directory);
-        deleted.add(target);
-        const critical = recursive && isProtectedPath(raw);
-        effects.push({
-          type: 'file_deletion',
-          target,
-          reversible: checkpointed && !critical,
-          // The session's scope is this machine's: on another host only a protected path makes it critical.
-          severity: critical ? 'critical' : recursive && !segment.remoteHost && !inScope(target) ? 'critical' : 'high',
-        });
-      }
+    for (const { target, recursive, critical, remoteHost } of shellDeletions(action)) {
+      deleted.add(target);
+      effects.push({
+        type: 'file_deletion',
+        target,
+        reversible: checkpointed && !critical,
+        // The session's scope is this machine's: on another host only a protected path makes it critical.
+        severity: critical ? 'critical' : recursive && !remoteHost && !inScope(target) ? 'critical' : 'high',
+      });
     }
-    const toolDeletion = !action.segments.length && action.intents.includes('file_deletion');
+    const toolDeletion = deletesByTool(action);
     for (const path of action.writtenPaths) {
       if (deleted.has(path)) continue;
       if (toolDeletion) {

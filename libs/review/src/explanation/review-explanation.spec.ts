@@ -98,7 +98,7 @@ describe('explainReview: what an explaining review records', () => {
     const [when] = ruleOf(explanation.rules, 'odd_one').conditions!;
     expect(when).toMatchObject({ value: true, parts: [{ condition: '!session.goal.contains("deploy")', value: false }, { value: true }] });
     expect(when!.parts![0]!.parts).toEqual([{ condition: 'session.goal.contains("deploy")', value: true, parts: [{ condition: 'session.goal', value: 'Fix the deployment' }] }]);
-    expect(when!.parts![1]!.parts).toEqual([{ condition: 'action.commands', value: [{ program: 'kubectl', args: ['get', 'pods'], remote: '', privileged: false, nested: false, background: false }] }]);
+    expect(when!.parts![1]!.parts).toEqual([{ condition: 'action.commands', value: [{ program: 'kubectl', args: ['get', 'pods'], redirects: [], remote: '', privileged: false, nested: false, background: false }] }]);
   });
 
   it('marks shadow rules, lists switched-off ones, and evaluates every rule afresh after the same action was cached', () => {

@@ -98,6 +98,8 @@ describe('custom rules with a CEL condition (when)', () => {
         commands: [],
         paths: ['/work/app/src/a.ts'],
         written: [],
+        read: ['/work/app/src/a.ts'],
+        deleted: [],
         outside: [],
         urls: [],
         packages: [],
@@ -119,6 +121,20 @@ describe('custom rules with a CEL condition (when)', () => {
       },
       env: { environment: '', cluster: '', labels: {} },
     });
+  });
+
+  it('reads what a line reads, writes and deletes, and each command\'s redirections', () => {
+    const session = new ReviewSession('agent-7', 's1', 0);
+    session.declare({ goal: 'Tidy the build', expected_paths: ['/work/app/**'], cwd: '/work/app' });
+    const line = bash('cat src/a.ts > out/a.txt && rm -rf dist && sort < data.csv 2>> err.log', session);
+    expect(fires('action.deleted == ["/work/app/dist"]', line)).toBe(true);
+    expect(fires('"/work/app/src/a.ts" in action.read && !("/work/app/out/a.txt" in action.read)', line)).toBe(true);
+    expect(fires('action.commands.exists(c, c.program == "cat" && c.redirects.exists(r, r.op == ">" && r.target == "out/a.txt"))', line)).toBe(true);
+    expect(fires('action.commands.exists(c, c.program == "sort" && c.redirects.size() == 2 && c.redirects[0].op == "<")', line)).toBe(true);
+    // A deleting tool's paths are deleted too; a write is not a deletion.
+    expect(policyFacts(context('Delete', { file_path: 'old/x.ts' }, session)).action.deleted).toEqual(['/work/app/old/x.ts']);
+    expect(fires('action.deleted.exists(p, inside(p, "/work/app/old"))', context('delete_file', { target_file: '/work/app/old/y.ts' }, session))).toBe(true);
+    expect(fires('action.deleted.size() == 0', context('Write', { file_path: 'src/b.ts', content: 'x' }, session))).toBe(true);
   });
 
   it("reads the session's spend and the deployment's labels", () => {

@@ -1,6 +1,7 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { readToolCall } from '@warden/actions';
 import { DerivedValue } from '../derived-value.js';
+import { deletedPaths } from '../parsing/deletions.js';
 import { globMatches, isInside, secretLike } from './policy-functions.js';
 import { policyPrefilter, type PolicyPrefilter } from './policy-prefilter.js';
 import type { RuleContext } from './review-rule.js';
@@ -26,6 +27,10 @@ export interface PolicyFacts {
     paths: string[];
     /** The paths it creates, changes or deletes. */
     written: string[];
+    /** The paths it only reads (or lists, or searches): `paths` less `written`. */
+    read: string[];
+    /** The paths it deletes (rm, rmdir, unlink, shred, find -delete; a deleting tool's paths). */
+    deleted: string[];
     /** The paths among `paths` outside the session's expected paths. */
     outside: string[];
     urls: string[];
@@ -83,6 +88,8 @@ export interface PolicyCommand {
   /** The program's base name (`rm` of `/bin/rm`). */
   program: string;
   args: string[];
+  /** Its redirections, in order: `op` as written (`>`, `>>`, `<`, `2>`, `<<` …) and the file, or a here-document's text. */
+  redirects: PolicyRedirect[];
   /** The host, container or pod it runs on when not here (`ssh host cmd`, `kubectl exec pod -- cmd`), else ''. */
   remote: string;
   privileged: boolean;
@@ -91,7 +98,14 @@ export interface PolicyCommand {
   background: boolean;
 }
 
-const COMMAND_SCHEMA = { program: 'string', args: 'list<string>', remote: 'string', privileged: 'bool', nested: 'bool', background: 'bool' };
+/** One redirection of a simple command. */
+export interface PolicyRedirect {
+  op: string;
+  target: string;
+}
+
+const REDIRECT_SCHEMA = { op: 'string', target: 'string' };
+const COMMAND_SCHEMA = { program: 'string', args: 'list<string>', redirects: 'list<Redirect>', remote: 'string', privileged: 'bool', nested: 'bool', background: 'bool' };
 const OUTCOME_SCHEMA = { tool: 'string', status: 'string', error: 'string' };
 
 const LIMITS = { maxAstNodes: 2_000, maxDepth: 64 };
@@ -115,6 +129,7 @@ function withPolicyFunctions(environment: Environment): Environment {
  * or a comparison of a string with a number, refuses the rule when the configuration loads.
  */
 const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
+  .registerType({ name: 'Redirect', schema: REDIRECT_SCHEMA })
   .registerType({ name: 'Command', schema: COMMAND_SCHEMA })
   .registerVariable({
     name: 'action',
@@ -127,6 +142,8 @@ const CHECKING = withPolicyFunctions(new Environment({ limits: LIMITS }))
       commands: 'list<Command>',
       paths: 'list<string>',
       written: 'list<string>',
+      read: 'list<string>',
+      deleted: 'list<string>',
       outside: 'list<string>',
       urls: 'list<string>',
       packages: 'list<string>',
@@ -233,6 +250,7 @@ const ACTION_FACTS = new DerivedValue((action: RuleContext['action']): ActionFac
     commands: Array.from(action.segments, (s) => ({
       program: s.name,
       args: list(s.argv).slice(1),
+      redirects: Array.from(s.redirects, (r) => ({ op: r.operator, target: r.target })),
       remote: s.remoteHost ?? '',
       privileged: s.privileged,
       nested: s.nested,
@@ -240,6 +258,8 @@ const ACTION_FACTS = new DerivedValue((action: RuleContext['action']): ActionFac
     })),
     paths: list(action.paths),
     written: list(action.writtenPaths),
+    read: action.paths.filter((p) => !action.writtenPaths.includes(p)).map(String),
+    deleted: list(deletedPaths(action)),
     urls: list(action.urls),
     packages: list(action.packages),
     privileged: action.privileged,
@@ -269,6 +289,8 @@ const REVIEW_FACTS = new DerivedValue((context: RuleContext): PolicyFacts => {
     commands: shared.commands,
     paths: shared.paths,
     written: shared.written,
+    read: shared.read,
+    deleted: shared.deleted,
     get outside() {
       return (outside ??= shared.paths.filter((p) => !context.inScope(p)));
     },
