@@ -79,6 +79,16 @@ describe('warden policy explain', () => {
     expect(run.stdout).toMatch(/ {10}session\.failures >= 2 {2}→ true\n {14}session\.failures = 2\n/);
   });
 
+  it("takes the session's spend: the deployment policy holds a helm upgrade of a session past $20", async () => {
+    const cheap = await explain(['--spend', '3.20', '--', 'helm', 'upgrade', 'shop', 'charts/shop']);
+    expect(cheap.code).toBe(0);
+    expect(cheap.stdout).toContain('Session: no goal declared · 0 action(s) before this one, 0 failed · spent $3.20\n');
+    expect(cheap.stdout).toMatch(/✗ deploys_of_a_costly_session {2}custom\n {6}when: .* {2}→ false\n {10}session\.spend_usd > 20\.0 {2}→ false\n {14}session\.spend_usd = 3\.2\n/);
+    const costly = await explain(['--spend', '$24.75', '--', 'helm', 'upgrade', 'shop', 'charts/shop']);
+    expect(costly.stdout).toMatch(/✓ deploys_of_a_costly_session {2}custom {2}require_approval/);
+    expect((await explain(['--spend', 'lots', '--', 'ls'])).stderr).toMatch(/--spend must be an amount in USD, such as 12\.50 \(got "lots"\)/);
+  });
+
   it('refuses what it cannot explain, saying why', async () => {
     const twoSources = await explain(['--tool-call', call, '--', 'ls']);
     expect([twoSources.code, twoSources.stderr]).toEqual([2, expect.stringMatching(/explain one action: a command, --tool-call FILE \(or -\), or --action ID --session S/)]);

@@ -322,6 +322,9 @@ export class StepReviewer {
     verdict.mode = mode;
     if (observed) verdict.observed_verdict = observed;
     if (level !== undefined) verdict.automation_level = level;
+    // What the policies read of the session's spend, so that an explanation from the audit replays it.
+    const spend = this.supervision.spendOf(session.agentId, session.sessionId);
+    if (spend > 0) verdict.session_spend_usd = spend;
     if (profile.name) verdict.pipeline = profile.name;
     return this.result(started, profile, {
       verdict,

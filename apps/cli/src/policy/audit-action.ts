@@ -23,6 +23,8 @@ export interface AuditedAction {
   history: SessionEvent[];
   recorded?: RecordedVerdict;
   level?: number;
+  /** The session's spend the review read (the verdict's session_spend_usd). */
+  spendUsd?: number;
 }
 
 export class AuditLookupError extends Error {}
@@ -53,7 +55,7 @@ async function page(url: string, token: string, sessionId: string, cursor: strin
 export async function auditedAction(url: string, token: string, sessionId: string, actionId: string): Promise<AuditedAction> {
   const before: { agent: string; event: SessionEvent }[] = [];
   let found: { agentId: string; action: ProposedAction; at: string } | undefined;
-  let recorded: Pick<AuditedAction, 'recorded' | 'level'> = {};
+  let recorded: Pick<AuditedAction, 'recorded' | 'level' | 'spendUsd'> = {};
   let cursor: string | undefined;
   search: for (let pages = 0; pages < MAX_PAGES; pages++) {
     const { rows, next_cursor } = await page(url, token, sessionId, cursor);
@@ -63,10 +65,11 @@ export async function auditedAction(url: string, token: string, sessionId: strin
         if (row.type === 'action.proposed' && id === actionId) found = { agentId: row.agent_id, action: row.payload as unknown as ProposedAction, at: row.at };
         else if (REPLAYED.has(row.type)) before.push({ agent: row.agent_id, event: { type: row.type, at: row.at, payload: row.payload } });
       } else if (row.type === 'review.verdict' && id === actionId && row.agent_id === found.agentId) {
-        const verdict = row.payload as { verdict: string; decided_by?: string; rule_hits?: string[]; automation_level?: number };
+        const verdict = row.payload as { verdict: string; decided_by?: string; rule_hits?: string[]; automation_level?: number; session_spend_usd?: number };
         recorded = {
           recorded: { verdict: verdict.verdict, ...(verdict.decided_by ? { decided_by: verdict.decided_by } : {}), rule_hits: verdict.rule_hits ?? [] },
           ...(verdict.automation_level !== undefined ? { level: verdict.automation_level } : {}),
+          ...(verdict.session_spend_usd !== undefined ? { spendUsd: verdict.session_spend_usd } : {}),
         };
         break search;
       }

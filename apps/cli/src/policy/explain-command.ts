@@ -51,10 +51,11 @@ function factsOf(values: Record<string, unknown>): SessionFacts {
   if (cwd !== undefined) facts.cwd = cwd;
   if (Array.isArray(values['expected-path'])) facts.expected_paths = values['expected-path'] as string[];
   if (values['failures'] !== undefined) facts.failures = integerOption(values, 'failures', 0, 0);
+  if (values['spend'] !== undefined) facts.spend_usd = spendOf(values['spend'] as string);
   return facts;
 }
 
-const SESSION_OPTIONS = ['goal', 'environment', 'phase', 'agent', 'agent-kind', 'cwd', 'expected-path', 'failures', 'level'];
+const SESSION_OPTIONS = ['goal', 'environment', 'phase', 'agent', 'agent-kind', 'cwd', 'expected-path', 'failures', 'spend', 'level'];
 
 export const policyExplain: PolicySubcommand = {
   name: 'explain',
@@ -96,6 +97,7 @@ What the session has been through (for a command or a tool call; all optional):
   --cwd DIR              the session's working directory [/work/app]
   --expected-path GLOB   a path the task should touch (repeatable) [the working directory]
   --failures N           commands that failed before this action [0]
+  --spend USD            what the session's run has cost so far (session.spend_usd) [0]
   --level N              the agent's automation level (0-4) [none]
 
 Audit trail:
@@ -132,6 +134,7 @@ Examples:
     cwd: { type: 'string' },
     'expected-path': { type: 'string', multiple: true },
     failures: { type: 'string' },
+    spend: { type: 'string' },
     level: { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -149,7 +152,14 @@ Examples:
       const url = ((values['audit-url'] as string | undefined) ?? process.env.WARDEN_AUDIT_URL ?? DEFAULT_AUDIT_URL).replace(/\/+$/, '');
       try {
         const audited = await auditedAction(url, operatorToken(values), sessionId, values['action'] as string);
-        request = { address: { agentId: audited.agentId, sessionId }, history: audited.history, action: audited.action, at: audited.at, ...(audited.level !== undefined ? { level: audited.level } : {}) };
+        request = {
+          address: { agentId: audited.agentId, sessionId },
+          history: audited.history,
+          action: audited.action,
+          at: audited.at,
+          ...(audited.level !== undefined ? { level: audited.level } : {}),
+          ...(audited.spendUsd !== undefined ? { spendUsd: audited.spendUsd } : {}),
+        };
         recorded = audited.recorded;
       } catch (error) {
         if (!(error instanceof AuditLookupError)) throw error;
@@ -167,6 +177,7 @@ Examples:
         history: sessionEventsOf(facts, 'explain'),
         action,
         ...(values['level'] !== undefined ? { level: levelOf(values) } : {}),
+        ...(facts.spend_usd !== undefined ? { spendUsd: facts.spend_usd } : {}),
       };
     }
     let explanation;
@@ -180,6 +191,12 @@ Examples:
     return 0;
   },
 };
+
+function spendOf(text: string): number {
+  const usd = Number(text.replace(/^\$/, ''));
+  if (!text.trim() || !Number.isFinite(usd) || usd < 0) throw new UsageError(`--spend must be an amount in USD, such as 12.50 (got "${text}")`);
+  return usd;
+}
 
 function levelOf(values: Record<string, unknown>): number {
   const level = integerOption(values, 'level', 0, 0);

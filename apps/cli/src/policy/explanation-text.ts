@@ -57,6 +57,7 @@ function sessionText(explanation: SessionExplanation): string {
     `${session.actions} action(s) before this one, ${session.failures} failed`,
     ...(session.patterns.length ? [`patterns ${session.patterns.join(', ')}`] : []),
     ...(session.level !== undefined ? [`automation level ${session.level}`] : []),
+    ...(session.spend_usd !== undefined ? [`spent $${session.spend_usd.toFixed(2)}`] : []),
   ];
   return parts.join(' · ');
 }

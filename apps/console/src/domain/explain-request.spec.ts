@@ -19,13 +19,14 @@ const writeVerdict = event('review.verdict', 3, {
   rule_hits: ['infra_after_failures'],
   reasons: ['A person must look.'],
   automation_level: 2,
+  session_spend_usd: 14.2,
   action: { kind: 'tool_use', tool: 'Write', input: { file_path: '/work/app/infra/main.tf', content: 'x' } },
 });
 const later = event('action.outcome', 9, { action_id: 'w1', status: 'success' });
 const otherAgent = event('action.outcome', 2, { action_id: 'z1', status: 'error' }, 'agent-2');
 
 describe('explainRequestOf: what the console asks the reviewer to explain', () => {
-  it("sends the action as proposed, the session's replayable messages before it, and the level its verdict recorded", () => {
+  it("sends the action as proposed, the session's replayable messages before it, and the level and spend its verdict recorded", () => {
     const events = [started, failing, firstVerdict, failed, otherAgent, write, writeVerdict, later];
     expect(explainRequestOf(events, 'agent-1', 's1', 'w1')).toEqual({
       body: {
@@ -34,6 +35,7 @@ describe('explainRequestOf: what the console asks the reviewer to explain', () =
         action: write.payload,
         at: write.at,
         level: 2,
+        spend_usd: 14.2,
         history: [started, failing, failed].map((e) => ({ type: e.type, at: e.at, payload: e.payload })),
       },
       recorded: { verdict: 'require_approval', decided_by: 'rule', rule_hits: ['infra_after_failures'], reasons: ['A person must look.'], at: writeVerdict.at },

@@ -34,7 +34,7 @@ export interface ExplainableAction {
 /**
  * The explain request for one action of a session, from the events the console holds of it (in time
  * order): the action as proposed (or as its verdict carries it), the session's messages before it, and the
- * agent's automation level the verdict recorded. Undefined when the console saw neither its proposal nor its verdict.
+ * agent's automation level and the session's spend the verdict recorded. Undefined when the console saw neither its proposal nor its verdict.
  */
 export function explainRequestOf(events: readonly ConsoleEvent[], agentId: string, sessionId: string, actionId: string): ExplainableAction | undefined {
   const ours = events.filter((e) => e.agent_id === agentId && e.session_id === sessionId);
@@ -51,8 +51,9 @@ export function explainRequestOf(events: readonly ConsoleEvent[], agentId: strin
   const kept = [...declaration, ...rest.slice(Math.max(0, rest.length - (MAX_HISTORY - declaration.length)))];
   const verdict = verdictEvent?.payload;
   const level = typeof verdict?.automation_level === 'number' ? { level: verdict.automation_level as number } : {};
+  const spend = typeof verdict?.session_spend_usd === 'number' ? { spend_usd: verdict.session_spend_usd as number } : {};
   return {
-    body: { agent_id: agentId, session_id: sessionId, action, at, ...level, history: kept.map((e) => ({ type: e.type, at: e.at, payload: e.payload })) },
+    body: { agent_id: agentId, session_id: sessionId, action, at, ...level, ...spend, history: kept.map((e) => ({ type: e.type, at: e.at, payload: e.payload })) },
     ...(verdict
       ? {
           recorded: {

@@ -31,7 +31,7 @@ export interface Explanation {
   pipeline?: string;
   rules: RuleShown[];
   switched_off: string[];
-  session: { goal: string; environment: string; phase: string; actions: number; failures: number; patterns: string[]; level?: number };
+  session: { goal: string; environment: string; phase: string; actions: number; failures: number; patterns: string[]; level?: number; spend_usd?: number };
 }
 
 /** The explain page's link for an action of a session. */
@@ -67,6 +67,7 @@ function sessionLine(s: Explanation['session']): string {
     `${s.actions} action(s) before it, ${s.failures} failed`,
     ...(s.patterns.length ? [`patterns ${s.patterns.join(', ')}`] : []),
     ...(s.level !== undefined ? [`automation level ${s.level}`] : []),
+    ...(s.spend_usd !== undefined ? [`spent $${s.spend_usd.toFixed(2)}`] : []),
   ].join(' · ');
 }
 

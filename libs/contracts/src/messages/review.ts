@@ -98,6 +98,7 @@ export const ReviewVerdict = defineMessage({
     shadow_rule_hits: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 64, description: 'Rules in shadow mode that matched: counted, not enforced.' })),
     rule_errors: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 16, description: 'Rules that failed; the review went on without them.' })),
     automation_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+    session_spend_usd: Type.Optional(Type.Number({ minimum: 0, description: "The session's spend the review read (policies' session.spend_usd), when it had spent something." })),
     pipeline: Type.Optional(Type.String({ maxLength: 128, description: 'Configuration pipeline whose overrides applied.' })),
     cache_hit: Type.Optional(Type.Boolean()),
   }),

@@ -17,6 +17,7 @@ const ExplainRequestSchema = Type.Object(
     action: payloadOf('action.proposed'),
     at: Type.Optional(Type.String({ format: 'date-time' })),
     level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+    spend_usd: Type.Optional(Type.Number({ minimum: 0 })),
     history: Type.Array(
       Type.Object(
         { type: Type.Enum([...REPLAYED_TYPES]), at: Type.Optional(Type.String({ format: 'date-time' })), payload: Type.Record(Type.String(), Type.Unknown()) },
@@ -45,6 +46,8 @@ export interface ExplainRequest {
   action: ProposedAction;
   at?: string;
   level?: number;
+  /** The session's spend the review read (the verdict's session_spend_usd). */
+  spendUsd?: number;
   history: SessionEvent[];
 }
 
@@ -62,7 +65,7 @@ const firstError = (checker: Validator, value: unknown) => {
  */
 export function parseExplainRequest(body: unknown): ExplainRequest {
   if (!requestChecker.Check(body)) throw new InvalidExplainRequest(firstError(requestChecker, body));
-  const request = body as { agent_id: string; session_id: string; action: ProposedAction; at?: string; level?: number; history: SessionEvent[] };
+  const request = body as { agent_id: string; session_id: string; action: ProposedAction; at?: string; level?: number; spend_usd?: number; history: SessionEvent[] };
   request.history.forEach((event, i) => {
     const checker = payloadChecker(event.type);
     if (!checker.Check(event.payload)) throw new InvalidExplainRequest(`/history/${i}/payload (${event.type}) ${firstError(checker, event.payload)}`);
@@ -72,6 +75,7 @@ export function parseExplainRequest(body: unknown): ExplainRequest {
     action: request.action,
     ...(request.at !== undefined ? { at: request.at } : {}),
     ...(request.level !== undefined ? { level: request.level } : {}),
+    ...(request.spend_usd !== undefined ? { spendUsd: request.spend_usd } : {}),
     history: request.history,
   };
 }

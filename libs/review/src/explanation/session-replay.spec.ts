@@ -68,6 +68,18 @@ describe('explainInSession: an action explained in the session it belongs to', (
     expect(explanation.candidates).toContainEqual({ source: 'ladder', name: 'level 0', verdict: 'require_approval' });
     expect(explanation.decided_by).toBe('ladder');
   });
+
+  it("replays the session's spend the verdict read, for a rule on session.spend_usd", () => {
+    const costly: CustomRuleDefinition = { name: 'costly_writes', when: 'session.spend_usd > 10.0 && action.written.size() > 0', verdict: 'require_approval', reason: 'A person looks at what a costly session writes.' };
+    const withSpend = { settings: {}, extraRules: [costly] };
+    const write = { ...WRITE, input: { file_path: '/work/app/src/a.ts', content: 'x' } };
+    const spent = explainInSession({ sources: withSpend, address, history: [started], action: write, spendUsd: 12.4 });
+    expect(spent.session.spend_usd).toBe(12.4);
+    expect(spent.rules.find((r) => r.rule === 'costly_writes')).toMatchObject({ result: 'matched' });
+    const fresh = explainInSession({ sources: withSpend, address, history: [started], action: write });
+    expect(fresh.session).not.toHaveProperty('spend_usd');
+    expect(fresh.rules.find((r) => r.rule === 'costly_writes')).toMatchObject({ result: 'not_matched' });
+  });
 });
 
 describe('parseExplainRequest: what the reviewer takes over HTTP', () => {
@@ -75,6 +87,7 @@ describe('parseExplainRequest: what the reviewer takes over HTTP', () => {
 
   it('takes an action and its session, each message checked against its contract', () => {
     expect(parseExplainRequest(body([started, ...failures(1)], { at: minute(3), level: 2 }))).toEqual({ address, action: WRITE, at: minute(3), level: 2, history: [started, ...failures(1)] });
+    expect(parseExplainRequest(body([started], { spend_usd: 7.5 }))).toEqual({ address, action: WRITE, spendUsd: 7.5, history: [started] });
   });
 
   it('refuses what the services would refuse, naming the place', () => {

@@ -61,6 +61,8 @@ export interface ExplainedSession {
   patterns: string[];
   /** The agent's automation level, when one applied. */
   level?: number;
+  /** The session's spend the rules read (session.spend_usd), when it had spent something. */
+  spend_usd?: number;
 }
 
 export interface SessionExplanation extends ReviewExplanation {
@@ -78,6 +80,8 @@ export interface ExplainInSessionRequest {
   at?: string;
   /** The agent's automation level when the action was reviewed (the verdict's automation_level). */
   level?: number;
+  /** The session's spend when the action was reviewed (the verdict's session_spend_usd). */
+  spendUsd?: number;
 }
 
 /** A reviewer of its own for an explanation, on a clock that follows the session's messages. */
@@ -89,6 +93,10 @@ function replayer(request: ExplainInSessionRequest) {
   };
   const supervision = new SupervisionState();
   if (request.level !== undefined) supervision.applyLevel(request.address.agentId, { agent_id: request.address.agentId, level: request.level, updated_at: new Date(now).toISOString() });
+  if (request.spendUsd) {
+    const { agentId, sessionId } = request.address;
+    supervision.applyBreaker(agentId, sessionId, { agent_id: agentId, session_id: sessionId, state: 'closed', breakers: [], spend_usd: request.spendUsd, updated_at: new Date(now).toISOString() });
+  }
   const reviewer = new StepReviewer({ ...request.sources, supervision, clock: () => now });
   const replay = (events: readonly SessionEvent[]) => replaySession(reviewer, request.address, events, moveClock);
   const finish = (): SessionExplanation => {
@@ -104,6 +112,7 @@ function replayer(request: ExplainInSessionRequest) {
       // As the rules read them (policyFacts): reported within ten minutes of the session's last activity.
       patterns: [...new Set(session.activePatterns(session.lastSeen).map((p) => p.type))],
       ...(request.level !== undefined ? { level: request.level } : {}),
+      ...(request.spendUsd ? { spend_usd: request.spendUsd } : {}),
     };
     return { ...explainReview(reviewer, request.action, request.address), session: facts };
   };

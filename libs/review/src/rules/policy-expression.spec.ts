@@ -244,6 +244,8 @@ describe('a CEL rule on session facts, through the reviewer', () => {
     expect(deploy('d2')).not.toContain('costly_session_deploys');
     supervision.applyBreaker('agent-7', 's-spend', state(5.01));
     expect(deploy('d3')).toContain('costly_session_deploys');
+    // The verdict says what it read, for an explanation from the audit to replay.
+    expect(reviewer.review({ action_id: 'd3b', kind: 'tool_use', tool: 'Bash', input: { command: 'helm list' } }, address).verdict.session_spend_usd).toBe(5.01);
     // An operator reset the cost breaker: the run's spend starts again.
     supervision.applyBreaker('agent-7', 's-spend', state());
     expect(deploy('d4')).not.toContain('costly_session_deploys');
