@@ -42,6 +42,9 @@ const WRAPPER_TABLE: Record<string, WrapperSpec> = {
   strace: { valued: /^-[eopsuE]$/ },
   ltrace: { valued: /^-[eopsuE]$/ },
   dbus_launch: { valued: /^$/ },
+  // macOS: `arch -arm64 cmd`, `arch -arch x86_64 cmd`.
+  arch: { valued: /^-(?:arch|e)$/ },
+  unshare: { valued: /^-[SGRw]$|^--(?:setuid|setgid|root|wd)$/ },
 };
 /** By program name, own entries only (asked of every command of a line: a Map answers faster than a record's own-key test). */
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries(WRAPPER_TABLE));
@@ -238,10 +241,19 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
     }
     return;
   }
+  commandsInOptions(result);
   switch (head) {
     case 'eval':
       if (argv.length > 1) codeOf(result).push({ text: argv.slice(1).join(' '), via: 'eval' });
       return;
+    case 'trap':
+      // `trap 'cmd' EXIT`: the command runs when the shell gets the signal or exits.
+      if (argv[1] !== undefined && !argv[1].startsWith('-') && argv.length > 2) codeOf(result).push({ text: argv[1], via: 'trap' });
+      return;
+    case 'script':
+      return scriptCommand(result);
+    case 'tmux':
+      return tmuxCommand(result);
     case 'watch':
       if (argv.length > 1) codeOf(result).push({ text: argv.slice(1).filter((a) => !a.startsWith('-')).join(' '), via: 'watch' });
       return;
@@ -266,6 +278,93 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
     default:
       inlineCode(result, input);
   }
+}
+
+/**
+ * Options whose value is a command the program runs: ssh's and scp's `-o ProxyCommand=…` (LocalCommand,
+ * KnownHostsCommand), rsync's `-e`/`--rsh`, tar's `-I`/`--use-compress-program`, `--to-command`,
+ * `--info-script`, `--new-volume-script`, `--checkpoint-action=exec=…`, git's `-c alias.x=!cmd` and
+ * `-c core.sshCommand=…`. The command is reviewed as any other; `ssh -W` through a bastion stays harmless.
+ */
+const SSH_TRANSPORT = /^\s*(?:\S*\/)?(?:ssh|autossh|sshpass|plink)(?:\s+-[^\s;&|`$()]*(?:\s+[^-\s;&|`$()][^\s;&|`$()]*)?)*\s*(?:%h(?::%p)?\s*)?[^\s;&|`$()]*\s*$/;
+
+function commandsInOptions(result: UnwrappedCommand): void {
+  const { argv, name: head } = result;
+  const runs = (text: string | undefined, option: string) => {
+    // The usual value: ssh as the transport (`rsync -e 'ssh -p 2222'`, `ProxyCommand ssh -W %h:%p bastion`), not a shell opened.
+    if (text === undefined || !text.trim() || SSH_TRANSPORT.test(text)) return;
+    codeOf(result).push({ text, via: `${head} ${option}` });
+  };
+  if (head === 'ssh' || head === 'scp' || head === 'sftp') {
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i]!;
+      // -o Key=value, -oKey=value, and clusters ending in o (`-qvoProxyCommand=…`).
+      const m = /^-[a-zA-Z]*?o(.*)$/.exec(a);
+      if (!m) continue;
+      const setting = m[1] || argv[++i] || '';
+      const command = /^(ProxyCommand|LocalCommand|KnownHostsCommand)\s*[= ]\s*(.+)$/i.exec(setting);
+      if (command) runs(command[2], command[1]!);
+    }
+  } else if (head === 'rsync') {
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (a === '-e' || a === '--rsh') runs(argv[++i], a);
+      else if (a.startsWith('--rsh=')) runs(a.slice(6), '--rsh');
+      else if (/^-[a-zA-Z]*e$/.test(a) && !a.startsWith('--')) runs(argv[++i], '-e');
+    }
+  } else if (head === 'tar' || head === 'gtar' || head === 'bsdtar') {
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (/^-[a-zA-Z]*I$/.test(a) || a === '--use-compress-program' || a === '--to-command' || a === '--info-script' || a === '--new-volume-script') runs(argv[++i], a);
+      const attached = /^--(use-compress-program|to-command|info-script|new-volume-script)=(.+)$/.exec(a) ?? /^-(I)(.+)$/.exec(a);
+      if (attached) runs(attached[2], attached[1]!);
+      const exec = /^--checkpoint-action=exec=(.+)$/.exec(a);
+      if (exec) runs(exec[1], '--checkpoint-action');
+    }
+  } else if (head === 'git') {
+    for (let i = 1; i < argv.length && argv[i]!.startsWith('-'); i++) {
+      const a = argv[i]!;
+      const setting = a === '-c' ? argv[++i] : a.startsWith('-c') ? a.slice(2) : undefined;
+      if (setting === undefined) continue;
+      const alias = /^alias\.[^=]+=\s*!(.+)$/s.exec(setting);
+      if (alias) runs(alias[1], '-c alias');
+      const ssh = /^core\.sshCommand=(.+)$/is.exec(setting);
+      if (ssh) runs(ssh[1], '-c core.sshCommand');
+    }
+  }
+}
+
+/** `script -q /dev/null cmd…` (BSD, macOS: a file, then the command) and `script -c 'cmd' file` (util-linux). */
+function scriptCommand(result: UnwrappedCommand): void {
+  const { argv } = result;
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') {
+    const a = argv[i]!;
+    if (a === '-c' || a === '--command') {
+      if (argv[i + 1] !== undefined) codeOf(result).push({ text: argv[i + 1]!, via: 'script -c' });
+      return;
+    }
+    if (a.startsWith('--command=')) {
+      codeOf(result).push({ text: a.slice('--command='.length), via: 'script -c' });
+      return;
+    }
+    i += /^-[tTFIOBE]$|^--(?:timing|log-\w+|logging-format|echo)$/.test(a) ? 2 : 1;
+  }
+  if (argv[i] === '--') i++;
+  // The first operand is the typescript file; what follows is the command (BSD and macOS).
+  const command = argv.slice(i + 1);
+  if (command.length) commandsOf(result).push({ argv: command, dynamic: result.dynamic.slice(i + 1), via: 'script' });
+}
+
+/** `tmux new-session -d 'cmd'` (new, new-window, split-window, respawn-pane …): the shell command runs in the new pane. */
+function tmuxCommand(result: UnwrappedCommand): void {
+  const { argv } = result;
+  const verb = argv.findIndex((a, i) => i > 0 && /^(?:new-session|new|new-window|neww|split-window|splitw|respawn-pane|respawnp|respawn-window|respawnw|run-shell|run)$/.test(a));
+  if (verb < 0) return;
+  let i = verb + 1;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += /^-[cFnstxyeblpLSETw]$/.test(argv[i]!) ? 2 : 1;
+  const command = argv.slice(i);
+  if (command.length) codeOf(result).push({ text: command.join(' '), via: `tmux ${argv[verb]}` });
 }
 
 function inlineCode(result: UnwrappedCommand, input: string | undefined): void {

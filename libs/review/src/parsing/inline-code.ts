@@ -5,7 +5,7 @@
  * Only the calls that reach the shell or the file system are read; the rest of the program is not.
  */
 
-type Language = 'python' | 'javascript' | 'perl' | 'ruby' | 'php' | 'powershell' | 'applescript';
+type Language = 'python' | 'javascript' | 'perl' | 'ruby' | 'php' | 'powershell' | 'applescript' | 'awk';
 
 interface InlineCode {
   code: { text: string; via: string }[];
@@ -13,7 +13,7 @@ interface InlineCode {
 }
 
 /** Every interpreter name below; one test that turns away the names of every other program. */
-const INTERPRETER_NAME = /^(?:python|pypy|node|bun|deno|perl|j?ruby|php|pwsh|powershell|osascript)/i;
+const INTERPRETER_NAME = /^(?:python|pypy|node|bun|deno|perl|j?ruby|php|pwsh|powershell|osascript|[gmn]?awk)/i;
 
 function languageOf(program: string): Language | null {
   if (!INTERPRETER_NAME.test(program)) return null;
@@ -24,6 +24,7 @@ function languageOf(program: string): Language | null {
   if (/^php[\d.]*$/.test(program)) return 'php';
   if (/^(?:pwsh|powershell)(?:\.exe)?$/i.test(program)) return 'powershell';
   if (program === 'osascript') return 'applescript';
+  if (/^[gmn]?awk$/.test(program)) return 'awk';
   return null;
 }
 
@@ -36,6 +37,17 @@ function codeOf(language: Language, argv: readonly string[], input: string | und
     return args.some((a) => !a.startsWith('-')) ? undefined : input;
   }
   if (language === 'javascript' && argv[0]!.endsWith('deno') && args[0] === 'eval') return args[1];
+  if (language === 'awk') {
+    // awk [-F fs] [-v var=value] 'program' [file …]; -f reads the program from a file.
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') return args[i + 1];
+      if (a === '-f' || a.startsWith('--file')) return undefined;
+      if (a === '-F' || a === '-v' || a === '--field-separator' || a === '--assign') i++;
+      else if (!a.startsWith('-')) return a;
+    }
+    return undefined;
+  }
   const flag = { python: /^-[a-zA-Z]*c$/, javascript: /^(?:-e|--eval|-p|--print|-pe)$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/, php: /^-r$/, applescript: /^-e$/ }[language];
   const parts: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -56,6 +68,8 @@ const SHELL_CALLS: Record<Exclude<Language, 'powershell'>, RegExp> = {
   ruby: /\b(?:system|exec|spawn|IO\.popen|Open3\.\w+|%x)\s*[({]?/g,
   php: /\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g,
   applescript: /\bdo shell script\s+/g,
+  // system("cmd"), and the command an output pipe runs: print | "cmd".
+  awk: /\bsystem\s*\(|\|\s*(?=")/g,
 };
 
 /** File system deletions: which call, and whether it is recursive. */
@@ -169,6 +183,7 @@ export function inlineCodeCommands(argv: readonly string[], input: string | unde
   }
   shellCalls(language, code, via, out);
   deletions(code, via, out);
-  if (SHELL_LOOKING.test(code)) out.code.push({ text: code, via });
+  // awk's program is awk, never shell: only what it hands to the shell (above) is read as shell.
+  if (language !== 'awk' && SHELL_LOOKING.test(code)) out.code.push({ text: code, via });
   return out;
 }

@@ -24,6 +24,29 @@ describe('parseShellCommand', () => {
     expect(segment!.privileged).toBe(true);
   });
 
+  it('reads the commands that wrappers and command-valued options run', () => {
+    const nested = (command: string) => parseShellCommand(command).filter((s) => s.nested || s.wrappers.length).map((s) => [s.via ?? s.wrappers.join(' '), ...s.argv]);
+    expect(nested('arch -arm64 rm -rf build')).toEqual([['arch', 'rm', '-rf', 'build']]);
+    expect(nested('unshare --mount-proc=/proc rm -rf /')).toEqual([['unshare', 'rm', '-rf', '/']]);
+    expect(nested("script -q /dev/null bash -c 'rm -rf dist'")).toContainEqual(['bash -c', 'rm', '-rf', 'dist']);
+    expect(nested("script -c 'make test' build.log")).toEqual([['script -c', 'make', 'test']]);
+    expect(nested("trap 'rm -f /tmp/app.lock' EXIT")).toEqual([['trap', 'rm', '-f', '/tmp/app.lock']]);
+    expect(nested("tmux new-session -d -s dev 'npm run dev'")).toEqual([['tmux new-session', 'npm', 'run', 'dev']]);
+    expect(nested("ssh -o 'ProxyCommand=nc -x proxy:1080 %h %p' host")).toEqual([['ssh ProxyCommand', 'nc', '-x', 'proxy:1080', '%h', '%p']]);
+    expect(nested("ssh -qvoProxyCommand='rm -rf /' host")).toContainEqual(['ssh ProxyCommand', 'rm', '-rf', '/']);
+    expect(nested("rsync -ae 'rm -rf /' src host:dst")).toEqual([['rsync -e', 'rm', '-rf', '/']]);
+    expect(nested("tar -cI 'xz -9' -f a.tar.xz src")).toEqual([['tar -cI', 'xz', '-9']]);
+    expect(nested("tar -cf out.tar --info-script='rm -rf /' src")).toEqual([['tar info-script', 'rm', '-rf', '/']]);
+    expect(nested("git -c 'alias.wipe=!rm -rf /' wipe")).toEqual([['git -c alias', 'rm', '-rf', '/']]);
+    expect(nested(`awk 'BEGIN { system("rm -rf /tmp/x") }'`)).toContainEqual(['awk code', 'rm', '-rf', '/tmp/x']);
+    expect(nested(`awk -F, '{ print $2 | "sort -u" }' data.csv`)).toEqual([['awk code', 'sort', '-u']]);
+    // ssh as the transport is not a command of its own; awk's own program is not shell.
+    expect(nested("rsync -az -e 'ssh -p 2222' src/ host:dst/")).toEqual([]);
+    expect(nested("ssh -o ProxyCommand='ssh -W %h:%p bastion' host")).toEqual([]);
+    expect(nested("git -c core.sshCommand='ssh -i ~/.ssh/deploy_key' fetch")).toEqual([]);
+    expect(nested("awk '{ print $1 }' file.txt")).toEqual([]);
+  });
+
   it('collects redirections, including descriptors and &>', () => {
     const [segment] = parseShellCommand('npm run build > build.log 2> err.log 2>&1 &> all.log');
     expect(segment!.argv).toEqual(['npm', 'run', 'build']);

