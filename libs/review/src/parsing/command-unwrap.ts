@@ -436,6 +436,15 @@ function parallel(result: UnwrappedCommand, input: string | undefined): void {
     for (const item of items ?? []) codeOf(result).push({ text: item, via: 'parallel' });
     return;
   }
+  // parallel hands its command to a shell: one quoted word (`parallel 'rm -rf {}' ::: a`) is a command line.
+  if (template.length === 1 && /\s/.test(template[0]!)) {
+    const line = template[0]!;
+    for (const item of items?.length ? items : [undefined]) {
+      const text = item === undefined ? line : line.includes('{}') ? line.split('{}').join(item) : `${line} ${item}`;
+      codeOf(result).push({ text, via: 'parallel' });
+    }
+    return;
+  }
   runWith(result, template, items, template.some((w) => w.includes('{}')) ? '{}' : undefined, 'parallel', true);
 }
 

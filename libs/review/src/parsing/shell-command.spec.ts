@@ -40,6 +40,8 @@ describe('parseShellCommand', () => {
     expect(nested("git -c 'alias.wipe=!rm -rf /' wipe")).toEqual([['git -c alias', 'rm', '-rf', '/']]);
     expect(nested(`awk 'BEGIN { system("rm -rf /tmp/x") }'`)).toContainEqual(['awk code', 'rm', '-rf', '/tmp/x']);
     expect(nested(`awk -F, '{ print $2 | "sort -u" }' data.csv`)).toEqual([['awk code', 'sort', '-u']]);
+    expect(nested("parallel 'gzip -9 {}' ::: a.log b.log")).toEqual([['parallel', 'gzip', '-9', 'a.log'], ['parallel', 'gzip', '-9', 'b.log']]);
+    expect(nested("parallel 'rm -rf /' ::: x")).toEqual([['parallel', 'rm', '-rf', '/', 'x']]);
     // ssh as the transport is not a command of its own; awk's own program is not shell.
     expect(nested("rsync -az -e 'ssh -p 2222' src/ host:dst/")).toEqual([]);
     expect(nested("ssh -o ProxyCommand='ssh -W %h:%p bastion' host")).toEqual([]);
