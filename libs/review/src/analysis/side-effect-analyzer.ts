@@ -75,7 +75,6 @@ function worst(effects: readonly SideEffect[]): Severity | null {
   return result;
 }
 
-
 const REMOTE_COPIERS = new Set(['scp', 'rsync']);
 const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'brew', 'dnf', 'yum', 'apk', 'snap', 'choco']);
 

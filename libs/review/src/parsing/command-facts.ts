@@ -149,3 +149,27 @@ export function forcePushToSharedBranch(segment: ShellSegment): boolean {
   const branches = pushedBranches(segment.argv);
   return !branches.length || branches.some((b) => SHARED_BRANCH.test(b));
 }
+
+/** Options of the copiers that take a value: an identity file or an ssh command is used, not copied. */
+const COPIER_VALUED: Readonly<Record<string, RegExp>> = {
+  scp: /^-[cDFiJloPSX]$/,
+  sftp: /^-[BbcDFiJloPRSs]$/,
+  rsync: /^-[eBTf]$|^--(?:rsh|rsync-path|temp-dir|partial-dir|backup-dir|log-file|password-file|filter|exclude|include|exclude-from|include-from|files-from|chmod|chown|usermap|groupmap)$/,
+};
+
+/** What scp, sftp or rsync copies and where: its operands, without its options and their values (`-i key`, `-e 'ssh -i key'`). */
+export function copierOperands(segment: ShellSegment): string[] {
+  const valued = COPIER_VALUED[commandName(segment)];
+  const { argv } = segment;
+  const out: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') out.push(a);
+    else if (valued?.test(a)) i++;
+  }
+  return out;
+}

@@ -280,14 +280,15 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
   }
 }
 
+/** ssh alone as a transport (`ssh -p 2222`, `ssh -i key -o X=y`, `ssh -W %h:%p bastion`): nothing else on the line. */
+const SSH_TRANSPORT = /^\s*(?:\S*\/)?(?:ssh|autossh|sshpass|plink)(?:\s+-[^\s;&|`$()]*(?:\s+[^-\s;&|`$()][^\s;&|`$()]*)?)*\s*(?:%h(?::%p)?\s*)?[^\s;&|`$()]*\s*$/;
+
 /**
  * Options whose value is a command the program runs: ssh's and scp's `-o ProxyCommand=…` (LocalCommand,
  * KnownHostsCommand), rsync's `-e`/`--rsh`, tar's `-I`/`--use-compress-program`, `--to-command`,
  * `--info-script`, `--new-volume-script`, `--checkpoint-action=exec=…`, git's `-c alias.x=!cmd` and
- * `-c core.sshCommand=…`. The command is reviewed as any other; `ssh -W` through a bastion stays harmless.
+ * `-c core.sshCommand=…`. The command is reviewed as any other; ssh as the transport is not read as a shell.
  */
-const SSH_TRANSPORT = /^\s*(?:\S*\/)?(?:ssh|autossh|sshpass|plink)(?:\s+-[^\s;&|`$()]*(?:\s+[^-\s;&|`$()][^\s;&|`$()]*)?)*\s*(?:%h(?::%p)?\s*)?[^\s;&|`$()]*\s*$/;
-
 function commandsInOptions(result: UnwrappedCommand): void {
   const { argv, name: head } = result;
   const runs = (text: string | undefined, option: string) => {
@@ -324,6 +325,10 @@ function commandsInOptions(result: UnwrappedCommand): void {
   } else if (head === 'git') {
     for (let i = 1; i < argv.length && argv[i]!.startsWith('-'); i++) {
       const a = argv[i]!;
+      if (a === '-C' || a === '--git-dir' || a === '--work-tree' || a === '--namespace') {
+        i++;
+        continue;
+      }
       const setting = a === '-c' ? argv[++i] : a.startsWith('-c') ? a.slice(2) : undefined;
       if (setting === undefined) continue;
       const alias = /^alias\.[^=]+=\s*!(.+)$/s.exec(setting);
@@ -362,7 +367,7 @@ function tmuxCommand(result: UnwrappedCommand): void {
   const verb = argv.findIndex((a, i) => i > 0 && /^(?:new-session|new|new-window|neww|split-window|splitw|respawn-pane|respawnp|respawn-window|respawnw|run-shell|run)$/.test(a));
   if (verb < 0) return;
   let i = verb + 1;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += /^-[cFnstxyeblpLSETw]$/.test(argv[i]!) ? 2 : 1;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += /^-[cFnstxyelpT]$/.test(argv[i]!) ? 2 : 1;
   const command = argv.slice(i);
   if (command.length) codeOf(result).push({ text: command.join(' '), via: `tmux ${argv[verb]}` });
 }

@@ -38,6 +38,8 @@ describe('parseShellCommand', () => {
     expect(nested("tar -cI 'xz -9' -f a.tar.xz src")).toEqual([['tar -cI', 'xz', '-9']]);
     expect(nested("tar -cf out.tar --info-script='rm -rf /' src")).toEqual([['tar info-script', 'rm', '-rf', '/']]);
     expect(nested("git -c 'alias.wipe=!rm -rf /' wipe")).toEqual([['git -c alias', 'rm', '-rf', '/']]);
+    expect(nested("git -C repo -c 'alias.wipe=!rm -rf /' wipe")).toEqual([['git -c alias', 'rm', '-rf', '/']]);
+    expect(nested("tmux split-window -b -l 10 'tail -f log'")).toEqual([['tmux split-window', 'tail', '-f', 'log']]);
     expect(nested(`awk 'BEGIN { system("rm -rf /tmp/x") }'`)).toContainEqual(['awk code', 'rm', '-rf', '/tmp/x']);
     expect(nested(`awk -F, '{ print $2 | "sort -u" }' data.csv`)).toEqual([['awk code', 'sort', '-u']]);
     expect(nested("parallel 'gzip -9 {}' ::: a.log b.log")).toEqual([['parallel', 'gzip', '-9', 'a.log'], ['parallel', 'gzip', '-9', 'b.log']]);

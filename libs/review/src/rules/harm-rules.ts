@@ -1,6 +1,8 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, copierOperands } from '../parsing/command-facts.js';
+
+const COPIERS = /^(?:scp|sftp|rsync)$/;
 import { resolvePath } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { DerivedValue } from '../derived-value.js';
@@ -199,7 +201,9 @@ const KINDS: Record<HarmKind, KindSpec> = {
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
         if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
-        if (!NOT_A_READ.test(commandName(segment)) && (segment.argv.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
+        // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.
+        const read = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv;
+        if (!NOT_A_READ.test(commandName(segment)) && (read.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
           const store = [...segment.argv.slice(1), ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
           if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };

@@ -1,5 +1,5 @@
 import { redactText } from '@warden/secrets';
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, copierOperands } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, runsAny } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
@@ -20,6 +20,14 @@ function uploadedSecret(segment: ShellSegment): string | undefined {
   const cmd = commandName(segment);
   const { argv } = segment;
   const remote = COPIERS.has(cmd) && argv.some((a) => REMOTE_SPEC.test(a));
+  // What a copier sends is among its operands: an identity file (`scp -i key`) or an ssh command (`rsync -e 'ssh -i key'`) is used, not sent.
+  if (remote) {
+    for (const operand of copierOperands(segment)) {
+      const candidate = operand.includes('$(') || operand.includes('`') ? secretFileIn(operand) : operand;
+      if (candidate !== undefined && isSecretFile(candidate)) return candidate;
+    }
+    return segment.redirects.find((r) => r.operator === '<' && isSecretFile(r.target))?.target;
+  }
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     let candidate: string | undefined;
