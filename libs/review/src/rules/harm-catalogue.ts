@@ -1,8 +1,6 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { programKey, type ShellSegment } from '../parsing/shell-command.js';
-
-export { programKey };
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
 import { requestsOnlyThisMachine } from './network-destination.js';

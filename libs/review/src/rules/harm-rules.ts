@@ -1,14 +1,15 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandName, copierOperands } from '../parsing/command-facts.js';
-
-const COPIERS = /^(?:scp|sftp|rsync)$/;
 import { resolvePath } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
 import { CREDENTIAL_ARG, harmHits, inlineCodeText, type HarmHit, type HarmKind } from './harm-catalogue.js';
+
+/** The copiers: what they send is their operands, not their options' values. */
+const COPIERS = /^(?:scp|sftp|rsync)$/;
 
 /** Each kind of harm: its rule, its default verdict, and what is at stake, for the reason (README, "Kinds of harm"). */
 interface KindSpec {
@@ -202,10 +203,10 @@ const KINDS: Record<HarmKind, KindSpec> = {
         const code = inlineCodeText(segment);
         if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
         // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.
-        const read = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv;
-        if (!NOT_A_READ.test(commandName(segment)) && (read.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
+        const args = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv.slice(1);
+        if (!NOT_A_READ.test(commandName(segment)) && (args.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
-          const store = [...segment.argv.slice(1), ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
+          const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
           if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };
         }
       }
