@@ -3,7 +3,7 @@ import { replaySession, type StepReviewer } from '@warden/review';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parse as parseYaml } from 'yaml';
-import { breakerStateOf, SessionFacts, sessionEventsOf } from './session-facts.js';
+import { SessionFacts, sessionEventsOf } from './session-facts.js';
 
 const Verdict = Type.Enum([...VERDICTS]);
 
@@ -87,7 +87,7 @@ export function runPolicyTests(tests: readonly PolicyTestCase[], reviewer: StepR
     const session = test.session ?? {};
     const address = { agentId: session.agent ?? 'policy-test', sessionId: `policy-test-${i}` };
     replaySession(reviewer, address, sessionEventsOf(session, String(i)));
-    reviewer.supervision.applyBreaker(address.agentId, address.sessionId, breakerStateOf(session, address));
+    reviewer.supervision.applySpend(address.agentId, address.sessionId, session.spend_usd ?? 0);
     const input = test.input ?? { command: test.command! };
     const { verdict, ruleHits } = reviewer.review({ action_id: `policy-test-${i}`, kind: 'tool_use', tool: test.tool ?? 'Bash', input }, address);
     reviewer.endSession(address);

@@ -1,4 +1,4 @@
-import { PHASES, type BreakerStateRecord, type PayloadOf } from '@warden/contracts';
+import { PHASES, type PayloadOf } from '@warden/contracts';
 import type { SessionEvent } from '@warden/review';
 import Type, { type Static } from 'typebox';
 
@@ -43,10 +43,4 @@ export function sessionEventsOf(facts: SessionFacts, id: string): SessionEvent[]
     );
   }
   return events;
-}
-
-/** The breaker's published state for a session that has spent `spend_usd` (none when it spent nothing). */
-export function breakerStateOf(facts: SessionFacts, address: { agentId: string; sessionId: string }): BreakerStateRecord | null {
-  if (!facts.spend_usd) return null;
-  return { agent_id: address.agentId, session_id: address.sessionId, state: 'closed', breakers: [], spend_usd: facts.spend_usd, updated_at: new Date(0).toISOString() };
 }

@@ -258,7 +258,7 @@ const ACTION_FACTS = new DerivedValue((action: RuleContext['action']): ActionFac
     })),
     paths: list(action.paths),
     written: list(action.writtenPaths),
-    read: action.paths.filter((p) => !action.writtenPaths.includes(p)).map(String),
+    read: list(action.paths.filter((p) => !action.writtenPaths.includes(p))),
     deleted: list(deletedPaths(action)),
     urls: list(action.urls),
     packages: list(action.packages),

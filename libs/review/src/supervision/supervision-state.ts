@@ -26,6 +26,14 @@ export class SupervisionState {
     return record.breakers.filter((b) => b.state === 'open' && !b.disabled && !b.metrics_only);
   }
 
+  /**
+   * A session's spend known without the breaker's record (a replayed or described session), kept as the
+   * breaker would publish it: a closed session that has cost `usd`. Nothing when it cost nothing.
+   */
+  applySpend(agentId: string, sessionId: string, usd: number, at = new Date(0).toISOString()): void {
+    if (usd > 0) this.applyBreaker(agentId, sessionId, { agent_id: agentId, session_id: sessionId, state: 'closed', breakers: [], spend_usd: usd, updated_at: at });
+  }
+
   /** What the session's run has cost, as the breaker last published it (0 before its first cost). */
   spendOf(agentId: string, sessionId: string): number {
     return this.breakers.get(`${agentId}\u0000${sessionId}`)?.spend_usd ?? 0;
