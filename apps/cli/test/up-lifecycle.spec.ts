@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { OPERATOR_ID_HEADER } from '@warden/contracts';
 import { eventually } from '@warden/testing';
 import { runWarden } from './hook-suite.fixture.js';
 
@@ -63,6 +64,9 @@ function suiteProcesses(stateDir: string, natsPort: number): number[] {
   return found;
 }
 
+/** Every Node process `warden up` runs: the seven services, the gateway and the console. */
+const SUITE_APPS = ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit', 'gateway', 'console'];
+
 const noneLeft = (up: UpProcess) =>
   eventually('no process of the suite to be left', () => suiteProcesses(up.stateDir, up.natsPort), (pids) => pids.length === 0, { timeoutMs: 30_000, intervalMs: 200 });
 
@@ -118,25 +122,36 @@ describe('warden up stops everything it started', () => {
     await noneLeft(up);
   }, 300_000);
 
-  it('starts a service that was killed again, says so, and the next decision is answered by it', async () => {
+  it('starts every service that was killed again, says so in its output, its log and the console, and the next decision is answered', async () => {
     const up = await UpProcess.start(newStateDir(), await freePort());
     started.push(up);
-    await up.printed(/^Warden is running$/m);
+    const ready = await up.printed(/^Warden is running$/m);
     const urls = JSON.parse(readFileSync(join(up.stateDir, 'suite.json'), 'utf8')) as Record<string, string>;
     const secret = (JSON.parse(readFileSync(join(up.stateDir, 'credentials.json'), 'utf8')) as { agents: Record<string, string> }).agents['demo-agent'];
-    const reviewerPid = () =>
-      suiteProcesses(up.stateDir, up.natsPort).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/reviewer/dist/main.js'));
-    const killed = reviewerPid()!;
-    expect(killed).toBeDefined();
+    const adminToken = /API token of admin [^:]*: (\S+)/.exec(ready)![1]!;
+    const pidOf = (app: string) =>
+      suiteProcesses(up.stateDir, up.natsPort).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`apps/${app}/dist/main.js`));
+    const killed = new Map(SUITE_APPS.map((app) => [app, pidOf(app)!]));
+    expect([...killed.values()].every((pid) => pid !== undefined)).toBe(true);
 
-    process.kill(killed, 'SIGKILL');
-    const printed = await up.printed(/^warning: reviewer started again \(pid \d+\)/m);
-    expect(printed).toMatch(new RegExp(`^warning: reviewer \\(pid ${killed}\\) exited with a signal; starting it again in 1 s`, 'm'));
-    const restarted = Number(/^warning: reviewer started again \(pid (\d+)\)/m.exec(printed)![1]);
-    expect(restarted).not.toBe(killed);
-    expect(reviewerPid()).toBe(restarted);
-    expect(readFileSync(join(up.stateDir, 'logs', 'supervisor.log'), 'utf8')).toContain(`reviewer (pid ${killed}) exited`);
+    // Every service of the suite at once, as a machine under memory pressure might.
+    for (const pid of killed.values()) process.kill(pid, 'SIGKILL');
+    for (const [app, pid] of killed) {
+      const printed = await up.printed(new RegExp(`^warning: ${app} started again \\(pid \\d+\\)`, 'm'));
+      expect(printed).toMatch(new RegExp(`^warning: ${app} \\(pid ${pid}\\) exited with a signal; starting it again in 1 s`, 'm'));
+      const restarted = Number(new RegExp(`^warning: ${app} started again \\(pid (\\d+)\\)`, 'm').exec(printed)![1]);
+      expect(restarted).not.toBe(pid);
+      expect(pidOf(app)).toBe(restarted);
+      expect(readFileSync(join(up.stateDir, 'logs', 'supervisor.log'), 'utf8')).toContain(`${app} (pid ${pid}) exited`);
+    }
     expect((await fetch(`${urls.reviewer_url}/health/ready`)).status).toBe(200);
+
+    // The console's sessions page shows what happened, to an operator who was not watching the terminal.
+    const page = await fetch(`${urls.console_url}/`, { headers: { authorization: `Bearer ${adminToken}`, [OPERATOR_ID_HEADER]: 'admin' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Service restarts in the last day');
+    for (const app of SUITE_APPS) expect(html).toMatch(new RegExp(`<strong>${app}</strong>: died 1 time; latest .*${app} started again \\(pid \\d+\\)`));
 
     // A call the reviewer denies by its rule: answered with the rule's reason, not the gateway's deny at its deadline.
     const response = await fetch(`${urls.gateway_url}/hooks/claude-code`, {

@@ -13,6 +13,7 @@ import { LiveController } from './http/live.controller.js';
 import { PagesController } from './http/pages.controller.js';
 import { CONSOLE_CONFIG, SESSION_COOKIE } from './http/tokens.js';
 import { GateClient } from './live/gate-client.js';
+import { SupervisorLog } from './live/supervisor-log.js';
 import { LiveHub } from './live/live-hub.js';
 import { ReviewerClient } from './live/reviewer-client.js';
 
@@ -85,6 +86,7 @@ export class ConsoleAppModule {
         },
         { provide: GateClient, useValue: new GateClient(config.gateUrl) },
         { provide: ReviewerClient, useValue: new ReviewerClient(config.reviewerUrl) },
+        { provide: SupervisorLog, useValue: new SupervisorLog(config.supervisorLog) },
         ConsoleLifecycle,
       ],
     };

@@ -25,6 +25,8 @@ import { booleanFromEnv, ConfigurationError, integerFromEnv } from '@warden/serv
  *   `linklocal`, `uniquelocal`, or a number of hops. Unset, the client is the connection's address and
  *   the header is ignored (anyone could write it). Login throttling counts failures per client address:
  *   behind a proxy without this setting, every operator shares the proxy's.
+ * - `CONSOLE_SUPERVISOR_LOG` [unset]: the supervisor's log of `warden up` (which sets it): the sessions
+ *   page shows its latest incidents of the last day (a service that died and was started again).
  */
 export interface ConsoleConfig {
   http: { host: string; port: number };
@@ -39,6 +41,7 @@ export interface ConsoleConfig {
   cookieSecure: 'auto' | boolean;
   /** Express's `trust proxy`: hops, or addresses and subnets; false to ignore X-Forwarded-For. */
   trustProxy: false | number | string[];
+  supervisorLog?: string;
 }
 
 export const CONSOLE_PORT = 3109;
@@ -61,6 +64,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     liveIntervalMs: integerFromEnv(env, 'CONSOLE_LIVE_INTERVAL_MS', 250, 10),
     cookieSecure: !secure || secure === 'auto' ? 'auto' : booleanFromEnv(env, 'CONSOLE_COOKIE_SECURE', false),
     trustProxy: trustedProxies(env.CONSOLE_TRUST_PROXY),
+    ...(env.CONSOLE_SUPERVISOR_LOG ? { supervisorLog: env.CONSOLE_SUPERVISOR_LOG } : {}),
   };
 }
 

@@ -172,5 +172,6 @@ export {
   controlMailboxSubject,
 } from './control-mailbox.js';
 export { HOOK_SESSION_BUCKET, HOOK_SESSION_TTL_MS } from './gateway-state.js';
+export { SEAL_KEY_BUCKET, SEAL_PRIVATE_KEY, SEAL_PUBLIC_KEY, SEAL_PUBLIC_KEY_SUBJECT } from './seal-keys.js';
 export { OPERATOR_BUCKET, OPERATOR_SESSION_BUCKET, OPERATOR_SESSION_TTL_MS } from './operator-state.js';
 export { eventTime } from './event-time.js';

@@ -70,6 +70,7 @@ export { buildDeadLetter, type DeadLetter, type RejectedMessage } from './consum
 export { SessionLanes } from './consumer/session-lanes.js';
 export { asTransient, isConflict, onTheBus } from './state/bus-failures.js';
 export { openBucket, RecordConflictError, RecordStore, type Updated, type Versioned } from './state/record-store.js';
+export { ensureSealKeys, SealKeyring } from './state/seal-keyring.js';
 export { BucketMirror, type MirrorListener, type MirrorOptions } from './state/bucket-mirror.js';
 export {
   type HolderEvents,

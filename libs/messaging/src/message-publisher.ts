@@ -92,9 +92,10 @@ export class MessagePublisher {
 }
 
 /**
- * The message as it is stored. What an agent sends (its actions, outcomes, sessions) is stored as sent:
- * the reviewer judges exactly that. Everything the suite derives from it afterwards (verdicts, decisions,
- * patterns, interventions, controls, gate events) is stored with its secrets redacted (`redactForStorage`).
+ * The message as it is stored. What an agent sends (its actions, outcomes, sessions) is stored as its
+ * client made it (the SDK redacts it, and seals an action's secrets for the reviewer). Everything the
+ * suite derives from it afterwards (verdicts, decisions, patterns, interventions, controls, gate events)
+ * is stored with its secrets redacted (`redactForStorage`).
  */
 export function storedForm(message: AnyMessage): AnyMessage {
   const definition = definitionOf(message.type);

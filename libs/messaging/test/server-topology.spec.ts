@@ -1,7 +1,20 @@
 import { jetstream } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { checkpointBucket, CONTROL_MAILBOX_BUCKET, controlMailboxKey, controlMailboxSubject, partitionOf, publishSubject } from '@warden/contracts';
+import { Kvm } from '@nats-io/kv';
+import {
+  checkpointBucket,
+  CONTROL_MAILBOX_BUCKET,
+  controlMailboxKey,
+  controlMailboxSubject,
+  partitionOf,
+  publishSubject,
+  SEAL_KEY_BUCKET,
+  SEAL_PRIVATE_KEY,
+  SEAL_PUBLIC_KEY,
+  SEAL_PUBLIC_KEY_SUBJECT,
+} from '@warden/contracts';
+import { publicHalfOf } from '@warden/secrets';
 import { eventually, TestNatsServer } from '@warden/testing';
 import { BusConnection, buildTopology, probePartitionMapping, provision } from '../src/index.js';
 
@@ -22,9 +35,11 @@ describe('provisioning', () => {
   it('creates every stream, consumer and bucket, and changes nothing the second time', async () => {
     const topology = buildTopology({ partitions: 8 });
     const first = await provision(bus.nc, bus.jsm, topology);
+    // And the key pair agents seal secrets with.
     expect(first.changes.filter((c) => c.action === 'created')).toHaveLength(
-      topology.streams.length + topology.consumers.length + topology.keyValues.length,
+      topology.streams.length + topology.consumers.length + topology.keyValues.length + 1,
     );
+    expect(first.changes.find((c) => c.name === `${SEAL_KEY_BUCKET}/keys`)).toMatchObject({ action: 'created' });
     const second = await provision(bus.nc, bus.jsm, topology);
     expect(second.changes.every((c) => c.action === 'unchanged')).toBe(true);
   });
@@ -145,6 +160,26 @@ describe('agent permissions', () => {
     expect(JSON.parse(await readMailbox('agent-1'))).toEqual({ controls: [] });
     await expect(readMailbox('agent-2')).rejects.toThrow();
     await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.DIRECT\.GET\.KV_warden_controls\.\$KV\.warden_controls\.agent-2\.sess-mail"/);
+  });
+
+  it('lets an agent read the public half of the seal key, never the private one', async () => {
+    const seal = await new Kvm(bus.nc).open(SEAL_KEY_BUCKET);
+    const { privateKey } = (await seal.get(SEAL_PRIVATE_KEY))!.json<{ privateKey: string }>();
+    const reply = await agent.request(SEAL_PUBLIC_KEY_SUBJECT, undefined, { timeout: 1_000 });
+    expect(reply.string()).toBe(publicHalfOf(privateKey));
+    const privateSubject = SEAL_PUBLIC_KEY_SUBJECT.replace(/public$/, SEAL_PRIVATE_KEY);
+    await expect(agent.request(privateSubject, undefined, { timeout: 1_000 })).rejects.toThrow();
+    await server.waitForLog(/Publish Violation - User "agent-1", Subject "\$JS\.API\.DIRECT\.GET\.KV_warden_seal\.\$KV\.warden_seal\.private"/);
+  });
+
+  it('keeps the seal key when provisioned again, and writes its public half again when it is lost', async () => {
+    const seal = await new Kvm(bus.nc).open(SEAL_KEY_BUCKET);
+    const before = (await seal.get(SEAL_PRIVATE_KEY))!.string();
+    await seal.delete(SEAL_PUBLIC_KEY);
+    const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions: 8 }));
+    expect(report.changes.find((c) => c.name === `${SEAL_KEY_BUCKET}/keys`)).toMatchObject({ action: 'repaired' });
+    expect((await seal.get(SEAL_PRIVATE_KEY))!.string()).toBe(before);
+    expect((await seal.get(SEAL_PUBLIC_KEY))!.string()).toBe(publicHalfOf((JSON.parse(before) as { privateKey: string }).privateKey));
   });
 
   it('never lets an agent create a stream, not even under the name of its own checkpoint store', async () => {

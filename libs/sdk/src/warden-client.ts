@@ -9,6 +9,7 @@ import {
   parseMessage,
   publishSubject,
   reusedActionIdDetail,
+  SEAL_PUBLIC_KEY_SUBJECT,
   sessionSubscription,
   validateMessage,
   definitionOf,
@@ -18,6 +19,7 @@ import {
   type PayloadOf,
   type SessionChannelId,
 } from '@warden/contracts';
+import { redactValue, sealSecrets } from '@warden/secrets';
 import { createMessageTracer, type MessageTracer } from '@warden/tracing';
 import { AgentSession } from './agent-session.js';
 import { CheckpointStore } from './checkpoint-store.js';
@@ -83,6 +85,8 @@ const decoder = new TextDecoder();
 const key = (sessionId: string, actionId: string) => `${sessionId}\u0000${actionId}`;
 /** Decisions this client remembers, so that its own repeats need no lookup. */
 const DECIDED_KEPT = 10_000;
+/** How long a client that found no seal key (an older deployment) seals nothing before it looks again. */
+const SEAL_KEY_RETRY_MS = 60_000;
 
 /**
  * An agent's connection to Warden. One client per agent process; `session(id)` gives the object to
@@ -103,6 +107,8 @@ export class WardenClient {
   private readonly recordFallbacks: boolean;
   /** Fallback records not sent yet (Warden could not be reached): sent on the next reconnect or record. */
   private readonly unsentFallbacks: FallbackRecord[] = [];
+  /** The public seal key as last read (null: none readable), and when. */
+  private sealKey: { key: string | null; at: number } | undefined;
 
   private constructor(
     readonly nc: NatsConnection,
@@ -170,11 +176,44 @@ export class WardenClient {
     return session;
   }
 
-  /** Publishes a message durably; resolves when JetStream has stored it. */
+  /**
+   * Publishes a message durably; resolves when JetStream has stored it. Its secrets are stored redacted
+   * (an action's sealed for the reviewer, see `storedForm`).
+   */
   async publish(message: AnyMessage, timeoutMs = 5_000): Promise<void> {
     this.check(message);
-    const { channel, subject } = placeOf(message);
-    await this.tracer.publish(message, { channel, subject }, () => this.send(message, timeoutMs));
+    const stored = await this.storedForm(message);
+    if (stored !== message) this.check(stored);
+    const { channel, subject } = placeOf(stored);
+    await this.tracer.publish(stored, { channel, subject }, () => this.send(stored, timeoutMs));
+  }
+
+  /**
+   * What JetStream stores of a message: its payload with every secret as `[REDACTED:<kind>]`, as in
+   * whatever Warden stores; a proposed action also carries what the markers stand for, sealed with
+   * Warden's public key, which only the reviewer can open (it judges the action as sent). Without a
+   * readable key (a deployment provisioned before there was one) the action is redacted all the same.
+   */
+  private async storedForm<M extends AnyMessage>(message: M): Promise<M> {
+    const redacted = redactValue(message.payload).value;
+    if (redacted === message.payload) return message;
+    if (message.type !== 'action.proposed') return { ...message, payload: redacted };
+    const { value, sealed } = sealSecrets(message.payload, await this.publicSealKey());
+    return { ...message, payload: { ...value, ...(sealed ? { sealed } : {}) } };
+  }
+
+  private async publicSealKey(): Promise<string | null> {
+    const known = this.sealKey;
+    if (known && (known.key !== null || performance.now() - known.at < SEAL_KEY_RETRY_MS)) return known.key;
+    let key: string | null = null;
+    try {
+      const reply = await this.nc.request(SEAL_PUBLIC_KEY_SUBJECT, undefined, { timeout: 2_000 });
+      if (!reply.headers?.hasError && reply.data.length) key = decoder.decode(reply.data);
+    } catch {
+      // Not readable (permissions of an older configuration, or NATS away): redacted without a seal.
+    }
+    this.sealKey = { key, at: performance.now() };
+    return key;
   }
 
   private send(message: AnyMessage, timeoutMs: number): Promise<PubAck> {
@@ -190,14 +229,17 @@ export class WardenClient {
    * once decided, and JetStream stores the action once; a different action under an id already used is
    * refused with the reason.
    */
-  async propose(message: MessageOf<'action.proposed'>, timeoutMs: number): Promise<ActionDecision> {
+  async propose(proposed: MessageOf<'action.proposed'>, timeoutMs: number): Promise<ActionDecision> {
+    this.check(proposed);
+    // Warden sees the stored form only (the gate's digest is of the action as stored): the same here.
+    const message = await this.storedForm(proposed);
+    if (message !== proposed) this.check(message);
     const id = key(message.session_id, message.payload.action_id);
     const digest = actionDigest(message.payload);
     const known = this.decided.get(id);
     if (known) return { ...(known.digest === digest ? known.decision : this.reused(message.payload.action_id, message.session_id)), latencyMs: 0 };
     const existing = this.pending.get(id);
     if (existing) return existing.digest === digest ? existing.promise : { ...this.reused(message.payload.action_id, message.session_id), latencyMs: 0 };
-    this.check(message);
     const started = performance.now();
     // The proposal's span lasts until its decision: its children are Warden's review, gate and decision.
     const endSpan = this.tracer.begin(message, placeOf(message));

@@ -63,6 +63,22 @@ describe('an action id proposed again', () => {
     expect(decisionsOf('toolu_repeat_1')).toHaveLength(1);
   }, 30_000);
 
+  it('stores an action with a secret redacted and sealed, and answers its repeat from the stored decision', async () => {
+    const token = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB';
+    const call = { tool: 'Bash', input: { command: `git push https://dev:${token}@github.com/acme/app.git main` }, actionId: 'toolu_secret_1' };
+    const first = await (await freshClient()).session('repeat-secret').propose(call);
+    expect(first.decidedBy).toBe('reviewer');
+    // Warden decided the action as stored (its digest is of the redacted input): a fresh client's repeat is the same action.
+    const again = await (await freshClient()).session('repeat-secret').propose(call);
+    expect(again).toMatchObject({ allowed: first.allowed, verdict: first.verdict, decidedBy: 'reviewer' });
+    expect(again.message?.id).toBe(first.message?.id);
+    const [stored] = recorder.messages.filter((m) => m.body.type === 'action.proposed' && (m.body.payload as { action_id: string }).action_id === 'toolu_secret_1');
+    const payload = stored!.body.payload as { input: { command: string }; sealed?: string };
+    expect(payload.input.command).toBe('git push https://dev:[REDACTED:github_token]@github.com/acme/app.git main');
+    expect(payload.sealed).toMatch(/^v1\./);
+    expect(JSON.stringify(recorder.messages.map((m) => m.body))).not.toContain(token);
+  }, 30_000);
+
   it('answers from the stored decision after the window too, through the gate, and refuses a different action there', async () => {
     const session = 'repeat-2';
     const first = await (await freshClient()).session(session).propose({ ...push, actionId: 'toolu_repeat_2' });

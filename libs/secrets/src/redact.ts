@@ -25,44 +25,91 @@ const ANY_SECRET: readonly RegExp[] = (() => {
   return [...sources].map(([flags, list]) => new RegExp(list.join('|'), flags));
 })();
 
-/** Replaces the secrets found in a text (API keys, tokens, passwords, private keys) with markers. */
-export function redactText(text: string, counts: Record<string, number> = {}): Redaction<string> {
+/**
+ * One replacement in a redacted text: at `at` of the text the pass made, `length` characters stand for
+ * `original`. A pass's replacements are in the order of the text.
+ */
+export type Replacement = [at: number, length: number, original: string];
+
+/** How to undo the redaction of one text: each pattern's pass that replaced something, in the order they ran. */
+export type TextUndo = Replacement[][];
+
+/**
+ * Replaces the secrets found in a text (API keys, tokens, passwords, private keys) with markers. With
+ * `undo`, also records what each marker replaced (`undoRedaction` restores the text from it).
+ */
+export function redactText(text: string, counts: Record<string, number> = {}, undo?: TextUndo): Redaction<string> {
   if (!ANY_SECRET.some((pattern) => pattern.test(text))) return { value: text, counts };
   let value = text;
   for (const { kind, pattern, valueGroup } of SECRET_PATTERNS) {
     pattern.lastIndex = 0;
-    value = value.replace(pattern, (match: string, ...groups: unknown[]) => {
+    const pass: Replacement[] = [];
+    // How far this pass's output has moved from its input so far: where the next replacement lands.
+    let shift = 0;
+    value = value.replace(pattern, (match: string, ...rest: unknown[]) => {
       if (match.includes('[REDACTED:')) return match;
       add(counts, kind);
-      if (!valueGroup) return marker(kind);
-      const parts = groups.slice(0, valueGroup) as string[];
-      return parts.slice(0, valueGroup - 1).join('') + marker(kind);
+      const replacement = valueGroup ? (rest.slice(0, valueGroup - 1) as string[]).join('') + marker(kind) : marker(kind);
+      if (undo) {
+        const offset = rest.find((arg) => typeof arg === 'number') as number;
+        pass.push([offset + shift, replacement.length, match]);
+        shift += replacement.length - match.length;
+      }
+      return replacement;
     });
+    if (pass.length) undo?.push(pass);
   }
   return { value, counts };
+}
+
+/** The text a redaction was made from, given the redacted text and its undo record. */
+export function undoRedaction(redacted: string, undo: TextUndo): string {
+  let text = redacted;
+  for (let p = undo.length - 1; p >= 0; p--) {
+    const pass = undo[p]!;
+    for (let r = pass.length - 1; r >= 0; r--) {
+      const [at, length, original] = pass[r]!;
+      text = text.slice(0, at) + original + text.slice(at + length);
+    }
+  }
+  return text;
 }
 
 /**
  * Redacts secrets anywhere in a JSON-like value: in every string, and the whole value of keys that
  * name a secret (`password`, `api_key`, `Authorization`...). The input is never changed: what holds a
  * secret is copied, and what holds none is shared with the input (nearly every value, so nothing else is
- * copied).
+ * copied). With `undo`, records each redacted text's path and what its markers replaced.
  */
-export function redactValue<T>(input: T, counts: Record<string, number> = {}, options: { keep?: ReadonlySet<string> } = {}): Redaction<T> {
+export function redactValue<T>(
+  input: T,
+  counts: Record<string, number> = {},
+  options: { keep?: ReadonlySet<string>; undo?: ValueUndo } = {},
+): Redaction<T> {
+  const { undo } = options;
+  // The path to the value being walked, kept only when the undo record is wanted.
+  const path: (string | number)[] = [];
   const walk = (value: unknown, key?: string): unknown => {
     if (key !== undefined && options.keep?.has(key)) return value;
     if (typeof value === 'string') {
       if (key !== undefined && SECRET_KEY.test(key) && value.length > 0 && !value.startsWith('[REDACTED:')) {
         add(counts, 'named_secret');
+        undo?.push([[...path], [[[0, marker('named_secret').length, value]]]]);
         return marker('named_secret');
       }
-      return redactText(value, counts).value;
+      if (!undo) return redactText(value, counts).value;
+      const textUndo: TextUndo = [];
+      const redacted = redactText(value, counts, textUndo).value;
+      if (textUndo.length) undo.push([[...path], textUndo]);
+      return redacted;
     }
     if (Array.isArray(value)) {
       let copy: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
+        if (undo) path.push(i);
         const redacted = walk(item);
+        if (undo) path.pop();
         if (redacted !== item) (copy ??= value.slice())[i] = redacted;
       }
       return copy ?? value;
@@ -71,7 +118,9 @@ export function redactValue<T>(input: T, counts: Record<string, number> = {}, op
       let copy: Record<string, unknown> | undefined;
       for (const k of Object.keys(value)) {
         const item = (value as Record<string, unknown>)[k];
+        if (undo) path.push(k);
         const redacted = walk(item, k);
+        if (undo) path.pop();
         if (redacted === item) continue;
         // Spreading and defineProperty keep a "__proto__" key (JSON.parse makes it an own property) a key.
         copy ??= { ...(value as Record<string, unknown>) };
@@ -83,6 +132,9 @@ export function redactValue<T>(input: T, counts: Record<string, number> = {}, op
   };
   return { value: walk(input) as T, counts };
 }
+
+/** How to undo the redaction of a value: each redacted text's path in it and its undo record. */
+export type ValueUndo = [path: (string | number)[], undo: TextUndo][];
 
 export function totalRedactions(counts: Record<string, number>): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHANNELS, newMessageId, SESSION_CHANNEL_IDS } from '@warden/contracts';
-import { BusConnection, streamName } from '@warden/messaging';
+import { newMessageId, SEAL_KEY_BUCKET, SEAL_PRIVATE_KEY, type MessageOf } from '@warden/contracts';
+import { Kvm } from '@nats-io/kv';
+import { BusConnection } from '@warden/messaging';
+import { openSealed, publicHalfOf } from '@warden/secrets';
 import { browser, eventually, logIn, WardenUp } from '@warden/testing';
 
 const AGENT = 'claude-code';
@@ -11,18 +13,16 @@ const ANTHROPIC_KEY = 'sk-ant-api03-Zq8vN2xW4kL7mP9rT1yB3cF6hJ0dG5sA8eU2iO4wR7t'
 const COMMAND = `AWS_ACCESS_KEY_ID=${AWS_KEY} ANTHROPIC_API_KEY=${ANTHROPIC_KEY} aws s3 cp build.tar.gz s3://releases/ && curl -H "x-api-key: ${ANTHROPIC_KEY}" https://api.anthropic.com/v1/models`;
 const RAW = [AWS_KEY, ANTHROPIC_KEY, ANTHROPIC_KEY.slice(0, 24)];
 
-/** The streams that hold what the agent itself sent (its actions as the reviewer judges them, outcomes, sessions...). */
-const AGENT_SENT = new Set(SESSION_CHANNEL_IDS.filter((id) => (CHANNELS[id].senders as readonly string[]).includes('agent')).map((id) => streamName(id)));
-
 const decoder = new TextDecoder();
 const leaks = (text: string) => RAW.filter((secret) => text.includes(secret));
 
 /**
- * An agent runs a command with two secrets in it. Whatever Warden stores or shows of it after the reviewer
- * (the streams the services publish, every KV bucket, the console's pages, the services' logs) holds the
- * redacted forms only; the reviewer still judged the raw command (it names what it found).
+ * An agent runs a command with two secrets in it. Whatever Warden stores or shows of it (every stream, the
+ * agent's own included, every KV bucket, the console's pages, the services' logs) holds the redacted forms
+ * only; the action the agent sent carries its secrets sealed, which the reviewer's key opens to the
+ * command as it was sent.
  */
-describe('secrets in an action, after the reviewer', () => {
+describe('secrets in an action', () => {
   let up: WardenUp;
   let bus: BusConnection;
 
@@ -57,9 +57,13 @@ describe('secrets in an action, after the reviewer', () => {
       expect(response.status).toBe(200);
       return response.text();
     };
-    // The reviewer sees the raw command: it finds the secrets and says so (redacted) to the agent.
+    // The reviewer judges the command as sent (opened from its seal): it finds the secrets and says so,
+    // redacted, to the agent. With the markers alone it would see no secret and only warn of the request.
     const answer = await hook('PreToolUse');
     expect(leaks(answer)).toEqual([]);
+    const reason = (JSON.parse(answer) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    expect(reason.permissionDecision).toBe('deny');
+    expect(reason.permissionDecisionReason).toMatch(/carries a secret in clear text \(aws_access_key, anthropic_key/);
     await hook('PostToolUse', { tool_response: { stdout: 'upload: build.tar.gz', exit_code: 0 } });
 
     // Until the action went through the suite: verdict, decision and the audit's row.
@@ -87,7 +91,7 @@ describe('secrets in an action, after the reviewer', () => {
     let redactedSeen = 0;
     // Every message of every stream: the KV buckets' (every revision) too; the agent's checkpoints are its own files.
     for await (const stream of bus.jsm.streams.names()) {
-      if (AGENT_SENT.has(stream) || stream.startsWith('OBJ_')) continue;
+      if (stream.startsWith('OBJ_')) continue;
       const info = await bus.jsm.streams.info(stream);
       for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
         const stored = await bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
@@ -112,8 +116,13 @@ describe('secrets in an action, after the reviewer', () => {
     // The redacted forms are there: the verdict, the decision and the console name what was found.
     expect(redactedSeen).toBeGreaterThan(0);
     expect(pages.at(-1)).toContain('[REDACTED:anthropic_key]');
-    // What the agent itself sent is stored as sent (the reviewer judges exactly that), and only there.
-    const actions = await bus.jsm.streams.getMessage('WARDEN_ACTION', { last_by_subj: `warden.action.*.${AGENT}.${session}` });
-    expect(leaks(decoder.decode(actions!.data))).toEqual(RAW);
+    // The action as the agent's edge stored it: markers, and the secrets sealed for the reviewer, whose key opens them.
+    const stored = await bus.jsm.streams.getMessage('WARDEN_ACTION', { last_by_subj: `warden.action.*.${AGENT}.${session}` });
+    const action = JSON.parse(decoder.decode(stored!.data)) as MessageOf<'action.proposed'>;
+    expect(action.payload.input.command).toContain('AWS_ACCESS_KEY_ID=[REDACTED:');
+    expect(action.payload.sealed).toMatch(/^v1\./);
+    const { privateKey } = (await (await new Kvm(bus.nc).open(SEAL_KEY_BUCKET)).get(SEAL_PRIVATE_KEY))!.json<{ privateKey: string }>();
+    const { sealed, ...redacted } = action.payload;
+    expect(openSealed(redacted, sealed!, { privateKey, publicKey: publicHalfOf(privateKey) }).input.command).toBe(COMMAND);
   }, 240_000);
 });

@@ -83,7 +83,7 @@ export class IngestHandler {
 
   @OnAnyMessage()
   async store(@Payload() message: AnyMessage, @Ctx() context: JetStreamContext): Promise<void> {
-    const { value: redactedPayload, counts } = redactValue(message.payload);
+    const { value: redactedPayload, counts } = redactValue(withoutSealedSecrets(message.payload));
     const { value: redactedControl } = redactValue(message.control ?? null);
     for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
@@ -113,4 +113,14 @@ export class IngestHandler {
       throw new RejectMessageError(`the database refused the event: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * A payload without the secrets an agent sealed for the reviewer (`sealed` of an action): the audit keeps
+ * the markers only, so no row holds a secret, whoever may get the reviewer's key later.
+ */
+function withoutSealedSecrets(payload: Record<string, unknown>): Record<string, unknown> {
+  if (!('sealed' in payload)) return payload;
+  const { sealed: _sealed, ...rest } = payload;
+  return rest;
 }

@@ -246,7 +246,13 @@ export class LocalSuite {
     const gateway = await this.startService('gateway', GATEWAY_PORT, { LOG_LEVEL: options.logLevel });
     options.onProgress(`${'gateway'.padEnd(24)} ${gateway.url}/hooks/<agent>`);
     const urlOf = (app: string) => this.processes.find((p) => p.app === app)!.url;
-    const consoleApp = await this.startService('console', CONSOLE_PORT, { LOG_LEVEL: options.logLevel, CONSOLE_GATE_URL: urlOf('gate'), CONSOLE_REVIEWER_URL: urlOf('reviewer') });
+    const consoleApp = await this.startService('console', CONSOLE_PORT, {
+      LOG_LEVEL: options.logLevel,
+      CONSOLE_GATE_URL: urlOf('gate'),
+      CONSOLE_REVIEWER_URL: urlOf('reviewer'),
+      // The console shows what the supervisor did (a service that died and was started again).
+      CONSOLE_SUPERVISOR_LOG: join(this.logDir, 'supervisor.log'),
+    });
     options.onProgress(`${'console'.padEnd(24)} ${consoleApp.url}`);
     // Where this suite runs, for the commands run beside it (`warden operator` finds NATS here).
     const urls = Object.fromEntries(this.processes.map((p) => [`${p.app.replace(/-/g, '_')}_url`, p.url]));

@@ -8,6 +8,7 @@ import { SessionBoard } from '../domain/session-board.js';
 import { explainRequestOf } from '../domain/explain-request.js';
 import { GateClient } from '../live/gate-client.js';
 import { ReviewerClient } from '../live/reviewer-client.js';
+import { SupervisorLog } from '../live/supervisor-log.js';
 import { actionBody } from '../views/action-view.js';
 import { agentsBody } from '../views/agents-view.js';
 import { approvalMissingBody, approvalPageBody, type GateRequestView } from '../views/approval-page-view.js';
@@ -27,6 +28,7 @@ export class PagesController {
     @Inject(OperatorAuthenticator) private readonly authenticator: OperatorAuthenticator,
     private readonly gate: GateClient,
     private readonly reviewer: ReviewerClient,
+    private readonly supervisor: SupervisorLog,
   ) {}
 
   /** The agents the console knows of a session, and the one the page is about (named, or the only one). */
@@ -41,7 +43,7 @@ export class PagesController {
     const auth = await pageOperator(this.authenticator, req, res);
     if (!auth) return;
     const filter = { ...(typeof status === 'string' ? { status } : {}), ...(typeof q === 'string' ? { q: q.slice(0, 200) } : {}) };
-    const body = sessionsBody(this.board.list(), filter);
+    const body = sessionsBody(this.board.list(), filter, this.supervisor.byService());
     sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Sessions', name: 'sessions', live: '/events?page=sessions', body }));
   }
 

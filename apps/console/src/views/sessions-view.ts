@@ -1,4 +1,5 @@
 import type { SessionSummary, Spend } from '../domain/session-board.js';
+import type { ServiceIncidents } from '../live/supervisor-log.js';
 import { html, time, type Html } from './html.js';
 
 export const SESSION_STATUSES = ['running', 'paused', 'stopped', 'ended'] as const;
@@ -61,9 +62,19 @@ export function sessionRow(s: SessionSummary, filter: SessionFilter = {}): Html 
 </div>`;
 }
 
-export function sessionsBody(sessions: SessionSummary[], filter: SessionFilter): Html {
+/** What `warden up` did to keep the suite running (services that died and were started again), per service. */
+export function incidentsPanel(services: readonly ServiceIncidents[]): Html {
+  if (!services.length) return html``;
+  return html`<section class="incidents" id="suite-incidents" role="status" aria-label="Service restarts">
+<h2>Service restarts in the last day</h2>
+<p class="muted">A Warden service stopped and <code>warden up</code> started it again. The full record is in <code>logs/supervisor.log</code> of its state directory.</p>
+<ul>${services.map((s) => html`<li data-service="${s.service}"><strong>${s.service}</strong>: died ${s.deaths} time${s.deaths === 1 ? '' : 's'}; latest ${time(s.last.time)} ${s.last.msg}</li>`)}</ul>
+</section>`;
+}
+
+export function sessionsBody(sessions: SessionSummary[], filter: SessionFilter, incidents: readonly ServiceIncidents[] = []): Html {
   const counts = Object.fromEntries(SESSION_STATUSES.map((status) => [status, sessions.filter((s) => s.status === status).length]));
-  return html`<h1>Sessions <span class="muted" id="session-total">${sessions.length}</span></h1>
+  return html`${incidentsPanel(incidents)}<h1>Sessions <span class="muted" id="session-total">${sessions.length}</span></h1>
 <form class="filters" role="search" id="session-filters">
   <label>Status <select name="status" id="status-filter">
     <option value="">all</option>

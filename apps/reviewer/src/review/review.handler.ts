@@ -5,6 +5,7 @@ import { MessagePublisher } from '@warden/messaging';
 import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import { ReviewMetrics } from './review-metrics.js';
+import { SealedActions } from './sealed-actions.js';
 import { SessionSync } from './session-sync.js';
 import { StepReviewerHost } from './step-reviewer.host.js';
 
@@ -16,6 +17,7 @@ export class ReviewHandler {
     private readonly publisher: MessagePublisher,
     private readonly metrics: ReviewMetrics,
     private readonly sync: SessionSync,
+    private readonly sealed: SealedActions,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -24,8 +26,10 @@ export class ReviewHandler {
     const address = { agentId: action.agent_id, sessionId: action.session_id };
     // What the agent published before this action on other streams (its declaration, earlier outcomes) comes first.
     await this.sync.beforeReview(address, context.getMessage().subject);
+    // Judged as the agent sent it: its secrets opened in memory, never stored so.
+    const payload = await this.sealed.open(action.payload);
     const reviewer = this.host.reviewer;
-    const result = reviewer.review(action.payload, address);
+    const result = reviewer.review(payload, address);
     if (result.slow) this.logger.warn({ action_id: action.payload.action_id, review_ms: result.durationMs }, 'slow review');
     // One verdict per action: a redelivered action publishes a duplicate JetStream drops.
     await this.publisher.publishCausedBy(action, 'review.verdict', result.verdict, {

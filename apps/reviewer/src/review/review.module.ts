@@ -4,6 +4,7 @@ import { SupervisionState } from '@warden/review';
 import { ExplainController } from './explain.controller.js';
 import { ReviewHandler } from './review.handler.js';
 import { ReviewMetrics } from './review-metrics.js';
+import { SealedActions } from './sealed-actions.js';
 import { SessionEventsHandler } from './session-events.handler.js';
 import { SessionSync } from './session-sync.js';
 import { REVIEWER_CONFIG, StepReviewerHost } from './step-reviewer.host.js';
@@ -23,6 +24,7 @@ export class ReviewModule {
         { provide: REVIEWER_CONFIG, useValue: config },
         { provide: SupervisionState, useValue: new SupervisionState() },
         ReviewMetrics,
+        SealedActions,
         StepReviewerHost,
         SessionSync,
         SupervisionStateWatcher,

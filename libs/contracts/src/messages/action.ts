@@ -29,7 +29,9 @@ export const ActionProposed = defineMessage({
       description: 'tool_use | message | file_operation | system_command; unknown kinds get an error verdict.',
     }),
     tool: Type.String({ minLength: 1, maxLength: 256, description: 'Tool name, e.g. Bash, Read, Edit, mcp__github__create_issue.' }),
-    input: Type.Record(Type.String(), Type.Unknown(), { description: "The tool's input exactly as the agent would run it." }),
+    input: Type.Record(Type.String(), Type.Unknown(), {
+      description: "The tool's input as the agent would run it, with its secrets (keys, tokens, passwords) as `[REDACTED:<kind>]`; what they were is in `sealed`.",
+    }),
     description: Type.Optional(Type.String({ maxLength: 4000, description: 'Why the agent wants to do this.' })),
     phase: Type.Optional(PhaseSchema),
     context: Type.Optional(SessionContext),
@@ -46,6 +48,13 @@ export const ActionProposed = defineMessage({
       Type.String({
         maxLength: 1024,
         description: "The directory the action runs in when the agent's shell has moved (cd) since the session was declared: relative paths are read from here; the project stays the declared one.",
+      }),
+    ),
+    sealed: Type.Optional(
+      Type.String({
+        maxLength: 1_000_000,
+        description:
+          "What the `[REDACTED:…]` markers of this action stand for, encrypted for the reviewer (X25519 and AES-256-GCM, with the key in the warden_seal bucket): the reviewer judges the action as the agent sent it; every other reader, and the stream, has the markers only.",
       }),
     ),
   }),

@@ -8,6 +8,7 @@ import {
   partitionProbeMapping,
   PARTITION_PROBE_ROOT,
   requestSubjects,
+  SEAL_PUBLIC_KEY_SUBJECT,
   SESSION_CHANNEL_IDS,
   sessionSubscription,
   streamSubject,
@@ -83,6 +84,8 @@ export function agentPermissions(agentId: string): { publish: string[]; subscrib
       `$JS.API.DIRECT.GET.KV_${DECISION_RECORD_BUCKET}.$KV.${DECISION_RECORD_BUCKET}.${agentId}.>`,
       // Its own sessions' recent control messages (a process that was not listening reads what was sent), read only.
       `$JS.API.DIRECT.GET.KV_${CONTROL_MAILBOX_BUCKET}.$KV.${CONTROL_MAILBOX_BUCKET}.${agentId}.>`,
+      // The public half of the key it seals its actions' secrets with, read only; never the private half.
+      SEAL_PUBLIC_KEY_SUBJECT,
     ],
     subscribe: [
       ...received.map((id) => sessionSubscription(id, agentId, '*')),

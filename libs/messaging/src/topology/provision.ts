@@ -13,6 +13,8 @@ import {
 import { Kvm } from '@nats-io/kv';
 import { Objm } from '@nats-io/obj';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import { SEAL_KEY_BUCKET } from '@warden/contracts';
+import { ensureSealKeys } from '../state/seal-keyring.js';
 import type { ConsumerSpec, StreamSpec, Topology } from './topology.js';
 
 export type ChangeAction = 'created' | 'updated' | 'repaired' | 'unchanged' | 'stale' | 'deleted';
@@ -117,6 +119,10 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
       });
     }
     record({ kind: 'kv', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
+    if (spec.bucket === SEAL_KEY_BUCKET && !options.dryRun) {
+      const keys = await ensureSealKeys(await new Kvm(nc).open(spec.bucket));
+      if (keys !== 'unchanged') record({ kind: 'kv', name: `${spec.bucket}/keys`, action: keys, detail: 'the key pair agents seal secrets with' });
+    }
   }
   for (const spec of topology.objectStores) {
     const exists = await streamExists(jsm, `OBJ_${spec.bucket}`);

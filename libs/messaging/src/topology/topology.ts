@@ -3,6 +3,7 @@ import {
   BREAKER_LEDGER_BUCKET,
   BREAKER_STATE_BUCKET,
   checkpointBucket,
+  SEAL_KEY_BUCKET,
   CONTROL_MAILBOX_BUCKET,
   CONTROL_MAILBOX_TTL_MS,
   DECISION_RECORD_BUCKET,
@@ -267,6 +268,12 @@ export function buildTopology(overrides: Partial<TopologyOptions> = {}): Topolog
       history: 1,
       replicas: options.replicas,
       ttlMs: CONTROL_MAILBOX_TTL_MS,
+    },
+    {
+      bucket: SEAL_KEY_BUCKET,
+      description: 'The key pair agents seal the secrets of their actions with: the public half for agents, both halves for the reviewer.',
+      history: 1,
+      replicas: options.replicas,
     },
     {
       bucket: HOOK_SESSION_BUCKET,
