@@ -5,7 +5,7 @@ import { AgentUnauthorized, type AgentConnections } from './agent-connections.js
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { credentialsOf, HookRequestError } from './hook-request.js';
 import type { SessionOwners } from './session-records.js';
-import { usageMessages } from './usage-messages.js';
+import { toolRunMessages, usageMessages } from './usage-messages.js';
 
 /** One OTLP/HTTP export as the HTTP server received it (the body decompressed). */
 export interface TelemetryExport {
@@ -21,7 +21,8 @@ export type TelemetryReply = { status: 200; contentType: string; body: Uint8Arra
 /**
  * Agents' own telemetry (OTLP/HTTP `POST /v1/metrics` and `/v1/logs`, the token as for hooks): the
  * model usage in it becomes `usage.reported` of each session, published over the agent's own connection,
- * which the breaker charges like an SDK's outcome. Nothing is published for a request that is refused:
+ * which the breaker charges like an SDK's outcome; Claude Code's tool runs become `session.tools_observed`,
+ * which the pattern detector holds against the actions the session's hooks proposed. Nothing is published for a request that is refused:
  * a token that is not valid (401), a body that is not an OTLP export (400), a session that belongs to
  * another agent (403). What is not model usage is acknowledged and dropped; usage Warden cannot charge
  * (no session id, cumulative sums) is answered as a partial success with why.
@@ -57,17 +58,19 @@ export class TelemetryReceiver {
       }
       this.metrics.agents.set(this.connections.size);
       // Every session is the agent's, or nothing of the export is recorded.
-      for (const session of reading.sessions) {
+      for (const sessionId of new Set([...reading.sessions, ...reading.toolRuns].map((s) => s.sessionId))) {
         let owner: string;
         try {
-          owner = await this.owners.claim(session.sessionId, credentials.agentId);
+          owner = await this.owners.claim(sessionId, credentials.agentId);
         } catch (error) {
-          throw new HookRequestError(503, `the owner of session ${session.sessionId} could not be read: ${(error as Error).message}`);
+          throw new HookRequestError(503, `the owner of session ${sessionId} could not be read: ${(error as Error).message}`);
         }
-        if (owner !== credentials.agentId) throw new HookRequestError(403, `session ${session.sessionId} belongs to another agent; agent ${credentials.agentId}'s token may not report for it`);
+        if (owner !== credentials.agentId) throw new HookRequestError(403, `session ${sessionId} belongs to another agent; agent ${credentials.agentId}'s token may not report for it`);
       }
       try {
         for (const session of reading.sessions) for (const message of usageMessages(client.agentId, session)) await client.publish(message);
+        // What the agent ran, for the pattern detector to hold against what its hooks proposed.
+        for (const session of reading.toolRuns) for (const message of toolRunMessages(client.agentId, session)) await client.publish(message);
       } catch (error) {
         throw new HookRequestError(503, `the usage could not be recorded: ${(error as Error).message}; export again`);
       }

@@ -73,6 +73,11 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
   'session.phase_changed': { phase: 'testing', previous_phase: 'implementation' },
   'session.goal_changed': { goal: 'Now also handle ISO week dates in the parser', source: 'user_prompt' },
   'session.ended': { status: 'success', false_positives: 0, missed_critical_bugs: 0, human_approved: true },
+  'session.tools_observed': {
+    source: 'telemetry_event',
+    agent_kind: 'claude-code',
+    tool_runs: [{ key: 'e:0b7d1c5f2a9e4c6d8f1a3b5c7d9e0f12', tool: 'Bash', at: '2026-11-28T10:15:04.000Z' }],
+  },
   'checkpoint.saved': {
     checkpoint_id: 'ckpt-7',
     label: 'before refactoring the parser',

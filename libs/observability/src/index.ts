@@ -8,4 +8,4 @@ export { createLogger, type Logger, type LoggerSettings } from './logging/logger
 export { LOGGER } from './logging/logger-token.js';
 export { EVENT_LOOP_SAMPLE_MS, EventLoopDelay, type EventLoopDelayOptions } from './metrics/event-loop-delay.js';
 export { LATENCY_BUCKETS, MetricNameError, MetricsRegistry } from './metrics/metrics-registry.js';
-export { INPUT_TO_RUN_KEYS, type Redaction, redactForStorage, redactText, redactValue, SECRET_KEY, SECRET_PATTERNS, type SecretPattern, totalRedactions } from '@warden/secrets';
+export { countRedactions, INPUT_TO_RUN_KEYS, type Redaction, redactForStorage, redactText, redactValue, SECRET_KEY, SECRET_PATTERNS, type SecretPattern, totalRedactions } from '@warden/secrets';

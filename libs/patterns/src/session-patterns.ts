@@ -15,6 +15,7 @@ import { detectScopeCreep } from './detectors/scope-creep.js';
 import { detectStagnation } from './detectors/stagnation.js';
 import { knowledgeFor, type ProjectKnowledge } from '@warden/project-knowledge';
 import { emptyState, heldState, type HeldState, type PhaseKey, type PollingRun, type SessionSnapshot, type StateBounds } from './session-state.js';
+import { tallyToolRuns } from './detectors/silent-hook.js';
 import { shared } from './shared-strings.js';
 import { StepWindow } from './step-window.js';
 
@@ -157,6 +158,7 @@ export class SessionPatterns {
     state.last_progress = {};
     state.resources.clear();
     state.polling = undefined;
+    delete state.tool_runs;
     this.endedRun = undefined;
   }
 
@@ -170,6 +172,7 @@ export class SessionPatterns {
     if (existing?.sig) return [];
     // Relative paths are read from where the shell is; the home and the scope stay the declared project's.
     const cwd = action.cwd ?? state.context.cwd;
+    state.proposed = (state.proposed ?? 0) + 1;
     const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(state.context.cwd ?? cwd)), existing ? pick(existing) : {});
     if (step.bg) this.addBackground(step.bg);
     if (scopeIsHome(state.context.cwd, state.context.expected_paths)) this.addWorkRoots(step);
@@ -194,6 +197,16 @@ export class SessionPatterns {
     this.place(row, step);
     this.trim();
     return this.evaluate();
+  }
+
+  /**
+   * Tool runs the agent's own telemetry reported (each once, whatever an exporter's retries bring): held
+   * against the actions its hooks proposed, they tell of a hook gone silent (bypass_trap).
+   */
+  toolsObserved(at: number, runs: readonly { key: string; tool: string; at?: string }[]): PatternReport[] {
+    if (this.state.ended) return [];
+    this.advance(at);
+    return tallyToolRuns(this.state, at, runs) ? this.evaluate() : [];
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ToolRunTally } from './detectors/silent-hook.js';
 import type { PatternType, Phase, PhaseProgress, Severity } from '@warden/contracts';
 import type { Step } from './action-step.js';
 import { CountedIds } from './counted-ids.js';
@@ -76,6 +77,10 @@ export interface SessionSnapshot {
   /** Action ids whose outcome has been counted (progress, polling, resources), newest last, at most max_actions. */
   counted: string[];
   ended?: boolean;
+  /** Actions proposed in the session (each id once): what the agent's telemetry of tool runs is held against. */
+  proposed?: number;
+  /** The tool runs the agent's telemetry reported (detectors/silent-hook.ts). */
+  tool_runs?: ToolRunTally;
 }
 
 /** What the detectors read of a session besides its steps (which they are given as steps). */

@@ -1,4 +1,4 @@
-import { redactForStorage, redactText, redactValue, totalRedactions } from './redact.js';
+import { countRedactions, redactForStorage, redactText, redactValue, totalRedactions } from './redact.js';
 
 const SECRETS: [string, string, string][] = [
   ['aws access key', 'aws s3 ls --profile x AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE'],
@@ -80,5 +80,13 @@ describe('redactForStorage: what Warden stores or shows after the reviewer', () 
     expect(stored.reasons[0]).not.toContain('sk-ant-');
     expect(stored.modified_input).toBe(verdict.modified_input);
     expect(verdict.action.input.command).toContain('AKIAQ7ZR2XW5TLMN3KPD');
+  });
+});
+
+describe('countRedactions', () => {
+  it('counts the markers a redaction left, by kind, anywhere in a value', () => {
+    const { value } = redactValue({ command: 'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE aws s3 ls', env: [{ password: 'pw-1234' }], note: 'no secret' });
+    expect(countRedactions(value)).toEqual({ aws_access_key: 1, named_secret: 1 });
+    expect(countRedactions({ text: 'nothing here', n: 3, nested: [null, true] })).toEqual({});
   });
 });

@@ -136,6 +136,24 @@ export function redactValue<T>(
 /** How to undo the redaction of a value: each redacted text's path in it and its undo record. */
 export type ValueUndo = [path: (string | number)[], undo: TextUndo][];
 
+const MARKER = /\[REDACTED:([a-z0-9_]+)\]/g;
+
+/**
+ * Counts the redaction markers in a value, by kind: what a client redacted before it sent the value
+ * (Warden's SDK redacts what an agent publishes), for a reader that would count what it redacts itself.
+ */
+export function countRedactions(value: unknown, counts: Record<string, number> = {}): Record<string, number> {
+  if (typeof value === 'string') {
+    if (!value.includes('[REDACTED:')) return counts;
+    for (const match of value.matchAll(MARKER)) add(counts, match[1]!);
+  } else if (Array.isArray(value)) {
+    for (const item of value) countRedactions(item, counts);
+  } else if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) countRedactions(item, counts);
+  }
+  return counts;
+}
+
 export function totalRedactions(counts: Record<string, number>): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }

@@ -34,6 +34,7 @@ describe("Claude Code's telemetry (code.claude.com/docs/en/monitoring-usage)", (
       items: 1,
       used: 1,
       rejected: { count: 0, reasons: [] },
+      toolRuns: [],
       sessions: [
         {
           sessionId: CLAUDE_SESSION,
@@ -144,7 +145,42 @@ describe("Codex's telemetry (openai/codex docs/config.md, Observability and tele
   });
 
   it('leaves events that are not model usage alone', () => {
-    expect(usageFromLogs(fixture<LogsRequest>('codex-otlp-logs-tool_result.json'))).toEqual({ sessions: [], items: 1, used: 0, rejected: { count: 0, reasons: [] } });
+    expect(usageFromLogs(fixture<LogsRequest>('codex-otlp-logs-tool_result.json'))).toEqual({ sessions: [], toolRuns: [], items: 1, used: 0, rejected: { count: 0, reasons: [] } });
+  });
+});
+
+describe("Claude Code's tool runs (claude_code.tool_result, code.claude.com/docs/en/monitoring-usage)", () => {
+  it('reads each tool run of a session, keyed so that the same export sent again names the same runs', () => {
+    const request = fixture<LogsRequest>('claude-code-otlp-logs-tool_result.json');
+    const reading = usageFromLogs(request);
+    expect(reading).toMatchObject({ sessions: [], items: 3, used: 0 });
+    expect(reading.toolRuns).toEqual([
+      {
+        sessionId: CLAUDE_SESSION,
+        agentKind: 'claude-code',
+        runs: [
+          { key: expect.stringMatching(/^t:/), tool: 'Bash', at: '2026-11-28T10:15:04.000Z' },
+          { key: expect.stringMatching(/^t:/), tool: 'Read', at: '2026-11-28T10:15:05.000Z' },
+          { key: expect.stringMatching(/^t:/), tool: 'Edit', at: '2026-11-28T10:15:06.000Z' },
+        ],
+      },
+    ]);
+    expect(new Set(reading.toolRuns[0]!.runs.map((r) => r.key)).size).toBe(3);
+    expect(usageFromLogs(request).toolRuns).toEqual(reading.toolRuns);
+    const message = createMessage('session.tools_observed', {
+      agent_id: 'agent-1',
+      session_id: CLAUDE_SESSION,
+      payload: { source: 'telemetry_event', agent_kind: 'claude-code', tool_runs: reading.toolRuns[0]!.runs },
+    });
+    expect(validateMessage(message)).toMatchObject({ ok: true });
+  });
+
+  it('leaves out a run without a session id Warden can use', () => {
+    const request = fixture<LogsRequest>('claude-code-otlp-logs-tool_result.json');
+    for (const record of request.resourceLogs![0]!.scopeLogs![0]!.logRecords!) {
+      for (const attribute of record.attributes!) if (attribute.key === 'session.id') attribute.value = { stringValue: 'not a token!' };
+    }
+    expect(usageFromLogs(request).toolRuns).toEqual([]);
   });
 });
 
@@ -154,6 +190,7 @@ describe('what the receiver reads of an export', () => {
     ['metrics', 'claude-code-otlp-metrics-usage.json'],
     ['logs', 'codex-otlp-logs-sse_event.json'],
     ['logs', 'codex-otlp-logs-tool_result.json'],
+    ['logs', 'claude-code-otlp-logs-tool_result.json'],
   ] as const)('takes the same usage from what it reads of a %s export (%s) as from the whole export, in both encodings', (signal, name) => {
     const request = fixture<LogsRequest & MetricsRequest>(name);
     const now = Date.parse('2026-11-29T00:00:00.000Z');

@@ -15,9 +15,19 @@ export interface SessionUsage {
   entries: UsageEntry[];
 }
 
-/** What an export held for Warden: usage per session, and the usage points it could not take, with why. */
+export type ToolRun = PayloadOf<'session.tools_observed'>['tool_runs'][number];
+
+/** The tool runs of one session in one export, as the agent's telemetry reports them. */
+export interface SessionToolRuns {
+  sessionId: string;
+  agentKind: string;
+  runs: ToolRun[];
+}
+
+/** What an export held for Warden: usage and tool runs per session, and the usage points it could not take, with why. */
 export interface UsageReading {
   sessions: SessionUsage[];
+  toolRuns: SessionToolRuns[];
   /** Data points or log records in the export. */
   items: number;
   /** Those that were model usage Warden took. */
@@ -58,6 +68,7 @@ function sessionToken(id: string | undefined): string | undefined {
 
 class Collector {
   private readonly bySession = new Map<string, SessionUsage>();
+  private readonly runsBySession = new Map<string, SessionToolRuns>();
   private last: SessionUsage | undefined;
   readonly rejected = { count: 0, reasons: new Set<string>() };
   items = 0;
@@ -87,13 +98,32 @@ class Collector {
     this.used++;
   }
 
+  /** A tool run; one without a usable session id says nothing about a session and is left out. */
+  addRun(sessionId: string | undefined, agentKind: string, run: ToolRun): void {
+    const session = sessionToken(sessionId);
+    if (!session) return;
+    const key = `${agentKind}\u0000${session}`;
+    let runs = this.runsBySession.get(key);
+    if (!runs) {
+      runs = { sessionId: session, agentKind, runs: [] };
+      this.runsBySession.set(key, runs);
+    }
+    runs.runs.push(run);
+  }
+
   reject(reason: string): void {
     this.rejected.count++;
     this.rejected.reasons.add(reason);
   }
 
   reading(): UsageReading {
-    return { sessions: [...this.bySession.values()], items: this.items, used: this.used, rejected: { count: this.rejected.count, reasons: [...this.rejected.reasons] } };
+    return {
+      sessions: [...this.bySession.values()],
+      toolRuns: [...this.runsBySession.values()],
+      items: this.items,
+      used: this.used,
+      rejected: { count: this.rejected.count, reasons: [...this.rejected.reasons] },
+    };
   }
 }
 
@@ -136,6 +166,7 @@ export const USAGE_SCOPE: ReadScope = {
     'output_tokens',
     'cache_read_tokens',
     'cache_creation_tokens',
+    'tool_name',
     'input_token_count',
     'cached_token_count',
     'output_token_count',
@@ -233,8 +264,11 @@ function eventNameOf(record: LogRecordRead): string | undefined {
   return record.eventName || textOf(record.body);
 }
 
-/** The events that carry model usage: Claude Code's api_request (named in full or not), Codex's sse_event. */
-const USAGE_EVENTS = new Set(['claude_code.api_request', 'api_request', 'codex.sse_event']);
+/**
+ * The events read: those that carry model usage (Claude Code's api_request, named in full or not, Codex's
+ * sse_event) and Claude Code's tool runs (tool_result).
+ */
+const USAGE_EVENTS = new Set(['claude_code.api_request', 'api_request', 'codex.sse_event', 'claude_code.tool_result', 'tool_result']);
 
 /**
  * Model usage in a logs export (the agents' events), per session:
@@ -247,7 +281,11 @@ const USAGE_EVENTS = new Set(['claude_code.api_request', 'api_request', 'codex.s
  *   `cached_token_count`, `output_token_count` (reasoning included) and `reasoning_token_count`, with
  *   `conversation.id` (the session's id in its hooks) and `model`. Codex reports no cost: Warden prices
  *   the tokens.
- * Other events are not usage and are left alone.
+ * And the tool runs of Claude Code: `claude_code.tool_result`, one per tool invocation that completed (its
+ * `event.name` attribute is `tool_result`), with `tool_name` and the standard attributes: what the hooks
+ * are held against (a tool that ran without a PreToolUse call). Codex's `codex.tool_result` is not read:
+ * its hooks do not see every tool, so its runs say nothing of a hook gone silent.
+ * Other events are left alone.
  */
 export function usageFromLogs(request: LogsExport, now = Date.now()): UsageReading {
   const collector = new Collector();
@@ -262,6 +300,8 @@ export function usageFromLogs(request: LogsExport, now = Date.now()): UsageReadi
       claudeRequest(collector, record, at, now);
     } else if (name === 'codex.sse_event' && text(record, 'event.kind') === 'response.completed') {
       codexResponse(collector, record, at, now);
+    } else if (name === 'claude_code.tool_result' || (name === 'tool_result' && (textOf(record.body) === 'claude_code.tool_result' || isClaudeCode(record)))) {
+      claudeToolRun(collector, record, at, now);
     }
   }
   return collector.reading();
@@ -295,6 +335,17 @@ function claudeRequest(collector: Collector, attrs: Lookup, at: number | undefin
   const querySource = text(attrs, 'query_source');
   if (querySource) entry.query_source = querySource.slice(0, 64);
   collector.add(sessionId, 'claude-code', 'telemetry_event', entry, 'session.id');
+}
+
+function claudeToolRun(collector: Collector, attrs: Lookup, at: number | undefined, now: number): void {
+  const sessionId = text(attrs, 'session.id');
+  const tool = (text(attrs, 'tool_name') ?? 'unknown').slice(0, 256) || 'unknown';
+  collector.addRun(sessionId, 'claude-code', {
+    // Claude Code names no tool call id in the event: its session, prompt, sequence and time identify it.
+    key: `t:${digest([sessionId, text(attrs, 'prompt.id'), text(attrs, 'event.sequence'), text(attrs, 'event.timestamp'), tool])}`,
+    tool,
+    at: isoOf(at, now),
+  });
 }
 
 function codexResponse(collector: Collector, record: LogRecordRead, at: number | undefined, now: number): void {

@@ -1,9 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { definitionOf, type AnyMessage } from '@warden/contracts';
+import { CHANNELS, definitionOf, type AnyMessage } from '@warden/contracts';
 import { RejectMessageError, TransientError } from '@warden/messaging';
 import { JetStreamContext, OnAnyMessage } from '@warden/messaging-nest';
-import { MetricsRegistry, redactValue } from '@warden/observability';
+import { countRedactions, MetricsRegistry, redactValue } from '@warden/observability';
 import { canonicalTexts } from '../domain/event-hash.js';
 import { AuditEventWriter, type AuditEventRow } from './audit-event-writer.js';
 import { EventBatcher } from './event-batcher.js';
@@ -83,10 +83,13 @@ export class IngestHandler {
 
   @OnAnyMessage()
   async store(@Payload() message: AnyMessage, @Ctx() context: JetStreamContext): Promise<void> {
-    const { value: redactedPayload, counts } = redactValue(withoutSealedSecrets(message.payload));
+    const sent = withoutSealedSecrets(message.payload);
+    const { value: redactedPayload, counts } = redactValue(sent);
     const { value: redactedControl } = redactValue(message.control ?? null);
-    for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     const channel = context.getAddress()?.channel ?? definitionOf(message.type)!.channel;
+    // What an agent sends comes redacted by Warden's client: its markers are the secrets redacted before storing.
+    if ((CHANNELS[channel].senders as readonly string[]).includes('agent')) countRedactions(sent, counts);
+    for (const [kind, n] of Object.entries(counts)) this.redacted.inc({ kind }, n);
     // What PostgreSQL's jsonb refuses is escaped, never dropped: the row is stored, and the chain holds it.
     const clean = mayHoldRefused(context.getMessage().data) ? jsonbSafe : (value: unknown) => value;
     const payload = clean(redactedPayload) as Record<string, unknown>;

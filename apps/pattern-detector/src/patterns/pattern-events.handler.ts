@@ -9,7 +9,7 @@ import { PATTERN_SETTINGS, PatternSupervisor } from './pattern-supervisor.js';
 
 /**
  * Feeds each session's windows: its declared context and phase, every proposed action, every outcome
- * and every verdict. Times are the agent's timestamps (bounded by when JetStream stored the message),
+ * and every verdict, and the tool runs its telemetry reported. Times are the agent's timestamps (bounded by when JetStream stored the message),
  * so a replay of a session computes the same rates and windows as the session did live.
  */
 @Controller()
@@ -36,6 +36,12 @@ export class PatternEventsHandler {
 
   @OnMessage('session.ended')
   onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.lifecycle(message, context);
+  }
+
+  /** What the agent's telemetry says it ran, held against what its hooks proposed (a hook gone silent). */
+  @OnMessage('session.tools_observed')
+  onToolsObserved(@Payload() message: MessageOf<'session.tools_observed'>, @Ctx() context: JetStreamContext): Promise<void> {
     return this.lifecycle(message, context);
   }
 

@@ -20,6 +20,8 @@ export function lifecycleChange(message: AnyMessage, at: number): (patterns: Ses
         p.end();
         return [];
       };
+    case 'session.tools_observed':
+      return (p) => p.toolsObserved(at, message.payload.tool_runs);
     default:
       return () => [];
   }

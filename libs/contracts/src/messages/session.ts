@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
-import { PhaseSchema } from '../vocabulary.js';
+import { PhaseSchema, Timestamp } from '../vocabulary.js';
 import { SessionContext } from './action.js';
 
 export const SessionStarted = defineMessage({
@@ -66,5 +66,25 @@ export const SessionEnded = defineMessage({
     missed_critical_bugs: Type.Optional(Type.Integer({ minimum: 0 })),
     human_approved: Type.Optional(Type.Boolean()),
     summary: Type.Optional(Type.String({ maxLength: 4000 })),
+  }),
+});
+
+export const SessionToolsObserved = defineMessage({
+  type: 'session.tools_observed',
+  version: 1,
+  channel: 'session',
+  summary:
+    "Tool runs of a session as the agent's own telemetry reports them (Claude Code's tool_result events), held against the actions its hooks proposed: tools that ran while no hook call proposed them mean the hook went silent.",
+  payload: Type.Object({
+    source: Type.Enum(['telemetry_event']),
+    agent_kind: Type.Optional(Type.String({ maxLength: 64, description: 'The agent product whose telemetry it was read from: claude-code, ...' })),
+    tool_runs: Type.Array(
+      Type.Object({
+        key: Type.String({ minLength: 1, maxLength: 256, description: 'Identifies the run among everything the session reports (an export sent again names the same keys).' }),
+        tool: Type.String({ minLength: 1, maxLength: 256, description: 'The tool, as the agent names it: Bash, Edit, mcp__github__create_issue, ...' }),
+        at: Timestamp,
+      }),
+      { minItems: 1, maxItems: 1000 },
+    ),
   }),
 });

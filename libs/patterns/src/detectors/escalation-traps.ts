@@ -1,3 +1,4 @@
+import { detectSilentHook } from './silent-hook.js';
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
@@ -151,11 +152,17 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
 }
 
 export const detectInstallationTrap = (view: SessionView) => detectTrap('installation_trap', view);
-/** Working around a failure, forcing processes down harder and harder, or skipping git's hooks and signing: the worst of them. */
+/**
+ * Working around a failure, forcing processes down harder and harder, skipping git's hooks and signing, or
+ * working on while Warden's own hook is silent: the worst of them.
+ */
 export const detectBypassTrap = (view: SessionView) =>
   worse(
-    worse(detectTrap('bypass_trap', view), detectKillEscalation(view.attempted, view.settings.traps.reaction_actions)),
-    detectHookBypass(view.attempted, view.settings.traps.reaction_actions),
+    worse(
+      worse(detectTrap('bypass_trap', view), detectKillEscalation(view.attempted, view.settings.traps.reaction_actions)),
+      detectHookBypass(view.attempted, view.settings.traps.reaction_actions),
+    ),
+    detectSilentHook(view),
   );
 export const detectComplexityTrap = (view: SessionView) => detectTrap('complexity_trap', view);
 export const detectAssumptionTrap = (view: SessionView) => detectTrap('assumption_trap', view);
