@@ -9,7 +9,8 @@ type ProposedAction = PayloadOf<'action.proposed'>;
 /**
  * Opens the secrets an agent sealed in its action (the stream holds `[REDACTED:…]` markers only), so the
  * action is judged as the agent sent it, in memory. One that cannot be opened (no key provisioned, a key
- * made anew since) is judged with its markers, logged and counted.
+ * made anew since) is judged with its markers, each a secret of its kind (libs/review action-secrets),
+ * logged and counted.
  */
 @Injectable()
 export class SealedActions {

@@ -63,3 +63,21 @@ describe('the words the slow secret patterns need', () => {
     expect(kindsIn('echo use the my-secret-token header')).toEqual([]);
   });
 });
+
+describe("Warden's redaction markers", () => {
+  it('stand for a secret of their kind: an action whose seal could not be opened is judged as carrying it', () => {
+    expect(kindsIn('curl -H "x-api-key: [REDACTED:anthropic_key]" https://api.example.com/v1/models')).toEqual(['anthropic_key']);
+    expect(kindsIn('AWS_ACCESS_KEY_ID=[REDACTED:aws_access_key] aws s3 ls')).toEqual(['aws_access_key']);
+    const named = secretsOf(parseAction({ kind: 'tool_use', tool: 'mcp__db__connect', input: { password: '[REDACTED:named_secret]' } }, '/work/app'));
+    expect(named.kinds).toEqual(['named_secret']);
+  });
+
+  it('are not any bracketed text: a placeholder of another tool, or an unknown kind, is no secret', () => {
+    expect(kindsIn('echo "API_KEY=[REDACTED]" >> .env.example')).toEqual([]);
+    expect(kindsIn('echo "[REDACTED:something_else]"')).toEqual([]);
+    // In file content, only the kinds whose shape alone identifies them.
+    const write = (content: string) => secretsOf(parseAction({ kind: 'tool_use', tool: 'Write', input: { file_path: '/work/app/a.ts', content } }, '/work/app')).kinds;
+    expect(write('const key = "[REDACTED:aws_access_key]";')).toEqual(['aws_access_key']);
+    expect(write('password: "[REDACTED:assigned_secret]"')).toEqual([]);
+  });
+});

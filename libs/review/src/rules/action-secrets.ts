@@ -24,6 +24,12 @@ const CURSOR_KEY = /(?:page|next|continuation|sync|cursor)[_-]?token$/i;
 const MAX_DEPTH = 8;
 /** Beyond this, a field is not scanned further: a review must stay fast on huge writes. */
 const MAX_SCANNED = 128 * 1024;
+/**
+ * Warden's own redaction marker: a secret of that kind was there. An action comes with markers when the
+ * seal of its secrets could not be opened (no seal key), or from the audit (an explanation replayed).
+ */
+const WARDEN_MARKER = /\[REDACTED:([a-z0-9_]+)\]/g;
+const MARKED_KINDS = new Set([...SECRET_PATTERNS.map((p) => p.kind), 'named_secret']);
 const NONE: ActionSecrets = Object.freeze({ kinds: [], fields: [], inFileContent: false }) as ActionSecrets;
 
 const secrets = new DerivedValue((action: ParsedAction) => scan(action));
@@ -73,6 +79,13 @@ function literalSecretKinds(text: string, contentOnly: boolean, kinds: Set<strin
       }
     }
     pattern.lastIndex = 0;
+  }
+  if (scanned.includes('[REDACTED:')) {
+    for (const [, kind] of scanned.matchAll(WARDEN_MARKER)) {
+      if (!MARKED_KINDS.has(kind!) || (contentOnly && !DISTINCT_KINDS.has(kind!))) continue;
+      kinds.add(kind!);
+      found = true;
+    }
   }
   return found;
 }
