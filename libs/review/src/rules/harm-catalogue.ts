@@ -47,6 +47,9 @@ const e = (kind: HarmKind, programs: string | readonly string[], args: RegExp | 
   ...(unless ? { unless } : {}),
 });
 
+/** A shell or an interpreter as the program socat runs for each peer (`EXEC:/bin/bash`, `SYSTEM:"python3 -i"`); `EXEC:cat` is an echo server. */
+const SERVED_SHELL = /(?:exec|system):["']?(?:[^\s,"':!]*\/)?(?:(?:ba|z|da|k|c|tc|fi|a)?sh|python[\d.]*|perl|ruby|irb|node|php|lua|pwsh|powershell|cmd)(?:\.exe)?\b/i;
+
 const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
 /** A credential file or directory named in an argument (POSIX or Windows spelling). */
 export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
@@ -160,7 +163,8 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'lt localtunnel bore serveo', undefined, 'publishes a local port on the internet', undefined, HELP),
   e('network_exposure', 'tailscale', /\bfunnel\b/i, 'publishes a local port on the internet', undefined, /\b(?:status|off|reset)\b/i),
   e('network_exposure', 'ssh', /(?:^|\s)-R\s*\S/, 'opens a port on another machine into this one'),
-  e('network_exposure', 'socat', /listen.*(?:exec|system):/i, 'serves a shell to the network', 'block'),
+  e('network_exposure', 'socat', new RegExp(`listen.*${SERVED_SHELL.source}`, 'i'), 'serves a shell to the network', 'block'),
+  e('network_exposure', 'socat', /listen.*(?:exec|system):/i, 'serves a program to the network', 'warn', SERVED_SHELL),
   e('network_exposure', 'enable-psremoting', undefined, 'opens PowerShell remoting to the network'),
   e('network_exposure', 'winrm', /quickconfig|\bqc\b/i, 'opens remote management to the network'),
   e('network_exposure', 'set-item', /wsman:.*trustedhosts/i, 'trusts any host for remote management'),

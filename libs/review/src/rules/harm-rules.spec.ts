@@ -75,6 +75,11 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     ['privilege_escalation', 'runas /user:Administrator cmd', 'require_approval'],
     ['network_exposure', 'ngrok http 3000', 'require_approval'],
     ['network_exposure', 'Enable-PSRemoting -Force', 'require_approval'],
+    ['network_exposure', 'socat TCP-LISTEN:4444,reuseaddr,fork EXEC:/bin/bash', 'block'],
+    ['network_exposure', 'socat tcp-listen:4444,fork SYSTEM:"python3 -i"', 'block'],
+    // Another program served to every peer (an echo server here): exposed, but no shell.
+    ['network_exposure', 'socat TCP-LISTEN:8080,fork EXEC:cat', 'warn'],
+    ['network_exposure', 'socat TCP-LISTEN:9000,fork EXEC:shred', 'warn'],
     ['shared_infrastructure_takedown', 'docker system prune -a --volumes -f', 'require_approval'],
     ['shared_infrastructure_takedown', 'networksetup -setdnsservers Wi-Fi 8.8.8.8', 'require_approval'],
     ['shared_infrastructure_takedown', 'bcdedit /delete {current}', 'block'],
