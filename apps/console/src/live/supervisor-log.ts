@@ -1,45 +1,20 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-
-/** What `warden up`'s supervisor wrote: a service that died, and that it started it again. */
-export interface SuiteIncident {
-  time: string;
-  msg: string;
-}
-
-/** What one service went through: how often it died, and the latest incident. */
-export interface ServiceIncidents {
-  service: string;
-  deaths: number;
-  last: SuiteIncident;
-}
+import { incidentsByService, type ServiceIncidents } from '../domain/suite-incidents.js';
 
 /** Only the end of the log is read: what a page shows is the latest incidents. */
 const TAIL_BYTES = 64 * 1024;
+const DAY_MS = 24 * 3_600_000;
 
 /**
- * The incidents `warden up` records of the processes it keeps running (`logs/supervisor.log`, one JSON
- * object per line: `<service> (pid N) exited …`, `<service> started again …`), for the console to show.
- * No log (a console not started by `warden up`), an unreadable one or a damaged line shows nothing rather
- * than failing the page.
+ * The incidents `warden up` records of the processes it keeps running (`logs/supervisor.log`), for the
+ * console to show. No log (a console not started by `warden up`) or an unreadable one shows nothing
+ * rather than failing the page.
  */
 export class SupervisorLog {
   constructor(private readonly path: string | undefined) {}
 
-  /** Per service, the incidents of the last `withinMs`: how often it died and its latest; the latest first. */
-  byService(now = Date.now(), withinMs = 24 * 3_600_000): ServiceIncidents[] {
-    const services = new Map<string, ServiceIncidents>();
-    for (const incident of this.recent(now, withinMs)) {
-      const service = incident.msg.split(' ', 1)[0]!;
-      const known = services.get(service) ?? { service, deaths: 0, last: incident };
-      if (/^\S+ \(pid \d+\) exited/.test(incident.msg)) known.deaths += 1;
-      known.last = incident;
-      services.set(service, known);
-    }
-    return [...services.values()].sort((a, b) => b.last.time.localeCompare(a.last.time));
-  }
-
-  /** The incidents of the last `withinMs`, oldest first, from the end of the log. */
-  recent(now = Date.now(), withinMs = 24 * 3_600_000): SuiteIncident[] {
+  /** Per service, the incidents of the last `withinMs` (a day): how often it died and its latest. */
+  byService(now = Date.now(), withinMs = DAY_MS): ServiceIncidents[] {
     if (!this.path) return [];
     let text: string;
     try {
@@ -47,16 +22,7 @@ export class SupervisorLog {
     } catch {
       return [];
     }
-    const incidents: SuiteIncident[] = [];
-    for (const line of text.split('\n')) {
-      try {
-        const entry = JSON.parse(line) as Partial<SuiteIncident>;
-        if (typeof entry.time === 'string' && typeof entry.msg === 'string' && now - Date.parse(entry.time) <= withinMs) incidents.push({ time: entry.time, msg: entry.msg });
-      } catch {
-        // A line cut by the tail, or not the supervisor's.
-      }
-    }
-    return incidents;
+    return incidentsByService(text.split('\n'), now, withinMs);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { SessionSummary, Spend } from '../domain/session-board.js';
-import type { ServiceIncidents } from '../live/supervisor-log.js';
+import type { ServiceIncidents } from '../domain/suite-incidents.js';
 import { html, time, type Html } from './html.js';
 
 export const SESSION_STATUSES = ['running', 'paused', 'stopped', 'ended'] as const;

@@ -27,8 +27,9 @@ export class SealedActions {
   }
 
   async open(action: ProposedAction): Promise<ProposedAction> {
+    // Nearly every action holds no secret: it is not copied.
+    if (action.sealed === undefined) return action;
     const { sealed, ...redacted } = action;
-    if (sealed === undefined) return action;
     try {
       return await this.opened(redacted, sealed, false);
     } catch (error) {
