@@ -38,6 +38,7 @@ describeServiceContract(
       cleanup: async () => rmSync(configDir, { recursive: true, force: true }),
     }),
     jsonBodyLimit: REVIEWER_JSON_BODY_LIMIT,
+    operatorBodies: true,
   },
   (harness) => {
     let token = '';
@@ -89,6 +90,21 @@ describeServiceContract(
       expect(refused.status).toBe(400);
       expect(refused.body.reason).toMatch(/^invalid_request: \/history\/2\/payload \(action\.outcome\) \/status: /);
       expect((await explain({ agent_id: 'agent-1' })).status).toBe(400);
+    });
+
+    it('checks the credentials before it reads a body, and refuses a body nested too deep unparsed', async () => {
+      // Larger than the body limit: without a token it is refused for the token (401), not read (413).
+      const huge = { ...request(0), action: { ...WRITE, input: { file_path: '/work/app/a.txt', content: 'x'.repeat(5_000_000) } } };
+      const anonymous = await explain(huge, null);
+      expect([anonymous.status, anonymous.body.reason]).toEqual([401, 'missing_credentials']);
+      expect((await explain(huge)).status).toBe(413);
+      const deep = await fetch(`${harness.service.url}/review/explain`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+      });
+      expect(deep.status).toBe(400);
+      expect(((await deep.json()) as { reason: string }).reason).toBe('body_too_deep');
     });
   },
 );

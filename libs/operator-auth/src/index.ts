@@ -44,3 +44,4 @@ export {
 } from './nest/operator-authenticator.js';
 export { authenticationOf, OperatorAuthGuard, operatorOf, Requires } from './nest/operator-auth.guard.js';
 export { OperatorAuthModule } from './nest/operator-auth.module.js';
+export { boundedNesting, credentialsBeforeBody, MAX_BODY_NESTING, nestingRefused } from './nest/body-guards.js';

@@ -3,6 +3,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceName } from '@warden/contracts';
+import { boundedNesting, credentialsBeforeBody, nestingRefused, OperatorAuthenticator } from '@warden/operator-auth';
 import { JetStreamServer, MessagingModule } from '@warden/messaging-nest';
 import { createLogger, type Logger } from '@warden/observability';
 import { ObservabilityModule, PinoNestLogger } from '@warden/observability-nest';
@@ -14,6 +15,11 @@ export interface ServiceStartOptions {
   http: { host: string; port: number };
   /** The largest JSON body its HTTP routes read [body-parser's 100 KB]. */
   jsonBodyLimit?: string;
+  /**
+   * Its HTTP routes that take a body are operators' (the reviewer's explain): credentials are checked
+   * before a body is read, and a body nesting deeper than 64 levels is refused unparsed (400).
+   */
+  operatorBodies?: boolean;
 }
 
 /**
@@ -25,8 +31,13 @@ export async function startService(options: ServiceStartOptions): Promise<INestA
     logger: new PinoNestLogger(options.logger),
     abortOnError: false,
   });
-  // Set before the app starts, this parser takes the place of Nest's default one.
-  if (options.jsonBodyLimit) (app as NestExpressApplication).useBodyParser('json', { limit: options.jsonBodyLimit });
+  if (options.operatorBodies) app.use(credentialsBeforeBody(app.get(OperatorAuthenticator)));
+  // Set before the app starts, this parser takes the place of Nest's default one; body-parser's `verify`
+  // (Nest's option type leaves it out) checks the nesting before parsing.
+  if (options.jsonBodyLimit || options.operatorBodies) {
+    (app as NestExpressApplication).useBodyParser('json', { limit: options.jsonBodyLimit ?? '100kb', ...(options.operatorBodies ? { verify: boundedNesting } : {}) } as { limit: string });
+  }
+  if (options.operatorBodies) app.use(nestingRefused);
   try {
     app.connectMicroservice({ strategy: app.get(JetStreamServer) }, { inheritAppConfig: true });
     await app.startAllMicroservices();
@@ -109,6 +120,8 @@ export interface RunServiceOptions<C extends ServiceRuntime> {
   createModule(config: C, logger: Logger): DynamicModule;
   /** The largest JSON body its HTTP routes read [100 KB]. */
   jsonBodyLimit?: string;
+  /** See ServiceStartOptions.operatorBodies. */
+  operatorBodies?: boolean;
 }
 
 /** The whole `main` of a service: configuration, logger, start, and a clear message if any of it fails. */
@@ -122,7 +135,13 @@ export function runService<C extends ServiceRuntime>(options: RunServiceOptions<
   }
   const logger = createLogger({ service: options.service, level: config.logLevel });
   runMain(logger, async () => {
-    const app = await startService({ module: options.createModule(config, logger), logger, http: config.http, ...(options.jsonBodyLimit ? { jsonBodyLimit: options.jsonBodyLimit } : {}) });
+    const app = await startService({
+      module: options.createModule(config, logger),
+      logger,
+      http: config.http,
+      ...(options.jsonBodyLimit ? { jsonBodyLimit: options.jsonBodyLimit } : {}),
+      ...(options.operatorBodies ? { operatorBodies: true } : {}),
+    });
     logger.info({ url: serviceUrl(app), replica: app.get(JetStreamServer).options.replicaId }, `${options.service} ready`);
     return app;
   });

@@ -31,6 +31,8 @@ export interface ContractSuiteOptions {
   prepare?: () => Promise<{ env: NodeJS.ProcessEnv; cleanup?: () => Promise<void> }>;
   /** The largest JSON body its HTTP routes read, as its main sets it [100 KB]. */
   jsonBodyLimit?: string;
+  /** See @warden/service-bootstrap ServiceStartOptions.operatorBodies. */
+  operatorBodies?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -62,7 +64,10 @@ export class ContractHarness {
       HTTP_PORT: '0',
       ...prepared.env,
     };
-    this.service = await startInProcess(this.options.service, (logger) => this.options.createModule(env, logger), this.options.jsonBodyLimit ? { jsonBodyLimit: this.options.jsonBodyLimit } : {});
+    this.service = await startInProcess(this.options.service, (logger) => this.options.createModule(env, logger), {
+      ...(this.options.jsonBodyLimit ? { jsonBodyLimit: this.options.jsonBodyLimit } : {}),
+      ...(this.options.operatorBodies ? { operatorBodies: true } : {}),
+    });
   }
 
   async stop(): Promise<void> {

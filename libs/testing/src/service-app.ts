@@ -19,7 +19,7 @@ export interface InProcessService {
 export async function startInProcess(
   name: string,
   createModule: (logger: Logger) => DynamicModule | Type<unknown>,
-  options: { jsonBodyLimit?: string } = {},
+  options: { jsonBodyLimit?: string; operatorBodies?: boolean } = {},
 ): Promise<InProcessService> {
   const log = captureLogger(name);
   const module = createModule(log.logger);

@@ -1,21 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { OperatorAuthenticator } from '@warden/operator-auth';
+import type { OperatorAuthenticator } from './operator-authenticator.js';
 
 /** How deep a JSON body may nest: a tool input an operator rewrites is a few levels, never hundreds. */
 export const MAX_BODY_NESTING = 64;
 
-/** Routes that read their body before anyone is logged in: the login form, and logging out (its own checks). */
-const OPEN_WITH_BODY = new Set(['/login', '/logout']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Checks the operator's credentials before a body is read: a request without a valid login is answered
  * (401, 403 or 503, as the routes answer) without parsing what it sent. The routes check again, with
- * their permission.
+ * their permission. `open`: paths that read their body before anyone is logged in (a login form).
  */
-export function credentialsBeforeBody(authenticator: OperatorAuthenticator) {
+export function credentialsBeforeBody(authenticator: OperatorAuthenticator, open: ReadonlySet<string> = new Set()) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (SAFE_METHODS.has(req.method) || OPEN_WITH_BODY.has(req.path)) return next();
+    if (SAFE_METHODS.has(req.method) || open.has(req.path)) return next();
     authenticator.authenticate(req).then(
       (outcome) => {
         if (outcome.ok) return next();
