@@ -164,7 +164,14 @@ describeServiceContract(
         await send('session.started', session, { context: { goal: 'deploy' }, phase: 'deployment' });
         // Nothing more is sent: the timer reads the clock.
         // The trip is due 4 s after the message was stored; a loaded machine may deliver it much later.
-        expect((await event(session, 'breaker.tripped', () => true, 60_000)).payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_EXCEEDED', threshold: 4000 });
+        const tripped = await event(session, 'breaker.tripped', () => true, 60_000).catch((error: Error) => {
+          // A trip that never comes: what the service said meanwhile, and its record of the session, to tell why.
+          const said = harness.service.log.text().split('\n').filter((line) => line.includes(session) || /tick|partition|took over|takeover/i.test(line));
+          return state(session).then((record) => {
+            throw new Error(`${error.message}\nstate record: ${JSON.stringify(record)}\nservice log:\n${said.slice(-40).join('\n')}`);
+          });
+        });
+        expect(tripped.payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_EXCEEDED', threshold: 4000 });
         await eventually('the open state', () => state(session), (r) => r?.state === 'open');
         // The warning is due 2 s after the message was stored, the trip 4 s after: a service that first
         // handles the session (or wakes) after the trip was due, on a loaded machine, has only the trip left.
