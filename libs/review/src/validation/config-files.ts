@@ -41,6 +41,17 @@ export function isSecretsEnvFile(path: string): boolean {
   return isEnvFile(path) && !ENV_TEMPLATE.test(basename(path));
 }
 
+/** The folder part of a path, with its trailing slash (empty for a bare name). */
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+
+/**
+ * Whether `template` is an env template (`.env.example`, `.env.local.sample` …) in the same folder as the
+ * env file `path`: what a new project's env file is set up from.
+ */
+export function isEnvTemplateBeside(template: string, path: string): boolean {
+  return isEnvFile(template) && ENV_TEMPLATE.test(basename(template)) && folderOf(template) === folderOf(path);
+}
+
 export function isConfigFile(path: string): boolean {
   const name = basename(path);
   if (!name) return false;

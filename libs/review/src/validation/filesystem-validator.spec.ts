@@ -1,6 +1,6 @@
 import { parseAction, type ParsedAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
-import { isConfigFile, isSecretsEnvFile } from './config-files.js';
+import { isConfigFile, isEnvTemplateBeside, isSecretsEnvFile } from './config-files.js';
 import { FileSystemValidator } from './filesystem-validator.js';
 import type { ValidationContext } from './tool-validator.js';
 
@@ -61,6 +61,10 @@ describe('config files', () => {
     expect(isSecretsEnvFile('/work/app/.env.production')).toBe(true);
     expect(isSecretsEnvFile('/work/app/.env.example')).toBe(false);
     expect(isConfigFile('/work/app/.env.example')).toBe(true);
+    expect(isEnvTemplateBeside('/work/app/.env.example', '/work/app/.env')).toBe(true);
+    expect(isEnvTemplateBeside('.env.sample', '.env.local')).toBe(true);
+    expect(isEnvTemplateBeside('/work/app/.env.example', '/work/app/api/.env')).toBe(false);
+    expect(isEnvTemplateBeside('/work/app/.env.production', '/work/app/.env')).toBe(false);
   });
 });
 
@@ -111,6 +115,15 @@ describe('FileSystemValidator', () => {
     expect(validator.validate(edit('/work/app/.env'), sessionOf([read('/work/app/.env')], [bash('npm test'), FAILURE]))).toEqual({ kind: 'approve' });
     expect(validator.validate(edit('/work/app/.env'), sessionOf([bash('cat .env')]))).toEqual({ kind: 'approve' });
     expect(validator.validate(edit('/work/app/.env'), sessionOf([write('/work/app/.env')]))).toEqual({ kind: 'approve' });
+  });
+
+  it('lets an env file be set up from the template beside it, in a quiet session', () => {
+    // The scaffolding of a Cursor session (SatyamOzaR/ts-nim cursor-transcript.jsonl): .env.example written, then .env from it.
+    expect(validator.validate(write('/work/app/.env'), sessionOf([write('/work/app/.env.example')]))).toEqual({ kind: 'approve' });
+    expect(validator.validate(bash('cp .env.example .env.local'), sessionOf([bash('cat .env.example')]))).toEqual({ kind: 'approve' });
+    // A template elsewhere is not this file's, and a failure to react to still needs the file itself read.
+    expect(validator.validate(write('/work/app/.env'), sessionOf([write('/work/app/deploy/.env.example')])).kind).toBe('require_prerequisites');
+    expect(validator.validate(write('/work/app/.env'), sessionOf([read('/work/app/.env.example')], [bash('npm start'), FAILURE])).kind).toBe('require_prerequisites');
   });
 
   it('lets Claude Code create configuration: its Write refuses to overwrite a file the session has not read', () => {

@@ -1,7 +1,7 @@
 import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ReviewSession } from '../session/review-session.js';
-import { isConfigFile, isSecretsEnvFile } from './config-files.js';
+import { isConfigFile, isEnvTemplateBeside, isSecretsEnvFile } from './config-files.js';
 import type { PrerequisiteCheck, ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';
 
 const WRITE_INTENTS: ReadonlySet<Intent> = new Set(['file_creation', 'file_modification', 'file_deletion']);
@@ -33,12 +33,20 @@ function knows(session: ReviewSession, path: string): boolean {
 }
 
 /**
+ * An env file set up from the template beside it that the session read or wrote (`.env` after
+ * `.env.example`): the agent knows which values it holds, and no failure is being worked around.
+ */
+function setUpFromTemplate(session: ReviewSession, path: string): boolean {
+  return session.history.some((r) => r.status !== 'error' && r.paths.some((p) => isEnvTemplateBeside(p, path)));
+}
+
+/**
  * The bypass trap (seed 004): rewriting configuration instead of understanding it. A write, creation or
  * deletion (shell redirects included) of a configuration or env file the session has not read needs the
  * user's confirmation. The seed asks on every write to a path containing "config" or "env"; Warden asks
  * only when that write looks like a reaction to a failure (one among the last RECENT_ACTIONS actions) or
- * touches an env file with real values, so that setting up a new project's config in a quiet session
- * goes ahead.
+ * touches an env file with real values (not one set up from its template), so that setting up a new
+ * project's config in a quiet session goes ahead.
  */
 export class FileSystemValidator implements ToolValidator {
   readonly id = 'filesystem_safety';
@@ -71,6 +79,6 @@ export class FileSystemValidator implements ToolValidator {
   private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
     const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p) && !createsFile(action, session, p));
     if (!unread.length) return [];
-    return failedRecently(session) ? unread : unread.filter(isSecretsEnvFile);
+    return failedRecently(session) ? unread : unread.filter((p) => isSecretsEnvFile(p) && !setUpFromTemplate(session, p));
   }
 }
