@@ -179,6 +179,21 @@ describeServiceContract(
         for (const warning of warnings) expect(warning.body.payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_WARNING', threshold: 4000 });
       }, 90_000);
 
+      it('trips a silent session whose deadline passed while no breaker service ran', async () => {
+        const session = newSession();
+        await send('session.started', session, { context: { goal: 'deploy' }, phase: 'deployment' });
+        const stored = Date.now(); // the message was stored before it was processed
+        await harness.stopService(); // at once: the trip is due 4 s after the message was stored
+        const before = harness.recorder.messages.filter((m) => m.body.session_id === session && m.body.type === 'breaker.tripped');
+        expect(before).toEqual([]);
+        // The clock reads the machine's: the deadline passes only with time, while no breaker runs.
+        await eventually('the deadline to pass', () => Date.now(), (now) => now > stored + 4_500);
+        await harness.startService();
+        const tripped = await event(session, 'breaker.tripped', () => true, 30_000);
+        expect(tripped.payload).toMatchObject({ breaker: 'time', reason: 'PHASE_TIMEOUT_EXCEEDED', threshold: 4000 });
+        await eventually('the open state', () => state(session), (r) => r?.state === 'open');
+      }, 60_000);
+
       it('needs the minimum number of outcomes before an error rate counts', async () => {
         const session = newSession();
         for (let i = 0; i < 3; i++) await send('action.outcome', session, { action_id: `e${i}`, status: 'error', error: { message: 'boom' } });

@@ -181,6 +181,19 @@ describe('SessionBreakers', () => {
     expect(prompt.started(id(), 0, 'deployment', 1000)).toEqual([]);
   });
 
+  it('says a silent session is due when a deadline passed unwatched, and not once the tick has given it', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'deployment');
+    expect(session.isDue(10 * MINUTE)).toBe(false);
+    // Restored after the service was down from minute 10 to 16: warning and timeout both passed, nothing looks ahead to them.
+    const next = session.nextWakeAt(16 * MINUTE);
+    expect(next === undefined || next > 16 * MINUTE).toBe(true);
+    expect(session.isDue(16 * MINUTE)).toBe(true);
+    expect(session.stateRecord(16 * MINUTE).state).toBe('closed');
+    expect(types(session.tick(16 * MINUTE))).toContain('breaker.tripped');
+    expect(session.isDue(16 * MINUTE)).toBe(false);
+  });
+
   it('probes in HALF_OPEN with the agent\'s own events and closes when they pass', () => {
     const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
     for (let i = 0; i < 10; i++) session.outcomeReported(id(), 0, { action_id: `e${i}`, status: 'error' }, 0);

@@ -402,6 +402,15 @@ export class SessionBreakers {
     return moments.length ? Math.min(...moments) : undefined;
   }
 
+  /**
+   * Whether a tick at `now` has something to say: a deadline that passed while no replica held the session
+   * (the service down, a takeover), which nextWakeAt does not name since it only looks ahead. Read on a
+   * copy: nothing changes here.
+   */
+  isDue(now: number): boolean {
+    return SessionBreakers.restore(this.settings, structuredClone(this.ledger)).tick(now).length > 0;
+  }
+
   /** The materialised state the reviewer reads. */
   stateRecord(now: number): BreakerStateRecord {
     const breakers = BREAKER_KINDS.map((kind) => {

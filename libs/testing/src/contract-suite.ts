@@ -64,14 +64,31 @@ export class ContractHarness {
       HTTP_PORT: '0',
       ...prepared.env,
     };
-    this.service = await startInProcess(this.options.service, (logger) => this.options.createModule(env, logger), {
+    this.env = env;
+    await this.startService();
+  }
+
+  private env: NodeJS.ProcessEnv = {};
+  private running = false;
+
+  /** Stops the service, the bus and what it stored kept: a service down for a while. */
+  async stopService(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await this.service.close();
+  }
+
+  /** Starts the service (again) with the same settings. */
+  async startService(): Promise<void> {
+    this.service = await startInProcess(this.options.service, (logger) => this.options.createModule(this.env, logger), {
       ...(this.options.jsonBodyLimit ? { jsonBodyLimit: this.options.jsonBodyLimit } : {}),
       ...(this.options.operatorBodies ? { operatorBodies: true } : {}),
     });
+    this.running = true;
   }
 
   async stop(): Promise<void> {
-    await this.service?.close();
+    await this.stopService();
     this.recorder?.stop();
     await this.bus?.close();
     await this.nats?.stop();

@@ -32,8 +32,8 @@ export class BreakerClocks {
     this.timers.set(keyOf(address), { address, timer });
   }
 
-  /** Wakes the session again after `delayMs` (a wake that failed). */
-  retry(address: SessionAddress, delayMs: number): void {
+  /** Wakes the session after `delayMs`: a wake that failed, or a deadline already passed (0). */
+  wakeIn(address: SessionAddress, delayMs: number): void {
     if (this.stopped) return;
     const timer = setTimeout(() => this.wake(address), delayMs);
     timer.unref();

@@ -71,7 +71,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
         applied: (breakers, messageId) => breakers.hasApplied(messageId),
       },
       // A predecessor may have died between its ledger and state writes: write the state once.
-      takeOver: (held) => this.settle(held),
+      takeOver: (held) => this.settle(held, true),
       events: {
         size: (held) => metrics.sessions.set(held),
         conflict: () => metrics.conflicts.inc(),
@@ -140,10 +140,15 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     return this.store.addToDay(agentId, costId, at, usd, this.settings.cost.day_bucket_ms);
   }
 
-  /** The state record and the clock follow the ledger. */
-  private async settle(held: Held<SessionBreakers>): Promise<void> {
+  /**
+   * The state record and the clock follow the ledger. A session taken over (a restart, another replica
+   * gone) may have passed a deadline while nobody held it: it is woken at once.
+   */
+  private async settle(held: Held<SessionBreakers>, takenOver = false): Promise<void> {
     await this.writeState(held);
-    if (!held.session.ended) this.clocks.arm(held.session);
+    if (held.session.ended) return;
+    if (takenOver && held.session.isDue(Date.now())) this.clocks.wakeIn(held.address, 0);
+    else this.clocks.arm(held.session);
   }
 
   private async writeState(held: Held<SessionBreakers>): Promise<void> {
@@ -167,7 +172,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     const now = Date.now();
     this.apply({ ...address, at: now }, { tick: now }, 'tick', (breakers) => breakers.tick(now)).catch((error: unknown) => {
       this.logger.warn({ agent_id: address.agentId, session_id: address.sessionId, err: error }, 'breaker tick failed; retrying');
-      this.clocks.retry(address, 1000);
+      this.clocks.wakeIn(address, 1000);
     });
   }
 
