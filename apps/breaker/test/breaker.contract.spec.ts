@@ -166,7 +166,7 @@ describeServiceContract(
         // The trip is due 4 s after the message was stored; a loaded machine may deliver it much later.
         const tripped = await event(session, 'breaker.tripped', () => true, 60_000).catch((error: Error) => {
           // A trip that never comes: what the service said meanwhile, and its record of the session, to tell why.
-          const said = harness.service.log.text().split('\n').filter((line) => line.includes(session) || /tick|partition|took over|takeover/i.test(line));
+          const said = harness.service.log.text().split('\n').filter((line) => line.includes(session) || /tick|partition|taken over|takeover/i.test(line));
           return state(session).then((record) => {
             throw new Error(`${error.message}\nstate record: ${JSON.stringify(record)}\nservice log:\n${said.slice(-40).join('\n')}`);
           });
