@@ -133,8 +133,8 @@ describe.each(AGENT_CASES.map((c) => [c.agent, c] as const))('%s under Warden', 
     expect(await call(agentCase.after(sessionId, id, project, { tool: 'shell', command: 'npm test' }, 'Tests: 42 passed'), 'after')).toBeNull();
     const proposed = await suite.recorder.waitFor((m) => m.body.type === 'action.proposed' && m.body.session_id === sessionId);
     const actionId = (proposed.body.payload as { action_id: string }).action_id;
-    // An agent that names no call gets the call's key, numbered: its first run.
-    expect(actionId).toEqual(agentCase.derivedCallIds ? expect.stringMatching(/^d[0-9a-f]{32}-1$/) : (agentCase.actionIdOf?.(id) ?? id));
+    // An agent that names no call gets the call's key and a tag of its own.
+    expect(actionId).toEqual(agentCase.derivedCallIds ? expect.stringMatching(/^d[0-9a-f]{32}-[0-9a-f]{16}[0-9a-z]+$/) : (agentCase.actionIdOf?.(id) ?? id));
     const outcome = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && m.body.session_id === sessionId);
     expect(outcome.body.payload).toMatchObject({ action_id: actionId, status: 'success', ...(agentCase.reportsNoOutput ? {} : { output_excerpt: 'Tests: 42 passed' }) });
     const started = suite.recorder.messages.find((m) => m.body.type === 'session.started' && m.body.session_id === sessionId)!;

@@ -13,12 +13,16 @@ import { TelemetryReceiver } from './telemetry-receiver.js';
 
 const CONFIG = Symbol('gateway.config');
 
-/** Ready while the gateway's own connection is up; closes the agents' connections and its own at shutdown. */
+/**
+ * Ready while the gateway's own connection is up; at shutdown, stores what follows the answers already
+ * sent (the calls' records), then closes the agents' connections and its own.
+ */
 class GatewayLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(BusConnection) private readonly bus: BusConnection,
     @Inject(AgentConnections) private readonly connections: AgentConnections,
     @Inject(HealthRegistry) private readonly health: HealthRegistry,
+    @Inject(HookGateway) private readonly gateway: HookGateway,
   ) {}
 
   onModuleInit(): void {
@@ -26,6 +30,7 @@ class GatewayLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.gateway.drain();
     await this.connections.close();
     await this.bus.close();
   }

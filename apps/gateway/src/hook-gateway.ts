@@ -6,7 +6,8 @@ import { AgentUnauthorized, type AgentConnections } from './agent-connections.js
 import type { GatewayConfig } from './config.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { credentialsOf, HookRequestError, policyOf, usageFromTranscriptOf } from './hook-request.js';
-import { KvSessionStates, type CachedState, type SessionOwners } from './session-records.js';
+import { KvSessionStates, type CachedState } from './kv-session-states.js';
+import type { SessionOwners } from './session-records.js';
 
 /** Answers kept per agent while Warden cannot be reached. */
 const UNRECORDED_KEPT = 1_000;
@@ -20,8 +21,12 @@ export interface HookCall {
   body: unknown;
 }
 
-/** What to answer: 200 with the agent's answer (no body when there is nothing to say), or an error status with the reason. */
-export type HookReply = { status: 200; output: Record<string, unknown> | null } | { status: HookRequestError['status']; error: string };
+/**
+ * What to answer: 200 with the agent's answer (no body when there is nothing to say), or an error status
+ * with the reason. `afterwards`: what follows the answer (a call's record, off the decision's path), to
+ * start once the answer is sent.
+ */
+export type HookReply = { status: 200; output: Record<string, unknown> | null; afterwards?: () => void } | { status: HookRequestError['status']; error: string };
 
 /**
  * Every agent's hooks over HTTP (`POST /hooks/<agent>`, straight from the agent or through its command
@@ -35,6 +40,8 @@ export class HookGateway {
   /** Per agent, answers given while Warden could not be reached, not recorded yet. */
   private readonly unrecorded = new Map<string, FallbackRecord[]>();
   private readonly stateCache = new Map<string, CachedState>();
+  /** What follows answers already sent, still running: a replica that stops finishes it first (drain). */
+  private readonly settling = new Set<Promise<void>>();
 
   constructor(
     private readonly config: GatewayConfig,
@@ -139,7 +146,18 @@ export class HookGateway {
   /** The agent's answer to an outcome; what could not be recorded is told to the person at the agent. */
   private reply(adapter: AgentAdapter, event: EdgeEvent, outcome: EdgeOutcome): HookReply {
     const answer = outcome.kind === 'answer' ? outcome.answer : { context: [], notice: `Warden: ${outcome.why}` };
-    return { status: 200, output: adapter.write(event, answer) };
+    const settle = outcome.kind === 'answer' ? outcome.settle : undefined;
+    return { status: 200, output: adapter.write(event, answer), ...(settle ? { afterwards: () => this.follow(settle) } : {}) };
+  }
+
+  private follow(settle: () => Promise<void>): void {
+    const running = settle().finally(() => this.settling.delete(running));
+    this.settling.add(running);
+  }
+
+  /** Waits for what follows the answers already sent (the calls' records): before the replica closes its connections. */
+  async drain(): Promise<void> {
+    while (this.settling.size) await Promise.all([...this.settling]);
   }
 
   /** Whether a token is one the gateway takes (NATS accepts the agent's secret); nothing is published. */

@@ -71,7 +71,14 @@ export function hookRequestHandler(gateway: HookGateway, maxBodyBytes: number) {
           body: Buffer.concat(chunks).toString('utf8'),
         })
         .then(
-          (reply) => (reply.status === 200 ? send(res, 200, reply.output ?? undefined) : send(res, reply.status, { error: reply.error })),
+          (reply) => {
+            if (reply.status !== 200) return send(res, reply.status, { error: reply.error });
+            const { afterwards } = reply;
+            // Once the answer has left (or the agent hung up): nothing that follows it delays it.
+            if (afterwards && res.closed) afterwards();
+            else if (afterwards) res.once('close', afterwards);
+            send(res, 200, reply.output ?? undefined);
+          },
           (error: Error) => send(res, 500, { error: `the gateway failed: ${error.message}` }),
         );
     });

@@ -20,8 +20,10 @@ export interface EdgeSession {
 export interface EdgeToolCall {
   /** The agent's id of the call; for agents without one, the call's key (derivedCallKey), with `derived` set. */
   id: string;
-  /** `id` is the call's key, not its identity: the edge numbers the calls of a key in the session (numberedCall). */
+  /** `id` is the call's key, not its identity: the edge gives each call of a key its own id (derived-calls.ts). */
   derived?: boolean;
+  /** For a derived call before it runs: the hook payload that proposed it, whose digest (deliveryOf) tells the same hook delivered again. */
+  payload?: unknown;
   tool: string;
   input: Record<string, unknown>;
 }

@@ -15,12 +15,15 @@ class RecordingClient {
   readonly reported: ActionOutcome[] = [];
   /** Control messages stored for the session, read by the first call. */
   stored: ControlMessage[] = [];
+  /** Commands Warden denies. */
+  readonly denied = new Set<string>();
 
   session() {
     return {
       onControl: () => () => undefined,
       propose: async (action: ProposedAction): Promise<ActionDecision> => {
         this.proposed.push(action);
+        if (this.denied.has(action.input.command as string)) return { actionId: action.actionId!, allowed: false, verdict: 'block', reason: 'no', reasons: ['no'], decidedBy: 'reviewer', latencyMs: 1 };
         return { actionId: action.actionId!, allowed: true, verdict: 'allow', reason: 'fine', reasons: ['fine'], decidedBy: 'reviewer', latencyMs: 1 };
       },
       report: async (outcome: ActionOutcome) => void this.reported.push(outcome),
@@ -52,6 +55,9 @@ class MemoryStates implements SessionStates {
     this.states.set(id, state);
     return result;
   }
+  async later(id: string, change: (state: HookSessionState) => void): Promise<void> {
+    await this.update(id, 0, async (state) => change(state));
+  }
 }
 
 const correction = (id: string, message: string): ControlMessage =>
@@ -79,6 +85,8 @@ describe('the edge for an agent that names no call and hears no text with a prom
     const event = cursor(payload);
     const outcome = await answerEvent(event, context());
     if (outcome.kind !== 'answer') throw new Error(outcome.why);
+    // What the transport runs once the agent has its answer.
+    await outcome.settle?.();
     return cursorAdapter.write(event, outcome.answer);
   };
 
@@ -87,20 +95,43 @@ describe('the edge for an agent that names no call and hears no text with a prom
     states = new MemoryStates();
   });
 
-  it('numbers each run of the same command, and reports each outcome under its proposal’s id', async () => {
-    const before = { hook_event_name: 'beforeShellExecution', command: 'npm test', cwd: '/w/app' };
-    const after = { hook_event_name: 'afterShellExecution', command: 'npm test', output: 'Tests: 1 failed', duration: 900 };
+  const before = { hook_event_name: 'beforeShellExecution', command: 'npm test', cwd: '/w/app' };
+  const after = { hook_event_name: 'afterShellExecution', command: 'npm test', output: 'Tests: 1 failed', duration: 900 };
+
+  it('gives each run of the same command its own id, and reports each outcome under its proposal’s id', async () => {
+    // The same payload each time (one generation): what tells the runs apart is the outcome between them.
     for (let i = 0; i < 2; i++) {
       expect(await run(before)).toEqual({ permission: 'allow' });
       await run(after);
     }
     const ids = client.proposed.map((a) => a.actionId);
-    expect(ids).toEqual([expect.stringMatching(/^d[0-9a-f]{32}-1$/), expect.stringMatching(/^d[0-9a-f]{32}-2$/)]);
-    expect(ids[0]!.slice(0, -2)).toBe(ids[1]!.slice(0, -2));
+    expect(ids).toEqual([expect.stringMatching(/^d[0-9a-f]{32}-[0-9a-f]{16}[0-9a-z]+$/), expect.stringMatching(/^d[0-9a-f]{32}-[0-9a-f]{16}[0-9a-z]+$/)]);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(ids[0]!.split('-')[0]).toBe(ids[1]!.split('-')[0]);
     expect(client.reported.map((o) => [o.actionId, o.status, o.outputExcerpt])).toEqual([
       [ids[0], 'success', 'Tests: 1 failed'],
       [ids[1], 'success', 'Tests: 1 failed'],
     ]);
+  });
+
+  it('proposes a hook delivered again before its call ran under the same id, and the outcome goes to it', async () => {
+    expect(await run(before)).toEqual({ permission: 'allow' });
+    expect(await run(before)).toEqual({ permission: 'allow' });
+    await run(after);
+    const ids = client.proposed.map((a) => a.actionId);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    expect(client.reported.map((o) => o.actionId)).toEqual([ids[0]]);
+  });
+
+  it('takes the same payload after a deny as a new call: the agent did not run the first', async () => {
+    client.denied.add('rm -rf build');
+    const remove = { hook_event_name: 'beforeShellExecution', command: 'rm -rf build', cwd: '/w/app' };
+    expect(await run(remove)).toMatchObject({ permission: 'deny' });
+    expect(await run(remove)).toMatchObject({ permission: 'deny' });
+    const [first, second] = client.proposed.map((a) => a.actionId);
+    expect(second).not.toBe(first);
+    expect(states.states.get('s-1')?.derivedCalls?.[first!.split('-')[0]!]).toEqual({ tag: second!.split('-')[1], closed: true });
   });
 
   it('keeps a control message that comes with a prompt for the next event that can carry it to the model', async () => {

@@ -2,7 +2,7 @@ import { derivedMessageId } from '@warden/contracts';
 import type { AgentSession, ControlMessage, FallbackRecord, WardenClient } from '@warden/sdk';
 import type { AgentAdapter } from './agent-adapter.js';
 import { approverFor, failsOpen, isInteractive, type AnswerPolicy, type SessionSurroundings } from './answer-policy.js';
-import { numberedCall } from './call-id.js';
+import { needsStoredState, outcomeId, proposalId, recordProposal, type ProposalId } from './derived-calls.js';
 import { canAsk, stoppedAnswer, toolCallAnswer, undecidedAnswer } from './capabilities.js';
 import {
   controlText,
@@ -44,9 +44,11 @@ export interface EdgeContext {
 
 /**
  * What a call comes to: Warden's answer, or an event that could not be recorded (the tool already ran,
- * or the session ended: the agent cannot be held there).
+ * or the session ended: the agent cannot be held there). `settle`: what follows the answer, off the
+ * decision's path (the record of a call the agent names no id for, recordProposal): the transport runs
+ * it once the agent has its answer, and before it ends; it never throws.
  */
-export type EdgeOutcome = { kind: 'answer'; answer: EdgeAnswer; note?: string } | { kind: 'not_recorded'; why: string };
+export type EdgeOutcome = { kind: 'answer'; answer: EdgeAnswer; note?: string; settle?: () => Promise<void> } | { kind: 'not_recorded'; why: string };
 
 class DeadlineExceeded extends Error {}
 
@@ -88,13 +90,27 @@ export function notRecordedWhy(event: EdgeEvent, why: string): string {
  * outcome, and a tool call Warden could not decide on in time is denied (fail closed).
  */
 export async function answerEvent(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> {
+  // The id a call the agent names no id for is proposed under, once it has one: what an answer given without Warden's decision is recorded under.
+  const named: { proposal?: ProposalId } = {};
   try {
-    return await beforeDeadline(handle(event, ctx), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
+    return await beforeDeadline(handle(event, ctx, named), ctx, `${event.type === 'before_tool' ? 'no decision' : 'not done'} within ${ctx.deadlineMs} ms (the hook's deadline)`);
   } catch (error) {
-    const outcome = unhandledOutcome(event, ctx.adapter, ctx.policy, (error as Error).message);
-    if (outcome.kind === 'answer') answeredUndecided(event, outcome.answer, ctx);
-    return outcome;
+    const { proposal } = named;
+    const called = event.type === 'before_tool' && proposal ? withId(event, proposal.id) : event;
+    const outcome = unhandledOutcome(called, ctx.adapter, ctx.policy, (error as Error).message);
+    if (outcome.kind !== 'answer') return outcome;
+    answeredUndecided(called, outcome.answer, ctx);
+    return event.type === 'before_tool' && proposal ? { ...outcome, settle: recording(event, proposal, outcome.answer, ctx) } : outcome;
   }
+}
+
+/** An event whose call goes under the id given to it (a call the agent names no id for). */
+const withId = <E extends { call: EdgeToolCall }>(event: E, id: string): E => ({ ...event, call: { ...event.call, id } });
+
+/** Records a derived call once the agent has its answer (recordProposal). A record that cannot be stored leaves its outcome under no proposal. */
+function recording(event: Extract<EdgeEvent, { type: 'before_tool' }>, proposal: ProposalId, answer: EdgeAnswer, ctx: EdgeContext): () => Promise<void> {
+  const refused = answer.tool?.decision === 'deny';
+  return () => recordProposal(ctx.states, event.session.id, event.call, proposal, refused).catch(() => undefined);
 }
 
 /** The record of a tool call's answer given without Warden's decision (`action.fallback`); none for other events. */
@@ -127,7 +143,7 @@ function answeredUndecided(event: EdgeEvent, answer: EdgeAnswer, ctx: EdgeContex
   recordUndecided(event, answer, ctx.client, ctx.answeredBy);
 }
 
-async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> {
+async function handle(event: EdgeEvent, ctx: EdgeContext, named: { proposal?: ProposalId }): Promise<EdgeOutcome> {
   if (event.type === 'session_end') return endSession(event, ctx);
   const session = ctx.client.session(event.session.id);
   const live: ControlMessage[] = [];
@@ -140,9 +156,8 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
     if (ctx.usageFromTranscript && (event.type === 'after_tool' || event.type === 'stop')) {
       await reportTranscriptUsage(event, { client: ctx.client, states: ctx.states, agentKind: ctx.adapter.agentKind, waitMs: Math.min(3_000, remainingOf(ctx)) });
     }
-    const noted = (answer: EdgeAnswer): EdgeOutcome => ({ kind: 'answer', answer, ...(taken.note ? { note: taken.note } : {}) });
-    // A call the agent names no id for gets its numbered id (numberedCall).
-    const named = <E extends { call: EdgeToolCall }>(e: E): E => (taken.callId ? { ...e, call: { ...e.call, id: taken.callId } } : e);
+    const noted = (answer: EdgeAnswer): Extract<EdgeOutcome, { kind: 'answer' }> => ({ kind: 'answer', answer, ...(taken.note ? { note: taken.note } : {}) });
+    const waitMs = () => Math.min(3_000, remainingOf(ctx));
     switch (event.type) {
       case 'session_start':
         return noted(guidanceAnswer(taken.guidance));
@@ -151,13 +166,22 @@ async function handle(event: EdgeEvent, ctx: EdgeContext): Promise<EdgeOutcome> 
       case 'stop':
         return noted(turnEndAnswer(taken.guidance, false));
       case 'after_tool': {
-        await report(named(event), session);
-        const against = await checkRanAgainstDecision(named(event), { client: ctx.client, states: ctx.states, adapter: ctx.adapter, waitMs: Math.min(2_000, remainingOf(ctx)) });
+        // A call the agent names no id for is reported under the id its proposal went under (derived-calls.ts).
+        const ran = event.call.derived ? withId(event, await outcomeId(ctx.states, event.session.id, event.call, waitMs(), taken.stored === true)) : event;
+        await report(ran, session);
+        const against = await checkRanAgainstDecision(ran, { client: ctx.client, states: ctx.states, adapter: ctx.adapter, waitMs: Math.min(2_000, remainingOf(ctx)) });
         const after = await absorbLive(event, ctx, live, session);
         return noted(guidanceAnswer(mergeGuidance(mergeGuidance(taken.guidance, against), after)));
       }
-      case 'before_tool':
-        return noted(await decide(named(event), ctx, session, live, taken.guidance));
+      case 'before_tool': {
+        if (!event.call.derived) return noted(await decide(event, ctx, session, live, taken.guidance));
+        const given = proposalId(ctx.states, event.session.id, event.call, waitMs(), taken.stored === true);
+        // Awaited only when settled on the stored state: a new call's id is given at once.
+        const proposal = given instanceof Promise ? await given : given;
+        named.proposal = proposal;
+        const answer = await decide(withId(event, proposal.id), ctx, session, live, taken.guidance);
+        return { ...noted(answer), settle: recording(event, proposal, answer, ctx) };
+      }
     }
   } finally {
     unsubscribe();
@@ -221,8 +245,8 @@ interface Taken {
   guidance: ControlGuidance;
   /** Why stored control messages could not be read, when they could not (for the user, verbose mode). */
   note?: string;
-  /** The id of a call the agent names no id for (numberedCall). */
-  callId?: string;
+  /** For a call the agent names no id for: its id must be settled on the stored state (needsStoredState). */
+  stored?: boolean;
 }
 
 /** The user's request in a prompt, as the goal; undefined when the prompt asks for no work. */
@@ -274,11 +298,11 @@ async function takeControls(event: Exclude<EdgeEvent, { type: 'session_end' }>, 
       if (backlog.unavailable) note = `control messages stored for session ${event.session.id} could not be read (${backlog.unavailable}); only those sent during this call are shown`;
     }
     const result = absorb(state, [...stored, ...live.splice(0)], ctx.adapter, heardAt(event, ctx));
-    const callId = (event.type === 'before_tool' || event.type === 'after_tool') && event.call.derived ? numberedCall(state, event.type, event.call) : undefined;
-    return { ...result, ...(note ? { note } : {}), ...(callId ? { callId } : {}) };
+    const settleOnStored = (event.type === 'before_tool' || event.type === 'after_tool') && event.call.derived ? needsStoredState(state, event.type, event.call) : undefined;
+    return { ...result, ...(note ? { note } : {}), ...(settleOnStored !== undefined ? { stored: settleOnStored } : {}) };
   });
   await acknowledge(session, absorbed.delivered);
-  return { guidance: absorbed.guidance, ...(absorbed.note ? { note: absorbed.note } : {}), ...(absorbed.callId ? { callId: absorbed.callId } : {}) };
+  return { guidance: absorbed.guidance, ...(absorbed.note ? { note: absorbed.note } : {}), ...(absorbed.stored !== undefined ? { stored: absorbed.stored } : {}) };
 }
 
 interface Absorbed {

@@ -17,6 +17,9 @@ class MemoryStates implements SessionStates {
     this.states.set(id, state);
     return result;
   }
+  async later(id: string, change: (state: HookSessionState) => void): Promise<void> {
+    await this.update(id, 0, async (state) => change(state));
+  }
 }
 
 /** The client's side the check uses: Warden's stored decisions (a direct get of the agent's own records), and publishing. */

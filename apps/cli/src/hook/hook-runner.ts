@@ -105,6 +105,8 @@ export async function runHook(stdin: string, env: NodeJS.ProcessEnv = process.en
       deadlineMs: settings.deadlineMs,
       answeredBy: 'hook',
     });
+    // A derived call's record: stored before this process ends (a file write, before the answer is printed).
+    if (outcome.kind === 'answer') await outcome.settle?.();
     return printed(adapter, event, outcome);
   } finally {
     await Promise.race([client.flushFallbacks(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);

@@ -37,6 +37,11 @@ export class SessionStateFiles implements SessionStates {
     }
   }
 
+  /** Stored at once: each run of the command hook is a process of its own. */
+  async later(sessionId: string, change: (state: HookSessionState) => void): Promise<void> {
+    await this.update(sessionId, 3_000, async (state) => change(state));
+  }
+
   private path(sessionId: string): string {
     return join(this.dir, `${sessionId}.json`);
   }

@@ -44,7 +44,7 @@ export interface AgentCase {
    * so (its hook is then installed with `--approvals operator` for a session that nobody can be asked in).
    */
   headless: Record<string, unknown> | null;
-  /** The agent's payloads name no call: the proposal's id is derived from the call (numbered in the session), not the test's id. */
+  /** The agent's payloads name no call: the proposal's id is derived from the call (its key and a tag), not the test's id. */
   derivedCallIds?: boolean;
   /** What shows that an approval waits: the gate's pause (an operator answers), or the decision itself (the agent asks its user). */
   approvalWaitsFor: 'hitl.paused' | 'decision.made';

@@ -22,14 +22,16 @@ describe('Copilot CLI’s hook payloads as Warden’s events', () => {
     expect(bash).toEqual({
       type: 'before_tool',
       session,
-      call: { id: expect.stringMatching(/^d[0-9a-f]{32}$/), derived: true, tool: 'bash', input: { command: 'git push --force origin fix/date-parser', description: 'Publish the fix' } },
+      call: { id: expect.stringMatching(/^d[0-9a-f]{32}$/), derived: true, payload: expect.objectContaining({ toolName: 'bash', toolArgs: expect.any(String) }), tool: 'bash', input: { command: 'git push --force origin fix/date-parser', description: 'Publish the fix' } },
     });
     const after = read('postToolUse', {
       toolName: 'bash',
       toolArgs: '{"description":"Publish the fix","command":"git push --force origin fix/date-parser"}',
       toolResult: { resultType: 'success', textResultForLlm: 'Everything up-to-date' },
     });
-    expect(after).toEqual({ type: 'after_tool', session, call: (bash as Extract<EdgeEvent, { type: 'before_tool' }>).call, result: { ok: true, output: 'Everything up-to-date' } });
+    // The payload's digest tells a proposal delivered again; the outcome needs only the key.
+    const { payload: _, ...call } = (bash as Extract<EdgeEvent, { type: 'before_tool' }>).call;
+    expect(after).toEqual({ type: 'after_tool', session, call, result: { ok: true, output: 'Everything up-to-date' } });
   });
 
   it('reads arguments given as an object too, and a failure with its error', () => {

@@ -1,5 +1,5 @@
 import type { AgentAdapter, HookCallMeta } from '../../agent-adapter.js';
-import { derivedCallKey } from '../../call-id.js';
+import { derivedCall, proposedIn } from '../../call-id.js';
 import type { EdgeAnswer } from '../../edge-answer.js';
 import { EdgeInputError, type EdgeEvent, type EdgeSession, type EdgeToolCall } from '../../edge-event.js';
 import { argumentsOf, isObject, optionalText, payloadObject, requiredText, sessionIdOf } from '../payload-fields.js';
@@ -17,7 +17,7 @@ import { argumentsOf, isObject, optionalText, payloadObject, requiredText, sessi
  * the tools Copilot runs (`bash`, `edit`, `create`, `view`, …), so the reviewer sees the call as it will
  * run and a changed input (`modifiedArgs`) fits the tool; the PascalCase names fold several tools into
  * one (edit, str_replace_editor and apply_patch are all `Edit`). Neither format names the call: its id is
- * derived from the tool and its arguments (derivedCallKey), which preToolUse and the event after it both
+ * derived from the tool and its arguments (derivedCall), which preToolUse and the event after it both
  * carry. MCP tools' names in hooks are UNCONFIRMED.
  */
 const COPILOT_EVENTS = ['sessionStart', 'sessionEnd', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop'] as const;
@@ -33,7 +33,7 @@ function readCopilot(payload: unknown, meta: HookCallMeta): EdgeEvent {
   const call = (): EdgeToolCall => {
     const tool = requiredText(raw, 'toolName');
     const input = argumentsOf(raw.toolArgs, 'toolArgs');
-    return { id: derivedCallKey(tool, input), derived: true, tool, input };
+    return derivedCall(tool, input);
   };
   switch (event as (typeof COPILOT_EVENTS)[number]) {
     case 'sessionStart':
@@ -47,7 +47,7 @@ function readCopilot(payload: unknown, meta: HookCallMeta): EdgeEvent {
       return { type: 'stop', session: { ...session, ...(transcriptPath ? { transcriptPath } : {}) }, prolonged: raw.stop_hook_active === true };
     }
     case 'preToolUse':
-      return { type: 'before_tool', session, call: call() };
+      return { type: 'before_tool', session, call: proposedIn(call(), raw) };
     case 'postToolUse': {
       const result = isObject(raw.toolResult) ? raw.toolResult : {};
       const failed = result.resultType !== undefined && result.resultType !== 'success';

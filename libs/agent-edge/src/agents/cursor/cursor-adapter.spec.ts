@@ -30,12 +30,13 @@ const answer = (event: EdgeEvent, d: ActionDecision, mode: AnswerMode = interact
 
 describe('Cursor’s hook payloads as Warden’s events', () => {
   it('reads a shell command as Shell with an id derived from it, the same before and after it runs', () => {
-    expect(shell).toEqual({ type: 'before_tool', session, call: { id: expect.stringMatching(/^d[0-9a-f]{32}$/), derived: true, tool: 'Shell', input: { command: 'git push --force origin fix/date-parser' } } });
+    expect(shell).toEqual({ type: 'before_tool', session, call: { id: expect.stringMatching(/^d[0-9a-f]{32}$/), derived: true, payload: expect.objectContaining({ hook_event_name: 'beforeShellExecution' }), tool: 'Shell', input: { command: 'git push --force origin fix/date-parser' } } });
     const after = read({ hook_event_name: 'afterShellExecution', command: 'git push --force origin fix/date-parser', output: 'Everything up-to-date', duration: 812 });
+    const { payload: _, ...call } = (shell as Extract<EdgeEvent, { type: 'before_tool' }>).call;
     expect(after).toEqual({
       type: 'after_tool',
       session: { id: common.conversation_id, cwd: '/home/dev/demo-app', transcriptPath: common.transcript_path },
-      call: (shell as Extract<EdgeEvent, { type: 'before_tool' }>).call,
+      call,
       result: { ok: true, output: 'Everything up-to-date', durationMs: 812 },
     });
   });
@@ -49,7 +50,8 @@ describe('Cursor’s hook payloads as Warden’s events', () => {
     const before = read({ hook_event_name: 'beforeMCPExecution', tool_name: 'create_issue', tool_input: input, command: 'npx -y @modelcontextprotocol/server-github' });
     const after = read({ hook_event_name: 'afterMCPExecution', tool_name: 'create_issue', tool_input: input, result_json: '{"content":[]}', duration: 40 });
     expect(before).toMatchObject({ type: 'before_tool', call: { tool: 'MCP:create_issue', input: { owner: 'acme', repo: 'demo-app', title: 'Date parser fails on ISO weeks' }, derived: true } });
-    expect(after).toMatchObject({ type: 'after_tool', call: (before as Extract<EdgeEvent, { type: 'before_tool' }>).call, result: { ok: true, output: '{"content":[]}', durationMs: 40 } });
+    const { payload: _, ...call } = (before as Extract<EdgeEvent, { type: 'before_tool' }>).call;
+    expect(after).toEqual({ type: 'after_tool', session: expect.anything(), call, result: { ok: true, output: '{"content":[]}', durationMs: 40 } });
   });
 
   it('reads preToolUse and postToolUse with Cursor’s own call id, and a failure with its error', () => {

@@ -1,6 +1,6 @@
 import { isSubjectToken } from '@warden/contracts';
 import type { AgentAdapter } from '../../agent-adapter.js';
-import { derivedCallKey } from '../../call-id.js';
+import { derivedCall, proposedIn } from '../../call-id.js';
 import type { EdgeAnswer, ToolAnswer } from '../../edge-answer.js';
 import { EdgeInputError, type EdgeEvent, type EdgeSession, type EdgeToolCall } from '../../edge-event.js';
 import { argumentsOf, isObject, optionalDuration, optionalText, payloadObject, requiredText, sessionIdOf } from '../payload-fields.js';
@@ -24,7 +24,7 @@ const NO_ASK = new WeakSet<EdgeEvent>();
  * `postToolUse` {tool_output, duration_ms} or `postToolUseFailure` (its error field is UNCONFIRMED:
  * `error_message` as context-mode reads it, or `error`). Warden's install keeps shell and MCP calls out
  * of preToolUse (its matcher), so each call is proposed once, at the event where Cursor can ask about it.
- * The shell and MCP events name no call: their id is derived from the tool and input (derivedCallKey),
+ * The shell and MCP events name no call: their id is derived from the tool and input (derivedCall),
  * which the events before and after both carry. The shell is `Shell` {command} and an MCP tool
  * `MCP:<tool>`, as preToolUse names them.
  */
@@ -35,15 +35,14 @@ function readCursor(payload: unknown): EdgeEvent {
   const cwd = optionalText(raw, 'cwd') ?? roots[0];
   const transcriptPath = optionalText(raw, 'transcript_path');
   const session: EdgeSession = { id: sessionIdOf(raw, 'conversation_id', 'session_id'), ...(cwd ? { cwd } : {}), ...(transcriptPath ? { transcriptPath } : {}) };
-  const derived = (tool: string, input: Record<string, unknown>): EdgeToolCall => ({ id: derivedCallKey(tool, input), derived: true, tool, input });
   const named = (): EdgeToolCall => {
     const tool = requiredText(raw, 'tool_name');
     if (!isObject(raw.tool_input)) throw new EdgeInputError('tool_input must be a JSON object');
     const id = optionalText(raw, 'tool_use_id', 128);
     // Cursor's own id when it gives one that fits a NATS subject; otherwise the call's key, the same before and after.
-    return id && isSubjectToken(id) ? { id, tool, input: raw.tool_input } : derived(tool, raw.tool_input);
+    return id && isSubjectToken(id) ? { id, tool, input: raw.tool_input } : derivedCall(tool, raw.tool_input);
   };
-  const mcp = (): EdgeToolCall => derived(`MCP:${requiredText(raw, 'tool_name')}`, argumentsOf(raw.tool_input, 'tool_input'));
+  const mcp = (): EdgeToolCall => derivedCall(`MCP:${requiredText(raw, 'tool_name')}`, argumentsOf(raw.tool_input, 'tool_input'));
   switch (event) {
     case 'sessionStart': {
       const model = optionalText(raw, 'model', 128);
@@ -58,24 +57,24 @@ function readCursor(payload: unknown): EdgeEvent {
       // `loop_count` counts the follow-ups hooks already sent this turn.
       return { type: 'stop', session, prolonged: typeof raw.loop_count === 'number' && raw.loop_count > 0 };
     case 'beforeShellExecution':
-      return { type: 'before_tool', session, call: derived('Shell', { command: requiredText(raw, 'command') }) };
+      return { type: 'before_tool', session, call: proposedIn(derivedCall('Shell', { command: requiredText(raw, 'command') }), raw) };
     case 'afterShellExecution': {
       const durationMs = optionalDuration(raw, 'duration');
       return {
         type: 'after_tool',
         session,
-        call: derived('Shell', { command: requiredText(raw, 'command') }),
+        call: derivedCall('Shell', { command: requiredText(raw, 'command') }),
         result: { ok: true, ...(raw.output !== undefined ? { output: raw.output } : {}), ...(durationMs !== undefined ? { durationMs } : {}) },
       };
     }
     case 'beforeMCPExecution':
-      return { type: 'before_tool', session, call: mcp() };
+      return { type: 'before_tool', session, call: proposedIn(mcp(), raw) };
     case 'afterMCPExecution': {
       const durationMs = optionalDuration(raw, 'duration');
       return { type: 'after_tool', session, call: mcp(), result: { ok: true, ...(raw.result_json !== undefined ? { output: raw.result_json } : {}), ...(durationMs !== undefined ? { durationMs } : {}) } };
     }
     case 'preToolUse': {
-      const before: EdgeEvent = { type: 'before_tool', session, call: named() };
+      const before: EdgeEvent = { type: 'before_tool', session, call: proposedIn(named(), raw) };
       NO_ASK.add(before);
       return before;
     }

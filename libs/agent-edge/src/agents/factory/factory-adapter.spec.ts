@@ -22,8 +22,8 @@ const session = { id: common.session_id, cwd: common.cwd, transcriptPath: common
 const executeId = derivedCallKey('Execute', execute.tool_input);
 
 describe('reading Droid’s hook payloads', () => {
-  it('reads a PreToolUse with Claude Code’s reader, its id the call’s key (Droid sends none), numbered by the edge', () => {
-    expect(factoryAdapter.read(execute, {})).toEqual({ type: 'before_tool', session, call: { id: executeId, derived: true, tool: 'Execute', input: execute.tool_input } });
+  it('reads a PreToolUse with Claude Code’s reader, its id the call’s key (Droid sends none), given an id of its own by the edge', () => {
+    expect(factoryAdapter.read(execute, {})).toEqual({ type: 'before_tool', session, call: { id: executeId, derived: true, payload: execute, tool: 'Execute', input: execute.tool_input } });
   });
 
   it('gives the PostToolUse of the same call the same id, whatever the order of the input’s fields, and reads its response', () => {
@@ -39,7 +39,9 @@ describe('reading Droid’s hook payloads', () => {
   it('takes a tool_use_id when Droid sends one, and camelCase fields (eqtylab/cupcake’s Droid structs)', () => {
     expect(factoryAdapter.read({ ...execute, tool_use_id: 'toolu_01' }, {})).toMatchObject({ call: { id: 'toolu_01' } });
     const camel = { sessionId: common.session_id, transcriptPath: common.transcript_path, cwd: common.cwd, permissionMode: 'auto-medium', hookEventName: 'PreToolUse', toolName: 'Execute', toolInput: execute.tool_input };
-    expect(factoryAdapter.read(camel, {})).toEqual(factoryAdapter.read(execute, {}));
+    // The same call, in another payload (its digest tells deliveries apart).
+    const snake = factoryAdapter.read(execute, {}) as Extract<EdgeEvent, { type: 'before_tool' }>;
+    expect(factoryAdapter.read(camel, {})).toEqual({ ...snake, call: { ...snake.call, payload: camel } });
   });
 
   it('reads the lifecycle events', () => {

@@ -1,5 +1,5 @@
 import type { AgentAdapter } from '../../agent-adapter.js';
-import { derivedCallKey } from '../../call-id.js';
+import { derivedCallKey, proposedIn } from '../../call-id.js';
 import type { EdgeAnswer } from '../../edge-answer.js';
 import { EdgeInputError, type EdgeEvent } from '../../edge-event.js';
 import { claudeCodeOutput } from '../claude-code/claude-code-answer.js';
@@ -29,8 +29,8 @@ const CAMEL_ALIASES: [string, string][] = [
 /**
  * Reads a Droid payload with Claude Code's reader. No `tool_use_id` is documented: without one, the call's
  * id is its key (derivedCallKey, from the tool and its input, which PreToolUse and PostToolUse both carry),
- * numbered in the session by the edge, so the outcome finds its proposal and a repeated call is an action
- * of its own.
+ * and the edge gives each call of a key its own id (derived-calls.ts), so the outcome finds its proposal
+ * and a repeated call is an action of its own.
  */
 function readFactory(payload: unknown): EdgeEvent {
   const raw: Record<string, unknown> = { ...payloadObject(payload) };
@@ -48,7 +48,9 @@ function readFactory(payload: unknown): EdgeEvent {
     }
   }
   const read = edgeEventOf(hookInputOf(raw));
-  return derived && (read.type === 'before_tool' || read.type === 'after_tool') ? { ...read, call: { ...read.call, derived: true } } : read;
+  if (!derived) return read;
+  if (read.type === 'before_tool') return { ...read, call: proposedIn({ ...read.call, derived: true }, payload) };
+  return read.type === 'after_tool' ? { ...read, call: { ...read.call, derived: true } } : read;
 }
 
 /** Whether a changed input keeps every field of the proposed one: then Droid runs it as given, whether it merges `updatedInput` or replaces the input with it. */

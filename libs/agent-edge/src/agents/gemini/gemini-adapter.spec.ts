@@ -26,9 +26,10 @@ const answer = (d: ActionDecision, mode: AnswerMode = interactive, guidance: Con
 
 describe('Gemini CLI’s hook payloads as Warden’s events', () => {
   it('reads BeforeTool under an id derived from the tool and input, which AfterTool shares, with the response the model got', () => {
-    expect(shell).toEqual({ type: 'before_tool', session, call: { id: expect.stringMatching(/^d[0-9a-f]{32}$/), derived: true, tool: 'run_shell_command', input: shellInput } });
+    expect(shell).toEqual({ type: 'before_tool', session, call: { id: expect.stringMatching(/^d[0-9a-f]{32}$/), derived: true, payload: expect.objectContaining({ hook_event_name: 'BeforeTool' }), tool: 'run_shell_command', input: shellInput } });
     const after = read({ hook_event_name: 'AfterTool', tool_name: 'run_shell_command', tool_input: shellInput, tool_response: { llmContent: 'Output: Everything up-to-date', returnDisplay: 'Everything up-to-date' } });
-    expect(after).toEqual({ type: 'after_tool', session, call: (shell as Extract<EdgeEvent, { type: 'before_tool' }>).call, result: { ok: true, output: 'Output: Everything up-to-date' } });
+    const { payload: _, ...call } = (shell as Extract<EdgeEvent, { type: 'before_tool' }>).call;
+    expect(after).toEqual({ type: 'after_tool', session, call, result: { ok: true, output: 'Output: Everything up-to-date' } });
   });
 
   it('reads a tool’s error as a failure, and an MCP tool by its name', () => {

@@ -1,5 +1,5 @@
 import type { AgentAdapter } from '../../agent-adapter.js';
-import { derivedCallKey } from '../../call-id.js';
+import { derivedCall, proposedIn } from '../../call-id.js';
 import type { EdgeAnswer } from '../../edge-answer.js';
 import { EdgeInputError, type EdgeEvent, type EdgeSession, type EdgeToolCall } from '../../edge-event.js';
 import { isObject, optionalText, payloadObject, requiredText, sessionIdOf } from '../payload-fields.js';
@@ -12,7 +12,7 @@ import { isObject, optionalText, payloadObject, requiredText, sessionIdOf } from
  * `read_file`, …; MCP tools `mcp_<server>_<tool>`, with `mcp_context`), `AfterTool` adds `tool_response
  * {llmContent, returnDisplay, error?}`; `BeforeAgent` is the user's prompt, `AfterAgent` the end of a
  * turn (`stop_hook_active`). No event names the call: its id is derived from the tool and its input
- * (derivedCallKey), which BeforeTool and AfterTool both carry.
+ * (derivedCall), which BeforeTool and AfterTool both carry.
  */
 function readGemini(payload: unknown): EdgeEvent {
   const raw = payloadObject(payload);
@@ -23,7 +23,7 @@ function readGemini(payload: unknown): EdgeEvent {
   const call = (): EdgeToolCall => {
     const tool = requiredText(raw, 'tool_name');
     if (!isObject(raw.tool_input)) throw new EdgeInputError('tool_input must be a JSON object');
-    return { id: derivedCallKey(tool, raw.tool_input), derived: true, tool, input: raw.tool_input };
+    return derivedCall(tool, raw.tool_input);
   };
   switch (event) {
     case 'SessionStart':
@@ -35,7 +35,7 @@ function readGemini(payload: unknown): EdgeEvent {
     case 'AfterAgent':
       return { type: 'stop', session, prolonged: raw.stop_hook_active === true };
     case 'BeforeTool':
-      return { type: 'before_tool', session, call: call() };
+      return { type: 'before_tool', session, call: proposedIn(call(), raw) };
     case 'AfterTool': {
       const response = isObject(raw.tool_response) ? raw.tool_response : {};
       const error = response.error;
