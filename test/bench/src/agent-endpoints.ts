@@ -14,35 +14,79 @@ const run = promisify(execFile);
 
 /**
  * A shell call as each agent's hook sends it before the tool runs, and the event its installed hook names
- * (the gateway's `?event=`, the command shim's argument). The shapes are those the agent-hook tests drive
- * through the installed hooks (apps/cli/test/agent-cases/<agent>.ts and opencode-plugin.spec.ts, which cite
- * each agent's document or source).
+ * (the gateway's `?event=`, the command shim's argument); then its outcome as the agent reports it once the
+ * tool ran (`afterEvent`, `after`). The shapes are those the agent-hook tests drive through the installed
+ * hooks (apps/cli/test/agent-cases/<agent>.ts and opencode-plugin.spec.ts, which cite each agent's document
+ * or source).
  */
 interface AgentCall {
   event: string;
   payload(sessionId: string, i: number, cwd: string, command: string): unknown;
+  afterEvent: string;
+  after(sessionId: string, i: number, cwd: string, command: string): unknown;
 }
 
 export const AGENT_CALLS: Readonly<Partial<Record<AgentName, AgentCall>>> = {
   'claude-code': {
     event: 'PreToolUse',
     payload: (sessionId, i, cwd, command) => ({ session_id: sessionId, transcript_path: join(cwd, 'none.jsonl'), cwd, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${sessionId}_${i}` }),
+    afterEvent: 'PostToolUse',
+    after: (sessionId, i, cwd, command) => ({
+      session_id: sessionId,
+      transcript_path: join(cwd, 'none.jsonl'),
+      cwd,
+      hook_event_name: 'PostToolUse',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_response: { stdout: '', stderr: '', interrupted: false },
+      tool_use_id: `toolu_${sessionId}_${i}`,
+    }),
   },
   codex: {
     event: 'PreToolUse',
     payload: (sessionId, i, cwd, command) => ({ session_id: sessionId, turn_id: '1', transcript_path: null, cwd, model: 'gpt-5.5', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `call_${sessionId}_${i}` }),
+    afterEvent: 'PostToolUse',
+    after: (sessionId, i, cwd, command) => ({
+      session_id: sessionId,
+      turn_id: '1',
+      transcript_path: null,
+      cwd,
+      model: 'gpt-5.5',
+      permission_mode: 'default',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_response: '',
+      tool_use_id: `call_${sessionId}_${i}`,
+    }),
   },
   cursor: {
     event: 'beforeShellExecution',
     payload: (sessionId, _i, cwd, command) => ({ conversation_id: sessionId, generation_id: 'a1b2c3d4-0000-4000-8000-000000000001', model: 'claude-sonnet-5', cursor_version: '3.10.17', workspace_roots: [cwd], hook_event_name: 'beforeShellExecution', command, cwd }),
+    afterEvent: 'afterShellExecution',
+    after: (sessionId, _i, cwd, command) => ({ conversation_id: sessionId, generation_id: 'a1b2c3d4-0000-4000-8000-000000000001', model: 'claude-sonnet-5', cursor_version: '3.10.17', workspace_roots: [cwd], hook_event_name: 'afterShellExecution', command, output: '', duration: 40 }),
   },
   copilot: {
     event: 'preToolUse',
     payload: (sessionId, _i, cwd, command) => ({ sessionId, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: JSON.stringify({ command }) }),
+    afterEvent: 'postToolUse',
+    after: (sessionId, _i, cwd, command) => ({ sessionId, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: JSON.stringify({ command }), toolResult: { resultType: 'success', textResultForLlm: '' } }),
   },
   gemini: {
     event: 'BeforeTool',
     payload: (sessionId, _i, cwd, command) => ({ session_id: sessionId, transcript_path: join(cwd, `session-${sessionId}.jsonl`), cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command, is_background: false } }),
+    afterEvent: 'AfterTool',
+    after: (sessionId, _i, cwd, command) => ({
+      session_id: sessionId,
+      transcript_path: join(cwd, `session-${sessionId}.jsonl`),
+      cwd,
+      hook_event_name: 'AfterTool',
+      timestamp: new Date().toISOString(),
+      tool_name: 'run_shell_command',
+      tool_input: { command, is_background: false },
+      tool_response: { llmContent: '', returnDisplay: '' },
+    }),
   },
   antigravity: {
     event: 'PreToolUse',
@@ -54,14 +98,32 @@ export const AGENT_CALLS: Readonly<Partial<Record<AgentName, AgentCall>>> = {
       stepIdx: i,
       toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: cwd, WaitMsBeforeAsync: 5000 } },
     }),
+    afterEvent: 'PostToolUse',
+    after: (sessionId, i, cwd, command) => ({
+      artifactDirectoryPath: join(cwd, '.brain', sessionId),
+      conversationId: sessionId,
+      transcriptPath: join(cwd, '.brain', sessionId, 'transcript.jsonl'),
+      workspacePaths: [cwd],
+      stepIdx: i,
+      toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: cwd, WaitMsBeforeAsync: 5000 } },
+      error: '',
+    }),
   },
   factory: {
     event: 'PreToolUse',
     payload: (sessionId, _i, cwd, command) => ({ session_id: sessionId, transcript_path: join(cwd, `${sessionId}.jsonl`), cwd, permission_mode: 'auto-medium', hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command } }),
+    afterEvent: 'PostToolUse',
+    after: (sessionId, _i, cwd, command) => ({ session_id: sessionId, transcript_path: join(cwd, `${sessionId}.jsonl`), cwd, permission_mode: 'auto-medium', hook_event_name: 'PostToolUse', tool_name: 'Execute', tool_input: { command }, tool_response: '' }),
   },
   opencode: {
     event: 'tool.execute.before',
     payload: (sessionId, i, cwd, command) => ({ hook: 'tool.execute.before', directory: cwd, event: { tool: 'shell', sessionID: sessionId, agent: 'build', messageID: 'msg_1', id: `call_${i}`, input: { command } } }),
+    afterEvent: 'tool.execute.after',
+    after: (sessionId, i, cwd, command) => ({
+      hook: 'tool.execute.after',
+      directory: cwd,
+      event: { tool: 'shell', sessionID: sessionId, agent: 'build', messageID: 'msg_1', id: `call_${i}`, input: { command }, status: 'completed', result: { output: '' } },
+    }),
   },
 };
 
@@ -115,8 +177,10 @@ const ENDPOINT_RATIO = 1.05;
 /**
  * The decision round trip through each agent's endpoint: the same harmless shell call in each agent's own
  * shape, posted to `/hooks/<agent>` (the installed hook's `?event=`), one call per agent in turn, each agent
- * on its own kept-alive connection, so that all see the same machine. Target: no endpoint adds more than
- * Claude Code's, its p50 at most 1.05 x Claude Code's of the same run.
+ * on its own kept-alive connection, so that all see the same machine; each call's outcome follows it, as
+ * the agent reports it, unmeasured (an agent that names no call tells a repeated command from the same
+ * hook delivered again by the outcome between them). Target: no endpoint adds more than Claude Code's,
+ * its p50 at most 1.05 x Claude Code's of the same run.
  */
 export async function measureAgentEndpoints(options: { gatewayUrl: string; agentId: string; password: string; calls: number }, status: (text: string) => void): Promise<AgentEndpointFigures> {
   const id = Date.now().toString(36);
@@ -125,7 +189,9 @@ export async function measureAgentEndpoints(options: { gatewayUrl: string; agent
   const cwd = '/work/app';
   const samples = new Map(names.map((name) => [name, new Samples()]));
   const connections = new Map(names.map((name) => [name, new Agent({ keepAlive: true, maxSockets: 1 })]));
-  const urls = new Map(names.map((name) => [name, new URL(`${options.gatewayUrl}/hooks/${name}?event=${encodeURIComponent(callOf(name).event)}`)]));
+  const url = (name: AgentName, event: string) => new URL(`${options.gatewayUrl}/hooks/${name}?event=${encodeURIComponent(event)}`);
+  const urls = new Map(names.map((name) => [name, url(name, callOf(name).event)]));
+  const afterUrls = new Map(names.map((name) => [name, url(name, callOf(name).afterEvent)]));
   const warmup = Math.max(20, Math.round(options.calls / 10));
   try {
     for (let i = 0; i < warmup + options.calls; i++) {
@@ -136,6 +202,9 @@ export async function measureAgentEndpoints(options: { gatewayUrl: string; agent
         const took = performance.now() - started;
         if (response.status !== 200 || !runs(response.body)) throw new Error(`/hooks/${name} answered ${response.status} ${response.body.slice(0, 300)} to a harmless shell call`);
         if (i >= warmup) samples.get(name)!.add(took);
+        // The command ran: its outcome, as the agent reports it before its next call (not measured).
+        const after = await post(connections.get(name)!, afterUrls.get(name)!, authorization, JSON.stringify(callOf(name).after(`ep-${name}-${id}`, i, cwd, command(i))));
+        if (after.status !== 200) throw new Error(`/hooks/${name} answered ${after.status} ${after.body.slice(0, 300)} to the outcome of a harmless shell call`);
       }
       if (i % 100 === 0) status(`H: each agent's endpoint, ${i}/${warmup + options.calls}`);
     }
