@@ -17,13 +17,16 @@ export const RECORD_WAIT_MS = 2_000;
 export const RECORD_DELAY_MS = 10;
 
 /**
- * Whether the id of a derived call must be settled on the session's state as stored rather than as this
- * process last saw it (another replica may have written since): a proposal that looks like its hook
- * delivered again (another replica may have closed that call since), an outcome whose call is not open
- * here (another replica may have proposed it). Read where the edge holds the state anyway.
+ * A derived call under the session's lock, in the update the edge makes of the state at every call: an
+ * outcome whose call this process holds open takes its id and closes it (written with that update's
+ * compare-and-set, which runs it again on the stored state when another replica wrote since). Otherwise
+ * `stored`: the id is settled on the state as stored (outcomeId, proposalId), for an outcome whose call
+ * is not open here (another replica may have proposed it) and a proposal that looks like its hook
+ * delivered again (another replica may have closed that call since).
  */
-export function needsStoredState(state: HookSessionState, type: 'before_tool' | 'after_tool', call: EdgeToolCall): boolean {
-  return type === 'before_tool' ? repeatedCallId(state, call) !== undefined : !hasOpenCall(state, call);
+export function callUnderLock(state: HookSessionState, type: 'before_tool' | 'after_tool', call: EdgeToolCall): { callId?: string; stored: boolean } {
+  if (type === 'after_tool') return hasOpenCall(state, call) ? { callId: noteOutcome(state, call), stored: false } : { stored: true };
+  return { stored: repeatedCallId(state, call) !== undefined };
 }
 
 /** The id a derived call is proposed under. */
@@ -72,15 +75,14 @@ export async function recordProposal(states: SessionStates, sessionId: string, c
 }
 
 /**
- * The id an outcome is reported under: its call's latest proposal, closed by it. A call this process
- * holds open is closed with a compare-and-set, which runs again on the stored state when another replica
- * wrote since; otherwise the stored state is read. When that holds no open call of the key, the call's
- * record may still be on its way from the replica that answered it: the outcome waits for it
- * (RECORD_WAIT_MS) before it goes under the latest call of its key, or under none.
+ * The id of an outcome whose call this process does not hold open (callUnderLock): its call's latest
+ * proposal in the stored state, closed by it. When that holds no open call of the key, the call's record
+ * may still be on its way from the replica that answered it: the outcome waits for it (RECORD_WAIT_MS)
+ * before it goes under the latest call of its key, or under none.
  */
-export async function outcomeId(states: SessionStates, sessionId: string, call: EdgeToolCall, waitMs: number, stored: boolean): Promise<string> {
+export async function outcomeId(states: SessionStates, sessionId: string, call: EdgeToolCall, waitMs: number): Promise<string> {
   const waits = states.whenStored !== undefined;
-  const found = await states.update(sessionId, waitMs, async (state) => (!waits || hasOpenCall(state, call) ? noteOutcome(state, call) : undefined), { latest: stored });
+  const found = await states.update(sessionId, waitMs, async (state) => (!waits || hasOpenCall(state, call) ? noteOutcome(state, call) : undefined), { latest: true });
   if (found !== undefined) return found;
   await states.whenStored!(sessionId, (state) => hasOpenCall(state, call), Math.min(RECORD_WAIT_MS, waitMs));
   return states.update(sessionId, waitMs, async (state) => noteOutcome(state, call), { latest: true });

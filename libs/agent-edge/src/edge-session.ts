@@ -2,7 +2,7 @@ import { derivedMessageId } from '@warden/contracts';
 import type { AgentSession, ControlMessage, FallbackRecord, WardenClient } from '@warden/sdk';
 import type { AgentAdapter } from './agent-adapter.js';
 import { approverFor, failsOpen, isInteractive, type AnswerPolicy, type SessionSurroundings } from './answer-policy.js';
-import { needsStoredState, outcomeId, proposalId, recordProposal, type ProposalId } from './derived-calls.js';
+import { callUnderLock, outcomeId, proposalId, recordProposal, type ProposalId } from './derived-calls.js';
 import { canAsk, stoppedAnswer, toolCallAnswer, undecidedAnswer } from './capabilities.js';
 import {
   controlText,
@@ -167,7 +167,7 @@ async function handle(event: EdgeEvent, ctx: EdgeContext, named: { proposal?: Pr
         return noted(turnEndAnswer(taken.guidance, false));
       case 'after_tool': {
         // A call the agent names no id for is reported under the id its proposal went under (derived-calls.ts).
-        const ran = event.call.derived ? withId(event, await outcomeId(ctx.states, event.session.id, event.call, waitMs(), taken.stored === true)) : event;
+        const ran = event.call.derived ? withId(event, taken.callId ?? (await outcomeId(ctx.states, event.session.id, event.call, waitMs()))) : event;
         await report(ran, session);
         const against = await checkRanAgainstDecision(ran, { client: ctx.client, states: ctx.states, adapter: ctx.adapter, waitMs: Math.min(2_000, remainingOf(ctx)) });
         const after = await absorbLive(event, ctx, live, session);
@@ -245,7 +245,8 @@ interface Taken {
   guidance: ControlGuidance;
   /** Why stored control messages could not be read, when they could not (for the user, verbose mode). */
   note?: string;
-  /** For a call the agent names no id for: its id must be settled on the stored state (needsStoredState). */
+  /** For a call the agent names no id for (callUnderLock): an outcome's id, taken under the lock; or, `stored`, to be settled on the stored state. */
+  callId?: string;
   stored?: boolean;
 }
 
@@ -298,11 +299,12 @@ async function takeControls(event: Exclude<EdgeEvent, { type: 'session_end' }>, 
       if (backlog.unavailable) note = `control messages stored for session ${event.session.id} could not be read (${backlog.unavailable}); only those sent during this call are shown`;
     }
     const result = absorb(state, [...stored, ...live.splice(0)], ctx.adapter, heardAt(event, ctx));
-    const settleOnStored = (event.type === 'before_tool' || event.type === 'after_tool') && event.call.derived ? needsStoredState(state, event.type, event.call) : undefined;
-    return { ...result, ...(note ? { note } : {}), ...(settleOnStored !== undefined ? { stored: settleOnStored } : {}) };
+    const derived = (event.type === 'before_tool' || event.type === 'after_tool') && event.call.derived ? callUnderLock(state, event.type, event.call) : undefined;
+    return { ...result, ...(note ? { note } : {}), ...derived };
   });
   await acknowledge(session, absorbed.delivered);
-  return { guidance: absorbed.guidance, ...(absorbed.note ? { note: absorbed.note } : {}), ...(absorbed.stored !== undefined ? { stored: absorbed.stored } : {}) };
+  const { guidance, note, callId, stored } = absorbed;
+  return { guidance, ...(note ? { note } : {}), ...(callId !== undefined ? { callId } : {}), ...(stored !== undefined ? { stored } : {}) };
 }
 
 interface Absorbed {
