@@ -26,6 +26,29 @@ interface AgentCall {
   after(sessionId: string, i: number, cwd: string, command: string): unknown;
 }
 
+/** What Codex's events before and after a shell call have in common. */
+const codexCall = (sessionId: string, i: number, cwd: string, command: string) => ({
+  session_id: sessionId,
+  turn_id: '1',
+  transcript_path: null,
+  cwd,
+  model: 'gpt-5.5',
+  permission_mode: 'default',
+  tool_name: 'Bash',
+  tool_input: { command },
+  tool_use_id: `call_${sessionId}_${i}`,
+});
+
+/** Antigravity's trajectory step of a shell call, as its events before and after it carry it. */
+const antigravityStep = (sessionId: string, i: number, cwd: string, command: string) => ({
+  artifactDirectoryPath: join(cwd, '.brain', sessionId),
+  conversationId: sessionId,
+  transcriptPath: join(cwd, '.brain', sessionId, 'transcript.jsonl'),
+  workspacePaths: [cwd],
+  stepIdx: i,
+  toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: cwd, WaitMsBeforeAsync: 5000 } },
+});
+
 export const AGENT_CALLS: Readonly<Partial<Record<AgentName, AgentCall>>> = {
   'claude-code': {
     event: 'PreToolUse',
@@ -45,21 +68,9 @@ export const AGENT_CALLS: Readonly<Partial<Record<AgentName, AgentCall>>> = {
   },
   codex: {
     event: 'PreToolUse',
-    payload: (sessionId, i, cwd, command) => ({ session_id: sessionId, turn_id: '1', transcript_path: null, cwd, model: 'gpt-5.5', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `call_${sessionId}_${i}` }),
+    payload: (sessionId, i, cwd, command) => ({ ...codexCall(sessionId, i, cwd, command), hook_event_name: 'PreToolUse' }),
     afterEvent: 'PostToolUse',
-    after: (sessionId, i, cwd, command) => ({
-      session_id: sessionId,
-      turn_id: '1',
-      transcript_path: null,
-      cwd,
-      model: 'gpt-5.5',
-      permission_mode: 'default',
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Bash',
-      tool_input: { command },
-      tool_response: '',
-      tool_use_id: `call_${sessionId}_${i}`,
-    }),
+    after: (sessionId, i, cwd, command) => ({ ...codexCall(sessionId, i, cwd, command), hook_event_name: 'PostToolUse', tool_response: '' }),
   },
   cursor: {
     event: 'beforeShellExecution',
@@ -90,24 +101,9 @@ export const AGENT_CALLS: Readonly<Partial<Record<AgentName, AgentCall>>> = {
   },
   antigravity: {
     event: 'PreToolUse',
-    payload: (sessionId, i, cwd, command) => ({
-      artifactDirectoryPath: join(cwd, '.brain', sessionId),
-      conversationId: sessionId,
-      transcriptPath: join(cwd, '.brain', sessionId, 'transcript.jsonl'),
-      workspacePaths: [cwd],
-      stepIdx: i,
-      toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: cwd, WaitMsBeforeAsync: 5000 } },
-    }),
+    payload: (sessionId, i, cwd, command) => antigravityStep(sessionId, i, cwd, command),
     afterEvent: 'PostToolUse',
-    after: (sessionId, i, cwd, command) => ({
-      artifactDirectoryPath: join(cwd, '.brain', sessionId),
-      conversationId: sessionId,
-      transcriptPath: join(cwd, '.brain', sessionId, 'transcript.jsonl'),
-      workspacePaths: [cwd],
-      stepIdx: i,
-      toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: cwd, WaitMsBeforeAsync: 5000 } },
-      error: '',
-    }),
+    after: (sessionId, i, cwd, command) => ({ ...antigravityStep(sessionId, i, cwd, command), error: '' }),
   },
   factory: {
     event: 'PreToolUse',
