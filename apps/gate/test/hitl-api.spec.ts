@@ -120,6 +120,20 @@ describe('HITL intervention API (FRD-011)', () => {
       expect(f.on('decision', session).every((m) => (m.body.payload as { updated_input?: unknown }).updated_input === undefined)).toBe(true);
     });
 
+    it('refuses a body nested deeper than an operator ever sends with 400 body_too_deep, and changes nothing', async () => {
+      const session = f.newSession();
+      const [held] = await pausedWith(session, 1);
+      const before = (await f.view(session)).messages;
+      const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+      const raw = `{"agent_id":"${AGENT}","timestamp":"${new Date().toISOString()}","original_trace_id":"${held!.trace_id}","new_content":{"input":${deep}}}`;
+      const response = await f.http('POST', `/gateway/sessions/${session}/rewrite`, { raw });
+      expect(response).toMatchObject({ status: 400, body: { reason: 'body_too_deep' } });
+      expect((await f.view(session)).messages).toEqual(before);
+      await f.command(session, 'unpause');
+      await f.waitDecision(session, held!.payload.action_id);
+      expect(f.on('decision', session).every((m) => (m.body.payload as { updated_input?: unknown }).updated_input === undefined)).toBe(true);
+    });
+
     it('refuses a rewrite when the session is not paused', async () => {
       const session = f.newSession();
       const verdict = await f.verdict(session);

@@ -1,5 +1,6 @@
 import { Injectable, PayloadTooLargeException, BadRequestException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { boundedNesting } from '@warden/operator-auth';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 /** Where the operator API lives; its bodies are read by the controllers, after the operator check. */
@@ -32,7 +33,7 @@ export class GatewayBodyParsing {
   }
 }
 
-/** Reads a JSON body of the operator API: `{}` when empty, 400 `invalid_json`, 413 `payload_too_large`. */
+/** Reads a JSON body of the operator API: `{}` when empty, 400 `invalid_json` or `body_too_deep` (over MAX_BODY_NESTING levels), 413 `payload_too_large`. */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -41,7 +42,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new PayloadTooLargeException({ status: 'error', reason: 'payload_too_large' });
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const buffer = Buffer.concat(chunks);
+  try {
+    // What an operator sends is a few levels deep: a deeper body is refused before it is parsed.
+    boundedNesting(undefined, undefined, buffer);
+  } catch (error) {
+    throw new BadRequestException({ status: 'error', reason: 'body_too_deep', detail: (error as Error).message });
+  }
+  const text = buffer.toString('utf8').trim();
   if (!text) return {};
   try {
     return JSON.parse(text) as unknown;
