@@ -109,8 +109,9 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     const events: BreakerEvent[] = [];
     return this.keeper.apply(session, address.at, message, {
       begin: () => (started = performance.now()),
-      // A redelivery of what is stored: only make sure the state record followed.
-      redelivered: (held) => this.writeState(held),
+      // A redelivery of what is stored: make sure the state record and the clock followed (the first
+      // delivery may have failed after its ledger was stored, before either).
+      redelivered: (held) => this.settle(held),
       // A straggler after the run ended (an outcome on another channel, say) has nothing left to trip.
       ended: (breakers) => breakers.ended,
       change: async (held, missed) => {
