@@ -1,4 +1,5 @@
 import { SessionDriver } from '../session-driver.fixture.js';
+import { withoutTargets } from './repetitive-errors.js';
 
 const CWD = '/home/dev/projects/cart';
 const failing = (line: number) => ({ error: `TypeError: Cannot read properties of undefined (reading 'price') at src/cart.ts:${line}:7`, errorClass: 'TypeError' });
@@ -57,6 +58,41 @@ describe('repetitive_errors', () => {
     expect(s.of('repetitive_errors')).toEqual([]);
     s.bash('make test', failing(4), 1);
     expect(s.last('repetitive_errors')!.evidence_action_ids).toEqual(['a2', 'a3', 'a4']);
+  });
+});
+
+describe('repetitive_errors: the same mistake on one target after another', () => {
+  // As Antigravity's write_to_file refused workspace files given artifact metadata, corrected each time
+  // and made the same way for the next file (a public Antigravity transcript, phishing-guard).
+  const refused = (path: string) => ({
+    error: `model output error: invalid tool call error (invalid_args) ${path} is not a valid artifact path; artifacts must be in C:\\Users\\dev\\.gemini\\antigravity\\brain\\fdeceeb3-cc8f-49d7/`,
+  });
+
+  it('folds paths, file names and numbers out of an error text', () => {
+    expect(withoutTargets('c:\\users\\dev\\app\\manifest.json is not a valid artifact path')).toBe('<path> is not a valid artifact path');
+    expect(withoutTargets("string to replace not found in src/cart.ts line 12")).toBe('string to replace not found in <path> line #');
+    expect(withoutTargets('file has not been read yet: package.json')).toBe('file has not been read yet: <path>');
+  });
+
+  it('reports a tool refusing calls with the same error on five targets, each corrected, as medium, and more as high', () => {
+    const s = new SessionDriver();
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const path = `${CWD}/src/part-${i}.js`;
+      ids.push(s.run('write_to_file', { TargetFile: path, CodeContent: 'x', ArtifactMetadata: { Summary: 'part' } }, refused(path)));
+      s.run('write_to_file', { TargetFile: path, CodeContent: 'x' });
+      if (i === 4) expect(s.of('repetitive_errors')).toEqual([]);
+      if (i === 5) expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium' });
+    }
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'high', evidence_action_ids: ids });
+    expect(s.last('repetitive_errors')!.details).toMatchObject({ repetitions: 7, tool: 'write_to_file', targets: 7 });
+  });
+
+  it('leaves alone commands failing alike and different errors of one tool', () => {
+    const s = new SessionDriver();
+    for (let i = 1; i <= 6; i++) s.bash(`npx jest test/part-${i}.test.ts`, { error: 'Test suite failed to run', errorClass: 'Error' });
+    for (let i = 1; i <= 6; i++) s.edit(`${CWD}/src/part-${i}.ts`, { error: i % 2 ? 'String to replace not found in file' : 'File has been modified since read' });
+    expect(s.of('repetitive_errors')).toEqual([]);
   });
 });
 

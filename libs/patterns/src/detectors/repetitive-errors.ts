@@ -11,9 +11,64 @@ interface FailureRun {
   errClass?: string;
 }
 
-/** The same failure again and again, or a dependency fight that keeps failing the build: the worse. */
+/** The same failure again and again, the same mistake on one target after another, or a dependency fight that keeps failing the build: the worst. */
 export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
-  return worse(detectSameFailure(view), detectDependencyLoop(view.completed));
+  return worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed));
+}
+
+/** How many times one tool must refuse calls with the same error, on two targets or more, to be a mistake the agent keeps making. */
+const SAME_MISTAKE_AT = 5;
+
+/** An error text with what names its target folded away: paths, file names and numbers. */
+export function withoutTargets(errorText: string): string {
+  return errorText
+    .replace(/[a-z]:[\\/][^\s'"`]*|[\w.~-]*\/[^\s'"`]*|[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b/g, '<path>')
+    .replace(/\d+/g, '#');
+}
+
+/**
+ * The same mistake on one target after another: a tool refusing the agent's calls with the same error
+ * whatever file they named (an argument it does not take there, a path it does not accept), each call
+ * corrected and the next one made the same way. Successes do not end it: the agent does not learn. Tools
+ * other than the shell only, whose errors are the tool's answer to the call; a command's are its
+ * environment's, and the same one on many commands (a failing build) is no mistake of the call's.
+ */
+function detectSameMistake(view: SessionView): Finding | undefined {
+  const mistakes = new Map<string, FailureRun & { targets: Set<string> }>();
+  for (const step of view.completed) {
+    if (step.status !== 'error' || step.cmd || !step.tool || !step.err_text || !step.paths?.length) continue;
+    const key = `${step.tool}|${withoutTargets(step.err_text)}`;
+    const mistake = mistakes.get(key) ?? { ids: [], tool: step.tool, targets: new Set<string>() };
+    mistake.ids.push(step.id);
+    mistake.targets.add(step.paths[0]!);
+    mistake.path = step.paths[0];
+    mistake.errText = step.err_text;
+    if (step.err) mistake.errClass = step.err.split(':')[0] || undefined;
+    mistakes.set(key, mistake);
+  }
+  let worst: (FailureRun & { targets: Set<string> }) | undefined;
+  for (const mistake of mistakes.values()) if (mistake.targets.size > 1 && (!worst || mistake.ids.length > worst.ids.length)) worst = mistake;
+  if (!worst || worst.ids.length < SAME_MISTAKE_AT) return undefined;
+  const ladder = view.settings.repetitive_errors.severity;
+  // Counted from the threshold: SAME_MISTAKE_AT refusals read as the ladder's medium.
+  const severity = severityFor(ladder, worst.ids.length - SAME_MISTAKE_AT + (ladder.medium ?? 3));
+  if (!severity) return undefined;
+  return {
+    severity,
+    confidence: confidenceFrom(0.6, 0.05 * (worst.ids.length - SAME_MISTAKE_AT)),
+    description: `${worst.tool} refused ${worst.ids.length} calls on ${worst.targets.size} targets with the same error${worst.errClass ? ` (${worst.errClass})` : ''}: the agent keeps making the same mistake; read the error and change how it calls the tool.`,
+    evidence: lastIds(worst.ids),
+    details: {
+      repetitions: worst.ids.length,
+      tool: worst.tool ?? null,
+      command: null,
+      file_path: worst.path ?? null,
+      targets: worst.targets.size,
+      error_class: worst.errClass ?? null,
+      error_sample: worst.errText?.slice(0, 200) ?? null,
+    },
+    magnitude: worst.ids.length,
+  };
 }
 
 /** `npx vitest run test/a.test.ts` → `npx vitest`: a check of the same kind, whatever it narrows to. */
