@@ -2,7 +2,7 @@ import { detectSilentHook } from './silent-hook.js';
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
-import { complexKind, isBypass, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, writesConfig } from '../signals.js';
+import { complexKind, isAuthFailure, isBypass, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectHookBypass } from './hook-bypass.js';
 import { detectKillEscalation } from './kill-escalation.js';
@@ -45,8 +45,9 @@ function typeOfKnownTrap(step: Step, issue: KnownIssue): TrapType {
  * the configuration: then it looked first, and what it does next is its informed choice) and until the
  * failing action succeeded (the failure was dealt with).
  * - installation: installing software after a connection failure;
- * - bypass: skipping checks, forcing, disabling verification after a failure, or rewriting
- *   configuration after a connection failure instead of checking the endpoint;
+ * - bypass: skipping checks, forcing, disabling verification after a failure, rewriting
+ *   configuration after a connection failure instead of checking the endpoint, or working round a
+ *   failed login (a background login, a hand-made OAuth flow, SSH or credential files rewritten);
  * - complexity: containers, environments, clones or mock servers after a failure;
  * - assumption: guessing endpoints — several different local ports after a connection failure
  *   without reading the configuration.
@@ -69,6 +70,7 @@ function scan(view: SessionView): TrapScan {
     if (kind) familiar.add(kind);
     if (failure.status !== 'error') continue;
     const connection = isConnectionFailure(failure);
+    const auth = isAuthFailure(failure);
     const symptoms = failure.err_text ? issues.filter((issue) => showsSymptom(failure.err_text!, issue)) : [];
     const found: Partial<Record<TrapType, Sprung>> = {};
     const add = (type: TrapType, step: Step, known?: KnownIssue) => {
@@ -93,6 +95,11 @@ function scan(view: SessionView): TrapScan {
           named.forEach((p) => ports.add(p));
           portSteps.push(step);
         }
+      }
+      // A failed login is for the person who can log in to fix: looking first does not make working round it the agent's choice.
+      if (auth && worksAroundAuth(step)) {
+        add('bypass_trap', step);
+        continue;
       }
       if (isDiagnostic(step)) diagnosed = true;
       if (diagnosed) continue;
