@@ -72,13 +72,14 @@ export function isAuthFailure(step: Step): boolean {
 
 const CREDENTIALS_CONFIG = /(?:^|[\\/])\.ssh[\\/]|(?:^|[\\/])(?:\.gitconfig|\.netrc|_netrc|\.git-credentials)$|[\\/]gh[\\/]hosts\.ya?ml$|[\\/]\.aws[\\/](?:credentials|config)$|[\\/]\.docker[\\/]config\.json$/i;
 const AUTH_WORKAROUND_COMMAND =
-  /login\/device\/code|login\/oauth\/access_token|\bclient_id\b|\bstart-process\b.*\bauth\s+login\b|\bnohup\b.*\blogin\b|\bauth\s+login\b[^|;]*&\s*$|credential\.helper|stricthostkeychecking=no/;
+  /login\/device\/code|login\/oauth\/access_token|oauth2?\/device(?:\/code|authorization)?\b|\bstart-process\b.*\bauth\s+login\b|\bnohup\b.*\blogin\b|\bauth\s+login\b[^|;]*&\s*$|credential\.helper|stricthostkeychecking=no/;
 
 const AUTH_WORKAROUND_INTENT = /\b(?:start|run|launch)s?\b[^.]*\bbackground\b[^.]*\b(?:auth\w*|log\s?in)\b|\bdevice (?:flow|code|auth\w*)\b/;
 
 /**
  * Working round a failed login instead of asking the person who can log in: the login run in the
- * background, an OAuth flow made by hand (another app's client id), SSH or credential configuration rewritten.
+ * background, a device flow made by hand (another app's client id at the provider's device endpoint), SSH or
+ * credential configuration rewritten. A client id alone is no sign: the project may be an OAuth client itself.
  */
 export function worksAroundAuth(step: Step): boolean {
   if (step.cmd && AUTH_WORKAROUND_COMMAND.test(step.cmd.toLowerCase())) return true;

@@ -243,6 +243,11 @@ describe('escalation traps', () => {
     t.edit(`${CWD}/README.md`);
     t.run('Bash', { command: 'git push -u origin main', description: 'Pushes the branch in the background of the login' });
     expect(t.of('bypass_trap')).toEqual([]);
+    // A project that is an OAuth client itself, testing its own token endpoint after a 401.
+    const u = new SessionDriver();
+    u.bash('npm run test:e2e', { error: 'GET /api/me: 401 Unauthorized' });
+    u.bash('curl -s -X POST http://localhost:3000/oauth/token -d client_id=web-app -d grant_type=client_credentials');
+    expect(u.of('bypass_trap')).toEqual([]);
   });
 
   it('complexity: containers and mock servers after a failure; five steps are critical', () => {
