@@ -45,6 +45,8 @@ export class ContractHarness {
   service!: InProcessService;
   recorder!: BusRecorder;
   private cleanup?: () => Promise<void>;
+  private env: NodeJS.ProcessEnv = {};
+  private running = false;
 
   constructor(readonly options: ContractSuiteOptions) {}
 
@@ -67,9 +69,6 @@ export class ContractHarness {
     this.env = env;
     await this.startService();
   }
-
-  private env: NodeJS.ProcessEnv = {};
-  private running = false;
 
   /** Stops the service, the bus and what it stored kept: a service down for a while. */
   async stopService(): Promise<void> {
