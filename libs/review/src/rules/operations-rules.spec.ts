@@ -32,6 +32,10 @@ describe('operations rules', () => {
   it('remote_shell leaves a remote command to the review of that command, warns about a login, and asks for approval on production hosts', () => {
     expect(remoteShellRule.evaluate(bash("ssh dev@build-box 'uptime'"))).toBeNull();
     expect(remoteShellRule.evaluate(bash('ssh dev@build-box'))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining('build-box') });
+    // A Git host's git user has no shell: testing the key is no login.
+    expect(remoteShellRule.evaluate(bash('ssh -T git@github.com'))).toBeNull();
+    expect(remoteShellRule.evaluate(bash('ssh -i ~/.ssh/id_ed25519 -o BatchMode=yes -p 443 -T git@ssh.github.com'))).toBeNull();
+    expect(remoteShellRule.evaluate(bash('ssh gitlab-runner@ci.example.com'))).toMatchObject({ verdict: 'warn' });
     expect(remoteShellRule.evaluate(bash("ssh deploy@prod.shop.example.com 'sudo systemctl restart shop'"))).toMatchObject({ verdict: 'require_approval', factors: ['remote_execution', 'production'] });
   });
 

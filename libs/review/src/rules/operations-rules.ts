@@ -46,6 +46,8 @@ export const remoteShellRule = builtInRule({
     if (!hit) return null;
     const operands = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[bcDEeFIiJLlmOopQRSWw]$/.test(all[i - 1] ?? ''));
     const host = operands[0] ?? '';
+    // The `git` user of a Git host (GitHub, GitLab, a Gitea server) has no shell: `ssh -T git@github.com` checks a key.
+    if (/^git@/i.test(host)) return null;
     const production = PRODUCTION_HOST.test(host);
     // The remote command itself is reviewed as if it ran here (its segments carry the host); a login is not reviewable.
     if (!production && operands.length > 1) return null;
