@@ -222,6 +222,7 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
   if (SHELLS.has(head)) {
     let i = 1;
     let command = false;
+    let noexec = false;
     while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '-') {
       const a = argv[i]!;
       if (a === '--') {
@@ -229,8 +230,11 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
         break;
       }
       if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) command = true;
+      if (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) || (a === '-o' && argv[i + 1] === 'noexec')) noexec = true;
       i += a === '-o' || a === '+o' || a === '-O' ? 2 : 1;
     }
+    // `bash -n` (noexec) reads the script for syntax errors and runs none of it.
+    if (noexec) return;
     if (command) {
       if (argv[i] !== undefined) codeOf(result).push({ text: argv[i]!, via: `${head} -c` });
       else if (input !== undefined) codeOf(result).push({ text: input, via: `${head} -c` });

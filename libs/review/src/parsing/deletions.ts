@@ -3,6 +3,7 @@ import { DerivedValue } from '../derived-value.js';
 import { commandName, isProtectedPath, readRm } from './command-facts.js';
 import type { ParsedAction } from './parsed-action.js';
 import { segmentsRunning } from './segment-index.js';
+import { windowsDeletions } from './windows-commands.js';
 import type { ShellSegment } from './shell-command.js';
 
 /** One path a shell command deletes. */
@@ -19,11 +20,15 @@ export interface Deletion {
 /** Only these delete what they name; find's -delete is reviewed as the rm it amounts to. */
 const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 
-function deletionTargets(segment: ShellSegment): string[] {
+/**
+ * The paths rm, rmdir, unlink or shred is asked to delete. cmd's `rmdir /s /q build` shares rmdir's name: its
+ * switches are not paths.
+ */
+export function deletionTargets(segment: ShellSegment): string[] {
   const rm = readRm(segment);
   if (rm) return rm.targets;
   const cmd = commandName(segment);
-  if (cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred') return segment.argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred') return segment.argv.slice(1).filter((a) => !a.startsWith('-') && !(cmd === 'rmdir' && /^\/[a-zA-Z]$/.test(a)));
   return [];
 }
 
@@ -35,6 +40,13 @@ const SHELL_DELETIONS = new DerivedValue((action: ParsedAction): Deletion[] => {
       const directory = segment.cwd === undefined ? action.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, action.cwd);
       const target = segment.remoteHost ? `${segment.remoteHost}:${raw}` : resolvePath(raw, directory);
       out.push({ target, recursive, critical: recursive && isProtectedPath(raw), ...(segment.remoteHost ? { remoteHost: segment.remoteHost } : {}) });
+    }
+  }
+  // `Remove-Item -Recurse C:\Users\me\Documents`, `rd /s /q build`: bash's reading of them lost their backslashes.
+  for (const { paths, recursive } of windowsDeletions(action)) {
+    for (const raw of paths) {
+      const target = resolvePath(raw, action.cwd);
+      if (!out.some((d) => d.target === target)) out.push({ target, recursive, critical: recursive && isProtectedPath(raw) });
     }
   }
   return out;

@@ -26,7 +26,10 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
     if (cmd === 'chmod' || cmd === 'chown') {
       const files = nonOptions(argv);
       for (let i = 1; i < files.length; i++) written.push(files[i]!);
-    } else if (cmd === 'rm' || cmd === 'rmdir' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'mv' || cmd === 'tee') pushNonOptions(written, argv);
+    } else if (cmd === 'rmdir') {
+      // cmd's `rmdir /s /q build`: its switches are not directories.
+      for (const arg of nonOptions(argv)) if (!/^\/[a-zA-Z]$/.test(arg)) written.push(arg);
+    } else if (cmd === 'rm' || cmd === 'unlink' || cmd === 'shred' || cmd === 'touch' || cmd === 'mkdir' || cmd === 'mv' || cmd === 'tee') pushNonOptions(written, argv);
     else if (cmd === 'cp' || cmd === 'ln') {
       const files = nonOptions(argv);
       for (let i = 0; i < files.length - 1; i++) read.push(files[i]!);

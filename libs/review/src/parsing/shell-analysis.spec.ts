@@ -67,6 +67,13 @@ describe('what a shell line runs', () => {
     expect(runs("bash -- -c 'echo ok'")).toEqual(['bash -- -c echo ok']);
   });
 
+  it('runs nothing of what a shell only checks for syntax (bash -n, -o noexec)', () => {
+    expect(runs("echo 'rm -rf /' | bash -n")).toEqual(["echo rm -rf /", 'bash -n']);
+    expect(runs("bash -nc 'rm -rf /'")).toEqual(['bash -nc rm -rf /']);
+    expect(runs('sh -o noexec deploy.sh')).toEqual(['sh -o noexec deploy.sh']);
+    expect(runs("echo 'rm -rf /' | bash -e")).toContain('rm -rf / <bash>');
+  });
+
   it('reads here-documents and here-strings fed to a shell as code, and others as data', () => {
     expect(runs('bash <<EOF\nrm -rf /etc\nEOF')).toContain('rm -rf /etc <bash>');
     expect(runs('cat <<EOF | sh\ngit reset --hard\nEOF')).toContain('git reset --hard <sh>');
@@ -103,6 +110,16 @@ describe('what a shell line runs', () => {
     expect(runs('rm -rf ${TMPDIR:-/tmp}/build')).toEqual(['rm -rf /tmp/build']);
     expect(parseShellCommand('rm -rf "$BUILD"')[0]?.dynamic).toEqual([false, false, true]);
     expect(runs('d=$(mktemp -d); rm -rf "$d"')).toContain('rm -rf /tmp/mktemp');
+  });
+
+  it('knows what an echo of plain words prints in a substitution, and nothing else a substitution prints', () => {
+    expect(runs('kubectl $(echo delete) pod foo')).toEqual(['kubectl delete pod foo', 'echo delete']);
+    expect(runs('$(printf rm) -rf /')).toEqual(['rm -rf /', 'printf rm']);
+    expect(parseShellCommand('kubectl $(echo delete) pod foo')[0]?.dynamic).toEqual([false, false, false, false]);
+    // Options, format directives, quotes and expansions leave the substitution as written, known at run time only.
+    for (const line of ['kubectl $(echo -e delete) pod', 'kubectl $(printf %s delete) pod', 'kubectl $(echo $VERB) pod', 'kubectl $(cat verb.txt) pod']) {
+      expect({ line, dynamic: parseShellCommand(line)[0]?.dynamic[1] }).toEqual({ line, dynamic: true });
+    }
   });
 
   it('follows cd into the commands after it, in the same shell only', () => {

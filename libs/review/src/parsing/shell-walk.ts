@@ -62,6 +62,25 @@ const PIPED: Pipe = { from: true };
 const NO_ASSIGNMENTS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REDIRECTS: readonly Redirect[] = Object.freeze([]);
 
+/**
+ * What `$(echo word …)` or `$(printf word)` prints when its words are plain text (no option, no format
+ * directive, no expansion), without the trailing newline the substitution drops; undefined otherwise.
+ */
+function printedText(script: ParsedScript | undefined): string | undefined {
+  const statement = script?.commands.length === 1 ? script.commands[0]! : undefined;
+  const command = statement && !statement.background ? statement.command : undefined;
+  if (command?.type !== 'Command' || command.prefix.length || !command.name || command.suffix.length !== command.args.length) return undefined;
+  const program = command.name.text;
+  if (program !== 'echo' && program !== 'printf') return undefined;
+  const words: string[] = [];
+  for (const arg of command.args) {
+    if (arg.type !== 'Word' || WORD_STRUCTURE.test(arg.text) || arg.text.startsWith('-') || (program === 'printf' && /[%\\]/.test(arg.text))) return undefined;
+    words.push(arg.text);
+  }
+  if (!words.length || (program === 'printf' && words.length !== 1)) return undefined;
+  return words.join(' ');
+}
+
 class Walker {
   readonly commands: WrittenCommand[] = [];
   private readonly later: WrittenCommand[][] = [];
@@ -322,7 +341,13 @@ class Walker {
         return this.variable(part.text.slice(1), part.text, scope.vars);
       case 'ParameterExpansion':
         return this.parameter(part, scope);
-      case 'CommandExpansion':
+      case 'CommandExpansion': {
+        this.substitution(part.script, scope);
+        // `kubectl $(echo delete) pod x`: what an echo of plain words prints is known before it runs.
+        const printed = printedText(part.script);
+        this.dynamic = printed === undefined;
+        return printed ?? part.text;
+      }
       case 'ProcessSubstitution':
         this.substitution(part.script, scope);
         this.dynamic = true;

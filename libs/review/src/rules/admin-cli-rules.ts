@@ -16,6 +16,19 @@ import { ownEntry } from '../own-entry.js';
 /** Subcommand words that destroy what they name (also as `delete-bucket`, `apps:destroy`, `delete_user`). */
 const DESTRUCTIVE_VERB =
   /^(?:delete|destroy|remove|rm|rb|rmi|purge|terminate|drop|wipe|erase|prune|forget|deregister|unregister|uninstall|revoke|del|flush|flushall|flushdb|truncate|nuke|teardown|repo-delete|break-lock|forget_cluster_node|reset|clear|disable|unset|cancel-deletion|delete-records)$/;
+/**
+ * Operation names that delete what they name, verb first or last (`delete-bucket`, `admin-delete-user`,
+ * `batch-delete-items`, `item-delete`), and those that take access away (`revoke-security-group-ingress`,
+ * `detach-role-policy`, `disassociate-address`).
+ */
+const DELETING_OPERATION =
+  /^(?:(?:admin|batch|force)-)?(?:delete|remove|terminate|purge|deregister|destroy|drop|revoke|detach|disassociate)-|-(?:delete|remove|destroy|purge)$/;
+/**
+ * Cloud operations that take running infrastructure down or switch a safeguard off, without deleting it:
+ * rebooting or stopping machines and databases, disabling alarms, keys, logging or an API
+ * (`reboot-instances`, `stop-db-instance`, `disable-alarm-actions`, `gcloud services disable`).
+ */
+const CLOUD_DISRUPTION = /^(?:(?:admin|batch|force)-)?(?:reboot|stop(?!-query)|disable)(?:-|$)/;
 /** Options that make a copy or sync delete at the destination what the source lacks. */
 const DELETING_OPTION = /^--(?:delete(?:-after|-before|-during|-delay|-excluded|-destination(?:=true)?|-unmatched-destination-objects)?|remove|purge|remove-source-files)$|^-d$/;
 
@@ -44,7 +57,8 @@ const PACKS: Pack[] = [
     rule: 'cloud_destruction',
     pack: 'cloud',
     what: 'cloud resources (machines, buckets, databases, DNS, CDN, queues)',
-    description: 'Deleting cloud resources with aws, gcloud, az and other providers’ CLIs, or syncing storage with deletion, needs approval.',
+    description:
+      'Deleting cloud resources with aws, gcloud, az and other providers’ CLIs, syncing storage with deletion, revoking or detaching access, and rebooting, stopping or disabling what runs (machines, alarms, keys, APIs) need approval.',
     alternative: 'List what would be deleted first (a describe/list command or --dry-run) and ask the user to delete it.',
     tools: {
       aws: { depth: 3, syncs: /^$/ },
@@ -182,10 +196,18 @@ function destructiveOperation(pack: Pack, segment: ShellSegment): string | null 
   for (const word of operation) {
     const parts = word.toLowerCase().split(/[:_]/);
     const verb = word.toLowerCase();
-    const destructive = DESTRUCTIVE_VERB.test(verb) || /^(?:batch-)?(?:delete|remove|terminate|purge|deregister|destroy|drop)-/.test(verb) || DESTRUCTIVE_VERB.test(parts.at(-1)!) || DESTRUCTIVE_VERB.test(parts[0]!) || tool.extra?.test(word) === true;
+    // `supabase stop` stops the local development stack, not a cloud resource.
+    const disrupts = pack.pack === 'cloud' && cmd !== 'supabase' && CLOUD_DISRUPTION.test(verb);
+    const destructive =
+      disrupts ||
+      DESTRUCTIVE_VERB.test(verb) ||
+      DELETING_OPERATION.test(verb) ||
+      DESTRUCTIVE_VERB.test(parts.at(-1)!) ||
+      DESTRUCTIVE_VERB.test(parts[0]!) ||
+      tool.extra?.test(word) === true;
     if (destructive && !tool.harmless?.test(verb)) {
       // `reset`, `clear` and `disable` destroy only for the tools that say so (`rabbitmqctl reset`, `deck reset`).
-      if (/^(?:reset|clear|disable|unset|cancel-deletion)$/.test(verb) && !tool.extra?.test(word) && cmd !== 'deck') continue;
+      if (/^(?:reset|clear|disable|unset|cancel-deletion)$/.test(verb) && !tool.extra?.test(word) && cmd !== 'deck' && !disrupts) continue;
       return `${cmd} ${operation.slice(0, operation.indexOf(word) + 1).join(' ')}`;
     }
   }
@@ -209,6 +231,16 @@ function packRule(pack: Pack): ReviewRule {
         const operation = destructiveOperation(pack, segment);
         if (!operation) continue;
         const where = segment.remoteHost ? ` on ${segment.remoteHost}` : segment.via ? ` (run through ${segment.via})` : '';
+        const verb = operation.slice(operation.lastIndexOf(' ') + 1);
+        if (pack.pack === 'cloud' && CLOUD_DISRUPTION.test(verb)) {
+          return {
+            verdict: 'require_approval',
+            score: 0.8,
+            factors: ['shared_infrastructure', 'cloud_disruption'],
+            reason: `${operation}${where} takes running cloud resources down or switches a safeguard off (alarms, keys, logging, an API); others may depend on them. A person must approve it.`,
+            alternative: 'Describe the change and let the owner of the account make it.',
+          };
+        }
         return {
           verdict: 'require_approval',
           score: 0.85,

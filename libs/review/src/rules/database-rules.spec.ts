@@ -21,6 +21,11 @@ describe('database_destruction', () => {
     ['npx prisma migrate reset --force', 'prisma migrate reset'],
     ['bin/rails db:drop', 'rails db:drop'],
     ['python manage.py flush --noinput', 'manage.py flush'],
+    // A statement given to a cloud or data CLI as its query.
+    ["aws athena start-query-execution --query-string 'DROP TABLE foo'", 'DROP TABLE through aws'],
+    ['gcloud spanner databases execute-sql orders --instance=prod --sql="TRUNCATE TABLE events"', 'TRUNCATE through gcloud'],
+    ['aws redshift-data execute-statement --cluster-identifier c --sql "DELETE FROM users"', 'DELETE FROM users through aws'],
+    ["bq query --use_legacy_sql=false 'DROP TABLE ds.events'", 'DROP TABLE through bq'],
   ])('needs approval for %s', (command, what) => {
     const finding = databaseDestructionRule.evaluate(bash(command));
     expect(finding).toMatchObject({ verdict: 'require_approval', score: 0.8, severity: 'high' });
@@ -40,6 +45,8 @@ describe('database_destruction', () => {
     ['Bash', { command: 'psql -c "select * from users"' }],
     ['Bash', { command: 'grep -rn "DROP TABLE" migrations/' }],
     ['Bash', { command: 'npx prisma migrate dev' }],
+    ['Bash', { command: "aws athena start-query-execution --query-string 'SELECT * FROM logs WHERE level = 1'" }],
+    ['Bash', { command: 'grep -e "DROP TABLE" --line-number migrations/001.sql' }],
     ['mcp__postgres__query', { sql: 'SELECT 1' }],
     ['mcp__brave__search', { query: 'DROP TABLE syntax' }],
     ['Write', { file_path: 'migrations/002_down.sql', content: 'DROP TABLE users;' }],

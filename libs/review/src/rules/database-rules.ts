@@ -16,6 +16,23 @@ const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 /** The programs resetCommand names, and the runners they are started by; any other command resets only as `… manage.py flush`. */
 const RESETTERS = new Set([...RUNNERS, 'dropdb', 'mysqladmin', 'prisma', 'rails', 'rake', 'django-admin']);
 const QUERY_FIELDS = ['query', 'sql', 'statement', 'command'] as const;
+/** Options by which cloud and data CLIs take the statement they run (`aws athena start-query-execution --query-string`, `gcloud spanner databases execute-sql --sql`). */
+const QUERY_OPTION = /^--(?:query(?:-string)?|sql|statement|execute)(?:=|$)/;
+
+/** A destructive statement given to any program as its query option's value (`--sql 'DROP TABLE t'`, `--query-string=…`), or to `bq query`. */
+function statementOption(segment: ShellSegment): string | null {
+  const { argv } = segment;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.charCodeAt(0) !== 45 || !QUERY_OPTION.test(arg)) continue;
+    const equals = arg.indexOf('=');
+    const value = equals >= 0 ? arg.slice(equals + 1) : argv[i + 1];
+    const statement = value ? destructiveStatement(value) : null;
+    if (statement) return statement;
+  }
+  if (commandName(segment) === 'bq' && argv.includes('query', 1)) return destructiveStatement(argv.slice(argv.indexOf('query') + 1).join(' '));
+  return null;
+}
 
 /** Framework commands that drop or reset a database. */
 function resetCommand(segment: ShellSegment): string | null {
@@ -54,7 +71,14 @@ function destruction(action: ParsedAction): string | null {
     // The statement may sit in an argument, a here-document or a pipe into the client: look at the whole line.
     const client = positionsRunning(action.segments, DATABASE_CLIENTS)[0];
     const statement = client !== undefined ? destructiveStatement(action.command) : null;
-    return statement && `${statement} through ${names[client!]}`;
+    if (statement) return `${statement} through ${names[client!]}`;
+    // Other programs run a statement only when it is given as their query.
+    if (!/\b(?:DROP|TRUNCATE|DELETE|UPDATE|dropDatabase|FLUSH)/i.test(action.command)) return null;
+    for (let i = 0; i < action.segments.length; i++) {
+      const option = statementOption(action.segments[i]!);
+      if (option) return `${option} through ${names[i]}`;
+    }
+    return null;
   }
   if (!action.mcp || !(DATABASE_TOOL.test(action.mcp.server) || DATABASE_TOOL.test(action.mcp.tool) || typeof action.input['sql'] === 'string')) return null;
   for (const field of QUERY_FIELDS) {

@@ -1,12 +1,12 @@
-import { commandName, readRm } from '../parsing/command-facts.js';
+import { readRm } from '../parsing/command-facts.js';
+import { deletionTargets } from '../parsing/deletions.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { inTempDirectory, resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
-const DELETE_COMMANDS = new Set(['rmdir', 'unlink', 'shred']);
-const DELETERS = new Set(['rm', ...DELETE_COMMANDS]);
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 const DELETE_OPERATIONS = /^(?:delete|remove|rm|rmdir)$/i;
 
 /** A segment's directory: the session's, moved by an earlier `cd` of the line. */
@@ -30,8 +30,7 @@ export function deletionsOf(action: ParsedAction, cwd: string | undefined): Dele
   const deletions: Deletion[] = [];
   for (const segment of segmentsRunning(action.segments, DELETERS)) {
     const rm = readRm(segment);
-    const cmd = commandName(segment);
-    const targets = rm ? rm.targets : DELETE_COMMANDS.has(cmd) ? segment.argv.slice(1).filter((a) => !a.startsWith('-')) : [];
+    const targets = deletionTargets(segment);
     if (!targets.length) continue;
     const directory = segmentDirectory(segment, cwd);
     for (const raw of targets) {

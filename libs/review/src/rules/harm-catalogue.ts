@@ -1,6 +1,7 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { programKey, type ShellSegment } from '../parsing/shell-command.js';
+import { type ShellSegment } from '../parsing/shell-command.js';
+import { windowsCommands } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
 import { requestsOnlyThisMachine } from './network-destination.js';
@@ -222,33 +223,6 @@ const BY_PROGRAM: ReadonlyMap<string, readonly HarmEntry[]> = (() => {
 })();
 
 /** A program's name as the catalogue knows it: base name, lower case, without `.exe`. */
-
-/** A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell split it. */
-const WINDOWS_LINE = /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
-
-/** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
-export function windowsCommands(action: ParsedAction): readonly { program: string; args: string }[] {
-  return WINDOWS_COMMANDS.of(action);
-}
-
-const NO_WINDOWS_COMMANDS: readonly { program: string; args: string }[] = Object.freeze([]);
-
-const WINDOWS_COMMANDS = new DerivedValue((action: ParsedAction): readonly { program: string; args: string }[] => {
-  const line = action.command;
-  if (!line || !WINDOWS_LINE.test(line)) return NO_WINDOWS_COMMANDS;
-  const out: { program: string; args: string }[] = [];
-  for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
-    piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
-    for (;;) {
-      const inner = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?(?:\s+-\w+(?:\s+(?!-)(?:bypass|hidden|unrestricted))?)*\s+-(?:c|command))\s+["']?/i.exec(piece);
-      if (!inner) break;
-      piece = piece.slice(inner[0].length);
-    }
-    const m = /^(\S+)\s*(.*)$/s.exec(piece);
-    if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
-  }
-  return out;
-});
 
 /** The code an interpreter runs from its command line or a here-document (`python3 -c …`, `node -e …`, PowerShell `-Command …`). */
 const CODE = new DerivedValue((segment: ShellSegment) => readInlineCode(segment));

@@ -24,6 +24,32 @@ describe('operations rules', () => {
     },
   );
 
+  it.each([
+    'aws cognito-idp admin-delete-user --user-pool-id us-east-1_abc --username u',
+    'aws ec2 revoke-security-group-ingress --group-id sg-1 --protocol tcp --port 22',
+    'aws iam detach-role-policy --role-name app --policy-arn arn:aws:iam::1:policy/p',
+    'gcloud compute instances stop web-1 --zone europe-west1-b',
+  ])('cloud_destruction asks for approval of an operation named verb-first after a qualifier, or one that takes access away: %s', (command) => {
+    expect(cloudDestructionRule.evaluate(bash(command))?.verdict).toBe('require_approval');
+  });
+
+  it.each(['aws ec2 reboot-instances --instance-ids i-123', 'aws cloudwatch disable-alarm-actions --alarm-names high-cpu', 'aws kms disable-key --key-id k', 'gcloud services disable compute.googleapis.com'])(
+    'cloud_destruction asks for approval of taking cloud resources down or switching a safeguard off: %s',
+    (command) => {
+      expect(cloudDestructionRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval', factors: ['shared_infrastructure', 'cloud_disruption'] });
+    },
+  );
+
+  it('cloud_destruction leaves a local development stack and queries alone', () => {
+    expect(cloudDestructionRule.evaluate(bash('supabase stop'))).toBeNull();
+    expect(cloudDestructionRule.evaluate(bash('aws athena stop-query-execution --query-execution-id q1'))).toBeNull();
+    expect(cloudDestructionRule.evaluate(bash('aws ec2 describe-instances --filters Name=instance-state-name,Values=stopped'))).toBeNull();
+  });
+
+  it('platform_deletion reads an operation named noun-first (gh project item-delete)', () => {
+    expect(ADMIN_CLI_RULES.find((r) => r.name === 'platform_deletion')!.evaluate(bash('gh project item-delete 1 --owner me --id PVTI_1'))?.verdict).toBe('require_approval');
+  });
+
   it('cloud_destruction leaves reads and copies alone', () => {
     expect(cloudDestructionRule.evaluate(bash('aws s3 ls s3://bucket'))).toBeNull();
     expect(cloudDestructionRule.evaluate(bash('aws s3 cp build s3://bucket --recursive'))).toBeNull();

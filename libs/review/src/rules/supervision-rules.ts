@@ -1,5 +1,6 @@
 import { resolvePath } from '@warden/actions';
-import { inlineCodeText, windowsCommands } from './harm-catalogue.js';
+import { windowsCommands } from '../parsing/windows-commands.js';
+import { inlineCodeText } from './harm-catalogue.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 

@@ -1,0 +1,34 @@
+import { shellDeletions } from './deletions.js';
+import { parseAction } from './parsed-action.js';
+import { windowsCommands, windowsDeletions } from './windows-commands.js';
+
+const shell = (command: string, cwd = 'C:\\Users\\me\\proj') => parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, cwd);
+
+describe('cmd and PowerShell lines', () => {
+  it('splits a line as cmd and PowerShell do, through cmd /c and powershell -Command', () => {
+    expect(windowsCommands(shell('powershell -NoProfile -Command "Remove-Item -Path C:\\tmp\\x -Recurse; Write-Host done"'))).toEqual([
+      { program: 'remove-item', args: '-Path C:\\tmp\\x -Recurse' },
+      { program: 'write-host', args: 'done' },
+    ]);
+    expect(windowsCommands(shell('ls -la src'))).toEqual([]);
+  });
+
+  it('reads what Remove-Item, rd, rmdir and del delete: paths with backslashes, quoted, after -Path, not switches or parameter values', () => {
+    expect(windowsDeletions(shell('Remove-Item -Recurse -Force C:\\Users\\me\\Documents'))).toEqual([{ program: 'remove-item', paths: ['C:/Users/me/Documents'], recursive: true }]);
+    expect(windowsDeletions(shell('Remove-Item -Path "C:\\Users\\me\\Desktop\\old files" -Recurse -ErrorAction SilentlyContinue -Exclude *.keep'))).toEqual([
+      { program: 'remove-item', paths: ['C:/Users/me/Desktop/old files'], recursive: true },
+    ]);
+    expect(windowsDeletions(shell('cmd /c rd /s /q C:\\build\\out'))).toEqual([{ program: 'rd', paths: ['C:/build/out'], recursive: true }]);
+    expect(windowsDeletions(shell('del /f /q .\\dist\\app.js'))).toEqual([{ program: 'del', paths: ['./dist/app.js'], recursive: false }]);
+    // A variable or a subexpression is known only when it runs.
+    expect(windowsDeletions(shell('Remove-Item -Recurse -Force $env:TEMP\\foo'))).toEqual([]);
+  });
+
+  it('counts them among the deletions of the line, against the session’s directory', () => {
+    const targets = (command: string) => shellDeletions(shell(command)).map((d) => [d.target, d.recursive]);
+    expect(targets('Remove-Item -Recurse -Force C:\\Users\\me\\Documents')).toEqual([['c:/users/me/documents', true]]);
+    expect(targets('Remove-Item .\\out -Recurse -Force')).toEqual([['c:/users/me/proj/out', true]]);
+    // cmd's switches are no directories to delete.
+    expect(targets('rmdir /s /q build')).toEqual([['c:/users/me/proj/build', false]]);
+  });
+});

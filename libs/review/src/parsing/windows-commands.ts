@@ -1,0 +1,64 @@
+import { DerivedValue } from '../derived-value.js';
+import type { ParsedAction } from './parsed-action.js';
+import { programKey } from './shell-command.js';
+
+/** One simple command of a cmd or PowerShell line: its program as the catalogue knows it, and its argument text. */
+export interface WindowsCommand {
+  program: string;
+  args: string;
+}
+
+/** A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell split it. */
+const WINDOWS_LINE = /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
+
+const NO_WINDOWS_COMMANDS: readonly WindowsCommand[] = Object.freeze([]);
+
+const WINDOWS_COMMANDS = new DerivedValue((action: ParsedAction): readonly WindowsCommand[] => {
+  const line = action.command;
+  if (!line || !WINDOWS_LINE.test(line)) return NO_WINDOWS_COMMANDS;
+  const out: WindowsCommand[] = [];
+  for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
+    piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
+    for (;;) {
+      const inner = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?(?:\s+-\w+(?:\s+(?!-)(?:bypass|hidden|unrestricted))?)*\s+-(?:c|command))\s+["']?/i.exec(piece);
+      if (!inner) break;
+      piece = piece.slice(inner[0].length);
+    }
+    const m = /^(\S+)\s*(.*)$/s.exec(piece);
+    if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
+  }
+  return out;
+});
+
+/** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
+export function windowsCommands(action: ParsedAction): readonly WindowsCommand[] {
+  return WINDOWS_COMMANDS.of(action);
+}
+
+/** PowerShell's and cmd's deleters. */
+const WINDOWS_DELETERS = new Set(['remove-item', 'ri', 'rd', 'rmdir', 'del', 'erase']);
+/** PowerShell parameters whose value is not a path to delete (`-Exclude *.log`, `-ErrorAction SilentlyContinue`). */
+const VALUED_PARAMETER = /^-(?:include|exclude|filter|erroraction|ea|warningaction|stream|credential|informationaction|pipelinevariable|outvariable)$/i;
+
+/** What a cmd or PowerShell deleter names: its path operands (`\` read as `/`, quotes removed), and whether it recurses. */
+export function windowsDeletions(action: ParsedAction): { program: string; paths: string[]; recursive: boolean }[] {
+  const out: { program: string; paths: string[]; recursive: boolean }[] = [];
+  for (const { program, args } of windowsCommands(action)) {
+    if (!WINDOWS_DELETERS.has(program)) continue;
+    const words = args.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+    const paths: string[] = [];
+    let recursive = false;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      if (/^-(?:r|recurse)$/i.test(word) || /^\/s$/i.test(word)) recursive = true;
+      else if (VALUED_PARAMETER.test(word)) i++;
+      else if (/^-(?:path|literalpath)$/i.test(word)) continue;
+      else if (/^-\w/.test(word) || /^\/[a-z](?::\w*)?$/i.test(word)) continue;
+      // A variable or a subexpression is known only when it runs.
+      else if (/^["']?[$@(]/.test(word)) continue;
+      else paths.push(word.replace(/^["']|["']$/g, '').replace(/\\/g, '/'));
+    }
+    if (paths.length) out.push({ program, paths, recursive });
+  }
+  return out;
+}
