@@ -237,7 +237,7 @@ describe('Aider chat histories', () => {
     expect(action.get('L37')).toEqual({
       actionId: 'L37',
       tool: 'edit',
-      input: { file: 'src/date.ts', edit: '<<<<<<< SEARCH\nexport function parse(s) {\n=======\nexport function parse(s: string): Date {\n>>>>>>> REPLACE' },
+      input: { file_path: 'src/date.ts', edit: '<<<<<<< SEARCH\nexport function parse(s) {\n=======\nexport function parse(s: string): Date {\n>>>>>>> REPLACE' },
       kind: 'tool_use',
       title: 'edit src/date.ts',
       outcome: { status: 'success', filesTouched: ['src/date.ts'] },
@@ -247,7 +247,7 @@ describe('Aider chat histories', () => {
 
   it('takes the usage printed before the edits, the chat start as the first time, and outcomes only where the history shows them', () => {
     expect(action.get('L33')).toMatchObject({ tool: 'commit', input: { files: ['src/date.ts'] }, at: '2026-11-28T10:15:00.000Z', outcome: { status: 'success', tokens: { prompt: 2400, completion: 310, cache_read: 1100 } } });
-    expect(action.get('L36')).toMatchObject({ tool: 'edit', input: { file: 'tests/date.test.ts' }, description: 'the user declined it' });
+    expect(action.get('L36')).toMatchObject({ tool: 'edit', input: { file_path: 'tests/date.test.ts' }, description: 'the user declined it' });
     expect(action.get('L36')!.outcome).toBeUndefined();
     expect(action.get('L40')).toMatchObject({ tool: 'run', input: { command: 'npm test' }, description: 'run by the user (/run)' });
     expect(action.get('L40')!.outcome).toBeUndefined();

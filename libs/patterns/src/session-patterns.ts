@@ -448,7 +448,10 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
     // Not the root, the home directory or what holds it: a scan there is looking elsewhere.
     const project = context.cwd ? resolvePath(context.cwd, undefined, home) : undefined;
     const around = (path: string) => !!project && path !== '/' && path !== '~' && !(home && isUnder(home, path)) && isUnder(project, path);
-    scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) } : {}) };
+    // Without a known working directory a relative path is the project's (Aider's edits, for one, name files
+    // of the repository it runs in): only an absolute or home path can lie elsewhere.
+    const relativeInside = (path: string) => !context.cwd && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path);
+    scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) || relativeInside(path) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);
   }

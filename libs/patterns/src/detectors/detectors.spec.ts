@@ -236,6 +236,15 @@ describe('scope_creep on real agents\' paths', () => {
     expect(s.last('scope_creep')?.details['secrets_read']).toEqual(['/home/dev/.ssh']);
   });
 
+  it('takes relative paths for the project\'s when the working directory is not known (Aider names files of its repository)', () => {
+    const s = new SessionDriver(undefined, { context: { goal: 'Make the API answer in JSON', expected_paths: ['backend/app.py'] } });
+    for (const file of ['backend/app.py', 'backend/models.py', 'backend/settings.py', 'frontend/app.js', 'tools/run_dev.py', 'README.md']) s.edit(file);
+    expect(s.of('scope_creep')).toEqual([]);
+    // An absolute path still lies somewhere: outside what the goal names, it counts.
+    s.read('/home/dev/projects/other/README.md');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '/home/dev/projects/other/README.md' } });
+  });
+
   it('compares Windows paths whatever their case, slashes and drive spelling', () => {
     const s = new SessionDriver(undefined, { context: { goal: 'Add a rain forecast page', cwd: 'C:\\Users\\Vassa\\Documents\\dev\\will-it-rain', expected_paths: ['C:\\Users\\Vassa\\Documents\\dev\\will-it-rain/**'] } });
     s.read('c:\\users\\vassa\\documents\\dev\\will-it-rain\\src\\app.ts');

@@ -149,12 +149,13 @@ export function parseAiderChatHistory(text: string): RecordedSession {
       const file = match[1]!;
       const edit = editBlocks(reply, file);
       committing = undefined;
-      const action = add(line, { tool: 'edit', input: { file, ...(edit ? { edit } : {}) }, kind: 'tool_use', title: `edit ${file}` });
+      // `file_path`, the field every reader of actions takes a written file from (@warden/actions).
+      const action = add(line, { tool: 'edit', input: { file_path: file, ...(edit ? { edit } : {}) }, kind: 'tool_use', title: `edit ${file}` });
       if (action) action.outcome = outcomeOf({ status: 'success', filesTouched: [file] });
     } else if ((match = /^Skipping edits to (.+)$/.exec(note))) {
       const file = match[1]!;
       const edit = editBlocks(reply, file);
-      add(line, { tool: 'edit', input: { file, ...(edit ? { edit } : {}) }, kind: 'tool_use', title: `edit ${file}`, description: 'the user declined it' });
+      add(line, { tool: 'edit', input: { file_path: file, ...(edit ? { edit } : {}) }, kind: 'tool_use', title: `edit ${file}`, description: 'the user declined it' });
     } else if ((match = /^Committing (.+?) before applying edits\.?$/.exec(note))) {
       committing = add(line, { tool: 'commit', input: { files: [match[1]!], message: 'the changes to commit before applying edits' }, kind: 'tool_use', title: `commit ${match[1]!} before applying edits` });
     } else if ((match = /^Commit ([0-9a-f]{7,}) (.*)$/.exec(note))) {
