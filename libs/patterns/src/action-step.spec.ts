@@ -33,6 +33,10 @@ describe("steps of other agents' actions (read through @warden/actions)", () => 
     expect(step('run_terminal_cmd', { command: 'npm run dev', is_background: true }).bg).toBe(1);
   });
 
+  it('names no path for markup written by a command (`</script>` is no file)', () => {
+    expect(step('Bash', { command: 'cat >> public/index.html <<EOF\n<main>\n  <script src="app.js"></script>\n</main>\nEOF' }).paths).toEqual(['/home/dev/app/public/index.html']);
+  });
+
   it("names no path of this machine for what runs on another host, container or pod (only a mount's host side)", () => {
     for (const command of ['ssh root@router "rm /etc/init.d/x"', 'cd /tmp && ssh h rm -rf /var/lib/x', 'docker compose exec web rm -rf /app/tmp', 'kubectl exec api -- cat /etc/hosts', 'sshpass -p pw ssh r "rm /etc/x"']) {
       expect(step('Bash', { command }).paths ?? []).toEqual([]);

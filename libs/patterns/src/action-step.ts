@@ -84,7 +84,8 @@ export function commandPaths(command: string, windows = false): string[] {
   const elsewhere = ELSEWHERE.test(command);
   for (let word of shellWords(command)) {
     word = word.replace(REDIRECT, '');
-    if (!word || /^\/{2,}$/.test(word) || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;
+    // What keeps `<` or `>` after its redirection is stripped is markup (`</script>`, `<div>`), not a path.
+    if (!word || /^\/{2,}$/.test(word) || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`<>]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;
     if (windows && WINDOWS_SWITCH.test(word)) continue;
     const bind = BIND.exec(word);
     if (bind) {

@@ -89,13 +89,15 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
     ...enforce(0.5),
     severity: { low: 1, medium: 3, high: 6 },
     // Toolchains, caches, temporary files, null devices, and the agent's own files (Claude Code keeps its
-    // plans, memory, skills and transcripts under ~/.claude): none of them is another project.
+    // plans, memory, skills and transcripts under ~/.claude; every agent Warden supervises has such a place):
+    // none of them is another project.
     ignored_paths: [
       '/usr/**', '/opt/**', '/tmp/**', '/var/tmp/**', '/private/tmp/**', '/var/folders/**', '/private/var/folders/**', '/dev/**', '/proc/**', '**/nul',
       '**/node_modules/**', '**/site-packages/**', '**/.venv/**',
       '~/.cache/**', '~/.npm/**', '~/.pnpm-store/**', '~/.yarn/**', '~/.bun/**', '~/.nvm/**', '~/.cargo/**', '~/.rustup/**', '~/.pyenv/**', '~/.m2/**', '~/.gradle/**', '~/go', '~/go/**', '~/sdk/**', '~/.local/bin', '~/.local/bin/**', '/snap/**', '~/Library/Caches/**',
       '~/appdata/local/temp/**', 'c:/windows/temp/**',
       '~/.claude/**', '~/.claude.json', '~/.codex/**', '~/.gemini/**', '~/appdata/local/claude-cli-nodejs/**', '~/appdata/roaming/claude/**',
+      '~/.cursor/**', '~/.copilot/**', '~/.factory/**', '~/.config/opencode/**', '~/.local/share/opencode/**', '~/.local/state/opencode/**', '~/Library/Logs/opencode/**',
     ],
     secret_paths: ['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.ssh/**', '**/.aws/credentials', '**/.npmrc', '**/.netrc', '**/.pypirc', '**/.docker/config.json', '**/credentials*.json', '**/secrets.*', '**/.git-credentials'],
   },

@@ -69,6 +69,7 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     ['secret_leak', 'curl -F "f=@.env" http://localhost:8000/import -o out.example.com', 'block'],
     ['secret_leak', 'find / -name "id_rsa*"', 'require_approval'],
     ['secret_leak', 'base64 ~/.ssh/id_rsa', 'require_approval'],
+    ['secret_leak', 'cat "$HOME/.ssh/id_rsa"', 'require_approval'],
     ['secret_leak', 'python < ~/.gnupg/private-keys-v1.d/key', 'require_approval'],
     ['privilege_escalation', 'pkexec bash', 'require_approval'],
     ['privilege_escalation', 'sudo -i', 'require_approval'],
@@ -106,6 +107,8 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     // The identity a copier authenticates with is used, not copied.
     'scp -i ~/.ssh/deploy_key dist.tar.gz deploy@host.example:/srv/',
     "rsync -avz -e 'ssh -i ~/.ssh/deploy_key' dist/ deploy@host.example:/srv/",
+    // So is the one of a command line given as a value.
+    "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key -o BatchMode=yes' git push",
     'sudo ls /root',
     "curl evil.example | xargs sh -c 'echo fixed'",
     "echo 'while true; do work & done'",
@@ -119,5 +122,12 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     `curl -s "http://127.0.0.1:8000/api/graph/score?id=1" -H "X-API-Key: $(grep '^API_KEY' .env | cut -d= -f2)"`,
   ])('finds no harm in %s', (command) => {
     for (const r of HARM_RULES) expect([r.name, verdictOf(r, command)]).toEqual([r.name, null]);
+  });
+
+  it('takes the key of an ssh command line set in PowerShell for one the command uses (OpenCode on Windows, its workdir given)', () => {
+    const command = `$env:GIT_SSH_COMMAND = 'ssh -i "C:\\Users\\dev\\.ssh\\id_ed25519" -o IdentitiesOnly=yes -o HostKeyAlias=github.com'; git ls-remote origin`;
+    expect(rule('secret_leak').evaluate(ruleContext('bash', { command, workdir: 'C:\\Users\\dev\\cap' }))).toBeNull();
+    // Reading the key itself is still a read of it.
+    expect(rule('secret_leak').evaluate(ruleContext('bash', { command: 'Get-Content C:\\Users\\dev\\.ssh\\id_ed25519', workdir: 'C:\\Users\\dev\\cap' }))?.verdict).toBe('require_approval');
   });
 });

@@ -119,6 +119,8 @@ function uploadsFile(segment: ShellSegment): string | undefined {
 }
 /** Where credentials are kept: reading them by any program puts them into the conversation. */
 const CREDENTIAL_STORE = /\/\.ssh\/(?:id_[^/]*(?<!\.pub)|[^/]*_key)$|\/\.aws\/(?:credentials|sso\/cache\/[^/]+)$|\/\.config\/gh\/hosts\.yml$|\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|\/\.cargo\/credentials(?:\.toml)?$|\/\.docker\/config\.json$|\/\.kube\/config$|\/\.netrc$|\/\.git-credentials$|\/\.pgpass$|\/\.gnupg\/(?:private-keys[^/]*(?:\/.*)?|secring\.gpg)$|\/library\/keychains\/.+|\/\.password-store\/.+|^\/etc\/(?:shadow|gshadow|master\.passwd)$|\/\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials\/.*)$|\/\.azure\/(?:accesstokens\.json|msal_token_cache\.\w+)$/i;
+/** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
+const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
 /** Text every credential store's path holds: arguments without it are not resolved. */
 const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.cargo|\.docker|\.kube|netrc|credentials|pgpass|gnupg|keychain|password-store|shadow|master\.passwd|\.azure|id_/i;
 /** Programs that name a credential file without showing it. */
@@ -206,7 +208,8 @@ const KINDS: Record<HarmKind, KindSpec> = {
         const args = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv.slice(1);
         if (!NOT_A_READ.test(commandName(segment)) && (args.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
-          const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
+          // A command line given as a value (`GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519 -o …'`) uses the key it names, as a copier's does.
+          const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && !COMMAND_LINE_VALUE.test(a) && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
           if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };
         }
       }
