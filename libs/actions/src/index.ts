@@ -14,8 +14,10 @@ export {
   isTempPath,
   isUnder,
   isWindowsPath,
+  mountedHome,
   pathsNamedIn,
   resolvePath,
+  throughMount,
   tildeForm,
 } from './paths.js';
 export { remoteCommand, remoteShellText, shellQuote, type RemoteCommand } from './remote-command.js';

@@ -1,4 +1,4 @@
-import { baseName, foldPathSegments, homeOf, isHomeRoot, isStreamPath, isTempPath, isUnder, isWindowsPath, pathsNamedIn, resolvePath, tildeForm } from './paths.js';
+import { baseName, foldPathSegments, homeOf, isHomeRoot, isStreamPath, isTempPath, isUnder, isWindowsPath, mountedHome, pathsNamedIn, resolvePath, throughMount, tildeForm } from './paths.js';
 
 describe('resolvePath on Linux and macOS', () => {
   it('takes relative paths from the working directory and folds . and ..', () => {
@@ -105,6 +105,25 @@ describe('the canonical form', () => {
     expect(foldPathSegments('~/../x')).toBe('~/../x');
     expect(foldPathSegments('/..')).toBe('/');
     expect(foldPathSegments('.')).toBe('.');
+  });
+});
+
+describe('a working directory on a mount its home also reaches', () => {
+  it('reads the home-relative spelling of the directory as the directory (a mounted disk, macOS’s data volume)', () => {
+    const cwd = '/home/moxa/sda2/home/moxa/WORK/ci-project';
+    expect(mountedHome(cwd)).toEqual({ prefix: '/home/moxa/sda2', alias: '/home/moxa/WORK/ci-project' });
+    expect(throughMount('/home/moxa/WORK/ci-project/ci-pipeline/bvt.yml', cwd)).toBe('/home/moxa/sda2/home/moxa/WORK/ci-project/ci-pipeline/bvt.yml');
+    expect(throughMount('/System/Volumes/Data/Users/ann/app/src', '/System/Volumes/Data/Users/ann/app')).toBe('/System/Volumes/Data/Users/ann/app/src');
+    expect(throughMount('/Users/ann/app/src/a.ts', '/System/Volumes/Data/Users/ann/app')).toBe('/System/Volumes/Data/Users/ann/app/src/a.ts');
+  });
+
+  it('maps nothing else: other paths of the home, directories on no mount, a folder named home in another user’s tree', () => {
+    const cwd = '/home/moxa/sda2/home/moxa/WORK/ci-project';
+    expect(throughMount('/home/moxa/.ssh/config', cwd)).toBe('/home/moxa/.ssh/config');
+    expect(throughMount('/home/moxa/WORK/other/x', cwd)).toBe('/home/moxa/WORK/other/x');
+    expect(mountedHome('/home/dev/app')).toBeUndefined();
+    expect(mountedHome('/home/ann/projects/home/bob/site')).toBeUndefined();
+    expect(throughMount('/home/bob/site/index.html', '/home/ann/projects/home/bob/site')).toBe('/home/bob/site/index.html');
   });
 });
 

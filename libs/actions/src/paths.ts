@@ -184,6 +184,35 @@ export function isUnder(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
+/** A working directory that continues with a home's own path after a mount or a link's target (`/home/moxa/sda2` + `/home/moxa/WORK/ci`). */
+const MOUNTED_HOME = /^(\/.+?)(\/(?:home|Users)\/([^/]+)\/.+)$/;
+const HOME_OF_PREFIX = /^\/(?:home|Users)\/([^/]+)(?:\/|$)/;
+
+/**
+ * Where a working directory lies on a mount or behind a link that its home's own path also reaches
+ * (`/home/moxa/sda2/home/moxa/WORK/ci`, `/System/Volumes/Data/Users/ann/app`): the mount's prefix and the
+ * directory's home-relative spelling (`/home/moxa/WORK/ci`), or undefined. Canonical.
+ */
+export function mountedHome(cwd: string | undefined): { prefix: string; alias: string } | undefined {
+  const mount = cwd ? MOUNTED_HOME.exec(cwd) : null;
+  if (!mount) return undefined;
+  const [, prefix, alias, user] = mount;
+  // `/home/ann/projects/home/bob/x` is a folder of ann's, not bob's home mounted there.
+  const owner = HOME_OF_PREFIX.exec(prefix!);
+  return owner && owner[1] !== user ? undefined : { prefix: prefix!, alias: alias! };
+}
+
+/**
+ * A path in the working directory's own spelling when that directory lies on a mount (`mountedHome`): with
+ * `cwd` `/home/moxa/sda2/home/moxa/WORK/ci` (what the agent's transcript records), `/home/moxa/WORK/ci/a.yml`
+ * (what the agent types) is `/home/moxa/sda2/home/moxa/WORK/ci/a.yml`. Only paths under the directory's
+ * home-relative spelling are mapped; any other path is returned as it is. Both canonical.
+ */
+export function throughMount(path: string, cwd: string | undefined): string {
+  const mount = mountedHome(cwd);
+  return mount && isUnder(path, mount.alias) ? `${mount.prefix}${path}` : path;
+}
+
 /** The last segment of a canonical path. */
 export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

@@ -1,4 +1,4 @@
-import { homeOf, isHomeRoot, isUnder, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
+import { homeOf, isHomeRoot, isUnder, mountedHome, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, throughMount, workRootOf, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -451,7 +451,12 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
     // Without a known working directory a relative path is the project's (Aider's edits, for one, name files
     // of the repository it runs in): only an absolute or home path can lie elsewhere.
     const relativeInside = (path: string) => !context.cwd && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path);
-    scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) || relativeInside(path) } : {}) };
+    // The project reached by its home's own path while the session records the mount it lies on.
+    const mounted = (path: string) => {
+      const mapped = mountedHome(project) ? throughMount(path, project) : path;
+      return mapped !== path && !!inside?.(mapped);
+    };
+    scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) || relativeInside(path) || mounted(path) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);
   }

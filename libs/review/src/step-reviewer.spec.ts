@@ -85,6 +85,17 @@ describe('StepReviewer', () => {
     expect(outside.rule_hits).toContain('write_outside_project');
   });
 
+  it('takes the project reached by its home’s own path for the project when the session records the mount it lies on', () => {
+    const reviewer = new StepReviewer();
+    const cwd = '/home/moxa/sda2/home/moxa/WORK/ci-project';
+    reviewer.startSession(address, { context: { goal: 'Publish the test reports as CI artifacts', cwd, expected_paths: [`${cwd}/**`] } });
+    const inside = reviewer.review(action('Edit', { file_path: '/home/moxa/WORK/ci-project/ci-pipeline/bvt.yml', old_string: 'a', new_string: 'b' }), address).verdict;
+    expect(inside.rule_hits ?? []).not.toContain('write_outside_project');
+    // The rest of that home is not the project.
+    const outside = reviewer.review(action('Edit', { file_path: '/home/moxa/WORK/other/deploy.yml', old_string: 'a', new_string: 'b' }), address).verdict;
+    expect(outside.rule_hits).toContain('write_outside_project');
+  });
+
   it('reads relative paths from where the shell moved, and keeps the declared project as the scope', () => {
     const reviewer = new StepReviewer();
     reviewer.startSession(address, { context: { goal: 'Build the dashboard', cwd: '/Users/lin', expected_paths: ['/Users/lin/projects/weave/**'] } });

@@ -15,7 +15,7 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision, type DecisionInput } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { isHomeRoot, pathMatcher, pathsNamedIn, scopeIsHome, type PathMatcher } from '@warden/actions';
+import { isHomeRoot, pathMatcher, pathsNamedIn, mountedHome, resolvePath, scopeIsHome, throughMount, type PathMatcher } from '@warden/actions';
 import { createdRootsOf, workRootsOf } from './session/home-scope.js';
 import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
@@ -370,12 +370,15 @@ export class StepReviewer {
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
     const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p) && !SYSTEM_DIRECTORY.test(p)));
+    // With neither expected paths nor a working directory there is no scope to leave.
+    // What a person approved writing outside it during the session is the task's too (a fork the user asked for).
+    const inScope = project ? (path: string) => project(path) || this.alwaysInScope(path) || named(path) || session.isApproved(path) : () => true;
+    const inProject = project ?? expected;
     const scope: SessionScope = {
       context: session.context,
-      // With neither expected paths nor a working directory there is no scope to leave.
-      // What a person approved writing outside it during the session is the task's too (a fork the user asked for).
-      inScope: project ? (path) => project(path) || this.alwaysInScope(path) || named(path) || session.isApproved(path) : () => true,
-      inProject: project ?? expected,
+      // The project reached by its home's own path while the session records the mount it lies on (throughMount).
+      inScope: orThroughMount(inScope, cwd),
+      inProject: orThroughMount(inProject, cwd),
       home,
       profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
     };
@@ -501,4 +504,16 @@ export class StepReviewer {
 /** Where an action's relative paths are read from: its own directory, else the session's. */
 function cwdOf(action: ProposedAction, session: ReviewSession): string | undefined {
   return action.cwd ?? session.context.cwd;
+}
+
+/** A scope that also answers for paths spelled through the home's own path when the working directory lies on a mount. */
+function orThroughMount(matches: (path: string) => boolean, cwd: string | undefined): (path: string) => boolean {
+  const directory = cwd ? resolvePath(cwd) : undefined;
+  // Most working directories lie on no mount: the matcher as it is.
+  if (!mountedHome(directory)) return matches;
+  return (path) => {
+    if (matches(path)) return true;
+    const mapped = throughMount(path, directory);
+    return mapped !== path && matches(mapped);
+  };
 }
