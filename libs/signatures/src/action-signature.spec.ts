@@ -35,4 +35,12 @@ describe('what identifies an action and a failure', () => {
     expect(a).toBe(b);
     expect(failureSignature({ message: 'error: could not find `Cargo.toml`' })).not.toBe(a);
   });
+
+  it('tells long failures apart by their error lines, not by the banner every run of the suite prints first', () => {
+    const banner = `${'='.repeat(30)}\n  Go Board Engine - Test Suite\n${'='.repeat(30)}\n${Array.from({ length: 12 }, (_, i) => `testCase${i}: ok`).join('\n')}\n`;
+    const run = (error: string, ms: number) => failureSignature({ message: `Exit code 1 ${banner}${error}\n    at Object.<anonymous> (Test.js:${ms}:7)\nDone in ${ms}ms` });
+    expect(run("TypeError: Cannot read properties of undefined (reading 'setFontColor')", 412)).toBe(run("TypeError: Cannot read properties of undefined (reading 'setFontColor')", 398));
+    expect(run('ReferenceError: print is not defined', 412)).not.toBe(run("TypeError: Cannot read properties of undefined (reading 'setFontColor')", 412));
+    expect(run('  FAIL: copyBoard should copy values correctly (length mismatch)', 40)).not.toBe(run('ReferenceError: tgtValues is not defined', 40));
+  });
 });

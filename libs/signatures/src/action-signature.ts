@@ -83,9 +83,35 @@ export function actionSignature(tool: string, input: Record<string, unknown>): s
   return fingerprint(`${tool}\u0000${actionTarget(input)}`);
 }
 
-/** `Error at line 42 in "/tmp/x-81f2"` and `Error at line 43 in "/tmp/x-99aa"` fold to the same text. */
+/** A line that says what went wrong, in any tool's words. */
+const ERROR_LINE = /error|exception|fail|traceback|panic|fatal|assert|cannot|can't|could not|not found|no such|denied|refused|timed? ?out|undefined|invalid|unexpected|missing/i;
+/** How much of a long failure's beginning and end is read for its error lines. */
+const ERROR_SCAN = 4000;
+
+/**
+ * The part of a failure's text that tells one failure from another. A long output (a test run, a build)
+ * may begin the same way every time, with a banner and progress lines that name no error: then its lines that
+ * name one, from its beginning and its end, are what differs. A text that says what failed in its first 160
+ * characters, or that has no such lines, is read as it is.
+ */
+function errorPart(text: string): string {
+  if (text.length <= 160 || ERROR_LINE.test(text.slice(0, 160))) return text;
+  const scanned = text.length > 2 * ERROR_SCAN ? `${text.slice(0, ERROR_SCAN)}\n${text.slice(-ERROR_SCAN)}` : text;
+  let part = '';
+  for (const line of scanned.split('\n')) {
+    if (!ERROR_LINE.test(line)) continue;
+    part += `${line}\n`;
+    if (part.length >= 1000) break;
+  }
+  return part || text;
+}
+
+/**
+ * `Error at line 42 in "/tmp/x-81f2"` and `Error at line 43 in "/tmp/x-99aa"` fold to the same text; so do two
+ * runs of a test suite that fail with the same error after the same banner, and not two that fail otherwise.
+ */
 export function foldErrorText(text: string): string {
-  return text
+  return errorPart(text)
     .slice(0, 1000)
     .toLowerCase()
     .replace(/(["'`]).*?\1/g, '_')
