@@ -122,6 +122,15 @@ describe('what a shell line runs', () => {
     }
   });
 
+  it('runs a function of the line where the line calls it, with the call\'s arguments; one never called where it is defined', () => {
+    expect(runs('run() {\n  rm -rf "$1"\n}\nrun /tmp/sim/rep_ok 0; run build 1')).toEqual(['rm -rf /tmp/sim/rep_ok', 'rm -rf build']);
+    expect(runs('wipe() { rm -rf "$1"; }; wipe "$TARGET"')[0]).toBe('rm -rf $1');
+    expect(parseShellCommand('wipe() { rm -rf "$1"; }; wipe "$TARGET"')[0]?.dynamic).toEqual([false, false, true]);
+    expect(runs('wipe() { rm -rf "$1"; }')).toEqual(['rm -rf $1']);
+    // A recursion is followed a few calls deep, then ends.
+    expect(runs('f() { echo "$1"; f "$1"; }; f x').length).toBeLessThan(10);
+  });
+
   it('follows cd into the commands after it, in the same shell only', () => {
     const [, rm] = parseShellCommand('cd .. && rm -rf build');
     expect(rm?.cwd).toBe('..');

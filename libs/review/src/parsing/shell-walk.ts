@@ -1,4 +1,4 @@
-import { forEachChild, parse, type Assignment, type CommandNode, type Command, type ParsedScript, type PipelineNode, type AndOr, type Redirection, type Statement, type SyntaxNode, type Word, type WordPart, type DoubleQuotedChild, type ParameterExpansionPart, type Redirected } from 'unbash';
+import { forEachChild, parse, type Assignment, type CommandNode, type Command, type ParsedScript, type PipelineNode, type AndOr, type Redirection, type Statement, type SyntaxNode, type Word, type WordPart, type DoubleQuotedChild, type ParameterExpansionPart, type Redirected, type Function as FunctionNode, type Coproc } from 'unbash';
 import { ownEntry } from '../own-entry.js';
 
 export interface Redirect {
@@ -81,8 +81,14 @@ function printedText(script: ParsedScript | undefined): string | undefined {
   return words.join(' ');
 }
 
+/** Calls of a function of the line inside another followed at most this deep (a recursion ends there). */
+const MAX_CALL_DEPTH = 4;
+
 class Walker {
   readonly commands: WrittenCommand[] = [];
+  /** The functions the line defines, by name, each with the scope it was defined in and whether the line calls it. */
+  private readonly functions = new Map<string, { node: FunctionNode; scope: Scope; called: boolean }>();
+  private depth = 0;
   private readonly later: WrittenCommand[][] = [];
   error: string | undefined;
 
@@ -138,9 +144,15 @@ class Walker {
           pipe,
         );
       case 'Function':
+        // A function runs where the line calls it, its arguments as $1, $2 …: reviewed there (command()). One
+        // the line never calls is reviewed where it is defined (finish()): the line has no other reason to define it.
+        if (!WORD_STRUCTURE.test(node.name.text)) {
+          this.functions.set(node.name.text, { node, scope, called: false });
+          return;
+        }
+        return this.body(out, node, scope, pipe);
       case 'Coproc':
-        // What a function runs is reviewed where it is defined: the line calls it or has no reason to define it.
-        return node.body.type === 'CompoundList' ? this.statements(out, node.body.commands, scope, pipe) : this.node(out, node.body, scope, pipe);
+        return this.body(out, node, scope, pipe);
       case 'ArithmeticFor':
         for (const expression of [node.initialize, node.test, node.update]) if (expression) this.substitutionsUnder(expression, scope);
         return this.statements(out, node.body.commands, scope, pipe);
@@ -148,6 +160,24 @@ class Walker {
         // `[[ … ]]` and `(( … ))`: only their substitutions run.
         return this.substitutionsUnder(node, scope);
     }
+  }
+
+  /** The commands of a function's or a coprocess's body. */
+  private body(out: WrittenCommand[], node: FunctionNode | Coproc, scope: Scope, pipe: Pipe): void {
+    if (node.body.type === 'CompoundList') this.statements(out, node.body.commands, scope, pipe);
+    else this.node(out, node.body, scope, pipe);
+  }
+
+  /** A call of a function the line defined: its body, with the call's known arguments as $1 … $9. */
+  private call(out: WrittenCommand[], node: FunctionNode, argv: readonly string[], dynamic: readonly boolean[], scope: Scope, pipe: Pipe): void {
+    const vars = { ...scope.vars };
+    for (let i = 1; i <= 9; i++) {
+      if (i < argv.length && !dynamic[i]) vars[String(i)] = argv[i]!;
+      else delete vars[String(i)];
+    }
+    this.depth++;
+    this.body(out, node, { nested: scope.nested, cwd: scope.cwd, vars }, pipe);
+    this.depth--;
   }
 
   private lists(out: WrittenCommand[], lists: readonly (readonly Statement[])[], scope: Scope, pipe: Pipe): void {
@@ -231,6 +261,12 @@ class Walker {
     }
     // `[ -f x ]` tests and changes nothing; its substitutions were walked with its words.
     if (first === '[' && !firstDynamic) return;
+    // A function of the line runs its body (not a program of that name); a recursion is followed a few calls deep.
+    const defined = firstDynamic ? undefined : this.functions.get(first);
+    if (defined && this.depth < MAX_CALL_DEPTH) {
+      defined.called = true;
+      return this.call(out, defined.node, argv, dynamic, scope, input !== undefined ? { from: pipe.from, input } : pipe);
+    }
     const command: WrittenCommand = {
       argv,
       dynamic,
@@ -415,6 +451,7 @@ class Walker {
 
   /** The line's commands, then those of its substitutions (an inner one before the one holding it). */
   finish(): WrittenCommand[] {
+    for (const defined of this.functions.values()) if (!defined.called) this.body(this.commands, defined.node, defined.scope, NO_PIPE);
     for (const group of this.later) for (const command of group) this.commands.push(command);
     return this.commands;
   }
