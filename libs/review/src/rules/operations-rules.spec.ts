@@ -76,6 +76,12 @@ describe('operations rules', () => {
 
   it('mass_process_kill asks for approval of killall and pkill', () => {
     expect(massProcessKillRule.evaluate(bash('pkill -f node'))?.verdict).toBe('require_approval');
+    // A program and only its options is every run of that program, the user's own too.
+    expect(massProcessKillRule.evaluate(bash('pkill -9 -f "tail -f"'))?.verdict).toBe('require_approval');
+    expect(massProcessKillRule.evaluate(bash('pkill -f "python -u"'))?.verdict).toBe('require_approval');
+    expect(massProcessKillRule.evaluate(bash('pkill -f "tail -f logs/train-run3.log"'))?.verdict).toBe('warn');
+    // The broadest kill of the line decides.
+    expect(massProcessKillRule.evaluate(bash('pkill -9 -f "train.py.*run3"\npkill -9 -f "tail -f"'))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('tail -f') });
     expect(massProcessKillRule.evaluate(bash('killall python3'))?.verdict).toBe('require_approval');
   });
 

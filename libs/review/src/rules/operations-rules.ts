@@ -1,5 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import { namesIn, segmentsRunning } from '../parsing/segment-index.js';
+import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -93,7 +94,13 @@ export const systemShutdownRule = builtInRule({
 });
 
 /** Programs many unrelated processes run as: killing them by name ends the user's shells, editors and servers too. */
-const SHARED_PROGRAM = /^(?:zsh|bash|sh|fish|node|nodejs|python\d?(?:\.\d+)?|java|ruby|perl|php|go|dotnet|docker|dockerd|containerd|chrome|chromium|firefox|code|electron|ssh|sshd|sudo|systemd|launchd|login|tmux|screen|vim|nvim|emacs|postgres|mysqld|redis-server|nginx|httpd|Finder|Dock|WindowServer|explorer|\.)$/i;
+const SHARED_PROGRAM = /^(?:zsh|bash|sh|fish|node|nodejs|python\d?(?:\.\d+)?|java|ruby|perl|php|go|dotnet|docker|dockerd|containerd|chrome|chromium|firefox|code|electron|ssh|sshd|sudo|systemd|launchd|login|tmux|screen|vim|nvim|emacs|postgres|mysqld|redis-server|nginx|httpd|Finder|Dock|WindowServer|explorer|tail|less|more|top|htop|watch|sleep|cat|make|git|\.)$/i;
+
+/** A pattern that names a program and only its options (`tail -f`, `python -u`) matches every run of that program, whoever started it. */
+function namesOnlyAProgram(pattern: string): boolean {
+  const [program, ...rest] = pattern.trim().split(/\s+/);
+  return SHARED_PROGRAM.test(program ?? '') && rest.every((word) => word.startsWith('-'));
+}
 
 const KILLERS_BY_NAME = new Set(['killall', 'pkill']);
 
@@ -103,10 +110,14 @@ export const massProcessKillRule = builtInRule({
     'killall and pkill by a program name shared by everything the user runs (zsh, node, python, java …) need approval; by a pattern naming what the agent started (pkill -f "vite --port 5173") they warn.',
   reads: 'action',
   check({ action }) {
-    const hit = segmentsRunning(action.segments, KILLERS_BY_NAME)[0];
-    if (!hit) return null;
-    const pattern = hit.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' ');
-    if (!SHARED_PROGRAM.test(pattern.trim()) && pattern.trim().length >= 4) {
+    const killers = segmentsRunning(action.segments, KILLERS_BY_NAME);
+    if (!killers.length) return null;
+    const patternOf = (segment: ShellSegment) => segment.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' ');
+    const broad = (pattern: string) => namesOnlyAProgram(pattern) || pattern.trim().length < 4;
+    // The broadest of the line's kills decides (`pkill -f my-run; pkill -f "tail -f"` ends every tail -f).
+    const hit = killers.find((segment) => broad(patternOf(segment))) ?? killers[0]!;
+    const pattern = patternOf(hit);
+    if (!broad(pattern)) {
       return {
         verdict: 'warn',
         score: 0.55,
