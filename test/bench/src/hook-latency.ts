@@ -52,6 +52,61 @@ export interface HookPhaseOptions {
 
 const read = (i: number) => ({ file_path: `/work/app/src/module-${i % 50}.ts` });
 
+/** The HTTP hook as a user meets it: the whole suite up, one agent calling one tool after another. */
+export interface SuiteHookFigures {
+  calls: number;
+  /** PreToolUse, sent to its answer. */
+  latency: LatencySummary;
+  target: string;
+  met: boolean;
+}
+
+/** Calls per session in the whole-suite hook measurement. */
+const CALLS_PER_SESSION = 10;
+
+/** What a user's hook should wait for at most per tool call with the whole suite running. */
+export const SUITE_HOOK_TARGET = { p50Ms: 5, p99Ms: 15 } as const;
+
+/**
+ * The HTTP hook with the whole suite up (breaker, pattern detector, intervention controller, ladder and audit
+ * beside reviewer and gate): sequential PreToolUse calls of one agent (ten to a session), each followed by its PostToolUse as
+ * Claude Code sends it (not timed: Claude Code does not wait on it before the next call's decision), so that
+ * every service handles each action and its outcome as in a real session.
+ */
+export async function measureSuiteHook(options: { gatewayUrl: string; agentId: string; password: string; calls: number }, status: (text: string) => void): Promise<SuiteHookFigures> {
+  const run = Date.now().toString(36);
+  const authorization = `Bearer ${options.agentId}.${options.password}`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(`${options.gatewayUrl}/hooks/claude-code`);
+  const samples = new Samples();
+  const warmup = Math.max(20, Math.round(options.calls / 10));
+  try {
+    for (let i = 0; i < warmup + options.calls; i++) {
+      // A session of a few calls: a hundred reads a second in one session is a spiral the suite rightly stops.
+      const session = `suite-hook-${run}-${Math.floor(i / CALLS_PER_SESSION)}`;
+      const id = `toolu_w${run}${i}`;
+      const started = performance.now();
+      const response = await post(agent, url, authorization, JSON.stringify(preToolUse(session, id, read(i))));
+      // After the load the suite may still tell this agent something (a throttling note): only a refusal is wrong.
+      if (response.status !== 200 || /"permissionDecision":"(?:deny|ask)"/.test(response.body)) throw new Error(`the HTTP hook answered ${response.status} ${response.body.slice(0, 300)} to a harmless Read`);
+      if (i >= warmup) samples.add(performance.now() - started);
+      const outcome = { ...preToolUse(session, id, read(i)), hook_event_name: 'PostToolUse', tool_response: { type: 'text', file: { filePath: read(i).file_path, content: 'export {};' } } };
+      const after = await post(agent, url, authorization, JSON.stringify(outcome));
+      if (after.status !== 200) throw new Error(`the HTTP hook answered ${after.status} to a PostToolUse`);
+      if (i % 100 === 0) status(`H (whole suite): HTTP hook, ${i}/${warmup + options.calls}`);
+    }
+  } finally {
+    agent.destroy();
+  }
+  const latency = samples.summary();
+  return {
+    calls: options.calls,
+    latency,
+    target: `p50 <= ${SUITE_HOOK_TARGET.p50Ms} ms, p99 <= ${SUITE_HOOK_TARGET.p99Ms} ms`,
+    met: latency.p50 <= SUITE_HOOK_TARGET.p50Ms && latency.p99 <= SUITE_HOOK_TARGET.p99Ms,
+  };
+}
+
 function preToolUse(sessionId: string, toolUseId: string, input: Record<string, unknown>) {
   return { session_id: sessionId, transcript_path: '/work/app/none.jsonl', cwd: '/work/app', hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Read', tool_input: input, tool_use_id: toolUseId };
 }

@@ -90,7 +90,9 @@ What it does, in one run:
   7. the whole suite: breaker, pattern detector, intervention controller, ladder and audit (into its
      own PostgreSQL) started beside the path, the latency phase's load again (and what its actions cost
      the bus: stream messages, KV writes and deliveries per action), then every agent
-     disconnected: CPU of every process while the suite cools down from the load, then an idle window
+     disconnected and, as a user meets it, one agent's PreToolUse calls through the HTTP hook one after
+     another, each with its PostToolUse (--hook-calls; target p50 <= 5 ms, p99 <= 15 ms); then
+     CPU of every process while the suite cools down from the load, then an idle window
      (--idle S) once the streams' duplicate window has passed: CPU and RSS of every process;
   8. prints a table beside the baselines and writes JSON to test/bench/results/latest.json and a
      timestamped copy. Every process it started is stopped at the end, on error and on Ctrl-C.

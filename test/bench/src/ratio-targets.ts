@@ -56,6 +56,13 @@ export function evaluateRatioTargets(f: Figures, suite: WholeSuiteFigures | unde
         met: whole <= RATIO_TARGETS.decisionP99OverRequestP99 && lost === 0,
       },
       {
+        // An absolute figure (the issue's): what a user's hook waits for, beside the whole suite.
+        name: 'HTTP hook per PreToolUse with the whole suite up, one agent calling one tool after another',
+        target: suite.hook.target,
+        value: `p50 ${ms(suite.hook.latency.p50)}, p99 ${ms(suite.hook.latency.p99)}`,
+        met: suite.hook.met,
+      },
+      {
         name: `idle suite over ${suite.idle.durationS} s from ${suite.idle.afterLoadS} s after the load, no agent connected`,
         target: `<= ${RATIO_TARGETS.idleSuiteCpuPercent}% of one core`,
         value: `${suite.idle.suiteCpuPercent}% (${Math.round(suite.idle.suiteRssMb)} MB RSS in all)`,

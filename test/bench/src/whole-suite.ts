@@ -10,6 +10,7 @@ import { pendingFor, startFromNewMessages } from './consumers.js';
 import { CpuMeter, type CpuShares } from './cpu.js';
 import { messagesPerAction, messagesPerActionLine, snapshotBus, type MessagesPerAction } from './message-counts.js';
 import type { BenchEnvironment } from './environment.js';
+import { measureSuiteHook, type SuiteHookFigures } from './hook-latency.js';
 import type { BacklogProbe, LoadDriver, LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import type { Progress, ProgressStatus } from './progress.js';
@@ -48,6 +49,8 @@ export const IDLE_SETTLE_MS = TOPOLOGY_DEFAULTS.duplicateWindowMs + 5_000;
 
 export interface WholeSuiteFigures {
   latency: LoadResult;
+  /** The HTTP hook as a user meets it, one agent calling one tool after another, the rest of the suite idle. */
+  hook: SuiteHookFigures;
   /** What the latency phase's actions cost the bus, each on average (everything they caused, handled to the end). */
   messages: MessagesPerAction;
   idle: IdleFigures;
@@ -116,12 +119,17 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     );
     progress.note(`latency with the whole suite @ ${num(options.rate)}/s: p50 ${ms(latency.latency.p50)}, p99 ${ms(latency.latency.p99)}; ${latency.lost} lost of ${num(latency.sent)}`);
 
-    const loadEnded = performance.now();
     await ctx.disconnectAgents();
     progress.phase('whole suite: handling the backlog before the idle window');
-    const pendingAtStart = await drain(jsm, options.partitions);
+    let pendingAtStart = await drain(jsm, options.partitions);
     const messages = messagesPerAction(busBefore, await snapshotBus(jsm), latency.sent);
     progress.note(messagesPerActionLine(messages));
+    // Then what one agent's Claude Code waits for per tool call, nothing else asked of the suite.
+    const agent = env.agent(0);
+    const hook = await measureSuiteHook({ gatewayUrl: gateway.url, agentId: agent.agentId, password: agent.password, calls: options.hookCalls }, (text) => progress.phase(text));
+    progress.note(suiteHookLine(hook));
+    const loadEnded = performance.now();
+    pendingAtStart += await drain(jsm, options.partitions);
     const settleMs = options.quick ? 0 : IDLE_SETTLE_MS;
     const sinceLoad = () => performance.now() - loadEnded;
     const coolDownS = Math.max(1, Math.min(options.idleS, Math.floor((settleMs - sinceLoad()) / 1000)));
@@ -142,7 +150,7 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
         (pendingAtStart ? ` (${pendingAtStart} messages still pending when it started)` : ''),
     );
     const { rssMb: _rss, suiteRssMb: _suiteRss, ...coolDownCpu } = coolDown;
-    return { latency, messages, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
+    return { latency, hook, messages, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
   } finally {
     for (const service of env.services.filter((s) => [...BESIDE_THE_PATH, 'gateway'].includes(s.app) && s.running)) await service.stop();
     await postgres.destroy();
@@ -196,5 +204,13 @@ export function wholeSuiteLines(figures: WholeSuiteFigures): string[] {
       `RSS ${num(idle.suiteRssMb)} MB in all (${each(idle.rssMb, ' MB')})`,
     `Cooling down, the first ${idle.coolDown.durationS} s after the load: ${idle.coolDown.suiteCpuPercent}% of one core in all (${each(idle.coolDown.cpuPercent, '%')})`,
     messagesPerActionLine(figures.messages),
+    suiteHookLine(figures.hook),
   ];
+}
+
+function suiteHookLine(hook: SuiteHookFigures): string {
+  return (
+    `H with the whole suite: HTTP hook per PreToolUse p50 ${ms(hook.latency.p50)}, p99 ${ms(hook.latency.p99)} (${num(hook.calls)} sequential calls of one agent, each with its PostToolUse; ` +
+    `target ${hook.target}: ${hook.met ? 'met' : 'NOT met'})`
+  );
 }
