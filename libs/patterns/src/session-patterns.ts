@@ -452,10 +452,12 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
     // of the repository it runs in): only an absolute or home path can lie elsewhere.
     const relativeInside = (path: string) => !context.cwd && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path);
     // The project reached by its home's own path while the session records the mount it lies on.
-    const mounted = (path: string) => {
-      const mapped = mountedHome(project) ? throughMount(path, project) : path;
-      return mapped !== path && !!inside?.(mapped);
-    };
+    const mounted = mountedHome(project)
+      ? (path: string) => {
+          const mapped = throughMount(path, project);
+          return mapped !== path && !!inside?.(mapped);
+        }
+      : () => false;
     scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) || relativeInside(path) || mounted(path) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);

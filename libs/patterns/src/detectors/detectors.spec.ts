@@ -245,6 +245,15 @@ describe('scope_creep on real agents\' paths', () => {
     expect(s.last('scope_creep')).toMatchObject({ severity: 'low', details: { out_of_scope_path: '/home/dev/projects/other/README.md' } });
   });
 
+  it('takes the project spelled through its home\'s own path for the project when the session records the mount it lies on', () => {
+    const cwd = '/home/moxa/sda2/home/moxa/WORK/ci-project';
+    const s = new SessionDriver(undefined, { context: { goal: 'Publish the test reports as CI artifacts', cwd, expected_paths: [`${cwd}/**`] } });
+    for (const file of ['ci-pipeline/bvt.yml', 'ci-pipeline/switch_ci_pipeline.yml', 'BVT_PC/run_bvt.sh', 'BVT_PC/README.md']) s.edit(`/home/moxa/WORK/ci-project/${file}`);
+    expect(s.of('scope_creep')).toEqual([]);
+    s.read('/home/moxa/WORK/other-project/README.md');
+    expect(s.last('scope_creep')).toMatchObject({ details: { out_of_scope_path: '/home/moxa/WORK/other-project/README.md' } });
+  });
+
   it('compares Windows paths whatever their case, slashes and drive spelling', () => {
     const s = new SessionDriver(undefined, { context: { goal: 'Add a rain forecast page', cwd: 'C:\\Users\\Vassa\\Documents\\dev\\will-it-rain', expected_paths: ['C:\\Users\\Vassa\\Documents\\dev\\will-it-rain/**'] } });
     s.read('c:\\users\\vassa\\documents\\dev\\will-it-rain\\src\\app.ts');
