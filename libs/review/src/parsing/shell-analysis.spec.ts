@@ -129,6 +129,9 @@ describe('what a shell line runs', () => {
     expect(runs('wipe() { rm -rf "$1"; }')).toEqual(['rm -rf $1']);
     // A recursion is followed a few calls deep, then ends.
     expect(runs('f() { echo "$1"; f "$1"; }; f x').length).toBeLessThan(10);
+    // The call's redirections are its body's.
+    expect(parseShellCommand('add() { echo "alias ll=ls"; }; add >> ~/.bashrc')[0]?.redirects).toEqual([{ operator: '>>', target: '~/.bashrc' }]);
+    expect(parseShellCommand('noop() { :; }; noop > /etc/motd').some((s) => s.redirects.some((r) => r.target === '/etc/motd'))).toBe(true);
   });
 
   it('follows cd into the commands after it, in the same shell only', () => {

@@ -265,7 +265,12 @@ class Walker {
     const defined = firstDynamic ? undefined : this.functions.get(first);
     if (defined && this.depth < MAX_CALL_DEPTH) {
       defined.called = true;
-      return this.call(out, defined.node, argv, dynamic, scope, input !== undefined ? { from: pipe.from, input } : pipe);
+      const start = out.length;
+      this.call(out, defined.node, argv, dynamic, scope, input !== undefined ? { from: pipe.from, input } : pipe);
+      // The call's redirections are its body's (`f > ~/.bashrc` writes what f prints there).
+      if (redirects?.length) for (let i = start; i < out.length; i++) if (!out[i]!.nested) out[i]!.redirects = [...out[i]!.redirects, ...redirects];
+      // A body that runs nothing still opens the call's files: the call stands as a command then.
+      if (out.length > start || !redirects?.length) return;
     }
     const command: WrittenCommand = {
       argv,
