@@ -15,6 +15,7 @@ export {
   isUnder,
   isWindowsPath,
   mountedHome,
+  orThroughMount,
   pathsNamedIn,
   resolvePath,
   throughMount,

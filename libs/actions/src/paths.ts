@@ -213,6 +213,16 @@ export function throughMount(path: string, cwd: string | undefined): string {
   return mount && isUnder(path, mount.alias) ? `${mount.prefix}${path}` : path;
 }
 
+/**
+ * A scope that also answers for paths spelled through the home's own path when the working directory (canonical)
+ * lies on a mount (`throughMount`); the scope itself when it lies on none, as most do. The mount is read once.
+ */
+export function orThroughMount(matches: (path: string) => boolean, cwd: string | undefined): (path: string) => boolean {
+  const mount = mountedHome(cwd);
+  if (!mount) return matches;
+  return (path) => matches(path) || (isUnder(path, mount.alias) && matches(`${mount.prefix}${path}`));
+}
+
 /** The last segment of a canonical path. */
 export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

@@ -1,4 +1,4 @@
-import { homeOf, isHomeRoot, isUnder, mountedHome, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, throughMount, workRootOf, type PathMatcher } from '@warden/actions';
+import { homeOf, isHomeRoot, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -452,13 +452,7 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
     // of the repository it runs in): only an absolute or home path can lie elsewhere.
     const relativeInside = (path: string) => !context.cwd && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path);
     // The project reached by its home's own path while the session records the mount it lies on.
-    const mounted = mountedHome(project)
-      ? (path: string) => {
-          const mapped = throughMount(path, project);
-          return mapped !== path && !!inside?.(mapped);
-        }
-      : () => false;
-    scope = { key, ...(inside ? { match: (path: string) => inside(path) || around(path) || relativeInside(path) || mounted(path) } : {}) };
+    scope = { key, ...(inside ? { match: orThroughMount((path: string) => inside(path) || around(path) || relativeInside(path), project) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();
     scopes.set(key, scope);
   }

@@ -15,7 +15,7 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision, type DecisionInput } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { isHomeRoot, pathMatcher, pathsNamedIn, mountedHome, resolvePath, scopeIsHome, throughMount, type PathMatcher } from '@warden/actions';
+import { isHomeRoot, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, type PathMatcher } from '@warden/actions';
 import { createdRootsOf, workRootsOf } from './session/home-scope.js';
 import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
@@ -374,11 +374,12 @@ export class StepReviewer {
     // What a person approved writing outside it during the session is the task's too (a fork the user asked for).
     const inScope = project ? (path: string) => project(path) || this.alwaysInScope(path) || named(path) || session.isApproved(path) : () => true;
     const inProject = project ?? expected;
+    const directory = cwd ? resolvePath(cwd) : undefined;
     const scope: SessionScope = {
       context: session.context,
       // The project reached by its home's own path while the session records the mount it lies on (throughMount).
-      inScope: orThroughMount(inScope, cwd),
-      inProject: orThroughMount(inProject, cwd),
+      inScope: orThroughMount(inScope, directory),
+      inProject: orThroughMount(inProject, directory),
       home,
       profile: this.profiles.find((p) => p.matches?.(session)) ?? this.base,
     };
@@ -506,14 +507,3 @@ function cwdOf(action: ProposedAction, session: ReviewSession): string | undefin
   return action.cwd ?? session.context.cwd;
 }
 
-/** A scope that also answers for paths spelled through the home's own path when the working directory lies on a mount. */
-function orThroughMount(matches: (path: string) => boolean, cwd: string | undefined): (path: string) => boolean {
-  const directory = cwd ? resolvePath(cwd) : undefined;
-  // Most working directories lie on no mount: the matcher as it is.
-  if (!mountedHome(directory)) return matches;
-  return (path) => {
-    if (matches(path)) return true;
-    const mapped = throughMount(path, directory);
-    return mapped !== path && matches(mapped);
-  };
-}

@@ -184,13 +184,19 @@ function unattendedApply(cmd: string, args: readonly string[]): boolean {
   return false;
 }
 
-/** The destructive operation a segment runs with a tool of the pack, in words, or null. */
-function destructiveOperation(pack: Pack, segment: ShellSegment): string | null {
+/** A destructive operation in words, and whether it takes running cloud resources down rather than deleting them. */
+interface Operation {
+  shown: string;
+  disrupts: boolean;
+}
+
+/** The destructive operation a segment runs with a tool of the pack, or null. */
+function destructiveOperation(pack: Pack, segment: ShellSegment): Operation | null {
   const cmd = commandName(segment);
   const tool = ownEntry(pack.tools, cmd);
   if (!tool || describesOnly(segment)) return null;
   const args = segment.argv.slice(1);
-  if (pack.pack === 'infrastructure' && unattendedApply(cmd, args)) return `${cmd} ${args.filter((a) => !a.startsWith('-'))[0] ?? ''} ${args.filter((a) => a.startsWith('-')).join(' ')}`.trim();
+  if (pack.pack === 'infrastructure' && unattendedApply(cmd, args)) return { shown: `${cmd} ${args.filter((a) => !a.startsWith('-'))[0] ?? ''} ${args.filter((a) => a.startsWith('-')).join(' ')}`.trim(), disrupts: false };
   const words = args.filter((a) => !a.startsWith('-') || tool.depth === 0);
   const operation = tool.depth === 0 ? args : words.slice(0, tool.depth);
   for (const word of operation) {
@@ -208,13 +214,13 @@ function destructiveOperation(pack: Pack, segment: ShellSegment): string | null 
     if (destructive && !tool.harmless?.test(verb)) {
       // `reset`, `clear` and `disable` destroy only for the tools that say so (`rabbitmqctl reset`, `deck reset`).
       if (/^(?:reset|clear|disable|unset|cancel-deletion)$/.test(verb) && !tool.extra?.test(word) && cmd !== 'deck' && !disrupts) continue;
-      return `${cmd} ${operation.slice(0, operation.indexOf(word) + 1).join(' ')}`;
+      return { shown: `${cmd} ${operation.slice(0, operation.indexOf(word) + 1).join(' ')}`, disrupts };
     }
   }
   const sync = tool.syncs?.test(words[0] ?? '') === true;
   const deleting = args.find((a) => DELETING_OPTION.test(a) && a !== '-d');
-  if ((sync && !args.some((a) => /^--dry-?run$/.test(a))) || (deleting && /sync|mirror|rsync|cp|copy/.test(words.join(' ')))) return `${cmd} ${words.slice(0, 2).join(' ')}${deleting ? ` ${deleting}` : ''}`;
-  if (cmd === 'gsutil' && words[0] === 'rsync' && args.includes('-d')) return 'gsutil rsync -d';
+  if ((sync && !args.some((a) => /^--dry-?run$/.test(a))) || (deleting && /sync|mirror|rsync|cp|copy/.test(words.join(' ')))) return { shown: `${cmd} ${words.slice(0, 2).join(' ')}${deleting ? ` ${deleting}` : ''}`, disrupts: false };
+  if (cmd === 'gsutil' && words[0] === 'rsync' && args.includes('-d')) return { shown: 'gsutil rsync -d', disrupts: false };
   return null;
 }
 
@@ -228,11 +234,11 @@ function packRule(pack: Pack): ReviewRule {
       for (const segment of segmentsRunning(action.segments, tools)) {
         // `kubectl exec pod -- rm x`: what runs in the pod is a command of its own (remote-host-rules.ts), not kubectl's verb.
         if (remoteCommand(segment.argv)) continue;
-        const operation = destructiveOperation(pack, segment);
-        if (!operation) continue;
+        const found = destructiveOperation(pack, segment);
+        if (!found) continue;
+        const operation = found.shown;
         const where = segment.remoteHost ? ` on ${segment.remoteHost}` : segment.via ? ` (run through ${segment.via})` : '';
-        const verb = operation.slice(operation.lastIndexOf(' ') + 1);
-        if (pack.pack === 'cloud' && CLOUD_DISRUPTION.test(verb)) {
+        if (found.disrupts) {
           return {
             verdict: 'require_approval',
             score: 0.8,

@@ -1,6 +1,5 @@
 import { commandName } from '../parsing/command-facts.js';
 import { namesIn, segmentsRunning } from '../parsing/segment-index.js';
-import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -112,12 +111,12 @@ export const massProcessKillRule = builtInRule({
   check({ action }) {
     const killers = segmentsRunning(action.segments, KILLERS_BY_NAME);
     if (!killers.length) return null;
-    const patternOf = (segment: ShellSegment) => segment.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' ');
-    const broad = (pattern: string) => namesOnlyAProgram(pattern) || pattern.trim().length < 4;
+    const patterns = killers.map((segment) => segment.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && !/^-[usUGPtgF]$|^--signal$/.test(all[i - 1] ?? '')).join(' '));
     // The broadest of the line's kills decides (`pkill -f my-run; pkill -f "tail -f"` ends every tail -f).
-    const hit = killers.find((segment) => broad(patternOf(segment))) ?? killers[0]!;
-    const pattern = patternOf(hit);
-    if (!broad(pattern)) {
+    const broadest = patterns.findIndex((pattern) => namesOnlyAProgram(pattern) || pattern.trim().length < 4);
+    const hit = killers[Math.max(0, broadest)]!;
+    const pattern = patterns[Math.max(0, broadest)]!;
+    if (broadest < 0) {
       return {
         verdict: 'warn',
         score: 0.55,
