@@ -82,10 +82,20 @@ export class NatsServerProcess {
       child.once('exit', (code) => reject(new Error(`nats-server exited with ${code}:\n${this.output.slice(-3000)}`))),
     );
     exited.catch(() => undefined);
-    await Promise.race([
-      waitUntil(async () => this.output.includes('Server is ready') && (await portAccepts(this.options.port)), 15_000, `nats-server on port ${this.options.port}`),
-      exited,
-    ]);
+    const ended = () => child.exitCode !== null || child.signalCode !== null;
+    try {
+      await Promise.race([
+        // Ends its polling once the server has ended: `exited` says why.
+        waitUntil(async () => ended() || (this.output.includes('Server is ready') && (await portAccepts(this.options.port))), 15_000, `nats-server on port ${this.options.port}`),
+        exited,
+      ]);
+    } catch (error) {
+      if (ended()) {
+        this.logStream?.end();
+        this.logStream = undefined;
+      }
+      throw error;
+    }
   }
 
   kill(): Promise<void> {

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SERVICES } from '@warden/contracts';
-import { EmbeddedPostgres, freePort, portAccepts, ServiceProcess, WardenNatsServer, type ServiceProcessOptions } from '@warden/local-runtime';
+import { EmbeddedPostgres, freePort, ServiceProcess, WardenNatsServer, type ServiceProcessOptions } from '@warden/local-runtime';
 import { BusConnection, type NatsSettings } from '@warden/messaging';
 import { OperatorStore } from '@warden/operator-auth';
 import { SERVICE_PORTS } from '@warden/service-bootstrap';
 import { RunningSuites } from './running-suites.js';
+import { onFreePorts, preferredPort } from './suite-ports.js';
 import { SupervisedService } from './supervised-service.js';
 
 export interface LocalSuiteOptions {
@@ -59,19 +59,6 @@ export interface AdminLogin {
   created: boolean;
   password?: string;
   token?: string;
-}
-
-/** Whether this process could listen on the port now: a server busy with its one connection may not accept, yet holds the port. */
-function portBindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-async function preferredPort(port: number): Promise<number> {
-  return (await portAccepts(port)) || !(await portBindable(port)) ? freePort() : port;
 }
 
 const secret = () => randomBytes(18).toString('base64url');
@@ -182,40 +169,39 @@ export class LocalSuite {
 
     const { signal } = options;
     signal?.throwIfAborted();
-    const monitorPort = await preferredPort(8222);
-    this.nats = await WardenNatsServer.start({
-      dir: join(this.stateDir, 'nats'),
-      port: await preferredPort(options.natsPort),
-      monitorPort,
-      partitions: options.partitions,
-      service: this.credentials.service,
-      operators: [this.credentials.operator],
-      agents: Object.entries(this.credentials.agents).map(([user, password]) => ({ user, password })),
-      logFile: join(this.logDir, 'nats-server.log'),
-      ownProcessGroup: true,
-    });
+    const startNats = async (port: number, monitorPort: number) => {
+      const nats = await WardenNatsServer.start({
+        dir: join(this.stateDir, 'nats'),
+        port,
+        monitorPort,
+        partitions: options.partitions,
+        service: this.credentials!.service,
+        operators: [this.credentials!.operator],
+        agents: Object.entries(this.credentials!.agents).map(([user, password]) => ({ user, password })),
+        logFile: join(this.logDir, 'nats-server.log'),
+        ownProcessGroup: true,
+      });
+      this.monitorUrl = `http://127.0.0.1:${monitorPort}`;
+      return nats;
+    };
+    this.nats = await onFreePorts(
+      async () => startNats(await preferredPort(options.natsPort), await preferredPort(8222)),
+      async () => startNats(await freePort(), await freePort()),
+    );
     signal?.throwIfAborted();
-    this.monitorUrl = `http://127.0.0.1:${monitorPort}`;
     options.onProgress(`nats-server with JetStream on ${this.natsUrl} (${options.partitions} partitions)`);
 
     if (options.databaseUrl) {
       this.databaseUrl = options.databaseUrl;
       this.databaseLabel = 'PostgreSQL from DATABASE_URL';
     } else {
-      // Another program may take the port between the look and the listen: then a free one, a few times.
-      let pgPort = await preferredPort(options.postgresPort);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          this.postgres = await EmbeddedPostgres.start({ dataDir: join(this.stateDir, 'pglite'), port: pgPort });
-          break;
-        } catch (error) {
-          const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' || /EADDRINUSE/.test((error as Error).message);
-          if (!taken || attempt >= 3) throw error;
-          pgPort = await freePort();
-        }
-      }
+      const startPostgres = (port: number) => EmbeddedPostgres.start({ dataDir: join(this.stateDir, 'pglite'), port });
+      this.postgres = await onFreePorts(
+        async () => startPostgres(await preferredPort(options.postgresPort)),
+        async () => startPostgres(await freePort()),
+      );
       this.databaseUrl = this.postgres.url;
-      this.databaseLabel = `embedded PostgreSQL (PGlite) on 127.0.0.1:${pgPort}`;
+      this.databaseLabel = `embedded PostgreSQL (PGlite) on 127.0.0.1:${this.postgres.port}`;
     }
     signal?.throwIfAborted();
     options.onProgress(this.databaseLabel);
@@ -283,16 +269,24 @@ export class LocalSuite {
    */
   private async startService(app: string, preferred: number, env: Record<string, string>): Promise<ServiceProcess> {
     const { options } = this;
-    const serviceOptions: ServiceProcessOptions = {
+    const optionsOn = (port: number): ServiceProcessOptions => ({
       app,
       nats: this.serviceSettings,
       partitions: options.partitions,
-      port: await preferredPort(preferred),
+      port,
       env,
       logFile: join(this.logDir, `${app}.log`),
       ownProcessGroup: true,
+    });
+    const startOn = async (port: number) => {
+      const serviceOptions = optionsOn(port);
+      const started = await ServiceProcess.start({ ...serviceOptions, ...(options.signal ? { signal: options.signal } : {}) });
+      return { started, serviceOptions };
     };
-    const first = await ServiceProcess.start({ ...serviceOptions, ...(options.signal ? { signal: options.signal } : {}) });
+    const { started: first, serviceOptions } = await onFreePorts(
+      async () => startOn(await preferredPort(preferred)),
+      async () => startOn(await freePort()),
+    );
     this.supervised.push(new SupervisedService(first, serviceOptions, (message) => this.incident(message)));
     return first;
   }
