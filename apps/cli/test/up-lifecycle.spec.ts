@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
+import { BACKGROUND_NICENESS, freePort, WORKSPACE_ROOT } from '@warden/local-runtime';
 import { OPERATOR_ID_HEADER } from '@warden/contracts';
 import { eventually } from '@warden/testing';
 import { runWarden } from './hook-suite.fixture.js';
@@ -66,6 +66,14 @@ function suiteProcesses(stateDir: string, natsPort: number): number[] {
 
 /** Every Node process `warden up` runs: the seven services, the gateway and the console. */
 const SUITE_APPS = ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'gate', 'ladder', 'audit', 'gateway', 'console'];
+
+/** What watches beside the decision path runs at a lower CPU priority (each app's package.json `cpuPriority`). */
+const BACKGROUND_APPS = new Set(['pattern-detector', 'intervention-controller', 'breaker', 'ladder', 'audit']);
+
+/** A process's nice value, field 19 of /proc/<pid>/stat (the fields after the command's closing parenthesis start at 3). */
+const niceOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+const priorities = (pidOf: (app: string) => number | undefined) => Object.fromEntries(SUITE_APPS.map((app) => [app, niceOf(pidOf(app)!)]));
+const expectedPriorities = Object.fromEntries(SUITE_APPS.map((app) => [app, BACKGROUND_APPS.has(app) ? BACKGROUND_NICENESS : niceOf(process.pid)]));
 
 const noneLeft = (up: UpProcess) =>
   eventually('no process of the suite to be left', () => suiteProcesses(up.stateDir, up.natsPort), (pids) => pids.length === 0, { timeoutMs: 30_000, intervalMs: 200 });
@@ -133,6 +141,8 @@ describe('warden up stops everything it started', () => {
       suiteProcesses(up.stateDir, up.natsPort).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`apps/${app}/dist/main.js`));
     const killed = new Map(SUITE_APPS.map((app) => [app, pidOf(app)!]));
     expect([...killed.values()].every((pid) => pid !== undefined)).toBe(true);
+    // The decision path first on this machine: the services beside it yield the CPU.
+    expect(priorities(pidOf)).toEqual(expectedPriorities);
 
     // Every service of the suite at once, as a machine under memory pressure might.
     for (const pid of killed.values()) process.kill(pid, 'SIGKILL');
@@ -145,6 +155,8 @@ describe('warden up stops everything it started', () => {
       expect(readFileSync(join(up.stateDir, 'logs', 'supervisor.log'), 'utf8')).toContain(`${app} (pid ${pid}) exited`);
     }
     expect((await fetch(`${urls.reviewer_url}/health/ready`)).status).toBe(200);
+    // Started again, at the same priorities.
+    expect(priorities(pidOf)).toEqual(expectedPriorities);
 
     // The console's sessions page shows what happened, to an operator who was not watching the terminal.
     const page = await fetch(`${urls.console_url}/`, { headers: { authorization: `Bearer ${adminToken}`, [OPERATOR_ID_HEADER]: 'admin' } });

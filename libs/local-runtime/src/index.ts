@@ -1,3 +1,4 @@
+export { BACKGROUND_NICENESS, type CpuPriority, cpuPriorityOf } from './cpu-priority.js';
 export { freePort, waitUntil } from './free-port.js';
 export { natsServerBinary, NatsServerProcess, type NatsServerProcessOptions, portAccepts } from './nats-server-process.js';
 export { NodeOptionsError, nodeOptionsOf } from './node-options.js';

@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NatsSettings } from '@warden/messaging';
+import { applyCpuPriority, cpuPriorityOf } from './cpu-priority.js';
 import { freePort, waitUntil } from './free-port.js';
 import { nodeOptionsOf } from './node-options.js';
 import { EXIT_WITH_PARENT_ENV, spawnTied } from './tied-spawn.js';
@@ -32,6 +33,12 @@ export interface ServiceProcessOptions {
   nodeArgs?: string[];
   /** Stops the start: the process is ended and `start` rejects with an AbortError. */
   signal?: AbortSignal;
+  /**
+   * Once ready, run at the app's CPU priority (`cpuPriorityOf`): a background service yields the CPU to
+   * the decision path. What a whole suite on one machine does (`warden up`, the benchmark); it starts at
+   * the normal priority, so a busy machine does not slow its start.
+   */
+  cpuPriority?: boolean;
 }
 
 /**
@@ -108,6 +115,7 @@ export class ServiceProcess {
       // One signal serves a whole suite's starts: each start takes its listener off again.
       options.signal?.removeEventListener('abort', callOff);
     }
+    if (options.cpuPriority && child.pid !== undefined) applyCpuPriority(child.pid, cpuPriorityOf(WORKSPACE_ROOT, options.app));
     return service;
   }
 

@@ -129,6 +129,8 @@ export class BenchEnvironment {
       logFile: join(this.logDir, `${app}.log`),
       readyTimeoutMs: 60_000,
       env,
+      // As `warden up` runs them: the services beside the decision path at a lower CPU priority.
+      cpuPriority: true,
       ...(this.options.profileDir
         ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${this.options.profileDir}`, `--cpu-prof-name=${app}.cpuprofile`] }
         : {}),

@@ -277,6 +277,8 @@ export class LocalSuite {
       env,
       logFile: join(this.logDir, `${app}.log`),
       ownProcessGroup: true,
+      // The decision path first: what watches beside it runs at a lower CPU priority on this machine.
+      cpuPriority: true,
     });
     const startOn = async (port: number) => {
       const serviceOptions = optionsOn(port);
