@@ -60,6 +60,16 @@ describe('goal_drift', () => {
     }
     expect(s.reports.map((r) => `${r.pattern_type}/${r.severity}`)).toEqual(['goal_drift/medium']);
   });
+
+  it('without a known working directory, judges by the files the goal names: the reviewer\'s alignment is low for every path there', () => {
+    // An Antigravity recording names no working directory; the goal names app.py, the agent edits it by its Windows path.
+    const s = SessionDriver.with({}, { context: { goal: 'Fix the phishing score returned by app.py' }, phase: 'implementation' });
+    for (const f of ['manifest.json', 'app.py', 'manifest.json', 'app.py']) {
+      const id = s.edit(`C:\\Users\\me\\Desktop\\guard\\${f}`);
+      s.reports.push(...s.patterns.verdict(s.now, { action_id: id, rationality: { components: { goal_alignment: 0.2 } } }));
+    }
+    expect(s.of('goal_drift')).toEqual([]);
+  });
 });
 
 describe('resource_spiral', () => {

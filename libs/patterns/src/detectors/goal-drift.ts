@@ -70,8 +70,9 @@ function related(step: Step, targets: GoalTargets, project: string | undefined, 
   if ((followedUp || !targets.files.length) && (step.paths ?? []).some((path) => targets.expected?.(path))) return true;
   // Where the user said to work ("build this in /home/ann/dev/app") is the task.
   if ((step.paths ?? []).some((path) => targets.named?.(path))) return true;
-  // The reviewer's alignment is high for anything inside the project, so only a low one says something here.
-  if (step.alignment !== undefined && step.alignment <= 0.3) return false;
+  // The reviewer's alignment is high for anything inside the project, so only a low one says something here;
+  // without a known project (a recording that names no working directory) it is low for every path.
+  if (project && step.alignment !== undefined && step.alignment <= 0.3) return false;
   return (step.paths ?? []).some((path) => {
     const inside = (project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path).toLowerCase();
     const stem = stemOf(path);
