@@ -36,6 +36,12 @@ describe('warden check', () => {
     expect(allowed.stdout).toContain('2 reviewed: 2 allow');
   });
 
+  it("takes a Windows project directory as written, and judges PowerShell's and cmd's deletions against it", async () => {
+    const windows = await check(['--cwd', 'C:\\Users\\me\\proj', 'rd /s /q ..\\other', 'Remove-Item .\\out -Recurse -Force']);
+    expect(windows.stdout).toMatch(/^block {2}rd \/s \/q \.\.\\other\n {2}decided by deletion_outside_project\n {2}- Deleting c:\/users\/me\/other reaches outside/m);
+    expect(windows.stdout).not.toMatch(/^block {2}Remove-Item/m);
+  });
+
   it('reads a file of commands, or JSON Lines of labelled tool calls, and summarises the labels', async () => {
     const commands = join(dir, 'commands.txt');
     writeFileSync(commands, '# cleanup\nrm -rf build\ngit reset --hard\n');

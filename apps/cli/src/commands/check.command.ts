@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isWindowsPath } from '@warden/actions';
 import { readReviewSources, StepReviewer } from '@warden/review';
 import { readSettingsText } from '@warden/settings-loader';
 import { UsageError, type Command } from '../command.js';
@@ -9,6 +10,11 @@ import { CheckInputError, commandItems, readCheckFile, type CheckItem } from '..
 import { checkItems } from '../check/check-run.js';
 import { renderResult, renderSummary } from '../check/check-report.js';
 import { summarise } from '../check/check-summary.js';
+
+/** The session's directory as an agent reports it: a Windows one (`C:\Users\me\proj`) as written, on any machine. */
+function projectDirectory(dir: string): string {
+  return isWindowsPath(dir) ? dir : resolve(dir);
+}
 
 export const checkCommand: Command = {
   name: 'check',
@@ -31,7 +37,8 @@ the vectors judged against their label.
 Options:
   -f, --file FILE     read commands or JSON Lines from FILE (repeatable; - for standard input)
       --tool NAME     tool of commands given as arguments or lines [Bash]
-      --cwd DIR       the session's working directory, i.e. the project [the current directory]
+      --cwd DIR       the session's working directory, i.e. the project; a Windows one as written
+                      (C:\\Users\\me\\proj) [the current directory]
       --config FILE   a reviewer configuration (YAML or JSON, as REVIEWER_CONFIG; its rules and knowledge files too)
       --json          one JSON object per result, then the summary, instead of text
       --mismatches    print only the labelled vectors judged against their label (and the summary)
@@ -70,7 +77,7 @@ Examples:
     const reviewer = new StepReviewer(config ? readReviewSources(config, readSettingsText) : {});
     const json = values.json === true;
     const bar = new ProgressBar(process.stderr, !json && process.stderr.isTTY === true && items.length > 200);
-    const results = checkItems(items, { reviewer, cwd: resolve((values.cwd as string | undefined) ?? process.cwd()), onProgress: (done, total) => bar.update(done, total, 'reviewed') });
+    const results = checkItems(items, { reviewer, cwd: projectDirectory((values.cwd as string | undefined) ?? process.cwd()), onProgress: (done, total) => bar.update(done, total, 'reviewed') });
     bar.clear();
     const summary = summarise(results);
     const shown = values.quiet === true ? [] : values.mismatches === true ? summary.mismatches : results;

@@ -11,6 +11,9 @@ describe('cmd and PowerShell lines', () => {
       { program: 'write-host', args: 'done' },
     ]);
     expect(windowsCommands(shell('ls -la src'))).toEqual([]);
+    // A backslash before a space is bash's escape: one directory, `my dir`, not `my\` and `dir`.
+    expect(windowsCommands(shell('rmdir my\\ dir', '/home/me/proj'))).toEqual([]);
+    expect(shellDeletions(shell('rmdir my\\ dir', '/home/me/proj')).map((d) => d.target)).toEqual(['/home/me/proj/my dir']);
   });
 
   it('reads what Remove-Item, rd, rmdir and del delete: paths with backslashes, quoted, after -Path, not switches or parameter values', () => {

@@ -8,8 +8,11 @@ export interface WindowsCommand {
   args: string;
 }
 
-/** A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell split it. */
-const WINDOWS_LINE = /\\|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
+/**
+ * A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell
+ * split it. A backslash before a space is bash's own escape (`rmdir my\ dir`), never a Windows separator.
+ */
+const WINDOWS_LINE = /\\(?!\s)|%\w+%|\$env:|\b(?:cmd|powershell|pwsh)(?:\.exe)?\b/i;
 
 const NO_WINDOWS_COMMANDS: readonly WindowsCommand[] = Object.freeze([]);
 

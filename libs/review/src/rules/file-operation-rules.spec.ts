@@ -101,6 +101,21 @@ describe('deletion_outside_project', () => {
     expect(deletionOutsideProjectRule.evaluate(context(tool, input))?.verdict).toBe('block');
   });
 
+  it("reads PowerShell's and cmd's deletions with their backslashes, against a Windows project", () => {
+    const inWindowsProject = (p: string) => p.startsWith('c:/users/me/proj/');
+    const windows = (command: string) =>
+      deletionOutsideProjectRule.evaluate({
+        action: parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, 'C:\\Users\\me\\proj'),
+        session: new ReviewSession('agent-1', 's1', 0),
+        limits: { maxFileOperations: 500 },
+        inScope: inWindowsProject,
+      });
+    expect(windows('Remove-Item -Recurse -Force C:\\Users\\me\\Documents')).toMatchObject({ verdict: 'block', reason: expect.stringContaining('c:/users/me/documents') });
+    expect(windows('rd /s /q ..\\other')?.reason).toContain('c:/users/me/other');
+    expect(windows('Remove-Item .\\out -Recurse -Force')).toBeNull();
+    expect(windows('rmdir /s /q build')).toBeNull();
+  });
+
   it.each(['rm -rf build', 'rm -rf build && touch /tmp/marker'])('allows %s', (command) => {
     expect(deletionOutsideProjectRule.evaluate(bash(command))).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { readRm } from '../parsing/command-facts.js';
 import { deletionTargets } from '../parsing/deletions.js';
+import { windowsDeletions } from '../parsing/windows-commands.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { inTempDirectory, resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
@@ -137,8 +138,10 @@ export const deletionOutsideProjectRule = builtInRule({
     const cwd = action.cwd;
     const fromTool = action.command === undefined && action.intents.includes('file_deletion') ? action.writtenPaths.map((p) => ({ path: p, remote: undefined as string | undefined })) : [];
     const fromShell = deletionsOf(action, cwd).flatMap((d) => (d.path === undefined ? [] : [{ path: d.path.replace(/\/[{]matches[}]$/, ''), remote: d.segment.remoteHost }]));
+    // `Remove-Item -Recurse C:\Users\me\Documents`, `rd /s /q ..\other`: what bash's reading lost with the backslashes.
+    const fromWindows = windowsDeletions(action).flatMap(({ paths }) => paths.map((p) => ({ path: resolvePath(p, cwd), remote: undefined as string | undefined })));
     // A relative path without a known working directory cannot be placed; the agent runs in its project.
-    const placed = [...fromTool, ...fromShell].filter((d) => d.path.startsWith('/') || d.path.startsWith('~') || /^[a-z]:\//.test(d.path));
+    const placed = [...fromTool, ...fromShell, ...fromWindows].filter((d) => d.path.startsWith('/') || d.path.startsWith('~') || /^[a-z]:\//.test(d.path));
     // The session's paths are this machine's: a deletion on another host is remote_deletion's (remote-host-rules.ts).
     const hit = placed.find((d) => !d.remote && !inScope(d.path));
     if (hit === undefined) return null;
