@@ -1,3 +1,4 @@
+import { isWindowsPath } from '@warden/actions';
 import { DerivedValue } from '../derived-value.js';
 import type { ParsedAction } from './parsed-action.js';
 import { programKey } from './shell-command.js';
@@ -36,6 +37,20 @@ const WINDOWS_COMMANDS = new DerivedValue((action: ParsedAction): readonly Windo
 /** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
 export function windowsCommands(action: ParsedAction): readonly WindowsCommand[] {
   return WINDOWS_COMMANDS.of(action);
+}
+
+/**
+ * What only PowerShell writes: an assignment (`$gh = …`), the call operator (`& $gh auth status`, `& "C:\…\gh.exe"`),
+ * a .NET static call (`[IO.File]::ReadAllText`), a cmdlet (`Get-Content`) or an environment variable (`$env:PATH`).
+ */
+const POWERSHELL = /(?:^|[;{(|]\s*)(?:\$\w+\s*=[^=]|&\s*[$"'{]|\[[\w.]+\]::|[A-Z][a-z]+-[A-Z][A-Za-z]+\b)|\$env:/;
+
+/**
+ * A line of a session on Windows that bash cannot parse and that reads as PowerShell: the agent's shell there is
+ * PowerShell, which runs it; bash's syntax error says nothing about it.
+ */
+export function powershellLine(action: ParsedAction): boolean {
+  return action.syntaxError !== undefined && action.cwd !== undefined && isWindowsPath(action.cwd) && POWERSHELL.test(action.command ?? '');
 }
 
 /** PowerShell's and cmd's deleters. */

@@ -1,5 +1,21 @@
-import { networkShellRule, reverseShellRule } from './shell-integrity-rules.js';
-import { bashContext as bash } from './rule-context.fixture.js';
+import { networkShellRule, reverseShellRule, unparseableCommandRule } from './shell-integrity-rules.js';
+import { bashContext as bash, ruleContext } from './rule-context.fixture.js';
+
+describe('unparseable_command', () => {
+  const onWindows = (command: string) => ruleContext('bash', { command, workdir: 'C:\\Users\\dev\\cap' });
+
+  it('says a line bash refuses runs nothing, and counts it as unparseable', () => {
+    expect(unparseableCommandRule.evaluate(bash('$gh = "x"; & $gh auth status'))).toMatchObject({ verdict: 'allow', factors: ['unparseable'], reason: expect.stringMatching(/bash will refuse it and run nothing/) });
+  });
+
+  it("takes a PowerShell line of a session on Windows for what it is: the agent's shell there runs it", () => {
+    for (const command of ['$gh = "C:\\Program Files\\GitHub CLI\\gh.exe"; & $gh auth status', '& "C:\\tools\\gh.exe" auth status', 'if ($LASTEXITCODE -ne 0) { Write-Host failed }']) {
+      expect(unparseableCommandRule.evaluate(onWindows(command))).toMatchObject({ verdict: 'allow', factors: [], reason: expect.stringMatching(/^This line is PowerShell/) });
+    }
+    // What does not read as PowerShell is still unparseable there.
+    expect(unparseableCommandRule.evaluate(onWindows('echo "unterminated'))).toMatchObject({ factors: ['unparseable'] });
+  });
+});
 
 describe('network_shell', () => {
   it.each([

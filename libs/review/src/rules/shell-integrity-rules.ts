@@ -3,6 +3,7 @@ import type { ShellSegment } from '../parsing/shell-command.js';
 import { commandName } from '../parsing/command-facts.js';
 import { SHELLS, unwrap } from '../parsing/command-unwrap.js';
 import { commandNames, segmentsRunning } from '../parsing/segment-index.js';
+import { powershellLine } from '../parsing/windows-commands.js';
 import { builtInRule } from './built-in-rule.js';
 
 /** Rules about the shell line itself: what cannot be parsed, code that cannot be read, shells handed to a network peer. */
@@ -14,6 +15,14 @@ export const unparseableCommandRule = builtInRule({
   reads: 'action',
   check({ action }) {
     if (action.syntaxError === undefined) return null;
+    if (powershellLine(action)) {
+      return {
+        verdict: 'allow',
+        score: 0.1,
+        factors: [],
+        reason: `This line is PowerShell (bash cannot parse it: ${action.syntaxError}); Warden read its commands as PowerShell splits them.`,
+      };
+    }
     // Bash reads a one-line command whole and runs none of it when it does not parse; a script runs line by line.
     const multiLine = /\n\s*\S/.test((action.command ?? '').trim());
     return {
