@@ -9,11 +9,13 @@ import { FORMATS, readRecording } from '../src/replay/read-recording.js';
  * The real recordings of other agents: public files nobody here wrote, kept out of the repository, in a
  * folder per agent (agents/codex/, agents/gemini-cli/, …) of ../shared/corpus or of a folder named in
  * WARDEN_CORPUS_DIRS (or such a folder itself). Every one is read, its format told from its content, into
- * actions, and every action the labels name (the DEV labels and the held-out ones) is one the reader
+ * actions, and every action the labels name (the DEV labels and both held-out sets) is one the reader
  * produces. These tests only read the recordings: the held-out ones are judged only when they are measured.
  */
 const DEV_LABELS = join(WORKSPACE_ROOT, 'test/corpus/real-sessions.labels.yaml');
 const HELDOUT_LABELS = join(WORKSPACE_ROOT, 'test/corpus/heldout-sessions.labels.yaml');
+/** The second held-out set, found and labelled blind on 2026-11-30. */
+const FRESH_LABELS = ['fresh-claude', 'fresh-agents'].map((name) => join(WORKSPACE_ROOT, `test/corpus/${name}.labels.yaml`));
 
 /** Recordings that genuinely hold no tool call (a chat only), as their sources say. */
 const CHAT_ONLY = new Set(['leash-1.jsonl']);
@@ -27,16 +29,17 @@ const recordings = recordingsIn(roots);
 describe('the labels of the real recordings of other agents', () => {
   it('label each session once, the held-out ones apart from the tuned ones', () => {
     const dev = loadLabels(DEV_LABELS);
-    const heldOut = loadLabels(HELDOUT_LABELS);
-    expect(Object.keys(heldOut.sessions).length).toBeGreaterThan(0);
-    expect(Object.keys(heldOut.sessions).filter((name) => dev.sessions[name])).toEqual([]);
-    expect(() => mergeLabels([dev, heldOut])).not.toThrow();
+    const heldOut = [HELDOUT_LABELS, ...FRESH_LABELS].map(loadLabels);
+    for (const set of heldOut) expect(Object.keys(set.sessions).length).toBeGreaterThan(0);
+    const names = [dev, ...heldOut].flatMap((set) => Object.keys(set.sessions));
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+    expect(() => mergeLabels([dev, ...heldOut])).not.toThrow();
   });
 });
 
 if (recordings.length) {
   describe(`the real recordings of other agents (${roots.join(', ')})`, () => {
-    const labels = mergeLabels([loadLabels(DEV_LABELS), loadLabels(HELDOUT_LABELS)]);
+    const labels = mergeLabels([DEV_LABELS, HELDOUT_LABELS, ...FRESH_LABELS].map(loadLabels));
 
     it.each(recordings.map((file) => [basename(file), file]))('reads %s into actions', (name, file) => {
       const session = readRecording(file);
