@@ -70,6 +70,18 @@ describe('goal_drift', () => {
     }
     expect(s.of('goal_drift')).toEqual([]);
   });
+
+  it('without a known working directory, takes relative changes for the project where the goal says to work', () => {
+    // A Gemini CLI stream names no working directory; the prompt names the project root and a skill file to follow.
+    const goal = 'Write React code for the design. Project root: /figma/run-7. Read and follow /figma/run-7/.gemini/skills/figma-to-code/SKILL.md';
+    const s = SessionDriver.with({}, { context: { goal }, phase: 'implementation' });
+    for (const f of ['src/index.css', 'src/components/ui/Card.tsx', 'src/pages/Products.tsx', 'src/App.tsx', 'ground_truth/manifest.json']) s.edit(f);
+    expect(s.of('goal_drift')).toEqual([]);
+    // Where the goal names no place to work, the same changes are judged against the file it names.
+    const unplaced = SessionDriver.with({}, { context: { goal: 'Write React code for the design. Read and follow .gemini/skills/figma-to-code/SKILL.md' }, phase: 'implementation' });
+    for (const f of ['src/index.css', 'src/components/ui/Card.tsx', 'src/pages/Products.tsx', 'src/App.tsx']) unplaced.edit(f);
+    expect(unplaced.last('goal_drift')?.severity).toBe('medium');
+  });
 });
 
 describe('resource_spiral', () => {

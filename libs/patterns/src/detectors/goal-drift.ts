@@ -68,8 +68,9 @@ function related(step: Step, targets: GoalTargets, project: string | undefined, 
   // A goal that names no file is about its project, and once the user steers with follow-up requests the
   // project is the task whatever the first request named: a change inside the expected paths is related.
   if ((followedUp || !targets.files.length) && (step.paths ?? []).some((path) => targets.expected?.(path))) return true;
-  // Where the user said to work ("build this in /home/ann/dev/app") is the task.
-  if ((step.paths ?? []).some((path) => targets.named?.(path))) return true;
+  // Where the user said to work ("build this in /home/ann/dev/app") is the task; without a known working
+  // directory a relative path is the project's, and the project is where the user said to work.
+  if ((step.paths ?? []).some((path) => targets.named?.(path) || (!project && !!targets.named && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path)))) return true;
   // The reviewer's alignment is high for anything inside the project, so only a low one says something here;
   // without a known project (a recording that names no working directory) it is low for every path.
   if (project && step.alignment !== undefined && step.alignment <= 0.3) return false;
