@@ -250,7 +250,7 @@ function readStream(records: Obj[], skipped: SkippedLine[]): RecordedSession {
         if (stats) {
           const cached = Number(stats['cached'] ?? 0);
           const prompt = typeof stats['input'] === 'number' ? stats['input'] : Math.max(0, Number(stats['input_tokens'] ?? 0) - cached);
-          session.usage({ prompt, completion: Number(stats['output_tokens'] ?? 0), ...(cached ? { cache_read: cached } : {}) }, model, 'last');
+          session.usage({ prompt, completion: Number(stats['output_tokens'] ?? 0), ...(cached ? { cache_read: cached } : {}) }, model, 'run');
         }
         break;
       }

@@ -84,6 +84,17 @@ const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => {
   return { prompt: a.prompt + b.prompt, completion: a.completion + b.completion, ...(cacheRead ? { cache_read: cacheRead } : {}), ...(cacheWrite ? { cache_write: cacheWrite } : {}) };
 };
 
+/** The i-th of n shares of a usage, in whole tokens; the last share takes what the division leaves. */
+const shareOf = (tokens: TokenUsage, i: number, n: number): TokenUsage => {
+  const part = (total: number) => (i === n - 1 ? total - Math.floor(total / n) * (n - 1) : Math.floor(total / n));
+  return {
+    prompt: part(tokens.prompt),
+    completion: part(tokens.completion),
+    ...(tokens.cache_read ? { cache_read: part(tokens.cache_read) } : {}),
+    ...(tokens.cache_write ? { cache_write: part(tokens.cache_write) } : {}),
+  };
+};
+
 interface Usage {
   tokens: TokenUsage;
   model?: string;
@@ -155,19 +166,23 @@ export class SessionBuilder {
 
   /**
    * A model call's token usage: it goes with the first action added since the previous usage (the call
-   * that proposed it), with the last when the usage is a run's total reported at its end, or with the next
-   * action added when the recording reports usage before the actions. A call that proposed no action (a
-   * text reply) goes with the next action, so that the session's spending adds up.
+   * that proposed it), or with the next action added when the recording reports usage before the actions.
+   * A run's total reported at its end (`run`) is shared out over the run's actions: it was spent over the
+   * run, not in its last minute. A call that proposed no action (a text reply) goes with the next action,
+   * so that the session's spending adds up.
    */
-  usage(tokens: TokenUsage, model?: string, place: 'first' | 'last' | 'next' = 'first'): void {
+  usage(tokens: TokenUsage, model?: string, place: 'first' | 'run' | 'next' = 'first'): void {
     const usage: Usage = { tokens, ...(model ? { model } : {}) };
-    const action = place === 'first' ? this.sinceUsage[0] : place === 'last' ? this.sinceUsage.at(-1) : undefined;
-    if (!action) {
+    const actions = place === 'first' ? this.sinceUsage.slice(0, 1) : place === 'run' ? this.sinceUsage : [];
+    if (!actions.length) {
       this.upcoming = this.upcoming ? merge(this.upcoming, usage) : usage;
       return;
     }
-    const before = this.usageOf.get(action);
-    this.usageOf.set(action, before ? merge(before, usage) : usage);
+    actions.forEach((action, i) => {
+      const share: Usage = { tokens: shareOf(tokens, i, actions.length), ...(model ? { model } : {}) };
+      const before = this.usageOf.get(action);
+      this.usageOf.set(action, before ? merge(before, share) : share);
+    });
     this.sinceUsage = [];
   }
 
