@@ -10,6 +10,7 @@ export {
   homeOf,
   inTempDirectory,
   isHomeRoot,
+  isRelativePath,
   isStreamPath,
   isTempPath,
   isUnder,

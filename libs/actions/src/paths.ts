@@ -210,7 +210,11 @@ export function mountedHome(cwd: string | undefined): { prefix: string; alias: s
  */
 export function throughMount(path: string, cwd: string | undefined): string {
   const mount = mountedHome(cwd);
-  return mount && isUnder(path, mount.alias) ? `${mount.prefix}${path}` : path;
+  return mount ? pathOnMount(path, mount) : path;
+}
+
+function pathOnMount(path: string, mount: { prefix: string; alias: string }): string {
+  return isUnder(path, mount.alias) ? `${mount.prefix}${path}` : path;
 }
 
 /**
@@ -220,7 +224,16 @@ export function throughMount(path: string, cwd: string | undefined): string {
 export function orThroughMount(matches: (path: string) => boolean, cwd: string | undefined): (path: string) => boolean {
   const mount = mountedHome(cwd);
   if (!mount) return matches;
-  return (path) => matches(path) || (isUnder(path, mount.alias) && matches(`${mount.prefix}${path}`));
+  return (path) => {
+    if (matches(path)) return true;
+    const mapped = pathOnMount(path, mount);
+    return mapped !== path && matches(mapped);
+  };
+}
+
+/** A path that says nothing of where it lies (`src/app.ts`): not absolute, not under `~`, no drive letter. */
+export function isRelativePath(path: string): boolean {
+  return !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path);
 }
 
 /** The last segment of a canonical path. */

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { join } from 'node:path';
+import { appManifest } from './node-options.js';
 
 /**
  * What an app's process is to the agents: `decision` when an agent waits for it (the reviewer, the gate,
@@ -13,8 +12,8 @@ export type CpuPriority = 'decision' | 'background';
 export const BACKGROUND_NICENESS = 19;
 
 export function cpuPriorityOf(root: string, app: string): CpuPriority {
-  const file = join(root, 'apps', app, 'package.json');
-  const { cpuPriority } = JSON.parse(readFileSync(file, 'utf8')) as { cpuPriority?: unknown };
+  const { file, manifest } = appManifest(root, app);
+  const cpuPriority = manifest['cpuPriority'];
   if (cpuPriority === undefined || cpuPriority === 'decision') return 'decision';
   if (cpuPriority === 'background') return 'background';
   throw new Error(`${file}: "cpuPriority" holds ${JSON.stringify(cpuPriority)}: it is "decision" or "background"`);

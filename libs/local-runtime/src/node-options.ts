@@ -12,15 +12,20 @@ export class NodeOptionsError extends Error {
   }
 }
 
+/** `apps/<app>/package.json`, where an app declares how it is run (its Node options, its CPU priority). */
+export function appManifest(root: string, app: string): { file: string; manifest: Record<string, unknown> } {
+  const file = join(root, 'apps', app, 'package.json');
+  return { file, manifest: JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> };
+}
+
 /**
  * The Node runtime options an app is started with, wherever it runs (`warden up`, the benchmark, the
  * container image): the `nodeOptions` list of `apps/<app>/package.json`, empty when it has none. One
  * place, so that what the benchmark measures is how the service runs.
  */
 export function nodeOptionsOf(root: string, app: string): string[] {
-  const file = join(root, 'apps', app, 'package.json');
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { nodeOptions?: unknown };
-  const options = manifest.nodeOptions;
+  const { file, manifest } = appManifest(root, app);
+  const options = manifest['nodeOptions'];
   if (options === undefined) return [];
   if (!Array.isArray(options)) throw new NodeOptionsError(file, 'must be a list of options, e.g. ["--max-semi-space-size=32"]');
   for (const option of options) {

@@ -1,4 +1,4 @@
-import { homeOf, isHomeRoot, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
+import { homeOf, isHomeRoot, isRelativePath, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -450,7 +450,7 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
     const around = (path: string) => !!project && path !== '/' && path !== '~' && !(home && isUnder(home, path)) && isUnder(project, path);
     // Without a known working directory a relative path is the project's (Aider's edits, for one, name files
     // of the repository it runs in): only an absolute or home path can lie elsewhere.
-    const relativeInside = (path: string) => !context.cwd && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path);
+    const relativeInside = (path: string) => !context.cwd && isRelativePath(path);
     // The project reached by its home's own path while the session records the mount it lies on.
     scope = { key, ...(inside ? { match: orThroughMount((path: string) => inside(path) || around(path) || relativeInside(path), project) } : {}) };
     if (scopes.size >= MAX_SCOPES) scopes.clear();

@@ -1,7 +1,7 @@
 import type { Step } from '../action-step.js';
 import { severityFor } from '../detector-settings.js';
 import { commandPaths } from '../action-step.js';
-import { baseName, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from '@warden/actions';
+import { baseName, isRelativePath, pathMatcher, pathsNamedIn, resolvePath, type PathMatcher } from '@warden/actions';
 import { compiledMatcher } from '../settings-globs.js';
 import { wordsOf } from '@warden/project-knowledge';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
@@ -70,7 +70,7 @@ function related(step: Step, targets: GoalTargets, project: string | undefined, 
   if ((followedUp || !targets.files.length) && (step.paths ?? []).some((path) => targets.expected?.(path))) return true;
   // Where the user said to work ("build this in /home/ann/dev/app") is the task; without a known working
   // directory a relative path is the project's, and the project is where the user said to work.
-  if ((step.paths ?? []).some((path) => targets.named?.(path) || (!project && !!targets.named && !/^(?:[/~]|[a-zA-Z]:[\\/])/.test(path)))) return true;
+  if ((step.paths ?? []).some((path) => targets.named?.(path) || (!project && !!targets.named && isRelativePath(path)))) return true;
   // The reviewer's alignment is high for anything inside the project, so only a low one says something here;
   // without a known project (a recording that names no working directory) it is low for every path.
   if (project && step.alignment !== undefined && step.alignment <= 0.3) return false;
