@@ -23,6 +23,7 @@ import {
   STREAM_NOT_FOUND,
   TransientError,
   consumerDrift,
+  whileJetStreamSettles,
   type BusConnection,
   type ConsumerSpec,
   type MessagePublisher,
@@ -152,7 +153,13 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   private async start(): Promise<void> {
     const specs = this.specs();
-    await this.verifyTopology(specs);
+    // A cluster whose every server just restarted answers "temporarily unavailable" until it has elected
+    // its leaders: a service started then waits for it rather than exiting.
+    const settling = {
+      onWait: (error: unknown, attempt: number, delayMs: number) =>
+        this.log.warn({ attempt, delayMs, err: (error as Error).message }, 'JetStream is not available yet: waiting for it'),
+    };
+    await whileJetStreamSettles(() => this.verifyTopology(specs), settling);
     this.watchDrift(specs);
     const partitioned = specs.some((s) => s.partition !== null);
     if (partitioned && this.options.verifyPartitionMapping) {
@@ -165,7 +172,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     this.running = true;
     void this.reopenAfterReconnects();
     if (partitioned) {
-      const kv = await new Kvm(this.bus.nc).open(PARTITION_BUCKET);
+      const kv = await whileJetStreamSettles(() => new Kvm(this.bus.nc).open(PARTITION_BUCKET), settling);
       this.coordinator = new PartitionCoordinator({
         group: this.options.service,
         replicaId: this.options.replicaId,

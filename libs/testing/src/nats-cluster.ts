@@ -114,10 +114,14 @@ export class TestNatsCluster {
     await Promise.all(this.members.map((m) => m.stop()));
   }
 
-  /** Starts every member on its store again (together: each waits for its peers) and waits for a meta leader. */
+  /**
+   * Starts every member on its store again (together: each waits for its peers) and waits for a meta leader.
+   * Three members that all come back from their stores can take longer than 30 s to agree on one (seen on
+   * CI machines), so this waits up to 2 minutes.
+   */
   async startAll(): Promise<void> {
     await Promise.all(this.members.map((m) => m.start()));
-    await this.waitForMetaLeader();
+    await this.waitForMetaLeader(120_000);
   }
 
   async stop(): Promise<void> {
@@ -131,12 +135,15 @@ export class TestNatsCluster {
     return this.members[index]!;
   }
 
-  private waitForMetaLeader(): Promise<unknown> {
-    return eventually('a JetStream meta leader', () =>
-      this.withManager(async (jsm) => {
-        await jsm.getAccountInfo();
-        return true;
-      }).catch(() => false),
+  private waitForMetaLeader(timeoutMs?: number): Promise<unknown> {
+    return eventually(
+      'a JetStream meta leader',
+      () =>
+        this.withManager(async (jsm) => {
+          await jsm.getAccountInfo();
+          return true;
+        }).catch(() => false),
+      timeoutMs === undefined ? {} : { timeoutMs },
     );
   }
 
