@@ -1,3 +1,4 @@
+import { ownEntry } from '../own-entry.js';
 import { basename, type ShellSegment } from './shell-command.js';
 
 /**
@@ -129,9 +130,37 @@ export function isRecursiveChmod(segment: ShellSegment): boolean {
 /** `git push --force` (or -f, +refspec); `--force-with-lease` counts as the safer variant. */
 export function forcePush(segment: ShellSegment): 'force' | 'lease' | null {
   if (commandName(segment) !== 'git' || !segment.argv.includes('push')) return null;
-  if (segment.argv.some((a) => a.startsWith('--force-with-lease') || a === '--force-if-includes')) return 'lease';
-  if (segment.argv.some((a) => a === '-f' || a === '--force' || /^--force=(?!false$|0$|no$)/.test(a) || /^\+[\w/]/.test(a) || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a))) return 'force';
+  const { argv } = segment;
+  // --force beside a lease disables the lease's check; a `+branch` refspec is forced unless a bare lease covers every ref.
+  if (argv.some((a) => a === '-f' || a === '--force' || /^--force=(?!false$|0$|no$)/.test(a) || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a))) return 'force';
+  const refspecForced = argv.some((a) => /^\+[\w/]/.test(a));
+  if (refspecForced && !argv.includes('--force-with-lease')) return 'force';
+  if (argv.some((a) => a.startsWith('--force-with-lease') || a === '--force-if-includes')) return 'lease';
   return null;
+}
+
+/**
+ * Global options of cloud and cluster command lines whose value is the next word (`az --subscription prod`,
+ * `kubectl -n delete get pods`): the value is not an operation word.
+ */
+const VALUED_LONG_OPTION = /^--(?:profile|region|output|query|endpoint-url|project|format|account|configuration|zone|filter|subscription|resource-group|namespace|context|cluster|kubeconfig|selector|user|location|impersonate-service-account|billing-project|verbosity|kube-context|tenant)$/;
+const VALUED_SHORT_OPTION: Readonly<Record<string, RegExp>> = {
+  kubectl: /^-[nol]$/,
+  oc: /^-[nol]$/,
+  helm: /^-n$/,
+  az: /^-[ogn]$/,
+};
+
+/** The words of a command line that are not options nor an option's value: where its operation is named. */
+export function operationWords(cmd: string, args: readonly string[]): string[] {
+  const short = ownEntry(VALUED_SHORT_OPTION, cmd);
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('-')) words.push(a);
+    else if (VALUED_LONG_OPTION.test(a) || short?.test(a)) i++;
+  }
+  return words;
 }
 
 /** Branches whose history others build on: a forced push there needs a person. */

@@ -1,5 +1,5 @@
 import { remoteCommand } from '@warden/actions';
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, operationWords } from '../parsing/command-facts.js';
 import { describesOnly } from '../parsing/parsed-action.js';
 import { namesIn, segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
@@ -87,7 +87,7 @@ const PACKS: Pack[] = [
       rclone: { depth: 1, syncs: /^sync$/, extra: /^(?:deletefile|rmdir|rmdirs|cleanup)$/ },
       mc: { depth: 3, extra: /^(?:rb)$/ },
       restic: { depth: 2, extra: /^(?:forget|prune)$/ },
-      borg: { depth: 2 },
+      borg: { depth: 2, extra: /^(?:rdelete|repo-delete)$/ },
       velero: { depth: 2 },
       b2: { depth: 2 },
       algolia: { depth: 2 },
@@ -104,7 +104,7 @@ const PACKS: Pack[] = [
     tools: {
       kubectl: { depth: 3, extra: /^(?:drain|cordon|replace)$/ },
       oc: { depth: 3 },
-      helm: { depth: 3, extra: /^(?:rollback)$/ },
+      helm: { depth: 3, extra: /^(?:rollback|un)$/ },
       minikube: { depth: 1, harmless: /./ },
       kind: { depth: 2, harmless: /./ },
       docker: { depth: 2, harmless: /^(?:rm|rmi|prune|kill|stop|remove)$/ },
@@ -197,7 +197,7 @@ function destructiveOperation(pack: Pack, segment: ShellSegment): Operation | nu
   if (!tool || describesOnly(segment)) return null;
   const args = segment.argv.slice(1);
   if (pack.pack === 'infrastructure' && unattendedApply(cmd, args)) return { shown: `${cmd} ${args.filter((a) => !a.startsWith('-'))[0] ?? ''} ${args.filter((a) => a.startsWith('-')).join(' ')}`.trim(), disrupts: false };
-  const words = args.filter((a) => !a.startsWith('-') || tool.depth === 0);
+  const words = tool.depth === 0 ? args : operationWords(cmd, args);
   const operation = tool.depth === 0 ? args : words.slice(0, tool.depth);
   for (const word of operation) {
     const parts = word.toLowerCase().split(/[:_]/);

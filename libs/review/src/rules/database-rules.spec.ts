@@ -54,3 +54,13 @@ describe('database_destruction', () => {
     expect(databaseDestructionRule.evaluate(context(tool, input))).toBeNull();
   });
 });
+
+describe('database_destruction and read-only clients', () => {
+  it.each(["sqlite3 -readonly app.db 'DROP TABLE users'", "duckdb -readonly warehouse.duckdb 'DELETE FROM events'", "sqlite3 -safe app.db 'DROP TABLE users'"])('leaves %s alone: the client refuses to change the database', (command) => {
+    expect(databaseDestructionRule.evaluate(bash(command))).toBeNull();
+  });
+
+  it('still stops the same statement without the option', () => {
+    expect(databaseDestructionRule.evaluate(bash("sqlite3 app.db 'DROP TABLE users'"))?.verdict).toBe('require_approval');
+  });
+});

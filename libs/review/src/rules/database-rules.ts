@@ -17,6 +17,8 @@ const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 const RESETTERS = new Set([...RUNNERS, 'dropdb', 'mysqladmin', 'prisma', 'rails', 'rake', 'django-admin']);
 const QUERY_FIELDS = ['query', 'sql', 'statement', 'command'] as const;
 /** Options by which cloud and data CLIs take the statement they run (`aws athena start-query-execution --query-string`, `gcloud spanner databases execute-sql --sql`). */
+/** Options that open a database read-only, so no statement can change it. */
+const READ_ONLY_CLIENT = /(?:^|\s)-(?:readonly|safe)(?:\s|$)|(?:^|\s)--read-only(?:\s|$)/;
 const QUERY_OPTION = /^--(?:query(?:-string)?|sql|statement|execute)(?:=|$)/;
 
 /** A destructive statement given to any program as its query option's value (`--sql 'DROP TABLE t'`, `--query-string=…`), or to `bq query`. */
@@ -69,7 +71,8 @@ function destruction(action: ParsedAction): string | null {
       if (reset) return reset;
     }
     // The statement may sit in an argument, a here-document or a pipe into the client: look at the whole line.
-    const client = positionsRunning(action.segments, DATABASE_CLIENTS)[0];
+    // `sqlite3 -readonly`, `duckdb -readonly`, `-safe`: the client itself refuses to change the database.
+    const client = positionsRunning(action.segments, DATABASE_CLIENTS).find((i) => !READ_ONLY_CLIENT.test(action.segments[i]!.argv.slice(1).join(' ')));
     const statement = client !== undefined ? destructiveStatement(action.command) : null;
     if (statement) return `${statement} through ${names[client!]}`;
     // Other programs run a statement only when it is given as their query.

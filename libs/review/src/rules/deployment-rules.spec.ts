@@ -64,3 +64,13 @@ describe('production_deploy', () => {
     expect(productionDeployRule.evaluate({ action, session, limits: { maxFileOperations: 500 }, inScope: () => true })).toBeNull();
   });
 });
+
+describe('production_deploy reads what is deployed, not option values', () => {
+  it.each(['kubectl -n delete get pods', 'kubectl --context apply get deployments', 'helm install web ./chart -n prod --dry-run'])('finds no deployment in %s', (command) => {
+    expect(verdictOf(command)).toBeNull();
+  });
+
+  it('still finds one after a valued option', () => {
+    expect(verdictOf('kubectl -n web delete namespace web')).toBe('require_approval');
+  });
+});

@@ -1,4 +1,5 @@
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, operationWords } from '../parsing/command-facts.js';
+import { describesOnly } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
@@ -25,9 +26,13 @@ const DEPLOYERS = new Set([
 ]);
 
 function deploymentIn(segment: ShellSegment): Deployment | null {
+  // `helm install … --dry-run`, `--help`: nothing is deployed.
+  if (describesOnly(segment)) return null;
   const cmd = commandName(segment);
   const args = segment.argv.slice(1);
-  const has = (word: string) => args.includes(word);
+  const words = operationWords(cmd, args);
+  // Operation words from the words that are no option's value; options themselves from every argument.
+  const has = (word: string) => (word.startsWith('-') ? args : words).includes(word);
   switch (cmd) {
     case 'kubectl':
     case 'oc': {

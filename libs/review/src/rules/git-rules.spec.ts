@@ -147,3 +147,35 @@ describe('history_destruction', () => {
     },
   );
 });
+
+describe('history_destruction: what git reads as written', () => {
+  it.each([
+    // git accepts an unambiguous prefix of a long option.
+    'git reset --ha HEAD~2',
+    'git gc --pru=now',
+    'git prune',
+    'git prune --expire=all',
+    'git -c gc.pruneExpire=now gc',
+    'git -c clean.requireForce=off clean -d',
+    "git -c alias.undo='reset --hard' undo",
+    'git push --mirror git@github.com:org/repo.git',
+    // git's own store, changed by hand.
+    'rm -rf .git/refs',
+    'rm -f .git/packed-refs',
+    'rm -rf mirror.git/objects',
+    'printf broken > .git/objects/ab/cdef',
+  ])('asks for approval for %s', (command) => {
+    expect(historyDestructionRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval' });
+  });
+
+  it.each(['git prune --dry-run', 'git prune -n', 'git gc --prune=2.weeks.ago', 'git -c clean.requireForce=true clean', 'git push --mirror --dry-run origin', 'rm -f .git/index.lock', 'rm -rf .git/hooks/pre-commit.sample', "git -c alias.st='status -sb' st"])(
+    'leaves %s alone',
+    (command) => {
+      expect(historyDestructionRule.evaluate(bash(command))).toBeNull();
+    },
+  );
+
+  it.each(['git push --force-with-lease --force origin feature', 'git push --force-with-lease=other origin +feature'])('reads %s as a forced push, whatever lease is beside it', (command) => {
+    expect(forcePushRule.evaluate(bash(command))).not.toBeNull();
+  });
+});

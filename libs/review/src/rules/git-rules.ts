@@ -1,10 +1,11 @@
 import { forcePush, forcePushToSharedBranch, pushedBranches } from '../parsing/command-facts.js';
+import { shellDeletions } from '../parsing/deletions.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
-import { gitSubcommandIndex, gitCall, hookBypasses } from './git-command.js';
+import { gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -144,15 +145,36 @@ function deletedRemoteBranch(args: readonly string[]): string | null {
   return args.filter((a) => !a.startsWith('-')).slice(1).join(', ') || 'a branch';
 }
 
+/** Expiry values that mean "now": nothing unreachable is kept. */
+const PRUNE_NOW = /^(?:now|all|0|0\.\w+\.ago)$/i;
+
 const DISCARDS: Omit<Finding, 'reason' | 'alternative'> = { verdict: 'require_approval', score: 0.8, factors: ['discards_work', 'irreversible'] };
 const NOTE: Omit<Finding, 'reason' | 'alternative'> = { verdict: 'warn', score: 0.6, factors: ['discards_work'] };
 
+/** git's own store of a repository: its objects, refs, reflogs and worktrees (`.git/objects`, `backup.git/refs`). */
+const GIT_STORE = /(?:^|\/)[^/]*\.git\/(?:objects|refs|logs|packed-refs|worktrees|shallow)(?:\/|$)|(?:^|\/)\.git\/?$/;
+
+/** A deletion or an overwrite inside git's store: commits and branches lost with no git command to undo it. */
+function storeDamage(action: ParsedAction): Finding | null {
+  const deleted = shellDeletions(action).find((d) => GIT_STORE.test(d.target));
+  const written = deleted ? undefined : action.segments.flatMap((s) => s.redirects).find((r) => /^>{1,2}$|^>\|$/.test(r.operator) && GIT_STORE.test(r.target));
+  const path = deleted?.target ?? written?.target;
+  if (path === undefined) return null;
+  return {
+    ...DISCARDS,
+    factors: ['history_rewrite', 'irreversible'],
+    reason: `This ${deleted ? 'deletes' : 'overwrites'} ${path}, part of git's own store of commits, branches and their history; what is lost there cannot be recovered with git. A person must approve it.`,
+    alternative: 'Use git commands to change the repository (git branch -d, git gc); to start over, clone the repository again into a new folder.',
+  };
+}
+
 function historyFinding(action: ParsedAction): Finding | null {
-  let strongest: Finding | null = null;
+  let strongest: Finding | null = storeDamage(action);
+  if (strongest) return strongest;
   for (const segment of segmentsRunning(action.segments, GIT)) {
     const call = gitCall(segment);
     if (!call) continue;
-    const finding = gitDestruction(call.sub, call.args);
+    const finding = gitDestruction(call.sub, call.args, call.config);
     if (finding && (!strongest || (finding.verdict === 'require_approval' && strongest.verdict === 'warn'))) strongest = finding;
   }
   return strongest;
@@ -195,12 +217,15 @@ function readOptions(args: readonly string[]): { letters: Set<string>; long: Set
   return { letters, long, operands, dashes };
 }
 
-function gitDestruction(sub: string, args: readonly string[]): Finding | null {
+function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMap<string, string>): Finding | null {
   const options = readOptions(args);
   const short = (letter: string, longName?: string) => options.letters.has(letter) || (longName !== undefined && options.long.has(longName));
   const operands = options.operands;
   switch (sub) {
     case 'push': {
+      if (options.long.has('--mirror') && !options.long.has('--dry-run') && !short('n')) {
+        return { verdict: 'require_approval', score: 0.8, factors: ['remote_branch_deletion', 'history_rewrite', 'irreversible'], reason: 'git push --mirror makes the remote an exact copy of this clone: every branch and tag the remote has and this clone lacks is deleted there, and every other one is overwritten, for everyone who uses it. A person must approve it.', alternative: 'Push the branches you mean to, by name.' };
+      }
       const deleted = deletedRemoteBranch(args);
       return deleted === null
         ? null
@@ -220,7 +245,8 @@ function gitDestruction(sub: string, args: readonly string[]): Finding | null {
       };
     }
     case 'clean':
-      if (!short('f', '--force') || short('n', '--dry-run')) return null;
+      // With clean.requireForce off, git clean deletes without -f.
+      if ((!short('f', '--force') && !gitFalse(config.get('clean.requireforce'))) || short('n', '--dry-run')) return null;
       return {
         ...DISCARDS,
         reason: `git clean -f deletes untracked files${short('x') || short('X') ? ', and with -x also ignored ones such as .env files and local configuration' : ''}; they are not in git and cannot be recovered. A person must approve it.`,
@@ -263,8 +289,17 @@ function gitDestruction(sub: string, args: readonly string[]): Finding | null {
     case 'reflog':
       if (operands[0] === 'expire' || operands[0] === 'delete') return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: `git reflog ${operands[0]} deletes the record that lets lost commits be recovered. A person must approve it.` };
       return null;
+    case 'prune':
+      if (short('n', '--dry-run')) return null;
+      {
+        const expire = args.find((a) => a.startsWith('--expire'));
+        const value = expire?.includes('=') ? expire.slice(expire.indexOf('=') + 1) : expire ? args[args.indexOf(expire) + 1] : undefined;
+        // Without --expire, git prune deletes every unreachable object whatever its age.
+        if (value !== undefined && !PRUNE_NOW.test(value)) return null;
+      }
+      return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: 'git prune deletes unreachable objects at once, including commits only the reflog or a lost branch still remembers. A person must approve it.', alternative: 'Leave pruning to git gc, which keeps unreachable objects for two weeks.' };
     case 'gc':
-      if (args.some((a) => /^--prune=(?:now|all)$/.test(a))) return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: 'git gc --prune=now deletes unreachable commits at once, including work only the reflog still remembers. A person must approve it.', alternative: 'Run git gc without --prune=now: unreachable commits are kept for two weeks.' };
+      if (args.some((a) => a.startsWith('--prune=') && PRUNE_NOW.test(a.slice('--prune='.length))) || PRUNE_NOW.test(config.get('gc.pruneexpire') ?? '-')) return { ...DISCARDS, factors: ['history_rewrite', 'irreversible'], reason: 'git gc --prune=now deletes unreachable commits at once, including work only the reflog still remembers. A person must approve it.', alternative: 'Run git gc without --prune=now: unreachable commits are kept for two weeks.' };
       return null;
     case 'update-ref':
       return args.includes('-d') ? { ...NOTE, reason: `git update-ref -d deletes the ref ${operands[0] ?? ''} without any check.`.replace('  ', ' ') } : null;
@@ -275,7 +310,7 @@ function gitDestruction(sub: string, args: readonly string[]): Finding | null {
 
 export const historyDestructionRule = builtInRule({
   name: 'history_destruction',
-  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, deleting a remote branch) needs approval; dropping one stash, branch -D and restoring named files warn.',
+  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D and restoring named files warn.',
   reads: 'action',
   check: ({ action }) => historyFinding(action),
 });

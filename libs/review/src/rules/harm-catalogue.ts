@@ -53,7 +53,7 @@ const SERVED_SHELL = /(?:exec|system):["']?(?:[^\s,"':!]*\/)?(?:(?:ba|z|da|k|c|t
 
 const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
 /** A credential file or directory named in an argument (POSIX or Windows spelling). */
-export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
+export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
 /** Key material searched for across the machine. */
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
@@ -84,11 +84,14 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'wbadmin', /\bdelete\b/i, "deletes Windows' backups", 'block'),
   e('data_destruction', 'remove-item ri rd rmdir del erase', /(?=.*(?:^|\s)(?:-r|-recurse|\/s)\b)/i, 'deletes a directory tree of the system or a home directory', 'block'),
   e('data_destruction', 'reg', /^delete\s/i, 'deletes registry keys'),
-  e('data_destruction', 'lvremove vgremove pvremove lvreduce', /(?:^|\s)(?!-)[^\s$"']/, 'deletes logical volumes with their data', undefined, /(?:^|\s)(?:-h|--help|--longhelp|-t|--test|--reportformat)(?:\s|=|$)/),
+  e('data_destruction', 'lvremove vgremove pvremove lvreduce', /(?:^|\s)(?!-)[^\s$"']/, 'deletes logical volumes with their data', undefined, /(?:^|\s)(?:-h|--help|--longhelp|-t|--test)(?:\s|=|$)/),
   e('data_destruction', 'lvm', /^\s*(?:lvremove|vgremove|pvremove|lvreduce)\b/i, 'deletes logical volumes with their data'),
   e('data_destruction', 'zfs zpool', /^\s*(?:destroy|labelclear)\b|^\s*rollback\s+-r/i, 'destroys ZFS datasets, snapshots or pools', 'block'),
   e('data_destruction', 'btrfs', /\bsubvolume\s+delete\b/i, 'deletes a btrfs subvolume'),
   e('data_destruction', 'mdadm', /--zero-superblock|--remove|--fail/i, 'takes a disk out of a RAID array'),
+  e('data_destruction', 'chown chmod chgrp', /(?=.*(?:^|\s)(?:-[a-zA-Z]*R[a-zA-Z]*|--recursive)(?:\s|$))(?=.*(?:^|\s)\/\*?(?:\s|$))/, 'changes the owner or permissions of every file of the system (it stops working)', 'block', /(?:^|\s)(?:--help|--version)(?:\s|$)/),
+  e('data_destruction', 'dd', /\bof=\/dev\/(?:mem|kmem|port|sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|disk\d|rdisk\d|mmcblk\d)/i, "overwrites a disk or the machine's memory", 'block'),
+  e('data_destruction', 'gitlab-rails rails', /^\s*(?:r|runner)\b.*(?:^|[^\w.)])[A-Z]\w*(?:::[A-Z]\w*)*(?:\.(?:all|unscoped))?\.(?:destroy_all|delete_all)\b/, 'deletes every record of a model from the database'),
   e('data_destruction', 'security', /^\s*delete-(?:keychain|certificate|identity|generic-password|internet-password)\b/i, 'deletes keychains or stored credentials'),
   e('data_destruction', 'drop', /^\s*(?:database|schema|table|keyspace|index)\b/i, 'drops a database object with its data'),
   e('data_destruction', 'truncate', /^\s*table\b|^\s*(?!-)\w+;?\s*$/i, 'empties a table', undefined, /(?:^|\s)-/),
@@ -149,6 +152,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('privilege_escalation', 'su', /^(?!.*(?:^|\s)-c\b)/, 'opens a shell as another user (root by default)', undefined, HELP),
   e('privilege_escalation', 'sudo doas', /(?:^|\s)(?:-i|-s|--login|--shell|su|bash|sh|zsh|fish|dash)(?:\s|$)/, 'opens a root shell'),
   e('privilege_escalation', 'start-process', /-verb\s+["']?runas/i, 'starts a program as administrator'),
+  e('privilege_escalation', 'passwd', /(?:^|\s)root(?:\s|$)/i, "changes the administrator's password"),
   e('privilege_escalation', 'usermod gpasswd adduser', /\b(?:sudo|wheel|admin|root|docker)\b/i, 'gives a user administrator rights'),
   e('privilege_escalation', 'dseditgroup dscl', /\badmin\b.*(?:-a\b|-append|edit)|(?:-append|-a\b).*\badmin\b/i, 'gives a user administrator rights'),
   e('privilege_escalation', 'add-localgroupmember', /administrators/i, 'gives a user administrator rights'),
@@ -166,6 +170,11 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'ssh', /(?:^|\s)-R\s*\S/, 'opens a port on another machine into this one'),
   e('network_exposure', 'socat', new RegExp(`listen.*${SERVED_SHELL.source}`, 'i'), 'serves a shell to the network', 'block'),
   e('network_exposure', 'socat', /listen.*(?:exec|system):/i, 'serves a program to the network', 'warn', SERVED_SHELL),
+  e('network_exposure', 'aws', /authorize-security-group-(?:ingress|egress)\b.*(?:0\.0\.0\.0\/0|::\/0)/i, 'opens ports of cloud machines to the whole internet'),
+  e('network_exposure', 'gcloud', /firewall-rules\s+(?:create|update)\b.*0\.0\.0\.0\/0/i, 'opens ports of cloud machines to the whole internet'),
+  e('network_exposure', 'az', /\bnsg\s+rule\s+(?:create|update)\b.*--source-address-prefix(?:es)?[\s=]+["']?(?:\*|internet|0\.0\.0\.0\/0|any)\b/i, 'opens ports of cloud machines to the whole internet'),
+  e('network_exposure', 'aws', /\bput-(?:bucket|object)-acl\b.*public-read|\bs3\s+(?:cp|sync|mv)\b.*--acl[\s=]+public-read|\bput-bucket-policy\b.*"principal"\s*:\s*"\*"/i, 'makes a storage bucket or its objects public'),
+  e('network_exposure', 'gsutil', /\b(?:acl|iam)\s+ch\b.*\ball(?:authenticated)?users\b|\bdefacl\s+ch\b.*\ballusers\b/i, 'makes a storage bucket or its objects public'),
   e('network_exposure', 'enable-psremoting', undefined, 'opens PowerShell remoting to the network'),
   e('network_exposure', 'winrm', /quickconfig|\bqc\b/i, 'opens remote management to the network'),
   e('network_exposure', 'set-item', /wsman:.*trustedhosts/i, 'trusts any host for remote management'),
@@ -179,6 +188,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'ufw', /^\s*allow\b/i, 'opens a port in the firewall', 'warn'),
   // ── takes down shared infrastructure ───────────────────────────────────────────────────────────
   e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b.*(?:-\w*a\w*\b|--all)|\b(?:volume|image)\s+prune\b.*(?:-\w*a\w*\b|--all)/i, 'deletes every unused image, container or volume of the machine'),
+  e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b/i, 'deletes every stopped container, unused network and dangling image of the machine, and the build cache'),
   e('shared_infrastructure', 'docker podman', /\b(?:rm|kill|stop|rmi)\b.*\$\((?:docker|podman)\s+(?:ps|images)/i, 'removes every container or image of the machine'),
   e('shared_infrastructure', 'pg_dropcluster', undefined, 'deletes a PostgreSQL cluster with all its databases', undefined, HELP),
   e('shared_infrastructure', 'pg_ctlcluster pg_ctl', /\bstop\b/i, 'stops a database server others use', 'warn'),

@@ -6,6 +6,7 @@ import type { ShellSegment } from '../parsing/shell-command.js';
 import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
+import { CODE_RUNNERS, downloadedCodeRun, runTimeWipe, stagedSecretUpload } from './line-flows.js';
 import { CREDENTIAL_ARG, harmHits, inlineCodeText, type HarmHit, type HarmKind } from './harm-catalogue.js';
 
 /** The copiers: what they send is their operands, not their options' values. */
@@ -31,7 +32,6 @@ const PRIVILEGED_CHANGES = new Set(['rm', 'rmdir', 'shred', 'dd', 'mv', 'truncat
 /** Programs that fetch from the network or a socket, and commands that decode hidden text. */
 const FETCHERS = /^(?:curl|wget|http|https|xh|nc|ncat|netcat|socat|ssh|fetch|aria2c|invoke-webrequest|iwr|irm|invoke-restmethod|tftp|ftp)$/;
 /** Programs that run what they read on their input, when given no script file. */
-const CODE_RUNNERS = /^(?:sh|bash|zsh|dash|ash|ksh|mksh|fish|busybox|python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|pwsh|powershell|iex|invoke-expression|source|\.|eval|osascript|tclsh|lua)$/;
 function isDecoder(segment: ShellSegment): boolean {
   const name = commandName(segment);
   const args = segment.argv.slice(1);
@@ -70,32 +70,6 @@ const PIPELINES = new DerivedValue((segments: readonly ShellSegment[]): ShellSeg
   }
   return out;
 });
-/** Files a download wrote (`curl -o f`, `wget -O f`, `curl … > f`), followed through later mv/cp/install/ln. */
-function downloadedThenRun(segments: readonly ShellSegment[]): ShellSegment | undefined {
-  const files = new Set<string>();
-  for (const segment of segments) {
-    const name = commandName(segment);
-    const argv = segment.argv;
-    if (/^(?:curl|wget|aria2c|invoke-webrequest|iwr|scp|rsync)$/.test(name)) {
-      for (let i = 1; i < argv.length; i++) if (/^(?:-o|-O|--output|--output-document|-outfile)$/i.test(argv[i]!) && argv[i + 1]) files.add(argv[i + 1]!);
-      for (const a of argv) { const m = /^--output(?:-document)?=(.+)$/.exec(a); if (m) files.add(m[1]!); }
-      if (/^(?:scp|rsync)$/.test(name) && argv.some((a) => /^[\w.@-]+:/.test(a))) { const last = argv[argv.length - 1]; if (last && !last.includes(':')) files.add(last); }
-      for (const r of segment.redirects) if (r.operator === '>' || r.operator === '>>') files.add(r.target);
-      continue;
-    }
-    if (/^(?:mv|cp|install|ln|link|rsync)$/.test(name)) {
-      const ops = argv.slice(1).filter((a) => !a.startsWith('-'));
-      if (ops.length >= 2 && ops.slice(0, -1).some((o) => files.has(o))) files.add(ops[ops.length - 1]!);
-      continue;
-    }
-    if (!files.size) continue;
-    const strip = (a: string) => a.replace(/^\.\//, '');
-    const known = new Set([...files].map(strip));
-    if (known.has(strip(argv[0] ?? ''))) return segment;
-    if (CODE_RUNNERS.test(name) && argv.slice(1).some((a) => known.has(strip(a)))) return segment;
-  }
-  return undefined;
-}
 /** An uploader reading its input: `curl --data-binary @-`, `curl -T -`, `nc host port`, `socat - TCP:…`. */
 function uploadsInput(segment: ShellSegment): boolean {
   const name = commandName(segment);
@@ -199,6 +173,8 @@ const KINDS: Record<HarmKind, KindSpec> = {
           return { what: 'sends files of this machine to another host', shown: pipeline.map((s) => s.argv.slice(0, 3).join(' ')).join(' | ').slice(0, 80), verdict: 'require_approval' };
         }
       }
+      const staged = stagedSecretUpload(action.segments, CREDENTIAL_ARG);
+      if (staged) return { what: 'uploads a credential file, or a copy, archive or encoding of one made in the same command', shown: staged, verdict: 'block' };
       for (const segment of action.segments) {
         const upload = uploadsFile(segment);
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
@@ -273,8 +249,10 @@ const KINDS: Record<HarmKind, KindSpec> = {
           return { what: 'runs code it downloads or decodes', shown: pipeline.map((s) => s.argv.slice(0, 2).join(' ')).join(' | ').slice(0, 80) };
         }
       }
-      const run = downloadedThenRun(action.segments);
+      const run = downloadedCodeRun(action.segments);
       if (run) return { what: 'runs a file it has just downloaded', shown: run.argv.slice(0, 3).join(' ') };
+      const wipe = action.command === undefined ? undefined : runTimeWipe(action.segments, action.command);
+      if (wipe) return { what: 'builds at run time a command that deletes the whole machine or a home', shown: wipe.argv.slice(0, 3).join(' ').slice(0, 80) };
       for (const segment of action.segments) {
         const name = commandName(segment);
         if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && segment.dynamic[i] && /base64|xxd|\\x[0-9a-f]{2}|openssl/.test(a))) return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };

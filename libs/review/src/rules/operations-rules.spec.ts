@@ -33,6 +33,17 @@ describe('operations rules', () => {
     expect(cloudDestructionRule.evaluate(bash(command))?.verdict).toBe('require_approval');
   });
 
+  it.each(['az --subscription delete vm list', 'gcloud --project delete compute instances list', 'az -o table vm list -g remove'])(
+    'cloud_destruction reads the value of a global option as a value, not as an operation: %s',
+    (command) => {
+      expect(cloudDestructionRule.evaluate(bash(command))).toBeNull();
+    },
+  );
+
+  it.each(['helm un web', 'borg rdelete ssh://backup.example/./repo'])('a destructive verb of one tool (an alias, a newer name): %s', (command) => {
+    expect(ADMIN_CLI_RULES.some((r) => r.evaluate(bash(command))?.verdict === 'require_approval')).toBe(true);
+  });
+
   it.each(['aws ec2 reboot-instances --instance-ids i-123', 'aws cloudwatch disable-alarm-actions --alarm-names high-cpu', 'aws kms disable-key --key-id k', 'gcloud services disable compute.googleapis.com'])(
     'cloud_destruction asks for approval of taking cloud resources down or switching a safeguard off: %s',
     (command) => {
