@@ -41,6 +41,8 @@ function isDecoder(segment: ShellSegment): boolean {
   if (name === 'openssl') return args.some((a) => a === '-d') || args.includes('base64');
   return name === 'uudecode' || name === 'rev' || name === 'gunzip' || name === 'zcat' || name === 'bunzip2' || name === 'xz' || name === 'unxz';
 }
+/** Code that is a decoder's output (`$(printf … | base64 -d)`). */
+const DECODING_SUBSTITUTION = /\$\([^)]*\b(?:base64\s+(?:-d|-D|--decode)|base32\s+-d|xxd\s+-r|openssl\s+(?:base64|enc)\b[^)]*\s-d)\b/;
 /** A runner that reads its code from its input: no script operand (`bash`, `python3 -`, `pwsh -Command -`, `xargs sh -c`). */
 function runsInput(segment: ShellSegment): boolean {
   const name = commandName(segment);
@@ -256,6 +258,8 @@ const KINDS: Record<HarmKind, KindSpec> = {
       for (const segment of action.segments) {
         const name = commandName(segment);
         if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && segment.dynamic[i] && /base64|xxd|\\x[0-9a-f]{2}|openssl/.test(a))) return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };
+        // `CODE=$(… | base64 -d); bash -c "$CODE"`: the shell's reading puts the decoder's substitution in the code.
+        if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && DECODING_SUBSTITUTION.test(a))) return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };
         const code = inlineCodeText(segment);
         if (code && /b64decode|base64\.|frombase64string|decode\(\s*['"]base64|atob\(|Buffer\.from\([^)]*base64/i.test(code) && /\b(?:os\.system|os\.popen|exec|eval|execSync|Invoke-Expression|iex|system)\s*\(|shell\s*=\s*True|\bInvoke-Expression\b|\biex\b/.test(code)) return { what: 'runs decoded text as code', shown: `${name} code` };
       }

@@ -64,19 +64,26 @@ export function downloadedCodeRun(segments: readonly ShellSegment[]): ShellSegme
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     const name = commandName(segment);
-    if (DOWNLOADERS.test(name) || (DECODERS.test(name) && segment.redirects.some((r) => r.operator === '>'))) {
-      for (const file of savedTo(segment, segments[i + 1])) files.add(file);
-      continue;
-    }
+    // A local copy first: `rsync a b` copies, `rsync host:a b` downloads.
     const copy = copyOf(segment, files);
     if (copy !== undefined) {
       files.add(copy);
       continue;
     }
+    if (DOWNLOADERS.test(name) || (DECODERS.test(name) && segment.redirects.some((r) => r.operator === '>'))) {
+      for (const file of savedTo(segment, segments[i + 1])) files.add(file);
+      continue;
+    }
+    // `exec 3>f; curl … >&3`: the file a descriptor of the shell writes may hold the download.
+    if (downloads && segment.argv.length === 0) {
+      for (const r of segment.redirects) if (/^(?:\d+|\{\w+\})>>?$/.test(r.operator) && !r.target.startsWith('>(')) files.add(strip(r.target));
+    }
     if (downloads) {
       if (segment.redirects.some((r) => SHELL_IN_SUBSTITUTION.test(r.target))) return segment;
       if (CODE_RUNNERS.test(name) && (segment.redirects.some((r) => r.operator === '<&') || segment.argv.slice(1).some((a) => DESCRIPTOR_PATH.test(a)))) return segment;
       if (descriptorDownload && CODE_RUNNERS.test(name) && segment.argv.slice(1).every((a) => a.startsWith('-'))) return segment;
+      // `read -u 3 cmd; eval "$cmd"`: what eval runs was read from the download.
+      if (descriptorDownload && name === 'eval' && segment.dynamic.slice(1).some(Boolean)) return segment;
     }
     if (!files.size) continue;
     if (files.has(strip(segment.argv[0] ?? ''))) return segment;
@@ -164,11 +171,18 @@ function wipesMachine(text: string): boolean {
 /** The literal texts of a line: quoted strings, here-documents, and the alternatives of `${x+…}`. */
 function literals(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"/g)) out.push((m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1'));
+  // printf's and echo -e's `\n` and `\t` end a word as the shell that later reads the text will see it.
+  for (const m of line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"/g)) out.push((m[1] ?? m[2] ?? '').replace(/\\[nt]/g, ' ').replace(/\\(.)/g, '$1'));
   for (const m of line.matchAll(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n([\s\S]*?)\n\s*\1\b/g)) out.push(m[2]!);
   for (const m of line.matchAll(/\$\{\w+:?[+-]([^}]*)\}/g)) out.push(m[1]!);
   return out;
 }
+
+/**
+ * A command word that is a parameter expansion, given rm's recursive options and the root or a home
+ * (`"$B" -rf /`, `${T%x} -rf ~`): whatever the shell's rules make of the variable, it is read as rm.
+ */
+const COMPUTED_WIPE = /(?:^|[;&|(\n]\s*)"?\$\{?[\w@#?*!]+[^"\s;&|]*"?((?:\s+-[a-zA-Z]*[rR][a-zA-Z]*)+)\s+("?)(?:\/\*?|~\/?|\$\{?HOME\}?\/?)\2(?=\s|$|[;&|)])/;
 
 /** Names the line binds to another program before it uses them: `alias w='rm -rf /'`, `hash -p /bin/rm w`, `enable -n echo`. */
 function reboundNames(segments: readonly ShellSegment[]): Set<string> {
@@ -194,8 +208,11 @@ export function runTimeWipe(segments: readonly ShellSegment[], line: string): Sh
     const computed = s.dynamic[0] === true || (rebound.has(s.argv[0] ?? '') && commandName(s) !== 'alias');
     if (computed && s.argv.length > 1 && wipesMachine(['rm', ...s.argv.slice(1)].join(' '))) return s;
   }
+  if (COMPUTED_WIPE.test(line)) return segments.find((s) => s.argv.length > 0);
+  const written = new Set(segments.flatMap((s) => s.redirects.filter((r) => r.operator === '>' || r.operator === '>>').map((r) => strip(r.target))));
   const runsBuiltCode = segments.some((s) => {
     const name = commandName(s);
+    if (written.has(strip(s.argv[0] ?? '')) || (CODE_RUNNERS.test(name) && s.argv.slice(1).some((a) => written.has(strip(a))))) return true;
     if (s.dynamic[0] === true && s.via === 'eval') return true;
     if (rebound.has(s.argv[0] ?? '') && name !== 'alias' && name !== 'hash' && name !== 'enable') return true;
     if ((name === 'source' || name === '.') && s.argv.slice(1).some((a) => DESCRIPTOR_PATH.test(a) || s.dynamic[s.argv.indexOf(a)])) return true;
