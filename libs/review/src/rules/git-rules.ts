@@ -157,8 +157,14 @@ const GIT_STORE = /(?:^|\/)[^/]*\.git\/(?:objects|refs|logs|packed-refs|worktree
 /** A deletion or an overwrite inside git's store: commits and branches lost with no git command to undo it. */
 function storeDamage(action: ParsedAction): Finding | null {
   const deleted = shellDeletions(action).find((d) => GIT_STORE.test(d.target));
-  const written = deleted ? undefined : action.segments.flatMap((s) => s.redirects).find((r) => /^>{1,2}$|^>\|$/.test(r.operator) && GIT_STORE.test(r.target));
-  const path = deleted?.target ?? written?.target;
+  let path = deleted?.target;
+  for (const segment of deleted ? [] : action.segments) {
+    const written = segment.redirects.find((r) => /^>{1,2}$|^>\|$/.test(r.operator) && GIT_STORE.test(r.target));
+    if (written) {
+      path = written.target;
+      break;
+    }
+  }
   if (path === undefined) return null;
   return {
     ...DISCARDS,

@@ -65,7 +65,7 @@ export function downloadedCodeRun(segments: readonly ShellSegment[]): ShellSegme
     const segment = segments[i]!;
     const name = commandName(segment);
     // A local copy first: `rsync a b` copies, `rsync host:a b` downloads.
-    const copy = copyOf(segment, files);
+    const copy = files.size ? copyOf(segment, files) : undefined;
     if (copy !== undefined) {
       files.add(copy);
       continue;
@@ -97,20 +97,25 @@ export function isSecretFile(path: string, credentialArg: RegExp): boolean {
   return /\.(?:key|p12|pfx|kdbx)$|(?:^|[/\\])(?:id_(?:rsa|dsa|ecdsa|ed25519)|[\w.-]*private[\w.-]*\.pem)$/i.test(path) || credentialArg.test(` ${path} `);
 }
 
+const UPLOADING = /^(?:curl|http|https|xh|wget|nc|ncat|netcat|socat)$/;
 const PACKERS = /^(?:tar|bsdtar|zip|7z|7za|gzip|bzip2|xz|zstd|lz4|base64|openssl|gpg|cpio|pax)$/;
 
 /** What an upload sends from a file: `curl -T f`, `--data-binary @f`, `-F x=@f`, `-d "$(<f)"`, `wget --post-file=f`, `< f` into nc. */
-function uploadedFiles(segment: ShellSegment): string[] {
+const NOTHING: readonly string[] = Object.freeze([]);
+
+function uploadedFiles(segment: ShellSegment): readonly string[] {
   const name = commandName(segment);
+  if (!UPLOADING.test(name)) return NOTHING;
   const args = segment.argv.slice(1);
   const out: string[] = [];
-  if (/^(?:curl|http|https|xh)$/.test(name)) {
+  if (name !== 'wget' && !/^(?:nc|ncat|netcat|socat)$/.test(name)) {
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
-      if (/^(?:-T|--upload-file)$/.test(a) && args[i + 1]) out.push(args[i + 1]!);
-      const at = /(?:^|=)@([^;\s]+)/.exec(a);
+      if ((a === '-T' || a === '--upload-file') && args[i + 1]) out.push(args[i + 1]!);
+      // Asked of every argument of every request: the patterns only where their first character is.
+      const at = a.includes('@') ? /(?:^|=)@([^;\s]+)/.exec(a) : null;
       if (at && at[1] !== '-') out.push(at[1]!);
-      const read = /\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)/.exec(a);
+      const read = a.includes('$(') ? /\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)/.exec(a) : null;
       if (read) out.push(read[1]!);
     }
   } else if (name === 'wget') {
@@ -128,6 +133,9 @@ function uploadedFiles(segment: ShellSegment): string[] {
  * uploaded, or undefined.
  */
 export function stagedSecretUpload(segments: readonly ShellSegment[], credentialArg: RegExp): string | undefined {
+  // Most lines upload nothing: the files are only followed when something is sent.
+  const uploads = segments.map(uploadedFiles);
+  if (!uploads.some((files) => files.length > 0)) return undefined;
   const secrets = new Set<string>();
   const tainted = (path: string) => [...secrets].some((s) => path === s || path.startsWith(`${s}.`));
   for (let i = 0; i < segments.length; i++) {
@@ -154,7 +162,7 @@ export function stagedSecretUpload(segments: readonly ShellSegment[], credential
       if (copy !== undefined) secrets.add(copy);
       continue;
     }
-    const sent = uploadedFiles(segment).find((p) => tainted(p) || isSecretFile(p, credentialArg));
+    const sent = uploads[i]!.find((p) => tainted(p) || isSecretFile(p, credentialArg));
     if (sent !== undefined) return `${name} ${sent}`;
   }
   return undefined;
@@ -184,6 +192,8 @@ function literals(line: string): string[] {
  */
 const COMPUTED_WIPE = /(?:^|[;&|(\n]\s*)"?\$\{?[\w@#?*!]+[^"\s;&|]*"?((?:\s+-[a-zA-Z]*[rR][a-zA-Z]*)+)\s+("?)(?:\/\*?|~\/?|\$\{?HOME\}?\/?)\2(?=\s|$|[;&|)])/;
 
+const RECURSIVE_OPTION = /(?:^|[\s'"])-[a-zA-Z]*[rR]|--recursive/;
+
 /** Names the line binds to another program before it uses them: `alias w='rm -rf /'`, `hash -p /bin/rm w`, `enable -n echo`. */
 function reboundNames(segments: readonly ShellSegment[]): Set<string> {
   const names = new Set<string>();
@@ -203,6 +213,8 @@ function reboundNames(segments: readonly ShellSegment[]): Set<string> {
  * the machine (`exec 3<<<'rm -rf /'; source /dev/fd/3`). Returns the command, or undefined.
  */
 export function runTimeWipe(segments: readonly ShellSegment[], line: string): ShellSegment | undefined {
+  // Every wipe read here is an rm given a recursive option: a line without one has none.
+  if (!RECURSIVE_OPTION.test(line)) return undefined;
   const rebound = reboundNames(segments);
   for (const s of segments) {
     const computed = s.dynamic[0] === true || (rebound.has(s.argv[0] ?? '') && commandName(s) !== 'alias');
