@@ -78,4 +78,10 @@ describe('parseShellCommand', () => {
     expect(analyseShellCommand('echo "unterminated').syntaxError).toBeDefined();
     expect(analyseShellCommand('echo "terminated"').syntaxError).toBeUndefined();
   });
+
+  it('keeps a redirection written alone as a command: `> file` empties the file', () => {
+    const [truncation, listing] = parseShellCommand('> /etc/passwd; ls');
+    expect(truncation).toMatchObject({ argv: [], redirects: [{ operator: '>', target: '/etc/passwd' }] });
+    expect(listing!.argv).toEqual(['ls']);
+  });
 });

@@ -224,6 +224,12 @@ class Walker {
       // `A=1` alone sets a variable of this shell for the commands after it.
       if (assignments) for (const [key, value] of Object.entries(assignments)) scope.vars[key] = value;
       for (const item of node.suffix) if (item.type !== 'Assignment' && item.type !== 'Word') input = this.redirection(item, local, (redirects ??= [])) ?? input;
+      // `> file` alone opens the file as any command would: it empties it (`: > file`).
+      if (redirects?.length) {
+        const command: WrittenCommand = { argv: [], dynamic: [], assignments: NO_ASSIGNMENTS, redirects, pipedFrom: pipe.from, background: false, nested: scope.nested };
+        if (scope.cwd !== undefined) command.cwd = scope.cwd;
+        out.push(command);
+      }
       return;
     }
     const first = this.wordOf(name, local);

@@ -1,3 +1,4 @@
+import { StepReviewer } from '../step-reviewer.js';
 import type { ReviewRule } from './review-rule.js';
 import { bashContext, ruleContext } from './rule-context.fixture.js';
 import { HARM_RULES } from './harm-rules.js';
@@ -182,5 +183,28 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     expect(rule('secret_leak').evaluate(ruleContext('bash', { command, workdir: 'C:\\Users\\dev\\cap' }))).toBeNull();
     // Reading the key itself is still a read of it.
     expect(rule('secret_leak').evaluate(ruleContext('bash', { command: 'Get-Content C:\\Users\\dev\\.ssh\\id_ed25519', workdir: 'C:\\Users\\dev\\cap' }))?.verdict).toBe('require_approval');
+  });
+});
+
+describe('what a line empties or syncs away', () => {
+  let sessions = 0;
+  const verdict = (command: string) => {
+    const reviewer = new StepReviewer();
+    const address = { agentId: 'a', sessionId: `s-${++sessions}` };
+    reviewer.startSession(address, { context: { cwd: '/home/dev/project', expected_paths: ['/home/dev/project/**'] } });
+    return reviewer.review({ action_id: 'x', kind: 'tool_use', tool: 'Bash', input: { command } }, address).verdict.verdict;
+  };
+
+  it.each([
+    ['> /etc/passwd', 'block'],
+    ['> ~/.bashrc', 'require_approval'],
+    ['rsync --delete source/ / --exclude cache', 'block'],
+    ['rsync -av --delete --exclude node_modules src/ ~/', 'block'],
+  ])('%s → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each(['> build.log', 'rsync -a --delete build/ dist/'])('%s is the project’s own business (allowed or warned)', (command) => {
+    expect(['allow', 'warn']).toContain(verdict(command));
   });
 });

@@ -1,4 +1,4 @@
-import { commandName } from '../parsing/command-facts.js';
+import { commandName, copierOperands, isProtectedPath } from '../parsing/command-facts.js';
 import { describesOnly } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
@@ -38,7 +38,17 @@ export const remoteSystemCopyRule = builtInRule({
       }
       const deleting = commandName(segment) === 'rsync' ? segment.argv.find((a) => /^--(?:delete(?:-\w+)?|remove-source-files)$/.test(a)) : undefined;
       if (!deleting) continue;
-      const destination = segment.argv.slice(1).filter((a) => !a.startsWith('-')).at(-1) ?? '';
+      // Its operands without option values (`--exclude pattern` names no destination).
+      const destination = copierOperands(segment).at(-1) ?? '';
+      if (!remote && isProtectedPath(destination)) {
+        return {
+          verdict: 'block',
+          score: 1,
+          factors: ['file_deletion', 'recursive', 'protected_path'],
+          reason: `rsync ${deleting} onto ${destination} deletes every file there that the source does not have: the system or a home directory would be emptied. It is never allowed.`,
+          alternative: 'Sync into a directory of the project, and run it with -n (--dry-run) first.',
+        };
+      }
       const local = !remote && action.cwd !== undefined;
       const inside = local && inScope(destination.startsWith('/') ? destination : `${action.cwd}/${destination}`);
       return {
