@@ -1,8 +1,7 @@
 import { commandName, INTERPRETERS } from '../parsing/command-facts.js';
-import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, segmentsRunning } from '../parsing/segment-index.js';
-import { basename } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
+import { downloadedCodeRun } from './line-flows.js';
 import { ownEntry } from '../own-entry.js';
 
 const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
@@ -16,20 +15,8 @@ const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
 /** `curl … | sh` written as text (a crontab line, an echo into a file): it runs later, unread. */
 const REMOTE_SCRIPT_TEXT = /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/;
 const DOCUMENTATION = /\.(?:md|mdx|markdown|rst|txt|adoc|html?)$/i;
-const DOWNLOAD_FLAGS = new Set(['-o', '-O', '--output', '--output-document']);
-const DOWNLOADERS = new Set(['curl', 'wget']);
 /** The programs persistenceInstallRule reads. */
 const SCHEDULERS = new Set(['crontab', 'systemctl', 'launchctl', 'at', 'batch']);
-
-/** The file a curl/wget segment saves to, if any. */
-function downloadTarget(action: ParsedAction, index: number): string | undefined {
-  const segment = action.segments[index]!;
-  const cmd = commandName(segment);
-  if (cmd !== 'curl' && cmd !== 'wget') return undefined;
-  const flag = segment.argv.findIndex((a) => DOWNLOAD_FLAGS.has(a));
-  if (flag > 0) return segment.argv[flag + 1];
-  return segment.redirects.find((r) => r.operator === '>')?.target;
-}
 
 export const obfuscatedExecutionRule = builtInRule({
   name: 'obfuscated_execution',
@@ -60,20 +47,14 @@ export const downloadAndRunRule = builtInRule({
   essential: true,
   reads: 'action',
   check({ action }) {
-    for (const i of positionsRunning(action.segments, DOWNLOADERS)) {
-      const target = downloadTarget(action, i);
-      if (!target) continue;
-      const name = basename(target);
-      const runs = action.segments.slice(i + 1).some((s) => {
-        const cmd = s.argv[0] ?? '';
-        return (basename(cmd) === name && cmd.includes('/')) || (INTERPRETERS.has(commandName(s)) && s.argv.slice(1).some((a) => basename(a) === name));
-      });
-      if (!runs) continue;
+    // One reading of what a line downloads and runs (line-flows.ts), shared with hidden_code_execution.
+    const run = downloadedCodeRun(action.segments);
+    if (run) {
       return {
         verdict: 'block',
         score: 0.9,
         factors: ['network_request', 'code_execution', 'unreviewed_code'],
-        reason: `This downloads ${target} and runs it straight away: code nobody has read runs with your rights.`,
+        reason: `This downloads code and runs it straight away (${run.argv.slice(0, 2).join(' ') || 'through a descriptor'}): code nobody has read runs with your rights.`,
         alternative: 'Download the script, read it (or show it to the user), then run it as a separate step.',
       };
     }

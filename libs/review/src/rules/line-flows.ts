@@ -37,12 +37,17 @@ function copyOf(segment: ShellSegment, files: ReadonlySet<string>): string | und
 function savedTo(segment: ShellSegment, next: ShellSegment | undefined): string[] {
   const files: string[] = [];
   const argv = segment.argv;
-  for (let i = 1; i < argv.length; i++) if (/^(?:-o|-O|--output|--output-document|-outfile)$/i.test(argv[i]!) && argv[i + 1]) files.push(argv[i + 1]!);
+  const name = commandName(segment);
+  // curl's -O takes no value (the file is named after the URL); wget's -O names the file, and without it wget saves under the URL's name.
+  const valued = name === 'curl' ? /^(?:-o|--output)$/ : /^(?:-o|-O|--output|--output-document|-outfile)$/i;
+  for (let i = 1; i < argv.length; i++) if (valued.test(argv[i]!) && argv[i + 1]) files.push(argv[i + 1]!);
+  const namedAfterUrl = name === 'curl' ? argv.some((a) => a === '-O' || a === '--remote-name' || a === '--remote-name-all' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a)) : name === 'wget' && !argv.some((a) => /^-[a-zA-Z]*O|^--output-document/.test(a));
+  if (namedAfterUrl) for (const a of argv) if (/^(?:https?|ftp):\/\//i.test(a)) files.push(a.replace(/[?#].*$/, '').split('/').pop() || 'index.html');
   for (const a of argv) {
     const m = /^--output(?:-document)?=(.+)$/.exec(a);
     if (m) files.push(m[1]!);
   }
-  if (/^(?:scp|rsync)$/.test(commandName(segment)) && argv.some((a) => /^[\w.@-]+:/.test(a))) {
+  if (/^(?:scp|rsync)$/.test(name) && argv.some((a) => /^[\w.@-]+:/.test(a))) {
     const last = argv.at(-1);
     if (last && !last.includes(':')) files.push(last);
   }
