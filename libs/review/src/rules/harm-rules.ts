@@ -95,6 +95,46 @@ function uploadsFile(segment: ShellSegment): string | undefined {
 }
 /** Where credentials are kept: reading them by any program puts them into the conversation. */
 const CREDENTIAL_STORE = /\/\.ssh\/(?:id_[^/]*(?<!\.pub)|[^/]*_key)$|\/\.aws\/(?:credentials|sso\/cache\/[^/]+)$|\/\.config\/gh\/hosts\.yml$|\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|\/\.cargo\/credentials(?:\.toml)?$|\/\.docker\/config\.json$|\/\.kube\/config$|\/\.netrc$|\/\.git-credentials$|\/\.pgpass$|\/\.gnupg\/(?:private-keys[^/]*(?:\/.*)?|secring\.gpg)$|\/library\/keychains\/.+|\/\.password-store\/.+|^\/etc\/(?:shadow|gshadow|master\.passwd)$|\/\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials\/.*)$|\/\.azure\/(?:accesstokens\.json|msal_token_cache\.\w+)$/i;
+/** Where credentials are kept under a home, for globs that may name them (`~/.aws/credential?`, `~/.ssh/id_*`). */
+const KEPT_UNDER_HOME = ['.ssh/id_rsa', '.ssh/id_ed25519', '.ssh/id_ecdsa', '.ssh/id_dsa', '.aws/credentials', '.config/gh/hosts.yml', '.cargo/credentials.toml', '.docker/config.json', '.kube/config', '.netrc', '.git-credentials', '.pgpass', '.gnupg/secring.gpg', '.config/gcloud/application_default_credentials.json', '.azure/accessTokens.json'];
+const KEPT_ELSEWHERE = ['/etc/shadow', '/etc/gshadow', '/etc/master.passwd'];
+
+/** A glob as a pattern of whole paths (`*` and `?` within one name, `[…]` classes, `{a,b}` alternatives). */
+function globPattern(glob: string): RegExp | undefined {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) return undefined;
+      source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else if (c === '{') {
+      const end = glob.indexOf('}', i);
+      if (end < 0) return undefined;
+      source += `(?:${glob.slice(i + 1, end).split(',').map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})`;
+      i = end;
+    } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${source}$`, 'i');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A credential store by its path, or a glob that can name one. */
+function isCredentialStore(path: string): boolean {
+  if (CREDENTIAL_STORE.test(path)) return true;
+  if (!/[*?[{]/.test(path)) return false;
+  const pattern = globPattern(path);
+  if (!pattern) return false;
+  // A home as resolved (`/home/me`), or `~` where the session's home is not known.
+  const home = /^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root)(?=\/)/i.exec(path)?.[0];
+  return (home !== undefined && KEPT_UNDER_HOME.some((p) => pattern.test(`${home}/${p}`))) || KEPT_ELSEWHERE.some((p) => pattern.test(p));
+}
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
 /** Text every credential store's path holds: arguments without it are not resolved. */
@@ -187,7 +227,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         if (!NOT_A_READ.test(commandName(segment)) && (args.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
           // A command line given as a value (`GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519 -o …'`) uses the key it names, as a copier's does.
-          const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && !COMMAND_LINE_VALUE.test(a) && CREDENTIAL_STORE.test(resolvePath(a, cwd)));
+          const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && !COMMAND_LINE_VALUE.test(a) && isCredentialStore(resolvePath(a, cwd)));
           if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };
         }
       }
