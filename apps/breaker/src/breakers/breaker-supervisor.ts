@@ -169,7 +169,10 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
   }
 
   private wake(address: SessionAddress): void {
-    if (!this.keeper.owns(address)) return;
+    // Said once per deadline: what a silent session that never tripped would need to be explained.
+    const owned = this.keeper.owns(address);
+    this.logger.info({ agent_id: address.agentId, session_id: address.sessionId, owned }, owned ? 'breaker clock woke the session' : 'breaker clock fired for a session this replica no longer holds');
+    if (!owned) return;
     const now = Date.now();
     this.apply({ ...address, at: now }, { tick: now }, 'tick', (breakers) => breakers.tick(now)).catch((error: unknown) => {
       this.logger.warn({ agent_id: address.agentId, session_id: address.sessionId, err: error }, 'breaker tick failed; retrying');
