@@ -105,9 +105,9 @@ export function isSecretFile(path: string, credentialArg: RegExp): boolean {
 const UPLOADING = /^(?:curl|http|https|xh|wget|nc|ncat|netcat|socat)$/;
 const PACKERS = /^(?:tar|bsdtar|zip|7z|7za|gzip|bzip2|xz|zstd|lz4|base64|openssl|gpg|cpio|pax)$/;
 
-/** What an upload sends from a file: `curl -T f`, `--data-binary @f`, `-F x=@f`, `-d "$(<f)"`, `wget --post-file=f`, `< f` into nc. */
 const NOTHING: readonly string[] = Object.freeze([]);
 
+/** What an upload sends from a file: `curl -T f`, `--data-binary @f`, `-F x=@f`, `-d "$(<f)"`, `wget --post-file=f`, `< f` into nc. */
 function uploadedFiles(segment: ShellSegment): readonly string[] {
   const name = commandName(segment);
   if (!UPLOADING.test(name)) return NOTHING;
