@@ -15,7 +15,7 @@ export {
   TOPOLOGY_DEFAULTS,
   type TopologyOptions,
 } from './topology/topology.js';
-export { isJetStreamSettling, JETSTREAM_SETTLE_MS, type SettleOptions, whileJetStreamSettles } from './connection/jetstream-settling.js';
+export { type SettleOptions, whileJetStreamSettles } from './connection/jetstream-settling.js';
 export {
   type ChangeAction,
   CONSUMER_NOT_FOUND,

@@ -16,9 +16,9 @@ const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 /** The programs resetCommand names, and the runners they are started by; any other command resets only as `… manage.py flush`. */
 const RESETTERS = new Set([...RUNNERS, 'dropdb', 'mysqladmin', 'prisma', 'rails', 'rake', 'django-admin']);
 const QUERY_FIELDS = ['query', 'sql', 'statement', 'command'] as const;
-/** Options by which cloud and data CLIs take the statement they run (`aws athena start-query-execution --query-string`, `gcloud spanner databases execute-sql --sql`). */
 /** Options that open a database read-only, so no statement can change it. */
 const READ_ONLY_CLIENT = /(?:^|\s)-(?:readonly|safe)(?:\s|$)|(?:^|\s)--read-only(?:\s|$)/;
+/** Options by which cloud and data CLIs take the statement they run (`aws athena start-query-execution --query-string`, `gcloud spanner databases execute-sql --sql`). */
 const QUERY_OPTION = /^--(?:query(?:-string)?|sql|statement|execute)(?:=|$)/;
 
 /** A destructive statement given to any program as its query option's value (`--sql 'DROP TABLE t'`, `--query-string=…`), or to `bq query`. */

@@ -31,7 +31,6 @@ const PRIVILEGED_CHANGES = new Set(['rm', 'rmdir', 'shred', 'dd', 'mv', 'truncat
 
 /** Programs that fetch from the network or a socket, and commands that decode hidden text. */
 const FETCHERS = /^(?:curl|wget|http|https|xh|nc|ncat|netcat|socat|ssh|fetch|aria2c|invoke-webrequest|iwr|irm|invoke-restmethod|tftp|ftp)$/;
-/** Programs that run what they read on their input, when given no script file. */
 function isDecoder(segment: ShellSegment): boolean {
   const name = commandName(segment);
   const args = segment.argv.slice(1);
@@ -215,7 +214,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
           return { what: 'sends files of this machine to another host', shown: pipeline.map((s) => s.argv.slice(0, 3).join(' ')).join(' | ').slice(0, 80), verdict: 'require_approval' };
         }
       }
-      const staged = stagedSecretUpload(action.segments, CREDENTIAL_ARG);
+      const staged = stagedSecretUpload(action.segments);
       if (staged) return { what: 'uploads a credential file, or a copy, archive or encoding of one made in the same command', shown: staged, verdict: 'block' };
       for (const segment of action.segments) {
         const upload = uploadsFile(segment);
@@ -297,9 +296,10 @@ const KINDS: Record<HarmKind, KindSpec> = {
       if (wipe) return { what: 'builds at run time a command that deletes the whole machine or a home', shown: wipe.argv.slice(0, 3).join(' ').slice(0, 80) };
       for (const segment of action.segments) {
         const name = commandName(segment);
-        if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && segment.dynamic[i] && /base64|xxd|\\x[0-9a-f]{2}|openssl/.test(a))) return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };
-        // `CODE=$(… | base64 -d); bash -c "$CODE"`: the shell's reading puts the decoder's substitution in the code.
-        if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && DECODING_SUBSTITUTION.test(a))) return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };
+        // Code only known when it runs that holds a decoder, or (`CODE=$(… | base64 -d); bash -c "$CODE"`) the decoder's substitution the shell's reading put there.
+        if (CODE_RUNNERS.test(name) && segment.argv.some((a, i) => i > 0 && ((segment.dynamic[i] && /base64|xxd|\\x[0-9a-f]{2}|openssl/.test(a)) || DECODING_SUBSTITUTION.test(a)))) {
+          return { what: 'runs decoded text as code', shown: segment.argv.slice(0, 3).join(' ').slice(0, 80) };
+        }
         const code = inlineCodeText(segment);
         if (code && /b64decode|base64\.|frombase64string|decode\(\s*['"]base64|atob\(|Buffer\.from\([^)]*base64/i.test(code) && /\b(?:os\.system|os\.popen|exec|eval|execSync|Invoke-Expression|iex|system)\s*\(|shell\s*=\s*True|\bInvoke-Expression\b|\biex\b/.test(code)) return { what: 'runs decoded text as code', shown: `${name} code` };
       }

@@ -1,5 +1,6 @@
 import { commandName, isProtectedPath, readRm } from '../parsing/command-facts.js';
 import { parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
+import { CREDENTIAL_ARG } from './harm-catalogue.js';
 
 /**
  * What flows from one command of a line to a later one through files and descriptors: a download that is
@@ -97,9 +98,9 @@ export function downloadedCodeRun(segments: readonly ShellSegment[]): ShellSegme
   return undefined;
 }
 
-/** A private key or credential file by its name (`server.key`, `id_ed25519`, `.env`, `credentials.json`). */
-export function isSecretFile(path: string, credentialArg: RegExp): boolean {
-  return /\.(?:key|p12|pfx|kdbx)$|(?:^|[/\\])(?:id_(?:rsa|dsa|ecdsa|ed25519)|[\w.-]*private[\w.-]*\.pem)$/i.test(path) || credentialArg.test(` ${path} `);
+/** A private key or credential file by its name (`server.key`, `id_ed25519`, `.env`, `tls-private.pem`): the harm catalogue's reading, and private PEM files. */
+function isCredentialFile(path: string): boolean {
+  return CREDENTIAL_ARG.test(` ${path} `) || /(?:^|[/\\])[\w.-]*private[\w.-]*\.pem$/i.test(path);
 }
 
 const UPLOADING = /^(?:curl|http|https|xh|wget|nc|ncat|netcat|socat)$/;
@@ -137,7 +138,7 @@ function uploadedFiles(segment: ShellSegment): readonly string[] {
  * --data-binary @s.tgz …`), or read by a subshell into the request (`curl -d "$(<key)"`). Returns what is
  * uploaded, or undefined.
  */
-export function stagedSecretUpload(segments: readonly ShellSegment[], credentialArg: RegExp): string | undefined {
+export function stagedSecretUpload(segments: readonly ShellSegment[]): string | undefined {
   // Most lines upload nothing: the files are only followed when something is sent.
   const uploads = segments.map(uploadedFiles);
   if (!uploads.some((files) => files.length > 0)) return undefined;
@@ -147,7 +148,7 @@ export function stagedSecretUpload(segments: readonly ShellSegment[], credential
     const segment = segments[i]!;
     const name = commandName(segment);
     const operands = segment.argv.slice(1).filter((a) => !a.startsWith('-') || /^(?:if|of)=/.test(a));
-    for (const operand of operands) if (isSecretFile(operand.replace(/^(?:if|of)=/, ''), credentialArg)) secrets.add(strip(operand.replace(/^(?:if|of)=/, '')));
+    for (const operand of operands) if (isCredentialFile(operand.replace(/^(?:if|of)=/, ''))) secrets.add(strip(operand.replace(/^(?:if|of)=/, '')));
     // The names a packer reads from its input (`printf key | zip out -@`).
     const previous = segments[i - 1];
     const fed = segment.pipedFrom && previous && previous.argv.slice(1).some((a) => tainted(strip(a)));
@@ -163,11 +164,11 @@ export function stagedSecretUpload(segments: readonly ShellSegment[], credential
       continue;
     }
     if (name === 'dd' || COPIES.test(name)) {
-      const copy = copyOf(segment, new Set([...secrets].filter((s) => operands.some((o) => strip(o.replace(/^if=/, '')) === s))));
+      const copy = copyOf(segment, secrets);
       if (copy !== undefined) secrets.add(copy);
       continue;
     }
-    const sent = uploads[i]!.find((p) => tainted(p) || isSecretFile(p, credentialArg));
+    const sent = uploads[i]!.find((p) => tainted(p) || isCredentialFile(p));
     if (sent !== undefined) return `${name} ${sent}`;
   }
   return undefined;
