@@ -23,8 +23,13 @@ export function isNotFound(step: Step): boolean {
   return step.status === 'error' && !!step.err_text && NOT_FOUND.test(step.err_text);
 }
 
+/**
+ * Installing software, by every platform's package managers: language (npm, pip, uv, poetry, gem, cargo, go,
+ * composer, dotnet), system (apt, dnf, yum, pacman, zypper, apk, snap, flatpak, nix, brew, port, winget, choco,
+ * scoop), version managers (nvm, pyenv, rustup, asdf, sdk, volta), and scripts piped into a shell.
+ */
 const INSTALL =
-  /\b(npm|pnpm|yarn|bun)\s+(install|i|add|ci)\b|\bpip3?\s+install\b|\bpython3? -m pip install\b|\bapt(-get)?\s+(install|update)\b|\bbrew\s+install\b|\bplaywright\s+install\b|\bcargo\s+install\b|\bgo\s+(install|get)\b|\bgem\s+install\b|\bconda\s+install\b|\bsnap\s+install\b|\bdnf\s+install\b|\byum\s+install\b|\bapk\s+add\b|\bdocker\s+pull\b|\bcurl\b[^|]*\|\s*(ba|z)?sh\b/;
+  /\b(npm|pnpm|yarn|bun)\s+(install|i|add|ci)\b|\b(pip3?|pipx)\s+install\b|\bpython3? -m pip install\b|\buv\s+(pip\s+install|add|tool\s+install)\b|\bpoetry\s+add\b|\bapt(-get)?\s+(install|update)\b|\b(brew|port)\s+install\b|\bplaywright\s+install\b|\bcargo\s+install\b|\bgo\s+(install|get)\b|\bgem\s+install\b|\b(conda|mamba|micromamba)\s+install\b|\b(snap|flatpak|zypper)\s+install\b|\bdnf\s+install\b|\byum\s+install\b|\bpacman\s+-s\w*\b|\bapk\s+add\b|\bnix-env\s+-i\b|\bcomposer\s+(require|install)\b|\bdotnet\s+(add\s+\S+\s+package|tool\s+install)\b|\b(winget|choco|scoop)(\.exe)?\s+install\b|\b(nvm|pyenv|asdf|sdk|volta|fnm)\s+install\b|\brustup\s+(toolchain\s+)?install\b|\bmsiexec(\.exe)?\s+\/i\b|\bdocker\s+pull\b|\bcurl\b[^|]*\|\s*(ba|z)?sh\b/;
 
 export function isInstall(step: Step): boolean {
   return !!step.cmd && INSTALL.test(step.cmd.toLowerCase());

@@ -46,6 +46,33 @@ describe('warden eval: a recorded session judged in process', () => {
   });
 });
 
+describe('warden eval: a command that ends after later actions', () => {
+  // The scaffold started in the background (second attempt) succeeds minutes later; meanwhile the agent tries
+  // four more wordings, each failing. The services hear of the success when it comes, not when it started.
+  function backgroundRecording(): string {
+    const lines: object[] = [{ type: 'session', session_id: 's-bg', agent_kind: 'antigravity', context: { goal: 'Scaffold the app', cwd: '/work/app' } }];
+    const attempt = (id: string, command: string, seconds: number, outcome: object, endsAt = seconds + 2) => {
+      lines.push({ type: 'action', action_id: id, tool: 'Bash', input: { command }, at: at(seconds) });
+      return { type: 'outcome', action_id: id, at: at(endsAt), ...outcome };
+    };
+    const failed = { status: 'error', error: { message: "Unexpected token 'create-next-app@latest'" } };
+    lines.push(attempt('a1', 'npx create-next-app@latest . --yes', 10, failed));
+    const late = attempt('a2', 'npx --yes create-next-app@latest .', 20, { status: 'success' }, 300);
+    lines.push(attempt('a3', 'cmd /c "npx create-next-app@latest ."', 30, failed));
+    lines.push(attempt('a4', 'npm create next-app@latest . -- --yes', 40, failed));
+    lines.push(attempt('a5', 'npm init next-app@latest .', 50, failed));
+    lines.push(attempt('a6', 'pnpm dlx create-next-app@latest .', 60, failed));
+    lines.push(late);
+    return lines.map((l) => JSON.stringify(l)).join('\n');
+  }
+
+  it('reports its outcome when it came, so the attempts made meanwhile read as the loop they are', () => {
+    const judged = new InProcessWarden(loadWardenSettings()).judge(parseWardenJsonl(backgroundRecording()), { agentId: 'agent-1', sessionId: 'eval-bg', approvals: 'approve' });
+    expect(judged.patterns.find((p) => p.type === 'repetitive_errors')).toMatchObject({ severity: 'medium', evidence: ['a1', 'a3', 'a4', 'a5', 'a6'] });
+    expect(judged.actions.find((a) => a.actionId === 'a2')).toMatchObject({ outcome: 'success' });
+  });
+});
+
 describe('warden eval: holding a judged session against its labels', () => {
   const warden = new InProcessWarden(loadWardenSettings());
   const judged = warden.judge(parseWardenJsonl(recording()), { agentId: 'agent-1', sessionId: 'eval-2', approvals: 'approve' });

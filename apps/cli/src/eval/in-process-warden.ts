@@ -5,7 +5,7 @@ import { priceOf, SessionPatterns, type PatternReport, type PatternSettings, typ
 import { StepReviewer, SupervisionState, type ReviewSources } from '@warden/review';
 import { actionSummary } from '@warden/agent-edge';
 import type { RecordedAction, RecordedSession } from '../replay/recorded-session.js';
-import { RecordingClock } from '../replay/recording-clock.js';
+import { RecordingClock, timeOf } from '../replay/recording-clock.js';
 import { gateOutcome } from './gate-decision.js';
 
 /** Everything Warden judges a session with, in one process: the four services' settings. */
@@ -118,6 +118,8 @@ class SessionJudgement {
   /** The recording's own ids of the actions proposed under another id (positional ids), by the id they were sent under. */
   private readonly recordedIds = new Map<string, string>();
   private sequence = 0;
+  /** Outcomes that come after later actions (background commands), until their time. */
+  private readonly deferred: { at: number; recorded: RecordedAction; judged: JudgedAction }[] = [];
 
   constructor(
     private readonly settings: WardenSettings,
@@ -141,7 +143,9 @@ class SessionJudgement {
     this.onBreakerEvents(this.breakers.started(started.id, this.now, declaration.phase));
     this.onPatterns(this.patterns.started(this.now, { context: declaration.context, ...(declaration.phase ? { phase: declaration.phase } : {}) }));
     this.interventions.declare(declaration.context, this.now);
-    for (const [i, recorded] of this.recording.actions.entries()) {
+    const actions = this.recording.actions;
+    for (const [i, recorded] of actions.entries()) {
+      this.reportDeferred(timeOf(recorded.at));
       this.current = i + 1;
       this.advance(this.clock.action(recorded));
       if (this.result.stop) {
@@ -152,11 +156,34 @@ class SessionJudgement {
       const judged = this.propose(recorded, i);
       this.result.actions.push(judged);
       if (judged.decision !== 'allow' || !recorded.outcome) continue;
+      // A command that went to the background ends after later actions were proposed: its outcome is
+      // reported when it came, as the services would have received it.
+      const endedAt = timeOf(recorded.outcome.at);
+      if (endedAt > timeOf(actions[i + 1]?.at)) {
+        this.deferred.push({ at: endedAt, recorded, judged });
+        continue;
+      }
       this.advance(this.clock.outcome(recorded));
-      this.report(recorded);
-      judged.outcome = recorded.outcome.status;
+      this.reportOutcome(recorded, judged);
     }
+    this.reportDeferred(Infinity);
     return this.result;
+  }
+
+  /** Outcomes of background commands that came by `until`, in the order they came. */
+  private reportDeferred(until: number): void {
+    this.deferred.sort((a, b) => a.at - b.at);
+    while (this.deferred.length && !(this.deferred[0]!.at > until)) {
+      const { recorded, judged } = this.deferred.shift()!;
+      if (this.result.stop) continue;
+      this.advance(this.clock.outcome(recorded));
+      this.reportOutcome(recorded, judged);
+    }
+  }
+
+  private reportOutcome(recorded: RecordedAction, judged: JudgedAction): void {
+    this.report(recorded);
+    judged.outcome = recorded.outcome!.status;
   }
 
   /** Time passes: breakers whose time has come probe or time out, interventions whose observation is over are judged. */

@@ -6,7 +6,8 @@ export const STEP_MS = 5_000;
 /** When a recording carries no time at all, its clock starts here. */
 const NO_TIME_START = Date.UTC(2026, 0, 1);
 
-const timeOf = (iso: string | undefined) => (iso ? Date.parse(iso) : NaN);
+/** A recorded time in epoch ms (NaN when there is none). */
+export const timeOf = (iso: string | undefined) => (iso ? Date.parse(iso) : NaN);
 
 /**
  * The recording's own clock: when each of its events happened, as `warden eval` judges them and `warden

@@ -61,6 +61,52 @@ describe('repetitive_errors', () => {
   });
 });
 
+describe('repetitive_errors: one command tried in one wording after another', () => {
+  // As an Antigravity session on Windows scaffolded a Next.js app: the same create-next-app requoted, run
+  // through cmd, through PowerShell's call operator, with PATH set inline, each failing on the quoting or on a
+  // missing node (a public Antigravity transcript, alaquizpedia).
+  const wordings = [
+    '"C:\\Program Files\\nodejs\\npx.cmd" create-next-app@latest . --use-npm -y',
+    '& "C:\\Program Files\\nodejs\\npx.cmd" create-next-app@latest . --use-npm -y',
+    'cmd /c "set \\"PATH=C:\\Program Files\\nodejs;%PATH%\\" && \\"C:\\Program Files\\nodejs\\npx.cmd\\" create-next-app@latest . --use-npm -y"',
+    '"C:\\Program Files\\nodejs\\npm.cmd" init next-app@latest . --use-npm -y',
+    "powershell -Command \"& 'C:\\Progra~1\\nodejs\\npx.cmd' create-next-app@latest . --use-npm -y\"",
+    'cmd /c "npm create next-app@latest . --use-npm -y"',
+  ];
+  const parseError = { error: "Unexpected token 'create-next-app@latest' in expression or statement." };
+
+  it('reports the fifth failing wording as medium and the seventh as high', () => {
+    const s = SessionDriver.with({}, { context: { cwd: 'C:\\Users\\dev\\app' } });
+    for (const [i, command] of wordings.entries()) {
+      s.bash(command, i % 2 ? { error: "'node' is not recognized as an internal or external command" } : parseError);
+      s.read('C:\\Users\\dev\\app\\package.json');
+    }
+    // Reported when it reaches a severity: at the fifth attempt.
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { repetitions: 5, wordings: 5 } });
+    s.bash('"C:\\Program Files\\nodejs\\npx.cmd" --yes create-next-app@latest . --use-npm', parseError);
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'high', details: { repetitions: 7 } });
+  });
+
+  it('leaves alone attempts between which the agent changed a file, or which one success ended', () => {
+    const edited = new SessionDriver();
+    for (const command of wordings) {
+      edited.bash(command, parseError);
+      edited.edit(`${CWD}/scaffold.ps1`);
+    }
+    expect(edited.of('repetitive_errors')).toEqual([]);
+    const succeeded = new SessionDriver();
+    for (const [i, command] of wordings.entries()) succeeded.bash(command, i === 2 ? {} : parseError);
+    expect(succeeded.of('repetitive_errors')).toEqual([]);
+  });
+
+  it('leaves alone different commands that fail, and one command failing on one target after another', () => {
+    const s = new SessionDriver();
+    for (const command of ['cargo build', 'go vet ./...', 'make lint', 'pytest -x', 'tsc --noEmit']) s.bash(command, parseError);
+    for (let i = 1; i <= 6; i++) s.bash(`npx eslint src/part-${i}.ts`, { error: 'Parsing error: Unexpected token' });
+    expect(s.of('repetitive_errors')).toEqual([]);
+  });
+});
+
 describe('repetitive_errors: the same mistake on one target after another', () => {
   // As Antigravity's write_to_file refused workspace files given artifact metadata, corrected each time
   // and made the same way for the next file (a public Antigravity transcript, phishing-guard).

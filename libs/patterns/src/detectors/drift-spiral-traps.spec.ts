@@ -170,6 +170,30 @@ describe('escalation traps', () => {
     expect(t.of('installation_trap')).toEqual([]);
   });
 
+  it('installation: an install forced past the failure (--legacy-peer-deps, --force) is an installation trap', () => {
+    const s = new SessionDriver();
+    s.bash('npm install framer-motion-3d', { error: 'npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree' });
+    s.bash('npm install framer-motion-3d --legacy-peer-deps');
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', details: { trap: 'installation' } });
+    expect(s.of('bypass_trap')).toEqual([]);
+  });
+
+  it('installation: the same package installed a third time, one of the installs failing, by any package manager', () => {
+    const s = SessionDriver.with({}, { context: { cwd: 'C:\\Users\\dev\\app' } });
+    s.bash('winget install -e --id OpenJS.NodeJS.LTS -h', { error: 'Installer failed with exit code: 1603' });
+    s.bash('node --version', { error: "'node' is not recognized as an internal or external command" });
+    s.bash('winget install -e --id OpenJS.NodeJS.LTS --silent --accept-package-agreements 2>&1');
+    expect(s.of('installation_trap')).toEqual([]);
+    s.bash('winget install -e --id OpenJS.NodeJS.LTS --silent', { error: 'Found an existing package already installed.' });
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', details: { package: 'openjs.nodejs.lts', installs: 3, failed_installs: 2 } });
+  });
+
+  it('installation: installs that all worked are set-up, and a redirection is no package', () => {
+    const s = new SessionDriver();
+    for (const dir of ['api', 'worker', 'cli']) s.bash(`cd ${dir} && pip install fastapi 2>&1 | tail -1`);
+    expect(s.of('installation_trap')).toEqual([]);
+  });
+
   it('installation: an install the reviewer blocked still counts: the agent attempted it', () => {
     const s = new SessionDriver();
     s.bash('npm run e2e', refused);

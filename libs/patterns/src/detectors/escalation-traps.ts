@@ -6,6 +6,7 @@ import { complexKind, isAuthFailure, isBypass, toolingKind, isComplexWorkaround,
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectHookBypass } from './hook-bypass.js';
 import { detectKillEscalation } from './kill-escalation.js';
+import { detectReinstall } from './reinstall.js';
 
 export type TrapType = 'installation_trap' | 'bypass_trap' | 'complexity_trap' | 'assumption_trap';
 
@@ -107,7 +108,8 @@ function scan(view: SessionView): TrapScan {
       const known = symptoms.find((issue) => containsPhrase(words, wordsOf(issue.escalationTrap)));
       if (known) add(typeOfKnownTrap(step, known), step, known);
       else if (connection && isInstall(step)) add('installation_trap', step);
-      else if (isBypass(step)) add('bypass_trap', step);
+      // An install forced past the failure (`npm install x --legacy-peer-deps`, `pip install --no-deps`) is an installation trap.
+      else if (isBypass(step)) add(isInstall(step) ? 'installation_trap' : 'bypass_trap', step);
       else if (isComplexWorkaround(step) && !familiar.has(complexKind(step)!)) add('complexity_trap', step);
       else if (connection && writesConfig(step)) add('bypass_trap', step);
     }
@@ -121,7 +123,7 @@ function scan(view: SessionView): TrapScan {
 }
 
 const WHAT: Record<TrapType, string> = {
-  installation_trap: 'installed software instead of checking the connection',
+  installation_trap: 'installed software, or forced it in, instead of finding the cause',
   bypass_trap: 'worked around the failure instead of finding its cause',
   complexity_trap: 'reached for a heavyweight workaround where a simple check would do',
   assumption_trap: 'acted on guessed endpoints instead of reading the configuration',
@@ -158,7 +160,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
   };
 }
 
-export const detectInstallationTrap = (view: SessionView) => detectTrap('installation_trap', view);
+export const detectInstallationTrap = (view: SessionView) => worse(detectTrap('installation_trap', view), detectReinstall(view.attempted));
 /**
  * Working around a failure, forcing processes down harder and harder, skipping git's hooks and signing, or
  * working on while Warden's own hook is silent: the worst of them.

@@ -1,6 +1,7 @@
 import { severityFor } from '../detector-settings.js';
 import { detectDependencyLoop } from './dependency-loop.js';
 import { confidenceFrom, lastIds, worse, type Finding, type SessionView } from './detector.js';
+import { shellWords, type Step } from '../action-step.js';
 
 interface FailureRun {
   ids: string[];
@@ -13,7 +14,98 @@ interface FailureRun {
 
 /** The same failure again and again, the same mistake on one target after another, or a dependency fight that keeps failing the build: the worst. */
 export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
-  return worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed));
+  return worse(worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed)), detectRewordedRetries(view));
+}
+
+/** Reworded attempts at one command, each failing, that make a loop. */
+const REWORDED_AT = 5;
+/** Words that say how a command is launched, not what it does. */
+const LAUNCH_WORDS = new Set(['cmd', 'powershell', 'pwsh', 'bash', 'zsh', 'set', 'export', 'env', 'call', 'start', 'sudo', 'npx', 'npm', 'pnpm', 'yarn', 'bun', 'node', 'python', 'python3', 'run', 'exec', 'echo', 'then', 'done', 'true', 'false', 'latest', 'path', 'the', 'and']);
+
+/** A path a command names that is a program (`C:\\Program Files\\nodejs\\npx.cmd`), not what it works on. */
+const PROGRAM_PATH = /\.(?:cmd|exe|bat|ps1|sh)$|\/(?:program files[^/]*|progra~\d|bin|sbin|scripts)\//i;
+
+interface Attempt {
+  /** The pieces of its words (`create-next-app@latest` → create, next, app), without launchers, options and paths. */
+  words: Set<string>;
+  /** What it works on: the paths it names other than programs. */
+  targets: Set<string>;
+}
+
+/** The words of a command, quoted parts split again (`cmd /c "set PATH=… && npx x"` holds a command of its own). */
+function flatWords(command: string, depth = 0): string[] {
+  return shellWords(command).flatMap((w) => (depth < 3 && /\s/.test(w.trim()) ? flatWords(w, depth + 1) : [w]));
+}
+
+/** What a command attempts, without how it is launched. */
+function attemptOf(step: Step): Attempt {
+  const words = new Set<string>();
+  for (const word of flatWords(step.cmd!.toLowerCase())) {
+    if (/^[-/$%]|[\\/]/.test(word)) continue;
+    for (const piece of word.split(/[^a-z0-9]+/)) if (piece.length >= 3 && !LAUNCH_WORDS.has(piece) && !/^\d+$/.test(piece)) words.add(piece);
+  }
+  return { words, targets: new Set((step.paths ?? []).filter((p) => !PROGRAM_PATH.test(p))) };
+}
+
+/** More than half of the words of both are shared, and they work on the same things: the same attempt, reworded (a run joins any of its attempts). */
+function sameAttempt(a: Attempt, b: Attempt): boolean {
+  if (!a.words.size || !b.words.size) return false;
+  if (a.targets.size && b.targets.size && ![...a.targets].some((t) => b.targets.has(t))) return false;
+  let shared = 0;
+  for (const w of a.words) if (b.words.has(w)) shared++;
+  return shared * 2 > Math.max(a.words.size, b.words.size);
+}
+
+/**
+ * One command tried again and again in different words (requoted, another launcher, another path to the
+ * program), each attempt failing with an error: the agent is guessing at the same obstacle instead of
+ * finding out what it is. A change to a file ends the run (the agent tried to fix something), and so does a
+ * success of the attempt; other steps in between (reads, status checks) do not. Identical attempts are the
+ * same failure's business.
+ */
+function detectRewordedRetries(view: SessionView): Finding | undefined {
+  let run: { steps: Step[]; attempts: Attempt[]; sigs: Set<string> } | undefined;
+  let worst: { steps: Step[]; sigs: Set<string> } | undefined;
+  for (const step of view.completed) {
+    if (step.op === 'write') {
+      run = undefined;
+      continue;
+    }
+    if (!step.cmd) continue;
+    const attempt = attemptOf(step);
+    const joins = run?.attempts.some((a) => sameAttempt(a, attempt));
+    if (step.status === 'success') {
+      if (joins) run = undefined;
+      continue;
+    }
+    if (step.status !== 'error' || !step.err_text?.trim()) continue;
+    if (run && joins) {
+      run.steps.push(step);
+      run.attempts.push(attempt);
+      if (step.sig) run.sigs.add(step.sig);
+    } else run = { steps: [step], attempts: [attempt], sigs: new Set(step.sig ? [step.sig] : []) };
+    if (run.sigs.size >= REWORDED_AT - 1 && (!worst || run.steps.length > worst.steps.length)) worst = run;
+  }
+  if (!worst || worst.steps.length < REWORDED_AT) return undefined;
+  const ladder = view.settings.repetitive_errors.severity;
+  // Counted from the threshold: REWORDED_AT attempts read as the ladder's medium.
+  const severity = severityFor(ladder, worst.steps.length - REWORDED_AT + (ladder.medium ?? 3));
+  if (!severity) return undefined;
+  const last = worst.steps[worst.steps.length - 1]!;
+  return {
+    severity,
+    confidence: confidenceFrom(0.55, 0.05 * (worst.steps.length - REWORDED_AT)),
+    description: `The same command was tried ${worst.steps.length} times in ${worst.sigs.size} wordings, and failed each time (last: \`${last.cmd!.slice(0, 120)}\`); find out what stands in the way before trying another wording.`,
+    evidence: lastIds(worst.steps.map((s) => s.id)),
+    details: {
+      repetitions: worst.steps.length,
+      wordings: worst.sigs.size,
+      tool: last.tool ?? null,
+      command: last.cmd ?? null,
+      error_sample: last.err_text?.slice(0, 200) ?? null,
+    },
+    magnitude: worst.steps.length,
+  };
 }
 
 /** How many times one tool must refuse calls with the same error, on two targets or more, to be a mistake the agent keeps making. */

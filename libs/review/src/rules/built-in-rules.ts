@@ -4,7 +4,7 @@ import { httpDeletionRule } from './http-api-rules.js';
 import { remoteSystemCopyRule } from './remote-copy-rules.js';
 import { remoteDeletionRule, remoteShutdownRule } from './remote-host-rules.js';
 import { networkShellRule, reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
-import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
+import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule, persistentEnvironmentRule } from './execution-rules.js';
 import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { credentialExposureRule } from './credential-exposure-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
@@ -58,6 +58,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   secretFileReadRule,
   credentialExposureRule,
   persistenceInstallRule,
+  persistentEnvironmentRule,
   massProcessKillRule,
   systemPackageChangeRule,
   remoteShellRule,

@@ -1,4 +1,4 @@
-import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule } from './execution-rules.js';
+import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule, persistentEnvironmentRule } from './execution-rules.js';
 import { bashContext as bash, ruleContext as context } from './rule-context.fixture.js';
 
 describe('obfuscated_execution', () => {
@@ -54,4 +54,62 @@ describe('persistence_install', () => {
   it('lets the agent list its crontab', () => {
     expect(persistenceInstallRule.evaluate(bash('crontab -l'))).toBeNull();
   });
+
+  const powershell = (command: string) => context('PowerShell', { command });
+
+  // Windows: scheduled tasks (schtasks, Register-ScheduledTask), services (sc create/config, New-Service), the Run
+  // keys (HKCU\Software\Microsoft\Windows\CurrentVersion\Run) and the Startup folder; Linux: systemd user units,
+  // SysV init, desktop autostart entries.
+  it.each([
+    'schtasks /create /sc minute /tn x /tr c:\\x.exe',
+    'Register-ScheduledTask -TaskName x -Action $a -Trigger $t',
+    'reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d c:\\x.exe',
+    'New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run -Name x -Value c:\\x.exe',
+    'sc.exe create svc binPath= c:\\x.exe',
+    'New-Service -Name x -BinaryPathName c:\\x.exe',
+  ])('asks for approval of %s on Windows', (command) => {
+    expect(persistenceInstallRule.evaluate(powershell(command))?.verdict).toBe('require_approval');
+  });
+
+  it.each(['systemctl --user enable sync.service', 'update-rc.d agent defaults', 'echo x > ~/.config/autostart/agent.desktop'])('asks for approval of %s', (command) => {
+    expect(persistenceInstallRule.evaluate(bash(command))?.verdict).toBe('require_approval');
+  });
+
+  it.each(['schtasks /query /fo list', 'reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run', 'sc query', 'Get-ScheduledTask'])('lets %s look', (command) => {
+    expect(persistenceInstallRule.evaluate(powershell(command))).toBeNull();
+  });
+  it('lets systemctl report a user unit', () => {
+    expect(persistenceInstallRule.evaluate(bash('systemctl --user status sync.service'))).toBeNull();
+  });
+});
+
+describe('persistent_environment', () => {
+  const powershell = (command: string) => context('PowerShell', { command });
+
+  it.each(['setx PATH "%PATH%;C:\\Program Files\\nodejs"', 'cmd /c "setx /M Path \"%PATH%;C:\\tools\""'])('holds %s for a person: setx cuts PATH and merges the machine’s into it', (command) => {
+    const finding = persistentEnvironmentRule.evaluate(powershell(command));
+    expect(finding?.verdict).toBe('require_approval');
+    expect(finding?.alternative).toContain('$env:NAME');
+  });
+
+  it.each([
+    'setx JAVA_HOME "C:\\jdk"',
+    '[Environment]::SetEnvironmentVariable("Path", "$userPath;$godotDir", "User")',
+    "[System.Environment]::SetEnvironmentVariable('JAVA_HOME', 'C:\\jdk', [System.EnvironmentVariableTarget]::Machine)",
+    'Set-ItemProperty -Path HKCU:\\Environment -Name X -Value 1',
+    'reg add "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment" /v X /d 1',
+  ])('warns of %s: every later program of the user sees it', (command) => {
+    expect(persistentEnvironmentRule.evaluate(powershell(command))?.verdict).toBe('warn');
+  });
+
+  it('warns of launchctl setenv on macOS', () => {
+    expect(persistentEnvironmentRule.evaluate(bash('launchctl setenv NODE_OPTIONS --max-old-space-size=8192'))?.verdict).toBe('warn');
+  });
+
+  it.each(['$env:PATH = "C:\\Program Files\\nodejs;" + $env:PATH', '[Environment]::SetEnvironmentVariable("X", "1", "Process")', 'setx /?', 'Get-ItemProperty -Path HKCU:\\Environment', 'set PATH=C:\\node;%PATH%'])(
+    'lets %s run: it changes this session only, or nothing',
+    (command) => {
+      expect(persistentEnvironmentRule.evaluate(powershell(command))).toBeNull();
+    },
+  );
 });

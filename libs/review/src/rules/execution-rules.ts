@@ -1,5 +1,7 @@
 import { commandName, INTERPRETERS } from '../parsing/command-facts.js';
-import { commandNames, positionsRunning, segmentsRunning } from '../parsing/segment-index.js';
+import { commandNames, positionsRunning } from '../parsing/segment-index.js';
+import type { ParsedAction } from '../parsing/parsed-action.js';
+import { windowsCommands, type WindowsCommand } from '../parsing/windows-commands.js';
 import { builtInRule } from './built-in-rule.js';
 import { downloadedCodeRun } from './line-flows.js';
 import { ownEntry } from '../own-entry.js';
@@ -16,7 +18,6 @@ const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
 const REMOTE_SCRIPT_TEXT = /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/;
 const DOCUMENTATION = /\.(?:md|mdx|markdown|rst|txt|adoc|html?)$/i;
 /** The programs persistenceInstallRule reads. */
-const SCHEDULERS = new Set(['crontab', 'systemctl', 'launchctl', 'at', 'batch']);
 
 export const obfuscatedExecutionRule = builtInRule({
   name: 'obfuscated_execution',
@@ -74,26 +75,107 @@ export const downloadAndRunRule = builtInRule({
   },
 });
 
+/** Windows' autostart places: the Run keys of the registry and the Startup folders. */
+const AUTOSTART_KEY = /\\+currentversion\\+(?:run|runonce|runservices)\b|\\+winlogon\b.*\b(?:userinit|shell)\b|\\+image file execution options\\/i;
+const AUTOSTART_PATH = /\/start menu\/programs\/startup(?:\/|$)|\/\.config\/autostart(?:\/|$)|^\/etc\/(?:rc\.local|init\.d\/|xdg\/autostart\/)/i;
+/** Windows programs that schedule or register what runs later, and the arguments that make them do it (`schtasks /create`, `sc create`). */
+const WINDOWS_SCHEDULERS: Record<string, RegExp> = {
+  schtasks: /^\/(?:create|change)\b/i,
+  sc: /^(?:create|config)\b/i,
+  'register-scheduledtask': /^/,
+  'set-scheduledtask': /^/,
+  'new-service': /^/,
+  'register-wmievent': /^/,
+};
+const REGISTRY_WRITERS = new Set(['reg', 'new-itemproperty', 'set-itemproperty', 'new-item', 'set-item']);
+const writesRegistry = (command: WindowsCommand, key: RegExp) => REGISTRY_WRITERS.has(command.program) && (command.program !== 'reg' || /^add\b/i.test(command.args)) && key.test(command.args);
+
+/** The scheduler, service manager or autostart entry a line sets up, as it is written. */
+function scheduledBy(action: ParsedAction): string | undefined {
+  for (const segment of action.segments) {
+    const cmd = commandName(segment);
+    const args = segment.argv.slice(1);
+    const operands = args.filter((a) => !a.startsWith('-'));
+    const enables =
+      (cmd === 'crontab' && !args.includes('-l')) ||
+      (cmd === 'systemctl' && ['enable', 'link', 'edit'].includes(operands[0] ?? '')) ||
+      (cmd === 'launchctl' && ['load', 'bootstrap', 'submit'].includes(operands[0] ?? '')) ||
+      cmd === 'at' ||
+      cmd === 'batch' ||
+      (cmd === 'update-rc.d' && operands.some((a) => a === 'defaults' || a === 'enable')) ||
+      (cmd === 'chkconfig' && operands.includes('on'));
+    // A cmdlet written without a backslash or a variable is not split as a Windows line: bash's reading of it is whole.
+    const windows = ownEntry(WINDOWS_SCHEDULERS, cmd.toLowerCase().replace(/\.exe$/, ''));
+    if (enables || (windows && windows.test(args.join(' ')))) return segment.argv.join(' ').slice(0, 120);
+  }
+  for (const command of windowsCommands(action)) {
+    const verb = ownEntry(WINDOWS_SCHEDULERS, command.program);
+    if ((verb && verb.test(command.args)) || writesRegistry(command, AUTOSTART_KEY)) return `${command.program} ${command.args}`.slice(0, 120);
+  }
+  return undefined;
+}
+
 export const persistenceInstallRule = builtInRule({
   name: 'persistence_install',
-  description: 'Scheduling commands (crontab, systemd units, launchd) outlives the session and needs approval.',
+  description:
+    'Setting up what runs later or at every login (crontab, systemd units, launchd, init scripts, Windows scheduled tasks, services, Run keys and Startup folders, desktop autostart entries) outlives the session and needs approval.',
   reads: 'action',
   check({ action }) {
-    const hit = segmentsRunning(action.segments, SCHEDULERS).find((s) => {
-      const cmd = commandName(s);
-      if (cmd === 'crontab') return !s.argv.includes('-l');
-      if (cmd === 'systemctl') return ['enable', 'link', 'edit'].includes(s.argv[1] ?? '');
-      if (cmd === 'launchctl') return ['load', 'bootstrap', 'submit'].includes(s.argv[1] ?? '');
-      return cmd === 'at' || cmd === 'batch';
-    });
-    const unit = action.writtenPaths.find((p) => /^\/etc\/(?:cron[^/]*|systemd)\/|\/\.config\/systemd\/|\/Library\/Launch(?:Agents|Daemons)\//.test(p));
+    const hit = scheduledBy(action);
+    const unit = action.writtenPaths.find((p) => /^\/etc\/(?:cron[^/]*|systemd)\/|\/\.config\/systemd\/|\/Library\/Launch(?:Agents|Daemons)\//.test(p) || AUTOSTART_PATH.test(p));
     if (!hit && !unit) return null;
     return {
       verdict: 'require_approval',
       score: 0.8,
       factors: ['persistence', 'system_modification'],
-      reason: `${hit ? hit.argv.join(' ') : unit} schedules work that keeps running after this session ends. A person must approve it.`,
+      reason: `${hit ?? unit} sets up work that keeps running after this session ends. A person must approve it.`,
       alternative: 'Run the task once now, or describe the schedule the user should set up.',
+    };
+  },
+});
+
+/** `[Environment]::SetEnvironmentVariable('Path', $p, 'User')` (or Machine): the .NET call that writes the registry's environment. */
+const DOTNET_PERSISTENT_VARIABLE = /\[(?:system\.)?environment\]::setenvironmentvariable\s*\((?=[^)]*(?:['"](?:user|machine)['"]|environmentvariabletarget\]::(?:user|machine)))/i;
+/** The registry keys Windows reads every program's environment from. */
+const ENVIRONMENT_KEY = /\b(?:hkcu|hkey_current_user):?\\+environment\b|\b(?:hklm|hkey_local_machine):?\\+system\\+currentcontrolset\\+control\\+session manager\\+environment\b/i;
+
+/** What changes the environment of every later program of the user or the machine, and whether it rewrites PATH with setx. */
+function persistentVariable(action: ParsedAction): { shown: string; setxPath: boolean } | undefined {
+  for (const segment of action.segments) {
+    if (commandName(segment) === 'launchctl' && segment.argv[1] === 'setenv') return { shown: segment.argv.slice(0, 3).join(' '), setxPath: false };
+  }
+  for (const command of windowsCommands(action)) {
+    const shown = `${command.program} ${command.args}`.slice(0, 80);
+    if (command.program === 'setx' && /\S\s+\S/.test(command.args) && !command.args.includes('/?')) return { shown, setxPath: /^(?:\/m\s+)?["']?path["']?\s/i.test(command.args) };
+    if (writesRegistry(command, ENVIRONMENT_KEY)) return { shown, setxPath: false };
+  }
+  return action.command !== undefined && DOTNET_PERSISTENT_VARIABLE.test(action.command) ? { shown: '[Environment]::SetEnvironmentVariable(…, User or Machine)', setxPath: false } : undefined;
+}
+
+export const persistentEnvironmentRule = builtInRule({
+  name: 'persistent_environment',
+  description:
+    "Changing the environment of every later program of the user or the machine (setx, [Environment]::SetEnvironmentVariable with User or Machine, the registry's Environment keys, launchctl setenv) warns; rewriting PATH with setx, which cuts it at 1,024 characters and copies the machine's PATH into the user's, needs approval.",
+  reads: 'action',
+  check({ action }) {
+    const hit = persistentVariable(action);
+    if (!hit) return null;
+    const alternative = 'Set the variable for this command or this session only ($env:NAME = … in PowerShell, set NAME=… in cmd, export NAME=… in a POSIX shell), or tell the user what to add.';
+    if (hit.setxPath) {
+      return {
+        verdict: 'require_approval',
+        score: 0.8,
+        factors: ['persistence', 'system_modification'],
+        reason: `${hit.shown} rewrites the user's PATH for every program from now on: setx cuts it at 1,024 characters and writes the expanded %PATH% (the machine's entries too) into the user's. A person must approve it.`,
+        alternative,
+      };
+    }
+    return {
+      verdict: 'warn',
+      score: 0.6,
+      factors: ['persistence'],
+      reason: `${hit.shown} changes the environment of every program the user starts from now on, not only this session's. Make sure the task calls for it and tell the user.`,
+      alternative,
     };
   },
 });

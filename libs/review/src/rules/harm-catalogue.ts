@@ -5,6 +5,7 @@ import { windowsCommands } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
 import { requestsOnlyThisMachine } from './network-destination.js';
+import { CREDENTIAL_STORE_TEXT } from './credential-stores.js';
 
 /**
  * The kinds of harm (apps/reviewer/README.md, "Kinds of harm") and, for each, the programs and options that
@@ -53,7 +54,7 @@ const SERVED_SHELL = /(?:exec|system):["']?(?:[^\s,"':!]*\/)?(?:(?:ba|z|da|k|c|t
 
 const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
 /** A credential file or directory named in an argument (POSIX or Windows spelling). */
-export const CREDENTIAL_ARG = /(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/i;
+export const CREDENTIAL_ARG = new RegExp(`${/(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/.source}|${CREDENTIAL_STORE_TEXT.source}`, 'i');
 /** Key material searched for across the machine. */
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */

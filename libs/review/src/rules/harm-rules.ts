@@ -7,6 +7,7 @@ import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
 import { CODE_RUNNERS, downloadedCodeRun, runTimeWipe, stagedSecretUpload } from './line-flows.js';
+import { credentialStoreExamples, isCredentialStorePath, mayNameCredentialStore } from './credential-stores.js';
 import { CREDENTIAL_ARG, harmHits, inlineCodeText, type HarmHit, type HarmKind } from './harm-catalogue.js';
 
 /** The copiers: what they send is their operands, not their options' values. */
@@ -92,12 +93,6 @@ function uploadsFile(segment: ShellSegment): string | undefined {
   if (commandName(segment) === 'socat' && args.some((a) => /(?:^|!!)(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a)) && args.some((a) => /^(?:open|pipe|gopen|file):|^\.?\//i.test(a.replace(/^['"]/, '')))) return 'socat';
   return undefined;
 }
-/** Where credentials are kept: reading them by any program puts them into the conversation. */
-const CREDENTIAL_STORE = /\/\.ssh\/(?:id_[^/]*(?<!\.pub)|[^/]*_key)$|\/\.aws\/(?:credentials|sso\/cache\/[^/]+)$|\/\.config\/gh\/hosts\.yml$|\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|\/\.cargo\/credentials(?:\.toml)?$|\/\.docker\/config\.json$|\/\.kube\/config$|\/\.netrc$|\/\.git-credentials$|\/\.pgpass$|\/\.gnupg\/(?:private-keys[^/]*(?:\/.*)?|secring\.gpg)$|\/library\/keychains\/.+|\/\.password-store\/.+|^\/etc\/(?:shadow|gshadow|master\.passwd)$|\/\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials\/.*)$|\/\.azure\/(?:accesstokens\.json|msal_token_cache\.\w+)$/i;
-/** Where credentials are kept under a home, for globs that may name them (`~/.aws/credential?`, `~/.ssh/id_*`). */
-const KEPT_UNDER_HOME = ['.ssh/id_rsa', '.ssh/id_ed25519', '.ssh/id_ecdsa', '.ssh/id_dsa', '.aws/credentials', '.config/gh/hosts.yml', '.cargo/credentials.toml', '.docker/config.json', '.kube/config', '.netrc', '.git-credentials', '.pgpass', '.gnupg/secring.gpg', '.config/gcloud/application_default_credentials.json', '.azure/accessTokens.json'];
-const KEPT_ELSEWHERE = ['/etc/shadow', '/etc/gshadow', '/etc/master.passwd'];
-
 /** A glob as a pattern of whole paths (`*` and `?` within one name, `[…]` classes, `{a,b}` alternatives). */
 function globPattern(glob: string): RegExp | undefined {
   let source = '';
@@ -126,18 +121,19 @@ function globPattern(glob: string): RegExp | undefined {
 
 /** A credential store by its path, or a glob that can name one. */
 function isCredentialStore(path: string): boolean {
-  if (CREDENTIAL_STORE.test(path)) return true;
+  if (isCredentialStorePath(path)) return true;
   if (!/[*?[{]/.test(path)) return false;
   const pattern = globPattern(path);
   if (!pattern) return false;
   // A home as resolved (`/home/me`), or `~` where the session's home is not known.
   const home = /^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root)(?=\/)/i.exec(path)?.[0];
-  return (home !== undefined && KEPT_UNDER_HOME.some((p) => pattern.test(`${home}/${p}`))) || KEPT_ELSEWHERE.some((p) => pattern.test(p));
+  return credentialStoreExamples(home ?? '~').some((p) => pattern.test(p));
 }
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
-/** Text every credential store's path holds: arguments without it are not resolved. */
-const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.cargo|\.docker|\.kube|netrc|credentials|pgpass|gnupg|keychain|password-store|shadow|master\.passwd|\.azure|id_/i;
+/** Text a credential store's path may hold (with the table's own names): arguments without it are not resolved. */
+const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.docker|\.kube|keychain|password-store|\.azure|\.gnupg/i;
+const mayNameStore = (text: string) => CREDENTIAL_HINT.test(text) || mayNameCredentialStore(text);
 /** Programs that name a credential file without showing it. */
 const NOT_A_READ = /^(?:ls|test|\[|\[\[|stat|chmod|chown|chgrp|file|ssh-add|ssh|scp|sftp|mkdir|touch|rm|echo|printf|wc|ssh-keygen|git|cd|export|unset|install|realpath|dirname|basename|readlink|mv|cp|ln|tee|gpg|gpg2|aws|gcloud|az|kubectl|docker|helm|op)$/;
 const FORK_LOOP = /\b(?:while|until)\s+(?:true|:|false|\/\S*(?:true|false)|\[\[?\s*(?:1|true)\s*\]\]?|\(\(\s*1\s*\)\))\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)|\bfor\s*\(\([^;)]*;\s*;[^)]*\)\)\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)/;
@@ -223,7 +219,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
         // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.
         const args = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv.slice(1);
-        if (!NOT_A_READ.test(commandName(segment)) && (args.some((a) => CREDENTIAL_HINT.test(a)) || segment.redirects.some((r) => CREDENTIAL_HINT.test(r.target)))) {
+        if (!NOT_A_READ.test(commandName(segment)) && (args.some(mayNameStore) || segment.redirects.some((r) => mayNameStore(r.target)))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
           // A command line given as a value (`GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519 -o …'`) uses the key it names, as a copier's does.
           const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && !COMMAND_LINE_VALUE.test(a) && isCredentialStore(resolvePath(a, cwd)));

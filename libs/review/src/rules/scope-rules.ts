@@ -1,6 +1,7 @@
 import { tildeForm } from '@warden/actions';
 import { builtInRule } from './built-in-rule.js';
 import { isSecretFile } from './secret-files.js';
+import { isCredentialStorePath } from './credential-stores.js';
 
 /** Files whose change hands out access to the machine: never written by an agent. */
 const ACCESS_FILES = /^(?:\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|group|gshadow|pam\.d\/.*|ssh\/sshd_config)|~\/\.ssh\/authorized_keys\d?|\/root\/\.ssh\/.*|\/home\/[^/]+\/\.ssh\/authorized_keys\d?)$/;
@@ -21,7 +22,8 @@ export function isHarmlessRead(path: string): boolean {
   return SYSTEM_READS.test(path) || isToolchainFile(path);
 }
 /** Private keys and cloud credentials: reading them puts them into the model's context and transcript. */
-const PRIVATE_KEYS = /(?:^|\/)(?:id_(?:rsa|dsa|ecdsa|ed25519)|[^/]+\.pem|[^/]+\.key|\.aws\/credentials|\.config\/gcloud\/[^/]*credentials[^/]*|\.azure\/[^/]*token[^/]*|\.kube\/config|\.docker\/config\.json|\.netrc|\.pgpass|\.git-credentials)$/;
+const PRIVATE_KEYS = /(?:^|\/)(?:id_(?:rsa|dsa|ecdsa|ed25519)|[^/]+\.pem|[^/]+\.key|\.config\/gcloud\/[^/]*credentials[^/]*|\.azure\/[^/]*token[^/]*)$/;
+const isPrivateKeyOrStore = (path: string) => PRIVATE_KEYS.test(path) || isCredentialStorePath(path);
 
 export const writeOutsideProjectRule = builtInRule({
   name: 'write_outside_project',
@@ -69,7 +71,7 @@ export const secretFileReadRule = builtInRule({
   check({ action, inScope }) {
     if (action.intent === 'file_deletion') return null;
     const read = action.paths.filter((p) => !action.writtenPaths.includes(p));
-    const hit = read.find((p) => PRIVATE_KEYS.test(p)) ?? read.find((p) => isSecretFile(p) && !inScope(p));
+    const hit = read.find(isPrivateKeyOrStore) ?? read.find((p) => isSecretFile(p) && !inScope(p));
     if (!hit) return null;
     return {
       verdict: 'require_approval',

@@ -107,10 +107,14 @@ export function parseAntigravityTranscript(text: string): RecordedSession {
       // A background command's end: `Task id "<conversation>/task-54" finished with result: … failed with exit code: 1`.
       const task = /Task id "([^"]+)" finished with result:/.exec(content);
       const action = task ? background.get(task[1]!) : undefined;
-      const failed = FAILED_COMMAND.exec(content);
-      if (action?.outcome && failed) {
-        const text = content.slice(content.indexOf(failed[0])).replace(/^\t+/gm, '').replace(/<\/SYSTEM_MESSAGE>\s*$/, '').trim();
-        action.outcome = outcomeOf({ status: 'error', text, ...(action.outcome.at ? { at: action.outcome.at } : {}) });
+      if (action?.outcome) {
+        // It ended when the message says, after whatever the agent did meanwhile.
+        const failed = FAILED_COMMAND.exec(content);
+        const result = content.slice(content.indexOf(task![0]) + task![0].length);
+        const text = (failed ? content.slice(content.indexOf(failed[0])) : result).replace(/^\t+/gm, '').replace(/<\/SYSTEM_MESSAGE>\s*$/, '').trim();
+        const ended = isoTime(/\btimestamp=(\S+)/.exec(content)?.[1]) ?? at;
+        action.outcome = outcomeOf({ status: failed ? 'error' : 'success', ...(text ? { text } : {}), ...(ended ? { at: ended } : {}), ...(action.at ? { since: action.at } : {}) });
+        background.delete(task![1]!);
       }
       continue;
     }
