@@ -21,6 +21,8 @@ export interface RepeatRun {
   target: string;
   failure: string;
   count: number;
+  /** When the run's last failure was reported (epoch ms): an attempt proposed before it had not seen it. */
+  reported_at?: number;
 }
 
 /** An attempt of an action, as the outcome reports it. */
@@ -31,6 +33,9 @@ export interface Attempt {
   failed: boolean;
   /** The failure's signature (error class and folded text); absent for a success. */
   failure?: string;
+  /** When the attempt was proposed and when its outcome was reported (epoch ms), where known. */
+  proposedAt?: number;
+  reportedAt?: number;
 }
 
 /** Actions whose failures are followed at once; older runs are forgotten first. */
@@ -98,7 +103,12 @@ export class IterationMeasure {
       return { breaker: 'iteration', level: 'ok', current: 0, threshold: this.settings.repeated_failures, ...(phase ? { phase } : {}) };
     }
     const failure = attempt.failure ?? '';
-    const next: RepeatRun = run && run.failure === failure ? { ...run, count: run.count + 1 } : { tool: attempt.tool, target: attempt.target, failure, count: 1 };
+    // Calls made together (a batch of parallel edits) fail together: one made before the last failure was
+    // reported had not seen it, so it is no retry of it.
+    const concurrent = run?.reported_at !== undefined && attempt.proposedAt !== undefined && attempt.proposedAt < run.reported_at;
+    const reported = attempt.reportedAt !== undefined ? { reported_at: Math.max(attempt.reportedAt, run?.reported_at ?? 0) } : {};
+    const next: RepeatRun =
+      run && run.failure === failure ? { ...run, count: run.count + (concurrent ? 0 : 1), ...reported } : { tool: attempt.tool, target: attempt.target, failure, count: 1, ...reported };
     delete repeats[attempt.signature];
     repeats[attempt.signature] = next;
     const keys = Object.keys(repeats);

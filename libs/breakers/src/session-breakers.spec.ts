@@ -125,6 +125,23 @@ describe('SessionBreakers', () => {
     expect(breakerOf(session.stateRecord(6), 'iteration')).toMatchObject({ state: 'open', repeated_action: { tool: 'Bash', target: 'cargo build' } });
   });
 
+  it('does not count calls made together as retries: a batch of parallel edits fails together, once', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const edit = (n: number) => ({ action_id: `p${n}`, tool: 'Edit', input: { file_path: '/w/src/style.css', old_string: `a${n}`, new_string: `b${n}` } });
+    // Six edits of one file proposed at once, before any answer; each fails because the file changed on disk.
+    for (let n = 1; n <= 6; n++) session.actionProposed(id(), 100, undefined, edit(n));
+    const answers = [];
+    for (let n = 1; n <= 6; n++) answers.push(...session.outcomeReported(id(), 200 + n, { action_id: `p${n}`, status: 'error', error: { message: 'File has been modified since read' } }, 0));
+    expect(answers.map((e) => e.type)).not.toContain('breaker.tripped');
+    // Retried one after another, each after the last failure came back, they are retries.
+    const retries = [];
+    for (let n = 7; n <= 10; n++) {
+      session.actionProposed(id(), 300 + n * 10, undefined, edit(n));
+      retries.push(...session.outcomeReported(id(), 301 + n * 10, { action_id: `p${n}`, status: 'error', error: { message: 'File has been modified since read' } }, 0));
+    }
+    expect(retries.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'REPEATED_FAILURE', current_value: 5 });
+  });
+
   it('counts the checks an agent runs as the iterations of a declared phase, not every read and edit', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     session.started(id(), 0, 'testing');

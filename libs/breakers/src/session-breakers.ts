@@ -134,7 +134,7 @@ export class SessionBreakers {
       const current = phase ?? this.ledger.phase;
       if (action.action_id && action.tool && action.input) {
         const recent = (this.ledger.recent ??= []);
-        recent.push({ id: action.action_id, sig: actionSignature(action.tool, action.input), tool: action.tool, target: actionTarget(action.input) });
+        recent.push({ id: action.action_id, sig: actionSignature(action.tool, action.input), tool: action.tool, target: actionTarget(action.input), at });
         if (recent.length > RECENT_ACTIONS) recent.splice(0, recent.length - RECENT_ACTIONS);
       }
       // Actions refused while the iteration breaker is open are not iterations the agent got to run.
@@ -191,7 +191,15 @@ export class SessionBreakers {
       const action = this.ledger.recent?.find((a) => a.id === outcome.action_id);
       if (action) {
         const failed = outcome.status === 'error';
-        const repeat = this.iteration.recordAttempt(phase, { signature: action.sig, tool: action.tool, target: action.target, failed, ...(failed ? { failure: failureSignature(outcome.error) } : {}) });
+        const repeat = this.iteration.recordAttempt(phase, {
+          signature: action.sig,
+          tool: action.tool,
+          target: action.target,
+          failed,
+          ...(failed ? { failure: failureSignature(outcome.error) } : {}),
+          ...(action.at !== undefined ? { proposedAt: action.at } : {}),
+          reportedAt: at,
+        });
         if (repeat) this.feed(repeat, at, true);
       }
     });
@@ -360,9 +368,14 @@ export class SessionBreakers {
           Object.entries(budgets.per_phase).map(([phase, budget]) => [phase, left(this.ledger.cost.phase[phase as PhaseKey] ?? 0, budget, costFactor)]),
         );
       }
-      // The run budget the controller set is enforced as it is: it asked for exactly that amount.
+      // The run budget the controller set is enforced as it is, unless the run already spent it: a throttle
+      // slows a session, it does not stop it for money spent before it (a stop is the emergency stop's to
+      // make). Then what the factor leaves of the rest is the cap.
       const maxCost = positive(limits.max_cost_usd);
-      if (maxCost !== undefined) caps.per_run = Math.min(caps.per_run ?? budgets.per_run, maxCost);
+      if (maxCost !== undefined) {
+        const spent = this.ledger.cost.run;
+        caps.per_run = Math.min(caps.per_run ?? budgets.per_run, maxCost > spent ? maxCost : left(spent, budgets.per_run, costFactor));
+      }
       if (iterationFactor < 1) {
         caps.iterations = Object.fromEntries(
           Object.entries(this.settings.iteration.limits).map(([phase, limit]) => {

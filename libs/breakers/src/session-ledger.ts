@@ -45,7 +45,7 @@ export interface SessionLedger {
   /** Where the session's model usage is counted from (the agent's telemetry or its transcript), and what was counted. */
   spend?: SpendRecord;
   /** The last proposed actions (id, signature, tool, target), so that an outcome finds what it is about. */
-  recent?: { id: string; sig: string; tool: string; target: string }[];
+  recent?: { id: string; sig: string; tool: string; target: string; at?: number }[];
 }
 
 /**

@@ -40,6 +40,8 @@ export interface Step {
   err_text?: string;
   /** Fingerprint of the output excerpt: equal outputs, equal fingerprints. */
   out?: string;
+  /** When a failure was reported, epoch ms (kept for failures only: what a retry is counted against). */
+  done?: number;
   files_touched?: number;
   tokens?: number;
   cost_usd?: number;
@@ -166,8 +168,9 @@ export interface ReportedOutcome {
 }
 
 /** Adds the outcome half to a step. */
-export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number | undefined): void {
+export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number | undefined, at?: number): void {
   step.status = outcome.status;
+  if (at !== undefined && outcome.status === 'error') step.done = at;
   if (outcome.error) {
     step.err = `${outcome.error.class ?? ''}:${fingerprint(foldErrorText(outcome.error.message))}`;
     step.err_text = `${outcome.error.class ?? ''} ${outcome.error.message}`.replace(WHITESPACE, ' ').trim().toLowerCase().slice(0, 240);

@@ -191,7 +191,7 @@ export class SessionPatterns {
     const row = this.window.indexOf(outcome.action_id);
     const step = row >= 0 ? this.window.step(row) : { id: outcome.action_id, at };
     if (step.status) return [];
-    addOutcome(step, outcome, costUsd);
+    addOutcome(step, outcome, costUsd, at);
     if (outcome.progress) this.recordProgress(outcome.phase ?? step.phase ?? state.phase, outcome.progress, step.id);
     if (step.sig) this.count(step);
     this.place(row, step);
@@ -480,7 +480,7 @@ function workRootsOfStep(step: Step): string[] {
 /** What only the outcome or verdict half of a step knows, kept when the proposal arrives later. */
 function pick(step: Step): Partial<Step> {
   const kept: Partial<Step> = {};
-  for (const key of ['status', 'err', 'err_text', 'out', 'files_touched', 'tokens', 'cost_usd', 'alignment', 'blocked'] as const) {
+  for (const key of ['status', 'err', 'err_text', 'done', 'out', 'files_touched', 'tokens', 'cost_usd', 'alignment', 'blocked'] as const) {
     if (step[key] !== undefined) (kept as Record<string, unknown>)[key] = step[key];
   }
   return kept;

@@ -229,7 +229,7 @@ const TEXT = 2;
 const COMMAND = 3;
 
 /** Fields kept as they are, in the rest: most steps have none of them. */
-const RARE = ['err', 'err_text', 'ports', 'out', 'cost_usd', 'alignment'] as const;
+const RARE = ['err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment'] as const;
 
 const OPS: readonly StepOp[] = ['read', 'write', 'search', 'exec', 'poll', 'other'];
 const STATUSES: readonly NonNullable<Step['status']>[] = ['success', 'error'];
@@ -307,6 +307,7 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
     status: decode(STATUS, bits),
     err: rest?.err,
     err_text: rest?.err_text,
+    done: rest?.done,
     out: rest?.out,
     files_touched: files ? files - 1 : undefined,
     tokens: tokens ? tokens - 1 : rest?.tokens,

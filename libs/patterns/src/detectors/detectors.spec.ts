@@ -32,6 +32,18 @@ describe('repetitive_errors', () => {
     expect(s.of('repetitive_errors')).toEqual([]);
   });
 
+  it('counts calls made together once: a batch of parallel edits fails together, before the agent saw any answer', () => {
+    const s = new SessionDriver();
+    const modified = { status: 'error' as const, error: { message: 'File has been modified since read, either by the user or by a linter' } };
+    s.now += 5000;
+    for (let n = 1; n <= 6; n++) s.reports.push(...s.patterns.actionProposed(s.now, { action_id: `p${n}`, kind: 'tool_use', tool: 'Edit', input: { file_path: `${CWD}/src/style.css`, old_string: `a${n}`, new_string: `b${n}` } }));
+    for (let n = 1; n <= 6; n++) s.reports.push(...s.patterns.outcomeReported(s.now + 100 * n, { action_id: `p${n}`, ...modified }, undefined));
+    expect(s.of('repetitive_errors')).toEqual([]);
+    // The same edit retried after each answer came back is the loop.
+    for (let n = 7; n <= 9; n++) s.edit(`${CWD}/src/style.css`, { error: modified.error.message });
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium' });
+  });
+
   it('forgets failures that left the count window', () => {
     const inside = SessionDriver.with({ window: { max_actions: 5 } });
     inside.bash('make test', failing(1));

@@ -177,7 +177,7 @@ function familyOf(cmd: string | undefined): string | undefined {
  * check of the same kind (the whole test suite passing after one test file failed).
  */
 function detectSameFailure(view: SessionView): Finding | undefined {
-  const runs = new Map<string, FailureRun & { family?: string }>();
+  const runs = new Map<string, FailureRun & { family?: string; reported?: number }>();
   for (const step of view.completed) {
     if (!step.sig) continue;
     if (step.status === 'success') {
@@ -187,6 +187,12 @@ function detectSameFailure(view: SessionView): Finding | undefined {
     }
     const key = `${step.sig}|${step.err ?? ''}`;
     const run = runs.get(key) ?? { ids: [] };
+    // Calls made together fail together: one proposed before the last failure was reported had not seen it.
+    if (run.reported !== undefined && step.at < run.reported) {
+      run.reported = Math.max(run.reported, step.done ?? 0);
+      continue;
+    }
+    if (step.done !== undefined) run.reported = step.done;
     run.ids.push(step.id);
     if (step.tool) run.tool = step.tool;
     if (step.cmd) {

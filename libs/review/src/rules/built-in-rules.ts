@@ -8,7 +8,7 @@ import { downloadAndRunRule, obfuscatedExecutionRule, persistenceInstallRule, pe
 import { containerDataDestructionRule, containerHostAccessRule, massProcessKillRule, packagePublishRule, remoteShellRule, systemShutdownRule } from './operations-rules.js';
 import { credentialExposureRule } from './credential-exposure-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
-import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
+import { assertionRewriteRule, ciCheckBypassRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
 import { productionDeployRule } from './deployment-rules.js';
 import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
@@ -67,6 +67,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   testBypassRule,
   assertionRewriteRule,
   hookTamperingRule,
+  ciCheckBypassRule,
   tlsVerificationRule,
   historyDestructionRule,
   forcePushRule,

@@ -72,8 +72,12 @@ const STORE_PATH = new RegExp(
   'i',
 );
 
-/** A tool's login file in its configuration directory (`~/.config/<tool>/auth.json`, `…/token.yaml`), whatever the tool. */
-const CONFIG_LOGIN_FILE = /\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$/i;
+/**
+ * A tool's login file in its configuration directory (`~/.config/<tool>/auth.json`, `…/token.yaml`), or in
+ * its own dot-directory of a home (`~/.openclaw/agents/main/agent/auth.json`), whatever the tool.
+ */
+const CONFIG_LOGIN_FILE =
+  /\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root|[a-z]:\/users\/[^/]+)\/\.[^/]+\/(?:[^/]+\/)*\.?(?:auth|credentials|oauth_creds|tokens?)\.json$/i;
 
 /** Whether a resolved path is a credential store of the table, or a tool's login file (a public key never is). */
 export function isCredentialStorePath(path: string): boolean {

@@ -43,14 +43,14 @@ export const RULE_PACKS: readonly RulePack[] = [
   { name: 'brokers_search', description: 'Message brokers and search engines (Kafka, RabbitMQ, NATS, Redis, Elasticsearch, Meilisearch …), by CLI or HTTP: deleting topics, queues, streams, indexes; HTTP DELETE against APIs.', rules: ['broker_admin_destruction', 'http_api_deletion'] },
   { name: 'infrastructure', description: 'Infrastructure as code: terraform/tofu/pulumi/cdk destroy, apply without review (-auto-approve), state removal; deployments to production.', rules: ['infrastructure_destruction', 'production_deploy'] },
   { name: 'remote', description: 'Other machines, containers and pods: commands over ssh, docker exec and kubectl exec (reviewed as commands on that host), rebooting or deleting there, copies onto system paths of a remote host, syncs that delete.', rules: ['remote_shell', 'remote_system_copy', 'remote_shutdown', 'remote_deletion'] },
-  { name: 'system', description: "The machine itself: disks, fork bombs, shutdown, killing every process, privileges, persistence, the machine's packages.", rules: ['disk_destruction', 'fork_bomb', 'system_shutdown', 'mass_process_kill', 'privileged_command', 'persistence_install', 'system_package_change'] },
+  { name: 'system', description: "The machine itself: disks, fork bombs, shutdown, killing every process, privileges, persistence and the user's environment, the machine's packages.", rules: ['disk_destruction', 'fork_bomb', 'system_shutdown', 'mass_process_kill', 'privileged_command', 'persistence_install', 'persistent_environment', 'system_package_change'] },
   { name: 'execution', description: 'Code nobody has read: downloaded scripts piped into a shell, obfuscated commands, reverse shells, terminals served over the network.', rules: ['remote_script_execution', 'obfuscated_execution', 'download_and_run', 'reverse_shell', 'network_shell'] },
   { name: 'shell', description: 'The command line itself: lines that do not parse, code run from a pipe Warden cannot read.', rules: ['unparseable_command', 'unreadable_code'] },
   { name: 'secrets', description: 'Credentials: sending secrets over the network, reading private keys, printing credentials, secrets written in clear text, changing credential files.', rules: ['secret_exfiltration', 'secret_file_read', 'credential_exposure', 'secrets_in_arguments', 'secret_file_write'] },
   { name: 'scope', description: "The session's project: writing or reading outside the expected paths.", rules: ['write_outside_project', 'read_outside_project'] },
   { name: 'publishing', description: 'Publishing packages, images and releases.', rules: ['package_publish'] },
   { name: 'network', description: 'Requests to external hosts, and TLS verification switched off.', rules: ['warn_external_network', 'tls_verification_disabled'] },
-  { name: 'test_integrity', description: "The project's checks: skipped tests, rewritten assertions after a failure, replaced git hooks.", rules: ['test_bypass', 'assertion_rewrite', 'hook_tampering'] },
+  { name: 'test_integrity', description: "The project's checks: skipped tests, rewritten assertions after a failure, replaced git hooks, CI checks that cannot fail.", rules: ['test_bypass', 'assertion_rewrite', 'hook_tampering', 'ci_check_bypass'] },
 ];
 
 export const PACK_NAMES: readonly string[] = RULE_PACKS.map((p) => p.name);

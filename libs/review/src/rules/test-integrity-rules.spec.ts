@@ -2,7 +2,7 @@ import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import type { RuleContext } from './review-rule.js';
 import { ruleContext } from './rule-context.fixture.js';
-import { assertionRewriteRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
+import { assertionRewriteRule, ciCheckBypassRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
 
 const edit = (file_path: string, old_string: string, new_string: string): RuleContext => ruleContext('Edit', { file_path, old_string, new_string });
 
@@ -79,5 +79,30 @@ describe('hook_tampering', () => {
     const config = { ...edit('x', 'a', 'b'), action: parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'git config core.hooksPath /dev/null' } }, '/work/app') };
     expect(hookTamperingRule.evaluate(config)?.verdict).toBe('require_approval');
     expect(hookTamperingRule.evaluate(write('src/hooks/use-date.ts'))).toBeNull();
+  });
+});
+
+describe('ci_check_bypass', () => {
+  // As a real session made a failing deploy health check pass (a public Claude Code transcript, safecast-mcp).
+  it.each([
+    ['.github/workflows/deploy.yml', '          echo "health check failed"\n          exit 1', '          echo "WARNING: health check failed"\n          exit 0  # Don\'t fail deployment'],
+    ['.github/workflows/ci.yml', '      - run: npm test', '      - run: npm test\n        continue-on-error: true'],
+    ['.gitlab-ci.yml', 'lint:\n  script: npm run lint', 'lint:\n  script: npm run lint\n  allow_failure: true'],
+    ['.github/workflows/ci.yml', '      - run: npm audit --audit-level=high', '      - run: npm audit --audit-level=high || true'],
+  ])('holds an edit of %s that lets a failing check pass', (file, before, after) => {
+    expect(ciCheckBypassRule.evaluate(edit(file, before, after))?.verdict).toBe('require_approval');
+  });
+
+  it.each([
+    ['.github/workflows/ci.yml', '      - run: npm test', '      - run: npm test -- --coverage'],
+    ['.github/workflows/ci.yml', '      node-version: 18', '      node-version: 20'],
+    ['.github/workflows/ci.yml', '      - run: docker rm -f db || true', '      - run: docker rm -f db cache || true'],
+    ['scripts/check.sh', 'exit 1', 'exit 0'],
+  ])('lets an ordinary edit of %s through', (file, before, after) => {
+    expect(ciCheckBypassRule.evaluate(edit(file, before, after))).toBeNull();
+  });
+
+  it('lets a new pipeline be written as its author wants it', () => {
+    expect(ciCheckBypassRule.evaluate(ruleContext('Write', { file_path: '.github/workflows/nightly.yml', content: 'jobs:\n  e2e:\n    continue-on-error: true\n' }))).toBeNull();
   });
 });

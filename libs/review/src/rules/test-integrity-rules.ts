@@ -89,3 +89,34 @@ export const hookTamperingRule = builtInRule({
     };
   },
 });
+
+/** The configuration of a CI service: its jobs are the project's checks before a merge or a deploy. */
+const CI_FILE = /(?:^|\/)(?:\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci\/config\.ya?ml|azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite\/[^/]+\.ya?ml|\.travis\.ya?ml|\.drone\.ya?ml|buildspec\.ya?ml|Jenkinsfile)$/;
+/** What lets a failing job or step pass: the service's own switch, a status forced to success. */
+const CI_FAILURE_IGNORED = /\bcontinue-on-error:\s*true\b|\ballow_failure:\s*true\b|\ballow-failure:\s*true\b|\bsoft_fail:\s*true\b|\|\|\s*(?:true|exit\s+0|:)\s*(?:$|#|;|\n)/m;
+/** A script's failing end. */
+const FAILING_EXIT = /\bexit\s+[1-9]\d*\b/;
+
+export const ciCheckBypassRule = builtInRule({
+  name: 'ci_check_bypass',
+  description:
+    "Making a CI check unable to fail (continue-on-error, allow_failure, `|| true`, a failing `exit 1` turned into `exit 0`) instead of fixing what it found needs approval: it switches the project's safety gate off.",
+  reads: 'action',
+  check({ action }) {
+    const file = action.writtenPaths.find((p) => CI_FILE.test(p));
+    if (!file) return null;
+    const before = typeof action.input['old_string'] === 'string' ? action.input['old_string'] : '';
+    const after = typeof action.input['new_string'] === 'string' ? action.input['new_string'] : typeof action.input['content'] === 'string' ? action.input['content'] : '';
+    // A new file is a new pipeline, written as its author wants it; an edit is a change to a check that ran.
+    if (before === '' && typeof action.input['new_string'] !== 'string') return null;
+    const forced = added(CI_FAILURE_IGNORED, before, after) || (FAILING_EXIT.test(before) && !FAILING_EXIT.test(after) && /\bexit\s+0\b/.test(after));
+    if (!forced) return null;
+    return {
+      verdict: 'require_approval',
+      score: 0.75,
+      factors: ['test_bypass', 'safety_control'],
+      reason: `This makes a check in ${file} pass whatever it finds: the failure is hidden from everyone who relies on the pipeline, not fixed. A person must approve it.`,
+      alternative: 'Find out why the check fails and fix that; if the check itself is wrong or optional, say so and let the user decide.',
+    };
+  },
+});
