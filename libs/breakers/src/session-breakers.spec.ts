@@ -186,6 +186,17 @@ describe('SessionBreakers', () => {
     expect(session.nextWakeAt(15 * MINUTE)).toBe(20 * MINUTE);
   });
 
+  it('still names a deadline the clock passed after a tick that came a millisecond before it', () => {
+    const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
+    session.started(id(), 0, 'deployment');
+    session.tick(13.5 * MINUTE);
+    // A timer fired a millisecond early: nothing to trip yet.
+    expect(types(session.tick(15 * MINUTE - 1))).toEqual([]);
+    // By the time the next wake is armed the clock is past the timeout: it is named, so the wake comes at once.
+    expect(session.nextWakeAt(15 * MINUTE + 2)).toBe(15 * MINUTE);
+    expect(types(session.tick(15 * MINUTE + 2))).toContain('breaker.tripped');
+  });
+
   it('gives a phase warning already due when the start is handled late, and still trips on time', () => {
     const session = SessionBreakers.open(settings(), 'agent-1', 's1', 0);
     // Stored at 0, handled 14 minutes later: past the warning (13.5), before the timeout (15).

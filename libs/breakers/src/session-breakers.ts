@@ -47,6 +47,8 @@ export class SessionBreakers {
   private readonly errors: ErrorRateMeasure;
   private readonly circuits: Record<BreakerKind, Circuit>;
   private events: BreakerEvent[] = [];
+  /** When the clocks were last read (a tick, or an action); a deadline after it is still to come, even if `now` passed it. */
+  private clocksReadAt?: number;
 
   private constructor(
     private readonly configured: BreakerSettings,
@@ -150,6 +152,7 @@ export class SessionBreakers {
       }
       this.time.touch(at);
       this.feed(this.time.evaluate(this.ledger.phase, at), at, true);
+      this.clocksReadAt = at;
     });
   }
 
@@ -298,6 +301,7 @@ export class SessionBreakers {
     for (const kind of BREAKER_KINDS) this.transition(this.circuits[kind].tick(now));
     // A timer is not a probe: only the agent's own events test a HALF_OPEN breaker.
     this.feed(this.time.evaluate(this.ledger.phase, now), now, false);
+    this.clocksReadAt = now;
     return this.flush();
   }
 
@@ -409,7 +413,11 @@ export class SessionBreakers {
   /** When the session next needs a tick: a breaker's reset time, or a clock reaching a warning or a timeout. */
   nextWakeAt(now: number): number | undefined {
     if (this.ledger.ended) return undefined;
-    const moments = [this.time.nextDeadline(this.ledger.phase, now), ...BREAKER_KINDS.map((k) => this.circuits[k].nextWakeAt())].filter(
+    // A deadline the clock passed since the clocks were last read has not been acted on: it is due now (a
+    // timer that fires a millisecond early reads the clock before the deadline, and the wake after it must
+    // not be lost because the next reading of the clock is past it).
+    const from = this.clocksReadAt !== undefined ? Math.min(now, this.clocksReadAt) : now;
+    const moments = [this.time.nextDeadline(this.ledger.phase, from), ...BREAKER_KINDS.map((k) => this.circuits[k].nextWakeAt())].filter(
       (m): m is number => m !== undefined,
     );
     return moments.length ? Math.min(...moments) : undefined;

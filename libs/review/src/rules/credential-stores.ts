@@ -67,10 +67,11 @@ function pathPattern(path: string): string {
  */
 const ANYWHERE = /^~\/(?:\.ssh|\.aws|\.kube|\.docker|\.gnupg|\.azure|\.config\/gcloud|\.password-store|Library\/Keychains|\.netrc|\.git-credentials|\.pgpass)\b/;
 
-const STORE_PATH = new RegExp(
-  `^(?:${CREDENTIAL_STORES.map((s) => (ANYWHERE.test(s.path) ? `(?:${pathPattern(s.path)}|.*/${pathPattern(s.path).slice(HOME.length + 1)})` : pathPattern(s.path))).join('|')})$`,
-  'i',
-);
+const escapeBody = (s: CredentialStore) => pathPattern(s.path).slice(HOME.length + 1);
+/** Stores under a home, stores that are themselves absolute, and stores found under any directory (searched for, not anchored). */
+const HOME_PATH = new RegExp(`^${HOME}/(?:${CREDENTIAL_STORES.filter((s) => s.path.startsWith('~/')).map(escapeBody).join('|')})$`, 'i');
+const ABSOLUTE_PATH = new RegExp(`^(?:${CREDENTIAL_STORES.filter((s) => !s.path.startsWith('~/')).map((s) => pathPattern(s.path)).join('|')})$`, 'i');
+const ANY_DIRECTORY_PATH = new RegExp(`/(?:${CREDENTIAL_STORES.filter((s) => ANYWHERE.test(s.path)).map(escapeBody).join('|')})$`, 'i');
 
 /**
  * A tool's login file in its configuration directory (`~/.config/<tool>/auth.json`, `…/token.yaml`), or in
@@ -81,7 +82,9 @@ const CONFIG_LOGIN_FILE =
 
 /** Whether a resolved path is a credential store of the table, or a tool's login file (a public key never is). */
 export function isCredentialStorePath(path: string): boolean {
-  return !/\.pub$/i.test(path) && (STORE_PATH.test(path) || CONFIG_LOGIN_FILE.test(path));
+  // Most paths name none of the stores: the literal names are looked for first.
+  if (/\.pub$/i.test(path) || (!NAME_HINT.test(path) && !/\.(?:json|toml|ya?ml)$/i.test(path))) return false;
+  return HOME_PATH.test(path) || ABSOLUTE_PATH.test(path) || ANY_DIRECTORY_PATH.test(path) || CONFIG_LOGIN_FILE.test(path);
 }
 
 /** One table path as text inside a command (`\` or `/`, a home written any way or not at all). */

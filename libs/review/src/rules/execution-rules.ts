@@ -90,10 +90,15 @@ const WINDOWS_SCHEDULERS: Record<string, RegExp> = {
 const REGISTRY_WRITERS = new Set(['reg', 'new-itemproperty', 'set-itemproperty', 'new-item', 'set-item']);
 const writesRegistry = (command: WindowsCommand, key: RegExp) => REGISTRY_WRITERS.has(command.program) && (command.program !== 'reg' || /^add\b/i.test(command.args)) && key.test(command.args);
 
+/** Programs that schedule work on Linux and macOS. */
+const SCHEDULERS = new Set(['crontab', 'systemctl', 'launchctl', 'at', 'batch', 'update-rc.d', 'chkconfig']);
+
 /** The scheduler, service manager or autostart entry a line sets up, as it is written. */
 function scheduledBy(action: ParsedAction): string | undefined {
   for (const segment of action.segments) {
     const cmd = commandName(segment);
+    const windows = ownEntry(WINDOWS_SCHEDULERS, cmd.toLowerCase().replace(/\.exe$/, ''));
+    if (!windows && !SCHEDULERS.has(cmd)) continue;
     const args = segment.argv.slice(1);
     const operands = args.filter((a) => !a.startsWith('-'));
     const enables =
@@ -105,7 +110,6 @@ function scheduledBy(action: ParsedAction): string | undefined {
       (cmd === 'update-rc.d' && operands.some((a) => a === 'defaults' || a === 'enable')) ||
       (cmd === 'chkconfig' && operands.includes('on'));
     // A cmdlet written without a backslash or a variable is not split as a Windows line: bash's reading of it is whole.
-    const windows = ownEntry(WINDOWS_SCHEDULERS, cmd.toLowerCase().replace(/\.exe$/, ''));
     if (enables || (windows && windows.test(args.join(' ')))) return segment.argv.join(' ').slice(0, 120);
   }
   for (const command of windowsCommands(action)) {

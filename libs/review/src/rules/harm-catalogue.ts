@@ -133,6 +133,15 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'gh', /^\s*workflow\s+disable\b|^\s*api\b(?=.*(?:-x|--method)\s*delete)(?=.*protection)/i, "switches off the repository's CI checks or branch protection"),
   e('safety_control', 'npm', /^\s*profile\s+disable-2fa\b/i, 'switches two-factor authentication off'),
   e('safety_control', 'git', /^config\b.*\b(?:commit|tag|push)\.gpgsign\s+(?:false|0|no|off)\b/i, 'switches commit signing off'),
+  e('safety_control', 'history', /(?:^|\s)-(?:c|d\s*\S+|w\s+\/dev\/null)(?:\s|$)/i, "clears the shell's history (what was run can no longer be seen)", 'require_approval'),
+  e('safety_control', 'unset', /\bHISTFILE\b/, "switches the shell's history off", 'require_approval'),
+  e('safety_control', 'export set', /\bHISTFILE=["']?\/dev\/null|\bHISTSIZE=["']?0\b|^\s*\+o\s+history\b/i, "switches the shell's history off", 'require_approval'),
+  e('safety_control', 'truncate shred', /(?:^|\s)\/var\/log\//i, "empties or destroys the machine's logs", 'require_approval'),
+  e('safety_control', 'xattr', /com\.apple\.quarantine|(?:^|\s)-[a-z]*c[a-z]*(?:\s|$)/i, "removes macOS's quarantine mark, so Gatekeeper no longer checks the program", 'require_approval', /(?:^|\s)-(?:p|l|h)\b/),
+  e('safety_control', 'defaults', /com\.apple\.launchservices\b.*\blsquarantine\b.*\b(?:no|false|0)\b/i, "switches macOS's quarantine of downloads off"),
+  e('safety_control', 'reg', /^\s*add\b.*windows defender.*\/v\s+["']?disable\w*["']?.*\/d\s+1\b/i, 'switches Microsoft Defender off by policy'),
+  e('safety_control', 'set-itemproperty new-itemproperty', /windows defender.*-name\s+["']?disable\w*["']?.*-value\s+1\b/i, 'switches Microsoft Defender off by policy'),
+  e('safety_control', 'git', /^config\b.*\bcredential\.helper\s+["']?store\b/i, 'keeps git passwords in clear text on disk (~/.git-credentials)', 'warn'),
   e('safety_control', 'git', /^config\b.*\bcore\.hookspath\s+(?:\/dev\/null|nul|["']{2}|\/tmp\S*)(?:\s|$)/i, "switches the repository's git hooks off"),
   // ── leaks secrets ──────────────────────────────────────────────────────────────────────────────
   channel('tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_ARG, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
@@ -167,6 +176,12 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('privilege_escalation', 'grant', /\ball\b.*\bon\s+\*\.\*|\bsuperuser\b|\bwith\s+grant\s+option\b/i, 'gives a database user every right on every database'),
   e('privilege_escalation', 'alter', /^\s*(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b/i, 'gives a database user every right'),
   e('privilege_escalation', 'visudo', undefined, 'edits who may become administrator', 'block'),
+  e('privilege_escalation', 'aws', /\biam\s+(?:attach-(?:user|role|group)-policy|put-(?:user|role|group)-policy|create-access-key|create-login-profile|update-login-profile|add-user-to-group|update-assume-role-policy|create-policy-version)\b/i, 'grants cloud permissions or makes cloud credentials'),
+  e('privilege_escalation', 'gcloud', /\badd-iam-policy-binding\b|\bset-iam-policy\b|\bservice-accounts\s+keys\s+create\b/i, 'grants cloud permissions or makes cloud credentials'),
+  e('privilege_escalation', 'az', /\brole\s+assignment\s+create\b|\bad\s+(?:sp|app)\s+credential\s+reset\b/i, 'grants cloud permissions or makes cloud credentials'),
+  e('privilege_escalation', 'kubectl oc', /\bcreate\s+(?:cluster)?rolebinding\b.*(?:cluster-admin|--clusterrole[=\s]+admin\b)|\badm\s+policy\s+add-cluster-role-to-user\s+cluster-admin\b/i, 'gives an account administrator rights on the cluster'),
+  e('privilege_escalation', 'net', /^user\s+["']?[^\s"'/]+["']?\s+["']?[^\s/*"']/i, "sets a user's password", undefined, /\/del(?:ete)?\b/i),
+  e('privilege_escalation', 'set-localuser', /-password\b/i, "sets a user's password"),
   // ── exposes a service or shell to the network ─────────────────────────────────────────────────
   e('network_exposure', 'ngrok', /\b(?:http|tcp|tls|start)\b/i, 'publishes a local port on the internet'),
   e('network_exposure', 'cloudflared', /\btunnel\b/i, 'publishes a local port on the internet', undefined, /\b(?:list|info|delete|login)\b/i),
@@ -228,6 +243,14 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('hidden_code', 'invoke-expression iex', /iwr|invoke-webrequest|irm|invoke-restmethod|downloadstring|webclient|frombase64string/i, 'runs code it downloads or decodes'),
   e('hidden_code', 'invoke-expression iex', undefined, 'runs a string as PowerShell code', 'require_approval'),
   e('hidden_code', 'rg', /(?:^|\s)--(?:pre|hostname-bin)(?:[=\s]|$)/i, 'runs another program on every file it searches', 'require_approval'),
+  e('hidden_code', 'certutil', /-urlcache\b.*(?:https?|ftp):\/\/|-verifyctl\b.*https?:/i, 'downloads a file with a system tool (a common way past download filters)', 'require_approval'),
+  e('hidden_code', 'bitsadmin', /\/(?:transfer|addfile)\b/i, 'downloads a file with a system tool (a common way past download filters)', 'require_approval'),
+  e('hidden_code', 'mshta', /(?:https?|ftp|javascript|vbscript):/i, 'runs a script from the web, or written inline, with mshta'),
+  e('hidden_code', 'regsvr32', /\/i:\s*["']?(?:https?|ftp):/i, 'runs a script from the web through regsvr32'),
+  e('hidden_code', 'rundll32', /javascript:|url\.dll,\s*(?:fileprotocolhandler|openurl)|shell32\.dll,\s*shellexec_rundll\s+["']?(?:https?|ftp):/i, 'runs a script from the web, or written inline, through rundll32'),
+  e('hidden_code', 'npm pnpm yarn', /\bconfig\s+set\s+(?:@[\w-]+:)?registry\b(?![\s=]+["']?https:\/\/registry\.(?:npmjs\.org|yarnpkg\.com)\/?["']?(?:\s|$))/i, 'makes every later install fetch packages from another registry', 'require_approval'),
+  e('hidden_code', 'pip pip3', /\bconfig\s+set\s+\S*index-url\b/i, 'makes every later install fetch packages from another index', 'require_approval'),
+  e('hidden_code', 'pip pip3 uv', /(?:--index-url|--extra-index-url|(?:^|\s)-i)[\s=]+["']?http:\/\/(?!localhost|127\.|\[::1\])/i, 'installs packages over plain HTTP (anyone on the way can change them)', 'require_approval'),
 ];
 
 /** The catalogue by program. */

@@ -132,8 +132,9 @@ function isCredentialStore(path: string): boolean {
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
 /** Text a credential store's path may hold (with the table's own names): arguments without it are not resolved. */
-const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.docker|\.kube|keychain|password-store|\.azure|\.gnupg/i;
-const mayNameStore = (text: string) => CREDENTIAL_HINT.test(text) || mayNameCredentialStore(text);
+const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.docker|\.kube|keychain|password-store|\.azure|\.gnupg|credentials|netrc|pgpass|shadow|id_/i;
+// A word that is no path (no separator, dot, tilde or variable) is looked up only by the short hint.
+const mayNameStore = (text: string) => CREDENTIAL_HINT.test(text) || (/[./\\~$]/.test(text) && mayNameCredentialStore(text));
 /** Programs that name a credential file without showing it. */
 const NOT_A_READ = /^(?:ls|test|\[|\[\[|stat|chmod|chown|chgrp|file|ssh-add|ssh|scp|sftp|mkdir|touch|rm|echo|printf|wc|ssh-keygen|git|cd|export|unset|install|realpath|dirname|basename|readlink|mv|cp|ln|tee|gpg|gpg2|aws|gcloud|az|kubectl|docker|helm|op)$/;
 const FORK_LOOP = /\b(?:while|until)\s+(?:true|:|false|\/\S*(?:true|false)|\[\[?\s*(?:1|true)\s*\]\]?|\(\(\s*1\s*\)\))\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)|\bfor\s*\(\([^;)]*;\s*;[^)]*\)\)\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)/;
