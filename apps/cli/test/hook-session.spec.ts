@@ -95,6 +95,19 @@ describe('warden hook over a session', () => {
     expect(error.body.payload).toEqual({ action_id: failed.tool_use_id, tool: 'Edit', status: 'error', error: { message: 'String to replace not found in file.' }, files_touched: [join(project, 'a.ts')] });
   }, 30_000);
 
+  it('reports no outcome of a call Claude Code cancelled for another call of the response that failed', async () => {
+    // anthropics/claude-code issue 64346: siblings still running when one call fails come back as cancelled.
+    const cancelled = pre('hook-sibling', 'Bash', { command: 'pwd' });
+    const failing = pre('hook-sibling', 'Bash', { command: 'grep -r nothing-here docs' });
+    expect((await hook(cancelled)).code).toBe(0);
+    expect((await hook(failing)).code).toBe(0);
+    expect((await hook({ ...cancelled, hook_event_name: 'PostToolUseFailure', error: '<tool_use_error>Cancelled: parallel tool call Bash(grep -r nothing-here docs) errored</tool_use_error>' })).code).toBe(0);
+    expect((await hook({ ...failing, hook_event_name: 'PostToolUseFailure', error: 'Exit code 1' })).code).toBe(0);
+    // The failing call's outcome comes after the cancelled one's would have, on the same connection.
+    await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && (m.body.payload as { action_id: string }).action_id === failing.tool_use_id);
+    expect(suite.recorder.messages.filter((m) => m.body.type === 'action.outcome' && (m.body.payload as { action_id: string }).action_id === cancelled.tool_use_id)).toEqual([]);
+  }, 30_000);
+
   describe('control messages for the session', () => {
     const control = (session: string, kind: string, message: string, extra: Record<string, unknown> = {}) =>
       suite.publishControl(AGENT, session, { control_id: `ctl-${toolUseId()}`, kind: kind as 'soft_correction', message, requires_ack: true, ...extra });

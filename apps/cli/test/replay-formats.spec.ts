@@ -74,6 +74,38 @@ describe('recorded session formats', () => {
     });
   });
 
+  it('reads a call Claude Code cancelled for a failing sibling as one that never ran to its end: no outcome', () => {
+    // The cancellation texts of anthropics/claude-code issues 22264 and 64346.
+    const line = (o: Record<string, unknown>) => JSON.stringify({ cwd: '/w', sessionId: 's-2', ...o });
+    const calls = line({
+      type: 'assistant',
+      timestamp: '2026-11-20T10:00:00.000Z',
+      message: {
+        id: 'msg_2',
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'toolu_C', name: 'WebFetch', input: { url: 'https://docs.example/a', prompt: 'Summarise' } },
+          { type: 'tool_use', id: 'toolu_D', name: 'WebFetch', input: { url: 'https://docs.example/b', prompt: 'Summarise' } },
+          { type: 'tool_use', id: 'toolu_E', name: 'Bash', input: { command: 'pwd' } },
+        ],
+      },
+    });
+    const results = line({
+      type: 'user',
+      timestamp: '2026-11-20T10:00:01.000Z',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_C', is_error: true, content: 'Request failed with status code 303' },
+          { type: 'tool_result', tool_use_id: 'toolu_D', is_error: true, content: '<tool_use_error>Sibling tool call errored</tool_use_error>' },
+          { type: 'tool_result', tool_use_id: 'toolu_E', is_error: true, content: '<tool_use_error>Cancelled: parallel tool call WebFetch(https://docs.example/a) errored</tool_use_error>' },
+        ],
+      },
+    });
+    const outcomes = Object.fromEntries(parseClaudeCodeTranscript([calls, results].join('\n')).actions.map((a) => [a.actionId, a.outcome?.status ?? 'none']));
+    expect(outcomes).toEqual({ toolu_C: 'error', toolu_D: 'none', toolu_E: 'none' });
+  });
+
   it('counts the sample transcript’s repeated calls once', () => {
     const session = readRecording(join(SAMPLES, '02-claude-code-date-fix.jsonl'));
     expect(session.actions.map((a) => a.actionId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `toolu_01Demo000${n}`));

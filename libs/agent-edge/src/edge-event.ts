@@ -31,6 +31,8 @@ export interface EdgeToolCall {
 export interface EdgeToolResult {
   ok: boolean;
   error?: string;
+  /** The agent cancelled the call because another call of the same response failed: it has no outcome of its own. */
+  cancelled?: boolean;
   /** What the tool returned (text, content blocks, any JSON). */
   output?: unknown;
   durationMs?: number;

@@ -227,6 +227,8 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
 
 async function report(event: Extract<EdgeEvent, { type: 'after_tool' }>, session: AgentSession): Promise<void> {
   const { call, result } = event;
+  // A call cancelled for a sibling's failure did not fail: counting it would make one failure many.
+  if (result.cancelled) return;
   const action = toolAction(call.tool, call.input);
   const touched = filesTouched(action.tool, action.input);
   const excerpt = result.ok ? outputExcerpt(result.output) : undefined;

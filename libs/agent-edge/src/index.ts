@@ -11,4 +11,5 @@ export { actionSummary, filesTouched, outputExcerpt, toolAction, type ToolAction
 // Claude Code's own formats, read by `warden replay` for transcripts.
 export { claudeCodeAdapter } from './agents/claude-code/claude-code-adapter.js';
 export { type HookOutput } from './agents/claude-code/claude-code-answer.js';
+export { cancelledBySibling } from './agents/claude-code/hook-input.js';
 export { goalFromTranscript, goalFromTranscriptLines, promptText, requestOf } from './agents/claude-code/transcript-goal.js';

@@ -137,8 +137,9 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   const marks = content ? contentMarks(content) : [];
   const ports = [...new Set([...localPortsIn(cmd ?? ''), ...localPortsIn(content ?? '')])];
   const poll = op === 'poll' ? (call.process ?? '') : undefined;
-  // A write is the same action on the same file whatever it writes; anything else is the same when its input is.
-  const target = cmd ?? poll ?? (op === 'write' ? paths.join(' ') : stableInput(input));
+  // A write is the same action on the same file whatever it writes; anything else but a fetch is the same when its input is.
+  // A fetch is the same action on the same address, whatever it asks of the page.
+  const target = cmd ?? poll ?? (op === 'write' ? paths.join(' ') : call.kind === 'fetch' && call.urls.length ? call.urls[0]! : stableInput(input));
   const step: Step = { id: action.action_id, at, tool: action.tool, op, sig: fingerprint(`${action.tool}\u0000${target}`) };
   if (cmd) step.cmd = cmd;
   if (paths.length) step.paths = paths;

@@ -79,6 +79,16 @@ describe('recursive_deletion', () => {
 });
 
 describe('deletion_outside_project', () => {
+  it.each(['rm -rf /tmp', 'rm -rf /tmp/*', 'rm -rf /private/tmp', 'rm -rf /var/tmp/', 'find /tmp -delete'])('holds %s: a whole shared temporary directory', (command) => {
+    expect(deletionOutsideProjectRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval', factors: ['file_deletion', 'shared_resource'] });
+  });
+
+  it.each(['rm -rf /tmp/build-123', 'rm -f /tmp/out.log', 'rm -rf /tmp/cart-*'])('lets %s go: the session’s own files in a temporary directory', (command) => {
+    // Temporary directories are in every session's scope by default (settings: scope.always_in_scope).
+    const withTemp = { ...bash(command), inScope: (p: string) => inProject(p) || p.startsWith('/tmp/') };
+    expect(deletionOutsideProjectRule.evaluate(withTemp)).toBeNull();
+  });
+
   it('blocks a deletion outside the scope and names the path', () => {
     const finding = deletionOutsideProjectRule.evaluate(bash('rm -rf /srv/other/data'));
     expect(finding).toMatchObject({ verdict: 'block', factors: ['file_deletion', 'out_of_scope'] });

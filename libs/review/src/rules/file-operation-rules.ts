@@ -130,9 +130,12 @@ export const limitFileOperationsRule = builtInRule({
   },
 });
 
+/** A machine's shared temporary directory itself, or all that is in it (Linux, macOS, Windows). */
+const SHARED_TEMP_ROOT = /^(?:\/private)?\/(?:var\/)?tmp(?:\/\*?|\/\.\*)?$|^(?:\/private)?\/var\/folders(?:\/\*?)?$|^[a-z]:\/windows\/temp(?:\/\*?)?$/i;
+
 export const deletionOutsideProjectRule = builtInRule({
   name: 'deletion_outside_project',
-  description: "Deleting a path outside the session's expected scope is blocked.",
+  description: "Deleting a path outside the session's expected scope is blocked; deleting a whole shared temporary directory needs approval.",
   reads: 'session',
   check({ action, session, inScope }) {
     const cwd = action.cwd;
@@ -142,6 +145,17 @@ export const deletionOutsideProjectRule = builtInRule({
     const fromWindows = windowsDeletions(action).flatMap(({ paths }) => paths.map((p) => ({ path: resolvePath(p, cwd), remote: undefined as string | undefined })));
     // A relative path without a known working directory cannot be placed; the agent runs in its project.
     const placed = [...fromTool, ...fromShell, ...fromWindows].filter((d) => d.path.startsWith('/') || d.path.startsWith('~') || /^[a-z]:\//.test(d.path));
+    // Temporary directories are everyone's scratch space: a file of the session's there is its own, the whole of one is not.
+    const shared = placed.find((d) => !d.remote && SHARED_TEMP_ROOT.test(d.path));
+    if (shared) {
+      return {
+        verdict: 'require_approval',
+        score: 0.8,
+        factors: ['file_deletion', 'shared_resource'],
+        reason: `Deleting ${shared.path} deletes every program's temporary files (other sessions' work, sockets, locks), not only this session's. A person must approve it.`,
+        alternative: 'Delete the files or directory this session made there by name.',
+      };
+    }
     // The session's paths are this machine's: a deletion on another host is remote_deletion's (remote-host-rules.ts).
     const hit = placed.find((d) => !d.remote && !inScope(d.path));
     if (hit === undefined) return null;

@@ -1,6 +1,6 @@
 import { isSubjectToken } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
-import { sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/agent-edge';
+import { cancelledBySibling, sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/agent-edge';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
 import { readJsonLines } from './json-lines.js';
 
@@ -106,9 +106,9 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
         const action = actions.get(result.tool_use_id!);
         if (!action || action.outcome || rejected.has(action.actionId)) continue;
         const text = outputExcerpt(result.content);
-        // The user declined it at Claude Code's permission prompt, or interrupted it: it never ran, and a live
-        // session reports no outcome for it.
-        if (result.is_error && text && NOT_RUN.test(text)) {
+        // The user declined it at Claude Code's permission prompt, or interrupted it, or Claude Code cancelled it
+        // for another call of the response that failed: it never ran to its end, and the hook reports no outcome of it.
+        if (result.is_error && text && (NOT_RUN.test(text) || cancelledBySibling(text))) {
           rejected.add(action.actionId);
           continue;
         }

@@ -1,5 +1,5 @@
 import { EdgeInputError } from '../../edge-event.js';
-import { parseHookInput } from './hook-input.js';
+import { cancelledBySibling, edgeEventOf, parseHookInput } from './hook-input.js';
 
 describe('parseHookInput', () => {
   const tool = { session_id: 'sess-1', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_01' };
@@ -42,5 +42,20 @@ describe('parseHookInput', () => {
   ])('refuses %s, naming what is wrong', (_name, text, message) => {
     expect(() => parseHookInput(text)).toThrow(EdgeInputError);
     expect(() => parseHookInput(text)).toThrow(message);
+  });
+});
+
+describe('a call Claude Code cancelled because another call of its response failed', () => {
+  // The texts of anthropics/claude-code issues 22264 (`Sibling tool call errored`) and 64346
+  // (`<tool_use_error>Cancelled: parallel tool call Bash(<X>) errored`): the same cancellation, before and after 2.1.15x.
+  const failure = (error: string) => edgeEventOf(parseHookInput(JSON.stringify({ session_id: 's', cwd: '/p', hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'pwd' }, tool_use_id: 'toolu_2', error })));
+
+  it.each(['Sibling tool call errored', 'Error: Sibling tool call errored', '<tool_use_error>Cancelled: parallel tool call Bash(grep -r x docs) errored</tool_use_error>'])('is read as cancelled, with no outcome of its own: %s', (error) => {
+    expect(failure(error)).toMatchObject({ type: 'after_tool', result: { ok: false, cancelled: true } });
+  });
+
+  it('is not said of a call that failed itself', () => {
+    expect(failure('Exit code 1\ngrep: no match')).not.toMatchObject({ result: { cancelled: true } });
+    expect(cancelledBySibling('the sibling tool call errored earlier, so I retried')).toBe(false);
   });
 });

@@ -3,6 +3,17 @@ import { EdgeInputError, type EdgeEvent, type EdgeSession } from '../../edge-eve
 
 /** The tool hook events the adapter answers. */
 export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+
+/**
+ * What Claude Code answers for a call it cancelled because another call of the same response failed:
+ * `Sibling tool call errored` (before 2.1.15x), `Cancelled: parallel tool call <call> errored` since
+ * (anthropics/claude-code issues 22264 and 64346). Such a call did not fail; its sibling did.
+ */
+const CANCELLED_BY_SIBLING = /^\s*(?:<tool_use_error>\s*)?(?:Error:\s*)?(?:Sibling tool call errored|Cancelled: parallel tool call\b)/i;
+
+export function cancelledBySibling(text: string): boolean {
+  return CANCELLED_BY_SIBLING.test(text);
+}
 export type ToolHookEvent = (typeof TOOL_HOOK_EVENTS)[number];
 /** Every hook event the adapter answers: the tool events, and the session's lifecycle. */
 export const HOOK_EVENTS = [...TOOL_HOOK_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
@@ -160,6 +171,7 @@ export function edgeEventOf(input: AnyHookInput): EdgeEvent {
         result: {
           ok,
           ...(ok ? {} : { error: input.error ?? 'the tool failed' }),
+          ...(!ok && input.error !== undefined && cancelledBySibling(input.error) ? { cancelled: true } : {}),
           ...(input.tool_response !== undefined ? { output: input.tool_response } : {}),
           ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}),
         },
