@@ -72,13 +72,15 @@ function detectRewordedRetries(view: SessionView): Finding | undefined {
       continue;
     }
     if (!step.cmd) continue;
+    // Read only where it can matter: a failure, or a success while a run is open (the detector runs on every event).
+    const failed = step.status === 'error' && !!step.err_text?.trim();
+    if (!failed && !(run && step.status === 'success')) continue;
     const attempt = attemptOf(step);
     const joins = run?.attempts.some((a) => sameAttempt(a, attempt));
-    if (step.status === 'success') {
+    if (!failed) {
       if (joins) run = undefined;
       continue;
     }
-    if (step.status !== 'error' || !step.err_text?.trim()) continue;
     if (run && joins) {
       run.steps.push(step);
       run.attempts.push(attempt);

@@ -67,11 +67,12 @@ function pathPattern(path: string): string {
  */
 const ANYWHERE = /^~\/(?:\.ssh|\.aws|\.kube|\.docker|\.gnupg|\.azure|\.config\/gcloud|\.password-store|Library\/Keychains|\.netrc|\.git-credentials|\.pgpass)\b/;
 
-const escapeBody = (s: CredentialStore) => pathPattern(s.path).slice(HOME.length + 1);
+/** The pattern of a home-relative store without its home. */
+const underHome = (s: CredentialStore) => pathPattern(s.path).slice(HOME.length + 1);
 /** Stores under a home, stores that are themselves absolute, and stores found under any directory (searched for, not anchored). */
-const HOME_PATH = new RegExp(`^${HOME}/(?:${CREDENTIAL_STORES.filter((s) => s.path.startsWith('~/')).map(escapeBody).join('|')})$`, 'i');
+const HOME_PATH = new RegExp(`^${HOME}/(?:${CREDENTIAL_STORES.filter((s) => s.path.startsWith('~/')).map(underHome).join('|')})$`, 'i');
 const ABSOLUTE_PATH = new RegExp(`^(?:${CREDENTIAL_STORES.filter((s) => !s.path.startsWith('~/')).map((s) => pathPattern(s.path)).join('|')})$`, 'i');
-const ANY_DIRECTORY_PATH = new RegExp(`/(?:${CREDENTIAL_STORES.filter((s) => ANYWHERE.test(s.path)).map(escapeBody).join('|')})$`, 'i');
+const ANY_DIRECTORY_PATH = new RegExp(`/(?:${CREDENTIAL_STORES.filter((s) => ANYWHERE.test(s.path)).map(underHome).join('|')})$`, 'i');
 
 /**
  * A tool's login file in its configuration directory (`~/.config/<tool>/auth.json`, `…/token.yaml`), or in

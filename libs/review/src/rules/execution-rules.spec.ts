@@ -94,6 +94,7 @@ describe('persistent_environment', () => {
 
   it.each([
     'setx JAVA_HOME "C:\\jdk"',
+    'setx NODE_ENV production',
     '[Environment]::SetEnvironmentVariable("Path", "$userPath;$godotDir", "User")',
     "[System.Environment]::SetEnvironmentVariable('JAVA_HOME', 'C:\\jdk', [System.EnvironmentVariableTarget]::Machine)",
     'Set-ItemProperty -Path HKCU:\\Environment -Name X -Value 1',

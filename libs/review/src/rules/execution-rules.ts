@@ -145,13 +145,20 @@ const ENVIRONMENT_KEY = /\b(?:hkcu|hkey_current_user):?\\+environment\b|\b(?:hkl
 
 /** What changes the environment of every later program of the user or the machine, and whether it rewrites PATH with setx. */
 function persistentVariable(action: ParsedAction): { shown: string; setxPath: boolean } | undefined {
-  for (const segment of action.segments) {
-    if (commandName(segment) === 'launchctl' && segment.argv[1] === 'setenv') return { shown: segment.argv.slice(0, 3).join(' '), setxPath: false };
-  }
+  const setx = (args: string, shown: string) => (/\S\s+\S/.test(args) && !args.includes('/?') ? { shown, setxPath: /^(?:\/m\s+)?["']?path["']?\s/i.test(args) } : undefined);
+  // A cmd or PowerShell line as they split it first: bash's reading of it drops its backslashes.
   for (const command of windowsCommands(action)) {
     const shown = `${command.program} ${command.args}`.slice(0, 80);
-    if (command.program === 'setx' && /\S\s+\S/.test(command.args) && !command.args.includes('/?')) return { shown, setxPath: /^(?:\/m\s+)?["']?path["']?\s/i.test(command.args) };
+    const set = command.program === 'setx' ? setx(command.args, shown) : undefined;
+    if (set) return set;
     if (writesRegistry(command, ENVIRONMENT_KEY)) return { shown, setxPath: false };
+  }
+  for (const segment of action.segments) {
+    const cmd = commandName(segment).toLowerCase().replace(/\.exe$/, '');
+    if (cmd === 'launchctl' && segment.argv[1] === 'setenv') return { shown: segment.argv.slice(0, 3).join(' '), setxPath: false };
+    // `setx NODE_ENV production`, written without a backslash or a variable, is not split as a Windows line.
+    const set = cmd === 'setx' ? setx(segment.argv.slice(1).join(' '), segment.argv.join(' ').slice(0, 80)) : undefined;
+    if (set) return set;
   }
   return action.command !== undefined && DOTNET_PERSISTENT_VARIABLE.test(action.command) ? { shown: '[Environment]::SetEnvironmentVariable(…, User or Machine)', setxPath: false } : undefined;
 }
