@@ -1,7 +1,7 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandName, copierOperands } from '../parsing/command-facts.js';
-import { resolvePath } from '@warden/actions';
+import { compileGlob, resolvePath } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
@@ -93,41 +93,15 @@ function uploadsFile(segment: ShellSegment): string | undefined {
   if (commandName(segment) === 'socat' && args.some((a) => /(?:^|!!)(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a)) && args.some((a) => /^(?:open|pipe|gopen|file):|^\.?\//i.test(a.replace(/^['"]/, '')))) return 'socat';
   return undefined;
 }
-/** A glob as a pattern of whole paths (`*` and `?` within one name, `[…]` classes, `{a,b}` alternatives). */
-function globPattern(glob: string): RegExp | undefined {
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) return undefined;
-      source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else if (c === '{') {
-      const end = glob.indexOf('}', i);
-      if (end < 0) return undefined;
-      source += `(?:${glob.slice(i + 1, end).split(',').map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})`;
-      i = end;
-    } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  }
-  try {
-    return new RegExp(`^${source}$`, 'i');
-  } catch {
-    return undefined;
-  }
-}
-
 /** A credential store by its path, or a glob that can name one. */
 function isCredentialStore(path: string): boolean {
   if (isCredentialStorePath(path)) return true;
   if (!/[*?[{]/.test(path)) return false;
-  const pattern = globPattern(path);
-  if (!pattern) return false;
-  // A home as resolved (`/home/me`), or `~` where the session's home is not known.
+  // A glob as the shell expands it (`*` and `?` within one name, `[…]` classes, `{a,b}` alternatives), tried on one
+  // real path of every store under the home it names (`/home/me`), or `~` where the session's home is not known.
+  const { matches } = compileGlob(path, { dot: true, nocase: true });
   const home = /^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root)(?=\/)/i.exec(path)?.[0];
-  return credentialStoreExamples(home ?? '~').some((p) => pattern.test(p));
+  return credentialStoreExamples(home ?? '~').some(matches);
 }
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
