@@ -1,4 +1,4 @@
-import { derivedMessageId } from '@warden/contracts';
+import { derivedMessageId, GOAL_MAX_LENGTH } from '@warden/contracts';
 import type { AgentSession, ControlMessage, FallbackRecord, WardenClient } from '@warden/sdk';
 import type { AgentAdapter } from './agent-adapter.js';
 import { approverFor, failsOpen, isInteractive, type AnswerPolicy, type SessionSurroundings } from './answer-policy.js';
@@ -255,7 +255,7 @@ interface Taken {
 /** The user's request in a prompt, as the goal; undefined when the prompt asks for no work. */
 function requestIn(prompt: string, adapter: AgentAdapter): string | undefined {
   if (adapter.requestOf) return adapter.requestOf(prompt);
-  return prompt.trim() ? prompt.trim().slice(0, 4000) : undefined;
+  return prompt.trim() ? prompt.trim().slice(0, GOAL_MAX_LENGTH) : undefined;
 }
 
 /**

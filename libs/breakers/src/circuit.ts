@@ -3,7 +3,7 @@ import type { CircuitSettings } from './breaker-settings.js';
 import type { Measurement } from './measurement.js';
 
 /** Why a breaker moved between states; the values of breaker.state_changed's `cause`. */
-export type TransitionCause = 'threshold' | 'reset_timeout' | 'probe_succeeded' | 'probe_failed' | 'operator';
+export type TransitionCause = 'threshold' | 'reset_timeout' | 'probe_succeeded' | 'probe_failed' | 'operator' | 'resolved';
 
 export interface CircuitTransition {
   breaker: BreakerKind;
@@ -106,6 +106,16 @@ export class Circuit {
 
   reset(now: number, reason: string): CircuitTransition | null {
     return this.snapshot.state === 'closed' ? null : this.close(now, 'operator', reason);
+  }
+
+  /**
+   * Closes a breaker that holds back one repeated action once that action's target was dealt with: its
+   * file read or written anew, so that the next attempt is no blind repeat. Any other hold stays.
+   */
+  release(now: number, target: string, reason: string): CircuitTransition | null {
+    const s = this.snapshot;
+    if (s.state === 'closed' || s.forced || s.repeated_action?.target !== target) return null;
+    return this.close(now, 'resolved', reason);
   }
 
   setDisabled(disabled: boolean): boolean {

@@ -98,6 +98,9 @@ export class IterationMeasure {
     const repeats = (this.snapshot.repeats ??= {});
     const run = repeats[attempt.signature];
     if (!attempt.failed) {
+      // Another tool that succeeds on the same target (the file a failing edit names, read again) gives the
+      // next attempt something new to go on: it is no blind repeat of the ones before.
+      for (const [signature, other] of Object.entries(repeats)) if (signature !== attempt.signature && other.target === attempt.target) delete repeats[signature];
       if (!run) return null;
       delete repeats[attempt.signature];
       return { breaker: 'iteration', level: 'ok', current: 0, threshold: this.settings.repeated_failures, ...(phase ? { phase } : {}) };

@@ -142,6 +142,40 @@ describe('SessionBreakers', () => {
     expect(retries.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'REPEATED_FAILURE', current_value: 5 });
   });
 
+  it('lets the held edit through once the agent has read the file it kept failing on', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const css = '/w/src/style.css';
+    const act = (n: number, tool: string, input: Record<string, unknown>, outcome: { status: 'success' } | { status: 'error'; error: { message: string } }) => {
+      session.actionProposed(id(), n * 10, undefined, { action_id: `a${n}`, tool, input });
+      return session.outcomeReported(id(), n * 10 + 1, { action_id: `a${n}`, ...outcome }, 0);
+    };
+    const stale = { status: 'error' as const, error: { message: 'File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.' } };
+    // Five edits in a row, each failing because the file changed on disk (a Claude Code session, one after another).
+    const trip = [1, 2, 3, 4, 5].flatMap((n) => act(n, 'Edit', { file_path: css, old_string: `a${n}`, new_string: `b${n}` }, stale));
+    expect(trip.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ reason: 'REPEATED_FAILURE' });
+    // Something else on another target changes nothing about the hold.
+    act(6, 'Read', { file_path: '/w/src/main.js' }, { status: 'success' });
+    expect(breakerOf(session.stateRecord(61), 'iteration')).toMatchObject({ state: 'open', repeated_action: { tool: 'Edit', target: css } });
+    // The agent reads the file, as the error told it to: the next edit is no blind repeat.
+    const read = act(7, 'Read', { file_path: css, offset: 340, limit: 40 }, { status: 'success' });
+    expectValid(read);
+    expect(read).toContainEqual({ type: 'breaker.state_changed', payload: expect.objectContaining({ breaker: 'iteration', from: 'open', to: 'closed', cause: 'resolved' }) });
+    expect(session.stateRecord(71).state).toBe('closed');
+    // And its run starts again from nothing: one more failure is one, not six.
+    expect(types(act(8, 'Edit', { file_path: css, old_string: 'a8', new_string: 'b8' }, stale))).toEqual([]);
+  });
+
+  it('keeps holding a command that failed again and again after other work succeeded', () => {
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    for (let n = 1; n <= 5; n++) {
+      session.actionProposed(id(), n * 10, undefined, { action_id: `b${n}`, tool: 'Bash', input: { command: 'cargo build' } });
+      session.outcomeReported(id(), n * 10 + 1, { action_id: `b${n}`, status: 'error', error: { message: 'error[E0277]: the trait bound is not satisfied' } }, 0);
+    }
+    session.actionProposed(id(), 60, undefined, { action_id: 'r', tool: 'Read', input: { file_path: '/w/src/main.rs' } });
+    expect(types(session.outcomeReported(id(), 61, { action_id: 'r', status: 'success' }, 0))).toEqual([]);
+    expect(breakerOf(session.stateRecord(62), 'iteration')).toMatchObject({ state: 'open', repeated_action: { tool: 'Bash', target: 'cargo build' } });
+  });
+
   it('counts the checks an agent runs as the iterations of a declared phase, not every read and edit', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     session.started(id(), 0, 'testing');

@@ -204,6 +204,7 @@ export class SessionBreakers {
           reportedAt: at,
         });
         if (repeat) this.feed(repeat, at, true);
+        if (!failed) this.transition(this.circuits.iteration.release(at, action.target, `${action.tool} ${action.target.slice(0, 120)} succeeded: the action held back is tried again with what it found`));
       }
     });
   }

@@ -89,7 +89,7 @@ export { derivedMessageId, newMessageId } from './ids.js';
 export { createMessage, type MessageInit } from './message-factory.js';
 export { buildAsyncApiDocument, CONTRACTS_VERSION, exampleMessage } from './asyncapi.js';
 export { EXAMPLE_PAYLOADS } from './examples.js';
-export { ActionFallback, ActionOutcome, ActionProposed, ActionRanAgainstDecision, OVERRIDDEN_DECISIONS, SessionContext } from './messages/action.js';
+export { ActionFallback, ActionOutcome, ActionProposed, ActionRanAgainstDecision, GOAL_MAX_LENGTH, OVERRIDDEN_DECISIONS, SessionContext } from './messages/action.js';
 export { UsageEntry, UsageReported, USAGE_SOURCES, type UsageSource } from './messages/usage.js';
 export { goalAfter, SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted, SessionToolsObserved } from './messages/session.js';
 export { checkpointBucket, checkpointObjectName, CheckpointSaved } from './messages/checkpoint.js';

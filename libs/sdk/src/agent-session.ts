@@ -2,6 +2,7 @@ import {
   checkpointBucket,
   checkpointObjectName,
   derivedMessageId,
+  GOAL_MAX_LENGTH,
   newMessageId,
   type ActionKind,
   type MessageOf,
@@ -130,7 +131,7 @@ export class AgentSession {
 
   /** The user asked for something new: later actions are reviewed against this goal. `at`: as for ProposedAction. */
   async changeGoal(goal: string, source: 'user_prompt' | 'agent' = 'user_prompt', at?: Date): Promise<void> {
-    await this.client.publish(this.client.message('session.goal_changed', this.sessionId, { payload: { goal: goal.slice(0, 4000), source }, ...timestampOf(at) }));
+    await this.client.publish(this.client.message('session.goal_changed', this.sessionId, { payload: { goal: goal.slice(0, GOAL_MAX_LENGTH), source }, ...timestampOf(at) }));
   }
 
   async end(result: PayloadOf<'session.ended'>): Promise<void> {

@@ -3,10 +3,17 @@ import { defineMessage } from '../envelope.js';
 import { PhaseProgress } from '../phase-progress.js';
 import { PhaseSchema, SubjectToken } from '../vocabulary.js';
 
+/**
+ * The longest goal a session declares, in characters. A plan the user approved ("Implement the following
+ * plan: …") runs to 10,000 characters and names the files it changes throughout: a shorter cut would make the
+ * files it names last look like work outside the task.
+ */
+export const GOAL_MAX_LENGTH = 16_000;
+
 /** What the agent declared about its task; the reviewer scores scope and rationality against it. */
 export const SessionContext = Type.Object(
   {
-    goal: Type.Optional(Type.String({ maxLength: 4000, description: 'The task the agent was given.' })),
+    goal: Type.Optional(Type.String({ maxLength: GOAL_MAX_LENGTH, description: 'The task the agent was given.' })),
     expected_paths: Type.Optional(
       Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100, description: 'Globs of paths the task should touch.' }),
     ),

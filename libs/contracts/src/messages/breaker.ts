@@ -45,7 +45,9 @@ export const BreakerStateChanged = defineMessage({
     from: BreakerStateSchema,
     to: BreakerStateSchema,
     reason: Type.String({ maxLength: 2000 }),
-    cause: Type.Enum(['threshold', 'reset_timeout', 'probe_succeeded', 'probe_failed', 'operator']),
+    cause: Type.Enum(['threshold', 'reset_timeout', 'probe_succeeded', 'probe_failed', 'operator', 'resolved'], {
+      description: "resolved: the one action a repeated failure held back was dealt with (the agent read or rewrote what it kept failing on).",
+    }),
     operator_id: Type.Optional(Type.String({ maxLength: 256, description: 'Set when cause is operator.' })),
     retry_at: Type.Optional(Type.String({ format: 'date-time', description: 'When an OPEN breaker will start probing.' })),
     mode: Type.Optional(BreakerModeSchema),

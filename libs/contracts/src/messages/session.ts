@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { defineMessage } from '../envelope.js';
 import { PhaseSchema, Timestamp } from '../vocabulary.js';
-import { SessionContext } from './action.js';
+import { GOAL_MAX_LENGTH, SessionContext } from './action.js';
 
 export const SessionStarted = defineMessage({
   type: 'session.started',
@@ -37,7 +37,7 @@ export const SessionGoalChanged = defineMessage({
   channel: 'session',
   summary: "The session's goal changed: its user asked for something new (a follow-up prompt); what came before served the old goal.",
   payload: Type.Object({
-    goal: Type.String({ minLength: 1, maxLength: 4000 }),
+    goal: Type.String({ minLength: 1, maxLength: GOAL_MAX_LENGTH }),
     source: Type.Optional(Type.Enum(['user_prompt', 'agent'], { description: 'Who set it: the user in a prompt, or the agent re-planning.' })),
   }),
 });
@@ -50,9 +50,10 @@ const LATEST = '\nLatest request: ';
  * about stays in view; every service that tracks the goal combines it this way.
  */
 export function goalAfter(previous: string | undefined, request: string): string {
-  if (!previous) return request.slice(0, 4000);
-  const original = previous.split(LATEST)[0]!.slice(0, 2000);
-  return `${original}${LATEST}${request}`.slice(0, 4000);
+  if (!previous) return request.slice(0, GOAL_MAX_LENGTH);
+  // The original keeps three quarters of the room, so that a long plan's files stay named after a follow-up.
+  const original = previous.split(LATEST)[0]!.slice(0, (GOAL_MAX_LENGTH * 3) / 4);
+  return `${original}${LATEST}${request}`.slice(0, GOAL_MAX_LENGTH);
 }
 
 export const SessionEnded = defineMessage({

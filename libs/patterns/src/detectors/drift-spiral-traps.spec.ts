@@ -82,6 +82,15 @@ describe('goal_drift', () => {
     for (const f of ['src/index.css', 'src/components/ui/Card.tsx', 'src/pages/Products.tsx', 'src/App.tsx']) unplaced.edit(f);
     expect(unplaced.last('goal_drift')?.severity).toBe('medium');
   });
+
+  it('judges nothing by a goal\'s words alone where no working directory or expected paths hold the changes', () => {
+    // "Proceed" as the first prompt of an Antigravity conversation; a research task told in its domain's words.
+    for (const goal of ['Proceed', 'Improve the calibration of the parcel boundary confidences']) {
+      const s = SessionDriver.with({}, { context: { goal }, phase: 'implementation' });
+      for (const f of ['diagnose_corr.py', 'solve.py', 'diagnose_truths.py', 'solve.py', 'diagnose_global.py', 'solve.py', 'notes.py']) s.edit(`d:/bhume/${f}`);
+      expect(s.of('goal_drift')).toEqual([]);
+    }
+  });
 });
 
 describe('resource_spiral', () => {

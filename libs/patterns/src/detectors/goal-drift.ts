@@ -92,8 +92,12 @@ export function detectGoalDrift(view: SessionView): Finding | undefined {
   if (!goal) return undefined;
   const settings = view.settings.goal_drift;
   const targets = goalTargets(goal, cwd, view.home, expected_paths, settings.ignored_goal_words, view.state.named_paths);
-  if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
   const project = cwd ? resolvePath(cwd, undefined, view.home) : undefined;
+  // A goal that names no file leaves only its words, and words ("Proceed", a task told in the domain's terms
+  // while the files have the code's names) say too little to call a change unrelated: without a project or
+  // expected paths to hold the changes against, there is nothing to judge.
+  if (!targets.files.length && !targets.expected && !project) return undefined;
+  if (!targets.files.length && !targets.keywords.length && !targets.expected) return undefined;
   const since = view.state.goal_since ?? -Infinity;
   // The agent's own notes and plans, temporary files and caches are no change to the project; work
   // outside the project is scope creep's to judge, not a second finding here.
@@ -116,11 +120,11 @@ export function detectGoalDrift(view: SessionView): Finding | undefined {
   return {
     severity,
     confidence: confidenceFrom(anyRelated ? 0.7 : 0.55, 0.04 * (drift.length - (settings.severity.medium ?? 4))),
-    description: `The last ${drift.length} changes touched ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ' and others' : ''}, none of which the goal is about${targets.files.length ? ` (it names ${targets.files.join(', ')})` : ''}.`,
+    description: `The last ${drift.length} changes touched ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ' and others' : ''}, none of which the goal is about${targets.files.length ? ` (it names ${targets.files.slice(0, 3).join(', ')}${targets.files.length > 3 ? ` and ${targets.files.length - 3} more` : ''})` : ''}.`,
     evidence: lastIds(drift.map((s) => s.id)),
     details: {
       goal: goal.slice(0, 300),
-      goal_files: targets.files,
+      goal_files: targets.files.slice(0, 20),
       unrelated_changes: drift.length,
       recent_targets: paths.slice(-10),
       worked_on_goal_before: anyRelated,

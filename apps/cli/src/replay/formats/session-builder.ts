@@ -1,4 +1,4 @@
-import { isSubjectToken, type PayloadOf } from '@warden/contracts';
+import { GOAL_MAX_LENGTH, isSubjectToken, type PayloadOf } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
 import { expectedPathsFor } from '@warden/agent-edge';
 import type { RecordedAction, RecordedOutcome, RecordedSession, RecordingFormat, SkippedLine } from '../recorded-session.js';
@@ -134,8 +134,8 @@ export class SessionBuilder {
   prompt(text: string | undefined): void {
     const request = text?.trim();
     if (!request) return;
-    if (this.goal === undefined) this.goal = request.slice(0, 4000);
-    else this.pending = request.slice(0, 4000);
+    if (this.goal === undefined) this.goal = request.slice(0, GOAL_MAX_LENGTH);
+    else this.pending = request.slice(0, GOAL_MAX_LENGTH);
   }
 
   /** Adds an action under the recording's own id; undefined when that id was seen before (a repeated record). */

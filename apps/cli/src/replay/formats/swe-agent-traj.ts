@@ -1,3 +1,4 @@
+import { GOAL_MAX_LENGTH } from '@warden/contracts';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
 
 interface TrajectoryStep {
@@ -124,7 +125,7 @@ export function parseSweAgentTrajectory(textContent: string, name = 'swe-agent')
     });
   });
   const task = traj.history?.find((m) => m.role === 'user');
-  const goal = task ? text(task.content).trim().slice(0, 4000) : undefined;
+  const goal = task ? text(task.content).trim().slice(0, GOAL_MAX_LENGTH) : undefined;
   const dir = cwd ?? DEFAULT_CWD;
   return {
     format: 'swe-agent',

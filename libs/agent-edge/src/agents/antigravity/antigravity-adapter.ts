@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { GOAL_MAX_LENGTH } from '@warden/contracts';
 import type { AgentAdapter, HookCallMeta } from '../../agent-adapter.js';
 import type { EdgeAnswer } from '../../edge-answer.js';
 import { EdgeInputError, type EdgeEvent, type EdgeSession } from '../../edge-event.js';
@@ -120,7 +121,7 @@ export function antigravityGoalFromTranscript(path: string): string | undefined 
     }
     if (!isObject(step) || step.type !== 'USER_INPUT' || typeof step.content !== 'string') continue;
     const request = (USER_REQUEST.exec(step.content)?.[1] ?? step.content).trim();
-    if (request) return request.slice(0, 4000);
+    if (request) return request.slice(0, GOAL_MAX_LENGTH);
   }
   return undefined;
 }

@@ -8,6 +8,14 @@ describe('the goal of a Claude Code session', () => {
     expect(requestOf(prompt)).toBe('Fix the failing date test');
   });
 
+  it('is a whole approved plan, the files its last sections name included', () => {
+    // Claude Code starts the session that carries out an approved plan with "Implement the following plan:" and the plan.
+    const sections = Array.from({ length: 40 }, (_, i) => `### ${i + 1}. Step ${i + 1}\n${'What changes and why, with the types involved and the checks that follow. '.repeat(4)}\n`);
+    const plan = `Implement the following plan:\n\n# Plan: Order validation\n${sections.join('')}### 41. \`src/tui/ui.rs\` — render the confirmation overlay\n`;
+    expect(plan.length).toBeGreaterThan(10_000);
+    expect(requestOf(plan)).toBe(plan.trim());
+  });
+
   it('is a slash command with its arguments, and nothing for one without', () => {
     const prompt = '<command-message>solana-dev</command-message>\n<command-name>/solana-dev</command-name>\n<command-args>suggest ideas for the grant</command-args>';
     expect(requestOf(prompt)).toBe('/solana-dev suggest ideas for the grant');

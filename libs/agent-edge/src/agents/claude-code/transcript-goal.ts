@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { GOAL_MAX_LENGTH } from '@warden/contracts';
 
 const HEAD_BYTES = 256 * 1024;
 
@@ -39,11 +40,11 @@ export function requestOf(prompt: string): string | undefined {
     // Claude Code's own commands, and any command without arguments (a skill's trigger), say nothing about the task.
     const name = command.replace(/^\//, '');
     const args = tag(prompt, 'command-args');
-    return args && !BUILT_IN_COMMANDS.has(name) ? `/${name} ${args}`.slice(0, 4000) : undefined;
+    return args && !BUILT_IN_COMMANDS.has(name) ? `/${name} ${args}`.slice(0, GOAL_MAX_LENGTH) : undefined;
   }
   const text = prompt.replace(CONTEXT_BLOCKS, ' ').trim();
   if (!text || NOT_A_REQUEST.test(text)) return undefined;
-  return text.slice(0, 4000);
+  return text.slice(0, GOAL_MAX_LENGTH);
 }
 
 /**
