@@ -36,6 +36,14 @@ describe('what identifies an action and a failure', () => {
     expect(failureSignature({ message: 'error: could not find `Cargo.toml`' })).not.toBe(a);
   });
 
+  it('folds the items an error lists: the files in the way of a checkout change from one attempt to the next', () => {
+    // git switch, as a Codex session met it again and again while its own logs kept changing the files.
+    const checkout = (files: string[]) =>
+      failureSignature({ message: `error: Your local changes to the following files would be overwritten by checkout:\n${files.map((f) => `\t${f}\n`).join('')}Please commit your changes or stash them before you switch branches.\nAborting\n` });
+    expect(checkout(['.codex/rules/default.rules', '.codex/sessions/2025/12/25/rollout-a.jsonl'])).toBe(checkout(['.codex/history.jsonl', '.codex/sessions/2025/12/25/rollout-b.jsonl']));
+    expect(checkout(['.codex/history.jsonl'])).not.toBe(failureSignature({ message: "error: pathspec 'mian' did not match any file(s) known to git\n" }));
+  });
+
   it('tells long failures apart by their error lines, not by the banner every run of the suite prints first', () => {
     const banner = `${'='.repeat(30)}\n  Go Board Engine - Test Suite\n${'='.repeat(30)}\n${Array.from({ length: 12 }, (_, i) => `testCase${i}: ok`).join('\n')}\n`;
     const run = (error: string, ms: number) => failureSignature({ message: `Exit code 1 ${banner}${error}\n    at Object.<anonymous> (Test.js:${ms}:7)\nDone in ${ms}ms` });

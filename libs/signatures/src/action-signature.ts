@@ -106,13 +106,19 @@ function errorPart(text: string): string {
   return part || text;
 }
 
+/** An indented list under a line that introduces it (`…would be overwritten by checkout:` and the files). */
+const LISTED = /:[ \t]*\r?\n(?:[ \t]+[^\n]*(?:\n|$))+/g;
+
 /**
  * `Error at line 42 in "/tmp/x-81f2"` and `Error at line 43 in "/tmp/x-99aa"` fold to the same text; so do two
  * runs of a test suite that fail with the same error after the same banner, and not two that fail otherwise.
+ * The items an error lists (git's files in the way of a checkout) are folded too: which files stand in the way
+ * changes from one attempt to the next, the failure does not.
  */
 export function foldErrorText(text: string): string {
   return errorPart(text)
     .slice(0, 1000)
+    .replace(LISTED, ': _\n')
     .toLowerCase()
     .replace(/(["'`]).*?\1/g, '_')
     .replace(/0x[0-9a-f]+|\b[0-9a-f]{8,}\b/g, '#')

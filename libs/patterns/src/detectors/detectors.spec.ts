@@ -19,6 +19,45 @@ describe('repetitive_errors', () => {
     expect(s.last('repetitive_errors')!.details).toMatchObject({ repetitions: 8, command: 'npx jest test/cart.test.ts', error_class: 'TypeError' });
   });
 
+  it('reads one command failing the same way between other commands of its program as a run: git switch between add, commit and push', () => {
+    // A Codex session: each checkout was refused for the logs Codex itself kept writing; the agent committed them and tried again.
+    const s = new SessionDriver();
+    const inTheWay = (files: string[]) => ({ error: `error: Your local changes to the following files would be overwritten by checkout:\n${files.map((f) => `\t${f}\n`).join('')}Please commit your changes or stash them before you switch branches.\nAborting` });
+    const logs = [['.codex/rules/default.rules', '.codex/sessions/a.jsonl'], ['.codex/history.jsonl', '.codex/rules/default.rules'], ['.codex/history.jsonl', '.codex/sessions/b.jsonl']];
+    for (const files of logs) {
+      s.bash('git switch main', inTheWay(files));
+      s.bash('git add .codex');
+      s.bash('git commit -m "chore: update codex logs"');
+      s.bash('git push');
+    }
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { repetitions: 3, command: 'git switch main' } });
+    // A success of the same command ends it.
+    s.bash('git switch main');
+    s.bash('git switch main', inTheWay(['.codex/history.jsonl']));
+    expect(s.of('repetitive_errors')).toHaveLength(1);
+  });
+
+  it('reads one program run on less and less, failing the same way each time, as one attempt reworded', () => {
+    // A Codex session whose sandbox killed pytest: the suite, the first failure only, one file, collection, the version.
+    const killed = { error: 'failed in sandbox: sandbox error: command was killed by a signal' };
+    const s = new SessionDriver();
+    s.bash('pytest tests/unit', killed);
+    s.bash('pytest tests/unit --maxfail=1 -q', killed);
+    s.bash('rg --files tests/unit');
+    s.bash('pytest tests/unit/strategies/test_ml_basic_unit.py -q', killed);
+    s.bash('cat pytest.ini');
+    s.bash('pytest --collect-only tests/unit/strategies/test_ml_basic_unit.py', killed);
+    // Another command failing otherwise in between ends nothing.
+    s.bash('python -c "import pytest; print(pytest.__version__)"', { error: 'bash: python: command not found' });
+    expect(s.of('repetitive_errors')).toEqual([]);
+    s.bash('pytest --version', killed);
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { repetitions: 5, wordings: 5 } });
+    // The same program failing in different ways is work on different problems.
+    const t = new SessionDriver();
+    for (const [i, cmd] of ['pytest tests/a.py', 'pytest tests/b.py', 'pytest tests/c.py', 'pytest tests/d.py', 'pytest tests/e.py'].entries()) t.bash(cmd, { error: `AssertionError: expected ${i} in test_${'abcde'[i]}` , errorClass: `E${i}` });
+    expect(t.of('repetitive_errors')).toEqual([]);
+  });
+
   it('does not group different errors of the same command, and a success ends the run', () => {
     const s = new SessionDriver();
     s.bash('npx jest', { error: 'expected 3, received 4', errorClass: 'AssertionError' });

@@ -19,6 +19,8 @@ export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
 
 /** Reworded attempts at one command, each failing, that make a loop. */
 const REWORDED_AT = 5;
+/** Runs of reworded attempts followed at once; the oldest is let go first. */
+const MAX_OPEN_RUNS = 8;
 /** Words that say how a command is launched, not what it does. */
 const LAUNCH_WORDS = new Set(['cmd', 'powershell', 'pwsh', 'bash', 'zsh', 'set', 'export', 'env', 'call', 'start', 'sudo', 'npx', 'npm', 'pnpm', 'yarn', 'bun', 'node', 'python', 'python3', 'run', 'exec', 'echo', 'then', 'done', 'true', 'false', 'latest', 'path', 'the', 'and']);
 
@@ -30,6 +32,9 @@ interface Attempt {
   words: Set<string>;
   /** What it works on: the paths it names other than programs. */
   targets: Set<string>;
+  /** The program it runs (its first word that is no launcher) and how it failed, when it did. */
+  program?: string;
+  failure?: string;
 }
 
 /** The words of a command, quoted parts split again (`cmd /c "set PATH=… && npx x"` holds a command of its own). */
@@ -40,16 +45,33 @@ function flatWords(command: string, depth = 0): string[] {
 /** What a command attempts, without how it is launched. */
 function attemptOf(step: Step): Attempt {
   const words = new Set<string>();
+  let program: string | undefined;
   for (const word of flatWords(step.cmd!.toLowerCase())) {
     if (/^[-/$%]|[\\/]/.test(word)) continue;
-    for (const piece of word.split(/[^a-z0-9]+/)) if (piece.length >= 3 && !LAUNCH_WORDS.has(piece) && !/^\d+$/.test(piece)) words.add(piece);
+    for (const piece of word.split(/[^a-z0-9]+/)) {
+      if (piece.length < 3 || LAUNCH_WORDS.has(piece) || /^\d+$/.test(piece)) continue;
+      program ??= piece;
+      words.add(piece);
+    }
   }
-  return { words, targets: new Set((step.paths ?? []).filter((p) => !PROGRAM_PATH.test(p))) };
+  const failure = step.status === 'error' ? step.err : undefined;
+  return { words, targets: new Set((step.paths ?? []).filter((p) => !PROGRAM_PATH.test(p))), ...(program ? { program } : {}), ...(failure ? { failure } : {}) };
+}
+
+/** Whether two sets of paths name the same things: one holds the other's paths or lies within them, or names none. */
+function nested(a: Set<string>, b: Set<string>): boolean {
+  if (!a.size || !b.size) return true;
+  for (const x of a) for (const y of b) if (x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`)) return true;
+  return false;
 }
 
 /** More than half of the words of both are shared, and they work on the same things: the same attempt, reworded (a run joins any of its attempts). */
 function sameAttempt(a: Attempt, b: Attempt): boolean {
   if (!a.words.size || !b.words.size) return false;
+  // The same program failing the same way on the same things (`pytest tests/unit`, then one file of it, then
+  // `pytest --version`, each killed by the sandbox): narrowing the command down does not change what stands in
+  // the way. The same failure on one file after another (a linter's parse error) is work on each.
+  if (a.program && a.program === b.program && a.failure && a.failure === b.failure && nested(a.targets, b.targets)) return true;
   if (a.targets.size && b.targets.size && ![...a.targets].some((t) => b.targets.has(t))) return false;
   let shared = 0;
   for (const w of a.words) if (b.words.has(w)) shared++;
@@ -59,34 +81,42 @@ function sameAttempt(a: Attempt, b: Attempt): boolean {
 /**
  * One command tried again and again in different words (requoted, another launcher, another path to the
  * program), each attempt failing with an error: the agent is guessing at the same obstacle instead of
- * finding out what it is. A change to a file ends the run (the agent tried to fix something), and so does a
- * success of the attempt; other steps in between (reads, status checks) do not. Identical attempts are the
- * same failure's business.
+ * finding out what it is; so is one program run on less and less (a test suite, one file, its version), each
+ * run failing the same way. A change to a file ends the run (the agent tried to fix something), and so does a
+ * success of the attempt; other steps in between (reads, status checks, other commands failing) do not.
+ * Identical attempts are the same failure's business.
  */
 function detectRewordedRetries(view: SessionView): Finding | undefined {
-  let run: { steps: Step[]; attempts: Attempt[]; sigs: Set<string> } | undefined;
+  type Run = { steps: Step[]; attempts: Attempt[]; sigs: Set<string> };
+  // Runs open side by side: another command failing in between (a probe of the interpreter) ends none of them.
+  let runs: Run[] = [];
   let worst: { steps: Step[]; sigs: Set<string> } | undefined;
   for (const step of view.completed) {
     if (step.op === 'write') {
-      run = undefined;
+      runs = [];
       continue;
     }
     if (!step.cmd) continue;
     // Read only where it can matter: a failure, or a success while a run is open (the detector runs on every event).
     const failed = step.status === 'error' && !!step.err_text?.trim();
-    if (!failed && !(run && step.status === 'success')) continue;
+    if (!failed && !(runs.length && step.status === 'success')) continue;
     const attempt = attemptOf(step);
-    const joins = run?.attempts.some((a) => sameAttempt(a, attempt));
+    const joined = runs.filter((r) => r.attempts.some((a) => sameAttempt(a, attempt)));
     if (!failed) {
-      if (joins) run = undefined;
+      if (joined.length) runs = runs.filter((r) => !joined.includes(r));
       continue;
     }
-    if (run && joins) {
+    const run = joined[0];
+    if (run) {
       run.steps.push(step);
       run.attempts.push(attempt);
       if (step.sig) run.sigs.add(step.sig);
-    } else run = { steps: [step], attempts: [attempt], sigs: new Set(step.sig ? [step.sig] : []) };
-    if (run.sigs.size >= REWORDED_AT - 1 && (!worst || run.steps.length > worst.steps.length)) worst = run;
+    } else {
+      runs.push({ steps: [step], attempts: [attempt], sigs: new Set(step.sig ? [step.sig] : []) });
+      if (runs.length > MAX_OPEN_RUNS) runs.shift();
+    }
+    const current = run ?? runs[runs.length - 1]!;
+    if (current.sigs.size >= REWORDED_AT - 1 && (!worst || current.steps.length > worst.steps.length)) worst = current;
   }
   if (!worst || worst.steps.length < REWORDED_AT) return undefined;
   const ladder = view.settings.repetitive_errors.severity;
@@ -165,11 +195,14 @@ function detectSameMistake(view: SessionView): Finding | undefined {
   };
 }
 
+/** Programs whose second word says what they do: `git switch` and `git push` are no checks of one kind. */
+const BY_SUBCOMMAND = new Set(['npx', 'npm', 'pnpm', 'yarn', 'bun', 'python', 'python3', 'go', 'cargo', 'bundle', 'uv', 'git', 'gh', 'docker', 'kubectl', 'dotnet', 'terraform', 'helm', 'make']);
+
 /** `npx vitest run test/a.test.ts` → `npx vitest`: a check of the same kind, whatever it narrows to. */
 function familyOf(cmd: string | undefined): string | undefined {
   if (!cmd) return undefined;
   const words = cmd.replace(/^(?:cd\s+\S+\s*&&\s*)+/, '').split(/\s+/).filter((w) => !/^[A-Z_]+=/.test(w));
-  return words.slice(0, ['npx', 'npm', 'pnpm', 'yarn', 'bun', 'python', 'python3', 'go', 'cargo', 'bundle', 'uv'].includes(words[0] ?? '') ? 2 : 1).join(' ');
+  return words.slice(0, BY_SUBCOMMAND.has(words[0] ?? '') ? 2 : 1).join(' ');
 }
 
 /**

@@ -59,8 +59,9 @@ function readOutput(raw: unknown): { text?: string; exitCode?: number; failed?: 
   if (exitCode === undefined && code) exitCode = Number(code[1]);
   const wall = /Wall time:? ([\d.]+) seconds/.exec(text.slice(0, 300));
   if (durationMs === undefined && wall) durationMs = Number(wall[1]) * 1000;
-  // An exit code says it; without one, the output's first words do (a sandbox error, a failed cell or patch).
-  const failed = exitCode !== undefined ? exitCode !== 0 : /^(?:execution error:|Script failed|apply_patch verification failed|Failed to|error:)/i.test(text);
+  // An exit code says it; without one, the output's first words do (a sandbox error, a command the sandbox
+  // killed, a failed cell or patch).
+  const failed = exitCode !== undefined ? exitCode !== 0 : /^(?:execution error:|failed in sandbox:|Script failed|apply_patch verification failed|Failed to|error:)/i.test(text);
   return { text: text.replace(OUTPUT_HEADER, ''), ...(exitCode !== undefined ? { exitCode } : {}), failed, ...(durationMs !== undefined ? { durationMs } : {}) };
 }
 
