@@ -27,6 +27,17 @@ describe('cmd and PowerShell lines', () => {
     expect(windowsDeletions(shell('Remove-Item -Recurse -Force $env:TEMP\\foo'))).toEqual([]);
   });
 
+  it('keeps a quoted path with spaces whole, in a user name too, and reads quotes escaped inside cmd /c "…"', () => {
+    // Antigravity and Copilot CLI sessions on Windows, a user whose name has spaces in it, a file name with spaces.
+    const home = 'c:\\Users\\Mohit J Madhu\\Documents\\GitHub\\Eager';
+    expect(windowsDeletions(shell('Remove-Item -Recurse -Force "c:\\Users\\Mohit J Madhu\\Documents\\GitHub\\Eager\\src\\app\\check-email"', home))).toEqual([
+      { program: 'remove-item', paths: ['c:/Users/Mohit J Madhu/Documents/GitHub/Eager/src/app/check-email'], recursive: true },
+    ]);
+    expect(windowsDeletions(shell('cmd /c "del \\"C:\\Users\\loganf\\Documents\\VAULT\\THE TRYPTICH 0401.md\\""', 'C:\\Users\\loganf\\Documents\\VAULT'))).toEqual([
+      { program: 'del', paths: ['C:/Users/loganf/Documents/VAULT/THE TRYPTICH 0401.md'], recursive: false },
+    ]);
+  });
+
   it('counts them among the deletions of the line, against the session’s directory', () => {
     const targets = (command: string) => shellDeletions(shell(command)).map((d) => [d.target, d.recursive]);
     expect(targets('Remove-Item -Recurse -Force C:\\Users\\me\\Documents')).toEqual([['c:/users/me/documents', true]]);

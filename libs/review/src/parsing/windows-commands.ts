@@ -34,6 +34,16 @@ const WINDOWS_COMMANDS = new DerivedValue((action: ParsedAction): readonly Windo
   return out;
 });
 
+/**
+ * The words of a cmd or PowerShell argument text, quotes removed. A quote the line's split left open (the
+ * closing one of `cmd /c "del \"C:\Users\Mohit J Madhu\x\""`) runs to the end: a name with spaces stays one word.
+ */
+export function windowsWords(args: string): string[] {
+  // `\"` inside `cmd /c "…"` is a quote the agent escaped for the outer one; a backslash left at the end is one whose
+  // quote the split took with the outer one.
+  return (args.replace(/\\"/g, '"').replace(/\\$/, '"').match(/"[^"]*"?|'[^']*'?|[^\s"']+/g) ?? []).map((w) => w.replace(/^["']|["']$/g, ''));
+}
+
 /** The simple commands of a cmd or PowerShell line as they split it, program and argument text (none for other lines). */
 export function windowsCommands(action: ParsedAction): readonly WindowsCommand[] {
   return WINDOWS_COMMANDS.of(action);
@@ -63,7 +73,7 @@ export function windowsDeletions(action: ParsedAction): { program: string; paths
   const out: { program: string; paths: string[]; recursive: boolean }[] = [];
   for (const { program, args } of windowsCommands(action)) {
     if (!WINDOWS_DELETERS.has(program)) continue;
-    const words = args.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+    const words = windowsWords(args);
     const paths: string[] = [];
     let recursive = false;
     for (let i = 0; i < words.length; i++) {
@@ -73,8 +83,8 @@ export function windowsDeletions(action: ParsedAction): { program: string; paths
       else if (/^-(?:path|literalpath)$/i.test(word)) continue;
       else if (/^-\w/.test(word) || /^\/[a-z](?::\w*)?$/i.test(word)) continue;
       // A variable or a subexpression is known only when it runs.
-      else if (/^["']?[$@(]/.test(word)) continue;
-      else paths.push(word.replace(/^["']|["']$/g, '').replace(/\\/g, '/'));
+      else if (/^[$@(]/.test(word)) continue;
+      else paths.push(word.replace(/\\/g, '/'));
     }
     if (paths.length) out.push({ program, paths, recursive });
   }

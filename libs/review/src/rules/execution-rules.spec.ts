@@ -75,6 +75,20 @@ describe('persistence_install', () => {
     expect(persistenceInstallRule.evaluate(bash(command))?.verdict).toBe('require_approval');
   });
 
+  it.each([
+    ['a user unit', 'Write', { file_path: '/home/dev/.config/systemd/user/sync.service', content: '[Service]\nExecStart=/usr/bin/sync' }],
+    ['a launch agent', 'Write', { file_path: '/Users/dev/Library/LaunchAgents/com.dev.sync.plist', content: '<plist/>' }],
+    ['a system unit', 'Write', { file_path: '/etc/systemd/system/sync.service', content: '[Service]' }],
+  ])('asks for approval of %s written where it is loaded from', (_what, tool, input) => {
+    expect(persistenceInstallRule.evaluate(context(tool, input))?.verdict).toBe('require_approval');
+  });
+
+  it('lets a project keep units in its own tree: a dotfiles project writes them where nothing loads them', () => {
+    const tree = '/home/dev/Projects/theme-sync/home/.config';
+    expect(persistenceInstallRule.evaluate(bash(`mkdir -p "${tree}/systemd/user" "${tree}/autostart" && cp units/*.service "${tree}/systemd/user/"`))).toBeNull();
+    expect(persistenceInstallRule.evaluate(context('Write', { file_path: `${tree}/systemd/user/wallpaper.service`, content: '[Service]' }))).toBeNull();
+  });
+
   it.each(['schtasks /query /fo list', 'reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run', 'sc query', 'Get-ScheduledTask'])('lets %s look', (command) => {
     expect(persistenceInstallRule.evaluate(powershell(command))).toBeNull();
   });

@@ -77,7 +77,12 @@ export const downloadAndRunRule = builtInRule({
 
 /** Windows' autostart places: the Run keys of the registry and the Startup folders. */
 const AUTOSTART_KEY = /\\+currentversion\\+(?:run|runonce|runservices)\b|\\+winlogon\b.*\b(?:userinit|shell)\b|\\+image file execution options\\/i;
-const AUTOSTART_PATH = /\/start menu\/programs\/startup(?:\/|$)|\/\.config\/autostart(?:\/|$)|^\/etc\/(?:rc\.local|init\.d\/|xdg\/autostart\/)/i;
+const AUTOSTART_PATH = /\/start menu\/programs\/startup(?:\/|$)|^(?:~|\/home\/[^/]+|\/root)\/\.config\/autostart(?:\/|$)|^\/etc\/(?:rc\.local|init\.d\/|xdg\/autostart\/)/i;
+/**
+ * Where units and agents are read from: the system's, and the user's own under the home (a dotfiles project that
+ * keeps `home/.config/systemd/user/` in its tree installs nothing by writing there).
+ */
+const UNIT_PATH = /^\/etc\/(?:cron[^/]*|systemd)\/|^(?:~|\/home\/[^/]+|\/root)\/\.config\/systemd\/|^(?:~|\/users\/[^/]+)?\/library\/launch(?:agents|daemons)\//i;
 /** Windows programs that schedule or register what runs later, and the arguments that make them do it (`schtasks /create`, `sc create`). */
 const WINDOWS_SCHEDULERS: Record<string, RegExp> = {
   schtasks: /^\/(?:create|change)\b/i,
@@ -126,7 +131,7 @@ export const persistenceInstallRule = builtInRule({
   reads: 'action',
   check({ action }) {
     const hit = scheduledBy(action);
-    const unit = action.writtenPaths.find((p) => /^\/etc\/(?:cron[^/]*|systemd)\/|\/\.config\/systemd\/|\/Library\/Launch(?:Agents|Daemons)\//.test(p) || AUTOSTART_PATH.test(p));
+    const unit = action.writtenPaths.find((p) => UNIT_PATH.test(p) || AUTOSTART_PATH.test(p));
     if (!hit && !unit) return null;
     return {
       verdict: 'require_approval',

@@ -1,7 +1,7 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { type ShellSegment } from '../parsing/shell-command.js';
-import { windowsCommands } from '../parsing/windows-commands.js';
+import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
 import { requestsOnlyThisMachine } from './network-destination.js';
@@ -60,7 +60,8 @@ const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p1
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
 const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
 const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
-const PROTECTED_WINDOWS = /(?:^|\s|["'])(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/\s"']+[\\/]*)(?:\s|["']|$)/i;
+/** The system, a drive and the homes of Windows, as one whole path (a user's name may have spaces in it). */
+const PROTECTED_WINDOWS = /^(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/"']+[\\/]*)$/i;
 const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
 
 const HARM_CATALOGUE: readonly HarmEntry[] = [
@@ -296,7 +297,11 @@ function entryMatches(entry: HarmEntry, program: string, args: string, segment: 
       return secretLeak(entry, program, args, segment);
     case 'data_destruction':
       // Remove-Item -Recurse, rd /s: the catalogue's part is the system, a drive and the homes (project paths are the filesystem pack's).
-      if (/^(?:remove-item|ri|rd|rmdir|del|erase)$/.test(program)) return PROTECTED_WINDOWS.test(` ${args.replace(/(?:^|\s)-\w+/g, ' ').replace(/(?:^|\s)\/[a-z]\b/gi, ' ')} `);
+      if (/^(?:remove-item|ri|rd|rmdir|del|erase)$/.test(program)) {
+        // Each operand on its own: `"C:\Users\Mohit J Madhu\src\app"` is one path, not `C:\Users\Mohit` and more.
+        const operands = segment ? segment.argv.slice(1) : windowsWords(args);
+        return operands.some((a) => !/^-\w+$|^\/[a-z]$/i.test(a) && PROTECTED_WINDOWS.test(a.trim()));
+      }
       return true;
     default:
       return true;

@@ -72,6 +72,8 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     ['secret_leak', 'base64 ~/.ssh/id_rsa', 'require_approval'],
     ['secret_leak', 'cat "$HOME/.ssh/id_rsa"', 'require_approval'],
     ['secret_leak', 'python < ~/.gnupg/private-keys-v1.d/key', 'require_approval'],
+    ['secret_leak', `node -e "console.log(require('fs').readFileSync('.env.local', 'utf8'))"`, 'require_approval'],
+    ['system_data_destruction', 'Remove-Item -Recurse -Force "C:\\Users\\Mohit J Madhu"', 'block'],
     ['privilege_escalation', 'pkexec bash', 'require_approval'],
     ['privilege_escalation', 'sudo -i', 'require_approval'],
     ['privilege_escalation', 'runas /user:Administrator cmd', 'require_approval'],
@@ -180,6 +182,11 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     // The project's own API on localhost, called with the key from its .env: nothing leaves the machine.
     `API_KEY=$(grep '^API_KEY' .env | cut -d= -f2) && curl -s -X POST http://localhost:8000/api/import -H "X-API-Key: $API_KEY"`,
     `curl -s "http://127.0.0.1:8000/api/graph/score?id=1" -H "X-API-Key: $(grep '^API_KEY' .env | cut -d= -f2)"`,
+    // A project's .env loaded into the program that uses it (an Antigravity session querying its Supabase project).
+    `node -e "require('dotenv').config({path: '.env.local'}); const { createClient } = require('@supabase/supabase-js'); createClient(process.env.URL, process.env.KEY).from('t').select().then(console.log)"`,
+    `python3 -c "from dotenv import load_dotenv; load_dotenv('.env'); import os, requests; print(requests.get(os.environ['API']).status_code)"`,
+    // A Windows user whose name has a space: a directory of the project is no home.
+    'Remove-Item -Recurse -Force "c:\\Users\\Mohit J Madhu\\Documents\\GitHub\\Eager\\src\\app\\check-email"',
   ])('finds no harm in %s', (command) => {
     for (const r of HARM_RULES) expect([r.name, verdictOf(r, command)]).toEqual([r.name, null]);
   });

@@ -103,6 +103,11 @@ function isCredentialStore(path: string): boolean {
   const home = /^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root)(?=\/)/i.exec(path)?.[0];
   return credentialStoreExamples(home ?? '~').some(matches);
 }
+/**
+ * Loading a project's `.env` into the program's environment (`require('dotenv').config({ path: '.env.local' })`,
+ * `load_dotenv('.env')`): the values are used by the code that follows, not read out.
+ */
+const DOTENV_LOAD = /\bdotenv['"]?\)?\s*\.\s*config\s*\([^)]*\)|\bload_dotenv\s*\([^)]*\)|\bimport\s+['"]dotenv\/config['"]/g;
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
 /** Text a credential store's path may hold (with the table's own names): arguments without it are not resolved. */
@@ -191,7 +196,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         const upload = uploadsFile(segment);
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
-        if (code && CREDENTIAL_ARG.test(code)) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
+        if (code && CREDENTIAL_ARG.test(code.replace(DOTENV_LOAD, ' '))) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
         // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.
         const args = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv.slice(1);
         if (!NOT_A_READ.test(commandName(segment)) && (args.some(mayNameStore) || segment.redirects.some((r) => mayNameStore(r.target)))) {
