@@ -331,6 +331,23 @@ describe('console', () => {
       }
     });
 
+    it('sends the approvals page its cards when the stream starts: a pause between the page and its stream is not lost', async () => {
+      const s = session();
+      // The page as rendered names the board's version in its stream's address.
+      const rendered = Number(/\/events\?page=approvals&amp;since=(\d+)|\/events\?page=approvals&since=(\d+)/.exec((await f.request('GET', '/approvals', { headers: { cookie: viewerCookie } })).text)?.slice(1).find(Boolean));
+      expect(Number.isInteger(rendered)).toBe(true);
+      // Paused after the page was rendered, before its stream began: no change comes after it.
+      await f.publish('gate', 'hitl.paused', { session_id: s, trace_id: 'WL', payload: { operator_id: 'x', reason: 'held before the stream', trigger: 'operator' } });
+      await eventually('the pause applied', async () => (await f.request('GET', '/approvals', { headers: { cookie: viewerCookie } })).text, (text) => text.includes(`approval-agent-1.${s}`));
+      const stream = await EventStream.open(`${f.url}/events?page=approvals&since=${rendered}`, viewerCookie);
+      try {
+        const seen = await stream.waitFor((events) => events.some((e) => e.event === 'approvals' && e.data.cards.some((c: { id: string }) => c.id === `approval-agent-1.${s}`)));
+        expect(seen.find((e) => e.event === 'approvals')!.data.cards.find((c: { id: string }) => c.id === `approval-agent-1.${s}`).html).toContain('held before the stream');
+      } finally {
+        stream.close();
+      }
+    });
+
     it('scopes a drill-down stream to its session: another session never reaches it (FR-11.10)', async () => {
       const mine = session();
       const other = session();

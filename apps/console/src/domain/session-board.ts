@@ -168,8 +168,14 @@ export class SessionBoard {
   private readonly records = new Map<string, TrackRecord>();
   private readonly ladderEvents = new Map<string, ConsoleEvent[]>();
   private readonly listeners = new Set<(change: BoardChange) => void>();
+  private changes = 0;
 
   constructor(private readonly limits: BoardLimits = { maxSessions: 20_000, maxEventsPerSession: 5_000 }) {}
+
+  /** How many changes the board has seen: a page rendered at one version learns from its stream what came after. */
+  get version(): number {
+    return this.changes;
+  }
 
   onChange(listener: (change: BoardChange) => void): () => void {
     this.listeners.add(listener);
@@ -492,6 +498,7 @@ export class SessionBoard {
   }
 
   private emit(change: BoardChange): void {
+    this.changes++;
     for (const listener of this.listeners) listener(change);
   }
 }

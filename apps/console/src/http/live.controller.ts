@@ -17,7 +17,7 @@ export class LiveController {
   constructor(private readonly hub: LiveHub) {}
 
   @Get('events')
-  events(@Req() req: Request, @Res() res: Response, @Query('page') page?: string, @Query('session') session?: string, @Query('agent') agent?: string): void {
+  events(@Req() req: Request, @Res() res: Response, @Query('page') page?: string, @Query('session') session?: string, @Query('agent') agent?: string, @Query('since') since?: string): void {
     if (!page || !(PAGES as readonly string[]).includes(page)) throw new UnprocessableEntityException({ status: 'error', reason: `invalid_field: page (${PAGES.join(', ')})` });
     let key: string | undefined;
     if (page === 'session') {
@@ -26,6 +26,8 @@ export class LiveController {
       }
       key = sessionKey(agent, session);
     }
-    this.hub.connect(res, page as LivePage, authenticationOf(req).operator, key);
+    // The board's version the page was rendered at (absent or malformed: nothing to catch up on).
+    const version = typeof since === 'string' && /^\d{1,15}$/.test(since) ? Number(since) : undefined;
+    this.hub.connect(res, page as LivePage, authenticationOf(req).operator, key, version);
   }
 }

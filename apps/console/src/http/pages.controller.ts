@@ -42,18 +42,22 @@ export class PagesController {
   async sessions(@Req() req: Request, @Res() res: Response, @Query('status') status?: string, @Query('q') q?: string): Promise<void> {
     const auth = await pageOperator(this.authenticator, req, res);
     if (!auth) return;
+    // Read before the board: what changes after it reaches the page through its stream.
+    const version = this.board.version;
     const filter = { ...(typeof status === 'string' ? { status } : {}), ...(typeof q === 'string' ? { q: q.slice(0, 200) } : {}) };
     const body = sessionsBody(this.board.list(), filter, this.supervisor.byService());
-    sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Sessions', name: 'sessions', live: '/events?page=sessions', body }));
+    sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Sessions', name: 'sessions', live: `/events?page=sessions&since=${version}`, body }));
   }
 
   @Get('approvals')
   async approvals(@Req() req: Request, @Res() res: Response): Promise<void> {
     const auth = await pageOperator(this.authenticator, req, res);
     if (!auth) return;
+    // Read before the board: what changes after it reaches the page through its stream.
+    const version = this.board.version;
     const approvals = this.board.approvals();
     const body = approvalsBody(approvals, can(auth, 'decide'));
-    sendHtml(req, res, layout(pageContext(auth, approvals.length), { title: 'Approvals', name: 'approvals', live: '/events?page=approvals', body }));
+    sendHtml(req, res, layout(pageContext(auth, approvals.length), { title: 'Approvals', name: 'approvals', live: `/events?page=approvals&since=${version}`, body }));
   }
 
   /** One request of a human gate, read from the gate as the operator: the page a Slack or webhook link opens. */
@@ -76,14 +80,18 @@ export class PagesController {
   async agents(@Req() req: Request, @Res() res: Response): Promise<void> {
     const auth = await pageOperator(this.authenticator, req, res);
     if (!auth) return;
+    // Read before the board: what changes after it reaches the page through its stream.
+    const version = this.board.version;
     const body = agentsBody(this.board.agents(), can(auth, 'administer'));
-    sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Agents', name: 'agents', live: '/events?page=agents', body }));
+    sendHtml(req, res, layout(pageContext(auth, this.board.approvals().length), { title: 'Agents', name: 'agents', live: `/events?page=agents&since=${version}`, body }));
   }
 
   @Get('sessions/:session_id')
   async session(@Param('session_id') sessionId: string, @Req() req: Request, @Res() res: Response, @Query('agent') agent?: string): Promise<void> {
     const auth = await pageOperator(this.authenticator, req, res);
     if (!auth) return;
+    // Read before the board: what changes after it reaches the page through its stream.
+    const version = this.board.version;
     const ctx = pageContext(auth, this.board.approvals().length);
     const { agents, agentId } = this.agentOf(sessionId, agent);
     const summary = agentId ? this.board.summary(sessionKey(agentId, sessionId)) : undefined;
@@ -96,7 +104,7 @@ export class PagesController {
     }
     const key = summary.key;
     const fragments = sessionFragments(summary, buildCausalGraph(this.board.events(key)), this.board.approval(key), can(auth, 'decide'));
-    const live = `/events?page=session&session=${encodeURIComponent(summary.session_id)}&agent=${encodeURIComponent(summary.agent_id)}`;
+    const live = `/events?page=session&session=${encodeURIComponent(summary.session_id)}&agent=${encodeURIComponent(summary.agent_id)}&since=${version}`;
     sendHtml(req, res, layout(ctx, { title: `${summary.session_id} (${summary.agent_id})`, name: 'session', live, body: sessionBody(fragments) }));
   }
 

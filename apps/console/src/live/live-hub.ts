@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { roleAllows, type Operator } from '@warden/operator-auth';
 import type { Logger, MetricsRegistry } from '@warden/observability';
 import { buildCausalGraph } from '../domain/causal-graph.js';
-import type { SessionBoard } from '../domain/session-board.js';
+import type { BoardChange, SessionBoard } from '../domain/session-board.js';
 import { agentRow } from '../views/agents-view.js';
 import { approvalCard } from '../views/approvals-view.js';
 import { sessionFragments } from '../views/session-view.js';
@@ -23,6 +23,8 @@ interface Client {
 }
 
 const HEARTBEAT_MS = 15_000;
+/** Changes kept for streams that start after their page was rendered; one that missed more gets its page's parts again. */
+const REMEMBERED_CHANGES = 1_000;
 
 /**
  * Pushes what changed to open pages over Server-Sent Events, batched every CONSOLE_LIVE_INTERVAL_MS:
@@ -34,6 +36,8 @@ export class LiveHub {
   private readonly timer: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  /** The latest changes with the board's version after each. */
+  private readonly recent: { version: number; change: BoardChange }[] = [];
 
   constructor(
     private readonly board: SessionBoard,
@@ -42,15 +46,14 @@ export class LiveHub {
     metrics: MetricsRegistry,
   ) {
     const clients = this.clients;
+    const recent = this.recent;
     metrics.gauge({ name: 'warden_console_live_clients', help: 'Open live streams (pages).', collect() {
       this.set(clients.size);
     } });
     this.unsubscribe = board.onChange((change) => {
-      for (const client of this.clients) {
-        if (change.kind === 'agent') client.agents = true;
-        else if (!client.key || client.key === change.key) client.dirty.add(change.key);
-        if (change.kind === 'session') client.approvals = true;
-      }
+      recent.push({ version: board.version, change });
+      if (recent.length > REMEMBERED_CHANGES) recent.shift();
+      for (const client of clients) mark(client, change);
     });
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.heartbeat = setInterval(() => {
@@ -60,7 +63,11 @@ export class LiveHub {
     this.heartbeat.unref();
   }
 
-  connect(res: Response, page: LivePage, operator: Operator, key?: string): void {
+  /**
+   * A page's stream. `since`: the board's version when the page was rendered; what changed between the render and
+   * this stream's start (an action held a moment after the approvals page loaded) goes out with the first batch.
+   */
+  connect(res: Response, page: LivePage, operator: Operator, key?: string, since?: number): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -69,10 +76,24 @@ export class LiveHub {
     });
     res.write('retry: 2000\n\n');
     const client: Client = { res, page, operator, ...(key ? { key } : {}), dirty: new Set(), agents: false, approvals: false, count: -1 };
+    if (since !== undefined && since < this.board.version) this.catchUp(client, since);
     this.clients.add(client);
     this.send(client, 'hello', { page, ...(key ? { key } : {}) });
     this.sendCount(client);
     res.on('close', () => this.clients.delete(client));
+  }
+
+  /** Marks what changed after `since` for the client's first batch; all of its page when more changed than is kept. */
+  private catchUp(client: Client, since: number): void {
+    const missed = this.recent.filter((r) => r.version > since);
+    if (missed.length >= this.board.version - since) {
+      for (const { change } of missed) mark(client, change);
+      return;
+    }
+    client.approvals = true;
+    client.agents = true;
+    if (client.key) client.dirty.add(client.key);
+    else for (const summary of this.board.list()) client.dirty.add(summary.key);
   }
 
   close(): void {
@@ -132,4 +153,11 @@ export class LiveHub {
   private send(client: Client, event: string, data: unknown): void {
     client.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
+}
+
+/** What a change makes a client send in its next batch. */
+function mark(client: Client, change: BoardChange): void {
+  if (change.kind === 'agent') client.agents = true;
+  else if (!client.key || client.key === change.key) client.dirty.add(change.key);
+  if (change.kind === 'session') client.approvals = true;
 }

@@ -12,7 +12,7 @@ import { assertionRewriteRule, ciCheckBypassRule, hookTamperingRule, testBypassR
 import { tlsVerificationRule } from './trust-rules.js';
 import { productionDeployRule } from './deployment-rules.js';
 import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
-import { forcePushRule, historyDestructionRule, hookBypassRule } from './git-rules.js';
+import { forcePushRule, historyDestructionRule, hookBypassRule, secretCommitRule } from './git-rules.js';
 import { warnExternalNetworkRule } from './network-rules.js';
 import { worldWritablePermissionsRule, worldWritableSystemRule } from './permission-rules.js';
 import type { ReviewRule } from './review-rule.js';
@@ -72,6 +72,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   historyDestructionRule,
   forcePushRule,
   hookBypassRule,
+  secretCommitRule,
   worldWritablePermissionsRule,
   recursiveDeletionRule,
   privilegedCommandRule,

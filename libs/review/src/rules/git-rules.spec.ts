@@ -1,6 +1,6 @@
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
-import { forcePushRule, historyDestructionRule, hookBypassRule, leaseInsteadOfForce, withHooks } from './git-rules.js';
+import { forcePushRule, historyDestructionRule, hookBypassRule, leaseInsteadOfForce, secretCommitRule, withHooks } from './git-rules.js';
 import type { RuleContext } from './review-rule.js';
 
 function bash(command: string): RuleContext {
@@ -177,5 +177,28 @@ describe('history_destruction: what git reads as written', () => {
 
   it.each(['git push --force-with-lease --force origin feature', 'git push --force-with-lease=other origin +feature'])('reads %s as a forced push, whatever lease is beside it', (command) => {
     expect(forcePushRule.evaluate(bash(command))).not.toBeNull();
+  });
+});
+
+describe('secret_commit', () => {
+  it.each([
+    'git add .env.local',
+    'git add -f ~/.ssh/id_ed25519',
+    'git add credentials.json src/app.ts',
+    'git add .aws',
+    // A Codex home kept in the project, its login staged with it (a public Codex session).
+    'git add .codex/auth.json',
+    'git commit -m "config" .env.production',
+    'git -C backend stage ./.env.local',
+  ])('holds %s for a person', (command) => {
+    expect(secretCommitRule.evaluate(bash(command))?.verdict).toBe('require_approval');
+  });
+
+  it("warns of a plain .env, which some frameworks commit on purpose (Symfony's defaults)", () => {
+    expect(secretCommitRule.evaluate(bash('git add .env'))?.verdict).toBe('warn');
+  });
+
+  it.each(['git add .env.example src/env.ts', 'git commit -m "read .env.local in dev only" src/env.ts', 'git add -A', 'git commit -am wip', 'git add docs/credentials-howto.md', 'cat .env.local', 'git rm --cached .env.local'])('lets %s through', (command) => {
+    expect(secretCommitRule.evaluate(bash(command))).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
 import { gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
+import { isSecretFile } from './secret-files.js';
 import { ownEntry } from '../own-entry.js';
 
 const GIT = new Set(['git']);
@@ -319,4 +320,51 @@ export const historyDestructionRule = builtInRule({
   description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D and restoring named files warn.',
   reads: 'action',
   check: ({ action }) => historyFinding(action),
+});
+
+/** `git add`, `git stage` and `git commit` name the files they put in the repository after their options. */
+const STAGERS = new Set(['add', 'stage', 'commit']);
+/** A tool's login file in a dot-directory, wherever it lies (`.codex/auth.json` of a Codex home kept in the project). */
+const DOT_DIRECTORY_LOGIN = /(?:^|\/)\.[^/]+\/(?:[^/]+\/)*\.?(?:auth|credentials|oauth_creds|tokens?)\.json$/i;
+/** Options of those that take the next word as their value. */
+const STAGER_VALUE_OPTIONS = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--chmod', '--pathspec-from-file', '--fixup', '--squash', '--cleanup']);
+
+/**
+ * A credential file named to git (`git add .env.local`, `git add -f ~/.ssh/id_ed25519`, `git commit
+ * credentials.json -m …`): once committed it is in the history, and once pushed every clone has it. A project's
+ * plain `.env` is committed on purpose by some frameworks (Symfony's defaults): that one is a warning.
+ */
+function stagedSecret(action: ParsedAction): { file: string; plainEnv: boolean } | undefined {
+  for (const segment of action.segments) {
+    const call = gitCall(segment);
+    if (!call || !STAGERS.has(call.sub)) continue;
+    for (let i = 0; i < call.args.length; i++) {
+      const arg = call.args[i]!;
+      if (STAGER_VALUE_OPTIONS.has(arg)) {
+        i++;
+        continue;
+      }
+      if (arg.startsWith('-')) continue;
+      const file = arg.replace(/^\.\//, '').replace(/\/+$/, '');
+      if (isSecretFile(file) || DOT_DIRECTORY_LOGIN.test(file)) return { file, plainEnv: /(?:^|\/)\.env$/.test(file) };
+    }
+  }
+  return undefined;
+}
+
+export const secretCommitRule = builtInRule({
+  name: 'secret_commit',
+  description: 'Putting a credential file in the repository (git add/stage/commit of .env.local, keys, credentials.json, ~/.ssh …) needs approval; a plain .env is warned.',
+  reads: 'action',
+  check({ action }) {
+    const staged = stagedSecret(action);
+    if (!staged) return null;
+    return {
+      verdict: staged.plainEnv ? 'warn' : 'require_approval',
+      score: staged.plainEnv ? 0.5 : 0.8,
+      factors: ['secrets', 'exfiltration'],
+      reason: `This puts ${staged.file} in the repository: a commit keeps it in the history, and a push gives it to everyone with the repository.${staged.plainEnv ? '' : ' A person must approve it.'}`,
+      alternative: 'Leave credential files out of git (list them in .gitignore) and commit an example file without real values instead.',
+    };
+  },
 });
