@@ -56,7 +56,6 @@ const BYPASS_COMMAND =
 const BYPASS_CONTENT =
   /\b(it|test|describe)\.skip\(|\bxit\(|\bxdescribe\(|@pytest\.mark\.skip|@ts-ignore|@ts-nocheck|eslint-disable|# type: ignore|# noqa|verify\s*=\s*false|rejectunauthorized\s*:\s*false|strict_ssl\s*=\s*false|process\.exit\(0\)|\bexpect\(true\)\.tobe\(true\)/;
 
-/** Working around a problem instead of finding its cause: skipping checks, forcing, disabling verification. */
 /**
  * A test run told to leave tests out, in each ecosystem's words: `cargo test -- --skip x`, `go test -skip x`,
  * `mvn -DskipTests`, `gradle test -x integrationTest`, `pytest --ignore=…`, `jest --testPathIgnorePatterns`,
@@ -66,6 +65,7 @@ const BYPASS_CONTENT =
 const TEST_SKIP =
   /\btest\b[^|;&]*\s--?skip[\s=]|-dskiptests\b|-dmaven\.test\.skip=true|\bgradlew?\b[^|;&]*\s-x\s+\S*test|--testpathignorepatterns|--test-path-ignore-patterns|\bpytest\b[^|;&]*\s--ignore(?:-glob)?[=\s]|\bdotnet\s+test\b[^|;&]*--filter\s+["']?[^"'|;&]*!=|\brspec\b[^|;&]*--tag\s+["']?~|\bphpunit\b[^|;&]*--exclude-group\b/;
 
+/** Working around a problem instead of finding its cause: skipping checks, forcing, disabling verification. */
 export function isBypass(step: Step): boolean {
   if (step.cmd) {
     const cmd = step.cmd.toLowerCase();

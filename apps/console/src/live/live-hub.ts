@@ -46,14 +46,13 @@ export class LiveHub {
     metrics: MetricsRegistry,
   ) {
     const clients = this.clients;
-    const recent = this.recent;
     metrics.gauge({ name: 'warden_console_live_clients', help: 'Open live streams (pages).', collect() {
       this.set(clients.size);
     } });
     this.unsubscribe = board.onChange((change) => {
-      recent.push({ version: board.version, change });
-      if (recent.length > REMEMBERED_CHANGES) recent.shift();
-      for (const client of clients) mark(client, change);
+      this.recent.push({ version: board.version, change });
+      if (this.recent.length > REMEMBERED_CHANGES) this.recent.shift();
+      for (const client of this.clients) mark(client, change);
     });
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.heartbeat = setInterval(() => {

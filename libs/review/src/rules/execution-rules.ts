@@ -102,7 +102,7 @@ const SCHEDULERS = new Set(['crontab', 'systemctl', 'launchctl', 'at', 'batch', 
 function scheduledBy(action: ParsedAction): string | undefined {
   for (const segment of action.segments) {
     const cmd = commandName(segment);
-    const windows = ownEntry(WINDOWS_SCHEDULERS, cmd.toLowerCase().replace(/\.exe$/, ''));
+    const windows = ownEntry(WINDOWS_SCHEDULERS, segment.program);
     if (!windows && !SCHEDULERS.has(cmd)) continue;
     const args = segment.argv.slice(1);
     const operands = args.filter((a) => !a.startsWith('-'));
@@ -159,7 +159,7 @@ function persistentVariable(action: ParsedAction): { shown: string; setxPath: bo
     if (writesRegistry(command, ENVIRONMENT_KEY)) return { shown, setxPath: false };
   }
   for (const segment of action.segments) {
-    const cmd = commandName(segment).toLowerCase().replace(/\.exe$/, '');
+    const cmd = segment.program;
     if (cmd === 'launchctl' && segment.argv[1] === 'setenv') return { shown: segment.argv.slice(0, 3).join(' '), setxPath: false };
     // `setx NODE_ENV production`, written without a backslash or a variable, is not split as a Windows line.
     const set = cmd === 'setx' ? setx(segment.argv.slice(1).join(' '), segment.argv.join(' ').slice(0, 80)) : undefined;

@@ -3,6 +3,10 @@ import { EdgeInputError, type EdgeEvent, type EdgeSession } from '../../edge-eve
 
 /** The tool hook events the adapter answers. */
 export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+export type ToolHookEvent = (typeof TOOL_HOOK_EVENTS)[number];
+/** Every hook event the adapter answers: the tool events, and the session's lifecycle. */
+export const HOOK_EVENTS = [...TOOL_HOOK_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /**
  * What Claude Code answers for a call it cancelled because another call of the same response failed:
@@ -14,10 +18,6 @@ const CANCELLED_BY_SIBLING = /^\s*(?:<tool_use_error>\s*)?(?:Error:\s*)?(?:Sibli
 export function cancelledBySibling(text: string): boolean {
   return CANCELLED_BY_SIBLING.test(text);
 }
-export type ToolHookEvent = (typeof TOOL_HOOK_EVENTS)[number];
-/** Every hook event the adapter answers: the tool events, and the session's lifecycle. */
-export const HOOK_EVENTS = [...TOOL_HOOK_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Fields Claude Code sends with every event (hooks reference, "Common input fields"). */
 interface CommonInput {
