@@ -9,7 +9,8 @@ describe('the goal of a Claude Code session', () => {
   });
 
   it('is a whole approved plan, the files its last sections name included', () => {
-    // Claude Code starts the session that carries out an approved plan with "Implement the following plan:" and the plan.
+    // Claude Code starts the session that carries out an approved plan with "Implement the following plan:" and the plan,
+    // as the public transcript github.com/rommeld/leeson 94/d55ab2b9a5/0/full.jsonl (6856f57) shows it (11,664 characters).
     const sections = Array.from({ length: 40 }, (_, i) => `### ${i + 1}. Step ${i + 1}\n${'What changes and why, with the types involved and the checks that follow. '.repeat(4)}\n`);
     const plan = `Implement the following plan:\n\n# Plan: Order validation\n${sections.join('')}### 41. \`src/tui/ui.rs\` — render the confirmation overlay\n`;
     expect(plan.length).toBeGreaterThan(10_000);
