@@ -132,7 +132,12 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         continue;
       }
       const proposedAt = stamp(clock?.action(recorded));
-      if (recorded.request) await session.changeGoal(recorded.request, 'user_prompt', proposedAt);
+      if (recorded.request) {
+        await session.changeGoal(recorded.request, 'user_prompt', proposedAt);
+        // The goal travels on the session stream and the action on another, read by other consumers: the
+        // action is proposed once the suite has applied the request it answers, as eval applies it.
+        if (!(await waitForQuiet(observer))) unsettled++;
+      }
       const decision = await session.propose({
         tool: recorded.tool,
         input: recorded.input,
