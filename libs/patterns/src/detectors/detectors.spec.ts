@@ -58,6 +58,39 @@ describe('repetitive_errors', () => {
     expect(t.of('repetitive_errors')).toEqual([]);
   });
 
+  it('reads the shell failing every command with the same error, whatever the command, as a tool that cannot work here', () => {
+    // A Copilot CLI session on Windows (github.com/LAF-US/IDAHO-VAULT .copilot/session-state/252d6b6b-…/events.jsonl):
+    // every powershell call was answered that pwsh was missing; the agent went on listing, deleting, `cmd /c del`.
+    const missing = { error: '<exited with error: PowerShell 6+ (pwsh) is not available. Please install it from https://aka.ms/powershell. Error: Error: Command failed: pwsh.exe --version' };
+    const s = new SessionDriver();
+    const ids = [s.bash('Get-ChildItem -Filter "*TRYPTICH*" | Select-Object Name', missing), s.bash('Get-ChildItem | Where-Object {$_.Name -like "*TRYPT*"}', missing)];
+    // Other tools in between end nothing: the file written under the new name is no fix of the shell.
+    s.read(`${CWD}/notes/THE TRYPTICH.md`);
+    s.run('Write', { file_path: `${CWD}/notes/THE TRIPTYCH.md`, content: 'x' });
+    ids.push(s.bash('Remove-Item -Path "notes/THE TRYPTICH.md" -Force', missing));
+    expect(s.of('repetitive_errors')).toEqual([]);
+    ids.push(s.bash('cmd /c "del \\"notes\\THE TRYPTICH.md\\""', missing));
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', evidence_action_ids: ids, details: { repetitions: 4, tool: 'Bash' } });
+    expect(s.last('repetitive_errors')!.description).toContain('cannot work here');
+
+    // A success of the tool ends it; so does another error (the tool ran).
+    const t = new SessionDriver();
+    t.bash('Get-ChildItem notes', missing);
+    t.bash('Remove-Item notes/a.md', missing);
+    t.bash('Copy-Item notes/b.md notes/c.md', missing);
+    t.bash('ls notes');
+    t.bash('Move-Item notes/d.md notes/e.md', missing);
+    t.bash('npm test', { error: 'Error: Cannot find module ./cart', errorClass: 'Error' });
+    t.bash('Rename-Item notes/f.md g.md', missing);
+    t.bash('New-Item notes/h.md', missing);
+    expect(t.of('repetitive_errors')).toEqual([]);
+
+    // An error that says only that a command failed stands in no way: searches that find nothing exit 1.
+    const u = new SessionDriver();
+    for (const word of ['total', 'price', 'discount', 'coupon', 'tax', 'shipping']) u.bash(`grep -rn ${word} src/legacy`, { error: 'Exit code 1' });
+    expect(u.of('repetitive_errors')).toEqual([]);
+  });
+
   it('does not group different errors of the same command, and a success ends the run', () => {
     const s = new SessionDriver();
     s.bash('npx jest', { error: 'expected 3, received 4', errorClass: 'AssertionError' });
@@ -152,7 +185,7 @@ describe('repetitive_errors: one command tried in one wording after another', ()
 
   it('leaves alone different commands that fail, and one command failing on one target after another', () => {
     const s = new SessionDriver();
-    for (const command of ['cargo build', 'go vet ./...', 'make lint', 'pytest -x', 'tsc --noEmit']) s.bash(command, parseError);
+    for (const command of ['cargo build', 'go vet ./...', 'make lint', 'pytest -x', 'tsc --noEmit']) s.bash(command, { error: `${command.split(' ')[0]}: ${parseError.error}` });
     for (let i = 1; i <= 6; i++) s.bash(`npx eslint src/part-${i}.ts`, { error: 'Parsing error: Unexpected token' });
     expect(s.of('repetitive_errors')).toEqual([]);
   });

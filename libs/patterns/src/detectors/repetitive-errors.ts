@@ -14,7 +14,78 @@ interface FailureRun {
 
 /** The same failure again and again, the same mistake on one target after another, or a dependency fight that keeps failing the build: the worst. */
 export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
-  return worse(worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed)), detectRewordedRetries(view));
+  return worse(worse(worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed)), detectRewordedRetries(view)), detectUnusableTool(view));
+}
+
+/** Commands in a row refused by the shell with the same error, whatever they asked, after which the shell counts as unusable here. */
+const UNUSABLE_AT = 4;
+
+/**
+ * Whether an error says why, beyond that something failed: a search that finds nothing exits 1 with no
+ * output, and four of those are no obstacle.
+ */
+function saysWhy(errText: string): boolean {
+  const words = errText.replace(/\b(?:exit(?:ed)?|code|status|with|error|failed|failure|command|process|returned|non-zero)\b/g, ' ').match(/[a-z]{3,}/g);
+  return (words?.length ?? 0) >= 3;
+}
+
+/**
+ * The shell failing every command with the same error, whatever the command (the shell's own program is
+ * missing: "PowerShell 6+ (pwsh) is not available"): the agent keeps calling a tool that cannot work here
+ * instead of dealing with the cause or using another. What counts is an error that names nothing of the
+ * command (an error about the command's own words is the command's), met by two programs or more (one program
+ * failing alike on file after file is work on each). A success of the tool ends it, and so does another error
+ * (the tool ran); other tools in between do not. Calls made together fail together: one proposed before the
+ * last failure was reported had not seen it.
+ */
+function detectUnusableTool(view: SessionView): Finding | undefined {
+  type Run = { err: string; steps: Step[]; programs: Set<string>; reported: number };
+  const runs = new Map<string, Run>();
+  let worst: Run | undefined;
+  for (const step of view.completed) {
+    if (!step.tool || !step.cmd || step.blocked) continue;
+    if (step.status === 'success') {
+      runs.delete(step.tool);
+      continue;
+    }
+    if (step.status !== 'error' || !step.err || !step.err_text || !saysWhy(step.err_text)) continue;
+    const attempt = attemptOf(step);
+    let run = runs.get(step.tool);
+    if ([...attempt.words].some((w) => w.length >= 4 && step.err_text!.includes(w))) {
+      runs.delete(step.tool);
+      continue;
+    }
+    if (run?.err === step.err) {
+      if (step.at < run.reported) continue;
+      run.steps.push(step);
+    } else {
+      run = { err: step.err, steps: [step], programs: new Set(), reported: 0 };
+      runs.set(step.tool, run);
+    }
+    if (attempt.program) run.programs.add(attempt.program);
+    run.reported = step.done ?? step.at;
+    if (run.programs.size >= 2 && (!worst || run.steps.length > worst.steps.length)) worst = run;
+  }
+  if (!worst || worst.steps.length < UNUSABLE_AT) return undefined;
+  const ladder = view.settings.repetitive_errors.severity;
+  // Counted from the threshold: UNUSABLE_AT refusals read as the ladder's medium.
+  const severity = severityFor(ladder, worst.steps.length - UNUSABLE_AT + (ladder.medium ?? 3));
+  if (!severity) return undefined;
+  const last = worst.steps[worst.steps.length - 1]!;
+  return {
+    severity,
+    confidence: confidenceFrom(0.6, 0.05 * (worst.steps.length - UNUSABLE_AT)),
+    description: `${last.tool} failed ${worst.steps.length} calls in a row with the same error, whatever they asked (${last.err_text!.slice(0, 120)}): the tool cannot work here as it is; deal with the cause or use another tool.`,
+    evidence: lastIds(worst.steps.map((s) => s.id)),
+    details: {
+      repetitions: worst.steps.length,
+      tool: last.tool ?? null,
+      command: last.cmd ?? null,
+      error_class: last.err?.split(':')[0] || null,
+      error_sample: last.err_text!.slice(0, 200),
+    },
+    magnitude: worst.steps.length,
+  };
 }
 
 /** Reworded attempts at one command, each failing, that make a loop. */
@@ -98,7 +169,8 @@ function detectRewordedRetries(view: SessionView): Finding | undefined {
     }
     if (!step.cmd) continue;
     // Read only where it can matter: a failure, or a success while a run is open (the detector runs on every event).
-    const failed = step.status === 'error' && !!step.err_text?.trim();
+    // A failure that says only that it failed (a search that found nothing) stands in no way.
+    const failed = step.status === 'error' && !!step.err_text && saysWhy(step.err_text);
     if (!failed && !(runs.length && step.status === 'success')) continue;
     const attempt = attemptOf(step);
     const joined = runs.filter((r) => r.attempts.some((a) => sameAttempt(a, attempt)));
