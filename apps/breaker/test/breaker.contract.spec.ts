@@ -227,7 +227,8 @@ describeServiceContract(
           severity_score: 0.6,
           escalation_level: 0,
           strategy: 'progressive',
-          limits: { max_cost_usd: 5 },
+          // $0.50 more from the throttle on: $5.00 (what the factor leaves of the rest, $7.25, is looser).
+          limits: { max_cost_usd: 0.5 },
           reduction_factors: { iterations: 0.5, cost: 0.5 },
         }, agent);
         await send('action.outcome', session, opus('t2', 10_000), agent); // $5.40: past the throttled $5.00

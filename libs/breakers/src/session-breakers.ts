@@ -373,14 +373,12 @@ export class SessionBreakers {
           Object.entries(budgets.per_phase).map(([phase, budget]) => [phase, left(this.ledger.cost.phase[phase as PhaseKey] ?? 0, budget, costFactor)]),
         );
       }
-      // The run budget the controller set is enforced as it is, unless the run already spent it: a throttle
-      // slows a session, it does not stop it for money spent before it (a stop is the emergency stop's to
-      // make). Then what the factor leaves of the rest is the cap.
+      // The cost the controller set counts from the throttle on, as its token and file-operation limits do:
+      // it scales its limits without knowing what the run spent, and a throttle slows a session, it does
+      // not stop it for money spent before it (a stop is the emergency stop's to make). Read as a whole-run
+      // budget, $42.50 set on a run at $41.80 stopped it within a few calls.
       const maxCost = positive(limits.max_cost_usd);
-      if (maxCost !== undefined) {
-        const spent = this.ledger.cost.run;
-        caps.per_run = Math.min(caps.per_run ?? budgets.per_run, maxCost > spent ? maxCost : left(spent, budgets.per_run, costFactor));
-      }
+      if (maxCost !== undefined) caps.per_run = Math.min(caps.per_run ?? budgets.per_run, this.ledger.cost.run + maxCost);
       if (iterationFactor < 1) {
         caps.iterations = Object.fromEntries(
           Object.entries(this.settings.iteration.limits).map(([phase, limit]) => {

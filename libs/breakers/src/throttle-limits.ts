@@ -3,8 +3,8 @@ import { levelOf, type Measurement } from './measurement.js';
 
 /**
  * Limits the intervention controller's resource throttling sets on a session beyond the iteration
- * limits and cost budgets (which shrink by its factors): the session's tokens and file operations, and
- * the run's cost budget. Absolute values; a later throttle can only lower them.
+ * limits and cost budgets (which shrink by its factors): the session's tokens, file operations and cost,
+ * each counted from the throttle on. A later throttle can only lower them.
  */
 export interface ThrottleLimits {
   max_tokens?: number;

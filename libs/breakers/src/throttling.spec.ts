@@ -44,26 +44,27 @@ describe('resource throttling from the intervention controller', () => {
     expect(session.outcomeReported(id(), 39, opus(39), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', threshold: 39 });
   });
 
-  it('enforces the run budget the controller set as it is: the next call past it trips the cost breaker', () => {
+  it('enforces the cost the controller set from the throttle on: the next call past it trips the cost breaker', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     const opus = (n: number) => ({ action_id: `m${n}`, status: 'success' as const, model: 'claude-opus-4-7', tokens: { prompt: 0, completion: 0, cache_read: 2_000_000 } }); // $1.00 each
     for (let i = 0; i < 4; i++) session.outcomeReported(id(), i, opus(i), 0);
-    session.throttled(id(), { cost: 0.5 }, { max_cost_usd: 5.5 });
+    // $4 spent, $1.50 more allowed: $5.50 (what the factor leaves of the rest, $27, is looser).
+    session.throttled(id(), { cost: 0.5 }, { max_cost_usd: 1.5 });
     expect(session.ledger.throttle?.caps?.per_run).toBe(5.5);
     expect(session.outcomeReported(id(), 4, opus(4), 0).map((e) => e.type)).not.toContain('breaker.tripped');
     expect(session.outcomeReported(id(), 5, opus(5), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED', threshold: 5.5 });
   });
 
-  it('does not stop a run for money spent before the throttle: a run budget below it leaves what the factor keeps of the rest', () => {
+  it('does not stop a run for money spent before the throttle: the controller scales its limit without knowing the spend', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     const opus = (n: number) => ({ action_id: `x${n}`, status: 'success' as const, model: 'claude-opus-4-7', tokens: { prompt: 0, completion: 0, cache_read: 2_000_000 } }); // $1.00 each
-    for (let i = 0; i < 33; i++) session.outcomeReported(id(), i, opus(i), 0);
-    // The controller scaled its own $50 to $21.25, below the $33 spent.
-    expect(session.throttled(id(), { cost: 0.425 }, { max_cost_usd: 21.25 }).map((e) => e.type)).not.toContain('breaker.tripped');
-    // $33 spent, $17 left of $50, 0.425 of it: $40.225.
-    expect(session.ledger.throttle?.caps?.per_run).toBeCloseTo(40.225, 9);
-    for (let i = 33; i < 40; i++) expect(session.outcomeReported(id(), i, opus(i), 0).map((e) => e.type)).not.toContain('breaker.tripped');
-    expect(session.outcomeReported(id(), 41, opus(41), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED' });
+    for (let i = 0; i < 42; i++) session.outcomeReported(id(), i, opus(i), 0);
+    // The controller scaled its own $50 to $42.50, just above the $42 spent (a real Claude Code session, dev2's planetfall,
+    // was stopped within a few calls that way). $42 spent, $8 left of $50, 0.85 of it: $48.80.
+    expect(session.throttled(id(), { cost: 0.85 }, { max_cost_usd: 42.5 }).map((e) => e.type)).not.toContain('breaker.tripped');
+    expect(session.ledger.throttle?.caps?.per_run).toBeCloseTo(48.8, 9);
+    for (let i = 42; i < 48; i++) expect(session.outcomeReported(id(), i, opus(i), 0).map((e) => e.type)).not.toContain('breaker.tripped');
+    expect(session.outcomeReported(id(), 49, opus(49), 0).find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'cost', reason: 'RUN_BUDGET_EXCEEDED' });
   });
 
   it('applies each throttle once, and ignores factors that would loosen a limit', () => {

@@ -174,7 +174,7 @@ const LIMIT_LABELS: Record<keyof SessionLimits, string> = {
   max_execution_time_ms: 'Execution time limit (ms)',
   batch_size: 'Batch size',
   max_iterations: 'Max actions per phase',
-  max_cost_usd: 'Cost budget (USD)',
+  max_cost_usd: 'Cost from now on (USD)',
 };
 
 /** The throttling notice with the new limits and the efficiency guidance (seed 000 §3). */

@@ -19,7 +19,7 @@ export const ResourceLimits = Type.Object({
   max_execution_time_ms: Type.Optional(Type.Integer({ minimum: 0 })),
   batch_size: Type.Optional(Type.Integer({ minimum: 1 })),
   max_iterations: Type.Optional(Type.Integer({ minimum: 0, description: 'Actions per phase; the breaker enforces it.' })),
-  max_cost_usd: Type.Optional(Type.Number({ minimum: 0, description: 'Budget of the run in USD; the breaker enforces it.' })),
+  max_cost_usd: Type.Optional(Type.Number({ minimum: 0, description: 'USD the run may spend from this throttle on; the breaker enforces it.' })),
 });
 
 export const ControlIssued = defineMessage({

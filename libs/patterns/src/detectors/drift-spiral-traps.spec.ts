@@ -104,30 +104,46 @@ describe('resource_spiral', () => {
     expect(s.of('resource_spiral')).toEqual([]);
   });
 
-  it('reports growth past the floor with the figures throttling needs', () => {
+  it('reports growth from a rate already past its floor, with the figures throttling needs', () => {
     const s = SessionDriver.with(settings);
-    const read = (second: number, path: string, tokens: number) => {
+    const read = (second: number, path: string, tokens: number, cost: number) => {
       s.now = T0 + second * 1000;
-      s.read(`${CWD}/${path}`, { tokens, cost: 0.05 }, 0);
+      s.read(`${CWD}/${path}`, { tokens, cost }, 0);
     };
-    // The previous minute: 6 file operations, 60k tokens, $0.30.
-    for (const [i, second] of [10, 20, 30, 40, 50, 55].entries()) read(second, `src/f${i}.ts`, 10_000);
-    // The current minute: 60 file operations, 1.2M tokens, $3.00.
-    for (let i = 0; i < 60; i++) read(60 + i, `src/g${i}.ts`, 20_000);
+    // The previous minute, already busy: 36 file operations, 720k tokens, $1.80.
+    for (let i = 0; i < 36; i++) read(1 + i * 1.6, `src/f${i}.ts`, 20_000, 0.05);
+    // The current minute: 150 file operations, 1.5M tokens, $3.00.
+    for (let i = 0; i < 150; i++) read(60 + i * 0.39, `src/g${i}.ts`, 10_000, 0.02);
     expect(s.of('resource_spiral').map((r) => r.severity)).toEqual(['medium', 'high']);
     // The figures at the end of the second minute, as the detector reads them now.
     const now = detectResourceSpiral({ state: s.patterns.snapshot, settings: s.settings, completed: s.patterns.snapshot.steps, attempted: s.patterns.snapshot.steps })!;
     expect(now.severity).toBe('high');
     expect(now.details).toMatchObject({
       window_ms: 60_000,
-      spiralling: ['file_operations_per_min', 'tokens_per_min', 'cost_usd_per_min'],
-      // Growth over the previous rate, taken as at least the floor (30 operations, 250k tokens, $0.50).
-      growth: { file_operations_per_min: 2, tokens_per_min: 4.8, cost_usd_per_min: 6, background_processes: 0 },
-      current: { file_operations_per_min: 60, tokens_per_min: 1_200_000, cost_usd_per_min: 3, background_processes: 0 },
-      previous: { file_operations_per_min: 6, tokens_per_min: 60_000, cost_usd_per_min: 0.3, background_processes: 0 },
-      file_operation_growth: 2,
-      token_usage_growth: 4.8,
+      // Cost grew 1.67 times: no spiral of its own.
+      spiralling: ['file_operations_per_min', 'tokens_per_min'],
+      growth: { file_operations_per_min: 4.17, tokens_per_min: 2.08, cost_usd_per_min: 1.67, background_processes: 0 },
+      current: { file_operations_per_min: 150, tokens_per_min: 1_500_000, cost_usd_per_min: 3, background_processes: 0 },
+      previous: { file_operations_per_min: 36, tokens_per_min: 720_000, cost_usd_per_min: 1.8, background_processes: 0 },
+      file_operation_growth: 4.17,
+      token_usage_growth: 2.08,
     });
+  });
+
+  it('reads one busy minute after a quiet one as a burst, not a spiral, unless it passes the ceiling', () => {
+    // A real Claude Code session (dev2's planetfall) spent $6.16 in one minute after $1.20, then went back to
+    // $0.60 a minute: a throttle there halved what was left of its budget and its cost breaker tripped.
+    const s = SessionDriver.with(settings);
+    const read = (second: number, path: string, cost: number) => {
+      s.now = T0 + second * 1000;
+      s.read(`${CWD}/${path}`, { tokens: 10_000, cost }, 0);
+    };
+    for (let i = 0; i < 6; i++) read(5 + i * 9, `src/f${i}.ts`, 0.05);
+    for (let i = 0; i < 60; i++) read(60 + i, `src/g${i}.ts`, 0.05);
+    expect(s.of('resource_spiral')).toEqual([]);
+    // $12 within a minute is past the ceiling ($10) however quiet the minute before.
+    for (let i = 0; i < 60; i++) read(240 + i * 0.5, `src/h${i}.ts`, 0.2);
+    expect(s.last('resource_spiral')).toMatchObject({ severity: 'high', details: { spiralling: ['cost_usd_per_min'] } });
   });
 
   it('counts background processes: started minus stopped, against the floor', () => {

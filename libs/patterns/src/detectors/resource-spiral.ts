@@ -34,9 +34,9 @@ export function resourceRates(state: SessionState, windowMs: number): { current:
 /**
  * Resource use growing out of proportion: file operations, tokens, cost per minute and running
  * background processes, each compared with the window before. Growth is the current rate over the
- * previous one, the previous taken as at least the floor — so a session that goes from nothing to ten
- * times the floor grew tenfold. A rate spirals when it is above its floor and grew by the configured
- * factor, or when it passed its ceiling. The details carry what resource throttling needs.
+ * previous one. A rate spirals when it grew by the configured factor from a window already above its
+ * floor (running background processes: from any count, the floor taken as the least), or when it passed
+ * its ceiling. The details carry what resource throttling needs.
  */
 export function detectResourceSpiral(view: SessionView): Finding | undefined {
   const settings = view.settings.resource_spiral;
@@ -51,7 +51,11 @@ export function detectResourceSpiral(view: SessionView): Finding | undefined {
     const floor = settings.floors[key];
     growth[key] = round(current[key] / Math.max(previous[key], floor, 1e-9), 2);
     let level: Severity | undefined;
-    if (current[key] >= floor) {
+    // A spiral lasts: a rate grows from a window already above its floor. One minute's burst after a quiet
+    // one (a subagent's fan-out, a cache written again after a pause) is no trend; the ceiling still catches
+    // a burst too big to wait for.
+    const sustained = key === 'background_processes' || previous[key] >= floor;
+    if (current[key] >= floor && sustained) {
       if (growth[key] >= settings.growth.critical) level = 'critical';
       else if (growth[key] >= settings.growth.high) level = 'high';
       else if (growth[key] >= settings.growth.medium) level = 'medium';
