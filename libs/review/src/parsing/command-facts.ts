@@ -77,11 +77,12 @@ export function findDeletesProtected(segment: ShellSegment): boolean {
 
 const DISK_DEVICE = /^\/dev\/(sd|nvme|hd|vd|xvd|disk|mmcblk)/;
 
-/** mkfs, wipefs, dd or shred onto a disk device, or a redirection into one. */
+/** mkfs (newfs on macOS and the BSDs), wipefs, dd or shred onto a disk device, or a redirection into one. */
 export function writesToDiskDevice(segment: ShellSegment): boolean {
   const cmd = commandName(segment);
   // Asked of every command of a line by two rules: a prefix test before any pattern.
   if ((cmd.startsWith('mkfs') && (cmd.length === 4 || cmd[4] === '.')) || cmd === 'wipefs') return true;
+  if (cmd.startsWith('newfs') && (cmd.length === 5 || cmd[5] === '_')) return true;
   if (cmd === 'dd' && segment.argv.some((a) => a.startsWith('of=') && DISK_DEVICE.test(a.slice(3)))) return true;
   if (cmd === 'shred' && segment.argv.some((a) => a.startsWith('/dev/'))) return true;
   return segment.redirects.length > 0 && segment.redirects.some((r) => r.operator.includes('>') && DISK_DEVICE.test(r.target));

@@ -512,7 +512,9 @@ function findActions(result: UnwrappedCommand): void {
       const command = argv.slice(i + 1, end < 0 ? argv.length : end);
       i = end < 0 ? argv.length : end;
       if (!command.length) continue;
-      const expanded = command.flatMap((w) => (w === '{}' ? matches : [w.split('{}').join(matches[0] ?? start)]));
+      // find hands rm every file under a tree it does not narrow: without -r, rm still empties the tree.
+      const emptiesTree = basename(command[0]!) === 'rm' && command.includes('{}') && matches.every((m) => !m.endsWith('{matches}')) && !command.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w));
+      const expanded = (emptiesTree ? [command[0]!, '-r', ...command.slice(1)] : command).flatMap((w) => (w === '{}' ? matches : [w.split('{}').join(matches[0] ?? start)]));
       commandsOf(result).push({ argv: expanded, dynamic: expanded.map(() => false), via: `find ${start} ${a}` });
     }
   }

@@ -12,6 +12,26 @@ const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ac
 /** Readers whose arguments are all files. */
 const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
 
+/** Programs that write into the file an option names (`sort -o out`, `curl -o out URL`, `wget -O out URL`): its short and long forms. */
+const OUTPUT_OPTIONS: Record<string, { short: string; long: string }> = {
+  sort: { short: 'o', long: '--output' },
+  curl: { short: 'o', long: '--output' },
+  wget: { short: 'O', long: '--output-document' },
+};
+
+/** The file an output option names: `-o f`, `-sSLo f` (a cluster ending in the option), `--output f`, `--output=f`. */
+function outputFiles(argv: readonly string[], option: { short: string; long: string }): string[] {
+  const files: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    let file: string | undefined;
+    if (arg.startsWith(`${option.long}=`)) file = arg.slice(option.long.length + 1);
+    else if (arg === option.long || (/^-[a-zA-Z]+$/.test(arg) && arg.endsWith(option.short))) file = argv[++i];
+    if (file && file !== '-') files.push(file);
+  }
+  return files;
+}
+
 /**
  * Files a simple command names: all arguments of file commands, and anything that looks like an absolute
  * or home path. Added to the action's lists (a long line has hundreds of segments: none gets lists of its own).
@@ -56,6 +76,8 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
       if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
     }
   }
+  const output = OUTPUT_OPTIONS[cmd];
+  if (output) written.push(...outputFiles(argv, output));
   const rm = cmd === 'rm' ? readRm(segment) : null;
   if (rm) for (const target of rm.targets) if (written.indexOf(target, writtenFrom) < 0) written.push(target);
   const { redirects } = segment;

@@ -106,6 +106,34 @@ export const CREDENTIAL_STORE_TEXT = new RegExp(
   'i',
 );
 
+/**
+ * Directories that hold many tools' files, or a tool's caches and builds beside one login file (a build cache
+ * of `~/.m2` or `~/.gradle` is archived in CI): taking one of them is no sign of taking a store.
+ */
+const SHARED_DIRECTORIES = /^(?:\.config|\.local|\.local\/share|\.cache|\.cache\/huggingface|AppData|AppData\/Roaming|AppData\/Local|Library|Library\/Application Support|Library\/Preferences|\.m2|\.gradle|\.cargo|\.gem|\.composer|\.config\/composer|\.config\/git|\.mozilla\/firefox|\.config\/google-chrome|\.config\/chromium)$/i;
+
+/** The directory in a home that holds a store (`.codex` of `~/.codex/auth.json`, `.config/gh` of `~/.config/gh/hosts.yml`). */
+const storeDirectory = (path: string): string | undefined => {
+  const parts = path.replace(/^~\//, '').split('/');
+  const literal = parts.findIndex((part) => part.includes('*'));
+  const directory = parts.slice(0, literal < 0 ? parts.length - 1 : literal).join('/');
+  return directory && !SHARED_DIRECTORIES.test(directory) ? directory : undefined;
+};
+
+/**
+ * A home's directory that holds a credential store, named whole (`rsync -a ~/.config/gh/ host:`, `tar czf
+ * x.tgz ~/.codex`): copying, archiving or sending it takes the store along. Anchored to a home: a project's own
+ * `.codex` or `.gemini` holds its settings, not the user's login.
+ */
+export const CREDENTIAL_DIRECTORY_TEXT = new RegExp(
+  `(?:^|[\\s"'=:@])(?:~|\\$home|\\$\\{home\\}|\\$env:userprofile|%userprofile%|/home/[^/\\s]+|/users/[^/\\s]+|/root|c:[\\\\/]+users[\\\\/]+[^\\\\/\\s]+)[\\\\/]+(?:${[
+    ...new Set(CREDENTIAL_STORES.filter((s) => s.path.startsWith('~/')).map((s) => storeDirectory(s.path)).filter((d): d is string => !!d)),
+  ]
+    .map((d) => textPattern(`~/${d}`))
+    .join('|')})[\\\\/]*(?=$|[\\s"'),;|&<>])`,
+  'i',
+);
+
 /** The last literal name of every store: an argument holding none of them names no store (checked before resolving it). */
 const LAST_NAMES = [...new Set(CREDENTIAL_STORES.map((s) => s.path.split(/[/*]+/).filter(Boolean).pop()!.replace(/^[_.]/, '')))];
 const NAME_HINT = new RegExp(LAST_NAMES.map(escape).join('|'), 'i');

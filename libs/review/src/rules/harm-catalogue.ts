@@ -5,7 +5,7 @@ import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
 import { requestsOnlyThisMachine } from './network-destination.js';
-import { CREDENTIAL_STORE_TEXT } from './credential-stores.js';
+import { CREDENTIAL_DIRECTORY_TEXT, CREDENTIAL_STORE_TEXT } from './credential-stores.js';
 
 /**
  * The kinds of harm (apps/reviewer/README.md, "Kinds of harm") and, for each, the programs and options that
@@ -54,13 +54,18 @@ const SERVED_SHELL = /(?:exec|system):["']?(?:[^\s,"':!]*\/)?(?:(?:ba|z|da|k|c|t
 
 const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
 /** A credential file or directory named in an argument (POSIX or Windows spelling). */
-export const CREDENTIAL_ARG = new RegExp(`${/(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/.source}|${CREDENTIAL_STORE_TEXT.source}`, 'i');
+export const CREDENTIAL_ARG = new RegExp(`${/(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/.source}|${CREDENTIAL_STORE_TEXT.source}|${CREDENTIAL_DIRECTORY_TEXT.source}`, 'i');
 /** Key material searched for across the machine. */
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
 const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
 const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
 /** The system, a drive and the homes of Windows, as one whole path (a user's name may have spaces in it). */
+/** What deleting registry keys is called, by `reg delete` and by PowerShell's registry drives. */
+const REGISTRY_DELETION = 'deletes registry keys';
+/** A registry key as PowerShell names it: `HKLM:\Software`, `Registry::HKEY_LOCAL_MACHINE\…`. */
+const REGISTRY_PATH = /^["']?(?:registry::)?(?:hk(?:lm|cu|cr|u|cc)|hkey_(?:local_machine|current_user|classes_root|users|current_config))(?::|[\\/])/i;
+const REGISTRY_KEY = /(?:^|\s|["'])(?:registry::)?(?:hk(?:lm|cu|cr|u|cc)|hkey_(?:local_machine|current_user|classes_root|users|current_config))(?::|[\\/])/i;
 const PROTECTED_WINDOWS = /^(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/"']+[\\/]*)$/i;
 const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
 
@@ -85,7 +90,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'wmic', /shadowcopy\s+delete/i, "deletes Windows' shadow copies (its restore points)", 'block'),
   e('data_destruction', 'wbadmin', /\bdelete\b/i, "deletes Windows' backups", 'block'),
   e('data_destruction', 'remove-item ri rd rmdir del erase', /(?=.*(?:^|\s)(?:-r|-recurse|\/s)\b)/i, 'deletes a directory tree of the system or a home directory', 'block'),
-  e('data_destruction', 'reg', /^delete\s/i, 'deletes registry keys'),
+  e('data_destruction', 'reg', /^delete\s/i, REGISTRY_DELETION),
   e('data_destruction', 'lvremove vgremove pvremove lvreduce', /(?:^|\s)(?!-)[^\s$"']/, 'deletes logical volumes with their data', undefined, /(?:^|\s)(?:-h|--help|--longhelp|-t|--test)(?:\s|=|$)/),
   e('data_destruction', 'lvm', /^\s*(?:lvremove|vgremove|pvremove|lvreduce)\b/i, 'deletes logical volumes with their data'),
   e('data_destruction', 'zfs zpool', /^\s*(?:destroy|labelclear)\b|^\s*rollback\s+-r/i, 'destroys ZFS datasets, snapshots or pools', 'block'),
@@ -98,7 +103,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'drop', /^\s*(?:database|schema|table|keyspace|index)\b/i, 'drops a database object with its data'),
   e('data_destruction', 'truncate', /^\s*table\b|^\s*(?!-)\w+;?\s*$/i, 'empties a table', undefined, /(?:^|\s)-/),
   e('data_destruction', 'delete', /^\s*from\s+(?!.*\bwhere\b)/i, 'deletes every row of a table'),
-  e('data_destruction', 'remove-itemproperty remove-item', /\bhk(?:lm|cu|cr|u|cc):?[\\/]/i, 'deletes registry keys'),
+  e('data_destruction', 'remove-itemproperty rp remove-item ri del erase rd rmdir', REGISTRY_KEY, REGISTRY_DELETION),
   e('data_destruction', 'stop-process spps taskkill killall pkill', SYSTEM_PROCESSES, 'kills a process the system needs (the machine stops or logs the user out)', 'block', /^\s*-(?:l|L|0)\b/),
   e('data_destruction', 'stop-process spps', /(?=.*-force)(?=.*-name)/i, 'force-stops processes by name (their unsaved work is lost)'),
   e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
@@ -232,7 +237,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('shared_infrastructure', 'route', /\b(?:delete|del|flush)\b|(?:^|\s)-f(?:\s|$)/i, "removes the machine's routes"),
   e('shared_infrastructure', 'set-dnsclientserveraddress set-dnsclient disable-netadapter remove-netroute remove-netipaddress', undefined, "rewrites the machine's network or DNS settings"),
   e('shared_infrastructure', 'netsh', /interface\s+(?:ip|ipv4|ipv6)\s+(?:set|delete)\s+(?:dns|dnsservers|address)|interface\s+set\s+interface.*disable/i, "rewrites the machine's network or DNS settings"),
-  e('shared_infrastructure', 'nvram', /(?:^|\s)(?:-c|-d)(?:\s|$)|boot-args/i, "clears or rewrites the machine's firmware settings", 'block'),
+  e('shared_infrastructure', 'nvram', /(?:^|\s)(?:-c|-d)(?:\s|$)|(?:^|\s)["']?[\w:-]+=/i, "clears or rewrites the machine's firmware settings", 'block'),
   e('shared_infrastructure', 'bless', /--setboot|--mount|--folder/i, 'changes what the machine boots'),
   e('shared_infrastructure', 'bcdedit', /\/(?:delete|deletevalue|set\s+\{(?:bootmgr|default|current)\}\s+(?:device|osdevice|path))|\/import|\/createstore/i, "rewrites the machine's boot configuration", 'block'),
   e('shared_infrastructure', 'bootsect bcdboot', undefined, "rewrites the machine's boot sector", 'block', HELP),
@@ -299,8 +304,9 @@ function entryMatches(entry: HarmEntry, program: string, args: string, segment: 
       // Remove-Item -Recurse, rd /s: the catalogue's part is the system, a drive and the homes (project paths are the filesystem pack's).
       if (/^(?:remove-item|ri|rd|rmdir|del|erase)$/.test(program)) {
         // Each operand on its own: `"C:\Users\Mohit J Madhu\src\app"` is one path, not `C:\Users\Mohit` and more.
-        const operands = segment ? segment.argv.slice(1) : windowsWords(args);
-        return operands.some((a) => !/^-\w+$|^\/[a-z]$/i.test(a) && PROTECTED_WINDOWS.test(a.trim()));
+        const operands = (segment ? segment.argv.slice(1) : windowsWords(args)).filter((a) => !/^-\w+$|^\/[a-z]$/i.test(a)).map((a) => a.trim());
+        // PowerShell's registry drives: `Remove-Item -Recurse HKLM:\Software` deletes keys, as `reg delete` does.
+        return entry.what === REGISTRY_DELETION ? operands.some((a) => REGISTRY_PATH.test(a)) : operands.some((a) => PROTECTED_WINDOWS.test(a));
       }
       return true;
     default:
