@@ -37,6 +37,8 @@ describe('Codex rollouts', () => {
       input: { cmd: 'npm test', workdir: '/home/dev/demo-app' },
       kind: 'tool_use',
       title: 'exec_command: npm test',
+      // Codex records no response id: the calls listed together before any output are one turn.
+      turn: 't1',
       at: '2026-11-28T10:15:02.000Z',
       outcome: {
         status: 'error',
@@ -207,6 +209,8 @@ describe('OpenCode exports', () => {
       input: { command: 'npm test', description: 'Run the tests' },
       kind: 'tool_use',
       title: 'Run the tests — bash: npm test',
+      // The message's first step (step-start part) ran the model that asked for it.
+      turn: 'msg_01#1',
       at: '2026-11-28T10:15:02.000Z',
       outcome: { status: 'error', error: { message: '1 failing\n' }, durationMs: 4000, at: '2026-11-28T10:15:06.000Z', tokens: { prompt: 300, completion: 50, cache_read: 1000, cache_write: 200 }, model: 'claude-sonnet-5' },
     });
@@ -236,6 +240,7 @@ describe('Antigravity transcripts', () => {
       input: { CommandLine: 'npm test', Cwd: '/home/dev/demo-app', WaitMsBeforeAsync: 5000, toolAction: 'Running tests', toolSummary: 'npm test' },
       kind: 'tool_use',
       title: 'Running tests — run_command: npm test',
+      turn: 'L3',
       at: '2026-11-28T10:15:02.000Z',
       cwd: '/home/dev/demo-app',
       outcome: { status: 'error', error: { message: 'The command failed with exit code: 1\nOutput:\n1 failing' }, durationMs: 4000, at: '2026-11-28T10:15:06.000Z' },
@@ -295,6 +300,8 @@ describe('Cursor agent transcripts', () => {
       tool: 'Shell',
       input: { command: 'npm test', description: 'Run the tests', working_directory: '/home/dev/demo-app' },
       kind: 'tool_use',
+      // The tool_use blocks of one line are one response.
+      turn: 'L2',
       cwd: '/home/dev/demo-app',
       title: 'Run the tests — Shell: npm test',
     });

@@ -59,6 +59,8 @@ describe('recorded session formats', () => {
           tool: 'Read',
           input: { file_path: '/w/a' },
           kind: 'tool_use',
+          // Both calls came in one response (Claude Code writes each on a line of its own, with the response's id).
+          turn: 'msg_1',
           at: '2026-11-20T10:00:00.000Z',
           outcome: { status: 'success', output: 'contents', durationMs: 2500, tokens: { prompt: 10, completion: 7, cache_read: 90 }, model: 'claude-opus-4-1', at: '2026-11-20T10:00:02.500Z' },
         },
@@ -67,6 +69,7 @@ describe('recorded session formats', () => {
           tool: 'Write',
           input: { file_path: '/w/b', content: 'x' },
           kind: 'tool_use',
+          turn: 'msg_1',
           at: '2026-11-20T10:00:00.000Z',
           outcome: { status: 'error', error: { message: 'EACCES: permission denied' }, durationMs: 2500, filesTouched: ['/w/b'], at: '2026-11-20T10:00:02.500Z' },
         },

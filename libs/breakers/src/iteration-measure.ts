@@ -23,6 +23,8 @@ export interface RepeatRun {
   count: number;
   /** When the run's last failure was reported (epoch ms): an attempt proposed before it had not seen it. */
   reported_at?: number;
+  /** The model response of the run's last counted failure: another call of it had not seen that failure. */
+  turn?: string;
 }
 
 /** An attempt of an action, as the outcome reports it. */
@@ -36,6 +38,8 @@ export interface Attempt {
   /** When the attempt was proposed and when its outcome was reported (epoch ms), where known. */
   proposedAt?: number;
   reportedAt?: number;
+  /** The model response it came in, when the agent says. */
+  turn?: string;
 }
 
 /** Actions whose failures are followed at once; older runs are forgotten first. */
@@ -106,12 +110,15 @@ export class IterationMeasure {
       return { breaker: 'iteration', level: 'ok', current: 0, threshold: this.settings.repeated_failures, ...(phase ? { phase } : {}) };
     }
     const failure = attempt.failure ?? '';
-    // Calls made together (a batch of parallel edits) fail together: one made before the last failure was
-    // reported had not seen it, so it is no retry of it.
-    const concurrent = run?.reported_at !== undefined && attempt.proposedAt !== undefined && attempt.proposedAt < run.reported_at;
+    // Calls made together (a batch of parallel edits, the calls of one model response) fail together: one
+    // made before the last failure was reported, or in the same response, had not seen it, so it is no retry
+    // of it. Claude Code runs the calls of one response one after another, so only the response tells.
+    const concurrent =
+      (run?.reported_at !== undefined && attempt.proposedAt !== undefined && attempt.proposedAt < run.reported_at) || (attempt.turn !== undefined && attempt.turn === run?.turn);
     const reported = attempt.reportedAt !== undefined ? { reported_at: Math.max(attempt.reportedAt, run?.reported_at ?? 0) } : {};
+    const turn = attempt.turn !== undefined ? { turn: attempt.turn } : {};
     const next: RepeatRun =
-      run && run.failure === failure ? { ...run, count: run.count + (concurrent ? 0 : 1), ...reported } : { tool: attempt.tool, target: attempt.target, failure, count: 1, ...reported };
+      run && run.failure === failure ? { ...run, count: run.count + (concurrent ? 0 : 1), ...reported, ...turn } : { tool: attempt.tool, target: attempt.target, failure, count: 1, ...reported, ...turn };
     delete repeats[attempt.signature];
     repeats[attempt.signature] = next;
     const keys = Object.keys(repeats);

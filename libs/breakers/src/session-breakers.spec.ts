@@ -142,6 +142,27 @@ describe('SessionBreakers', () => {
     expect(retries.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'REPEATED_FAILURE', current_value: 5 });
   });
 
+  it('does not count the calls of one model response as retries, even run one after another', () => {
+    // Claude Code runs the six edits of one response in turn, each proposed after the last one failed
+    // (github.com/blackgirlbytes/planetfall-seed-signalkit, 07/d253ca52d8/4/full.jsonl): only the response's id tells.
+    const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
+    const edit = (n: number, turn: string) => ({ action_id: `q${n}`, tool: 'Edit', input: { file_path: '/w/src/style.css', old_string: `a${n}`, new_string: `b${n}` }, turn });
+    const stale = { status: 'error' as const, error: { message: 'File has been modified since read' } };
+    const answers = [];
+    for (let n = 1; n <= 6; n++) {
+      session.actionProposed(id(), n * 10, undefined, edit(n, 'msg_01WUGQt4'));
+      answers.push(...session.outcomeReported(id(), n * 10 + 1, { action_id: `q${n}`, ...stale }, 0));
+    }
+    expect(answers.map((e) => e.type)).not.toContain('breaker.tripped');
+    // Four more responses that each try it again: five in all, the loop.
+    const retries = [];
+    for (let n = 7; n <= 10; n++) {
+      session.actionProposed(id(), n * 10, undefined, edit(n, `msg_${n}`));
+      retries.push(...session.outcomeReported(id(), n * 10 + 1, { action_id: `q${n}`, ...stale }, 0));
+    }
+    expect(retries.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'REPEATED_FAILURE', current_value: 5 });
+  });
+
   it('lets the held edit through once the agent has read the file it kept failing on', () => {
     const session = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's1', 0);
     const css = '/w/src/style.css';

@@ -136,7 +136,7 @@ export class SessionBreakers {
       const current = phase ?? this.ledger.phase;
       if (action.action_id && action.tool && action.input) {
         const recent = (this.ledger.recent ??= []);
-        recent.push({ id: action.action_id, sig: actionSignature(action.tool, action.input), tool: action.tool, target: actionTarget(action.input), at });
+        recent.push({ id: action.action_id, sig: actionSignature(action.tool, action.input), tool: action.tool, target: actionTarget(action.input), at, ...(action.turn ? { turn: action.turn } : {}) });
         if (recent.length > RECENT_ACTIONS) recent.splice(0, recent.length - RECENT_ACTIONS);
       }
       // Actions refused while the iteration breaker is open are not iterations the agent got to run.
@@ -201,6 +201,7 @@ export class SessionBreakers {
           failed,
           ...(failed ? { failure: failureSignature(outcome.error) } : {}),
           ...(action.at !== undefined ? { proposedAt: action.at } : {}),
+          ...(action.turn ? { turn: action.turn } : {}),
           reportedAt: at,
         });
         if (repeat) this.feed(repeat, at, true);

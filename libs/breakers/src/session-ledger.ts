@@ -45,7 +45,7 @@ export interface SessionLedger {
   /** Where the session's model usage is counted from (the agent's telemetry or its transcript), and what was counted. */
   spend?: SpendRecord;
   /** The last proposed actions (id, signature, tool, target), so that an outcome finds what it is about. */
-  recent?: { id: string; sig: string; tool: string; target: string; at?: number }[];
+  recent?: { id: string; sig: string; tool: string; target: string; at?: number; turn?: string }[];
 }
 
 /**
@@ -105,6 +105,7 @@ export interface ActionReading {
   tool?: string;
   kind?: string;
   input?: Record<string, unknown>;
+  turn?: string;
 }
 
 export type BreakerCommandPayload = PayloadOf<'breaker.command'>;

@@ -49,6 +49,11 @@ export interface Step {
   alignment?: number;
   /** The reviewer blocked it: attempted, never run. */
   blocked?: true;
+  /**
+   * The model response it came in, when the agent says (a 32-bit key of its id, plus one): calls of one
+   * response had not seen each other's results.
+   */
+  turn?: number;
 }
 
 const MAX_TEXT = 200;
@@ -109,6 +114,14 @@ export interface ProposedAction {
   input: Record<string, unknown>;
   description?: string;
   phase?: Phase;
+  turn?: string;
+}
+
+/** A model response's id as a number a step keeps in its window (FNV-1a, plus one: 0 is none). */
+export function turnKey(turn: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < turn.length; i++) hash = Math.imul(hash ^ turn.charCodeAt(i), 0x01000193) >>> 0;
+  return hash + 1;
 }
 
 /** The proposal half of a step. */
@@ -149,6 +162,7 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   if (call.background || (cmd && /(^|[^&])&\s*$/.test(cmd)) || (cmd && /^nohup\b/.test(cmd))) step.bg = 1;
   else if (call.kind === 'kill' || (cmd && /^(kill|pkill|killall)\b/.test(cmd))) step.bg = -1;
   if (action.phase) step.phase = action.phase;
+  if (action.turn) step.turn = turnKey(action.turn);
   return step;
 }
 

@@ -174,6 +174,7 @@ export class StepWindow {
     }
     // The signature (plus one: 0 is none) above the bits, both exact in one double.
     this.numbers[n + CODES] = (sig === undefined ? 0 : sig + 1) * BITS_RANGE + bits;
+    this.numbers[n + TURN] = step.turn ?? 0;
     // One path, by far the most common, is kept as the string: the array is made when the step is read.
     const paths = step.paths;
     this.references[r + PATHS] = paths?.length === 1 ? shared(paths[0]) : paths?.every((path) => shared(path) === path) ? paths : paths?.map(shared);
@@ -208,12 +209,14 @@ function toolNumber(tool: string): number {
 type Reference = string | readonly string[] | Partial<Step> | undefined;
 
 // The numbers of a row.
-const NUMBERS = 3;
+const NUMBERS = 4;
 const AT = 0;
 /** The tokens plus one (0: none) times TOOLS_RANGE, plus the tool's number (0: none, or kept in the rest). */
 const TOKENS_AND_TOOL = 1;
 /** The signature's number plus one (0: none) times BITS_RANGE, plus the small fields' bits. */
 const CODES = 2;
+/** The model response's key (0: none). */
+const TURN = 3;
 /** Tool numbers take 10 bits: with 42 for the tokens (plus one) above them, 52, exact in a double. */
 const TOOLS_RANGE = 2 ** 10;
 const MAX_TOKENS = 2 ** 42 - 1;
@@ -314,6 +317,7 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
     cost_usd: rest?.cost_usd,
     alignment: rest?.alignment,
     blocked: decode(BLOCK, bits),
+    turn: numbers[n + TURN] || undefined,
   };
   // What the bits could not say was kept as given.
   if (rest) for (const key of CODED_KEYS) if (rest[key] !== undefined) (step as unknown as Record<string, unknown>)[key] = rest[key];

@@ -34,6 +34,8 @@ export interface ProposedAction {
   subagent?: { id?: string; type?: string };
   /** Where it runs, when the agent's shell has moved (cd) since the session was declared. */
   cwd?: string;
+  /** The model response it came in (e.g. Claude Code's message id): calls of one turn were made before any of their results came back. */
+  turn?: string;
   /**
    * When the agent proposed it, for a recording replayed later (default: now). Warden reads its windows
    * and rates on the agent's clock, never ahead of when the message was stored.
@@ -166,6 +168,7 @@ export class AgentSession {
         ...(action.context ? { context: action.context } : {}),
         ...(action.subagent && (action.subagent.id || action.subagent.type) ? { subagent: action.subagent } : {}),
         ...(action.cwd ? { cwd: action.cwd } : {}),
+        ...(action.turn ? { turn: action.turn.slice(0, 128) } : {}),
       },
       ...(options.hitlRequired || options.approver === 'agent_user'
         ? { control: { ...(options.hitlRequired ? { hitl_required: true } : {}), ...(options.approver === 'agent_user' ? { approver: 'agent_user' as const } : {}) } }

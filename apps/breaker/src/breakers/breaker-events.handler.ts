@@ -41,7 +41,7 @@ export class BreakerEventsHandler {
   onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = storedAt(context);
     return this.supervisor.apply(address(message, at), { message }, 'action', (b) =>
-      b.actionProposed(message.id, at, message.payload.phase, { action_id: message.payload.action_id, tool: message.payload.tool, kind: message.payload.kind, input: message.payload.input }),
+      b.actionProposed(message.id, at, message.payload.phase, { action_id: message.payload.action_id, tool: message.payload.tool, kind: message.payload.kind, input: message.payload.input, ...(message.payload.turn ? { turn: message.payload.turn } : {}) }),
     );
   }
 

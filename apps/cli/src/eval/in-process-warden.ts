@@ -212,6 +212,7 @@ class SessionJudgement {
       ...(recorded.description ? { description: recorded.description } : {}),
       ...(recorded.phase ? { phase: recorded.phase } : {}),
       ...(recorded.cwd ? { cwd: recorded.cwd } : {}),
+      ...(recorded.turn ? { turn: recorded.turn } : {}),
     };
     const proposed = this.message('action.proposed', payload);
     // What the services would dead-letter never reaches the reviewer: the agent is told why, and it does not run.
@@ -219,7 +220,7 @@ class SessionJudgement {
     if (!valid.ok) return this.rejected(recorded, index, `${valid.reason}: ${valid.detail}`);
     const open = this.supervision.openBreakers(this.address.agentId, this.address.sessionId).map((b) => b.breaker);
     const { verdict } = this.reviewer.review(payload, this.address);
-    this.onBreakerEvents(this.breakers.actionProposed(proposed.id, this.now, payload.phase, { action_id: payload.action_id, tool: payload.tool, kind: payload.kind, input: payload.input }));
+    this.onBreakerEvents(this.breakers.actionProposed(proposed.id, this.now, payload.phase, { action_id: payload.action_id, tool: payload.tool, kind: payload.kind, input: payload.input, ...(payload.turn ? { turn: payload.turn } : {}) }));
     this.onPatterns(this.patterns.actionProposed(this.now, payload));
     this.interventions.recordAction(payload.action_id, this.now);
     const verdictMessage = this.message('review.verdict', verdict);

@@ -40,6 +40,8 @@ export interface RecordedAction {
   request?: string;
   /** Where it ran, when that is not the session's declared directory (a shell that moved, a call's own working directory). */
   cwd?: string;
+  /** The model response it came in, when the recording tells (calls of one turn were made before any of their results came back). */
+  turn?: string;
 }
 
 export type RecordingFormat = 'warden' | 'claude-code' | 'swe-agent' | 'labelled' | 'codex' | 'gemini-cli' | 'copilot-cli' | 'opencode' | 'antigravity' | 'aider' | 'cursor';

@@ -146,6 +146,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         ...(recorded.description ? { description: recorded.description } : {}),
         ...(recorded.phase ? { phase: recorded.phase } : {}),
         ...(recorded.cwd ? { cwd: recorded.cwd } : {}),
+        ...(recorded.turn ? { turn: recorded.turn } : {}),
         ...(proposedAt ? { at: proposedAt } : {}),
       });
       const outcome = await reportOutcome(session, recorded, decision, clock);

@@ -57,6 +57,14 @@ export const ActionProposed = defineMessage({
         description: "The directory the action runs in when the agent's shell has moved (cd) since the session was declared: relative paths are read from here; the project stays the declared one.",
       }),
     ),
+    turn: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description:
+          "The model response the call came in (e.g. Claude Code's message id): the calls of one turn were proposed together, before the results of any of them came back, so a failure of one is no retry of another.",
+      }),
+    ),
     sealed: Type.Optional(
       Type.String({
         maxLength: 1_000_000,

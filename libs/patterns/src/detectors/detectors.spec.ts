@@ -116,6 +116,25 @@ describe('repetitive_errors', () => {
     expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium' });
   });
 
+  it('counts the calls of one model response once, even run one after another', () => {
+    // Claude Code runs the calls of one response in turn: each was proposed after the last one failed, yet
+    // the model wrote them all before any answer (a public Claude Code session, planetfall-seed-signalkit).
+    const s = new SessionDriver();
+    const modified = { status: 'error' as const, error: { message: 'File has been modified since read, either by the user or by a linter' } };
+    for (let n = 1; n <= 6; n++) {
+      s.now += 1400;
+      s.reports.push(...s.patterns.actionProposed(s.now, { action_id: `t${n}`, kind: 'tool_use', tool: 'Edit', input: { file_path: `${CWD}/src/style.css`, old_string: `a${n}`, new_string: `b${n}` }, turn: 'msg_01WUGQt4' }));
+      s.reports.push(...s.patterns.outcomeReported(s.now + 12, { action_id: `t${n}`, ...modified }, undefined));
+    }
+    expect(s.of('repetitive_errors')).toEqual([]);
+    for (let n = 7; n <= 8; n++) {
+      s.now += 5000;
+      s.reports.push(...s.patterns.actionProposed(s.now, { action_id: `t${n}`, kind: 'tool_use', tool: 'Edit', input: { file_path: `${CWD}/src/style.css`, old_string: `a${n}`, new_string: `b${n}` }, turn: `msg_${n}` }));
+      s.reports.push(...s.patterns.outcomeReported(s.now + 12, { action_id: `t${n}`, ...modified }, undefined));
+    }
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { repetitions: 3 } });
+  });
+
   it('forgets failures that left the count window', () => {
     const inside = SessionDriver.with({ window: { max_actions: 5 } });
     inside.bash('make test', failing(1));

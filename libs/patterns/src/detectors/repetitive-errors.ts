@@ -56,7 +56,7 @@ function detectUnusableTool(view: SessionView): Finding | undefined {
       continue;
     }
     if (run?.err === step.err) {
-      if (step.at < run.reported) continue;
+      if (step.at < run.reported || (step.turn !== undefined && run.steps.at(-1)!.turn === step.turn)) continue;
       run.steps.push(step);
     } else {
       run = { err: step.err, steps: [step], programs: new Set(), reported: 0 };
@@ -230,11 +230,14 @@ export function withoutTargets(errorText: string): string {
  * environment's, and the same one on many commands (a failing build) is no mistake of the call's.
  */
 function detectSameMistake(view: SessionView): Finding | undefined {
-  const mistakes = new Map<string, FailureRun & { targets: Set<string> }>();
+  const mistakes = new Map<string, FailureRun & { targets: Set<string>; turn?: number }>();
   for (const step of view.completed) {
     if (step.status !== 'error' || step.cmd || !step.tool || !step.err_text || !step.paths?.length) continue;
     const key = `${step.tool}|${withoutTargets(step.err_text)}`;
     const mistake = mistakes.get(key) ?? { ids: [], tool: step.tool, targets: new Set<string>() };
+    // The calls of one model response make their mistake once: none had seen another's error.
+    if (step.turn !== undefined && mistake.turn === step.turn) continue;
+    mistake.turn = step.turn;
     mistake.ids.push(step.id);
     mistake.targets.add(step.paths[0]!);
     mistake.path = step.paths[0];
@@ -284,7 +287,7 @@ function familyOf(cmd: string | undefined): string | undefined {
  * check of the same kind (the whole test suite passing after one test file failed).
  */
 function detectSameFailure(view: SessionView): Finding | undefined {
-  const runs = new Map<string, FailureRun & { family?: string; reported?: number }>();
+  const runs = new Map<string, FailureRun & { family?: string; reported?: number; turn?: number }>();
   for (const step of view.completed) {
     if (!step.sig) continue;
     if (step.status === 'success') {
@@ -294,12 +297,14 @@ function detectSameFailure(view: SessionView): Finding | undefined {
     }
     const key = `${step.sig}|${step.err ?? ''}`;
     const run = runs.get(key) ?? { ids: [] };
-    // Calls made together fail together: one proposed before the last failure was reported had not seen it.
-    if (run.reported !== undefined && step.at < run.reported) {
-      run.reported = Math.max(run.reported, step.done ?? 0);
+    // Calls made together fail together: one proposed before the last failure was reported, or in the same
+    // model response, had not seen it.
+    if ((run.reported !== undefined && step.at < run.reported) || (step.turn !== undefined && step.turn === run.turn)) {
+      run.reported = Math.max(run.reported ?? 0, step.done ?? 0);
       continue;
     }
     if (step.done !== undefined) run.reported = step.done;
+    run.turn = step.turn;
     run.ids.push(step.id);
     if (step.tool) run.tool = step.tool;
     if (step.cmd) {

@@ -95,6 +95,8 @@ export function parseAntigravityTranscript(text: string): RecordedSession {
           tool,
           input,
           kind: 'tool_use',
+          // The calls of one planner response are one line.
+          turn: `L${line}`,
           title: titleOf(tool, input, summary),
           ...(at ? { at } : {}),
           ...(cwd ? { cwd } : {}),

@@ -74,6 +74,8 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
         const recorded: RecordedAction = { actionId: use.id!, tool: action.tool, input: action.input, kind: action.kind, ...(action.description ? { description: action.description } : {}), ...(line.timestamp ? { at: line.timestamp } : {}) };
         // Claude Code's shell keeps the directory a `cd` moved it to: the line's cwd is where the call runs.
         if (line.cwd && cwd && line.cwd !== cwd) recorded.cwd = line.cwd;
+        // Each tool call of a response is a line of its own; the response's id says which came together.
+        if (typeof message.id === 'string' && message.id) recorded.turn = message.id.slice(0, 128);
         // The first request is the goal the session is declared with; a later one changes it.
         if (pendingRequest !== undefined && !line.isSidechain) {
           if (seenRequest) recorded.request = pendingRequest;

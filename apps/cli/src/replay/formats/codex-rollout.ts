@@ -118,6 +118,9 @@ export function parseCodexRollout(text: string): RecordedSession {
   let firstModel: string | undefined;
   let lastTotal: number | undefined;
   let unreadCells = 0;
+  // The model response the calls being read came in (Codex records no response id).
+  let turn = 0;
+  let callsOpen = false;
   let rollout = false;
 
   const callCwd = (args: Obj) => {
@@ -199,7 +202,11 @@ export function parseCodexRollout(text: string): RecordedSession {
 
   function readItem(p: Obj, at: string | undefined, line: number): void {
     const callId = str(p['call_id']);
-    const stamp = at ? { at } : {};
+    // Calls listed one after another, before any output, reasoning or message, came in one response.
+    const call = p['type'] === 'function_call' || p['type'] === 'local_shell_call' || p['type'] === 'custom_tool_call';
+    if (call && !callsOpen) turn++;
+    callsOpen = call;
+    const stamp = { ...(at ? { at } : {}), ...(call ? { turn: `t${turn}` } : {}) };
     switch (p['type']) {
       case 'message':
         // Older rollouts have no user_message events: the user's messages are the prompts, without the context Codex adds.

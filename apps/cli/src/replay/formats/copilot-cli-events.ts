@@ -42,6 +42,7 @@ export function parseCopilotCliEvents(text: string): RecordedSession {
   let cwd: string | undefined;
   let model: string | undefined;
   let events = 0;
+  let turns = 0;
   for (const { record } of records) {
     if (!looksLikeCopilotEvent(record)) continue;
     events++;
@@ -64,12 +65,14 @@ export function parseCopilotCliEvents(text: string): RecordedSession {
         session.prompt(str(data['content']));
         break;
       case 'assistant.message':
+        turns++;
         for (const request of (Array.isArray(data['toolRequests']) ? data['toolRequests'] : []).filter(isObject)) {
           const id = str(request['toolCallId']);
           if (!id) continue;
           const tool = str(request['name']) ?? 'tool';
           const input = argumentsOf(request['arguments']);
-          session.add(id, { tool, input, kind: 'tool_use', title: titleOf(tool, input, str(request['intentionSummary']) ?? str(request['toolTitle'])), ...stamp });
+          // The tool requests of one assistant message came together.
+          session.add(id, { tool, input, kind: 'tool_use', title: titleOf(tool, input, str(request['intentionSummary']) ?? str(request['toolTitle'])), turn: str(record['id']) ?? `m${turns}`, ...stamp });
         }
         break;
       case 'assistant.usage': {

@@ -40,7 +40,7 @@ export function parseCursorTranscript(text: string): RecordedSession {
       .forEach((block, k) => {
         const input = isObject(block['input']) ? block['input'] : {};
         const cwd = str(input['working_directory']);
-        session.add(`L${line}.${k}`, { tool: str(block['name']) ?? 'tool', input, kind: 'tool_use', ...(cwd ? { cwd } : {}) });
+        session.add(`L${line}.${k}`, { tool: str(block['name']) ?? 'tool', input, kind: 'tool_use', turn: `L${line}`, ...(cwd ? { cwd } : {}) });
       });
   }
   return session.build({ skipped, ...(messages ? { empty: `a Cursor transcript of ${messages} messages without any tool call` } : {}) });

@@ -143,6 +143,8 @@ function readChat(doc: Obj, skipped: SkippedLine[]): RecordedSession {
         tool: str(call['name']) ?? 'tool',
         input: isObject(call['args']) ? call['args'] : {},
         kind: 'tool_use',
+        // The tool calls of one of the model's messages came together.
+        ...(str(message['id']) ? { turn: str(message['id'])! } : {}),
         ...(proposedAt ? { at: proposedAt } : {}),
       });
       if (!action) continue;

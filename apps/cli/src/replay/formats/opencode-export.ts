@@ -46,7 +46,10 @@ export function parseOpenCodeExport(text: string): RecordedSession {
     model = str(meta['modelID']) ?? model;
     declared ??= model;
     const messageCwd = isObject(meta['path']) ? str(meta['path']['cwd']) : undefined;
+    // An assistant message runs the model once per step: the tool calls of one step came together.
+    let step = 0;
     for (const part of parts) {
+      if (part['type'] === 'step-start') step++;
       if (part['type'] === 'step-finish' && isObject(part['tokens'])) {
         const t = part['tokens'];
         const cache = isObject(t['cache']) ? t['cache'] : {};
@@ -69,6 +72,7 @@ export function parseOpenCodeExport(text: string): RecordedSession {
         input,
         kind: 'tool_use',
         title: titleOf(tool, input, str(state['title'])),
+        turn: `${str(meta['id']) ?? 'message'}#${step}`,
         ...(at ? { at } : {}),
         ...(messageCwd && messageCwd !== cwd ? { cwd: messageCwd } : {}),
       });

@@ -15,7 +15,7 @@ export const looksLikeWardenRecord = (record: Record<string, unknown>): boolean 
  *
  *   {"type":"session","session_id":"s-1","agent_kind":"claude-code","model":"…","environment":"development","phase":"implementation",
  *    "context":{"goal":"…","cwd":"/work/app","expected_paths":["/work/app/**"],"constraints":["…"]}}
- *   {"type":"action","action_id":"a-1","tool":"Bash","input":{"command":"npm test"},"kind":"tool_use","description":"…","phase":"testing","title":"…","at":"2026-11-21T09:00:00Z"}
+ *   {"type":"action","action_id":"a-1","tool":"Bash","input":{"command":"npm test"},"kind":"tool_use","description":"…","phase":"testing","title":"…","at":"2026-11-21T09:00:00Z","turn":"msg_1"}
  *   {"type":"outcome","action_id":"a-1","status":"error","error":{"message":"…","class":"…"},"duration_ms":1200,"output":"…",
  *    "model":"…","tokens":{"prompt":1200,"completion":300},"files_touched":["…"],"at":"…"}
  *
@@ -60,6 +60,7 @@ export function parseWardenJsonl(text: string): RecordedSession {
           ...((PHASES as readonly unknown[]).includes(record.phase) ? { phase: record.phase as (typeof PHASES)[number] } : {}),
           ...(typeof record.title === 'string' ? { title: record.title } : {}),
           ...(typeof record.at === 'string' ? { at: record.at } : {}),
+          ...(typeof record.turn === 'string' && record.turn ? { turn: record.turn.slice(0, 128) } : {}),
         });
         continue;
       }
