@@ -2,7 +2,7 @@ import type { SessionSurroundings } from './answer-policy.js';
 import type { AgentCapabilities } from './capabilities.js';
 import type { EdgeAnswer } from './edge-answer.js';
 import type { AgentName } from './agents/index.js';
-import type { EdgeEvent, EdgeSession } from './edge-event.js';
+import type { EdgeEvent, EdgeSession, EdgeToolCall } from './edge-event.js';
 
 export type { AgentName };
 
@@ -43,4 +43,9 @@ export interface AgentAdapter<Name extends string = AgentName> {
   requestOf?(prompt: string): string | undefined;
   /** The goal read from the agent's record of the session, for a session declared before its first prompt reached Warden. */
   goalFromTranscript?(path: string): string | undefined;
+  /**
+   * The model response a call that has run came in, read from the agent's record of the session: the calls
+   * of one response fail together, not as retries of each other. Undefined when it cannot be told.
+   */
+  turnOf?(session: EdgeSession, call: EdgeToolCall): string | undefined;
 }

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ActionDecision, ActionOutcome, ControlMessage, ProposedAction, WardenClient } from '@warden/sdk';
 import { ANSWER_DEFAULTS } from './answer-policy.js';
+import { claudeCodeAdapter } from './agents/claude-code/claude-code-adapter.js';
+import { turnInTranscriptLines } from './agents/claude-code/transcript-turn.js';
 import { cursorAdapter } from './agents/cursor/cursor-adapter.js';
 import { answerEvent, type EdgeContext } from './edge-session.js';
 import { emptySessionState, type HookSessionState, type SessionStates } from './session-state.js';
@@ -149,5 +154,57 @@ describe('the edge for an agent that names no call and hears no text with a prom
     client.stored = [correction('c-2', 'Stop editing the tests')];
     expect(await run({ hook_event_name: 'afterShellExecution', command: 'npm test', output: '' })).toBeNull();
     expect(await run({ hook_event_name: 'stop', status: 'completed', loop_count: 0 })).toEqual({ followup_message: 'Warden correction: Stop editing the tests' });
+  });
+});
+
+describe('the edge for Claude Code: the response a call came in', () => {
+  // Claude Code writes each content block of a response as a line of its own, with the response's id
+  // (the shape of github.com/blackgirlbytes/planetfall-seed-signalkit 07/d253ca52d8/4/full.jsonl), and only
+  // after the calls' PreToolUse hooks answered (anthropics/claude-code issues 72018, 82413): the outcome says it.
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'warden-turn-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const use = (message: string, id: string) =>
+    JSON.stringify({ type: 'assistant', sessionId: 's-1', message: { id: message, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: '/w/app/src/style.css' } }] } });
+
+  it('reports the outcome of a call with the response it came in, when the transcript has its line', async () => {
+    const transcript = join(dir, 's-1.jsonl');
+    writeFileSync(transcript, [use('msg_01WUGQt4', 'toolu_a'), use('msg_01WUGQt4', 'toolu_b'), ''].join('\n'));
+    const client = new RecordingClient();
+    const context: EdgeContext = {
+      adapter: claudeCodeAdapter,
+      client: client as unknown as WardenClient,
+      states: new MemoryStates(),
+      policy: ANSWER_DEFAULTS,
+      surroundings: {},
+      declaration: {},
+      readStoredControls: false,
+      controlReadMs: 100,
+      deadline: Date.now() + 5_000,
+      deadlineMs: 5_000,
+      answeredBy: 'gateway',
+    };
+    const failed = (toolUseId: string) =>
+      claudeCodeAdapter.read(
+        { session_id: 's-1', transcript_path: transcript, cwd: '/w/app', hook_event_name: 'PostToolUseFailure', tool_name: 'Edit', tool_input: { file_path: '/w/app/src/style.css' }, tool_use_id: toolUseId, error: 'File has been modified since read' },
+        {},
+      );
+    for (const id of ['toolu_a', 'toolu_b', 'toolu_c']) expect((await answerEvent(failed(id), context)).kind).toBe('answer');
+    // toolu_c has no line yet: no response is said rather than a wrong one.
+    expect(client.reported.map((o) => [o.actionId, o.turn])).toEqual([
+      ['toolu_a', 'msg_01WUGQt4'],
+      ['toolu_b', 'msg_01WUGQt4'],
+      ['toolu_c', undefined],
+    ]);
+  });
+
+  it('finds the line from the end of the transcript, and nothing in lines being written or in results', () => {
+    const lines = [use('msg_1', 'toolu_x'), JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_y', content: '"id":"toolu_y"' }] } }), '{"type":"assistant","message":{"id":"msg_2","content":[{"type":"tool_use","id":"toolu_z"'];
+    expect(turnInTranscriptLines(lines, 'toolu_x')).toBe('msg_1');
+    expect(turnInTranscriptLines(lines, 'toolu_y')).toBeUndefined();
+    expect(turnInTranscriptLines(lines, 'toolu_z')).toBeUndefined();
   });
 });

@@ -168,7 +168,7 @@ async function handle(event: EdgeEvent, ctx: EdgeContext, named: { proposal?: Pr
       case 'after_tool': {
         // A call the agent names no id for is reported under the id its proposal went under (derived-calls.ts).
         const ran = event.call.derived ? withId(event, taken.callId ?? (await outcomeId(ctx.states, event.session.id, event.call, waitMs()))) : event;
-        await report(ran, session);
+        await report(ran, session, ctx.adapter.turnOf?.(ran.session, ran.call));
         const against = await checkRanAgainstDecision(ran, { client: ctx.client, states: ctx.states, adapter: ctx.adapter, waitMs: Math.min(2_000, remainingOf(ctx)) });
         const after = await absorbLive(event, ctx, live, session);
         return noted(guidanceAnswer(mergeGuidance(mergeGuidance(taken.guidance, against), after)));
@@ -225,7 +225,7 @@ async function decide(event: Extract<EdgeEvent, { type: 'before_tool' }>, ctx: E
   return toolCallAnswer(decision, adapter.capabilities, { decide: ctx.policy.decide, interactive }, call.tool, all);
 }
 
-async function report(event: Extract<EdgeEvent, { type: 'after_tool' }>, session: AgentSession): Promise<void> {
+async function report(event: Extract<EdgeEvent, { type: 'after_tool' }>, session: AgentSession, turn: string | undefined): Promise<void> {
   const { call, result } = event;
   // A call cancelled for a sibling's failure did not fail: counting it would make one failure many.
   if (result.cancelled) return;
@@ -240,6 +240,7 @@ async function report(event: Extract<EdgeEvent, { type: 'after_tool' }>, session
     ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
     ...(touched ? { filesTouched: touched } : {}),
     ...(excerpt ? { outputExcerpt: excerpt } : {}),
+    ...(turn ? { turn } : {}),
   });
 }
 

@@ -161,6 +161,14 @@ describe('SessionBreakers', () => {
       retries.push(...session.outcomeReported(id(), n * 10 + 1, { action_id: `q${n}`, ...stale }, 0));
     }
     expect(retries.find((e) => e.type === 'breaker.tripped')?.payload).toMatchObject({ breaker: 'iteration', reason: 'REPEATED_FAILURE', current_value: 5 });
+    // Claude Code's hook can tell the response only once a call has run: said with the outcome, it counts the same.
+    const live = SessionBreakers.open(DEFAULT_BREAKER_SETTINGS, 'agent-1', 's2', 0);
+    const told = [];
+    for (let n = 1; n <= 6; n++) {
+      live.actionProposed(id(), n * 10, undefined, { ...edit(n, 'x'), turn: undefined });
+      told.push(...live.outcomeReported(id(), n * 10 + 1, { action_id: `q${n}`, ...stale, turn: 'msg_01WUGQt4' }, 0));
+    }
+    expect(told.map((e) => e.type)).not.toContain('breaker.tripped');
   });
 
   it('lets the held edit through once the agent has read the file it kept failing on', () => {

@@ -201,7 +201,7 @@ export class SessionBreakers {
           failed,
           ...(failed ? { failure: failureSignature(outcome.error) } : {}),
           ...(action.at !== undefined ? { proposedAt: action.at } : {}),
-          ...(action.turn ? { turn: action.turn } : {}),
+          ...((outcome.turn ?? action.turn) ? { turn: outcome.turn ?? action.turn } : {}),
           reportedAt: at,
         });
         if (repeat) this.feed(repeat, at, true);

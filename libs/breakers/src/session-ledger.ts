@@ -97,6 +97,8 @@ export interface OutcomeReading {
   model?: string;
   tokens?: TokenUsage;
   progress?: PhaseProgress;
+  /** The model response the action came in, when the agent could tell it only once it ran. */
+  turn?: string;
 }
 
 /** The part of a proposed action the breakers read. */

@@ -180,6 +180,8 @@ export interface ReportedOutcome {
   model?: string;
   output_excerpt?: string;
   phase?: Phase;
+  /** The model response the action came in, when the agent could tell it only once it ran. */
+  turn?: string;
 }
 
 /** Adds the outcome half to a step. */
@@ -196,6 +198,7 @@ export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number
   if (outcome.tokens) step.tokens = outcome.tokens.prompt + outcome.tokens.completion + (outcome.tokens.cache_write ?? 0);
   if (costUsd !== undefined) step.cost_usd = costUsd;
   if (outcome.phase && !step.phase) step.phase = outcome.phase;
+  if (outcome.turn && step.turn === undefined) step.turn = turnKey(outcome.turn);
 }
 
 /**

@@ -68,6 +68,8 @@ export interface ActionOutcome {
   phase?: Phase;
   /** Progress made in this iteration, per the phase's definition (tasks, files, tests, findings, stage). */
   progress?: PhaseProgress;
+  /** The model response it came in, when that could be told only once it ran; see ProposedAction.turn. */
+  turn?: string;
   /** When it finished, for a recording replayed later (default: now); see ProposedAction.at. */
   at?: Date;
 }
@@ -191,6 +193,7 @@ export class AgentSession {
       ...(outcome.outputExcerpt ? { output_excerpt: outcome.outputExcerpt } : {}),
       ...(outcome.phase ? { phase: outcome.phase } : {}),
       ...(outcome.progress ? { progress: outcome.progress } : {}),
+      ...(outcome.turn ? { turn: outcome.turn.slice(0, 128) } : {}),
     };
     await this.client.publish(
       this.client.message('action.outcome', this.sessionId, {

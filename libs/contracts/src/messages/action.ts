@@ -104,6 +104,13 @@ export const ActionOutcome = defineMessage({
     output_excerpt: Type.Optional(Type.String({ maxLength: 4000 })),
     phase: Type.Optional(PhaseSchema),
     progress: Type.Optional(PhaseProgress),
+    turn: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: "The model response the action came in, when the agent could tell it only once the action had run (Claude Code records a response after its calls' PreToolUse): as action.proposed's `turn`.",
+      }),
+    ),
   }),
 });
 

@@ -133,6 +133,14 @@ describe('repetitive_errors', () => {
       s.reports.push(...s.patterns.outcomeReported(s.now + 12, { action_id: `t${n}`, ...modified }, undefined));
     }
     expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { repetitions: 3 } });
+    // Said with the outcomes (Claude Code's hook can tell the response only once a call has run), the same.
+    const live = new SessionDriver();
+    for (let n = 1; n <= 6; n++) {
+      live.now += 1400;
+      live.reports.push(...live.patterns.actionProposed(live.now, { action_id: `u${n}`, kind: 'tool_use', tool: 'Edit', input: { file_path: `${CWD}/src/style.css`, old_string: `a${n}`, new_string: `b${n}` } }));
+      live.reports.push(...live.patterns.outcomeReported(live.now + 12, { action_id: `u${n}`, ...modified, turn: 'msg_01WUGQt4' }, undefined));
+    }
+    expect(live.of('repetitive_errors')).toEqual([]);
   });
 
   it('forgets failures that left the count window', () => {

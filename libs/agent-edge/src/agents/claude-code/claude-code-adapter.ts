@@ -2,6 +2,7 @@ import type { AgentAdapter } from '../../agent-adapter.js';
 import { claudeCodeOutput } from './claude-code-answer.js';
 import { edgeEventOf, hookInputOf, parseHookInput } from './hook-input.js';
 import { goalFromTranscript, requestOf } from './transcript-goal.js';
+import { turnFromTranscript } from './transcript-turn.js';
 
 /**
  * Claude Code (hooks reference: https://code.claude.com/docs/en/hooks). It can ask its user, show and
@@ -28,4 +29,5 @@ export const claudeCodeAdapter: AgentAdapter<'claude-code'> = {
   write: (event, answer) => claudeCodeOutput(event, answer) as Record<string, unknown> | null,
   requestOf,
   goalFromTranscript,
+  turnOf: (session, call) => (call.derived ? undefined : turnFromTranscript(session.transcriptPath, call.id)),
 };
