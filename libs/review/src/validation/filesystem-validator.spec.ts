@@ -98,6 +98,19 @@ describe('FileSystemValidator', () => {
     expect(validator.alternatives(edit('playwright.config.ts'), context)[0]).toBe('Read /work/app/playwright.config.ts first');
   });
 
+  it('lets an edit that quotes the values it replaces change an env file in a quiet session', () => {
+    // Antigravity's replace_file_content names the text it replaces (a public Antigravity transcript, MohitMadhu1/Eager:
+    // the Supabase URL in .env.local, open in the user's editor, fixed at the fifth action).
+    const fix = parseAction(
+      { kind: 'tool_use', tool: 'replace_file_content', input: { TargetFile: '/work/app/.env.local', TargetContent: 'NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co/rest/v1/', ReplacementContent: 'NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co' } },
+      CWD,
+    );
+    expect(validator.validate(fix, sessionOf())).toEqual({ kind: 'approve' });
+    // Right after a failure, the same edit is the bypass the seed asks about; a blind rewrite always is.
+    expect(validator.validate(fix, sessionOf([bash('npm run dev'), FAILURE])).kind).toBe('require_prerequisites');
+    expect(validator.validate(bash('echo "NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co" > .env.local'), sessionOf()).kind).toBe('require_prerequisites');
+  });
+
   it('asks before writing an env file with values it never read, even in a quiet session', () => {
     const result = validator.validate(bash('echo "PLAYWRIGHT_SERVER_URL=http://localhost:3000" > .env'), sessionOf());
     expect(result.kind === 'require_prerequisites' && result.checks.map((c) => c.method)).toEqual([

@@ -32,6 +32,20 @@ function knows(session: ReviewSession, path: string): boolean {
   return session.hasRead(path) || session.history.some((r) => r.status === 'success' && r.writtenPaths.includes(path));
 }
 
+/** Fields in which an edit quotes the text it replaces (Edit, str_replace, Antigravity's replace_file_content, edit lists). */
+const REPLACED_TEXT = ['old_string', 'old_str', 'oldText', 'old_text', 'TargetContent'] as const;
+
+/**
+ * An edit that quotes the text it replaces can only apply to the file as it is: the agent has seen the values
+ * it changes (in its editor's context, a file it was shown), whether or not this session read the file.
+ */
+function quotesWhatItReplaces(input: Record<string, unknown>): boolean {
+  const quotes = (o: unknown) => !!o && typeof o === 'object' && REPLACED_TEXT.some((k) => typeof (o as Record<string, unknown>)[k] === 'string' && ((o as Record<string, string>)[k] ?? '').trim() !== '');
+  if (quotes(input)) return true;
+  const lists = ['edits', 'ReplacementChunks', 'changes'].map((k) => input[k]).filter(Array.isArray) as unknown[][];
+  return lists.some((list) => list.length > 0 && list.every(quotes));
+}
+
 /**
  * An env file set up from the template beside it that the session read or wrote (`.env` after
  * `.env.example`): the agent knows which values it holds, and no failure is being worked around.
@@ -79,6 +93,9 @@ export class FileSystemValidator implements ToolValidator {
   private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
     const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p) && !createsFile(action, session, p));
     if (!unread.length) return [];
-    return failedRecently(session) ? unread : unread.filter((p) => isSecretsEnvFile(p) && !setUpFromTemplate(session, p));
+    if (failedRecently(session)) return unread;
+    // In a quiet session, an edit that quotes the values it replaces was made knowing them.
+    if (action.writtenPaths.length === 1 && quotesWhatItReplaces(action.input)) return [];
+    return unread.filter((p) => isSecretsEnvFile(p) && !setUpFromTemplate(session, p));
   }
 }
