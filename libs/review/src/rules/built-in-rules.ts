@@ -9,6 +9,7 @@ import { containerDataDestructionRule, containerHostAccessRule, massProcessKillR
 import { credentialExposureRule } from './credential-exposure-rules.js';
 import { readOutsideProjectRule, secretFileReadRule, writeOutsideProjectRule } from './scope-rules.js';
 import { assertionRewriteRule, ciCheckBypassRule, hookTamperingRule, testBypassRule } from './test-integrity-rules.js';
+import { ciLogExposureRule } from './ci-log-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
 import { productionDeployRule } from './deployment-rules.js';
 import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
@@ -78,6 +79,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   privilegedCommandRule,
   secretsInArgumentsRule,
   secretFileWriteRule,
+  ciLogExposureRule,
   warnExternalNetworkRule,
   readOutsideProjectRule,
   unparseableCommandRule,

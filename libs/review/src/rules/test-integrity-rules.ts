@@ -1,6 +1,7 @@
 import { resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
+import { CI_FILE, ciChange } from './ci-files.js';
 
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py)$|(?:^|\/)test_[^/]+\.py$|Test\.(?:java|kt)$/;
 const SKIP_MARKERS = /\b(?:it|test|describe)\.skip\s*\(|\b(?:xit|xtest|xdescribe)\s*\(|\b(?:it|test)\.todo\s*\(|@pytest\.mark\.skip(?!if)\b|@unittest\.skip(?!If|Unless)\b|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]|\bpending\s*\(/;
@@ -90,8 +91,6 @@ export const hookTamperingRule = builtInRule({
   },
 });
 
-/** The configuration of a CI service: its jobs are the project's checks before a merge or a deploy. */
-const CI_FILE = /(?:^|\/)(?:\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci\/config\.ya?ml|azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite\/[^/]+\.ya?ml|\.travis\.ya?ml|\.drone\.ya?ml|buildspec\.ya?ml|Jenkinsfile)$/;
 /** What lets a failing job or step pass: the service's own switch, a status forced to success. */
 const CI_FAILURE_IGNORED = /\bcontinue-on-error:\s*true\b|\ballow_failure:\s*true\b|\ballow-failure:\s*true\b|\bsoft_fail:\s*true\b|\|\|\s*(?:true|exit\s+0|:)\s*(?:$|#|;|\n)/m;
 /** A script's failing end. */
@@ -105,8 +104,7 @@ export const ciCheckBypassRule = builtInRule({
   check({ action }) {
     const file = action.writtenPaths.find((p) => CI_FILE.test(p));
     if (!file) return null;
-    const before = typeof action.input['old_string'] === 'string' ? action.input['old_string'] : '';
-    const after = typeof action.input['new_string'] === 'string' ? action.input['new_string'] : typeof action.input['content'] === 'string' ? action.input['content'] : '';
+    const { before, after } = ciChange(action.input);
     // A new file is a new pipeline, written as its author wants it; an edit is a change to a check that ran.
     if (before === '' && typeof action.input['new_string'] !== 'string') return null;
     const forced = added(CI_FAILURE_IGNORED, before, after) || (FAILING_EXIT.test(before) && !FAILING_EXIT.test(after) && /\bexit\s+0\b/.test(after));
