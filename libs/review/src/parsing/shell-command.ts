@@ -41,6 +41,8 @@ export interface ShellSegment {
   query?: boolean;
   /** It runs code Warden cannot see (a script piped in from an unknown source). */
   opaque?: string;
+  /** The code it runs is nested deeper than Warden reads (shells within shells): hidden on purpose, as a rule. */
+  tooDeep?: true;
 }
 
 /** A parsed shell line: its commands, and what could not be parsed. */
@@ -50,7 +52,8 @@ export interface ShellAnalysis {
   syntaxError?: string;
 }
 
-const MAX_DEPTH = 4;
+/** Shells within shells read at most (`bash -c "bash -c …"`): deeper is unread, and asked about. */
+const MAX_DEPTH = 10;
 
 interface Origin {
   nested: boolean;
@@ -83,7 +86,13 @@ function segmentsOf(command: WrittenCommand, origin: Origin, out: ShellSegment[]
   if (unwrapped.opaque) segment.opaque = unwrapped.opaque;
   out.push(segment);
   // Most commands run no code of their own: nothing more to make for them.
-  if (origin.depth >= MAX_DEPTH || (!unwrapped.code.length && !unwrapped.commands.length)) return;
+  if (!unwrapped.code.length && !unwrapped.commands.length) return;
+  if (origin.depth >= MAX_DEPTH) {
+    // Not read, so not passed as read: what it runs is unknown.
+    segment.opaque ??= `code run by shells nested more than ${MAX_DEPTH} deep`;
+    segment.tooDeep = true;
+    return;
+  }
   const inner = (via: string, remoteHost?: string): Origin => ({
     nested: true,
     privileged: segment.privileged,

@@ -1,4 +1,4 @@
-import { networkShellRule, reverseShellRule, unparseableCommandRule } from './shell-integrity-rules.js';
+import { networkShellRule, reverseShellRule, unparseableCommandRule, unreadableCodeRule } from './shell-integrity-rules.js';
 import { bashContext as bash, ruleContext } from './rule-context.fixture.js';
 
 describe('unparseable_command', () => {
@@ -58,4 +58,20 @@ describe('reverse_shell', () => {
       expect(reverseShellRule.evaluate(bash(command))).toBeNull();
     },
   );
+});
+
+describe('unreadable_code', () => {
+  const nested = (command: string, levels: number) => {
+    let line = command;
+    for (let i = 0; i < levels; i++) line = `bash -c "${line.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+    return line;
+  };
+
+  it('reads shells within shells ten deep, and asks about code nested deeper: it is not reviewed', () => {
+    // OpenHands' defense-in-depth tests nest `rm -rf /` and `ls` eight shells deep (software-agent-sdk,
+    // tests/sdk/security/defense_in_depth/test_shell_parser_bypasses.py and test_shell_semantics.py).
+    expect(unreadableCodeRule.evaluate(bash(nested('ls', 8)))).toBeNull();
+    expect(bash(nested('rm -rf /', 8)).action.segments.at(-1)!.argv).toEqual(['rm', '-rf', '/']);
+    expect(unreadableCodeRule.evaluate(bash(nested('ls', 12)))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('nested more than 10 deep') });
+  });
 });

@@ -39,13 +39,14 @@ export const unparseableCommandRule = builtInRule({
 
 export const unreadableCodeRule = builtInRule({
   name: 'unreadable_code',
-  description: 'A shell that runs code from a pipe Warden cannot read (not a literal echo or here-document) warns.',
+  description:
+    'A shell that runs code from a pipe Warden cannot read (not a literal echo or here-document) warns; code nested in shells deeper than Warden reads (`bash -c "bash -c …"` eleven levels down) needs approval: no agent needs it, and it hides what runs.',
   reads: 'action',
   check({ action }) {
-    const hit = action.segments.find((s) => s.opaque && !s.remoteHost);
+    const hit = action.segments.find((s) => s.opaque && !s.remoteHost && s.tooDeep) ?? action.segments.find((s) => s.opaque && !s.remoteHost);
     if (!hit) return null;
     return {
-      verdict: 'warn',
+      verdict: hit.tooDeep ? 'require_approval' : 'warn',
       score: 0.65,
       factors: ['code_execution', 'unreviewed_code'],
       reason: `${hit.opaque}: Warden cannot see that code, so it was not reviewed.`,
