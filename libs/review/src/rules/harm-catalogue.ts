@@ -34,12 +34,17 @@ interface HarmEntry {
   /** What it does, for the reason: "erases a disk". */
   what: string;
   verdict?: VerdictKind;
-  /** Harm only when an argument names a credential file (a channel: an archiver, a copy, a socket). */
-  credential?: boolean;
+  /**
+   * Harm only when an argument names a credential file (a channel: an archiver, a copy, a socket); `whole`:
+   * also a home's directory that holds one (`tar czf x.tgz ~/.codex` takes the login along; a read of it is nothing).
+   */
+  credential?: boolean | 'whole';
 }
 
 /** A channel secrets can leave by: harm when it carries a credential file. */
 const channel = (programs: string, args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({ ...e('secret_leak', programs, args, what, verdict, unless), credential: true });
+/** A channel that takes files away whole: a directory that holds a login goes with them. */
+const carrier = (programs: string, args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({ ...channel(programs, args, what, verdict, unless), credential: 'whole' });
 const e = (kind: HarmKind, programs: string | readonly string[], args: RegExp | undefined, what: string, verdict?: VerdictKind, unless?: RegExp): HarmEntry => ({
   kind,
   programs: typeof programs === 'string' ? programs.split(' ') : programs,
@@ -54,7 +59,9 @@ const SERVED_SHELL = /(?:exec|system):["']?(?:[^\s,"':!]*\/)?(?:(?:ba|z|da|k|c|t
 
 const HELP = /(?:^|\s)(?:-h|--help|\/\?|-\?|help|--version|-v)(?:\s|$)/i;
 /** A credential file or directory named in an argument (POSIX or Windows spelling). */
-export const CREDENTIAL_ARG = new RegExp(`${/(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/.source}|${CREDENTIAL_STORE_TEXT.source}|${CREDENTIAL_DIRECTORY_TEXT.source}`, 'i');
+export const CREDENTIAL_ARG = new RegExp(`${/(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%|\/home\/[^/\s]+|\/users\/[^/\s]+|\/root|c:[\\/]+users[\\/]+[^\\/\s]+)?[\\/]*\.(?:ssh|aws|gnupg|kube|docker|azure|config[\\/]+gcloud)(?:[\\/]|\s|$|["'])|id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws[\\/]+credentials|\.git-credentials|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|(?:^|[\s/\\"'@=])\.env(?:\.(?!example|sample|template)\w+)?(?:\s|$|["',])|\.kdbx\b|(?:^|[\s"'=:@/\\])[\w.-]+\.key(?:\s|$|["'])|wallet\.dat|keychain-db|login\.keychain|\.p12\b|\.pfx\b|credentials\.json|service[-_]account[\w-]*\.json/.source}|${CREDENTIAL_STORE_TEXT.source}`, 'i');
+/** A credential file, or a home's directory that holds one (what an archive, a copy or a transfer takes whole). */
+const CREDENTIAL_TAKEN = new RegExp(`${CREDENTIAL_ARG.source}|${CREDENTIAL_DIRECTORY_TEXT.source}`, 'i');
 /** Key material searched for across the machine. */
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
@@ -150,17 +157,17 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'git', /^config\b.*\bcredential\.helper\s+["']?store\b/i, 'keeps git passwords in clear text on disk (~/.git-credentials)', 'warn'),
   e('safety_control', 'git', /^config\b.*\bcore\.hookspath\s+(?:\/dev\/null|nul|["']{2}|\/tmp\S*)(?:\s|$)/i, "switches the repository's git hooks off"),
   // ── leaks secrets ──────────────────────────────────────────────────────────────────────────────
-  channel('tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_ARG, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
-  channel('aws', /\bs3\s+(?:cp|mv|sync)\b/i, 'copies credential files to cloud storage', 'block'),
-  channel('gsutil', /\b(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
-  channel('gcloud', /\bstorage\s+(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
-  channel('az', /\bstorage\s+(?:blob|file)\s+(?:upload|copy)/i, 'copies credential files to cloud storage', 'block'),
-  channel('azcopy rclone mc b2 s3cmd restic', /\b(?:copy|copyto|sync|move|cp|mv|put|upload|backup|upload-file)\b/i, 'copies credential files to cloud storage', 'block'),
-  channel('rsync scp sftp ftp lftp croc magic-wormhole wormhole transfer rclone', undefined, 'sends credential files to another machine', 'block'),
+  carrier('tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_TAKEN, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
+  carrier('aws', /\bs3\s+(?:cp|mv|sync)\b/i, 'copies credential files to cloud storage', 'block'),
+  carrier('gsutil', /\b(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
+  carrier('gcloud', /\bstorage\s+(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
+  carrier('az', /\bstorage\s+(?:blob|file)\s+(?:upload|copy)/i, 'copies credential files to cloud storage', 'block'),
+  carrier('azcopy rclone mc b2 s3cmd restic', /\b(?:copy|copyto|sync|move|cp|mv|put|upload|backup|upload-file)\b/i, 'copies credential files to cloud storage', 'block'),
+  carrier('rsync scp sftp ftp lftp croc magic-wormhole wormhole transfer rclone', undefined, 'sends credential files to another machine', 'block'),
   channel('nc ncat netcat socat telnet openssl', undefined, 'sends credential files over a raw socket', 'block'),
   e('secret_leak', 'find locate mlocate fd rg grep egrep ag ack get-childitem gci dir', undefined, 'searches the whole machine or home for keys and credentials', 'require_approval'),
   channel('get-content gc type', CREDENTIAL_ARG, 'prints private keys or credentials', 'require_approval'),
-  channel('copy-item cpi copy xcopy robocopy move-item', CREDENTIAL_ARG, 'copies private keys or credentials out of their place', 'require_approval'),
+  carrier('copy-item cpi copy xcopy robocopy move-item', CREDENTIAL_TAKEN, 'copies private keys or credentials out of their place', 'require_approval'),
   e('secret_leak', 'reg', /^\s*(?:save|export)\s+["']?(?:hklm|hkey_local_machine)\\+(?:sam|security|system)\b/i, "saves the registry hives that hold the machine's password hashes", 'block'),
   e('secret_leak', 'vssadmin', /\bcreate\s+shadow\b/i, "makes a shadow copy, the usual road to the locked password database (SAM, ntds.dit)", 'require_approval'),
   e('secret_leak', 'procdump procdump64 rundll32', /lsass|comsvcs(?:\.dll)?[,\s]+minidump/i, "dumps the memory of the process that holds Windows' logins", 'block'),
@@ -321,7 +328,8 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
   // scp's and rsync's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not copied.
   if (segment && /^(?:rsync|scp|sftp)$/.test(program)) args = copierOperands(segment).join(' ');
-  const named = CREDENTIAL_ARG.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
+  const credential = entry.credential === 'whole' ? CREDENTIAL_TAKEN : CREDENTIAL_ARG;
+  const named = credential.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
   if (!named) return false;
   // A request to a server on this machine (the project's own, on localhost) keeps what it carries here.
   if (/^(?:curl|wget|http|https|xh)$/.test(program) && segment && requestsOnlyThisMachine(segment.argv.slice(1))) return false;
