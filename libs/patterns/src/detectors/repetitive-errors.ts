@@ -17,6 +17,14 @@ export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
   return worse(worse(worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed)), detectRewordedRetries(view)), detectUnusableTool(view));
 }
 
+/**
+ * Calls made together fail together: one proposed before the last counted failure was reported, or in the same
+ * model response, had not seen it, so it is no retry of it.
+ */
+function madeTogether(step: Step, last: { reported?: number; turn?: number }): boolean {
+  return (last.reported !== undefined && step.at < last.reported) || (step.turn !== undefined && step.turn === last.turn);
+}
+
 /** Commands in a row refused by the shell with the same error, whatever they asked, after which the shell counts as unusable here. */
 const UNUSABLE_AT = 4;
 
@@ -35,11 +43,10 @@ function saysWhy(errText: string): boolean {
  * instead of dealing with the cause or using another. What counts is an error that names nothing of the
  * command (an error about the command's own words is the command's), met by two programs or more (one program
  * failing alike on file after file is work on each). A success of the tool ends it, and so does another error
- * (the tool ran); other tools in between do not. Calls made together fail together: one proposed before the
- * last failure was reported had not seen it.
+ * (the tool ran); other tools in between do not. Calls made together count once.
  */
 function detectUnusableTool(view: SessionView): Finding | undefined {
-  type Run = { err: string; steps: Step[]; programs: Set<string>; reported: number };
+  type Run = { err: string; steps: Step[]; programs: Set<string>; reported: number; turn?: number };
   const runs = new Map<string, Run>();
   let worst: Run | undefined;
   for (const step of view.completed) {
@@ -56,7 +63,7 @@ function detectUnusableTool(view: SessionView): Finding | undefined {
       continue;
     }
     if (run?.err === step.err) {
-      if (step.at < run.reported || (step.turn !== undefined && run.steps.at(-1)!.turn === step.turn)) continue;
+      if (madeTogether(step, run)) continue;
       run.steps.push(step);
     } else {
       run = { err: step.err, steps: [step], programs: new Set(), reported: 0 };
@@ -64,6 +71,7 @@ function detectUnusableTool(view: SessionView): Finding | undefined {
     }
     if (attempt.program) run.programs.add(attempt.program);
     run.reported = step.done ?? step.at;
+    run.turn = step.turn;
     if (run.programs.size >= 2 && (!worst || run.steps.length > worst.steps.length)) worst = run;
   }
   if (!worst || worst.steps.length < UNUSABLE_AT) return undefined;
@@ -236,7 +244,7 @@ function detectSameMistake(view: SessionView): Finding | undefined {
     const key = `${step.tool}|${withoutTargets(step.err_text)}`;
     const mistake = mistakes.get(key) ?? { ids: [], tool: step.tool, targets: new Set<string>() };
     // The calls of one model response make their mistake once: none had seen another's error.
-    if (step.turn !== undefined && mistake.turn === step.turn) continue;
+    if (madeTogether(step, { turn: mistake.turn })) continue;
     mistake.turn = step.turn;
     mistake.ids.push(step.id);
     mistake.targets.add(step.paths[0]!);
@@ -297,9 +305,7 @@ function detectSameFailure(view: SessionView): Finding | undefined {
     }
     const key = `${step.sig}|${step.err ?? ''}`;
     const run = runs.get(key) ?? { ids: [] };
-    // Calls made together fail together: one proposed before the last failure was reported, or in the same
-    // model response, had not seen it.
-    if ((run.reported !== undefined && step.at < run.reported) || (step.turn !== undefined && step.turn === run.turn)) {
+    if (madeTogether(step, run)) {
       run.reported = Math.max(run.reported ?? 0, step.done ?? 0);
       continue;
     }

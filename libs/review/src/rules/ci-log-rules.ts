@@ -1,6 +1,7 @@
 import { builtInRule } from './built-in-rule.js';
-import { CI_FILE, ciChange } from './ci-files.js';
+import { CI_FILE } from './ci-files.js';
 import { isCredentialStorePath } from './credential-stores.js';
+import { editedText } from './edited-text.js';
 
 /** Programs that print a file they are given. */
 const PRINTS_FILE = /(?:^|[\s;&|("'])(?:sudo\s+)?(?:cat|head|tail|less|more|type|get-content|gc|base64|xxd|od|strings|jq)(?=\s)/i;
@@ -20,7 +21,7 @@ export const ciLogExposureRule = builtInRule({
   check({ action }) {
     const file = action.writtenPaths.find((p) => CI_FILE.test(p));
     if (!file) return null;
-    const { before, after } = ciChange(action.input);
+    const { before, after } = editedText(action.input);
     const kept = new Set(before.split('\n').map((l) => l.trim()));
     for (const line of after.split('\n')) {
       if (kept.has(line.trim()) || !PRINTS_FILE.test(line)) continue;

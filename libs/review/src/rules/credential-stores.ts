@@ -78,8 +78,14 @@ const ANY_DIRECTORY_PATH = new RegExp(`/(?:${CREDENTIAL_STORES.filter((s) => ANY
  * A tool's login file in its configuration directory (`~/.config/<tool>/auth.json`, `…/token.yaml`), or in
  * its own dot-directory of a home (`~/.openclaw/agents/main/agent/auth.json`), whatever the tool.
  */
-const CONFIG_LOGIN_FILE =
-  /\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$|^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root|[a-z]:\/users\/[^/]+)\/\.[^/]+\/(?:[^/]+\/)*\.?(?:auth|credentials|oauth_creds|tokens?)\.json$/i;
+const DOT_DIRECTORY_LOGIN = /\.[^/]+\/(?:[^/]+\/)*\.?(?:auth|credentials|oauth_creds|tokens?)\.json$/.source;
+const CONFIG_LOGIN_FILE = new RegExp(
+  `${/\/\.config\/[^/]+\/(?:auth|credentials|hosts|token)[^/]*\.(?:json|toml|ya?ml)$/.source}|${/^(?:~|\/home\/[^/]+|\/users\/[^/]+|\/root|[a-z]:\/users\/[^/]+)\//.source}${DOT_DIRECTORY_LOGIN}`,
+  'i',
+);
+
+/** A tool's login file in a dot-directory wherever it lies (`.codex/auth.json` of a Codex home kept in a project). */
+export const DOT_DIRECTORY_LOGIN_FILE = new RegExp(`(?:^|\\/)${DOT_DIRECTORY_LOGIN}`, 'i');
 
 /** Whether a resolved path is a credential store of the table, or a tool's login file (a public key never is). */
 export function isCredentialStorePath(path: string): boolean {

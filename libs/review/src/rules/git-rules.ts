@@ -7,6 +7,7 @@ import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
 import { gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
+import { DOT_DIRECTORY_LOGIN_FILE } from './credential-stores.js';
 import { isSecretFile } from './secret-files.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -324,8 +325,6 @@ export const historyDestructionRule = builtInRule({
 
 /** `git add`, `git stage` and `git commit` name the files they put in the repository after their options. */
 const STAGERS = new Set(['add', 'stage', 'commit']);
-/** A tool's login file in a dot-directory, wherever it lies (`.codex/auth.json` of a Codex home kept in the project). */
-const DOT_DIRECTORY_LOGIN = /(?:^|\/)\.[^/]+\/(?:[^/]+\/)*\.?(?:auth|credentials|oauth_creds|tokens?)\.json$/i;
 /** Options of those that take the next word as their value. */
 const STAGER_VALUE_OPTIONS = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--chmod', '--pathspec-from-file', '--fixup', '--squash', '--cleanup']);
 
@@ -346,7 +345,7 @@ function stagedSecret(action: ParsedAction): { file: string; plainEnv: boolean }
       }
       if (arg.startsWith('-')) continue;
       const file = arg.replace(/^\.\//, '').replace(/\/+$/, '');
-      if (isSecretFile(file) || DOT_DIRECTORY_LOGIN.test(file)) return { file, plainEnv: /(?:^|\/)\.env$/.test(file) };
+      if (isSecretFile(file) || DOT_DIRECTORY_LOGIN_FILE.test(file)) return { file, plainEnv: /(?:^|\/)\.env$/.test(file) };
     }
   }
   return undefined;

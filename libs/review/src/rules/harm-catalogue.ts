@@ -67,12 +67,14 @@ const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p1
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
 const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
 const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
-/** The system, a drive and the homes of Windows, as one whole path (a user's name may have spaces in it). */
 /** What deleting registry keys is called, by `reg delete` and by PowerShell's registry drives. */
 const REGISTRY_DELETION = 'deletes registry keys';
 /** A registry key as PowerShell names it: `HKLM:\Software`, `Registry::HKEY_LOCAL_MACHINE\…`. */
-const REGISTRY_PATH = /^["']?(?:registry::)?(?:hk(?:lm|cu|cr|u|cc)|hkey_(?:local_machine|current_user|classes_root|users|current_config))(?::|[\\/])/i;
-const REGISTRY_KEY = /(?:^|\s|["'])(?:registry::)?(?:hk(?:lm|cu|cr|u|cc)|hkey_(?:local_machine|current_user|classes_root|users|current_config))(?::|[\\/])/i;
+const HIVE = /(?:registry::)?(?:hk(?:lm|cu|cr|u|cc)|hkey_(?:local_machine|current_user|classes_root|users|current_config))(?::|[\\/])/.source;
+/** An operand that is one, and one named in a command's arguments. */
+const REGISTRY_PATH = new RegExp(`^["']?${HIVE}`, 'i');
+const REGISTRY_KEY = new RegExp(`(?:^|\\s|["'])${HIVE}`, 'i');
+/** The system, a drive and the homes of Windows, as one whole path (a user's name may have spaces in it). */
 const PROTECTED_WINDOWS = /^(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/"']+[\\/]*)$/i;
 const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
 

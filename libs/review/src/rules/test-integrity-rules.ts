@@ -1,7 +1,8 @@
 import { resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
-import { CI_FILE, ciChange } from './ci-files.js';
+import { CI_FILE } from './ci-files.js';
+import { editedText } from './edited-text.js';
 
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py)$|(?:^|\/)test_[^/]+\.py$|Test\.(?:java|kt)$/;
 const SKIP_MARKERS = /\b(?:it|test|describe)\.skip\s*\(|\b(?:xit|xtest|xdescribe)\s*\(|\b(?:it|test)\.todo\s*\(|@pytest\.mark\.skip(?!if)\b|@unittest\.skip(?!If|Unless)\b|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\s*\(|#\[ignore\]|\bpending\s*\(/;
@@ -24,8 +25,7 @@ export const testBypassRule = builtInRule({
   check({ action, session }) {
     const file = testFileOf(action.writtenPaths, session.context.cwd);
     if (!file) return null;
-    const before = typeof action.input['old_string'] === 'string' ? action.input['old_string'] : '';
-    const after = typeof action.input['new_string'] === 'string' ? action.input['new_string'] : typeof action.input['content'] === 'string' ? action.input['content'] : '';
+    const { before, after } = editedText(action.input);
     const skipped = added(SKIP_MARKERS, before, after);
     const weakened = before !== '' && /expect|assert/.test(before) && added(WEAKENED_ASSERTION, before, after);
     if (!skipped && !weakened) return null;
@@ -104,7 +104,7 @@ export const ciCheckBypassRule = builtInRule({
   check({ action }) {
     const file = action.writtenPaths.find((p) => CI_FILE.test(p));
     if (!file) return null;
-    const { before, after } = ciChange(action.input);
+    const { before, after } = editedText(action.input);
     // A new file is a new pipeline, written as its author wants it; an edit is a change to a check that ran.
     if (before === '' && typeof action.input['new_string'] !== 'string') return null;
     const forced = added(CI_FAILURE_IGNORED, before, after) || (FAILING_EXIT.test(before) && !FAILING_EXIT.test(after) && /\bexit\s+0\b/.test(after));
