@@ -133,7 +133,8 @@ describe('warden up stops everything it started', () => {
   it('starts every service that was killed again, says so in its output, its log and the console, and the next decision is answered', async () => {
     const up = await UpProcess.start(newStateDir(), await freePort());
     started.push(up);
-    const ready = await up.printed(/^Warden is running$/m);
+    // The admin's token is printed a few lines after "Warden is running", maybe in a later chunk: wait for it.
+    const ready = await up.printed(/^Warden is running$[\s\S]*API token of admin [^:]*: \S+\n/m);
     const urls = JSON.parse(readFileSync(join(up.stateDir, 'suite.json'), 'utf8')) as Record<string, string>;
     const secret = (JSON.parse(readFileSync(join(up.stateDir, 'credentials.json'), 'utf8')) as { agents: Record<string, string> }).agents['demo-agent'];
     const adminToken = /API token of admin [^:]*: (\S+)/.exec(ready)![1]!;
