@@ -43,4 +43,11 @@ describe("steps of other agents' actions (read through @warden/actions)", () => 
     }
     expect(step('Bash', { command: 'docker run -v /home/dev/app/data:/data img ls /data' }).paths).toEqual(['/home/dev/app/data']);
   });
+
+  it('names no path from a word that a long command line was cut in, nor from the quote left open there', () => {
+    const copies = Array.from({ length: 6 }, (_, i) => `"/home/dev/.local/share/applications/tools/tool-${i}"`).join(' ');
+    const { paths } = step('Bash', { command: `cp -a ${copies} "/home/dev/app/bin/"` });
+    expect(paths?.length).toBeGreaterThan(0);
+    for (const path of paths!) expect(path).toMatch(/^\/home\/dev\/\.local\/share\/applications\/tools\/tool-\d+$/);
+  });
 });

@@ -70,7 +70,8 @@ const KIND_OPS: Partial<Record<ToolKind, StepOp>> = { read: 'read', write: 'writ
 export function shellWords(command: string): string[] {
   const words: string[] = [];
   const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  // A quote left open (a line cut short) opens no word: `"/home/me/x` is /home/me/x.
+  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3]?.replace(/^["']/, '') ?? '');
   return words;
 }
 
@@ -130,13 +131,15 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   const call = readToolCall(action.tool, input);
   // A shell tool may say where it runs (Codex's workdir, Antigravity's Cwd): relative paths are read from there.
   if (call.cwd) cwd = resolvePath(call.cwd, cwd, home);
-  const cmd = call.command?.replace(WHITESPACE, ' ').trim().slice(0, MAX_COMMAND);
+  const line = call.command?.replace(WHITESPACE, ' ').trim();
+  const cmd = line?.slice(0, MAX_COMMAND);
   // A web search looks around like a search of the disk does.
   const op = call.query !== undefined ? 'search' : (KIND_OPS[call.kind] ?? (cmd !== undefined ? 'exec' : 'other'));
   const raw: string[] = [...call.read, ...call.written];
   // A search without a path searches the working directory.
   if (op === 'search' && call.query === undefined && !raw.length) raw.push('.');
-  if (cmd) raw.push(...commandPaths(cmd, !!cwd && isWindowsPath(cwd)));
+  // Paths are read from the kept part of the line; a word cut at its end is no path (`/home/me/.lo`).
+  if (cmd) raw.push(...commandPaths(cmd.length < line!.length ? cmd.replace(/\S+$/, '') : cmd, !!cwd && isWindowsPath(cwd)));
   // `cd dir && python tests/x.py`: the line's relative paths are read from where it moved.
   const moved = cmd ? /^cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)/.exec(cmd) : null;
   if (moved && !/[$`*]/.test(moved[1]!)) cwd = resolvePath(moved[1]!.replace(/^["']|["']$/g, ''), cwd, home);
