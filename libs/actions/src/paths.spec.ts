@@ -28,6 +28,11 @@ describe('resolvePath on Linux and macOS', () => {
     expect(resolvePath('notes.md', '~/dev')).toBe('~/dev/notes.md');
   });
 
+  it("reads ~+ as bash's working directory", () => {
+    expect(resolvePath('~+/file.txt', '/home/ann/app')).toBe('/home/ann/app/file.txt');
+    expect(resolvePath('~+', '/home/ann/app')).toBe('/home/ann/app');
+  });
+
   it("reads ~alice as alice's home next to the session's", () => {
     expect(resolvePath('~alice/x', '/home/ann/app')).toBe('/home/alice/x');
     expect(resolvePath('~alice/x', '/Users/ann/app')).toBe('/Users/alice/x');

@@ -31,6 +31,7 @@ const BACKSLASH = 92;
 const DOT = 46;
 const COLON = 58;
 const TILDE = 126;
+const PLUS = 43;
 
 /** An empty segment, a `.` or `..` segment, or a trailing slash (not on `/` itself). */
 function needsFolding(path: string): boolean {
@@ -133,6 +134,8 @@ export function resolvePath(raw: string, cwd?: string, home?: string): string {
       const known = home ?? homeOf(cwd);
       return foldPathSegments(known ? `${known}${path.slice(1)}` : path);
     }
+    // `~+/x` is bash's working directory.
+    if (path.charCodeAt(1) === PLUS && (path.length === 2 || path.charCodeAt(2) === SLASH) && cwd) return resolvePath(`.${path.slice(2)}`, cwd, home);
     // `~alice/x` is alice's home.
     const user = OTHER_USER.exec(path);
     if (user) return foldPathSegments(`${homesDirectory(home ?? homeOf(cwd))}/${user[1]}${path.slice(user[0].length)}`);
@@ -241,8 +244,8 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** Pseudo-files that are never a real target (`2>/dev/null` is not a write outside the project). */
-const STREAM_PATHS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '-']);
+/** Pseudo-files that are never a real target (`2>/dev/null` is not a write outside the project, `head -c 16 /dev/urandom` no read). */
+const STREAM_PATHS = new Set(['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '-']);
 
 /** Null devices and standard streams, also Windows' `nul` (`2>nul`), which is no file either. */
 export function isStreamPath(path: string): boolean {

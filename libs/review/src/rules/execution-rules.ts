@@ -17,7 +17,9 @@ const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
 /** `curl … | sh` written as text (a crontab line, an echo into a file): it runs later, unread. */
 const REMOTE_SCRIPT_TEXT = /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/;
 const DOCUMENTATION = /\.(?:md|mdx|markdown|rst|txt|adoc|html?)$/i;
-/** The programs persistenceInstallRule reads. */
+/** Programs that print their text: a line of one of them alone, writing no file, runs nothing of what it prints (`cat <<EOF`). */
+const PRINTERS = new Set(['cat', 'echo', 'printf']);
+const onlyPrints = (action: ParsedAction) => action.segments.length === 1 && PRINTERS.has(commandName(action.segments[0]!)) && action.writtenPaths.length === 0;
 
 export const obfuscatedExecutionRule = builtInRule({
   name: 'obfuscated_execution',
@@ -62,7 +64,7 @@ export const downloadAndRunRule = builtInRule({
     // Documentation tells a person how to install (a README's `curl … | sh`); it runs nothing by itself.
     const documentation = action.writtenPaths.length > 0 && action.writtenPaths.every((p) => DOCUMENTATION.test(p));
     const content = action.input['content'];
-    if (REMOTE_SCRIPT_TEXT.test(action.command ?? '') || (action.intent !== 'file_read' && !documentation && typeof content === 'string' && REMOTE_SCRIPT_TEXT.test(content))) {
+    if ((REMOTE_SCRIPT_TEXT.test(action.command ?? '') && !onlyPrints(action)) || (action.intent !== 'file_read' && !documentation && typeof content === 'string' && REMOTE_SCRIPT_TEXT.test(content))) {
       return {
         verdict: 'block',
         score: 0.9,

@@ -66,6 +66,8 @@ const CREDENTIAL_TAKEN = new RegExp(`${CREDENTIAL_ARG.source}|${CREDENTIAL_DIREC
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
 /** Roots a bulk search starts from: the whole machine, a home or all homes. */
 const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
+/** A whole disk, partition or the machine's memory as a device (Linux, macOS, Windows). */
+const RAW_DEVICE = /(?:^|[\s"'=])(?:\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|r?disk\d|mmcblk\d|mapper\/|dm-\d|md\d|loop\d|mem\b|kmem\b|port\b)|\/proc\/kcore\b|\\\\\.\\physicaldrive\d)/i;
 const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
 /** What deleting registry keys is called, by `reg delete` and by PowerShell's registry drives. */
 const REGISTRY_DELETION = 'deletes registry keys';
@@ -176,6 +178,8 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   channel('curl wget http https xh', CREDENTIAL_ARG, 'sends or reads credential files through a URL', 'block'),
   e('secret_leak', 'security', /^\s*(?:dump-keychain|export)\b|find-(?:generic|internet)-password\b.*(?:^|\s)-[wg](?:\s|$)/i, 'prints the keychain’s secrets', 'require_approval'),
   e('secret_leak', 'dig nslookup host drill resolve-dnsname ping', /\$\(|`/, 'carries data out in DNS names', 'block'),
+  // A raw disk or the machine's memory holds every file and secret on it, past every permission.
+  e('secret_leak', 'cat head tail strings xxd hexdump hd od base64 less more grep rg cp tar gzip xz zstd nc get-content gc type', RAW_DEVICE, "reads a raw disk or the machine's memory, with every file and secret in it", 'require_approval'),
   // ── escalates privilege ────────────────────────────────────────────────────────────────────────
   e('privilege_escalation', 'pkexec gsudo runas', undefined, 'runs a command as another user (administrator)', undefined, HELP),
   e('privilege_escalation', 'su', /^(?!.*(?:^|\s)-c\b)/, 'opens a shell as another user (root by default)', undefined, HELP),
