@@ -63,14 +63,14 @@ export const CHANNELS = {
     title: 'Proposed actions',
     description: 'Every action an agent is about to take, published before it runs.',
     senders: ['agent'],
-    receivers: ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'ladder', 'audit'],
+    receivers: ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'audit'],
   }),
   outcome: sessionChannel({
     id: 'outcome',
     title: 'Action outcomes',
     description: 'What happened when the agent ran an action: success or error, duration, tokens and model, files touched.',
     senders: ['agent'],
-    receivers: ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'ladder', 'audit'],
+    receivers: ['reviewer', 'pattern-detector', 'intervention-controller', 'breaker', 'audit'],
   }),
   session: sessionChannel({
     id: 'session',
@@ -134,7 +134,7 @@ export const CHANNELS = {
     title: 'Interventions and incidents',
     description: 'Interventions chosen for a session, their measured effect, and incident reports of emergency stops.',
     senders: ['intervention-controller'],
-    receivers: ['breaker', 'gate', 'ladder', 'audit'],
+    receivers: ['breaker', 'ladder', 'audit'],
   }),
   breaker: sessionChannel({
     id: 'breaker',
@@ -148,7 +148,7 @@ export const CHANNELS = {
     title: 'Gate events',
     description: 'Human gate requests and responses, HITL pauses and resumes, and the audit record of every operator command.',
     senders: ['gate'],
-    receivers: ['intervention-controller', 'ladder', 'audit'],
+    receivers: ['intervention-controller', 'audit'],
   }),
   gate_command: sessionChannel({
     id: 'gate_command',

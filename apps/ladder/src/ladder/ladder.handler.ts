@@ -6,8 +6,8 @@ import { LadderService } from './ladder.service.js';
 
 /**
  * The messages that move the ladder: the gate's decisions and the end of each session (a run, counted
- * from what Warden saw of it), emergency stops and operator commands. Actions, outcomes and gate events
- * reach the service too and are acknowledged unhandled.
+ * from what Warden saw of it), emergency stops and operator commands. The ladder receives no action,
+ * outcome or gate event: a delivery it would only acknowledge costs the bus as much as one it uses.
  */
 @Controller()
 export class LadderHandler {
