@@ -50,4 +50,10 @@ describe("steps of other agents' actions (read through @warden/actions)", () => 
     expect(paths?.length).toBeGreaterThan(0);
     for (const path of paths!) expect(path).toMatch(/^\/home\/dev\/\.local\/share\/applications\/tools\/tool-\d+$/);
   });
+
+  it("names no path from a here-document's body (a commit message naming routes)", () => {
+    const commit = step('Bash', { command: "git commit -m \"$(cat <<'EOF'\nfeat: protected /dashboard and /auth/confirm\nEOF\n)\" && git push" });
+    expect(commit.paths ?? []).toEqual([]);
+    expect(commit.cmd).toContain('/dashboard');
+  });
 });

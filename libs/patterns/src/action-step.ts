@@ -69,9 +69,9 @@ const KIND_OPS: Partial<Record<ToolKind, StepOp>> = { read: 'read', write: 'writ
 /** Splits a command line into words, keeping quoted parts together (enough to find paths and programs). */
 export function shellWords(command: string): string[] {
   const words: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  // A quote left open (a line cut short) opens no word: `"/home/me/x` is /home/me/x.
-  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3]?.replace(/^["']/, '') ?? '');
+  // A quote left open (a line cut short) runs to the end, as the shell reads it.
+  const pattern = /"((?:[^"\\]|\\.)*)(?:"|$)|'([^']*)(?:'|$)|(\S+)/g;
+  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
   return words;
 }
 
@@ -108,6 +108,11 @@ export function commandPaths(command: string, windows = false): string[] {
   return paths;
 }
 
+/** The command without the bodies of its here-documents (`<<EOF … EOF`, `<<-'EOF'`); an unterminated one runs to the end. */
+export function withoutHereDocuments(command: string): string {
+  return command.replace(/<<-?\s*(["']?)([\w.-]+)\1[^\n]*\n[\s\S]*?(?:\n[ \t]*\2[ \t]*(?=\n|$)|$)/g, (all) => all.slice(0, all.indexOf('\n')));
+}
+
 export interface ProposedAction {
   action_id: string;
   kind: string;
@@ -133,13 +138,15 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   if (call.cwd) cwd = resolvePath(call.cwd, cwd, home);
   const line = call.command?.replace(WHITESPACE, ' ').trim();
   const cmd = line?.slice(0, MAX_COMMAND);
+  // A here-document's body is text (a commit message, a file's content), not words of the command.
+  const pathText = call.command !== undefined && call.command.includes('<<') ? withoutHereDocuments(call.command).replace(WHITESPACE, ' ').trim() : line;
   // A web search looks around like a search of the disk does.
   const op = call.query !== undefined ? 'search' : (KIND_OPS[call.kind] ?? (cmd !== undefined ? 'exec' : 'other'));
   const raw: string[] = [...call.read, ...call.written];
   // A search without a path searches the working directory.
   if (op === 'search' && call.query === undefined && !raw.length) raw.push('.');
   // Paths are read from the kept part of the line; a word cut at its end is no path (`/home/me/.lo`).
-  if (cmd) raw.push(...commandPaths(cmd.length < line!.length ? cmd.replace(/\S+$/, '') : cmd, !!cwd && isWindowsPath(cwd)));
+  if (pathText) raw.push(...commandPaths(pathText.length > MAX_COMMAND ? pathText.slice(0, MAX_COMMAND).replace(/\S+$/, '') : pathText, !!cwd && isWindowsPath(cwd)));
   // `cd dir && python tests/x.py`: the line's relative paths are read from where it moved.
   const moved = cmd ? /^cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)/.exec(cmd) : null;
   if (moved && !/[$`*]/.test(moved[1]!)) cwd = resolvePath(moved[1]!.replace(/^["']|["']$/g, ''), cwd, home);
