@@ -67,6 +67,14 @@ describe('parseShellCommand', () => {
     expect(inner.find((s) => s.argv[0] === 'rm' && s.argv[1] === '-r')).toMatchObject({ via: 'bash -c', cwd: '/' });
   });
 
+  it("runs a for loop's body once per word of a short list known as written, and once with the variable unknown otherwise", () => {
+    expect(argvs('for lib in libs/a libs/b; do rm -rf "$lib/.build"; done')).toEqual([['rm', '-rf', 'libs/a/.build'], ['rm', '-rf', 'libs/b/.build']]);
+    const unknown = parseShellCommand('lib=/srv; for lib in $(ls) *.txt; do rm -rf "$lib"; done').find((s) => s.argv[0] === 'rm')!;
+    // The loop's own variable, never a value it had before the loop.
+    expect(unknown.argv).toEqual(['rm', '-rf', '$lib']);
+    expect(unknown.dynamic[2]).toBe(true);
+  });
+
   it('treats a here-document as data, not as commands', () => {
     const segments = parseShellCommand("cat > notes.md <<'EOF'\nrm -rf /\nEOF\necho done");
     expect(segments.map((s) => s.argv)).toEqual([['cat'], ['echo', 'done']]);

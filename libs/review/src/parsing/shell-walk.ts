@@ -43,6 +43,10 @@ const WORD_STRUCTURE = /[$`'"\\<>]/;
 
 /** How often a line is read on after a syntax error the parser does not recover from by itself. */
 const MAX_RESUMPTIONS = 8;
+/** The most words of a `for` list whose body is read once per word. */
+const MAX_LOOP_VALUES = 8;
+/** A word the shell would expand to file names or several words. */
+const GLOB = /[*?[{]/;
 
 interface Scope {
   nested: boolean;
@@ -131,10 +135,26 @@ class Walker {
       case 'While':
         return this.lists(out, [node.clause.commands, node.body.commands], scope, pipe);
       case 'For':
-      case 'Select':
-        // The word list's words only run their substitutions.
-        for (const word of node.wordlist ?? []) this.wordOf(word, scope);
+      case 'Select': {
+        // `for lib in libs/a libs/b; do rm -rf "$lib/.build"; done`: a short list of words known as written runs the
+        // body once with each, as the shell does; otherwise the body runs once with the variable unknown.
+        const values: string[] = [];
+        let known = node.type === 'For';
+        for (const word of node.wordlist ?? []) {
+          values.push(this.wordOf(word, scope));
+          known &&= !this.dynamic && !GLOB.test(values.at(-1)!);
+        }
+        const variable = node.name.text;
+        if (known && values.length > 0 && values.length <= MAX_LOOP_VALUES) {
+          for (const value of values) {
+            scope.vars[variable] = value;
+            this.statements(out, node.body.commands, scope, pipe);
+          }
+          return;
+        }
+        delete scope.vars[variable];
         return this.statements(out, node.body.commands, scope, pipe);
+      }
       case 'Case':
         this.wordOf(node.word, scope);
         return this.lists(

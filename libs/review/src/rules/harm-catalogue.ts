@@ -4,7 +4,8 @@ import { type ShellSegment } from '../parsing/shell-command.js';
 import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
-import { requestsOnlyThisMachine } from './network-destination.js';
+import { requestsItsOwnService, requestsOnlyThisMachine } from './network-destination.js';
+import { secretFileIn } from './secret-files.js';
 import { CREDENTIAL_DIRECTORY_TEXT, CREDENTIAL_STORE_TEXT } from './credential-stores.js';
 
 /**
@@ -117,6 +118,8 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'remove-itemproperty rp remove-item ri del erase rd rmdir', REGISTRY_KEY, REGISTRY_DELETION),
   e('data_destruction', 'stop-process spps taskkill killall pkill', SYSTEM_PROCESSES, 'kills a process the system needs (the machine stops or logs the user out)', 'block', /^\s*-(?:l|L|0)\b/),
   e('data_destruction', 'stop-process spps', /(?=.*-force)(?=.*-name)/i, 'force-stops processes by name (their unsaved work is lost)'),
+  // `Get-Process -Name python | Stop-Process -Force`: what comes down the pipe is every process of a name or a filter (args: PIPED_PROCESSES).
+  e('data_destruction', 'stop-process spps', /^(?:get-process|gps|where-object|where|\?)\b(?![^|]*\s-id\b)[^|]*\|.*-force/i, 'force-stops every process piped to it by name or filter (their unsaved work is lost)'),
   e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
   // ── disables a safety control ──────────────────────────────────────────────────────────────────
   e('safety_control', 'iptables ip6tables', /(?:^|\s)(?:-F|--flush|-X|--delete-chain)(?:\s|$)|(?:-P|--policy)\s+\w+\s+ACCEPT/, 'flushes or opens the firewall'),
@@ -339,9 +342,37 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   if (!named) return false;
   // A request to a server on this machine (the project's own, on localhost) keeps what it carries here.
   if (/^(?:curl|wget|http|https|xh)$/.test(program) && segment && requestsOnlyThisMachine(segment.argv.slice(1))) return false;
+  // Nor does a value read from a secret file and sent to the service it is for (the project's own API and its key).
+  if (/^(?:curl|http|https|xh)$/.test(program) && segment && sendsOnlyToItsOwnService(segment)) return false;
   // A copy onto this machine (`rsync ~/.ssh/ backup/`) keeps the keys here; one to a host or a bucket does not.
   if (/^(?:rsync|scp|rclone)$/.test(program)) return /(?:^|\s)[\w.-]*@?[\w.-]+:|[a-z0-9]+:\/\/|(?:^|\s)[\w-]+:[^\s/]/i.test(args);
   return true;
+}
+
+/** PowerShell's commands that find processes for a Stop-Process down the pipe. */
+const PROCESS_FINDERS = /^(?:get-process|gps|where-object|where|\?)$/;
+
+/**
+ * A segment's arguments as the catalogue reads them; a Stop-Process fed by a pipe from Get-Process or
+ * Where-Object reads `<finder> <its arguments> | <own arguments>`, since that is what names its processes.
+ */
+function argumentsOf(segments: readonly ShellSegment[], i: number): string {
+  const segment = segments[i]!;
+  const own = segment.argv.slice(1).join(' ');
+  if (!segment.pipedFrom || i === 0 || (segment.program !== 'stop-process' && segment.program !== 'spps')) return own;
+  const finders: string[] = [];
+  for (let j = i - 1; j >= 0 && PROCESS_FINDERS.test(segments[j]!.program); j--) {
+    finders.unshift(segments[j]!.argv.join(' '));
+    if (!segments[j]!.pipedFrom) break;
+  }
+  return finders.length ? `${finders.join(' | ')} | ${own}` : own;
+}
+
+/** Every secret file an HTTP client's arguments read values from goes to the service it is for. */
+function sendsOnlyToItsOwnService(segment: ShellSegment): boolean {
+  const words = segment.argv.slice(1);
+  const files = [...new Set(words.map(secretFileIn).filter((f): f is string => f !== undefined))];
+  return files.length > 0 && files.every((file) => requestsItsOwnService(words, file));
 }
 
 /** Every catalogue entry the action's commands match (read once per action: each kind's rule asks). */
@@ -355,9 +386,11 @@ const HITS = new DerivedValue((action: ParsedAction): HarmHit[] => {
     const entries = BY_PROGRAM.get(program);
     if (!entries) return;
     const text = args();
-    for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown: `${program} ${text}`.trim().slice(0, 80) });
+    // A pipe's finders come first in the text: it is shown as written.
+    const shown = (text.includes(' | ') && segment?.pipedFrom ? text.replace(/\| (?=[^|]*$)/, `| ${segment.argv[0]} `) : `${program} ${text}`).trim().slice(0, 80);
+    for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown });
   };
-  for (const segment of action.segments) check(segment.program, () => segment.argv.slice(1).join(' '), segment);
+  action.segments.forEach((segment, i) => check(segment.program, () => argumentsOf(action.segments, i), segment));
   for (const { program, args } of windowsCommands(action)) check(program, () => args);
   return hits;
 });

@@ -44,6 +44,14 @@ describe('supervision_tampering: Warden protects its own hooks from every tool',
     expect(verdictOf(supervisionTamperingRule, command)).toBeNull();
   });
 
+  it("does not count a vendored library's configuration, below the project, as the session's", () => {
+    expect(verdictOf(supervisionTamperingRule, 'for lib in libs/a libs/b; do rm -rf "$lib/.claude" "$lib/.github"; done')).toBeNull();
+    expect(supervisionTamperingRule.evaluate(ruleContext('Write', { file_path: '/work/app/vendor/x/.claude/settings.json', content: '{}' }))).toBeNull();
+    // The project's own and those above it are.
+    expect(verdictOf(supervisionTamperingRule, 'for d in .claude src; do rm -rf "$d"; done')).toBe('block');
+    expect(verdictOf(supervisionTamperingRule, 'rm -rf ../.claude')).toBe('block');
+  });
+
   it('does not count a file beside the hooks (a slash command) as one', () => {
     expect(supervisionTamperingRule.evaluate(ruleContext('Write', { file_path: '/work/app/.claude/commands/review.md', content: 'x' }))).toBeNull();
   });
@@ -58,6 +66,8 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     ['system_data_destruction', 'lvremove vg/data', 'require_approval'],
     ['system_data_destruction', 'taskkill /f /im explorer.exe', 'block'],
     ['system_data_destruction', 'Stop-Process -Name code -Force', 'require_approval'],
+    ['system_data_destruction', 'Get-Process -Name python, uvicorn -ErrorAction SilentlyContinue | Stop-Process -Force', 'require_approval'],
+    ['system_data_destruction', 'Get-Process | Where-Object {$_.Path -like "*python*"} | Stop-Process -Force', 'require_approval'],
     ['safety_control_disabled', 'iptables -F', 'require_approval'],
     ['safety_control_disabled', 'csrutil disable', 'block'],
     ['safety_control_disabled', 'powershell -Command "Set-MpPreference -DisableRealtimeMonitoring $true"', 'require_approval'],

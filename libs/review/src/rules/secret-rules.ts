@@ -5,7 +5,7 @@ import { commandNames, runsAny } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { secretsOf } from './action-secrets.js';
 import { builtInRule } from './built-in-rule.js';
-import { isExternalUrl, requestsOnlyThisMachine } from './network-destination.js';
+import { isExternalUrl, requestsItsOwnService, requestsOnlyThisMachine } from './network-destination.js';
 import { isSecretFile, secretFileIn } from './secret-files.js';
 
 /** Commands that send data over the network. */
@@ -77,7 +77,7 @@ export function exfiltratedSecret(segments: readonly ShellSegment[]): string | u
     const segment = segments[i]!;
     if (SENDERS.has(names[i]!)) {
       const file = uploadedSecret(segment);
-      if (file !== undefined) return file;
+      if (file !== undefined && !(HTTP_CLIENTS.has(names[i]!) && requestsItsOwnService(segment.argv.slice(1), file))) return file;
       continue;
     }
     // What a command reads leaves the machine only through a sender its output is piped to.

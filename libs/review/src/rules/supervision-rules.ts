@@ -39,6 +39,21 @@ function isSupervisionFile(path: string): boolean {
   return SUPERVISION_FILE.test(path.replace(/\\/g, '/'));
 }
 
+/** Where in a path an agent's configuration directory begins. */
+const CONFIGURATION_DIRECTORY = /\/(?:\.claude|\.codex|\.cursor|\.gemini|\.agents|\.factory|\.opencode|\.github|\.copilot|\.warden)(?:\/|$)/i;
+
+/**
+ * A configuration directory in a subdirectory of the session's project (a vendored library's `.claude` or
+ * `.github`): the agents read their project's hooks from where they run and the directories above it, so
+ * one below belongs to another project and supervises nothing here.
+ */
+function belowTheProject(path: string, cwd: string | undefined): boolean {
+  if (!cwd) return false;
+  const root = resolvePath(cwd).replace(/\/+$/, '');
+  const at = path.search(CONFIGURATION_DIRECTORY);
+  return at > root.length && path.startsWith(`${root}/`);
+}
+
 /** A path named in code (Python, JavaScript, PowerShell …) that is a supervision file. */
 const SUPERVISION_IN_CODE = /\.claude[\\/]+(?:settings(?:\.local)?\.json|hooks)|\.codex[\\/]+(?:hooks\.json|config\.toml)|\.cursor[\\/]+hooks\.json|\.github[\\/]+hooks|\.copilot[\\/]+hooks|\.gemini[\\/]+(?:settings\.json|config[\\/]+hooks\.json)|\.agents[\\/]+hooks\.json|\.factory[\\/]+(?:hooks|settings)\.json|opencode[\\/]+plugins?|\.warden[\\/]/i;
 /** Code that writes, moves or deletes a file. */
@@ -87,7 +102,7 @@ export const supervisionTamperingRule = builtInRule({
 });
 
 function tampering(action: ParsedAction): string | null {
-  const written = action.writtenPaths.find(isSupervisionFile);
+  const written = action.writtenPaths.find((p) => isSupervisionFile(p) && !belowTheProject(p, action.cwd));
   if (written !== undefined) return REASON(written);
   const lineMentionsSwitch = /disableallhooks/i.test(action.command ?? '');
   for (const segment of action.segments) {
@@ -95,7 +110,11 @@ function tampering(action: ParsedAction): string | null {
     const off = hookSwitchedOff(segment.argv, name, lineMentionsSwitch);
     if (off) return `${off} switches off the hooks that configure Warden's supervision of this agent; that is not allowed. Ask the user if the hooks need to change.`;
     if (REMOVERS.has(name)) {
-      const target = segment.argv.slice(1).find((a) => !a.startsWith('-') && (SUPERVISION_DIRECTORY.test(resolvePath(a, action.cwd)) || isSupervisionFile(resolvePath(a, action.cwd))));
+      const target = segment.argv.slice(1).find((a) => {
+        if (a.startsWith('-')) return false;
+        const path = resolvePath(a, action.cwd);
+        return (SUPERVISION_DIRECTORY.test(path) || isSupervisionFile(path)) && !belowTheProject(path, action.cwd);
+      });
       if (target !== undefined) return REASON(target);
     }
     const code = inlineCodeText(segment);

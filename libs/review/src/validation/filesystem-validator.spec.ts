@@ -149,6 +149,17 @@ describe('FileSystemValidator', () => {
     expect(validator.validate(bash('echo "PRIVATE_KEY=0xabc" > .env'), context).kind).toBe('require_prerequisites');
   });
 
+  it("lets OpenCode create an env file: its write refuses to overwrite a file the session has not read", () => {
+    // anomalyco/opencode packages/opencode/src/tool/write.ts: `if (exists) await FileTime.assert(ctx.sessionID, filepath)`.
+    const openWrite = (path: string) => parseAction({ kind: 'tool_use', tool: 'write', input: { filePath: path, content: 'VITE_SERVICE_ID=your_service_id\n' } }, CWD);
+    const context = sessionOf([read('/work/app/.gitignore')]);
+    context.session.declare({ cwd: CWD }, { agentKind: 'opencode' });
+    expect(validator.validate(openWrite('/work/app/.env.local'), context)).toEqual({ kind: 'approve' });
+    // Another agent's whole-file write may overwrite values it never saw.
+    context.session.declare({ cwd: CWD }, { agentKind: 'gemini' });
+    expect(validator.validate(openWrite('/work/app/.env.local'), context).kind).toBe('require_prerequisites');
+  });
+
   it('does not take a tool refusing its own input for a failure to react to', () => {
     const refused = parseAction({ kind: 'tool_use', tool: 'EnterPlanMode', input: { reason: 'plan' } }, CWD);
     expect(validator.validate(edit('playwright.config.ts'), sessionOf([refused, 'InputValidationError: An unexpected parameter `reason` was provided']))).toEqual({ kind: 'approve' });

@@ -20,11 +20,15 @@ function failedRecently(session: ReviewSession): boolean {
 }
 
 /**
- * Claude Code's Write refuses to overwrite a file the session has not read: a Write of a path the session
- * never saw creates that file, and there is no current configuration to review.
+ * Whole-file writes that refuse to overwrite a file the session has not read: Claude Code's Write, and
+ * OpenCode's write (`FileTime.assert` when the file exists, anomalyco/opencode packages/opencode/src/tool/write.ts).
+ * Such a write of a path the session never saw creates that file, and there is no current configuration to review.
  */
+const WRITES_ONLY_WHAT_WAS_READ: Readonly<Record<string, string>> = { 'claude-code': 'Write', opencode: 'write' };
+
 function createsFile(action: ParsedAction, session: ReviewSession, path: string): boolean {
-  return session.context.agentKind === 'claude-code' && action.tool === 'Write' && !session.hasSeen(path);
+  const kind = session.context.agentKind;
+  return kind !== undefined && WRITES_ONLY_WHAT_WAS_READ[kind] === action.tool && !session.hasSeen(path);
 }
 
 /** Read it, or wrote it earlier in the session with success: either way the agent knows what it holds. */
