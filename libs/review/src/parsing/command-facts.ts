@@ -174,6 +174,9 @@ export function pushedBranches(argv: readonly string[]): string[] {
   return operands.slice(1).map((refspec) => refspec.replace(/^\+/, '').split(':').at(-1)!.replace(/^refs\/heads\//, ''));
 }
 
+/** A branch whose history others build on (main, master, release …). */
+export const isSharedBranch = (branch: string) => SHARED_BRANCH.test(branch);
+
 /** A forced push that may overwrite shared history: to main, master, release … or to the current branch, whose name the command does not say. */
 export function forcePushToSharedBranch(segment: ShellSegment): boolean {
   const branches = pushedBranches(segment.argv);

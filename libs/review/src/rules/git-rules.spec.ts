@@ -94,6 +94,7 @@ describe('history_destruction', () => {
     ['git worktree remove --force ../wt', 'uncommitted', 'without --force'],
     ['git filter-branch --tree-filter "rm secrets" HEAD', 'history', 'git revert'],
     ['git reflog expire --expire=now --all', 'recovered', undefined],
+    ['git branch -D main; git branch -m main', 'main line', 'new branch'],
   ])('needs approval for %s, which loses work git cannot give back', (command, text, alternative) => {
     const finding = historyDestructionRule.evaluate(bash(command));
     expect(finding).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining(text) });

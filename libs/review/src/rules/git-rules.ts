@@ -1,4 +1,4 @@
-import { forcePush, forcePushToSharedBranch, pushedBranches } from '../parsing/command-facts.js';
+import { forcePush, forcePushToSharedBranch, isSharedBranch, pushedBranches } from '../parsing/command-facts.js';
 import { shellDeletions } from '../parsing/deletions.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
@@ -285,6 +285,9 @@ function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMa
       return null;
     case 'branch':
       if (args.includes('-D') || args.some((a) => /^-[a-zA-Z]*D/.test(a)) || (short('d', '--delete') && short('f', '--force'))) {
+        // The branch others build on, deleted whether or not its commits are anywhere else, is the project's history.
+        const shared = operands.find((b) => isSharedBranch(b) && b !== 'HEAD');
+        if (shared) return { ...DISCARDS, reason: `git branch -D ${shared} deletes the project's main line even if its commits are merged nowhere else. A person must approve it.`, alternative: `Keep ${shared}; work on a new branch, or rename with git branch -m only after the user agrees.` };
         return { ...NOTE, reason: `git branch -D deletes ${operands.join(', ') || 'the branch'} even if its commits are merged nowhere else.`, alternative: 'Use git branch -d, which refuses to delete unmerged work.' };
       }
       return null;
