@@ -53,6 +53,14 @@ describe('NetworkValidator', () => {
     }
   });
 
+  it('takes localhost:3000 for the server the agent started, in the same line or before, or for one that answered it', () => {
+    expect(validator.validate(bash('(npm run dev > /tmp/dev.log 2>&1 &); until grep -q Ready /tmp/dev.log; do sleep 0.5; done; curl -X POST localhost:3000/api/reset'), context()).kind).not.toBe('require_confirmation');
+    expect(validator.validate(bash('curl -X POST http://localhost:3000/api/reset'), context([[bash('npm run dev &')]])).kind).not.toBe('require_confirmation');
+    expect(validator.validate(bash('curl -X POST http://localhost:3000/api/reset'), context([[bash('curl -sS http://localhost:3000/health')]])).kind).not.toBe('require_confirmation');
+    // One that refused it is down, not answered.
+    expect(validator.validate(bash('curl -X POST http://localhost:3000/api/reset'), context([[bash('curl -sS http://localhost:3000/health'), 'curl: (7) Failed to connect to localhost port 3000: Connection refused']])).kind).toBe('require_confirmation');
+  });
+
   it('only cautions when a request to localhost:3000 just looks', () => {
     const result = validator.validate(bash('curl -sS http://localhost:3000/json/version'), context());
     expect(result).toEqual({ kind: 'caution', warning: 'Probing localhost:3000, an endpoint agents often assume: make sure it is the service the project uses.' });

@@ -2,7 +2,7 @@ import type { ParsedAction } from '../parsing/parsed-action.js';
 import { isConnectionFailure, type ActionRecord, type ReviewSession } from '../session/review-session.js';
 import { failedAddresses, healthUrl, quoteError } from './connection-failure.js';
 import { addressOf, type ProjectKnowledge, type ServiceEndpoint } from '@warden/project-knowledge';
-import { onlyProbes, recordProbes, requestTargets, startsService } from './requests.js';
+import { mayStartService, onlyProbes, recordProbes, requestTargets, startsService } from './requests.js';
 import type { ToolValidator, ValidationContext, ValidationResult, ValidationRisk } from './tool-validator.js';
 
 interface DownEndpoint {
@@ -80,7 +80,7 @@ function risks(port: number): ValidationRisk[] {
  * a first probe is a diagnostic and goes ahead, a repeated one does not — except a probe of a local
  * service, which only draws a caution: it is how an agent sees whether a restart took), or to a suspect endpoint
  * (settings.validators.suspect_endpoints, localhost:3000 by default) the project's knowledge does not
- * list. A probe (GET without a body, nc -z) of a suspect endpoint only draws a caution: looking costs
+ * list, unless it is a local one the session started a server for or that answered it before. A probe (GET without a body, nc -z) of a suspect endpoint only draws a caution: looking costs
  * nothing, and it is the connectivity test the installation check asks for. A local port the project's
  * endpoints do not use draws a caution too.
  */
@@ -98,6 +98,9 @@ export class NetworkValidator implements ToolValidator {
     const known = knownEndpoints(context.knowledge);
     const suspect = suspects(context.suspectEndpoints);
     const down = downEndpoints(context.session);
+    // A local port the agent started a server for (in this line or earlier), or one that answered it, is no guess.
+    const ownServer = mayStartService(action) || context.session.history.some(startsService);
+    const answered = (hostPort: string) => context.session.history.some((r) => r.status === 'success' && r.shell?.targets.some((t) => t.address.hostPort === hostPort));
     const knownNote = known ? ` The project's known endpoints: ${known.listing}.` : '';
     let caution: string | undefined;
     for (const { address } of targets) {
@@ -118,7 +121,7 @@ export class NetworkValidator implements ToolValidator {
           risks: risks(address.port),
         };
       }
-      if (suspect.has(hostPort) && !known?.byHostPort.has(hostPort)) {
+      if (suspect.has(hostPort) && !known?.byHostPort.has(hostPort) && !(address.local && (ownServer || answered(hostPort)))) {
         if (!probe) {
           return {
             kind: 'require_confirmation',
