@@ -431,6 +431,16 @@ describe('AutomationLadder: runs counted from what Warden saw, never from what t
     expect(applied(ladder.endSession(current, { sessionId: 's-1', status: 'success' }, event())).record.metrics.totalRuns).toBe(1);
   });
 
+  it('writes nothing for one more action the reviewer let through in a running session; a denial, an operator or the end still counts', () => {
+    const current = decide(record(0), 's-1').record;
+    expect(ladder.observeDecision(current, { sessionId: 's-1', decision: 'allow', decidedBy: 'reviewer' }, event())).toEqual({ outcome: 'unchanged', record: current });
+    expect(ladder.observeDecision(current, { sessionId: 's-1', decision: 'deny', decidedBy: 'reviewer' }, event()).outcome).toBe('applied');
+    expect(ladder.observeDecision(current, { sessionId: 's-1', decision: 'allow', decidedBy: 'operator' }, event()).outcome).toBe('applied');
+    // The run comes out as before: a success, counted once.
+    const step = applied(ladder.endSession(current, { sessionId: 's-1', status: 'success' }, event()));
+    expect(step.run).toEqual({ status: 'success' });
+  });
+
   it('keeps an open session with decisions when sessions without any are pushed out', () => {
     let current = decide(record(0), 'real', 'deny', 'operator').record;
     for (let i = 0; i < 100; i++) current = applied(ladder.endSession(current, { sessionId: `flood-${i}`, status: 'success' }, event())).record;

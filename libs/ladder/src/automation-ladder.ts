@@ -74,7 +74,9 @@ export type LadderStep =
   /** The message was handled before; `change` is what that first handling changed, to be published again. */
   | { outcome: 'duplicate'; record: TrackRecord; change?: LevelChange }
   /** The record is unchanged and the reason says why. */
-  | { outcome: 'rejected'; record: TrackRecord; rejection: CommandRejection; reason: string };
+  | { outcome: 'rejected'; record: TrackRecord; rejection: CommandRejection; reason: string }
+  /** The message changes nothing a run is counted from: nothing is written. */
+  | { outcome: 'unchanged'; record: TrackRecord };
 
 const REASON_LIMIT = 2000;
 const LADDER = 'ladder';
@@ -123,6 +125,10 @@ export class AutomationLadder {
       const change = record.recentChanges.find((c) => c.causeId === event.messageId);
       return { outcome: 'duplicate', record, ...(change ? { change } : {}) };
     }
+    // A run is counted from whether the gate decided anything, what it denied and what an operator decided: one
+    // more action the reviewer let through, in a session already seen deciding and not ended, changes none of
+    // them. Nothing is written (one compare-and-set less for most actions), and a redelivery counts nothing twice.
+    if (known && known.decided > 0 && known.ended === undefined && decision.decision !== 'deny' && decision.decidedBy !== 'operator') return { outcome: 'unchanged', record };
     const next = structuredClone(record);
     const session = this.sessionIn(next, decision.sessionId);
     session.decided += 1;

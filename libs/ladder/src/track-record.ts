@@ -59,7 +59,10 @@ export type Pin = Static<typeof PinSchema>;
  */
 export const SessionObservationSchema = Type.Object({
   sessionId: Type.String({ minLength: 1 }),
-  /** Decisions the gate published for the session's actions. */
+  /**
+   * Decisions the gate published for the session's actions that a run is counted from: the first, every denial,
+   * every operator's, and those after the session ended. Further ones the reviewer let through are not counted.
+   */
   decided: Count,
   /** Of those, denied (by the reviewer, an operator, a timeout or policy). */
   denied: Count,

@@ -92,7 +92,7 @@ export class LadderService {
     if (agentId === NO_SCOPE) throw new RejectMessageError(`${message.type} without an agent cannot count toward a track record`);
     const event: LadderEvent = { messageId: message.id, at: new Date() };
     const { step, created } = await this.records.apply(agentId, (record) => decide(record, event), () => this.ladder.newRecord(agentId, event.at));
-    if (step.outcome === 'rejected') return { step };
+    if (step.outcome === 'rejected' || step.outcome === 'unchanged') return { step };
     if (step.outcome === 'duplicate') this.metrics.duplicate(message.type);
     // A redelivery may follow a crash before the level went out, so it publishes the level again too. An
     // agent's level is published once one of its sessions has ended (or it changes), as it was before the
