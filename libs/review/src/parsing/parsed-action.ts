@@ -5,6 +5,7 @@ import { commandName, CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOpti
 import { BASE_RISK, type Intent } from './intent.js';
 import { segmentPaths } from './segment-paths.js';
 import { analyseShellCommand, basename, type ShellSegment } from './shell-command.js';
+import { readsAsPowerShell } from './windows-commands.js';
 
 export interface ParsedAction {
   kind: ActionKind;
@@ -313,6 +314,13 @@ export function parseAction(
         const describes = describesOnly(segment);
         segmentIntents(segment, cmd, describes, intents, packages);
         segmentPaths(segment, cmd, describes, read, written, mentioned);
+      }
+      // Bash's reading of a PowerShell line it cannot parse runs blocks and patterns into operands (`} else {`,
+      // `"\[TODO\]"`): of what it reads, only words that look like paths are kept.
+      if (readsAsPowerShell(command, cwd, syntaxError)) {
+        const kept = read.filter((p) => /[\\/.]/.test(p) && !/[[\]{}]/.test(p));
+        read.length = 0;
+        read.push(...kept);
       }
       for (const url of urlsIn(command)) urls.push(url);
       if (call.background) intents.add('command_execution');

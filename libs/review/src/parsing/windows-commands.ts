@@ -60,7 +60,12 @@ const POWERSHELL = /(?:^|[;{(|]\s*)(?:\$\w+\s*=[^=]|&\s*[$"'{]|\[[\w.]+\]::|[A-Z
  * PowerShell, which runs it; bash's syntax error says nothing about it.
  */
 export function powershellLine(action: ParsedAction): boolean {
-  return action.syntaxError !== undefined && action.cwd !== undefined && isWindowsPath(action.cwd) && POWERSHELL.test(action.command ?? '');
+  return readsAsPowerShell(action.command ?? '', action.cwd, action.syntaxError);
+}
+
+/** The same, asked while the action is read. */
+export function readsAsPowerShell(command: string, cwd: string | undefined, syntaxError: string | undefined): boolean {
+  return syntaxError !== undefined && cwd !== undefined && isWindowsPath(cwd) && POWERSHELL.test(command);
 }
 
 /** PowerShell's and cmd's deleters. */

@@ -104,6 +104,7 @@ describe('BUILT_IN_RULES', () => {
     expect(BUILT_IN_RULES.filter((r) => r.reads === 'session').map((r) => r.name).sort()).toEqual([
       'assertion_rewrite',
       'deletion_outside_project',
+      'history_destruction',
       'limit_file_operations',
       'production_deploy',
       'read_outside_project',

@@ -43,6 +43,9 @@ describe('credential_exposure', () => {
     'GH_TOKEN=$(gh auth token) gh pr list',
     'grep -rn "auth_token" src/',
     'cat /proc/cpuinfo',
+    // Named like a credential, holding where something is.
+    'echo $SSH_AUTH_SOCK; ls -la "$SSH_AUTH_SOCK"; ssh-add -l',
+    'echo "$NEXTAUTH_URL"',
   ])('lets %s through', (command) => {
     expect(credentialExposureRule.evaluate(bash(command))).toBeNull();
   });

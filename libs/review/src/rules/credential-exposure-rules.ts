@@ -6,6 +6,8 @@ import { builtInRule } from './built-in-rule.js';
 
 /** A variable named like a credential: GH_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY. */
 const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION_?ID)/i;
+/** Named like one but holding where something is (`SSH_AUTH_SOCK`, `AUTH_URL`, `GOOGLE_APPLICATION_CREDENTIALS_PATH`), not a secret. */
+const LOCATION_NAME = /_(?:SOCK|SOCKET|URL|URI|HOST|PORT|PATH|DIR|FILE|ENDPOINT|DOMAIN|PROVIDER|MODE|TYPE)$/i;
 /** `$GH_TOKEN`, `${GH_TOKEN}`, `${GH_TOKEN:0:10}` print it (or part of it); `${GH_TOKEN:+set}` and `${#GH_TOKEN}` do not. */
 const PRINTED_VARIABLE = /\$(?:\{(?![#!])([A-Za-z_]\w*)(?![:]?[+?]|:-|-)(?::\d+(?::\d+)?)?\}|([A-Za-z_]\w*))/g;
 /** What shows what it is given: piping a value here still prints it. */
@@ -33,7 +35,7 @@ function printedCredential(action: ParsedAction, index: number): string | undefi
     if (!arg.includes('$')) continue;
     for (const match of arg.matchAll(PRINTED_VARIABLE)) {
       const name = match[1] ?? match[2]!;
-      if (CREDENTIAL_NAME.test(name) && !assigned(name)) return `$${name}`;
+      if (CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name) && !assigned(name)) return `$${name}`;
     }
   }
   return undefined;

@@ -4,6 +4,7 @@ import type { ParsedAction } from '../parsing/parsed-action.js';
 import { windowsCommands, type WindowsCommand } from '../parsing/windows-commands.js';
 import { builtInRule } from './built-in-rule.js';
 import { downloadedCodeRun } from './line-flows.js';
+import { linesAddedBy } from './edited-text.js';
 import { ownEntry } from '../own-entry.js';
 
 const DECODERS: Record<string, (argv: readonly string[]) => boolean> = {
@@ -64,7 +65,10 @@ export const downloadAndRunRule = builtInRule({
     // Documentation tells a person how to install (a README's `curl … | sh`); it runs nothing by itself.
     const documentation = action.writtenPaths.length > 0 && action.writtenPaths.every((p) => DOCUMENTATION.test(p));
     const content = action.input['content'];
-    if ((REMOTE_SCRIPT_TEXT.test(action.command ?? '') && !onlyPrints(action)) || (action.intent !== 'file_read' && !documentation && typeof content === 'string' && REMOTE_SCRIPT_TEXT.test(content))) {
+    // A patch installs only what it adds: a line it restates was there before.
+    const patch = action.segments.length > 0 && action.segments.every((s) => s.program === 'apply_patch');
+    const written = patch && action.command !== undefined ? linesAddedBy(action.command) : (action.command ?? '');
+    if ((REMOTE_SCRIPT_TEXT.test(written) && !onlyPrints(action)) || (action.intent !== 'file_read' && !documentation && typeof content === 'string' && REMOTE_SCRIPT_TEXT.test(content))) {
       return {
         verdict: 'block',
         score: 0.9,

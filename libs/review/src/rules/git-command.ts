@@ -132,3 +132,26 @@ export function hookBypasses(argv: readonly string[]): readonly HookBypass[] {
   }
   return found;
 }
+
+/**
+ * The branches a line makes: `git checkout -b|-B name`, `git switch -c|-C name`, `git branch name` and the new
+ * name of `git branch -m [old] new`. A remote branch of one of those is the session's own.
+ */
+export function branchesMadeBy(segments: readonly ShellSegment[]): string[] {
+  const made: string[] = [];
+  for (const segment of segments) {
+    const call = gitCall(segment);
+    if (!call) continue;
+    const { sub, args } = call;
+    if (sub === 'checkout' || sub === 'switch') {
+      const i = args.findIndex((a) => (sub === 'checkout' ? /^-[bB]$/ : /^-[cC]$|^--create$|^--force-create$/).test(a));
+      if (i >= 0 && args[i + 1] && !args[i + 1]!.startsWith('-')) made.push(args[i + 1]!);
+    } else if (sub === 'branch') {
+      const operands = args.filter((a) => !a.startsWith('-'));
+      if (args.some((a) => /^-[mM]$|^--move$/.test(a))) {
+        if (operands.length) made.push(operands.at(-1)!);
+      } else if (!args.some((a) => a.startsWith('-')) && operands.length >= 1) made.push(operands[0]!);
+    }
+  }
+  return made;
+}

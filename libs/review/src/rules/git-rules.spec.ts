@@ -122,6 +122,16 @@ describe('history_destruction', () => {
     expect(finding?.reason).toContain(branch);
   });
 
+  it("warns, and no more, about deleting on the remote a branch the session made (renaming its own branch)", () => {
+    const made = bash('git checkout -b refactor/first-name');
+    made.session.recordAction(made.action, 'a1', 'allow', Date.now());
+    const rename = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'git branch -m refactor/second-name && git push -u origin refactor/second-name && git push origin --delete refactor/first-name' } }, '/work/app');
+    expect(historyDestructionRule.evaluate({ ...made, action: rename })).toMatchObject({ verdict: 'warn', reason: expect.stringContaining('a branch this session made') });
+    // Another's branch, a shared one, or one the session never made still needs a person.
+    expect(historyDestructionRule.evaluate({ ...made, action: parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'git push origin --delete refactor/first-name feature/other' } }, '/work/app') })?.verdict).toBe('require_approval');
+    expect(historyDestructionRule.evaluate(bash('git checkout -b main && git push origin --delete main'))?.verdict).toBe('require_approval');
+  });
+
   it('prefers the approval when a line also discards work', () => {
     expect(historyDestructionRule.evaluate(bash('git reset --hard && git push origin --delete tmp'))?.verdict).toBe('require_approval');
     expect(historyDestructionRule.evaluate(bash('git reset --hard HEAD~5'))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('drops the commits after HEAD~5') });

@@ -5,7 +5,8 @@ import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
-import { gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
+import { branchesMadeBy, gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
+import type { ReviewSession } from '../session/review-session.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
 import { DOT_DIRECTORY_LOGIN_FILE } from './credential-stores.js';
 import { isSecretFile } from './secret-files.js';
@@ -140,11 +141,36 @@ export const hookBypassRule = builtInRule({
 
 /** The branch a push deletes on the remote (`--delete`/`-d`, `:branch`), or null. */
 function deletedRemoteBranch(args: readonly string[]): string | null {
-  const colon = args.find((a) => a.startsWith(':') && a.length > 1);
-  if (colon) return colon.slice(1);
+  const names = deletedRemoteBranches(args);
+  return names === null ? null : names.join(', ') || 'a branch';
+}
+
+/** The branches a push deletes on the remote, by name (empty when it names none), or null when it deletes none. */
+function deletedRemoteBranches(args: readonly string[]): string[] | null {
+  const colons = args.filter((a) => a.startsWith(':') && a.length > 1);
+  if (colons.length) return colons.map((a) => a.slice(1));
   if (!args.includes('--delete') && !args.includes('-d')) return null;
   // The first non-option is the remote.
-  return args.filter((a) => !a.startsWith('-')).slice(1).join(', ') || 'a branch';
+  return args.filter((a) => !a.startsWith('-')).slice(1);
+}
+
+/**
+ * A line whose only loss is deleting, on the remote, branches this session made (in an earlier command or before
+ * it on the line): renaming one's own branch, or cleaning up after itself. Shared branches are never its own.
+ */
+function deletesOnlyItsOwnBranches(action: ParsedAction, session: ReviewSession): string[] | null {
+  const deleted: string[] = [];
+  for (const segment of segmentsRunning(action.segments, GIT)) {
+    const call = gitCall(segment);
+    if (call?.sub !== 'push') continue;
+    const names = deletedRemoteBranches(call.args);
+    if (names === null) continue;
+    if (!names.length || call.args.includes('--mirror')) return null;
+    deleted.push(...names);
+  }
+  if (!deleted.length) return null;
+  const made = new Set([...branchesMadeBy(action.segments), ...session.history.flatMap((r) => r.shell?.branchesMade ?? [])]);
+  return deleted.every((b) => made.has(b) && !isSharedBranch(b)) ? deleted : null;
 }
 
 /** Expiry values that mean "now": nothing unreachable is kept. */
@@ -321,9 +347,14 @@ function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMa
 
 export const historyDestructionRule = builtInRule({
   name: 'history_destruction',
-  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D and restoring named files warn.',
-  reads: 'action',
-  check: ({ action }) => historyFinding(action),
+  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D, restoring named files and deleting a remote branch the session made warn.',
+  reads: 'session',
+  check: ({ action, session }) => {
+    const finding = historyFinding(action);
+    if (!finding?.factors.includes('remote_branch_deletion') || finding.factors.includes('history_rewrite')) return finding;
+    const own = deletesOnlyItsOwnBranches(action, session);
+    return own ? { ...NOTE, reason: `This deletes ${own.join(', ')} on the remote, a branch this session made; anyone who fetched it keeps a copy.`, alternative: 'Say in your report that the old branch is gone.' } : finding;
+  },
 });
 
 /** `git add`, `git stage` and `git commit` name the files they put in the repository after their options. */

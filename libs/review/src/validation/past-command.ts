@@ -1,5 +1,6 @@
 import type { ProjectKnowledge } from '@warden/project-knowledge';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { branchesMadeBy } from '../rules/git-command.js';
 import { commandInspects } from './diagnostics.js';
 import { commandProbes, mayStartService, requestTargets, type RequestTarget } from './requests.js';
 
@@ -20,6 +21,8 @@ export interface PastCommand {
   runsTests: boolean;
   /** It checked configuration or connectivity (see `commandInspects`), judged by the project knowledge of its session. */
   inspects: boolean;
+  /** Git branches it made (`git checkout -b x`); absent when none. */
+  branchesMade?: readonly string[];
 }
 
 const TEST_RUNNERS = /\b(?:jest|vitest|mocha|pytest|go\s+test|cargo\s+test|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|rspec|phpunit)\b/;
@@ -30,12 +33,14 @@ export function pastCommandOf(action: ParsedAction, knowledge?: ProjectKnowledge
     // Copied: a URL sliced from the command would keep the whole text alive.
     if (!targets.some((t) => t.address.hostPort === target.address.hostPort)) targets.push({ url: flat(target.url), address: target.address });
   }
+  const branches = branchesMadeBy(action.segments).map(flat);
   return {
     targets,
     probes: commandProbes(action),
     startsService: mayStartService(action),
     runsTests: TEST_RUNNERS.test(action.command ?? ''),
     inspects: commandInspects(action, knowledge),
+    ...(branches.length ? { branchesMade: branches } : {}),
   };
 }
 
