@@ -62,6 +62,11 @@ describe('parseAction', () => {
     expect(bash('sudo systemctl restart nginx').intents).toContain('system_command');
   });
 
+  it('names no path of the blocks and patterns of a PowerShell line bash cannot parse', () => {
+    const command = 'if (Get-Command rg -ErrorAction SilentlyContinue) { rg -n "\\[TODO\\]" specs/001 -S } else { Select-String -Path "specs/001/*.md" -Pattern "\\[TODO\\]" }';
+    expect(parseAction({ kind: 'tool_use', tool: 'shell', input: { command: ['pwsh', '-NoProfile', '-Command', command] } }, 'C:\\dev\\mail').paths).toEqual(['c:/dev/mail/specs/001', 'c:/dev/mail/specs/001/*.md']);
+  });
+
   it("reads PowerShell's navigation and look-up cmdlets as reads, whatever their case", () => {
     const run = parseAction({ kind: 'tool_use', tool: 'PowerShell', input: { command: "Set-Location 'C:\\dev\\weather-bot'; npx vitest run 2>&1" } }, 'C:\\dev\\weather-bot');
     expect(run.intents).toEqual(['command_execution', 'file_read']);
