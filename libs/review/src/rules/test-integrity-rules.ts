@@ -18,13 +18,38 @@ function added(pattern: RegExp, before: string, after: string): boolean {
   return pattern.test(after) && !pattern.test(before);
 }
 
+/** A test runner's configuration. */
+const TEST_CONFIG = /(?:^|\/)(?:(?:jest|vitest|playwright|karma|cypress)\.config\.[cm]?[jt]s|pytest\.ini|setup\.cfg|pyproject\.toml|tox\.ini|\.mocharc\.\w+|phpunit\.xml(?:\.dist)?)$/;
+/** Where such a configuration lists what it leaves out. */
+const EXCLUSION = /testPathIgnorePatterns|modulePathIgnorePatterns|testIgnore|exclude|--ignore|--deselect|norecursedirs/i;
+
+/** Test files an edit of a runner's configuration adds to the configuration while it lists exclusions: taken out of the run. */
+function excludedTests(before: string, after: string): string[] {
+  if (!EXCLUSION.test(after)) return [];
+  const words = [...after.matchAll(/[\w./*-]+/g)].map((m) => m[0]);
+  return [...new Set(words.filter((w) => TEST_FILE.test(w) && !before.includes(w)))];
+}
+
 export const testBypassRule = builtInRule({
   name: 'test_bypass',
-  description: 'Skipping or hollowing out a test instead of fixing the code it tests needs approval (the bypass trap).',
+  description: "Skipping or hollowing out a test, or taking it out of the runner's configuration, instead of fixing the code it tests needs approval (the bypass trap).",
   reads: 'action',
   check({ action, session }) {
     const file = testFileOf(action.writtenPaths, session.context.cwd);
-    if (!file) return null;
+    if (!file) {
+      const config = action.writtenPaths.find((p) => TEST_CONFIG.test(p));
+      if (!config) return null;
+      const { before, after } = editedText(action.input);
+      const excluded = excludedTests(before, after);
+      if (!excluded.length) return null;
+      return {
+        verdict: 'require_approval',
+        score: 0.75,
+        factors: ['test_bypass'],
+        reason: `This takes ${excluded.slice(0, 3).join(', ')} out of the test run in ${config} instead of fixing what it tests: the failure is hidden, not solved. A person must approve it.`,
+        alternative: 'Read the failure, fix the code under test, and keep the test in the run.',
+      };
+    }
     const { before, after } = editedText(action.input);
     const skipped = added(SKIP_MARKERS, before, after);
     const weakened = before !== '' && /expect|assert/.test(before) && added(WEAKENED_ASSERTION, before, after);

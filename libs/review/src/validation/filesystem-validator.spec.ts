@@ -82,7 +82,8 @@ describe('FileSystemValidator', () => {
 
   it('asks before rewriting configuration it never read, right after a failure', () => {
     const context = sessionOf([bash('npx playwright test'), FAILURE]);
-    const result = validator.validate(edit('playwright.config.ts'), context);
+    const rewrite = bash("cat > playwright.config.ts <<'EOF'\nexport default { retries: 5 };\nEOF");
+    const result = validator.validate(rewrite, context);
     expect(result).toEqual({
       kind: 'require_prerequisites',
       reason: '/work/app/playwright.config.ts is configuration this session has not read, changed right after a failure: review the current configuration before changing it.',
@@ -95,10 +96,10 @@ describe('FileSystemValidator', () => {
         },
       ],
     });
-    expect(validator.alternatives(edit('playwright.config.ts'), context)[0]).toBe('Read /work/app/playwright.config.ts first');
+    expect(validator.alternatives(rewrite, context)[0]).toBe('Read /work/app/playwright.config.ts first');
   });
 
-  it('lets an edit that quotes the values it replaces change an env file in a quiet session', () => {
+  it('lets an edit that quotes the values it replaces change an env file, in a quiet session or after a failure', () => {
     // Antigravity's replace_file_content names the text it replaces (a public Antigravity transcript, MohitMadhu1/Eager:
     // the Supabase URL in .env.local, open in the user's editor, fixed at the fifth action).
     const fix = parseAction(
@@ -106,8 +107,9 @@ describe('FileSystemValidator', () => {
       CWD,
     );
     expect(validator.validate(fix, sessionOf())).toEqual({ kind: 'approve' });
-    // Right after a failure, the same edit is the bypass the seed asks about; a blind rewrite always is.
-    expect(validator.validate(fix, sessionOf([bash('npm run dev'), FAILURE])).kind).toBe('require_prerequisites');
+    // Right after a failure too: it corrects a value it saw. A blind rewrite is asked about either way.
+    expect(validator.validate(fix, sessionOf([bash('npm run dev'), FAILURE]))).toEqual({ kind: 'approve' });
+    expect(validator.validate(bash('echo "NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co" > .env.local'), sessionOf([bash('npm run dev'), FAILURE])).kind).toBe('require_prerequisites');
     expect(validator.validate(bash('echo "NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co" > .env.local'), sessionOf()).kind).toBe('require_prerequisites');
   });
 
@@ -144,8 +146,8 @@ describe('FileSystemValidator', () => {
     context.session.declare({ cwd: CWD }, { agentKind: 'claude-code' });
     expect(validator.validate(write('/work/app/hardhat.config.js'), context)).toEqual({ kind: 'approve' });
     expect(validator.validate(write('/work/app/.env'), context)).toEqual({ kind: 'approve' });
-    // Changing it in place, or writing it with the shell, is still a change to review.
-    expect(validator.validate(edit('/work/app/hardhat.config.js'), context).kind).toBe('require_prerequisites');
+    // Writing it with the shell is still a change to review.
+    expect(validator.validate(edit('/work/app/hardhat.config.js'), context)).toEqual({ kind: 'approve' });
     expect(validator.validate(bash('echo "PRIVATE_KEY=0xabc" > .env'), context).kind).toBe('require_prerequisites');
   });
 
@@ -158,6 +160,13 @@ describe('FileSystemValidator', () => {
     // Another agent's whole-file write may overwrite values it never saw.
     context.session.declare({ cwd: CWD }, { agentKind: 'gemini' });
     expect(validator.validate(openWrite('/work/app/.env.local'), context).kind).toBe('require_prerequisites');
+  });
+
+  it("takes a Codex patch that only updates, quoting the lines it removes, for an edit made knowing them", () => {
+    const patch = (text: string) => parseAction({ kind: 'tool_use', tool: 'apply_patch', input: { input: text } }, CWD);
+    const context = sessionOf([bash('npx playwright test'), FAILURE]);
+    expect(validator.validate(patch('*** Begin Patch\n*** Update File: playwright.config.ts\n@@\n-  retries: 0,\n+  retries: 2,\n*** End Patch'), context)).toEqual({ kind: 'approve' });
+    expect(validator.validate(patch('*** Begin Patch\n*** Add File: playwright.config.ts\n+export default {};\n*** End Patch'), context).kind).toBe('require_prerequisites');
   });
 
   it('does not take a tool refusing its own input for a failure to react to', () => {

@@ -38,6 +38,8 @@ function knows(session: ReviewSession, path: string): boolean {
 
 /** Fields in which an edit quotes the text it replaces (Edit, str_replace, Antigravity's replace_file_content, edit lists). */
 const REPLACED_TEXT = ['old_string', 'old_str', 'oldText', 'old_text', 'TargetContent'] as const;
+/** Where an apply_patch call carries its patch: Codex's `input` or `command`, OpenCode's `patchText`. */
+const PATCH_FIELDS = ['input', 'patch', 'patchText', 'command'] as const;
 
 /**
  * An edit that quotes the text it replaces can only apply to the file as it is: the agent has seen the values
@@ -46,6 +48,9 @@ const REPLACED_TEXT = ['old_string', 'old_str', 'oldText', 'old_text', 'TargetCo
 function quotesWhatItReplaces(input: Record<string, unknown>): boolean {
   const quotes = (o: unknown) => !!o && typeof o === 'object' && REPLACED_TEXT.some((k) => typeof (o as Record<string, unknown>)[k] === 'string' && ((o as Record<string, string>)[k] ?? '').trim() !== '');
   if (quotes(input)) return true;
+  // Codex's apply_patch that only updates files, quoting the lines it removes: it applies only to the files as they are.
+  const patch = PATCH_FIELDS.map((k) => input[k]).map((v) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n') : v)).find((v): v is string => typeof v === 'string' && v.includes('*** Begin Patch'));
+  if (patch !== undefined) return !/^\*\*\* (?:Add|Delete) File:/m.test(patch) && /^\*\*\* Update File:/m.test(patch) && /^-(?!--)/m.test(patch);
   const lists = ['edits', 'ReplacementChunks', 'changes'].map((k) => input[k]).filter(Array.isArray) as unknown[][];
   return lists.some((list) => list.length > 0 && list.every(quotes));
 }
@@ -61,7 +66,7 @@ function setUpFromTemplate(session: ReviewSession, path: string): boolean {
 /**
  * The bypass trap (seed 004): rewriting configuration instead of understanding it. A write, creation or
  * deletion (shell redirects included) of a configuration or env file the session has not read needs the
- * user's confirmation. The seed asks on every write to a path containing "config" or "env"; Warden asks
+ * user's confirmation, unless the edit quotes the values it replaces (then the agent has seen them). The seed asks on every write to a path containing "config" or "env"; Warden asks
  * only when that write looks like a reaction to a failure (one among the last RECENT_ACTIONS actions) or
  * touches an env file with real values (not one set up from its template), so that setting up a new
  * project's config in a quiet session goes ahead.
@@ -97,9 +102,10 @@ export class FileSystemValidator implements ToolValidator {
   private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
     const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p) && !createsFile(action, session, p));
     if (!unread.length) return [];
+    // An edit that quotes the values it replaces was made knowing them, after a failure too: it corrects a value it
+    // saw, where a blind rewrite would replace what it never read.
+    if (quotesWhatItReplaces(action.input)) return [];
     if (failedRecently(session)) return unread;
-    // In a quiet session, an edit that quotes the values it replaces was made knowing them.
-    if (action.writtenPaths.length === 1 && quotesWhatItReplaces(action.input)) return [];
     return unread.filter((p) => isSecretsEnvFile(p) && !setUpFromTemplate(session, p));
   }
 }
