@@ -99,7 +99,8 @@ export class NetworkValidator implements ToolValidator {
     const suspect = suspects(context.suspectEndpoints);
     const down = downEndpoints(context.session);
     // A local port the agent started a server for (in this line or earlier), or one that answered it, is no guess.
-    const ownServer = mayStartService(action) || context.session.history.some(startsService);
+    // Asked only of a suspect endpoint: most requests go elsewhere, and the history is long.
+    const ownServer = () => mayStartService(action) || context.session.history.some(startsService);
     const answered = (hostPort: string) => context.session.history.some((r) => r.status === 'success' && r.shell?.targets.some((t) => t.address.hostPort === hostPort));
     const knownNote = known ? ` The project's known endpoints: ${known.listing}.` : '';
     let caution: string | undefined;
@@ -121,7 +122,7 @@ export class NetworkValidator implements ToolValidator {
           risks: risks(address.port),
         };
       }
-      if (suspect.has(hostPort) && !known?.byHostPort.has(hostPort) && !(address.local && (ownServer || answered(hostPort)))) {
+      if (suspect.has(hostPort) && !known?.byHostPort.has(hostPort) && !(address.local && (ownServer() || answered(hostPort)))) {
         if (!probe) {
           return {
             kind: 'require_confirmation',
