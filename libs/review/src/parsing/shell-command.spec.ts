@@ -73,6 +73,9 @@ describe('parseShellCommand', () => {
     // The loop's own variable, never a value it had before the loop.
     expect(unknown.argv).toEqual(['rm', '-rf', '$lib']);
     expect(unknown.dynamic[2]).toBe(true);
+    // Nested loops read their bodies within a budget, not eight times eight times eight …
+    const nested = 'for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do for c in 1 2 3 4 5 6 7 8; do rm -rf "$a/$b/$c"; done; done; done';
+    expect(parseShellCommand(nested).length).toBeLessThanOrEqual(40);
   });
 
   it('treats a here-document as data, not as commands', () => {

@@ -45,6 +45,8 @@ const WORD_STRUCTURE = /[$`'"\\<>]/;
 const MAX_RESUMPTIONS = 8;
 /** The most words of a `for` list whose body is read once per word. */
 const MAX_LOOP_VALUES = 8;
+/** The most loop bodies a line's loops are read for, once per word, in all. */
+const MAX_LOOP_WALKS = 32;
 /** A word the shell would expand to file names or several words. */
 const GLOB = /[*?[{]/;
 
@@ -92,6 +94,8 @@ class Walker {
   readonly commands: WrittenCommand[] = [];
   /** The functions the line defines, by name, each with the scope it was defined in and whether the line calls it. */
   private readonly functions = new Map<string, { node: FunctionNode; scope: Scope; called: boolean }>();
+  /** Loop bodies still to be read once per word: nested loops would otherwise multiply them. */
+  private loopWalks = MAX_LOOP_WALKS;
   private depth = 0;
   private readonly later: WrittenCommand[][] = [];
   error: string | undefined;
@@ -145,7 +149,8 @@ class Walker {
           known &&= !this.dynamic && !GLOB.test(values.at(-1)!);
         }
         const variable = node.name.text;
-        if (known && values.length > 0 && values.length <= MAX_LOOP_VALUES) {
+        if (known && values.length > 0 && values.length <= MAX_LOOP_VALUES && values.length <= this.loopWalks) {
+          this.loopWalks -= values.length;
           for (const value of values) {
             scope.vars[variable] = value;
             this.statements(out, node.body.commands, scope, pipe);

@@ -118,7 +118,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'remove-itemproperty rp remove-item ri del erase rd rmdir', REGISTRY_KEY, REGISTRY_DELETION),
   e('data_destruction', 'stop-process spps taskkill killall pkill', SYSTEM_PROCESSES, 'kills a process the system needs (the machine stops or logs the user out)', 'block', /^\s*-(?:l|L|0)\b/),
   e('data_destruction', 'stop-process spps', /(?=.*-force)(?=.*-name)/i, 'force-stops processes by name (their unsaved work is lost)'),
-  // `Get-Process -Name python | Stop-Process -Force`: what comes down the pipe is every process of a name or a filter (args: PIPED_PROCESSES).
+  // `Get-Process -Name python | Stop-Process -Force`: what comes down the pipe is every process of a name or a filter (its arguments as argumentsOf reads them).
   e('data_destruction', 'stop-process spps', /^(?:get-process|gps|where-object|where|\?)\b(?![^|]*\s-id\b)[^|]*\|.*-force/i, 'force-stops every process piped to it by name or filter (their unsaved work is lost)'),
   e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
   // ── disables a safety control ──────────────────────────────────────────────────────────────────

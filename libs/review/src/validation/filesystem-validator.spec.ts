@@ -146,7 +146,7 @@ describe('FileSystemValidator', () => {
     context.session.declare({ cwd: CWD }, { agentKind: 'claude-code' });
     expect(validator.validate(write('/work/app/hardhat.config.js'), context)).toEqual({ kind: 'approve' });
     expect(validator.validate(write('/work/app/.env'), context)).toEqual({ kind: 'approve' });
-    // Writing it with the shell is still a change to review.
+    // Changing it in place quotes what it changes; writing it with the shell is still a change to review.
     expect(validator.validate(edit('/work/app/hardhat.config.js'), context)).toEqual({ kind: 'approve' });
     expect(validator.validate(bash('echo "PRIVATE_KEY=0xabc" > .env'), context).kind).toBe('require_prerequisites');
   });
