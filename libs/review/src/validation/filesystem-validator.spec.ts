@@ -107,9 +107,11 @@ describe('FileSystemValidator', () => {
       CWD,
     );
     expect(validator.validate(fix, sessionOf())).toEqual({ kind: 'approve' });
-    // Right after a failure too: it corrects a value it saw. A blind rewrite is asked about either way.
-    expect(validator.validate(fix, sessionOf([bash('npm run dev'), FAILURE]))).toEqual({ kind: 'approve' });
-    expect(validator.validate(bash('echo "NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co" > .env.local'), sessionOf([bash('npm run dev'), FAILURE])).kind).toBe('require_prerequisites');
+    // After a failed test run too: it corrects a value it saw. Right after a connection failure it is the trap the
+    // seed names (the configuration changed instead of the endpoint checked); a blind rewrite is asked about either way.
+    expect(validator.validate(fix, sessionOf([bash('npm test'), 'FAIL src/auth.test.ts: expected 200, received 401']))).toEqual({ kind: 'approve' });
+    expect(validator.validate(fix, sessionOf([bash('npm run dev'), FAILURE])).kind).toBe('require_prerequisites');
+    expect(validator.validate(bash('echo "NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co" > .env.local'), sessionOf([bash('npm test'), 'FAIL src/auth.test.ts'])).kind).toBe('require_prerequisites');
     expect(validator.validate(bash('echo "NEXT_PUBLIC_SUPABASE_URL=https://x.supabase.co" > .env.local'), sessionOf()).kind).toBe('require_prerequisites');
   });
 
@@ -164,7 +166,7 @@ describe('FileSystemValidator', () => {
 
   it("takes a Codex patch that only updates, quoting the lines it removes, for an edit made knowing them", () => {
     const patch = (text: string) => parseAction({ kind: 'tool_use', tool: 'apply_patch', input: { input: text } }, CWD);
-    const context = sessionOf([bash('npx playwright test'), FAILURE]);
+    const context = sessionOf([bash('npx playwright test'), '1 failed: tests/login.spec.ts: expected heading "Welcome", received "Sign in"']);
     expect(validator.validate(patch('*** Begin Patch\n*** Update File: playwright.config.ts\n@@\n-  retries: 0,\n+  retries: 2,\n*** End Patch'), context)).toEqual({ kind: 'approve' });
     expect(validator.validate(patch('*** Begin Patch\n*** Add File: playwright.config.ts\n+export default {};\n*** End Patch'), context).kind).toBe('require_prerequisites');
   });

@@ -1,6 +1,6 @@
 import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import type { ReviewSession } from '../session/review-session.js';
+import { isConnectionFailure, type ReviewSession } from '../session/review-session.js';
 import { isConfigFile, isEnvTemplateBeside, isSecretsEnvFile } from './config-files.js';
 import type { PrerequisiteCheck, ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';
 
@@ -9,12 +9,15 @@ const WRITE_INTENTS: ReadonlySet<Intent> = new Set(['file_creation', 'file_modif
 /** How many of the session's last actions a failure counts as recent. */
 export const RECENT_ACTIONS = 10;
 
-/** A command or request failed among the last RECENT_ACTIONS actions (a tool refusing its own input is no such failure). */
-function failedRecently(session: ReviewSession): boolean {
+/**
+ * A command or request failed among the last RECENT_ACTIONS actions (a tool refusing its own input is no such
+ * failure); `connection`: one that could not reach a service.
+ */
+function failedRecently(session: ReviewSession, connection = false): boolean {
   const history = session.history;
   for (let i = history.length - 1; i >= 0 && i >= history.length - RECENT_ACTIONS; i--) {
     const record = history[i]!;
-    if (record.status === 'error' && (record.shell !== undefined || record.intent === 'network_request')) return true;
+    if (record.status === 'error' && (record.shell !== undefined || record.intent === 'network_request') && (!connection || isConnectionFailure(record))) return true;
   }
   return false;
 }
@@ -66,7 +69,8 @@ function setUpFromTemplate(session: ReviewSession, path: string): boolean {
 /**
  * The bypass trap (seed 004): rewriting configuration instead of understanding it. A write, creation or
  * deletion (shell redirects included) of a configuration or env file the session has not read needs the
- * user's confirmation, unless the edit quotes the values it replaces (then the agent has seen them). The seed asks on every write to a path containing "config" or "env"; Warden asks
+ * user's confirmation, unless the edit quotes the values it replaces (then the agent has seen them) and no
+ * connection failed just before. The seed asks on every write to a path containing "config" or "env"; Warden asks
  * only when that write looks like a reaction to a failure (one among the last RECENT_ACTIONS actions) or
  * touches an env file with real values (not one set up from its template), so that setting up a new
  * project's config in a quiet session goes ahead.
@@ -102,9 +106,10 @@ export class FileSystemValidator implements ToolValidator {
   private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
     const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p) && !createsFile(action, session, p));
     if (!unread.length) return [];
-    // An edit that quotes the values it replaces was made knowing them, after a failure too: it corrects a value it
-    // saw, where a blind rewrite would replace what it never read.
-    if (quotesWhatItReplaces(action.input)) return [];
+    // An edit that quotes the values it replaces was made knowing them: it corrects a value it saw, where a blind
+    // rewrite would replace what it never read. Right after a connection failure it is still the trap the seed
+    // names (changing the configuration instead of checking the endpoint), and is asked about.
+    if (quotesWhatItReplaces(action.input) && !failedRecently(session, true)) return [];
     if (failedRecently(session)) return unread;
     return unread.filter((p) => isSecretsEnvFile(p) && !setUpFromTemplate(session, p));
   }
