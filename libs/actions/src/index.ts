@@ -2,7 +2,7 @@
 export { commandLine } from './command-line.js';
 export { compileGlob, globMatcher, type CompiledGlob, type GlobOptions } from './glob-match.js';
 export { mcpTool, type McpTool } from './mcp.js';
-export { type FileChange } from './patch.js';
+export { PATCH_FIELDS, type FileChange } from './patch.js';
 export { pathMatcher, type PathMatcher } from './path-matcher.js';
 export {
   baseName,

@@ -10,7 +10,7 @@ export interface FileChange {
 const HEADER = /^\*\*\* (Add File|Update File|Delete File|Move to): *(.+?) *$/gm;
 const CHANGES: Record<string, FileChange['change']> = { 'Add File': 'create', 'Update File': 'modify', 'Delete File': 'delete', 'Move to': 'create' };
 /** Where the patch text is: Codex's hook input `command`, its recorded `input`, OpenCode's `patchText`. */
-const PATCH_FIELDS = ['input', 'patch', 'patchText', 'command'];
+export const PATCH_FIELDS = ['input', 'patch', 'patchText', 'command'] as const;
 
 /** An apply_patch call: the files its `*** Add File: / *** Update File: / *** Delete File: / *** Move to:` headers name. */
 export function readPatch(input: Readonly<Record<string, unknown>>, none: readonly string[], urls: readonly string[]): ToolCall {

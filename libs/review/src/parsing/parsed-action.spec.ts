@@ -63,7 +63,7 @@ describe('parseAction', () => {
   });
 
   it('names no path of the blocks and patterns of a PowerShell line bash cannot parse', () => {
-    const command = 'if (Get-Command rg -ErrorAction SilentlyContinue) { rg -n "\\[TODO\\]" specs/001 -S } else { Select-String -Path "specs/001/*.md" -Pattern "\\[TODO\\]" }';
+    const command = 'if (Get-Command rg -ErrorAction SilentlyContinue) { rg -n "\\[DRAFT\\]" specs/001 -S } else { Select-String -Path "specs/001/*.md" -Pattern "\\[DRAFT\\]" }';
     expect(parseAction({ kind: 'tool_use', tool: 'shell', input: { command: ['pwsh', '-NoProfile', '-Command', command] } }, 'C:\\dev\\mail').paths).toEqual(['c:/dev/mail/specs/001', 'c:/dev/mail/specs/001/*.md']);
   });
 

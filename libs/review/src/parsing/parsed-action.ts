@@ -316,7 +316,7 @@ export function parseAction(
         segmentPaths(segment, cmd, describes, read, written, mentioned);
       }
       // Bash's reading of a PowerShell line it cannot parse runs blocks and patterns into operands (`} else {`,
-      // `"\[TODO\]"`): of what it reads, only words that look like paths are kept.
+      // `"\[DRAFT\]"`): of what it reads, only words that look like paths are kept.
       if (readsAsPowerShell(command, cwd, syntaxError)) {
         const kept = read.filter((p) => /[\\/.]/.test(p) && !/[[\]{}]/.test(p));
         read.length = 0;

@@ -29,8 +29,10 @@ const SUPERVISION_FILE = new RegExp(
     .join('|'),
   'i',
 );
+/** The dot-directories the supervised agents keep their hooks and settings in. */
+const AGENT_DIRECTORIES = String.raw`\.claude|\.codex|\.cursor|\.gemini|\.agents|\.factory|\.opencode|\.github|\.copilot`;
 /** Directories that hold those files: deleting or moving one of them removes the hooks too. */
-const SUPERVISION_DIRECTORY = /(?:^|\/)(?:\.claude|\.codex|\.cursor|\.gemini|\.gemini\/config|\.agents|\.factory|\.opencode|\.config\/opencode|\.github|\.copilot)\/?$/i;
+const SUPERVISION_DIRECTORY = new RegExp(String.raw`(?:^|/)(?:${AGENT_DIRECTORIES}|\.gemini/config|\.config/opencode)/?$`, 'i');
 /** Programs that delete or move what they are given (shell, PowerShell, cmd). */
 const REMOVERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'truncate', 'trash', 'mv', 'remove-item', 'ri', 'del', 'erase', 'rd', 'move-item', 'rename-item']);
 
@@ -40,7 +42,7 @@ function isSupervisionFile(path: string): boolean {
 }
 
 /** Where in a path an agent's configuration directory begins. */
-const CONFIGURATION_DIRECTORY = /\/(?:\.claude|\.codex|\.cursor|\.gemini|\.agents|\.factory|\.opencode|\.github|\.copilot|\.warden)(?:\/|$)/i;
+const CONFIGURATION_DIRECTORY = new RegExp(String.raw`/(?:${AGENT_DIRECTORIES}|\.warden)(?:/|$)`, 'i');
 
 /**
  * A configuration directory in a subdirectory of the session's project (a vendored library's `.claude` or

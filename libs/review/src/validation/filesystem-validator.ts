@@ -1,3 +1,4 @@
+import { PATCH_FIELDS } from '@warden/actions';
 import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { isConnectionFailure, type ReviewSession } from '../session/review-session.js';
@@ -41,8 +42,6 @@ function knows(session: ReviewSession, path: string): boolean {
 
 /** Fields in which an edit quotes the text it replaces (Edit, str_replace, Antigravity's replace_file_content, edit lists). */
 const REPLACED_TEXT = ['old_string', 'old_str', 'oldText', 'old_text', 'TargetContent'] as const;
-/** Where an apply_patch call carries its patch: Codex's `input` or `command`, OpenCode's `patchText`. */
-const PATCH_FIELDS = ['input', 'patch', 'patchText', 'command'] as const;
 
 /**
  * An edit that quotes the text it replaces can only apply to the file as it is: the agent has seen the values
