@@ -1,5 +1,5 @@
 export { ANY_MESSAGE, OnAnyMessage, OnMessage } from './on-message.decorator.js';
-export { JetStreamContext } from './jetstream.context.js';
+export { deferral, JetStreamContext } from './jetstream.context.js';
 export { JetStreamServer, retryDelayMs, TopologyMissingError, type TransportOptions } from './jetstream.server.js';
 export {
   defaultReplicaId,

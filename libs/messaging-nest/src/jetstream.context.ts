@@ -1,9 +1,15 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import { BaseRpcContext } from '@nestjs/microservices';
 import type { SessionAddress } from '@warden/contracts';
+import type { MessageReceipt } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
 
-type JetStreamContextArgs = [JsMsg, SessionAddress | null, () => Logger];
+/** Whether the handler took the message's acknowledgement over (the transport then does not acknowledge it). */
+interface AcknowledgementSlot {
+  deferred: boolean;
+}
+
+type JetStreamContextArgs = [JsMsg, SessionAddress | null, () => Logger, AcknowledgementSlot];
 
 /** What a handler can know about the delivery besides the message itself. */
 export class JetStreamContext extends BaseRpcContext<JetStreamContextArgs> {
@@ -34,8 +40,25 @@ export class JetStreamContext extends BaseRpcContext<JetStreamContextArgs> {
     return this.args[2]();
   }
 
+  /**
+   * Takes the message's acknowledgement over: the transport does not acknowledge it when the handler
+   * returns; the receipt does, once what the message changed is stored (a stateful service that stores
+   * a session's changes together). Call it only once the message is applied: a handler that throws
+   * afterwards has its message retried as usual, and the receipt of the failed attempt must be dropped.
+   */
+  deferAcknowledgement(): MessageReceipt {
+    const message = this.args[0];
+    this.args[3].deferred = true;
+    return { ack: () => message.ack(), working: () => message.working() };
+  }
+
   /** Tells JetStream the handler is still working, so that a long handler is not redelivered. */
   extendAckDeadline(): void {
     this.args[0].working();
   }
+}
+
+/** For a stateful handler: lets the session keeper take the message's acknowledgement over when it stores the change later. */
+export function deferral(context: JetStreamContext): () => MessageReceipt {
+  return () => context.deferAcknowledgement();
 }

@@ -73,7 +73,8 @@ const DRIFT_CHECK_MS = 60_000;
  * session channel it receives, for the partitions this replica owns (see PartitionCoordinator), plus
  * shared consumers. Each message is screened (size, subject, partition, JSON, schema, channel, identity)
  * before a handler sees it; rejected messages are copied to the dead-letter subject with the reason and
- * terminated. A message is acknowledged only after its handler resolves. A handler that throws
+ * terminated. A message is acknowledged only after its handler resolves (or, when the handler took the
+ * acknowledgement over with JetStreamContext.deferAcknowledgement, by its receipt). A handler that throws
  * TransientError (a dependency is down) has its message retried in its place, in its session's lane,
  * with a growing delay for as long as it takes (the session's later messages wait behind it: a
  * redelivery would come after them); any other failure is redelivered with a growing delay and
@@ -373,12 +374,14 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       message_type: message.type,
     });
     for (let attempt = 1; ; attempt++) {
+      const acknowledgement = { deferred: false };
       try {
         await this.tracer.handle(message, { channel: spec.channel, subject: jsMsg.subject }, async () => {
-          const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log]));
+          const result: unknown = await handler(message, new JetStreamContext([jsMsg, address, log, acknowledgement]));
           if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
         });
-        jsMsg.ack();
+        // A handler that took the acknowledgement over acknowledges once what the message changed is stored.
+        if (!acknowledgement.deferred) jsMsg.ack();
         this.metrics.processed.inc({ ...labels, result: 'handled' });
         this.metrics.handlerDuration.observe(labels, (performance.now() - started) / 1000);
         return;

@@ -1,7 +1,7 @@
 import { Controller, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { createMessage, partitionOf, type MessageOf } from '@warden/contracts';
-import { BusConnection, RejectMessageError, TransientError } from '@warden/messaging';
+import { BusConnection, RejectMessageError, TransientError, type MessageReceipt } from '@warden/messaging';
 import type { Logger } from '@warden/observability';
 import { ObservabilityModule } from '@warden/observability-nest';
 import { BusRecorder, eventually, startInProcess, TestNatsServer, type InProcessService } from '@warden/testing';
@@ -11,6 +11,8 @@ type Action = MessageOf<'action.proposed'>;
 
 const seen: { message: Action; deliveries: number }[] = [];
 const attempts = new Map<string, number>();
+/** Receipts of the messages whose handler took the acknowledgement over, by message id. */
+const receipts = new Map<string, MessageReceipt>();
 
 /** The lease (leaseMs below) is acted on for 80% of it: a stall this long leaves it past the fence. */
 const STALL_MS = 900;
@@ -44,6 +46,9 @@ class ProbeHandlers {
         break;
       case 'stall':
         blockTheProcess(STALL_MS);
+        break;
+      case 'deferred':
+        receipts.set(message.id, context.deferAcknowledgement());
         break;
     }
     seen.push({ message, deliveries: context.getDeliveryCount() });
@@ -127,6 +132,20 @@ describe('the JetStream transport', () => {
       (i) => i.num_ack_pending === 0,
     );
     expect(info.ack_floor.stream_seq).toBeGreaterThan(0);
+  });
+
+  it('leaves a message whose handler took the acknowledgement over unacknowledged until its receipt acknowledges it', async () => {
+    const deferred = action('sess-deferred', 'deferred');
+    const next = action('sess-deferred', 'Read');
+    const first = await publish(deferred);
+    const second = await publish(next);
+    await waitHandled(next.id);
+    const consumer = `reviewer-action-p${partitionOf('sess-deferred', 8)}`;
+    const info = () => bus.jsm.consumers.info('WARDEN_ACTION', consumer);
+    // The later message acknowledged, the deferred one not: one pending, and the floor stays below it.
+    await eventually('only the deferred message unacknowledged', info, (i) => i.num_ack_pending === 1 && i.ack_floor.stream_seq < first.seq);
+    receipts.get(deferred.id)!.ack();
+    await eventually('the receipt acknowledged', info, (i) => i.num_ack_pending === 0 && i.ack_floor.stream_seq >= second.seq);
   });
 
   const good = () => action('sess-bad', 'Read');

@@ -68,6 +68,7 @@ export { ChannelConsumer } from './consumer/channel-consumer.js';
 export { ConcurrencyLimit } from './consumer/concurrency-limit.js';
 export { prepareConsumerForOwner, type TakeoverRecord } from './consumer/consumer-takeover.js';
 export { buildDeadLetter, type DeadLetter, type RejectedMessage } from './consumer/dead-letter.js';
+export { type MessageReceipt } from './consumer/message-receipt.js';
 export { SessionLanes } from './consumer/session-lanes.js';
 export { asTransient, isConflict, onTheBus } from './state/bus-failures.js';
 export { openBucket, RecordConflictError, RecordStore, type Updated, type Versioned } from './state/record-store.js';
@@ -87,8 +88,10 @@ export {
   type Outgoing,
   SessionKeeper,
   type SessionModel,
+  SESSION_STORE_BATCHING,
   sessionRecordKey,
   type SessionStep,
+  type StoreBatching,
 } from './state/session-keeper.js';
 export { type LifecycleMessage, SessionLifecycle } from './state/session-lifecycle.js';
 export { ContractViolationError, RejectMessageError, TransientError } from './errors.js';

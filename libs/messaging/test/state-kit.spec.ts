@@ -336,6 +336,127 @@ describe('the session state kit over a real nats-server', () => {
     });
   });
 
+  describe('SessionKeeper storing a session\'s changes together', () => {
+    /** A session that lists the messages applied to it, in order. */
+    interface Trail {
+      ids: string[];
+    }
+    const trailModel: SessionModel<Trail, Trail> = {
+      open: () => ({ ids: [] }),
+      restore: (stored) => ({ ids: [...stored.ids] }),
+      snapshot: (trail) => ({ ids: [...trail.ids] }),
+    };
+
+    /** A keeper with batching; every write fails while `failWrites` says so. */
+    function batchingKeeper(batching: { messages: number; delayMs: number }, failWrites: () => boolean = () => false) {
+      const records = new RecordStore<KeptSession<Trail>>(bus.nc, PATTERN_SESSION_BUCKET);
+      let writes = 0;
+      const kept = new SessionKeeper<Trail, Trail>({
+        store: {
+          get: (key) => records.get(key),
+          keys: (filter) => records.keys(filter),
+          write: (key, value, revision) => {
+            if (failWrites()) return Promise.reject(new TransientError('503 no responders available'));
+            writes++;
+            return records.write(key, value, revision);
+          },
+        },
+        publish: (m) => publisher.publishMessage(m),
+        model: trailModel,
+        partitions: PARTITIONS,
+        batching,
+      });
+      return { kept, writes: () => writes };
+    }
+
+    const acked: string[] = [];
+    const receipt = (message: AnyMessage) => () => ({ ack: () => void acked.push(message.id), working: () => undefined });
+    /** Applies `message`: listed in the trail; `publishes` makes it lead to a report. */
+    const apply = (kept: SessionKeeper<Trail, Trail>, message: AnyMessage, publishes = false) =>
+      kept.apply({ agentId: message.agent_id, sessionId: message.session_id }, Date.now(), message, {
+        ended: () => false,
+        change: (held) => {
+          held.session.ids.push(message.id);
+          return publishes ? [report(message.session_id, held.session.ids.length)] : [];
+        },
+      }, receipt(message));
+    const trail = async (sessionId: string) => (await new RecordStore<KeptSession<Trail>>(bus.nc, PATTERN_SESSION_BUCKET).get(`session.agent-1.${sessionId}`))?.value;
+    const ids = (messages: AnyMessage[]) => messages.map((m) => m.id);
+
+    it('acknowledges quiet messages only once a write stores them: the one that fills the batch', async () => {
+      const { kept, writes } = batchingKeeper({ messages: 4, delayMs: 3_600_000 });
+      const session = newSession();
+      const messages = Array.from({ length: 4 }, () => cause(session.sessionId));
+      for (const m of messages.slice(0, 3)) await apply(kept, m);
+      expect(writes()).toBe(0);
+      expect(await trail(session.sessionId)).toBeUndefined();
+      expect(acked.filter((id) => ids(messages).includes(id))).toEqual([]);
+      // The fourth fills the batch: stored with the three before it, which are acknowledged; the
+      // transport acknowledges the fourth itself (its receipt was never taken).
+      await apply(kept, messages[3]!);
+      expect(writes()).toBe(1);
+      expect((await trail(session.sessionId))?.state.ids).toEqual(ids(messages));
+      expect(acked.filter((id) => ids(messages).includes(id))).toEqual(ids(messages.slice(0, 3)));
+      await kept.stop();
+    });
+
+    it('stores what waits with the first message that has something to publish, and with the timer otherwise', async () => {
+      const { kept } = batchingKeeper({ messages: 32, delayMs: 50 });
+      const session = newSession();
+      const quiet = [cause(session.sessionId), cause(session.sessionId)];
+      const loud = cause(session.sessionId);
+      for (const m of quiet) await apply(kept, m);
+      await apply(kept, loud, true);
+      expect((await trail(session.sessionId))?.state.ids).toEqual(ids([...quiet, loud]));
+      expect(acked).toEqual(expect.arrayContaining(ids(quiet)));
+      await eventually('the report published', () => published(session.sessionId).length === 1);
+      const later = cause(session.sessionId);
+      await apply(kept, later);
+      await eventually('stored by the timer', () => acked.includes(later.id));
+      expect((await trail(session.sessionId))?.state.ids).toEqual(ids([...quiet, loud, later]));
+      await kept.stop();
+    });
+
+    it('after a failed write applies again, in order, what it had not stored, and stores it once the bus is back', async () => {
+      let failing = false;
+      const { kept } = batchingKeeper({ messages: 32, delayMs: 3_600_000 }, () => failing);
+      const session = newSession();
+      const quiet = [cause(session.sessionId), cause(session.sessionId)];
+      for (const m of quiet) await apply(kept, m);
+      failing = true;
+      const loud = cause(session.sessionId);
+      await expect(apply(kept, loud, true)).rejects.toBeInstanceOf(TransientError);
+      expect(acked.filter((id) => ids(quiet).includes(id))).toEqual([]);
+      failing = false;
+      // The failed message is retried in its place: the two before it are applied again first.
+      await apply(kept, loud, true);
+      expect((await trail(session.sessionId))?.state.ids).toEqual(ids([...quiet, loud]));
+      expect(acked.filter((id) => ids(quiet).includes(id))).toEqual(ids(quiet));
+      await kept.stop();
+    });
+
+    it('holds a redelivery of what is not stored yet to the same write, stores what waits when it stops, and leaves a released partition to its next owner', async () => {
+      const { kept } = batchingKeeper({ messages: 32, delayMs: 3_600_000 });
+      const session = newSession();
+      const first = cause(session.sessionId);
+      await apply(kept, first);
+      const before = acked.length;
+      await apply(kept, first);
+      expect(acked.length).toBe(before);
+      expect((await trail(session.sessionId))).toBeUndefined();
+      const released = newSession();
+      const gone = cause(released.sessionId);
+      await apply(kept, gone);
+      kept.release(partitionOf(released.sessionId, PARTITIONS));
+      await kept.stop();
+      // Stored at the stop: both deliveries of the first acknowledged; the released one left unacknowledged, not stored.
+      expect(acked.filter((id) => id === first.id)).toHaveLength(2);
+      expect((await trail(session.sessionId))?.state.ids).toEqual([first.id]);
+      expect(acked).not.toContain(gone.id);
+      expect(await trail(released.sessionId)).toBeUndefined();
+    });
+  });
+
   describe('BucketMirror', () => {
     it('follows every key of a bucket, deletions too, and waits for a bucket that is not there yet', async () => {
       const bucket = `warden_kit_mirror_${process.pid}`;

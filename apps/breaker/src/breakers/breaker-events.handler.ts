@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { AnyMessage, MessageOf } from '@warden/contracts';
-import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
+import { deferral, JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { priceCall, throttleOf } from '@warden/breakers';
 import type { BreakerSettings } from '@warden/breakers';
 import { BREAKER_SETTINGS, BreakerSupervisor, lifecycleChange } from './breaker-supervisor.js';
@@ -42,6 +42,8 @@ export class BreakerEventsHandler {
     const at = storedAt(context);
     return this.supervisor.apply(address(message, at), { message }, 'action', (b) =>
       b.actionProposed(message.id, at, message.payload.phase, { action_id: message.payload.action_id, tool: message.payload.tool, kind: message.payload.kind, input: message.payload.input, ...(message.payload.turn ? { turn: message.payload.turn } : {}) }),
+      undefined,
+      deferral(context),
     );
   }
 
@@ -57,6 +59,7 @@ export class BreakerEventsHandler {
       (b, dayTotal) => b.outcomeReported(message.id, at, message.payload, dayTotal),
       // Only a model call changes the day, and only then is the day's total read.
       async () => (call ? this.supervisor.addToDay(message.agent_id, message.id, at, call.usd) : 0),
+      deferral(context),
     );
   }
 
@@ -76,6 +79,7 @@ export class BreakerEventsHandler {
         const usd = b.usageCost(message.payload);
         return usd > 0 ? this.supervisor.addToDay(message.agent_id, message.id, at, usd) : 0;
       },
+      deferral(context),
     );
   }
 

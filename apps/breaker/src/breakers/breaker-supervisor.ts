@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { AnyMessage, BreakerStateRecord } from '@warden/contracts';
-import { BusConnection, MessagePublisher, SessionKeeper, SessionLifecycle, type Held, type Outgoing, type SessionAddress } from '@warden/messaging';
+import { BusConnection, MessagePublisher, SESSION_STORE_BATCHING, SessionKeeper, SessionLifecycle, type Held, type MessageReceipt, type Outgoing, type SessionAddress } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import type { BreakerSettings, SessionLedger } from '@warden/breakers';
@@ -63,6 +63,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
       partitions,
       // Costs and iterations count in the phase the session declared, even when its declaration comes late.
       lifecycle: new SessionLifecycle(bus.jsm, partitions),
+      batching: SESSION_STORE_BATCHING,
       model: {
         open: (address, at) => SessionBreakers.open(settings, address.agentId, address.sessionId, at),
         restore: (ledger) => SessionBreakers.restore(settings, ledger),
@@ -94,7 +95,9 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
   /**
    * Applies `change` to the session's breakers and makes its consequences durable before resolving:
    * ledger and events stored, events published, state record written. `prepare` gathers what the
-   * change needs from outside the session (the agent's rolling day).
+   * change needs from outside the session (the agent's rolling day). With `defer`, a change that leads
+   * to no event has its ledger stored with a later write (see StoreBatching); the state record and the
+   * clock follow at once.
    */
   apply<T = undefined>(
     address: SessionAddress & { at: number },
@@ -102,6 +105,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
     event: string,
     change: (breakers: SessionBreakers, prepared: T) => BreakerEvent[],
     prepare?: (breakers: SessionBreakers) => Promise<T>,
+    defer?: () => MessageReceipt,
   ): Promise<void> {
     const session = { agentId: address.agentId, sessionId: address.sessionId };
     const message = 'message' in cause ? cause.message : undefined;
@@ -133,7 +137,7 @@ export class BreakerSupervisor implements OnModuleInit, OnApplicationShutdown {
         await this.settle(held);
         this.metrics.handling.observe({ event }, (performance.now() - started) / 1000);
       },
-    });
+    }, defer);
   }
 
   /** Adds a priced model call to the agent's rolling day; returns the day's total with it. */

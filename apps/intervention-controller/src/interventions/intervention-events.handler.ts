@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { MessageOf } from '@warden/contracts';
-import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
+import { deferral, JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import { issueOf, type IssueMessage } from '@warden/interventions';
 import type { SessionMessage } from '../domain/session-effects.js';
 import { ControlMailboxes } from './control-mailbox.js';
@@ -90,7 +90,7 @@ export class InterventionEventsHandler {
   }
 
   private session(message: SessionMessage, context: JetStreamContext): Promise<void> {
-    return this.supervisor.onSessionMessage(message, storedAt(context));
+    return this.supervisor.onSessionMessage(message, storedAt(context), deferral(context));
   }
 
   /**
@@ -101,7 +101,7 @@ export class InterventionEventsHandler {
   private issue(message: IssueMessage, context: JetStreamContext): Promise<void> {
     const issue = issueOf(message);
     const at = storedAt(context);
-    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.onQuietReport(message, at) : Promise.resolve();
+    if (!issue) return message.type === 'pattern.detected' || message.type === 'breaker.tripped' ? this.supervisor.onQuietReport(message, at, deferral(context)) : Promise.resolve();
     return this.supervisor.onIssue(message, issue, at);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { eventTime, INTERVENTION_STATE_BUCKET, type AnyMessage } from '@warden/contracts';
-import { BusConnection, MessagePublisher, RecordStore, SessionKeeper, SessionLifecycle, type Held } from '@warden/messaging';
+import { BusConnection, MessagePublisher, RecordStore, SESSION_STORE_BATCHING, SessionKeeper, SessionLifecycle, type Held, type MessageReceipt } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import { LOGGER, type Logger } from '@warden/observability';
 import { emptyRecord, InterventionSession, MAX_CLOCK_SKEW_MS, respondToIssue, type InterventionRegistry, type InterventionSettings, type Issue, type PromptTemplates, type SessionRecord } from '@warden/interventions';
@@ -44,6 +44,7 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
       publish: (message) => publisher.publishMessage(message),
       partitions,
       lifecycle: new SessionLifecycle(bus.jsm, partitions),
+      batching: SESSION_STORE_BATCHING,
       model: {
         open: (address) => new InterventionSession(settings, emptyRecord(address.agentId, address.sessionId, settings.resource_throttling.default_limits)),
         restore: (record) => new InterventionSession(settings, record),
@@ -67,13 +68,13 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
   }
 
   /** A session message (lifecycle, action, outcome, checkpoint, acknowledgement), applied once (`storedAt`: when JetStream stored it). */
-  onSessionMessage(message: SessionMessage, storedAt: number): Promise<void> {
-    return this.apply(message, storedAt, (session) => carriedTime(session, message, storedAt), (session, at) => applySessionMessage(session, message, at));
+  onSessionMessage(message: SessionMessage, storedAt: number, defer?: () => MessageReceipt): Promise<void> {
+    return this.apply(message, storedAt, (session) => carriedTime(session, message, storedAt), (session, at) => applySessionMessage(session, message, at), defer);
   }
 
   /** A message of the session's own detectors or breakers that reports no issue: recorded as seen, so its redelivery is recognised. */
-  onQuietReport(message: AnyMessage, storedAt: number): Promise<void> {
-    return this.apply(message, storedAt, (session) => session.timeAt(storedAt), () => noEffects());
+  onQuietReport(message: AnyMessage, storedAt: number, defer?: () => MessageReceipt): Promise<void> {
+    return this.apply(message, storedAt, (session) => session.timeAt(storedAt), () => noEffects(), defer);
   }
 
   /** An issue arrived: choose and issue an intervention, or record why not. It is dated on the session's clock. */
@@ -98,13 +99,15 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
 
   /**
    * Applies `decide` to the session of `message` (once per message id; `storedAt`: when JetStream stored
-   * it), at the session's time `timeOf` gives; resolves once stored and published.
+   * it), at the session's time `timeOf` gives; resolves once what it leads to is stored and published
+   * (with `defer`, a message that leads to nothing is stored with a later write: see StoreBatching).
    */
   private apply(
     message: AnyMessage,
     storedAt: number,
     timeOf: (session: InterventionSession) => number,
     decide: (session: InterventionSession, at: number) => Promise<Effects> | Effects,
+    defer?: () => MessageReceipt,
   ): Promise<void> {
     let effects = noEffects();
     return this.keeper.apply({ agentId: message.agent_id, sessionId: message.session_id }, storedAt, message, {
@@ -129,7 +132,7 @@ export class InterventionSupervisor implements OnModuleInit, OnApplicationShutdo
         return effects.publications;
       },
       committed: (held) => this.followUp(held, effects),
-    });
+    }, defer);
   }
 
   /** What follows effects once stored and published: their counts, and the incident notice. */

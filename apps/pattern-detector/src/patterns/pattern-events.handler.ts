@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { eventTime, type AnyMessage, type MessageOf } from '@warden/contracts';
-import { JetStreamContext, OnMessage } from '@warden/messaging-nest';
+import { deferral, JetStreamContext, OnMessage } from '@warden/messaging-nest';
 import type { PatternSettings } from '@warden/patterns';
 import { priceOf } from '@warden/patterns';
 import { lifecycleChange } from './pattern-sessions.js';
@@ -48,25 +48,25 @@ export class PatternEventsHandler {
   @OnMessage('action.proposed')
   onAction(@Payload() message: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = this.at(message, context);
-    return this.supervisor.apply(message, at, 'action', (p) => p.actionProposed(at, message.payload));
+    return this.supervisor.apply(message, at, 'action', (p) => p.actionProposed(at, message.payload), deferral(context));
   }
 
   @OnMessage('action.outcome')
   onOutcome(@Payload() message: MessageOf<'action.outcome'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = this.at(message, context);
     const cost = priceOf(this.settings.resource_spiral.pricing, message.payload.model, message.payload.tokens);
-    return this.supervisor.apply(message, at, 'outcome', (p) => p.outcomeReported(at, message.payload, cost));
+    return this.supervisor.apply(message, at, 'outcome', (p) => p.outcomeReported(at, message.payload, cost), deferral(context));
   }
 
   @OnMessage('review.verdict')
   onVerdict(@Payload() message: MessageOf<'review.verdict'>, @Ctx() context: JetStreamContext): Promise<void> {
     const at = this.at(message, context);
-    return this.supervisor.apply(message, at, 'verdict', (p) => p.verdict(at, message.payload));
+    return this.supervisor.apply(message, at, 'verdict', (p) => p.verdict(at, message.payload), deferral(context));
   }
 
   private lifecycle(message: AnyMessage, context: JetStreamContext): Promise<void> {
     const at = this.at(message, context);
-    return this.supervisor.apply(message, at, 'session', lifecycleChange(message, at));
+    return this.supervisor.apply(message, at, 'session', lifecycleChange(message, at), deferral(context));
   }
 
   private at(message: AnyMessage, context: JetStreamContext): number {

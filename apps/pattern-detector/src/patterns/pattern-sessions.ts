@@ -1,5 +1,5 @@
 import { eventTime, type AnyMessage } from '@warden/contracts';
-import { SessionKeeper, type KeeperOptions } from '@warden/messaging';
+import { SessionKeeper, type KeeperOptions, type MessageReceipt } from '@warden/messaging';
 import type { PatternSettings, ProjectKnowledge, SessionSnapshot } from '@warden/patterns';
 import { SessionPatterns, type PatternReport } from '@warden/patterns';
 
@@ -37,6 +37,8 @@ export interface PatternSessionsOptions {
   events?: KeeperOptions<SessionPatterns, SessionSnapshot>['events'];
   /** Reads a session's lifecycle, for a session that meets another message before its declaration. */
   lifecycle?: KeeperOptions<SessionPatterns, SessionSnapshot>['lifecycle'];
+  /** Stores a session's events together (see StoreBatching); without it each is stored before it resolves. */
+  batching?: KeeperOptions<SessionPatterns, SessionSnapshot>['batching'];
   /** Told the time of each event's evaluation (applying it and running the detectors) and of its whole handling, in ms. */
   timing?: { evaluated(event: string, ms: number): void; handled(event: string, ms: number): void };
   /** Told the reports each event led to, once they are stored. */
@@ -65,11 +67,16 @@ export class PatternSessions {
       },
       ...(options.events ? { events: options.events } : {}),
       ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
+      ...(options.batching ? { batching: options.batching } : {}),
     });
   }
 
-  /** Applies one event to its session and makes the consequences durable before resolving. */
-  apply(message: AnyMessage, at: number, event: string, change: (patterns: SessionPatterns) => PatternReport[]): Promise<void> {
+  /**
+   * Applies one event to its session; the reports it leads to are stored and published before it
+   * resolves. With `defer` and batching, an event that leads to none is stored with a later write, and
+   * its receipt acknowledged then.
+   */
+  apply(message: AnyMessage, at: number, event: string, change: (patterns: SessionPatterns) => PatternReport[], defer?: () => MessageReceipt): Promise<void> {
     const address = { agentId: message.agent_id, sessionId: message.session_id };
     const skew = this.options.settings.window.max_clock_skew_ms;
     let started = 0;
@@ -89,6 +96,6 @@ export class PatternSessions {
         this.options.reported?.(reports);
         this.options.timing?.handled(event, performance.now() - started);
       },
-    });
+    }, defer);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { PATTERN_SESSION_BUCKET, type AnyMessage } from '@warden/contracts';
-import { BusConnection, MessagePublisher, RecordStore, SessionLifecycle } from '@warden/messaging';
+import { BusConnection, MessagePublisher, RecordStore, SESSION_STORE_BATCHING, SessionLifecycle, type MessageReceipt } from '@warden/messaging';
 import { JetStreamServer } from '@warden/messaging-nest';
 import type { PatternReport, PatternSettings, ProjectKnowledge, SessionPatterns } from '@warden/patterns';
 import { PatternMetrics } from './pattern-metrics.js';
@@ -34,6 +34,7 @@ export class PatternSupervisor implements OnModuleInit, OnApplicationShutdown {
       store: new RecordStore(bus.nc, PATTERN_SESSION_BUCKET),
       publish: (message) => publisher.publishMessage(message),
       lifecycle: new SessionLifecycle(bus.jsm, partitions),
+      batching: SESSION_STORE_BATCHING,
       events: { size: (held) => metrics.sessions.set(held), conflict: () => metrics.conflicts.inc() },
       timing: {
         evaluated: (event, ms) => metrics.evaluation.observe({ event }, ms / 1000),
@@ -51,8 +52,8 @@ export class PatternSupervisor implements OnModuleInit, OnApplicationShutdown {
     return this.sessions.keeper.stop();
   }
 
-  /** Applies one event to its session and makes the consequences durable before resolving. */
-  apply(message: AnyMessage, at: number, event: string, change: (patterns: SessionPatterns) => PatternReport[]): Promise<void> {
-    return this.sessions.apply(message, at, event, change);
+  /** Applies one event to its session; its reports are stored and published before it resolves, the rest may be stored later (`defer`). */
+  apply(message: AnyMessage, at: number, event: string, change: (patterns: SessionPatterns) => PatternReport[], defer?: () => MessageReceipt): Promise<void> {
+    return this.sessions.apply(message, at, event, change, defer);
   }
 }

@@ -101,6 +101,11 @@ export class SessionHolder<R> {
     });
   }
 
+  /** Whether the session is held in memory now. */
+  holds(address: SessionAddress): boolean {
+    return this.held.has(laneKey(address));
+  }
+
   /** Drops the session from memory (it ended, or another replica owns it now). */
   forget(address: SessionAddress): void {
     this.drop(laneKey(address));

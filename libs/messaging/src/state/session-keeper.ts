@@ -1,4 +1,5 @@
 import { createMessage, derivedMessageId, partitionOf, validateMessage, type AnyMessage, type MessageType } from '@warden/contracts';
+import type { MessageReceipt } from '../consumer/message-receipt.js';
 import { ContractViolationError } from '../errors.js';
 import { AppliedIds } from './applied-ids.js';
 import { asTransient } from './bus-failures.js';
@@ -96,7 +97,39 @@ export interface Held<S> {
    * path of the message's acknowledgement, and the session's next task waits for it.
    */
   emptying?: Promise<void>;
+  /** Messages applied in memory and not stored yet (see StoreBatching), in their order. */
+  unstored: Unstored<S>[];
 }
+
+/** A message applied to a held session and not stored yet: acknowledged by the write that stores it. */
+interface Unstored<S> {
+  receipt: MessageReceipt;
+  /** How to apply it again, after a failure dropped the copy in memory; absent for a redelivery. */
+  replay?: { cause: AnyMessage; at: number; step: SessionStep<S> };
+}
+
+/**
+ * Stores a session's changes together instead of one write per message: a message that leads to nothing
+ * to publish is applied in memory and acknowledged once a later write stores it — the one that reaches
+ * `messages` unstored, the one `delayMs` after the first, or any write the session makes (a message
+ * with something to publish, a timer's change, its end). A message is never acknowledged before it is
+ * stored: a replica that dies leaves it to the partition's next owner, who replays from the last stored
+ * record in order. A write that fails drops the copy in memory, as any failure does, and the messages
+ * not stored are applied again, in their order, before the session's next task.
+ */
+export interface StoreBatching {
+  /** Messages applied in memory at most before the session is stored (below the ids a record remembers). */
+  messages: number;
+  /** How long a message waits at most for the write that stores it. */
+  delayMs: number;
+}
+
+/**
+ * The stateful services' batching: 32 messages stays below the 64 ids the smallest record remembers
+ * (a replay from the acknowledgement floor recognises what is stored); half a second keeps the floor
+ * well inside the acknowledgement wait (30 s).
+ */
+export const SESSION_STORE_BATCHING: StoreBatching = Object.freeze({ messages: 32, delayMs: 500 });
 
 export interface KeeperOptions<S, Stored> {
   /** Where sessions are stored (a KV bucket's RecordStore): read, written with compare-and-set, listed. */
@@ -118,9 +151,16 @@ export interface KeeperOptions<S, Stored> {
    * another message before its declaration; without it nothing is looked up.
    */
   lifecycle?: Pick<SessionLifecycle, 'read'>;
+  /** Stores a session's changes together (see StoreBatching); without it every message is stored before it resolves. */
+  batching?: StoreBatching;
 }
 
 export const sessionRecordKey = (address: SessionAddress) => `session.${address.agentId}.${address.sessionId}`;
+
+const laneKeyOf = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
+
+/** A session whose write of what it had not stored failed is tried again after this long at least. */
+const STORE_RETRY_MS = 1_000;
 
 /** What a stateful service does with one message (or a timer's change) of a session, in SessionKeeper.apply. */
 export interface SessionStep<S> {
@@ -151,11 +191,19 @@ export interface SessionStep<S> {
  * Emptying the outbox is the one write off the path of the acknowledgement: the message's consequences
  * are stored and published before it, and the session's next task waits for it (a failure then makes
  * that task's message a TransientError, and the session is loaded again with the outbox still stored).
+ * With batching (StoreBatching), a message that leads to nothing to publish is not stored on its own:
+ * its acknowledgement waits for the session's next write.
  */
 export class SessionKeeper<S, Stored> {
   private readonly holder: SessionHolder<Held<S>>;
   /** Emptying writes under way, awaited at shutdown. */
   private readonly emptying = new Set<Promise<void>>();
+  /** Sessions with messages not stored yet, by lane key: stored when the timer fires. */
+  private readonly due = new Map<string, SessionAddress>();
+  private storeTimer?: NodeJS.Timeout;
+  private stopping = false;
+  /** What a failure dropped from memory before it was stored, by lane key: applied again on the next load. */
+  private readonly dropped = new Map<string, { address: SessionAddress; unstored: Unstored<S>[] }>();
 
   constructor(private readonly options: KeeperOptions<S, Stored>) {
     const { takeOver } = options;
@@ -163,6 +211,8 @@ export class SessionKeeper<S, Stored> {
       load: (address, at) => this.load(address, at),
       partitions: options.partitions,
       ...(options.capacity !== undefined ? { capacity: options.capacity } : {}),
+      // What is not stored lives only here until its write.
+      pinned: (held) => held.unstored.length > 0,
       ...(takeOver ? { stored: (partitions) => this.storedSessions(partitions), takeOver: async (held) => takeOver(await this.ready(held)) } : {}),
       ...(options.events ? { events: options.events } : {}),
     });
@@ -174,7 +224,16 @@ export class SessionKeeper<S, Stored> {
 
   /** Runs `work` on the session in its lane, loaded (or opened at `at`) first, its stored outbox published. */
   run<T>(address: SessionAddress, at: number, work: (held: Held<S>) => Promise<T> | T): Promise<T> {
-    return this.holder.run(address, at, async (held) => work(await this.ready(held)));
+    return this.holder.run(address, at, async (held) => {
+      try {
+        return await work(await this.ready(held));
+      } catch (error) {
+        // The holder forgets the copy in memory: what it had not stored is applied again on the next load.
+        if (held.unstored.length) this.keepUnstored(held.address, held.unstored);
+        held.unstored = [];
+        throw error;
+      }
+    });
   }
 
   /**
@@ -184,16 +243,35 @@ export class SessionKeeper<S, Stored> {
    * then does the returned promise resolve (the message may be acknowledged). `cause` is absent for a
    * timer's change.
    */
-  apply(address: SessionAddress, at: number, cause: AnyMessage | undefined, step: SessionStep<S>): Promise<void> {
+  apply(address: SessionAddress, at: number, cause: AnyMessage | undefined, step: SessionStep<S>, defer?: () => MessageReceipt): Promise<void> {
     return this.run(address, at, async (held) => {
       step.begin?.(held);
-      if (cause && this.hasApplied(held, cause.id)) return step.redelivered?.(held);
+      if (cause && this.hasApplied(held, cause.id)) {
+        await step.redelivered?.(held);
+        // Applied and not stored yet: acknowledged with the write that stores it.
+        if (defer && held.unstored.length) held.unstored.push({ receipt: defer() });
+        return;
+      }
       if (step.ended(held.session)) return this.forget(address);
-      const missed = cause ? await this.missedLifecycle(held, cause, at) : [];
-      const published = await this.commit(held, cause, await step.change(held, missed));
-      await step.committed?.(held, published);
-      if (step.ended(held.session)) this.forget(address);
+      await this.change(held, cause, at, step, defer);
     });
+  }
+
+  /** Applies one message (or a timer's change) to a loaded session: stored now, or with a later write. */
+  private async change(held: Held<S>, cause: AnyMessage | undefined, at: number, step: SessionStep<S>, defer?: () => MessageReceipt): Promise<void> {
+    const missed = cause ? await this.missedLifecycle(held, cause, at) : [];
+    const outgoing = await step.change(held, missed);
+    const { batching } = this.options;
+    if (batching && cause && defer && !outgoing.length && !step.ended(held.session) && held.unstored.length + 1 < batching.messages) {
+      held.applied.add(cause.id);
+      held.unstored.push({ receipt: defer(), replay: { cause, at, step } });
+      this.storeLater(held);
+      await step.committed?.(held, []);
+      return;
+    }
+    const published = await this.commit(held, cause, outgoing);
+    await step.committed?.(held, published);
+    if (step.ended(held.session)) this.forget(held.address);
   }
 
   /** Whether the message with this id has been applied to the session (it is a redelivery). */
@@ -214,6 +292,11 @@ export class SessionKeeper<S, Stored> {
     held.revision = await this.options.store.write(sessionRecordKey(held.address), kept, held.revision);
     held.declared = declared;
     if (cause) held.applied.add(cause.id);
+    // Stored with it: the messages applied before and not stored yet.
+    if (held.unstored.length) {
+      for (const { receipt } of held.unstored) receipt.ack();
+      held.unstored = [];
+    }
     held.outbox = outbox.length ? outbox : NOTHING_TO_PUBLISH;
     await this.publishOutbox(held);
     // Published: emptied, so that a later load (a restart, a takeover hours on) does not send it again.
@@ -242,7 +325,10 @@ export class SessionKeeper<S, Stored> {
 
   /** See SessionHolder.follow: `released` runs after the keeper forgot the partition's sessions. */
   follow(source: PartitionSource, released?: (partition: number) => void): void {
-    this.holder.follow(source, released);
+    this.holder.follow(source, (partition) => {
+      this.leave(partition);
+      released?.(partition);
+    });
   }
 
   /** Whether this replica owns the session's partition now. */
@@ -253,6 +339,17 @@ export class SessionKeeper<S, Stored> {
   /** Forgets the sessions of a partition this replica gave up; whoever takes it over loads them. */
   release(partition: number): void {
     this.holder.release(partition);
+    this.leave(partition);
+  }
+
+  /**
+   * What was not stored of a partition given up stays unacknowledged: its next owner replays it from
+   * the last stored record.
+   */
+  private leave(partition: number): void {
+    const mine = (key: string, address: SessionAddress) => partitionOf(address.sessionId, this.options.partitions) === partition && key;
+    for (const [key, address] of this.due) if (mine(key, address)) this.due.delete(key);
+    for (const [key, { address }] of this.dropped) if (mine(key, address)) this.dropped.delete(key);
   }
 
   /** The stored sessions of these partitions, for a replica that takes them over. */
@@ -270,10 +367,69 @@ export class SessionKeeper<S, Stored> {
     return this.holder.heldSessions();
   }
 
-  /** At shutdown: nothing more is taken over, nothing is held; resolves once the writes under way are done. */
+  /**
+   * At shutdown: what is not stored yet is stored (what cannot be is left unacknowledged, for the next
+   * owner), nothing more is taken over, nothing is held; resolves once the writes under way are done.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.storeTimer);
+    this.storeTimer = undefined;
+    await this.storeDue();
     this.holder.stop();
+    this.due.clear();
+    this.dropped.clear();
     await Promise.allSettled(this.emptying);
+  }
+
+  /** A session with messages not stored yet is stored when the timer fires (or sooner, by a write of its own). */
+  private storeLater(held: Held<S>): void {
+    this.due.set(laneKeyOf(held.address), held.address);
+    this.armStoreTimer(this.options.batching?.delayMs ?? 0);
+  }
+
+  private armStoreTimer(ms: number): void {
+    if (this.storeTimer || this.stopping) return;
+    this.storeTimer = setTimeout(() => {
+      this.storeTimer = undefined;
+      void this.storeDue();
+    }, ms);
+    this.storeTimer.unref();
+  }
+
+  /** Stores every session with messages not stored yet, each in its lane; one that fails is tried again later. */
+  private async storeDue(): Promise<void> {
+    const due = [...this.due.values()];
+    this.due.clear();
+    await Promise.all(
+      due.map(async (address) => {
+        const key = laneKeyOf(address);
+        // Neither held nor dropped: stored already, or given up with its partition.
+        if (!this.holder.holds(address) && !this.dropped.has(key)) return;
+        try {
+          await this.run(address, Date.now(), (held) => (held.unstored.length ? this.commit(held, undefined, []) : undefined));
+        } catch {
+          // Dropped, with what it had not stored (see run): tried again, if the partition is still here.
+          if (this.holder.owns(address) && this.dropped.has(key)) this.retryLater(address);
+        }
+      }),
+    );
+  }
+
+  /** A dropped session's write is tried again later; meanwhile JetStream is told its messages are still being stored. */
+  private retryLater(address: SessionAddress): void {
+    this.due.set(laneKeyOf(address), address);
+    for (const { receipt } of this.dropped.get(laneKeyOf(address))?.unstored ?? []) receipt.working();
+    this.armStoreTimer(Math.max(this.options.batching?.delayMs ?? 0, STORE_RETRY_MS));
+  }
+
+  /** Keeps what a failure dropped from memory before it was stored, after what was dropped before; stored again later. */
+  private keepUnstored(address: SessionAddress, unstored: Unstored<S>[]): void {
+    const key = laneKeyOf(address);
+    const before = this.dropped.get(key)?.unstored ?? [];
+    this.dropped.set(key, { address, unstored: [...before, ...unstored] });
+    this.due.set(key, address);
+    this.armStoreTimer(Math.max(this.options.batching?.delayMs ?? 0, STORE_RETRY_MS));
   }
 
   private async load(address: SessionAddress, at: number): Promise<Held<S>> {
@@ -286,18 +442,42 @@ export class SessionKeeper<S, Stored> {
           revision: stored.revision,
           outbox: kept.outbox.length ? kept.outbox : NOTHING_TO_PUBLISH,
           declared: kept.declared === true,
+          unstored: [],
         }
-      : { address, session: this.options.model.open(address, at), revision: undefined, outbox: NOTHING_TO_PUBLISH, declared: false };
+      : { address, session: this.options.model.open(address, at), revision: undefined, outbox: NOTHING_TO_PUBLISH, declared: false, unstored: [] };
     const { applied } = this.options.model;
     // A record of an older version may list ids a model remembers itself: then the model's are the ones.
     held.applied = applied ? new ModelAppliedLog(held, applied) : AppliedIds.of(kept ? kept.applied : [], REMEMBERED_IDS);
     return held as Held<S>;
   }
 
-  /** A session loaded with an outbox a crash left behind publishes it before anything else. */
+  /**
+   * A session loaded with an outbox a crash left behind publishes it before anything else; one a failure
+   * dropped applies again what it had not stored, in order, before anything else.
+   */
   private async ready(held: Held<S>): Promise<Held<S>> {
     await this.emptied(held);
     if (held.outbox.length) await this.publishOutbox(held);
+    const key = laneKeyOf(held.address);
+    const dropped = this.dropped.get(key)?.unstored;
+    if (!dropped) return held;
+    this.dropped.delete(key);
+    for (let index = 0; index < dropped.length; index++) {
+      const { receipt, replay } = dropped[index]!;
+      try {
+        if (!replay || this.hasApplied(held, replay.cause.id)) held.unstored.push({ receipt });
+        else {
+          let kept = false;
+          await this.change(held, replay.cause, replay.at, replay.step, () => ((kept = true), receipt));
+          // Stored at once this time: nobody else acknowledges it.
+          if (!kept) receipt.ack();
+        }
+      } catch (error) {
+        // Not applied again yet: kept, after what run keeps of this copy.
+        held.unstored.push(...dropped.slice(index));
+        throw error;
+      }
+    }
     return held;
   }
 
