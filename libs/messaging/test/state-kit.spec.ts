@@ -417,6 +417,17 @@ describe('the session state kit over a real nats-server', () => {
       await kept.stop();
     });
 
+    it('stores a declaration applied with a later write as declared: it is never looked up again', async () => {
+      const { kept } = batchingKeeper({ messages: 32, delayMs: 3_600_000 });
+      const session = newSession();
+      const started = createMessage('session.started', { agent_id: 'agent-1', session_id: session.sessionId, payload: EXAMPLE_PAYLOADS['session.started'] }) as AnyMessage;
+      await apply(kept, started);
+      expect(await trail(session.sessionId)).toBeUndefined();
+      await kept.stop();
+      expect(await trail(session.sessionId)).toMatchObject({ state: { ids: [started.id] }, declared: true });
+      expect(acked).toContain(started.id);
+    });
+
     it('after a failed write applies again, in order, what it had not stored, and stores it once the bus is back', async () => {
       let failing = false;
       const { kept } = batchingKeeper({ messages: 32, delayMs: 3_600_000 }, () => failing);

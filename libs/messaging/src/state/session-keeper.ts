@@ -264,6 +264,8 @@ export class SessionKeeper<S, Stored> {
     const { batching } = this.options;
     if (batching && cause && defer && !outgoing.length && !step.ended(held.session) && held.unstored.length + 1 < batching.messages) {
       held.applied.add(cause.id);
+      // As commit records it: the next write stores the session as declared.
+      if (cause.type === 'session.started') held.declared = true;
       held.unstored.push({ receipt: defer(), replay: { cause, at, step } });
       this.storeLater(held);
       await step.committed?.(held, []);
