@@ -113,7 +113,8 @@ describe('Gemini CLI recordings', () => {
   it('reads a chat session: toolCalls with their results, the model usage, a cancelled call without outcome', () => {
     const session = read('gemini-cli-chat.json');
     expect(session.format).toBe('gemini-cli');
-    expect(session.declaration).toEqual({ context: { cwd: '/home/dev/demo-app', expected_paths: ['/home/dev/demo-app/**'], goal: 'Fix the date parser' }, agent_kind: 'gemini-cli', model: 'gemini-2.5-pro' });
+    // The kind the live Gemini CLI adapter declares: a policy on agent.kind reads the same in eval and live.
+    expect(session.declaration).toEqual({ context: { cwd: '/home/dev/demo-app', expected_paths: ['/home/dev/demo-app/**'], goal: 'Fix the date parser' }, agent_kind: 'gemini', model: 'gemini-2.5-pro' });
     const [readFile, test, push, write] = session.actions as [RecordedAction, RecordedAction, RecordedAction, RecordedAction];
     expect(readFile).toMatchObject({
       actionId: 'read_file-1795860902000-aa11bb22cc33d',
@@ -175,7 +176,8 @@ describe('GitHub Copilot CLI session logs', () => {
 
   it('declares the session from session.start and reads requests, starts and completions by toolCallId', () => {
     expect(session.format).toBe('copilot-cli');
-    expect(session.declaration).toEqual({ context: { cwd: '/home/dev/demo-app', expected_paths: ['/home/dev/demo-app/**'], goal: 'Fix the date parser' }, agent_kind: 'copilot-cli', model: 'gpt-5.5' });
+    // The kind the live Copilot CLI adapter declares.
+    expect(session.declaration).toEqual({ context: { cwd: '/home/dev/demo-app', expected_paths: ['/home/dev/demo-app/**'], goal: 'Fix the date parser' }, agent_kind: 'copilot', model: 'gpt-5.5' });
     expect(ids(session)).toEqual(['call_9', 'call_10', 'call_11', 'call_12']);
     expect(action.get('call_9')).toMatchObject({
       tool: 'bash',

@@ -37,7 +37,7 @@ function argumentsOf(raw: unknown): Obj {
  */
 export function parseCopilotCliEvents(text: string): RecordedSession {
   const { records, skipped } = readJsonLines(text);
-  const session = new SessionBuilder('copilot-cli', 'copilot-cli');
+  const session = new SessionBuilder('copilot-cli', 'copilot');
   let sessionId: string | undefined;
   let cwd: string | undefined;
   let model: string | undefined;

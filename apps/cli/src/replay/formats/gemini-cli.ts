@@ -121,7 +121,7 @@ export function parseGeminiCli(text: string): RecordedSession {
  * never ran and reports no outcome.
  */
 function readChat(doc: Obj, skipped: SkippedLine[]): RecordedSession {
-  const session = new SessionBuilder('gemini-cli', 'gemini-cli');
+  const session = new SessionBuilder('gemini-cli', 'gemini');
   const directories = Array.isArray(doc['directories']) ? doc['directories'].filter((d): d is string => typeof d === 'string') : [];
   let cwd: string | undefined = directories[0];
   let model: string | undefined;
@@ -167,7 +167,7 @@ function readChat(doc: Obj, skipped: SkippedLine[]): RecordedSession {
  * follow answer them in order. The times come from the responses' ids; the report holds no model usage.
  */
 function readErrorReport(doc: Obj): RecordedSession {
-  const session = new SessionBuilder('gemini-cli', 'gemini-cli');
+  const session = new SessionBuilder('gemini-cli', 'gemini');
   const context = doc['context'] as unknown[];
   let cwd: string | undefined;
   let n = 0;
@@ -218,7 +218,7 @@ function readErrorReport(doc: Obj): RecordedSession {
  * may hold several runs one after the other: they are read in order as one session.
  */
 function readStream(records: Obj[], skipped: SkippedLine[]): RecordedSession {
-  const session = new SessionBuilder('gemini-cli', 'gemini-cli');
+  const session = new SessionBuilder('gemini-cli', 'gemini');
   let sessionId: string | undefined;
   let model: string | undefined;
   let runs = 0;
