@@ -55,3 +55,37 @@ export class CpuMeter {
     return shares;
   }
 }
+
+/**
+ * CPU milliseconds each process spent per action over a stretch of work that `actions` caused (from the
+ * load's start until the suite has handled all of it), and the sum: what one action costs the machine,
+ * whatever the phase's rate and however far behind a service fell during it.
+ */
+export interface CpuPerAction {
+  actions: number;
+  seconds: number;
+  totalMs: number;
+  byProcessMs: Record<string, number | null>;
+}
+
+export class CpuAccount {
+  private readonly start: Map<string, number | undefined>;
+  private readonly startedAt = performance.now();
+
+  constructor(private readonly pids: () => Record<string, number | undefined>) {
+    this.start = new Map(Object.entries(pids()).map(([name, pid]) => [name, pid === undefined ? undefined : cpuSeconds(pid)]));
+  }
+
+  perAction(actions: number): CpuPerAction {
+    const byProcessMs: Record<string, number | null> = {};
+    let total = 0;
+    for (const [name, pid] of Object.entries(this.pids())) {
+      const before = this.start.get(name);
+      const after = pid === undefined ? undefined : cpuSeconds(pid);
+      const value = before === undefined || after === undefined || actions <= 0 ? null : ((after - before) * 1000) / actions;
+      byProcessMs[name] = value === null ? null : Math.round(value * 1000) / 1000;
+      total += value ?? 0;
+    }
+    return { actions, seconds: Math.round((performance.now() - this.startedAt) / 100) / 10, totalMs: Math.round(total * 1000) / 1000, byProcessMs };
+  }
+}

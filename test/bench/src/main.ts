@@ -346,7 +346,7 @@ class Bench {
       console: consoleRender,
       patterns: patternTime,
       audit: { ingest: auditIngest, underLoad: { ...auditUnderLoad, latency: tidy(auditUnderLoad.latency) } },
-      wholeSuite: { services: wholeSuite.services, latency: tidy(wholeSuite.latency), hook: wholeSuite.hook, messagesPerAction: wholeSuite.messages, idle: wholeSuite.idle },
+      wholeSuite: { services: wholeSuite.services, latency: tidy(wholeSuite.latency), hook: wholeSuite.hook, messagesPerAction: wholeSuite.messages, cpuPerAction: wholeSuite.cpuPerAction, idle: wholeSuite.idle },
       breaker: {
         inProcess: breakerTime,
         latencyWithBreaker: tidy(withBreaker),

@@ -89,7 +89,8 @@ What it does, in one run:
      then a closed-loop saturation run (--closed-in-flight proposals per session);
   7. the whole suite: breaker, pattern detector, intervention controller, ladder and audit (into its
      own PostgreSQL) started beside the path, the latency phase's load again (and what its actions cost
-     the bus: stream messages, KV writes and deliveries per action), then every agent
+     the bus: stream messages, KV writes and deliveries per action; and the machine: CPU ms per action
+     of nats-server and each service, from the load's start until all it caused is handled), then every agent
      disconnected and, as a user meets it, one agent's PreToolUse calls through the HTTP hook one after
      another, each with its PostToolUse (--hook-calls; target p50 <= 5 ms, p99 <= 15 ms); then
      CPU of every process while the suite cools down from the load, then an idle window

@@ -7,7 +7,7 @@ import { TOPOLOGY_DEFAULTS } from '@warden/messaging';
 import { TestPostgres } from '@warden/testing';
 import { BENCH_BREAKER_CONFIG } from './breaker-time.js';
 import { pendingFor, startFromNewMessages } from './consumers.js';
-import { CpuMeter, type CpuShares } from './cpu.js';
+import { CpuAccount, CpuMeter, type CpuPerAction, type CpuShares } from './cpu.js';
 import { messagesPerAction, messagesPerActionLine, snapshotBus, type MessagesPerAction } from './message-counts.js';
 import type { BenchEnvironment } from './environment.js';
 import { measureSuiteHook, type SuiteHookFigures } from './hook-latency.js';
@@ -53,6 +53,8 @@ export interface WholeSuiteFigures {
   hook: SuiteHookFigures;
   /** What the latency phase's actions cost the bus, each on average (everything they caused, handled to the end). */
   messages: MessagesPerAction;
+  /** The CPU of nats-server and every service per action of the latency phase, from its start until the suite handled all it caused. */
+  cpuPerAction: CpuPerAction;
   idle: IdleFigures;
   services: string[];
 }
@@ -113,6 +115,7 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     // Counted from a suite with nothing left to handle to the same again: all that the phase's actions caused.
     await drain(jsm, options.partitions);
     const busBefore = await snapshotBus(jsm);
+    const cpuAccount = new CpuAccount(() => suitePids(env));
     const name = `latency with the whole suite ${num(options.rate)}/s for ${options.durationS} s`;
     const latency = await ctx.withServiceFigures(() =>
       ctx.driver.openLoop({ label: 'latency-whole-suite', rate: options.rate, durationS: options.durationS, maxBacklog, status: status(name), cpu: ctx.cpu, probeBacklog: ctx.probeBacklog }),
@@ -122,8 +125,10 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     await ctx.disconnectAgents();
     progress.phase('whole suite: handling the backlog before the idle window');
     let pendingAtStart = await drain(jsm, options.partitions);
+    const cpuPerAction = cpuAccount.perAction(latency.sent);
     const messages = messagesPerAction(busBefore, await snapshotBus(jsm), latency.sent);
     progress.note(messagesPerActionLine(messages));
+    progress.note(cpuPerActionLine(cpuPerAction));
     // Then what one agent's Claude Code waits for per tool call, nothing else asked of the suite.
     const agent = env.agent(0);
     const hook = await measureSuiteHook({ gatewayUrl: gateway.url, agentId: agent.agentId, password: agent.password, calls: options.hookCalls }, (text) => progress.phase(text));
@@ -150,7 +155,7 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
         (pendingAtStart ? ` (${pendingAtStart} messages still pending when it started)` : ''),
     );
     const { rssMb: _rss, suiteRssMb: _suiteRss, ...coolDownCpu } = coolDown;
-    return { latency, hook, messages, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
+    return { latency, hook, messages, cpuPerAction, idle: { ...idle, pendingAtStart, afterLoadS, coolDown: coolDownCpu }, services: [...SUITE, 'gateway'] };
   } finally {
     for (const service of env.services.filter((s) => [...BESIDE_THE_PATH, 'gateway'].includes(s.app) && s.running)) await service.stop();
     await postgres.destroy();
@@ -204,8 +209,18 @@ export function wholeSuiteLines(figures: WholeSuiteFigures): string[] {
       `RSS ${num(idle.suiteRssMb)} MB in all (${each(idle.rssMb, ' MB')})`,
     `Cooling down, the first ${idle.coolDown.durationS} s after the load: ${idle.coolDown.suiteCpuPercent}% of one core in all (${each(idle.coolDown.cpuPercent, '%')})`,
     messagesPerActionLine(figures.messages),
+    cpuPerActionLine(figures.cpuPerAction),
     suiteHookLine(figures.hook),
   ];
+}
+
+function cpuPerActionLine(cpu: CpuPerAction): string {
+  const each = Object.entries(cpu.byProcessMs)
+    .filter(([, v]) => v !== null)
+    .sort(([, a], [, b]) => (b ?? 0) - (a ?? 0))
+    .map(([name, v]) => `${name} ${v}`)
+    .join(', ');
+  return `CPU per action with the whole suite (${num(cpu.actions)} actions, from the load's start until all they caused was handled, ${cpu.seconds} s): ${cpu.totalMs} ms in all (${each})`;
 }
 
 function suiteHookLine(hook: SuiteHookFigures): string {
