@@ -241,7 +241,8 @@ export class SessionKeeper<S, Stored> {
    * is recognised, an ended session is forgotten, the lifecycle messages the session missed are applied
    * first, then the message; the session is stored with what they lead to, that is published, and only
    * then does the returned promise resolve (the message may be acknowledged). `cause` is absent for a
-   * timer's change.
+   * timer's change. With batching and `defer`, a message that leads to nothing to publish resolves once
+   * applied: the keeper takes its acknowledgement over and gives it with the write that stores it.
    */
   apply(address: SessionAddress, at: number, cause: AnyMessage | undefined, step: SessionStep<S>, defer?: () => MessageReceipt): Promise<void> {
     return this.run(address, at, async (held) => {
