@@ -45,14 +45,34 @@ export class CpuMeter {
   }
 
   end(): CpuShares {
-    const seconds = (performance.now() - this.startedAt) / 1000;
+    const { seconds, used } = this.used();
     const shares: CpuShares = {};
+    for (const [name, cpu] of Object.entries(used)) shares[name] = cpu === null || seconds <= 0 ? null : Math.round((cpu / seconds) * 1000) / 10;
+    return shares;
+  }
+
+  /** CPU milliseconds per action of each process since `begin`, `actions` being what the work was (see CpuPerAction). */
+  perAction(actions: number): CpuPerAction {
+    const { seconds, used } = this.used();
+    const byProcessMs: Record<string, number | null> = {};
+    let total = 0;
+    for (const [name, cpu] of Object.entries(used)) {
+      const value = cpu === null || actions <= 0 ? null : (cpu * 1000) / actions;
+      byProcessMs[name] = value === null ? null : Math.round(value * 1000) / 1000;
+      total += value ?? 0;
+    }
+    return { actions, seconds: Math.round(seconds * 10) / 10, totalMs: Math.round(total * 1000) / 1000, byProcessMs };
+  }
+
+  /** Wall seconds since `begin`, and the CPU seconds each process used meanwhile (null: not readable). */
+  private used(): { seconds: number; used: Record<string, number | null> } {
+    const used: Record<string, number | null> = {};
     for (const [name, pid] of Object.entries(this.pids())) {
       const before = this.start.get(name);
       const after = pid === undefined ? undefined : cpuSeconds(pid);
-      shares[name] = before === undefined || after === undefined || seconds <= 0 ? null : Math.round(((after - before) / seconds) * 1000) / 10;
+      used[name] = before === undefined || after === undefined ? null : after - before;
     }
-    return shares;
+    return { seconds: (performance.now() - this.startedAt) / 1000, used };
   }
 }
 
@@ -66,26 +86,4 @@ export interface CpuPerAction {
   seconds: number;
   totalMs: number;
   byProcessMs: Record<string, number | null>;
-}
-
-export class CpuAccount {
-  private readonly start: Map<string, number | undefined>;
-  private readonly startedAt = performance.now();
-
-  constructor(private readonly pids: () => Record<string, number | undefined>) {
-    this.start = new Map(Object.entries(pids()).map(([name, pid]) => [name, pid === undefined ? undefined : cpuSeconds(pid)]));
-  }
-
-  perAction(actions: number): CpuPerAction {
-    const byProcessMs: Record<string, number | null> = {};
-    let total = 0;
-    for (const [name, pid] of Object.entries(this.pids())) {
-      const before = this.start.get(name);
-      const after = pid === undefined ? undefined : cpuSeconds(pid);
-      const value = before === undefined || after === undefined || actions <= 0 ? null : ((after - before) * 1000) / actions;
-      byProcessMs[name] = value === null ? null : Math.round(value * 1000) / 1000;
-      total += value ?? 0;
-    }
-    return { actions, seconds: Math.round((performance.now() - this.startedAt) / 100) / 10, totalMs: Math.round(total * 1000) / 1000, byProcessMs };
-  }
 }

@@ -7,7 +7,7 @@ import { TOPOLOGY_DEFAULTS } from '@warden/messaging';
 import { TestPostgres } from '@warden/testing';
 import { BENCH_BREAKER_CONFIG } from './breaker-time.js';
 import { pendingFor, startFromNewMessages } from './consumers.js';
-import { CpuAccount, CpuMeter, type CpuPerAction, type CpuShares } from './cpu.js';
+import { CpuMeter, type CpuPerAction, type CpuShares } from './cpu.js';
 import { messagesPerAction, messagesPerActionLine, snapshotBus, type MessagesPerAction } from './message-counts.js';
 import type { BenchEnvironment } from './environment.js';
 import { measureSuiteHook, type SuiteHookFigures } from './hook-latency.js';
@@ -115,7 +115,8 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     // Counted from a suite with nothing left to handle to the same again: all that the phase's actions caused.
     await drain(jsm, options.partitions);
     const busBefore = await snapshotBus(jsm);
-    const cpuAccount = new CpuAccount(() => suitePids(env));
+    const cpuUntilHandled = new CpuMeter(() => suitePids(env));
+    cpuUntilHandled.begin();
     const name = `latency with the whole suite ${num(options.rate)}/s for ${options.durationS} s`;
     const latency = await ctx.withServiceFigures(() =>
       ctx.driver.openLoop({ label: 'latency-whole-suite', rate: options.rate, durationS: options.durationS, maxBacklog, status: status(name), cpu: ctx.cpu, probeBacklog: ctx.probeBacklog }),
@@ -125,7 +126,7 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     await ctx.disconnectAgents();
     progress.phase('whole suite: handling the backlog before the idle window');
     let pendingAtStart = await drain(jsm, options.partitions);
-    const cpuPerAction = cpuAccount.perAction(latency.sent);
+    const cpuPerAction = cpuUntilHandled.perAction(latency.sent);
     const messages = messagesPerAction(busBefore, await snapshotBus(jsm), latency.sent);
     progress.note(messagesPerActionLine(messages));
     progress.note(cpuPerActionLine(cpuPerAction));

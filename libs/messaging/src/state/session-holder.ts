@@ -45,7 +45,8 @@ export interface HolderOptions<R> {
 const TAKEOVER_SETTLE_MS = 50;
 const TAKEOVER_RETRY_MS = 1_000;
 
-const laneKey = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
+/** The key a session's lane and its entry are held under. */
+export const laneKey = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
 
 interface Entry<R> {
   /**

@@ -5,7 +5,7 @@ import { AppliedIds } from './applied-ids.js';
 import { asTransient } from './bus-failures.js';
 import type { RecordStore } from './record-store.js';
 import type { LifecycleMessage, SessionLifecycle } from './session-lifecycle.js';
-import { SessionHolder, type HolderEvents, type PartitionSource, type SessionAddress } from './session-holder.js';
+import { laneKey, SessionHolder, type HolderEvents, type PartitionSource, type SessionAddress } from './session-holder.js';
 
 /** Message ids remembered per session, so that a redelivered message is not applied twice. */
 const REMEMBERED_IDS = 64;
@@ -157,8 +157,6 @@ export interface KeeperOptions<S, Stored> {
 
 export const sessionRecordKey = (address: SessionAddress) => `session.${address.agentId}.${address.sessionId}`;
 
-const laneKeyOf = (address: SessionAddress) => `${address.agentId}\u0000${address.sessionId}`;
-
 /** A session whose write of what it had not stored failed is tried again after this long at least. */
 const STORE_RETRY_MS = 1_000;
 
@@ -268,7 +266,8 @@ export class SessionKeeper<S, Stored> {
       // As commit records it: the next write stores the session as declared.
       if (cause.type === 'session.started') held.declared = true;
       held.unstored.push({ receipt: defer(), replay: { cause, at, step } });
-      this.storeLater(held);
+      // The first one not stored makes the session due; a write empties the list, and the next first one again.
+      if (held.unstored.length === 1) this.storeLater(held);
       await step.committed?.(held, []);
       return;
     }
@@ -387,7 +386,7 @@ export class SessionKeeper<S, Stored> {
 
   /** A session with messages not stored yet is stored when the timer fires (or sooner, by a write of its own). */
   private storeLater(held: Held<S>): void {
-    this.due.set(laneKeyOf(held.address), held.address);
+    this.due.set(laneKey(held.address), held.address);
     this.armStoreTimer(this.options.batching?.delayMs ?? 0);
   }
 
@@ -406,31 +405,24 @@ export class SessionKeeper<S, Stored> {
     this.due.clear();
     await Promise.all(
       due.map(async (address) => {
-        const key = laneKeyOf(address);
+        const key = laneKey(address);
         // Neither held nor dropped: stored already, or given up with its partition.
         if (!this.holder.holds(address) && !this.dropped.has(key)) return;
-        try {
-          await this.run(address, Date.now(), (held) => (held.unstored.length ? this.commit(held, undefined, []) : undefined));
-        } catch {
-          // Dropped, with what it had not stored (see run): tried again, if the partition is still here.
-          if (this.holder.owns(address) && this.dropped.has(key)) this.retryLater(address);
-        }
+        // A failure drops the session with what it had not stored (see run), and it is due again.
+        await this.run(address, Date.now(), (held) => (held.unstored.length ? this.commit(held, undefined, []) : undefined)).catch(() => undefined);
       }),
     );
   }
 
-  /** A dropped session's write is tried again later; meanwhile JetStream is told its messages are still being stored. */
-  private retryLater(address: SessionAddress): void {
-    this.due.set(laneKeyOf(address), address);
-    for (const { receipt } of this.dropped.get(laneKeyOf(address))?.unstored ?? []) receipt.working();
-    this.armStoreTimer(Math.max(this.options.batching?.delayMs ?? 0, STORE_RETRY_MS));
-  }
-
-  /** Keeps what a failure dropped from memory before it was stored, after what was dropped before; stored again later. */
+  /**
+   * Keeps what a failure dropped from memory before it was stored, after what was dropped before, and
+   * stores it again later (JetStream is told meanwhile that it is still being worked on).
+   */
   private keepUnstored(address: SessionAddress, unstored: Unstored<S>[]): void {
-    const key = laneKeyOf(address);
-    const before = this.dropped.get(key)?.unstored ?? [];
-    this.dropped.set(key, { address, unstored: [...before, ...unstored] });
+    const key = laneKey(address);
+    const kept = [...(this.dropped.get(key)?.unstored ?? []), ...unstored];
+    this.dropped.set(key, { address, unstored: kept });
+    for (const { receipt } of kept) receipt.working();
     this.due.set(key, address);
     this.armStoreTimer(Math.max(this.options.batching?.delayMs ?? 0, STORE_RETRY_MS));
   }
@@ -461,7 +453,8 @@ export class SessionKeeper<S, Stored> {
   private async ready(held: Held<S>): Promise<Held<S>> {
     await this.emptied(held);
     if (held.outbox.length) await this.publishOutbox(held);
-    const key = laneKeyOf(held.address);
+    if (!this.dropped.size) return held;
+    const key = laneKey(held.address);
     const dropped = this.dropped.get(key)?.unstored;
     if (!dropped) return held;
     this.dropped.delete(key);
