@@ -347,13 +347,18 @@ describe('the session state kit over a real nats-server', () => {
       snapshot: (trail) => ({ ids: [...trail.ids] }),
     };
 
-    /** A keeper with batching; every write fails while `failWrites` says so. */
-    function batchingKeeper(batching: { messages: number; delayMs: number }, failWrites: () => boolean = () => false) {
+    /** A keeper with batching; every write fails while `failWrites` says so, and every read while `failReads` does. */
+    function batchingKeeper(batching: { messages: number; delayMs: number }, failWrites: () => boolean = () => false, failReads: () => boolean = () => false) {
       const records = new RecordStore<KeptSession<Trail>>(bus.nc, PATTERN_SESSION_BUCKET);
       let writes = 0;
+      let failedReads = 0;
       const kept = new SessionKeeper<Trail, Trail>({
         store: {
-          get: (key) => records.get(key),
+          get: (key) => {
+            if (!failReads()) return records.get(key);
+            failedReads++;
+            return Promise.reject(new TransientError('503 no responders available'));
+          },
           keys: (filter) => records.keys(filter),
           write: (key, value, revision) => {
             if (failWrites()) return Promise.reject(new TransientError('503 no responders available'));
@@ -366,7 +371,7 @@ describe('the session state kit over a real nats-server', () => {
         partitions: PARTITIONS,
         batching,
       });
-      return { kept, writes: () => writes };
+      return { kept, writes: () => writes, failedReads: () => failedReads };
     }
 
     const acked: string[] = [];
@@ -443,6 +448,22 @@ describe('the session state kit over a real nats-server', () => {
       await apply(kept, loud, true);
       expect((await trail(session.sessionId))?.state.ids).toEqual(ids([...quiet, loud]));
       expect(acked.filter((id) => ids(quiet).includes(id))).toEqual(ids(quiet));
+      await kept.stop();
+    });
+
+    it('stores what waits once the bus is back when the timer\'s write failed and so did the load that tried again, with no message after it', async () => {
+      let busDown = false;
+      const { kept, failedReads } = batchingKeeper({ messages: 32, delayMs: 20 }, () => busDown, () => busDown);
+      const session = newSession();
+      const quiet = [cause(session.sessionId), cause(session.sessionId)];
+      for (const m of quiet) await apply(kept, m);
+      // The timer's write fails and drops the session; the retry finds the bus still down when it loads it.
+      busDown = true;
+      await eventually('a retry that could not load the session', () => failedReads() >= 1);
+      expect(acked.filter((id) => ids(quiet).includes(id))).toEqual([]);
+      busDown = false;
+      await eventually('what waited acknowledged, with nothing applied after it', () => ids(quiet).every((id) => acked.includes(id)), { timeoutMs: 15_000 });
+      expect((await trail(session.sessionId))?.state.ids).toEqual(ids(quiet));
       await kept.stop();
     });
 

@@ -248,7 +248,7 @@ export class SessionKeeper<S, Stored> {
       if (cause && this.hasApplied(held, cause.id)) {
         await step.redelivered?.(held);
         // Applied and not stored yet: acknowledged with the write that stores it.
-        if (defer && held.unstored.length) held.unstored.push({ receipt: defer() });
+        if (defer && held.unstored.length) this.storeLater(held, { receipt: defer() });
         return;
       }
       if (step.ended(held.session)) return this.forget(address);
@@ -265,9 +265,7 @@ export class SessionKeeper<S, Stored> {
       held.applied.add(cause.id);
       // As commit records it: the next write stores the session as declared.
       if (cause.type === 'session.started') held.declared = true;
-      held.unstored.push({ receipt: defer(), replay: { cause, at, step } });
-      // The first one not stored makes the session due; a write empties the list, and the next first one again.
-      if (held.unstored.length === 1) this.storeLater(held);
+      this.storeLater(held, { receipt: defer(), replay: { cause, at, step } });
       await step.committed?.(held, []);
       return;
     }
@@ -384,9 +382,16 @@ export class SessionKeeper<S, Stored> {
     await Promise.allSettled(this.emptying);
   }
 
-  /** A session with messages not stored yet is stored when the timer fires (or sooner, by a write of its own). */
-  private storeLater(held: Held<S>): void {
-    this.due.set(laneKey(held.address), held.address);
+  /**
+   * Keeps a message applied and not stored yet: the session is due, and stored when the timer fires (or
+   * sooner, by a write of its own). Every such message comes this way, so none waits for a write that
+   * nothing will make.
+   */
+  private storeLater(held: Held<S>, message: Unstored<S>): void {
+    held.unstored.push(message);
+    const key = laneKey(held.address);
+    if (this.due.has(key)) return;
+    this.due.set(key, held.address);
     this.armStoreTimer(this.options.batching?.delayMs ?? 0);
   }
 
@@ -408,8 +413,11 @@ export class SessionKeeper<S, Stored> {
         const key = laneKey(address);
         // Neither held nor dropped: stored already, or given up with its partition.
         if (!this.holder.holds(address) && !this.dropped.has(key)) return;
-        // A failure drops the session with what it had not stored (see run), and it is due again.
-        await this.run(address, Date.now(), (held) => (held.unstored.length ? this.commit(held, undefined, []) : undefined)).catch(() => undefined);
+        await this.run(address, Date.now(), (held) => (held.unstored.length ? this.commit(held, undefined, []) : undefined)).catch(() => {
+          // A failed write dropped the session with what it had not stored (see run); a failed load left
+          // that where it was. Either way it is due again (a partition given up takes it along: leave).
+          if (this.dropped.has(key)) this.keepUnstored(address, []);
+        });
       }),
     );
   }
@@ -461,7 +469,7 @@ export class SessionKeeper<S, Stored> {
     for (let index = 0; index < dropped.length; index++) {
       const { receipt, replay } = dropped[index]!;
       try {
-        if (!replay || this.hasApplied(held, replay.cause.id)) held.unstored.push({ receipt });
+        if (!replay || this.hasApplied(held, replay.cause.id)) this.storeLater(held, { receipt });
         else {
           let kept = false;
           await this.change(held, replay.cause, replay.at, replay.step, () => ((kept = true), receipt));
