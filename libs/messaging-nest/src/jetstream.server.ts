@@ -168,7 +168,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       if (!probe.ok) throw new TopologyMissingError(probe.detail);
     }
     const shared = specs.filter((s) => s.partition === null).map((s) => this.consumerFor(s));
-    await Promise.all(shared.map((c) => c.start()));
+    // Opening a consumer meets the same election as the checks above; one that failed to open holds nothing.
+    await Promise.all(shared.map((c) => whileJetStreamSettles(() => c.start(), settling)));
     this.consumers.set('shared', shared);
     this.running = true;
     void this.reopenAfterReconnects();

@@ -1,4 +1,5 @@
 import type { KV, KvWatchEntry } from '@nats-io/kv';
+import { whileJetStreamSettles } from '../connection/jetstream-settling.js';
 import { isConflict } from '../state/bus-failures.js';
 import { LeaseConflictError, type LeaseEntry, type LeaseStore } from './lease-store.js';
 
@@ -15,7 +16,8 @@ export class KvLeaseStore implements LeaseStore {
 
   async watch(prefix: string, onEntry: (entry: LeaseEntry) => void): Promise<{ stop(): void }> {
     let stopped = false;
-    let iterator = await this.kv.watch({ key: `${prefix}.>` });
+    // Started while the cluster elects its leaders ("temporarily unavailable"), the first watch waits for it.
+    let iterator = await whileJetStreamSettles(() => this.kv.watch({ key: `${prefix}.>` }));
     void (async () => {
       while (!stopped) {
         try {
