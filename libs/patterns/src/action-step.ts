@@ -3,6 +3,8 @@ import type { TokenUsage } from '@warden/pricing';
 import { fingerprint, foldErrorText } from '@warden/signatures';
 import type { Phase } from '@warden/contracts';
 import { contentMarks, localPortsIn, type ContentMark } from './signals.js';
+import { shellWords } from './shell-words.js';
+import { statusCheckOf } from './status-checks.js';
 
 /** What kind of thing an action does, as far as the detectors care. */
 export type StepOp = 'read' | 'write' | 'search' | 'exec' | 'poll' | 'other';
@@ -22,6 +24,8 @@ export interface Step {
   sig?: string;
   /** The command line (Bash), whitespace folded, at most 300 characters. */
   cmd?: string;
+  /** A status check (see status-checks.ts): a fingerprint of the job it looks at. */
+  check?: string;
   /** Paths the action targets, resolved against the working directory (at most 8). */
   paths?: string[];
   /** The description and short input fields other than the command, lower case (at most 200 characters). */
@@ -66,14 +70,6 @@ const WHITESPACE = /\s+/g;
 /** What the detectors count each kind of tool as (the kinds are @warden/actions' reading of every agent's tools). */
 const KIND_OPS: Partial<Record<ToolKind, StepOp>> = { read: 'read', write: 'write', edit: 'write', delete: 'write', search: 'search', poll: 'poll' };
 
-/** Splits a command line into words, keeping quoted parts together (enough to find paths and programs). */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  // A quote left open (a line cut short) runs to the end, as the shell reads it.
-  const pattern = /"((?:[^"\\]|\\.)*)(?:"|$)|'([^']*)(?:'|$)|(\S+)/g;
-  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
-  return words;
-}
 
 const URL_LIKE = /^[a-z]+:\/\//i;
 const FILE_LIKE = /^(\.[\w-]+|[\w@.+-]+\.[a-z0-9]{1,8})$/i;
@@ -165,6 +161,9 @@ export function stepOfAction(action: ProposedAction, at: number, cwd: string | u
   const target = cmd ?? poll ?? (op === 'write' ? paths.join(' ') : call.kind === 'fetch' && call.urls.length ? call.urls[0]! : stableInput(input));
   const step: Step = { id: action.action_id, at, tool: action.tool, op, sig: fingerprint(`${action.tool}\u0000${target}`) };
   if (cmd) step.cmd = cmd;
+  // Any read of a background command's output is a look at background work, whichever it reads.
+  const check = op === 'poll' ? `poll ${action.tool}` : cmd ? statusCheckOf(shellWords(cmd)) : undefined;
+  if (check) step.check = fingerprint(check);
   if (paths.length) step.paths = paths;
   if (text) step.text = text;
   if (marks.length) step.marks = marks;

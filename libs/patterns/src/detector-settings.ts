@@ -84,7 +84,7 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
   // wrong guess is corrected, rolled back or throttled, and its ladder ends at high. Copying secrets out,
   // a runaway spiral and a trap that keeps escalating still reach critical.
   repetitive_errors: { ...enforce(0.3), severity: { medium: 3, high: 5 } },
-  polling_loop: { ...enforce(0.3), severity: { medium: 10, high: 25 } },
+  polling_loop: { ...enforce(0.3), severity: { low: 5, medium: 10, high: 25 } },
   scope_creep: {
     ...enforce(0.5),
     severity: { low: 1, medium: 3, high: 6 },

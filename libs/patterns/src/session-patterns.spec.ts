@@ -137,7 +137,8 @@ describe('state', () => {
       events: { kind: 'action' | 'outcome' | 'verdict'; at: number; payload: never; cost?: number }[];
       reports: PatternReport[];
     };
-    const settings = resolvePatternSettings();
+    // The polling ladder of the code that stored it (no low rung: low starts where medium does).
+    const settings = resolvePatternSettings({ polling_loop: { severity: { low: 10 } } });
     const replay = (patterns: SessionPatterns, events: typeof recorded.events) =>
       events.flatMap((e) => (e.kind === 'action' ? patterns.actionProposed(e.at, e.payload) : e.kind === 'outcome' ? patterns.outcomeReported(e.at, e.payload, e.cost) : patterns.verdict(e.at, e.payload)));
     const restored = SessionPatterns.restore(settings, [], JSON.parse(JSON.stringify(recorded.snapshot)) as SessionSnapshot);
@@ -176,7 +177,7 @@ describe('state', () => {
     const status = s.bash('git status');
     expect(stored().polling).toEqual({ sig: expect.any(String), count: 1, ids: [status], outputs: [], tool: 'Bash', cmd: 'git status' });
     const poll = s.run('BashOutput', { bash_id: 'b2' }, { output: 'done' });
-    expect(stored().polling).toEqual({ sig: expect.any(String), count: 1, ids: [poll], outputs: [expect.any(String)], tool: 'BashOutput' });
+    expect(stored().polling).toEqual({ sig: expect.any(String), count: 1, ids: [poll], outputs: [expect.any(String)], check: expect.any(String), tool: 'BashOutput' });
     const again = s.run('BashOutput', { bash_id: 'b2' }, { output: 'done' });
     expect(stored().polling).toMatchObject({ count: 2, ids: [poll, again] });
     expect(stored().polling!.outputs).toHaveLength(1);

@@ -17,6 +17,7 @@ import { knowledgeFor, type ProjectKnowledge } from '@warden/project-knowledge';
 import { emptyState, heldState, type HeldState, type PhaseKey, type PollingRun, type SessionSnapshot, type StateBounds } from './session-state.js';
 import { tallyToolRuns } from './detectors/silent-hook.js';
 import { shared } from './shared-strings.js';
+import { isWaitOnly } from './status-checks.js';
 import { StepWindow } from './step-window.js';
 
 export const DETECTORS: Detectors = {
@@ -340,7 +341,7 @@ export class SessionPatterns {
   private countPolling(step: Step): void {
     const { state } = this;
     // Waiting between two polls does not end the run.
-    if (step.cmd && /^sleep\s+[\d.]+[smh]?$/.test(step.cmd)) return;
+    if (step.cmd && isWaitOnly(step.cmd)) return;
     const changes = step.op === 'write' || (step.op === 'exec' && (step.files_touched ?? 0) > 0);
     if (step.status !== 'success' || changes || !step.sig) {
       this.endedRun = state.polling ?? this.endedRun;
@@ -348,7 +349,9 @@ export class SessionPatterns {
       return;
     }
     const run = state.polling;
-    if (run && run.sig === step.sig) {
+    // The same action again, or another look at the same job.
+    if (run && (run.sig === step.sig || (step.check !== undefined && run.check === step.check))) {
+      if (run.sig !== step.sig) run.varied = true;
       run.count++;
       run.ids.push(step.id);
       if (run.ids.length > MAX_RUN_IDS) run.ids.shift();
@@ -366,8 +369,10 @@ export class SessionPatterns {
    */
   private newRun(ended: PollingRun | undefined, sig: string, step: Step): PollingRun {
     const out = shared(step.out);
-    if (!ended) return { sig, count: 1, ids: [step.id], outputs: out ? [out] : [], ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
+    if (!ended) return { sig, count: 1, ids: [step.id], outputs: out ? [out] : [], ...(step.check ? { check: shared(step.check) } : {}), ...(step.tool ? { tool: step.tool } : {}), ...(step.cmd ? { cmd: step.cmd } : {}) };
     ended.sig = sig;
+    ended.check = shared(step.check);
+    ended.varied = undefined;
     ended.count = 1;
     // Shortened in place: emptied, an array lets its storage go and the next push makes it again.
     ended.ids[0] = step.id;

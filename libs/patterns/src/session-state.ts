@@ -20,6 +20,10 @@ export interface Episode {
 /** The run of identical successful actions that changed nothing, counted across the count window. */
 export interface PollingRun {
   sig: string;
+  /** The job its status checks look at (Step.check), when they are status checks. */
+  check?: string;
+  /** Whether checks written differently joined it (not the same action repeated). */
+  varied?: boolean;
   count: number;
   /** Newest action ids of the run (at most 30). */
   ids: string[];

@@ -1,4 +1,6 @@
 import type { Step } from './action-step.js';
+import { shellWords } from './shell-words.js';
+import { simpleCommands } from './status-checks.js';
 import { baseName } from '@warden/actions';
 
 /**
@@ -79,6 +81,44 @@ export function isBypass(step: Step): boolean {
 
 const AUTH_FAILURE =
   /not logged in|not logged into|authentication (?:failed|required)|requires authentication|permission denied \(publickey|host key verification failed|bad credentials|invalid credentials|could not read username|\bunauthori[sz]ed\b|login required/;
+
+/**
+ * What agents' permission systems answer when a person or the agent's own guard refuses a tool call, by
+ * agent: Claude Code ("Permission to use Bash with command … has been denied", "Permission for this
+ * action was denied by the Claude Code auto mode classifier", "The user doesn't want to proceed with this
+ * tool use. The tool use was rejected"), Codex ("exec command rejected by user"), Gemini CLI ("Tool
+ * execution denied by policy", "[Operation Cancelled] Reason: User denied execution"). A file the
+ * system will not open ("Permission denied", EACCES) is no refusal: nobody said no.
+ */
+const REFUSAL =
+  /\b(?:was|has been) denied\b|doesn't want to proceed with this tool use|tool use was rejected|user rejected tool use|rejected by (?:the )?user|user (?:denied|rejected|declined)\b|denied by (?:the )?(?:policy|user|hook|classifier|auto mode classifier)|blocked by (?:the )?(?:auto[- ]mode )?classifier/;
+
+/** A tool call a person or the agent's own permission system refused (see REFUSAL). */
+export function isRefusal(step: Step): boolean {
+  return step.status === 'error' && !!step.err_text && REFUSAL.test(step.err_text);
+}
+
+/**
+ * After a refused call, another tool that reaches what it was refused: the same file by another tool
+ * (`cat .env` refused, then a Read of `.env`; an Edit refused, then `sed -i` on the file), or the same
+ * operation through another tool (`kubectl apply -f pod.yaml` refused, then an MCP server's
+ * `kubectl_apply`). Another call of the same tool is the agent asking again (or doing what the person
+ * said instead), and a write after a refused write is how a person's correction of an edit is followed.
+ */
+export function routesAround(refused: Step, step: Step): boolean {
+  if (!refused.tool || !step.tool || step.tool === refused.tool || step.op === 'search' || refused.op === 'search') return false;
+  if (!refused.cmd && !step.cmd && refused.op === 'write' && step.op === 'write') return false;
+  if (refused.paths?.some((path) => step.paths?.includes(path))) return true;
+  if (!refused.cmd) return false;
+  const tool = step.tool.toLowerCase();
+  // Any command of the refused line whose program and subcommand the other tool is named after (the
+  // subcommand among its first words that are no options: `kubectl -n ai delete pod x`).
+  const named = (word: string) => /^[a-z][\w-]*$/.test(word) && tool.includes(word);
+  return simpleCommands(shellWords(refused.cmd.toLowerCase())).some(([program = '', ...rest]) => {
+    const words = rest.filter((word) => !word.startsWith('-')).slice(0, 3);
+    return program.length >= 2 && named(program) && words.some((verb) => verb.length >= 3 && named(verb));
+  });
+}
 
 /** A failure because the agent is not authenticated where it tried to go (a CLI not logged in, a key refused). */
 export function isAuthFailure(step: Step): boolean {

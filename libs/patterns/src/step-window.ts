@@ -232,7 +232,7 @@ const TEXT = 2;
 const COMMAND = 3;
 
 /** Fields kept as they are, in the rest: most steps have none of them. */
-const RARE = ['err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment'] as const;
+const RARE = ['check', 'err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment'] as const;
 
 const OPS: readonly StepOp[] = ['read', 'write', 'search', 'exec', 'poll', 'other'];
 const STATUSES: readonly NonNullable<Step['status']>[] = ['success', 'error'];
@@ -301,6 +301,7 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
     op: decode(OP, bits),
     sig: sig ? (sig - 1).toString(36) : rest?.sig,
     cmd: references[r + COMMAND] as string | undefined,
+    check: rest?.check,
     paths: typeof paths === 'string' ? [paths] : (paths as string[] | undefined),
     text: references[r + TEXT] as string | undefined,
     marks: decode(MARK, bits) as ContentMark[] | undefined,

@@ -253,8 +253,41 @@ describe('repetitive_errors: the same mistake on one target after another', () =
   });
 });
 
+describe('repetitive_errors: calls refused again and again', () => {
+  // The refusals as each agent words them (see REFUSAL in signals.ts for where each comes from).
+  const refusals = [
+    'Permission for this action was denied by the Claude Code auto mode classifier. Reason: Blocked by classifier.',
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).",
+    'exec command rejected by user',
+    'Tool execution denied by policy. You are in Plan Mode and cannot modify source code.',
+    '[Operation Cancelled] Reason: User denied execution.',
+  ];
+
+  it('reports the third refusal in the window as medium, whatever each call asked, and no higher', () => {
+    const s = new SessionDriver();
+    s.bash('kubectl delete pod api-0 -n ai', { error: refusals[0] });
+    s.read(`${CWD}/README.md`);
+    s.bash('kubectl apply -f pod.yaml -n ai', { error: refusals[0] });
+    expect(s.of('repetitive_errors')).toEqual([]);
+    s.run('mcp__kubernetes__kubectl_apply', { filename: 'pod.yaml' }, { error: refusals[0] });
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { repetitions: 3, error_class: 'refused' } });
+    for (const text of refusals.slice(1)) s.bash(`./deploy.sh ${text.length}`, { error: text });
+    expect(s.of('repetitive_errors').map((r) => r.severity)).toEqual(['medium']);
+    expect(s.last('repetitive_errors')!.description).toMatch(/^3 tool calls of this session were refused \(latest: mcp__kubernetes__kubectl_apply — permission for this action was denied .* take the refusal as an answer/);
+  });
+
+  it("counts calls refused together once, and a file the system will not open as no refusal", () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 4; i++) s.bash(`cat /root/secret-${i}`, { error: `cat: /root/secret-${i}: Permission denied` });
+    expect(s.of('repetitive_errors').filter((r) => r.details['error_class'] === 'refused')).toEqual([]);
+    // Three calls made before the first refusal came back (one response's calls): one refusal.
+    for (let i = 0; i < 3; i++) s.run('Bash', { command: `rm -rf build-${i}` }, { error: refusals[1] }, i === 0 ? 5 : 0);
+    expect(s.of('repetitive_errors').filter((r) => r.details['error_class'] === 'refused')).toEqual([]);
+  });
+});
+
 describe('polling_loop', () => {
-  it('reports the tenth identical unchanged success, the 25th and the 60th, beyond the count window', () => {
+  it('reports the fifth identical unchanged success, the tenth, the 25th and the 60th, beyond the count window', () => {
     // Escalation by growth is left out here, to see the ladder alone.
     const s = SessionDriver.with({ episode: { escalation_growth: 100 }, polling_loop: { severity: { critical: 60 } } });
     s.run('Bash', { command: './gradlew build', run_in_background: true });
@@ -264,18 +297,41 @@ describe('polling_loop', () => {
       if (i % 3 === 0) s.bash('sleep 10', {}, 1);
       severities[i] = s.last('polling_loop')?.severity;
     }
-    expect([severities[9], severities[10], severities[24], severities[25], severities[59], severities[60]]).toEqual([undefined, 'medium', 'medium', 'high', 'high', 'critical']);
+    expect([severities[4], severities[5], severities[9], severities[10], severities[24], severities[25], severities[59], severities[60]]).toEqual([undefined, 'low', 'low', 'medium', 'medium', 'high', 'high', 'critical']);
     expect(s.last('polling_loop')!.details).toMatchObject({ repetitions: 60, tool: 'BashOutput' });
     expect(s.last('polling_loop')!.evidence_action_ids).toHaveLength(30);
   });
 
+  it('counts checks of one CI run however each is written, waits between them included, and not checks of two runs', () => {
+    const s = new SessionDriver();
+    s.bash("gh run view 4242 --json status --jq .status", { output: 'in_progress' });
+    s.bash('sleep 30');
+    s.bash("gh run view 4242 --json jobs --jq '.jobs[] | select(.status!=\"completed\") | .name'", { output: 'test' });
+    s.bash('sleep 30 && gh run view 4242 --log | tail -20', { output: 'still running' });
+    s.bash("gh run view 4242 --json jobs --jq '.jobs[] | select(.status!=\"completed\") | .name'", { output: 'test' });
+    expect(s.of('polling_loop')).toEqual([]);
+    s.bash('gh run view 4242 --json status,conclusion', { output: 'in_progress' });
+    expect(s.last('polling_loop')).toMatchObject({ severity: 'low', details: { repetitions: 5, command: 'gh run view 4242 --json status --jq .status' } });
+    expect(s.last('polling_loop')!.description).toMatch(/^The status of what .* was checked 5 times in a row, by one command or another/);
+    expect(s.last('polling_loop')!.evidence_action_ids).toHaveLength(5);
+
+    const t = new SessionDriver();
+    for (let i = 0; i < 3; i++) {
+      t.bash('gh run view 4242 --json status', { output: 'in_progress' });
+      t.bash('gh run view 4343 --json status', { output: 'in_progress' });
+    }
+    t.bash('npm run build && docker ps', { output: 'ok' });
+    for (let i = 0; i < 4; i++) t.bash('docker compose ps', { output: 'up' });
+    expect(t.of('polling_loop')).toEqual([]);
+  });
+
   it('is broken by a change or a failure', () => {
     const s = new SessionDriver();
-    for (let i = 0; i < 9; i++) s.bash('gh run view 42 --json status');
+    for (let i = 0; i < 4; i++) s.bash('gh run view 42 --json status');
     s.edit(`${CWD}/src/cart.ts`);
-    for (let i = 0; i < 9; i++) s.bash('gh run view 42 --json status');
+    for (let i = 0; i < 4; i++) s.bash('gh run view 42 --json status');
     s.bash('gh run view 42 --json status', { error: 'HTTP 502' });
-    for (let i = 0; i < 9; i++) s.bash('gh run view 42 --json status');
+    for (let i = 0; i < 4; i++) s.bash('gh run view 42 --json status');
     expect(s.of('polling_loop')).toEqual([]);
   });
 });

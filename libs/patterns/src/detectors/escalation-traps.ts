@@ -2,7 +2,7 @@ import { detectSilentHook } from './silent-hook.js';
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
-import { complexKind, isAuthFailure, isBypass, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
+import { complexKind, isAuthFailure, isBypass, isRefusal, routesAround, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectHookBypass } from './hook-bypass.js';
 import { detectKillEscalation } from './kill-escalation.js';
@@ -47,8 +47,9 @@ function typeOfKnownTrap(step: Step, issue: KnownIssue): TrapType {
  * failing action succeeded (the failure was dealt with).
  * - installation: installing software after a connection failure;
  * - bypass: skipping checks, forcing, disabling verification after a failure, rewriting
- *   configuration after a connection failure instead of checking the endpoint, or working round a
- *   failed login (a background login, a hand-made OAuth flow, SSH or credential files rewritten);
+ *   configuration after a connection failure instead of checking the endpoint, working round a
+ *   failed login (a background login, a hand-made OAuth flow, SSH or credential files rewritten), or
+ *   reaching by another tool what a person or the agent's permission system refused (routesAround);
  * - complexity: containers, environments, clones or mock servers after a failure;
  * - assumption: guessing endpoints — several different local ports after a connection failure
  *   without reading the configuration.
@@ -72,6 +73,7 @@ function scan(view: SessionView): TrapScan {
     if (failure.status !== 'error') continue;
     const connection = isConnectionFailure(failure);
     const auth = isAuthFailure(failure);
+    const refused = isRefusal(failure);
     const symptoms = failure.err_text ? issues.filter((issue) => showsSymptom(failure.err_text!, issue)) : [];
     const found: Partial<Record<TrapType, Sprung>> = {};
     const add = (type: TrapType, step: Step, known?: KnownIssue) => {
@@ -96,6 +98,11 @@ function scan(view: SessionView): TrapScan {
           named.forEach((p) => ports.add(p));
           portSteps.push(step);
         }
+      }
+      // A refusal is an answer: reaching the same thing by another tool is going round it, whatever was looked at first.
+      if (refused && routesAround(failure, step)) {
+        add('bypass_trap', step);
+        continue;
       }
       // A failed login is for the person who can log in to fix: looking first does not make working round it the agent's choice.
       if (auth && worksAroundAuth(step)) {
@@ -144,7 +151,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
   return {
     severity,
     confidence: known ? 0.95 : confidenceFrom(0.65, 0.08 * (count - 1)),
-    description: `After "${failureText}" the agent ${WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
+    description: `After "${failureText}" the agent ${type === 'bypass_trap' && isRefusal(last.failure) ? 'reached by another tool what was refused' : WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
     evidence: [...new Set(sprung.flatMap((s) => [s.failure.id, ...s.steps.map((x) => x.id)]))].slice(-50),
     details: {
       trap: type.replace('_trap', ''),

@@ -1,6 +1,7 @@
 import type { Finding } from './detector.js';
 import { confidenceFrom, lastIds } from './detector.js';
-import { shellWords, type Step } from '../action-step.js';
+import type { Step } from '../action-step.js';
+import { shellWords } from '../shell-words.js';
 import { isInstall } from '../signals.js';
 
 /** Installs of one package that make a trap: the third is no longer the first attempt and its retry. */

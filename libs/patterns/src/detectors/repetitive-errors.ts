@@ -1,7 +1,9 @@
 import { severityFor } from '../detector-settings.js';
 import { detectDependencyLoop } from './dependency-loop.js';
 import { confidenceFrom, lastIds, worse, type Finding, type SessionView } from './detector.js';
-import { shellWords, type Step } from '../action-step.js';
+import type { Step } from '../action-step.js';
+import { shellWords } from '../shell-words.js';
+import { isRefusal } from '../signals.js';
 
 interface FailureRun {
   ids: string[];
@@ -14,7 +16,46 @@ interface FailureRun {
 
 /** The same failure again and again, the same mistake on one target after another, or a dependency fight that keeps failing the build: the worst. */
 export function detectRepetitiveErrors(view: SessionView): Finding | undefined {
-  return worse(worse(worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed)), detectRewordedRetries(view)), detectUnusableTool(view));
+  return worse(worse(worse(worse(worse(detectSameFailure(view), detectSameMistake(view)), detectDependencyLoop(view.completed)), detectRewordedRetries(view)), detectUnusableTool(view)), detectRefusedAgain(view));
+}
+
+/** Refusals in the window after which the agent is asking again for what it was told no to. */
+const REFUSED_AT = 3;
+
+/**
+ * Tool calls refused again and again — by the person, or by the agent's own permission system — whatever
+ * each asked: the agent keeps asking instead of taking the refusal as an answer (asking what is wanted,
+ * or doing without). Calls made together are refused together and count once. Medium at most: what it is
+ * told is to stop asking, and the refusals themselves kept each call from running.
+ */
+function detectRefusedAgain(view: SessionView): Finding | undefined {
+  const refused: Step[] = [];
+  let last: { reported?: number; turn?: number } = {};
+  for (const step of view.completed) {
+    if (!isRefusal(step) || madeTogether(step, last)) continue;
+    refused.push(step);
+    last = { reported: step.done ?? step.at, ...(step.turn !== undefined ? { turn: step.turn } : {}) };
+  }
+  if (refused.length < REFUSED_AT) return undefined;
+  const ladder = view.settings.repetitive_errors.severity;
+  // Counted from the threshold, as the ladder's medium, and no higher.
+  const severity = severityFor({ ...(ladder.low !== undefined ? { low: ladder.low } : {}), ...(ladder.medium !== undefined ? { medium: ladder.medium } : {}) }, refused.length - REFUSED_AT + (ladder.medium ?? 3));
+  if (!severity) return undefined;
+  const latest = refused[refused.length - 1]!;
+  return {
+    severity,
+    confidence: confidenceFrom(0.6, 0.05 * (refused.length - REFUSED_AT)),
+    description: `${refused.length} tool calls of this session were refused (latest: ${latest.cmd?.slice(0, 100) ?? latest.tool ?? 'a call'} — ${latest.err_text!.slice(0, 100)}), and the agent keeps asking: take the refusal as an answer — ask what is wanted, or do without.`,
+    evidence: lastIds(refused.map((s) => s.id)),
+    details: {
+      repetitions: refused.length,
+      tool: latest.tool ?? null,
+      command: latest.cmd ?? null,
+      error_class: 'refused',
+      error_sample: latest.err_text!.slice(0, 200),
+    },
+    magnitude: refused.length,
+  };
 }
 
 /**
