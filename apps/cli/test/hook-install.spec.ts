@@ -44,7 +44,7 @@ describe('warden hook install', () => {
     expect(run).toEqual({
       code: 0,
       stdout:
-        `Claude Code HTTP hooks (PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd) → ${join(project, '.claude/settings.json')}\n` +
+        `Claude Code HTTP hooks (PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd) → ${join(project, '.claude/settings.json')}\n` +
         `Agent my-agent's token (WARDEN_AGENT_TOKEN) → ${join(project, '.claude/settings.local.json')}\n` +
         "Spend: from the agent's telemetry (logs and metrics) to the gateway\n" +
         `Claude Code telemetry settings (env) → ${join(project, '.claude/settings.local.json')}\n`,
@@ -61,6 +61,7 @@ describe('warden hook install', () => {
         Notification: [{ hooks: [{ type: 'command', command: 'say done' }] }],
         PreToolUse: tool(true),
         PostToolUseFailure: tool(false),
+        PermissionDenied: tool(false),
         SessionStart: lifecycle(false),
         UserPromptSubmit: lifecycle(true),
         Stop: lifecycle(false),
@@ -84,7 +85,7 @@ describe('warden hook install', () => {
     await runWarden(['hook', 'install', '--project', project, '--agent-id', 'my-agent', '--credentials', credentials]);
     const run = await runWarden(['hook', 'install', '--project', project, '--transport', 'command', '--agent-id', 'my-agent', '--nats-url', 'nats://10.0.0.5:4222', '--credentials', credentials, '--command', 'warden hook', '--approvals', 'operator']);
     expect(run.stdout).toBe(
-      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n` +
+      `Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied, UserPromptSubmit, SessionEnd) → ${join(project, '.claude/settings.json')}\nWarden hook settings → ${join(project, '.warden/hook.json')}\n` +
         "Spend: from the agent's telemetry (logs and metrics) to the gateway\n" +
         `Claude Code telemetry settings (env) → ${join(project, '.claude/settings.local.json')}\n`,
     );
@@ -93,6 +94,7 @@ describe('warden hook install', () => {
       PreToolUse: [{ matcher: '*', hooks: [command(true)] }],
       PostToolUse: [{ matcher: '*', hooks: [command(false)] }],
       PostToolUseFailure: [{ matcher: '*', hooks: [command(false)] }],
+      PermissionDenied: [{ matcher: '*', hooks: [command(false)] }],
       UserPromptSubmit: [{ hooks: [command(true)] }],
       SessionEnd: [{ hooks: [command(false)] }],
     });

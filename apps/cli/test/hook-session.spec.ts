@@ -134,6 +134,27 @@ describe('warden hook over a session', () => {
       expect(answer(await hook(post))).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'Warden correction: Stop editing files outside src/.' } });
     }, 60_000);
 
+    it('reports a call Claude Code refused (PermissionDenied) as refused, answers nothing, and keeps a pending correction for the next call', async () => {
+      // Claude Code 2.1.88 changelog: PermissionDenied "fires after auto mode classifier denials", with the call and its `reason`.
+      const session = 'hook-refused';
+      const proposed = pre(session, 'Bash', { command: 'kubectl delete ns ai' });
+      expect((await hook(proposed)).code).toBe(0);
+      await control(session, 'soft_correction', 'Ask the user before touching the cluster.');
+      const refused = { ...proposed, hook_event_name: 'PermissionDenied', reason: 'Blocked by classifier: deletes a shared namespace' };
+      expect(await hook(refused)).toEqual({ code: 0, stdout: '', stderr: '' });
+      const outcome = await suite.recorder.waitFor((m) => m.body.type === 'action.outcome' && (m.body.payload as { action_id: string }).action_id === proposed.tool_use_id);
+      expect(outcome.body.payload).toEqual({
+        action_id: proposed.tool_use_id,
+        tool: 'Bash',
+        status: 'error',
+        error: { message: 'Permission for this action was denied. Reason: Blocked by classifier: deletes a shared namespace' },
+      });
+      // The correction was not spent on an event that cannot show it: the next call carries it.
+      expect(answer(await hook(pre(session, 'Read', { file_path: join(project, 'README.md') })))).toEqual(
+        allow('Warden allowed this action: No concerns: file read with low risk.', { additionalContext: 'Warden correction: Ask the user before touching the cluster.' }),
+      );
+    }, 60_000);
+
     it('stops Claude Code on an emergency stop until a resume', async () => {
       const session = 'hook-stop';
       await control(session, 'emergency_stop', 'Deleting production data', { incident_id: 'inc-7' });

@@ -33,6 +33,8 @@ export interface EdgeToolResult {
   error?: string;
   /** The agent cancelled the call because another call of the same response failed: it has no outcome of its own. */
   cancelled?: boolean;
+  /** A person or the agent's own permission system refused the call: it never ran (`error` says why). */
+  refused?: boolean;
   /** What the tool returned (text, content blocks, any JSON). */
   output?: unknown;
   durationMs?: number;

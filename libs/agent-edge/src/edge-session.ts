@@ -151,6 +151,11 @@ async function handle(event: EdgeEvent, ctx: EdgeContext, named: { proposal?: Pr
   try {
     // A turn already prolonged: nothing is taken, so nothing is lost for the next call.
     if (event.type === 'stop' && event.prolonged) return { kind: 'answer', answer: { context: [] } };
+    // A refused call never ran and its answer carries nothing to the model: reported, and nothing is taken.
+    if (event.type === 'after_tool' && event.result.refused && !event.call.derived) {
+      await report(event, session, ctx.adapter.turnOf?.(event.session, event.call));
+      return { kind: 'answer', answer: { context: [] } };
+    }
     const taken = await takeControls(event, ctx, session, live);
     // Off the tool call's path: what the model spent so far is read when a tool has run or a turn ends.
     if (ctx.usageFromTranscript && (event.type === 'after_tool' || event.type === 'stop')) {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { HOOK_DEFAULTS, type HookConfigFile } from './hook-settings.js';
 
 /** The tool events, for every tool (matcher `*`). */
-const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied'] as const;
 /** The events Warden answers over HTTP: the tool events and the session's lifecycle. */
 export const HTTP_EVENTS = [...TOOL_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
 /** The events the command hook is installed for (one process per call: the lifecycle events it needs). */

@@ -72,6 +72,17 @@ describe('the lifecycle answers', () => {
   });
 });
 
+describe('the answers after a tool call', () => {
+  const call = { id: 'toolu_1', tool: 'Bash', input: { command: 'make' } };
+  it('names the event Claude Code sent, and gives a refused call no context (PermissionDenied takes none)', () => {
+    const failed: EdgeEvent = { type: 'after_tool', session, call, result: { ok: false, error: 'Exit code 2' } };
+    const refused: EdgeEvent = { type: 'after_tool', session, call, result: { ok: false, refused: true, error: 'Permission for this action was denied. Reason: r' } };
+    expect(claudeCodeOutput(failed, { context: ['a'] })).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'a' } });
+    expect(claudeCodeOutput(refused, { context: ['a'] })).toBeNull();
+    expect(claudeCodeOutput(refused, { context: [], stop: 'S' })).toEqual({ continue: false, stopReason: 'S' });
+  });
+});
+
 describe('interactive or headless', () => {
   it.each([
     ['default', undefined, true],

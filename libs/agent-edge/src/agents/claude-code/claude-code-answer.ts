@@ -29,7 +29,10 @@ export interface HookOutput {
   };
 }
 
-/** The hook event Claude Code named for each of Warden's events (the event of an after_tool with a failure is PostToolUseFailure). */
+/**
+ * The hook event Claude Code named for each of Warden's events (the event of an after_tool with a failure
+ * is PostToolUseFailure, of a refused one PermissionDenied).
+ */
 export function claudeEventOf(event: EdgeEvent): HookEvent {
   switch (event.type) {
     case 'session_start':
@@ -39,7 +42,7 @@ export function claudeEventOf(event: EdgeEvent): HookEvent {
     case 'before_tool':
       return 'PreToolUse';
     case 'after_tool':
-      return event.result.ok ? 'PostToolUse' : 'PostToolUseFailure';
+      return event.result.ok ? 'PostToolUse' : event.result.refused ? 'PermissionDenied' : 'PostToolUseFailure';
     case 'stop':
       return event.session.subagent ? 'SubagentStop' : 'Stop';
     case 'session_end':
@@ -63,7 +66,8 @@ export function claudeCodeOutput(event: EdgeEvent, answer: EdgeAnswer): HookOutp
       ...((tool.decision === 'ask' || tool.decision === 'rewrite') && tool.input ? { updatedInput: tool.input } : {}),
     };
   }
-  if (answer.context.length && event.type !== 'stop' && event.type !== 'session_end') {
+  // PermissionDenied takes no context (its own output is `retry`): what Warden has to say waits for the next event.
+  if (answer.context.length && event.type !== 'stop' && event.type !== 'session_end' && hookEventName !== 'PermissionDenied') {
     output.hookSpecificOutput = { ...(output.hookSpecificOutput ?? { hookEventName }), additionalContext: answer.context.join('\n') };
   }
   if (answer.stop && event.type !== 'stop' && event.type !== 'session_end') {

@@ -35,7 +35,7 @@ describe('parseHookInput', () => {
 
   it.each([
     ['not JSON', '{', /the payload is not JSON/],
-    ['an event it does not answer', JSON.stringify({ ...tool, hook_event_name: 'Notification' }), /hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd \(got "Notification"\)/],
+    ['an event it does not answer', JSON.stringify({ ...tool, hook_event_name: 'Notification' }), /hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd \(got "Notification"\)/],
     ['a session id that cannot be a subject token', JSON.stringify({ ...tool, session_id: 'a.b' }), /session_id "a\.b" must be/],
     ['a SessionEnd without cwd', JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd' }), /cwd is missing/],
     ['a tool call without tool_use_id', JSON.stringify({ ...tool, tool_use_id: undefined }), /tool_use_id is missing/],
@@ -57,5 +57,23 @@ describe('a call Claude Code cancelled because another call of its response fail
   it('is not said of a call that failed itself', () => {
     expect(failure('Exit code 1\ngrep: no match')).not.toMatchObject({ result: { cancelled: true } });
     expect(cancelledBySibling('the sibling tool call errored earlier, so I retried')).toBe(false);
+  });
+});
+
+describe('a call Claude Code refused (PermissionDenied)', () => {
+  // Claude Code 2.1.88 changelog: "Added PermissionDenied hook that fires after auto mode classifier denials";
+  // its input is a tool hook's (tool_name, tool_input, tool_use_id) with the denial's `reason`
+  // (anthropics/claude-code issue 41261, which asks for it in the hooks reference).
+  const denied = (extra: Record<string, unknown>) =>
+    edgeEventOf(parseHookInput(JSON.stringify({ session_id: 's', cwd: '/p', hook_event_name: 'PermissionDenied', tool_name: 'Bash', tool_input: { command: 'kubectl delete ns ai' }, tool_use_id: 'toolu_3', ...extra })));
+
+  it('is a call that never ran, refused, with the reason worded as Claude Code words a refusal to the model', () => {
+    expect(denied({ reason: 'Blocked by classifier: deletes a shared namespace' })).toEqual({
+      type: 'after_tool',
+      session: { id: 's', cwd: '/p' },
+      call: { id: 'toolu_3', tool: 'Bash', input: { command: 'kubectl delete ns ai' } },
+      result: { ok: false, refused: true, error: 'Permission for this action was denied. Reason: Blocked by classifier: deletes a shared namespace' },
+    });
+    expect(denied({})).toMatchObject({ result: { refused: true, error: 'Permission for this action was denied. Reason: none given' } });
   });
 });

@@ -1,8 +1,12 @@
 import { isSubjectToken } from '@warden/contracts';
 import { EdgeInputError, type EdgeEvent, type EdgeSession } from '../../edge-event.js';
 
-/** The tool hook events the adapter answers. */
-export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
+/**
+ * The tool hook events the adapter answers. PermissionDenied (Claude Code 2.1.88, changelog: "fires after
+ * auto mode classifier denials") says a call was refused by the auto mode classifier, a permission rule
+ * or a hook: it never ran.
+ */
+export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied'] as const;
 export type ToolHookEvent = (typeof TOOL_HOOK_EVENTS)[number];
 /** Every hook event the adapter answers: the tool events, and the session's lifecycle. */
 export const HOOK_EVENTS = [...TOOL_HOOK_EVENTS, 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
@@ -32,7 +36,7 @@ interface CommonInput {
 
 /**
  * What Claude Code sends to a tool hook ("PreToolUse input" / "PostToolUse input"): the tool call, and
- * for PostToolUse the response and duration, for PostToolUseFailure the error.
+ * for PostToolUse the response and duration, for PostToolUseFailure the error, for PermissionDenied why.
  */
 export interface HookInput extends CommonInput {
   hook_event_name: ToolHookEvent;
@@ -42,6 +46,8 @@ export interface HookInput extends CommonInput {
   tool_response?: unknown;
   duration_ms?: number;
   error?: string;
+  /** PermissionDenied: why the call was refused. */
+  reason?: string;
 }
 
 /** SessionStart: how the session began (`startup`, `resume`, `clear`, `compact`) and its model. */
@@ -132,6 +138,7 @@ export function hookInputOf(raw: unknown): AnyHookInput {
     tool_input: raw.tool_input,
     tool_use_id: toolUseId,
     ...(typeof raw.error === 'string' ? { error: raw.error } : {}),
+    ...(event === 'PermissionDenied' && typeof raw.reason === 'string' ? { reason: raw.reason.slice(0, 2000) } : {}),
     ...('tool_response' in raw ? { tool_response: raw.tool_response } : {}),
     ...(typeof raw.duration_ms === 'number' && raw.duration_ms >= 0 ? { duration_ms: raw.duration_ms } : {}),
   };
@@ -161,6 +168,14 @@ export function edgeEventOf(input: AnyHookInput): EdgeEvent {
       return { type: 'session_end', session, reason: input.reason };
     case 'PreToolUse':
       return { type: 'before_tool', session, call: { id: input.tool_use_id, tool: input.tool_name, input: input.tool_input } };
+    case 'PermissionDenied':
+      // Worded as Claude Code words a refusal to the model, so that every reading of a refusal knows it.
+      return {
+        type: 'after_tool',
+        session,
+        call: { id: input.tool_use_id, tool: input.tool_name, input: input.tool_input },
+        result: { ok: false, refused: true, error: `Permission for this action was denied. Reason: ${input.reason || 'none given'}` },
+      };
     case 'PostToolUse':
     case 'PostToolUseFailure': {
       const ok = input.hook_event_name === 'PostToolUse';
