@@ -88,10 +88,12 @@ const AUTH_FAILURE =
  * action was denied by the Claude Code auto mode classifier", "The user doesn't want to proceed with this
  * tool use. The tool use was rejected"), Codex ("exec command rejected by user"), Gemini CLI ("Tool
  * execution denied by policy", "[Operation Cancelled] Reason: User denied execution"). A file the
- * system will not open ("Permission denied", EACCES) is no refusal: nobody said no.
+ * system will not open ("Permission denied", EACCES) is no refusal: nobody said no, and neither is a
+ * service's "access was denied". The error text is cut at 240 characters: Claude Code's refusal of a long
+ * command is known by how it begins.
  */
 const REFUSAL =
-  /\b(?:was|has been) denied\b|doesn't want to proceed with this tool use|tool use was rejected|user rejected tool use|rejected by (?:the )?user|user (?:denied|rejected|declined)\b|denied by (?:the )?(?:policy|user|hook|classifier|auto mode classifier)|blocked by (?:the )?(?:auto[- ]mode )?classifier/;
+  /\bpermission (?:for this action (?:was|has been) denied|to use [\w.-]+ (?:with command\b|has been denied))|doesn't want to proceed with this tool use|tool use was rejected|user rejected tool use|rejected by (?:the )?user|user (?:denied|rejected|declined)\b|denied by (?:the )?(?:policy|user|hook|classifier|auto mode classifier)|blocked by (?:the )?(?:auto[- ]mode )?classifier/;
 
 /** A tool call a person or the agent's own permission system refused (see REFUSAL). */
 export function isRefusal(step: Step): boolean {

@@ -261,6 +261,7 @@ describe('repetitive_errors: calls refused again and again', () => {
     'exec command rejected by user',
     'Tool execution denied by policy. You are in Plan Mode and cannot modify source code.',
     '[Operation Cancelled] Reason: User denied execution.',
+    'Permission to use Bash with command kubectl delete ns ai has been denied.',
   ];
 
   it('reports the third refusal in the window as medium, whatever each call asked, and no higher', () => {
@@ -276,9 +277,10 @@ describe('repetitive_errors: calls refused again and again', () => {
     expect(s.last('repetitive_errors')!.description).toMatch(/^3 tool calls of this session were refused \(latest: mcp__kubernetes__kubectl_apply — permission for this action was denied .* take the refusal as an answer/);
   });
 
-  it("counts calls refused together once, and a file the system will not open as no refusal", () => {
+  it("counts calls refused together once, and a file the system will not open or a service's denial as no refusal", () => {
     const s = new SessionDriver();
     for (let i = 0; i < 4; i++) s.bash(`cat /root/secret-${i}`, { error: `cat: /root/secret-${i}: Permission denied` });
+    for (let i = 0; i < 4; i++) s.bash(`aws s3 cp s3://bucket-${i}/a .`, { error: 'fatal error: An error occurred (403): Access was denied' });
     expect(s.of('repetitive_errors').filter((r) => r.details['error_class'] === 'refused')).toEqual([]);
     // Three calls made before the first refusal came back (one response's calls): one refusal.
     for (let i = 0; i < 3; i++) s.run('Bash', { command: `rm -rf build-${i}` }, { error: refusals[1] }, i === 0 ? 5 : 0);
