@@ -24,9 +24,23 @@ export interface ConnectionTarget {
   issues: KnownIssue[];
 }
 
-/** The newest connection failure among the session's recent failures. */
+/**
+ * Actions after a connection failure within which what the agent does is read as its reaction to it:
+ * as far as the pattern detector reads its traps (`traps.reaction_actions`).
+ */
+export const REACTION_ACTIONS = 8;
+
+/**
+ * The newest connection failure among the session's recent failures, while what follows may still be a
+ * reaction to it: not once the agent has moved on (REACTION_ACTIONS later), nor once the failing action
+ * has since succeeded (the failure was dealt with).
+ */
 export function lastConnectionFailure(session: ReviewSession): ActionRecord | undefined {
-  return session.recentFailures().find((f) => isConnectionFailure(f));
+  const failure = session.recentFailures().find((f) => isConnectionFailure(f));
+  if (!failure) return undefined;
+  const since = session.since(failure);
+  if (since.length >= REACTION_ACTIONS || since.some((r) => r.key === failure.key && r.status === 'success')) return undefined;
+  return failure;
 }
 
 /** Where a failed action tried to connect: the requests it made, then the addresses its error names. */

@@ -1,5 +1,6 @@
 import { parseAction, type ParsedAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
+import { REACTION_ACTIONS } from './connection-failure.js';
 import { InstallationValidator } from './installation-validator.js';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
 import type { ValidationContext } from './tool-validator.js';
@@ -160,6 +161,19 @@ describe('InstallationValidator', () => {
     expect(validator.validate(install, failed().run(bash('cat .env'), undefined, 'block').context()).kind).toBe('require_prerequisites');
     const checkedBefore = new Script().run(bash('cat .env')).run(bash('npx playwright test'), { message: PLAYWRIGHT_FAILURE, class: 'ECONNREFUSED' });
     expect(validator.validate(install, checkedBefore.context()).kind).toBe('require_prerequisites');
+  });
+
+  it('reads an install as a reaction to the failure only while it is one: not once the failing action succeeded, nor long after', () => {
+    // Still within reach: the seventh action after the failure, none of them a check.
+    const within = failed();
+    for (let i = 0; i < REACTION_ACTIONS - 1; i++) within.run(bash(`git log -${i + 1}`));
+    expect(validator.validate(install, within.context()).kind).toBe('require_prerequisites');
+    // The failing test run passed since: the failure was dealt with.
+    expect(validator.validate(install, failed().run(bash('npx playwright test')).context())).toEqual({ kind: 'approve' });
+    // The agent moved on: a dependency added many actions later is work of its own (a real session's `pnpm add` 35 actions after a test run failed with ECONNREFUSED).
+    const later = failed();
+    for (let i = 0; i < REACTION_ACTIONS; i++) later.run(bash(`git log -${i + 1}`));
+    expect(validator.validate(bash('pnpm add node-html-parser'), later.context())).toEqual({ kind: 'approve' });
   });
 
   it('approves installs in a session without connection failures', () => {
