@@ -1,4 +1,4 @@
-import { stepOfAction, type ProposedAction } from './action-step.js';
+import { commandPaths, stepOfAction, type ProposedAction } from './action-step.js';
 
 const T = Date.parse('2026-11-28T10:00:00Z');
 let n = 0;
@@ -55,5 +55,13 @@ describe("steps of other agents' actions (read through @warden/actions)", () => 
     const commit = step('Bash', { command: "git commit -m \"$(cat <<'EOF'\nfeat: protected /dashboard and /auth/confirm\nEOF\n)\" && git push" });
     expect(commit.paths ?? []).toEqual([]);
     expect(commit.cmd).toContain('/dashboard');
+  });
+});
+
+describe('paths a command names', () => {
+  it("reads a loop over a site's paths as addresses, and a loop over files as files", () => {
+    const site = `for p in / /llms.txt /robots.txt; do\n  read -r code type < <(curl -sS -o /dev/null -w '%{http_code}' "https://technocore.chat$p")\n  printf '%s %s' "$p" "$code"\ndone`;
+    expect(commandPaths(site)).toEqual(['/dev/null']);
+    expect(commandPaths('for f in /etc/hosts /etc/passwd ; do cat "$f"; done')).toEqual(['/etc/hosts', '/etc/passwd']);
   });
 });

@@ -81,12 +81,28 @@ const WINDOWS_SWITCH = /^\/[A-Za-z?][A-Za-z0-9]{0,7}(:\S*)?$/;
 const ELSEWHERE = /(?:^|[;&|]\s*)(?:sudo\s+|sshpass\s+(?:-[pfdP]\s*\S+\s+|-e\s+)?)?(?:(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:run|exec)|(?:docker|podman)[\s-]compose\s+(?:[^;&|]*\s)?exec|(?:kubectl|oc)\s+exec|(?:lxc|incus)\s+exec|ssh)\s/;
 const BIND = /^([^:\s]{2,}):(\/[^:]*)(:[a-z,]+)?$/i;
 
+/**
+ * The words of `for p in / /llms.txt /robots.txt; do curl "https://example.com$p"; done`: a loop whose
+ * variable is only ever appended to an address goes over the paths of a site, not of this machine.
+ */
+function urlLoopWords(command: string): Set<string> {
+  const words = new Set<string>();
+  for (const loop of command.matchAll(/\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;]*?)\s*;\s*do\b([\s\S]*?)\bdone\b/g)) {
+    const [, name, list, body] = loop;
+    // Appended to an address somewhere in the body (`"https://example.com$p"`, `${BASE_URL}$p` aside: no scheme, no say).
+    if (new RegExp(`[a-z][a-z0-9+.-]*://[^\\s"'$]*\\$\\{?${name}\\b`, 'i').test(body!)) for (const word of shellWords(list!)) words.add(word);
+  }
+  return words;
+}
+
 /** Words of a command that name files or directories; `windows` for a session on Windows, where `/x` is a switch. */
 export function commandPaths(command: string, windows = false): string[] {
   const paths: string[] = [];
   // What runs inside a container or on another host names that machine's paths: only mounts name ours.
   const elsewhere = ELSEWHERE.test(command);
+  const addresses = urlLoopWords(command);
   for (let word of shellWords(command)) {
+    if (addresses.has(word)) continue;
     word = word.replace(REDIRECT, '');
     // What keeps `<` or `>` after its redirection is stripped is markup (`</script>`, `<div>`), not a path.
     if (!word || /^\/{2,}$/.test(word) || word.startsWith('-') || URL_LIKE.test(word) || word.includes('=') || /[|;&()$`<>]/.test(word.replace(/^\$\{?HOME\}?/, ''))) continue;

@@ -98,6 +98,8 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
       '~/appdata/local/temp/**', 'c:/windows/temp/**',
       '~/.claude/**', '~/.claude.json', '~/.codex/**', '~/.gemini/**', '~/appdata/local/claude-cli-nodejs/**', '~/appdata/roaming/claude/**',
       '~/.cursor/**', '~/.copilot/**', '~/.factory/**', '~/.config/opencode/**', '~/.local/share/opencode/**', '~/.local/state/opencode/**', '~/Library/Logs/opencode/**',
+      // The open agent skills standard's user skills (Codex, OpenCode and others read them from here).
+      '~/.agents/skills/**',
     ],
     secret_paths: ['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.ssh/**', '**/.aws/credentials', '**/.npmrc', '**/.netrc', '**/.pypirc', '**/.docker/config.json', '**/credentials*.json', '**/secrets.*', '**/.git-credentials'],
   },

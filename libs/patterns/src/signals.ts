@@ -215,7 +215,18 @@ export function contentMarks(content: string): ContentMark[] {
   return marks;
 }
 
-/** Whether a command copies from one place into another (cp, cat >, tee, rsync, mv). */
-export function copiesFiles(step: Step): boolean {
-  return !!step.cmd && /^(cp|rsync|scp|mv|install)\b|\bcat\b[^|]*>{1,2}|\|\s*tee\b|\bgrep\b[^|]*>{1,2}/.test(step.cmd);
+/** A redirection's target or tee's file: `> out`, `>> out`, `2> err`, `| tee -a out`; not a descriptor (`2>&1`). */
+const WRITTEN = /(?:^|[^<>&])\d?>{1,2}\s*(?!&)("[^"]+"|'[^']+'|[^\s;&|()<>]+)|\btee\s+(?:-a\s+)?("[^"]+"|'[^']+'|[^\s;&|()<>]+)/g;
+
+/**
+ * The files a command writes through the shell: redirections and tee, the null devices aside. What
+ * only flows through a pipe (`grep x ~/.ssh/config | head`) is written nowhere.
+ */
+export function shellWrittenFiles(command: string): string[] {
+  const files: string[] = [];
+  for (const match of command.matchAll(WRITTEN)) {
+    const file = (match[1] ?? match[2] ?? '').replace(/^["']|["']$/g, '');
+    if (file && !/^(?:\/dev\/(?:null|stdout|stderr|tty)|nul|\$null)$/i.test(file)) files.push(file);
+  }
+  return files;
 }

@@ -364,6 +364,18 @@ describe('scope_creep', () => {
     expect(s.last('scope_creep')).toMatchObject({ severity: 'critical', impact_factor: 1, details: { secrets_copied_into: ['/home/dev/projects/cart/.env'] } });
   });
 
+  it('counts a secret written into the project through the shell as copied, and a read of one beside a look at the project as read only', () => {
+    const s = new SessionDriver();
+    // One line of three commands: the ssh config is read and shown, the project's docker/ listed; nothing written.
+    s.bash('echo "=== ssh hosts ===" && grep -i -A3 "techno" ~/.ssh/config 2>/dev/null | head -20 || echo "(none)" echo "=== docker dir ===" && ls -R docker/');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'high', details: { secrets_read: ['/home/dev/.ssh/config'] } });
+    s.bash('grep API_KEY ~/projects/billing/.env | tee .env.local');
+    expect(s.last('scope_creep')).toMatchObject({ severity: 'critical', details: { secrets_copied_into: ['/home/dev/projects/cart/.env.local'] } });
+    const t = new SessionDriver();
+    t.bash('cd /home/dev/projects/cart && cat ~/.aws/credentials > config/aws.ini 2>&1');
+    expect(t.last('scope_creep')!.severity).toBe('critical');
+  });
+
   it('counts writing a secret value into the project after reading one outside as copying', () => {
     const s = new SessionDriver();
     s.read('/home/dev/.aws/credentials');

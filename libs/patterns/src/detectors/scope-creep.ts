@@ -3,7 +3,7 @@ import type { Step } from '../action-step.js';
 import { severityFor, severityRank } from '../detector-settings.js';
 import type { PathMatcher } from '@warden/actions';
 import { compiledMatcher } from '../settings-globs.js';
-import { copiesFiles } from '../signals.js';
+import { shellWrittenFiles } from '../signals.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
 
 
@@ -98,7 +98,7 @@ export function detectScopeCreep(view: SessionView): Finding | undefined {
     }
     if (outsideSecret) secretReadSeen = true;
     // A copy from an outside secret into the project, or a write into the project of secret values after reading one outside.
-    if (outsideSecret && insidePaths.length && (copiesFiles(step) || /[>|]/.test(step.cmd ?? ''))) {
+    if (outsideSecret && insidePaths.length && (COPY.test(step.cmd ?? '') || writesInside(step.cmd, insidePaths))) {
       copiedInto.push(...insidePaths);
       involved = true;
     } else if (secretReadSeen && step.op === 'write' && insidePaths.length && !!step.marks?.includes('secret')) {
@@ -139,4 +139,16 @@ export function detectScopeCreep(view: SessionView): Finding | undefined {
     },
     magnitude: outside.size + scans.length * 3 + secretsRead.length * 3 + copiedInto.length * 5,
   };
+}
+
+/** A command of the line that copies or moves files (its destination is among the paths it names). */
+const COPY = /(?:^|[;&|]\s*)(?:sudo\s+)?(?:cp|rsync|scp|mv|install)\s/;
+
+/** Whether the command writes through the shell (a redirection, tee) to one of the project's paths it names. */
+function writesInside(command: string | undefined, insidePaths: readonly string[]): boolean {
+  if (!command) return false;
+  return shellWrittenFiles(command).some((file) => {
+    const tail = file.replace(/^\.\//, '').replace(/\\/g, '/');
+    return insidePaths.some((path) => path === file || path.endsWith(`/${tail}`));
+  });
 }
