@@ -151,6 +151,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'auditpol', /\/clear|\/remove/i, "removes Windows' audit policy"),
   e('safety_control', 'set-executionpolicy', /\b(?:unrestricted|bypass)\b(?=.*localmachine)|^\s*(?:-executionpolicy\s+)?(?:unrestricted|bypass)\s*$/i, 'lets every PowerShell script run unsigned', 'warn'),
   e('safety_control', 'gh', /^\s*workflow\s+disable\b|^\s*api\b(?=.*(?:-x|--method)\s*delete)(?=.*protection)/i, "switches off the repository's CI checks or branch protection"),
+  e('safety_control', 'gh', /^\s*pr\s+merge\b.*\s--admin\b/i, "merges past the branch protection's required reviews and checks (--admin)", 'require_approval'),
   e('safety_control', 'npm', /^\s*profile\s+disable-2fa\b/i, 'switches two-factor authentication off'),
   e('safety_control', 'git', /^config\b.*\b(?:commit|tag|push)\.gpgsign\s+(?:false|0|no|off)\b/i, 'switches commit signing off'),
   e('safety_control', 'history', /(?:^|\s)-(?:c|d\s*\S+|w\s+\/dev\/null)(?:\s|$)/i, "clears the shell's history (what was run can no longer be seen)", 'require_approval'),
