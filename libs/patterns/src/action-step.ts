@@ -83,13 +83,13 @@ const BIND = /^([^:\s]{2,}):(\/[^:]*)(:[a-z,]+)?$/i;
 
 /**
  * The words of `for p in / /llms.txt /robots.txt; do curl "https://example.com$p"; done`: a loop whose
- * variable is only ever appended to an address goes over the paths of a site, not of this machine.
+ * variable is appended to an address goes over the paths of a site, not of this machine.
  */
 function urlLoopWords(command: string): Set<string> {
   const words = new Set<string>();
   for (const loop of command.matchAll(/\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;]*?)\s*;\s*do\b([\s\S]*?)\bdone\b/g)) {
     const [, name, list, body] = loop;
-    // Appended to an address somewhere in the body (`"https://example.com$p"`, `${BASE_URL}$p` aside: no scheme, no say).
+    // An address with its scheme written out: `${BASE_URL}$p` does not say what the variable holds.
     if (new RegExp(`[a-z][a-z0-9+.-]*://[^\\s"'$]*\\$\\{?${name}\\b`, 'i').test(body!)) for (const word of shellWords(list!)) words.add(word);
   }
   return words;

@@ -215,8 +215,8 @@ export function contentMarks(content: string): ContentMark[] {
   return marks;
 }
 
-/** A redirection's target or tee's file: `> out`, `>> out`, `2> err`, `| tee -a out`; not a descriptor (`2>&1`). */
-const WRITTEN = /(?:^|[^<>&])\d?>{1,2}\s*(?!&)("[^"]+"|'[^']+'|[^\s;&|()<>]+)|\btee\s+(?:-a\s+)?("[^"]+"|'[^']+'|[^\s;&|()<>]+)/g;
+/** A redirection's target or tee's file: `> out`, `>> out`, `2> err`, `&> all`, `| tee -a out`; not a descriptor (`2>&1`). */
+const WRITTEN = /(?:^|[^<>])(?:\d|&)?>{1,2}\s*(?!&)("[^"]+"|'[^']+'|[^\s;&|()<>]+)|\btee\s+(?:-a\s+)?("[^"]+"|'[^']+'|[^\s;&|()<>]+)/g;
 
 /**
  * The files a command writes through the shell: redirections and tee, the null devices aside. What
