@@ -1,6 +1,5 @@
 import type { Step } from './action-step.js';
-import { shellWords } from './shell-words.js';
-import { simpleCommands } from './status-checks.js';
+import { shellWords, simpleCommands } from './shell-words.js';
 import { baseName } from '@warden/actions';
 
 /**

@@ -1,3 +1,5 @@
+import { simpleCommands } from './shell-words.js';
+
 /**
  * Status checks: commands that look at a job running elsewhere (a CI run, a pod, a container, a service,
  * a background process, a log being written, a health endpoint) and change nothing. Checks of one job
@@ -5,11 +7,6 @@
  * `gh run view 42 --log | tail`, then `sleep 30 && gh run view 42`): an agent that keeps looking
  * rarely repeats itself word for word.
  */
-
-/** Words that separate the simple commands of a line (as `shellWords` leaves them). */
-const SEPARATORS = new Set(['&&', '||', '|', ';', '&', 'then', 'do', 'else', '{', '}', '(', ')']);
-/** Words that only lead into the command that follows them. */
-const LEADERS = new Set(['sudo', 'time', 'nohup', 'command', 'exec', 'watch', 'if', 'while', 'until', '!']);
 
 /** A command that only waits: `sleep 30`, `Start-Sleep -Seconds 30`, `timeout /t 30`. */
 const WAIT = /^(?:sleep\s+[\d.]+[smh]?|start-sleep(?:\s+-(?:s|seconds|milliseconds))?\s+[\d.]+|timeout\s+(?:\/t\s+)?\d+(?:\s+\/nobreak)?)$/i;
@@ -42,33 +39,6 @@ export function statusCheckOf(words: readonly string[]): string | undefined {
 /** What only shows or sifts what a check printed. */
 const FILTERS = /^(echo|printf|date|true|clear|cls|write-host|write-output|grep|egrep|rg|jq|yq|head|tail|wc|sort|uniq|cut|awk|tr|column|cat|less|more|findstr|select-string|select-object|where-object|format-table|format-list|out-string|convertfrom-json|measure-object)$/i;
 
-/** The simple commands of a line: split at operators and shell keywords, `$(…)` and assignments unwrapped. */
-export function simpleCommands(words: readonly string[]): string[][] {
-  const commands: string[][] = [];
-  let current: string[] = [];
-  const end = () => {
-    if (current.length) commands.push(current);
-    current = [];
-  };
-  for (let word of words) {
-    if (SEPARATORS.has(word)) {
-      end();
-      continue;
-    }
-    // `JOB=$(gh run view 42 …)`, `$(gh …`: what runs inside is a command of its own.
-    const inner = /^(?:[A-Za-z_]\w*=)?\$\((.*)$/.exec(word);
-    if (inner) {
-      end();
-      word = inner[1]!;
-    }
-    const closes = /[;)]+$/.exec(word);
-    if (closes) word = word.slice(0, closes.index);
-    if (word && !(current.length === 0 && (LEADERS.has(word) || /^[A-Za-z_]\w*=/.test(word)))) current.push(word);
-    if (closes) end();
-  }
-  end();
-  return commands;
-}
 
 const NUMBER = /^#?\d{2,}$/;
 

@@ -414,9 +414,9 @@ export class SessionKeeper<S, Stored> {
         // Neither held nor dropped: stored already, or given up with its partition.
         if (!this.holder.holds(address) && !this.dropped.has(key)) return;
         await this.run(address, Date.now(), (held) => (held.unstored.length ? this.commit(held, undefined, []) : undefined)).catch(() => {
-          // A failed write dropped the session with what it had not stored (see run); a failed load left
-          // that where it was. Either way it is due again (a partition given up takes it along: leave).
-          if (this.dropped.has(key)) this.keepUnstored(address, []);
+          // A failed write dropped the session with what it had not stored, and made it due again (see run);
+          // a failed load left that where it was: due again too (a partition given up takes it along: leave).
+          if (this.dropped.has(key) && !this.due.has(key)) this.keepUnstored(address, []);
         });
       }),
     );
