@@ -155,6 +155,18 @@ describe('warden hook over a session', () => {
       );
     }, 60_000);
 
+    it("hands the suite the words that end a turn (Stop's last_assistant_message), their secrets redacted, and answers nothing", async () => {
+      // Claude Code's hooks reference lists last_assistant_message among Stop's input fields.
+      const session = 'hook-turn-end';
+      const token = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB';
+      const stop = { session_id: session, transcript_path: join(project, `${session}.jsonl`), cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: `Pushed with ${token}. All tests pass.` };
+      expect(await hook(stop)).toEqual({ code: 0, stdout: '', stderr: '' });
+      const ended = await suite.recorder.waitFor((m) => m.body.type === 'session.turn_ended' && m.body.session_id === session);
+      const text = (ended.body.payload as { text: string }).text;
+      expect(text).toContain('All tests pass.');
+      expect(text).not.toContain(token);
+    }, 60_000);
+
     it('stops Claude Code on an emergency stop until a resume', async () => {
       const session = 'hook-stop';
       await control(session, 'emergency_stop', 'Deleting production data', { incident_id: 'inc-7' });

@@ -77,6 +77,33 @@ describe('recorded session formats', () => {
     });
   });
 
+  it("takes a turn's last words as its Stop hook would send them: the reply after its last call, before the user's next request", () => {
+    const line = (o: Record<string, unknown>) => JSON.stringify({ cwd: '/w', sessionId: 's-2', ...o });
+    const say = (id: string, content: unknown[]) => line({ type: 'assistant', message: { id, role: 'assistant', content } });
+    const ask = (text: string) => line({ type: 'user', message: { role: 'user', content: text } });
+    const result = (id: string) => line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } });
+    const transcript = [
+      ask('Fix the cart total'),
+      say('m1', [{ type: 'text', text: 'Let me run the tests.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }]),
+      result('toolu_1'),
+      say('m2', [{ type: 'text', text: 'One test fails; fixing it.' }]),
+      say('m3', [{ type: 'tool_use', id: 'toolu_2', name: 'Edit', input: { file_path: '/w/cart.ts', old_string: 'a', new_string: 'b' } }]),
+      result('toolu_2'),
+      say('m4', [{ type: 'text', text: 'Fixed the total.' }]),
+      say('m5', [{ type: 'text', text: 'All tests pass.' }]),
+      ask('Thanks. Now the README.'),
+      say('m6', [{ type: 'tool_use', id: 'toolu_3', name: 'Read', input: { file_path: '/w/README.md' } }]),
+      result('toolu_3'),
+      say('m7', [{ type: 'text', text: 'README read; nothing to change.' }]),
+    ].join('\n');
+    const actions = parseClaudeCodeTranscript(transcript).actions;
+    expect(actions.map((a) => [a.actionId, a.turnEnd])).toEqual([
+      ['toolu_1', undefined],
+      ['toolu_2', 'Fixed the total.\nAll tests pass.'],
+      ['toolu_3', 'README read; nothing to change.'],
+    ]);
+  });
+
   it('reads a call Claude Code cancelled for a failing sibling as one that never ran to its end: no outcome', () => {
     // The cancellation texts of anthropics/claude-code issues 22264 and 64346.
     const line = (o: Record<string, unknown>) => JSON.stringify({ cwd: '/w', sessionId: 's-2', ...o });

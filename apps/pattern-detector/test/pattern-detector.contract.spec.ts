@@ -26,6 +26,7 @@ const serviceEnv = (harness: ContractHarness): NodeJS.ProcessEnv => ({
 
 const CHANNEL: Partial<Record<MessageType, 'session' | 'action' | 'outcome' | 'verdict'>> = {
   'session.started': 'session',
+  'session.turn_ended': 'session',
   'action.proposed': 'action',
   'action.outcome': 'outcome',
 };
@@ -40,7 +41,7 @@ describeServiceContract(
     let sequence = 0;
     const newSession = () => `pat-${Date.now().toString(36)}-${++sequence}`;
 
-    async function send<T extends 'session.started' | 'action.proposed' | 'action.outcome'>(type: T, session: string, payload: PayloadOf<T>): Promise<AnyMessage> {
+    async function send<T extends 'session.started' | 'session.turn_ended' | 'action.proposed' | 'action.outcome'>(type: T, session: string, payload: PayloadOf<T>): Promise<AnyMessage> {
       const channel = CHANNEL[type]!;
       const before = await harness.processed(channel, type);
       const message = createMessage(type, { session_id: session, agent_id: 'agent-1', payload } as never) as AnyMessage;
@@ -69,6 +70,16 @@ describeServiceContract(
     }
 
     describe('patterns over the bus', () => {
+      it("holds the words that end a turn (session.turn_ended) against the session: a success its latest check contradicts", async () => {
+        const session = newSession();
+        await send('session.started', session, { context: { goal: 'Fix the cart total in src/cart.ts', cwd: '/work/cart', expected_paths: ['src/**', 'test/**'] } });
+        await failingRun(session, 'run-1', 12);
+        await send('session.turn_ended', session, { text: 'Fixed the total. All tests pass now.' });
+        const found = await pattern(session, (p) => p.pattern_type === 'hallucination');
+        expect(found.payload).toMatchObject({ severity: 'low', evidence_action_ids: ['run-1'] });
+        expect(found.payload.description).toContain('tests pass where its latest run of tests failed');
+      });
+
       it('reports repeated failures once per episode, and again only when it gets worse', async () => {
         const session = newSession();
         await send('session.started', session, { context: { goal: 'Fix the cart total in src/cart.ts', cwd: '/work/cart', expected_paths: ['src/**', 'test/**'] } });

@@ -45,8 +45,11 @@ export type EdgeEvent =
   | { type: 'prompt'; session: EdgeSession; prompt: string }
   | { type: 'before_tool'; session: EdgeSession; call: EdgeToolCall }
   | { type: 'after_tool'; session: EdgeSession; call: EdgeToolCall; result: EdgeToolResult }
-  /** The agent is about to end its turn; `prolonged` when a hook already kept it going once. */
-  | { type: 'stop'; session: EdgeSession; prolonged: boolean }
+  /**
+   * The agent is about to end its turn; `prolonged` when a hook already kept it going once; `words`, its
+   * last message of the turn, when its hook sends it (a subagent's are not the session's).
+   */
+  | { type: 'stop'; session: EdgeSession; prolonged: boolean; words?: string }
   | { type: 'session_end'; session: EdgeSession; reason: string };
 
 export type EdgeEventType = EdgeEvent['type'];

@@ -151,6 +151,8 @@ async function handle(event: EdgeEvent, ctx: EdgeContext, named: { proposal?: Pr
   try {
     // A turn already prolonged: nothing is taken, so nothing is lost for the next call.
     if (event.type === 'stop' && event.prolonged) return { kind: 'answer', answer: { context: [] } };
+    // What the turn's last words claim is held against what it did (the pattern detector's claims).
+    if (event.type === 'stop' && event.words) await session.turnEnded(event.words);
     // A refused call never ran and its answer carries nothing to the model: reported, and nothing is taken.
     if (event.type === 'after_tool' && event.result.refused && !event.call.derived) {
       await report(event, session, ctx.adapter.turnOf?.(event.session, event.call));

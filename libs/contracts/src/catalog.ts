@@ -30,7 +30,7 @@ import { LadderCommand, LadderLevelChanged, LadderMetricsUpdated } from './messa
 import { PatternDetected } from './messages/pattern.js';
 import { ReviewVerdict } from './messages/review.js';
 import { UsageReported } from './messages/usage.js';
-import { SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted, SessionToolsObserved } from './messages/session.js';
+import { SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted, SessionToolsObserved, SessionTurnEnded } from './messages/session.js';
 
 /** Every message type of the suite. The one source of truth for types, validation and the AsyncAPI document. */
 export const MESSAGE_DEFINITIONS = [
@@ -42,6 +42,7 @@ export const MESSAGE_DEFINITIONS = [
   SessionStarted,
   SessionPhaseChanged,
   SessionGoalChanged,
+  SessionTurnEnded,
   SessionEnded,
   SessionToolsObserved,
   CheckpointSaved,

@@ -72,6 +72,7 @@ export const EXAMPLE_PAYLOADS: { [T in MessageType]: PayloadOf<T> } = {
   },
   'session.phase_changed': { phase: 'testing', previous_phase: 'implementation' },
   'session.goal_changed': { goal: 'Now also handle ISO week dates in the parser', source: 'user_prompt' },
+  'session.turn_ended': { text: 'Fixed the date parser; all 42 tests pass.' },
   'session.ended': { status: 'success', false_positives: 0, missed_critical_bugs: 0, human_approved: true },
   'session.tools_observed': {
     source: 'telemetry_event',

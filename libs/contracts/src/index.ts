@@ -91,7 +91,7 @@ export { buildAsyncApiDocument, CONTRACTS_VERSION, exampleMessage } from './asyn
 export { EXAMPLE_PAYLOADS } from './examples.js';
 export { ActionFallback, ActionOutcome, ActionProposed, ActionRanAgainstDecision, GOAL_MAX_LENGTH, OVERRIDDEN_DECISIONS, SessionContext } from './messages/action.js';
 export { UsageEntry, UsageReported, USAGE_SOURCES, type UsageSource } from './messages/usage.js';
-export { goalAfter, SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted, SessionToolsObserved } from './messages/session.js';
+export { goalAfter, SessionEnded, SessionGoalChanged, SessionPhaseChanged, SessionStarted, SessionToolsObserved, SessionTurnEnded, TURN_END_MAX_LENGTH } from './messages/session.js';
 export { checkpointBucket, checkpointObjectName, CheckpointSaved } from './messages/checkpoint.js';
 export { CONTROL_KINDS, ControlAcknowledged, ControlIssued, ResourceLimits } from './messages/control.js';
 export { ReviewVerdict, RiskAssessment } from './messages/review.js';

@@ -5,6 +5,7 @@ import type { Phase } from '@warden/contracts';
 import { contentMarks, localPortsIn, type ContentMark } from './signals.js';
 import { shellWords } from './shell-words.js';
 import { statusCheckOf } from './status-checks.js';
+import { checkKindOf, showsFailure } from './turn-claims.js';
 
 /** What kind of thing an action does, as far as the detectors care. */
 export type StepOp = 'read' | 'write' | 'search' | 'exec' | 'poll' | 'other';
@@ -51,6 +52,8 @@ export interface Step {
   cost_usd?: number;
   /** The reviewer's goal alignment of this action (0-1), when a verdict carried it. */
   alignment?: number;
+  /** A check (a test run, a build, a linter) that exited 0 while its output shows a failure: its status was lost in a pipe (`swift build | tail`). */
+  shows_failure?: true;
   /** The reviewer blocked it: attempted, never run. */
   blocked?: true;
   /**
@@ -218,6 +221,7 @@ export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number
     step.err_text = `${outcome.error.class ?? ''} ${outcome.error.message}`.replace(WHITESPACE, ' ').trim().toLowerCase().slice(0, 240);
   }
   if (outcome.output_excerpt !== undefined) step.out = fingerprint(outcome.output_excerpt);
+  if (outcome.status === 'success' && outcome.output_excerpt && checkKindOf(step) && showsFailure(outcome.output_excerpt)) step.shows_failure = true;
   if (outcome.files_touched?.length) step.files_touched = outcome.files_touched.length;
   // Tokens the model newly read or wrote: re-reading the cached context is not growth.
   if (outcome.tokens) step.tokens = outcome.tokens.prompt + outcome.tokens.completion + (outcome.tokens.cache_write ?? 0);

@@ -83,8 +83,12 @@ export function resolvePatternSettings(document: unknown = {}): PatternSettings 
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new PatternSettingsError(`${name} must be a whole number >= 1`);
   }
-  for (const name of ['repetitive_errors', 'polling_loop', 'scope_creep', 'goal_drift', 'hallucination', 'stagnation'] as const) {
-    const ladder = settings[name].severity;
+  const ladders = [
+    ...(['repetitive_errors', 'polling_loop', 'scope_creep', 'goal_drift', 'hallucination', 'stagnation'] as const).map((name) => [name, settings[name].severity] as const),
+    ['claims.false_success', settings.claims.false_success.severity] as const,
+    ['claims.unchecked_blame', settings.claims.unchecked_blame.severity] as const,
+  ];
+  for (const [name, ladder] of ladders) {
     let last = 0;
     for (const severity of SEVERITIES) {
       const at = ladder[severity];

@@ -66,6 +66,12 @@ export interface PatternSettings {
   /** How far after a failure (in actions) an escalation still counts as a reaction to it. */
   traps: { reaction_actions: number };
   stagnation: DetectorToggle & { severity: SeverityLadder };
+  /**
+   * What the agent says when it ends a turn, held against what it did (detectors/claims.ts): successes its
+   * own checks or its user contradicted are hallucination, failures blamed on the code before its change
+   * without a look at that code are an assumption trap. Each ladder counts such claims in the session.
+   */
+  claims: { false_success: { severity: SeverityLadder }; unchecked_blame: { severity: SeverityLadder } };
   /** Project knowledge files (seed 004 format, as deploy/reviewer/knowledge.toml) whose known issues are matched. */
   knowledge_files: string[];
 }
@@ -128,6 +134,8 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
   assumption_trap: { ...enforce(0.4), guessed_endpoints: 3 },
   traps: { reaction_actions: 8 },
   stagnation: { ...enforce(0.3), severity: { medium: 3, high: 5 } },
+  // One wrong claim is worth a word to the agent; two make a habit the operator should see.
+  claims: { false_success: { severity: { low: 1, medium: 2, high: 4 } }, unchecked_blame: { severity: { low: 1, medium: 3 } } },
   knowledge_files: [],
 };
 

@@ -76,6 +76,18 @@ export class SessionDriver {
     return this.run('Read', { file_path: path }, outcome, seconds);
   }
 
+  /** The agent ends its turn with these words. */
+  says(words: string, seconds = 5): void {
+    this.now += seconds * 1000;
+    this.reports.push(...this.patterns.turnEnded(this.now, words));
+  }
+
+  /** The user asks again (a follow-up prompt). */
+  asks(request: string, seconds = 5): void {
+    this.now += seconds * 1000;
+    this.reports.push(...this.patterns.goalChanged(this.now, request));
+  }
+
   of(type: PatternReport['pattern_type']): PatternReport[] {
     return this.reports.filter((r) => r.pattern_type === type);
   }

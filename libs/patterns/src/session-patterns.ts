@@ -4,10 +4,11 @@ import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhasePr
 import { fingerprint } from '@warden/signatures';
 import { addOutcome, fileOperations, settle, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
 import { DETECTOR_NAMES, ladderTop, severityAt, severityRank, type PatternSettings, type SeverityLadder } from './detector-settings.js';
-import type { Detector, Detectors, Finding, SessionView } from './detectors/detector.js';
+import { worse, type Detector, type Detectors, type Finding, type SessionView } from './detectors/detector.js';
 import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
 import { detectGoalDrift } from './detectors/goal-drift.js';
 import { detectHallucination } from './detectors/hallucination.js';
+import { detectFalseSuccess, detectUncheckedBlame, recordRequest, recordTurnEnd } from './detectors/claims.js';
 import { detectPollingLoop } from './detectors/polling-loop.js';
 import { detectRepetitiveErrors } from './detectors/repetitive-errors.js';
 import { detectResourceSpiral } from './detectors/resource-spiral.js';
@@ -26,11 +27,11 @@ export const DETECTORS: Detectors = {
   scope_creep: detectScopeCreep,
   goal_drift: detectGoalDrift,
   resource_spiral: detectResourceSpiral,
-  hallucination: detectHallucination,
+  hallucination: (view) => worse(detectHallucination(view), detectFalseSuccess(view)),
   installation_trap: detectInstallationTrap,
   bypass_trap: detectBypassTrap,
   complexity_trap: detectComplexityTrap,
-  assumption_trap: detectAssumptionTrap,
+  assumption_trap: (view) => worse(detectAssumptionTrap(view), detectUncheckedBlame(view)),
   stagnation: detectStagnation,
 };
 
@@ -136,6 +137,20 @@ export class SessionPatterns {
     this.state.goal_since = at;
     const named = pathsNamedIn(request, this.state.context.cwd);
     if (named.length) this.state.named_paths = [...new Set([...(this.state.named_paths ?? []), ...named])].slice(-32);
+    const claims = recordRequest(this.state.claims, request, at);
+    if (claims) this.state.claims = claims;
+    return this.evaluate();
+  }
+
+  /**
+   * The agent ended its turn with these words (Claude Code's and Codex's Stop hook, a recording's last
+   * reply before the user's next request): what they claim is held against what the session did.
+   */
+  turnEnded(at: number, words: string): PatternReport[] {
+    if (this.state.ended) return [];
+    this.advance(at);
+    const completed = this.window.steps().filter((s) => s.sig !== undefined && s.status !== undefined);
+    this.state.claims = recordTurnEnd(this.state.claims, words, completed, at);
     return this.evaluate();
   }
 

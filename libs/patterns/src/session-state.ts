@@ -1,4 +1,5 @@
 import type { ToolRunTally } from './detectors/silent-hook.js';
+import type { ClaimRecord } from './detectors/claims.js';
 import type { PatternType, Phase, PhaseProgress, Severity } from '@warden/contracts';
 import type { Step } from './action-step.js';
 import { CountedIds } from './counted-ids.js';
@@ -85,6 +86,8 @@ export interface SessionSnapshot {
   proposed?: number;
   /** The tool runs the agent's telemetry reported (detectors/silent-hook.ts). */
   tool_runs?: ToolRunTally;
+  /** What the agent claimed at the ends of its turns that its checks or its user contradicted (detectors/claims.ts). */
+  claims?: ClaimRecord;
 }
 
 /** What the detectors read of a session besides its steps (which they are given as steps). */

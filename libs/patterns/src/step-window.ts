@@ -223,7 +223,7 @@ const MAX_TOKENS = 2 ** 42 - 1;
 // The references of a row.
 const REFERENCES = 4;
 /**
- * The id; or, when the step has a rest (fields seldom set: errors, ports, alignment, cost, output; and
+ * The id; or, when the step has a rest (fields seldom set: errors, ports, alignment, cost, output, a failure shown; and
  * any value the numbers cannot say, as given), the rest with the id in it.
  */
 const ID_OR_REST = 0;
@@ -232,7 +232,7 @@ const TEXT = 2;
 const COMMAND = 3;
 
 /** Fields kept as they are, in the rest: most steps have none of them. */
-const RARE = ['check', 'err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment'] as const;
+const RARE = ['check', 'err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment', 'shows_failure'] as const;
 
 const OPS: readonly StepOp[] = ['read', 'write', 'search', 'exec', 'poll', 'other'];
 const STATUSES: readonly NonNullable<Step['status']>[] = ['success', 'error'];
@@ -317,6 +317,7 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
     tokens: tokens ? tokens - 1 : rest?.tokens,
     cost_usd: rest?.cost_usd,
     alignment: rest?.alignment,
+    shows_failure: rest?.shows_failure,
     blocked: decode(BLOCK, bits),
     turn: numbers[n + TURN] || undefined,
   };

@@ -3,6 +3,7 @@ import {
   checkpointObjectName,
   derivedMessageId,
   GOAL_MAX_LENGTH,
+  TURN_END_MAX_LENGTH,
   newMessageId,
   type ActionKind,
   type MessageOf,
@@ -136,6 +137,16 @@ export class AgentSession {
   /** The user asked for something new: later actions are reviewed against this goal. `at`: as for ProposedAction. */
   async changeGoal(goal: string, source: 'user_prompt' | 'agent' = 'user_prompt', at?: Date): Promise<void> {
     await this.client.publish(this.client.message('session.goal_changed', this.sessionId, { payload: { goal: goal.slice(0, GOAL_MAX_LENGTH), source }, ...timestampOf(at) }));
+  }
+
+  /**
+   * The agent ended its turn with these words (its last message): what they claim is held against what
+   * the session did. Their secrets are stored redacted, as every payload's. `at`: as for ProposedAction.
+   */
+  async turnEnded(text: string, at?: Date): Promise<void> {
+    const words = text.trim();
+    if (!words) return;
+    await this.client.publish(this.client.message('session.turn_ended', this.sessionId, { payload: { text: words.slice(-TURN_END_MAX_LENGTH) }, ...timestampOf(at) }));
   }
 
   async end(result: PayloadOf<'session.ended'>): Promise<void> {

@@ -145,6 +145,9 @@ class SessionJudgement {
     this.interventions.declare(declaration.context, this.now);
     const actions = this.recording.actions;
     for (const [i, recorded] of actions.entries()) {
+      // The turn that ended after the previous action: its words are held against what it did.
+      const ended = actions[i - 1]?.turnEnd;
+      if (ended && !this.result.stop) this.onPatterns(this.patterns.turnEnded(this.now, ended));
       this.reportDeferred(timeOf(recorded.at));
       this.current = i + 1;
       this.advance(this.clock.action(recorded));
@@ -167,6 +170,8 @@ class SessionJudgement {
       this.reportOutcome(recorded, judged);
     }
     this.reportDeferred(Infinity);
+    const last = actions.at(-1)?.turnEnd;
+    if (last && !this.result.stop) this.onPatterns(this.patterns.turnEnded(this.now, last));
     return this.result;
   }
 

@@ -38,6 +38,8 @@ export interface RecordedAction {
   outcome?: RecordedOutcome;
   /** A new request of the user that came just before this action (a follow-up prompt): the goal from here on. */
   request?: string;
+  /** The words the agent ended its turn with, right after this action (what its Stop hook sends as `last_assistant_message`). */
+  turnEnd?: string;
   /** Where it ran, when that is not the session's declared directory (a shell that moved, a call's own working directory). */
   cwd?: string;
   /** The model response it came in, when the recording tells (calls of one turn were made before any of their results came back). */

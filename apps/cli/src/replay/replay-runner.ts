@@ -150,6 +150,8 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         ...(proposedAt ? { at: proposedAt } : {}),
       });
       const outcome = await reportOutcome(session, recorded, decision, clock);
+      // The turn ended after this action: its last words, as the agent's Stop hook sends them.
+      if (recorded.turnEnd) await session.turnEnded(recorded.turnEnd, (clock && recorded.outcome ? stamp(clock.outcome(recorded)) : undefined) ?? proposedAt);
       // The next action is reviewed knowing all this one caused (outcome, breakers, patterns, interventions):
       // two replays of a recording agree.
       if (!(await waitForQuiet(observer))) unsettled++;

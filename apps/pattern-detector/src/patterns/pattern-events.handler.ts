@@ -34,6 +34,12 @@ export class PatternEventsHandler {
     return this.lifecycle(message, context);
   }
 
+  /** The agent's last words of a turn: what they claim is held against what the session did. */
+  @OnMessage('session.turn_ended')
+  onTurnEnded(@Payload() message: MessageOf<'session.turn_ended'>, @Ctx() context: JetStreamContext): Promise<void> {
+    return this.lifecycle(message, context);
+  }
+
   @OnMessage('session.ended')
   onEnded(@Payload() message: MessageOf<'session.ended'>, @Ctx() context: JetStreamContext): Promise<void> {
     return this.lifecycle(message, context);

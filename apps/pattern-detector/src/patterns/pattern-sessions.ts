@@ -15,6 +15,8 @@ export function lifecycleChange(message: AnyMessage, at: number): (patterns: Ses
       return (p) => p.phaseChanged(at, message.payload.phase);
     case 'session.goal_changed':
       return (p) => p.goalChanged(at, message.payload.goal);
+    case 'session.turn_ended':
+      return (p) => p.turnEnded(at, message.payload.text);
     case 'session.ended':
       return (p) => {
         p.end();

@@ -42,6 +42,20 @@ export const SessionGoalChanged = defineMessage({
   }),
 });
 
+/** At most this much of a turn's last words travels (the end of a longer reply is kept: it holds the summary). */
+export const TURN_END_MAX_LENGTH = 8000;
+
+export const SessionTurnEnded = defineMessage({
+  type: 'session.turn_ended',
+  version: 1,
+  channel: 'session',
+  summary:
+    "The agent ended its turn with these words (its Stop hook's last_assistant_message): what they claim (checks pass, a failure was there before, a fix) is held against what the session did.",
+  payload: Type.Object({
+    text: Type.String({ minLength: 1, maxLength: TURN_END_MAX_LENGTH, description: "The agent's last message of the turn, its secrets redacted." }),
+  }),
+});
+
 const LATEST = '\nLatest request: ';
 
 /**

@@ -86,6 +86,8 @@ export function parseAntigravityTranscript(text: string): RecordedSession {
       // Calls of the previous response that got no result step never ran (cancelled, or awaiting approval).
       waiting = [];
       const calls = Array.isArray(record['tool_calls']) ? record['tool_calls'].filter(isObject) : [];
+      // A response without calls may be the words that end the turn (text beside calls came before them).
+      if (!calls.length) session.reply(content);
       calls.forEach((call, k) => {
         const tool = str(call['name']) ?? 'tool';
         const input = argumentsOf(call['args']);

@@ -1,4 +1,5 @@
 import { isSubjectToken } from '@warden/contracts';
+import { TurnWords } from './turn-words.js';
 import type { TokenUsage } from '@warden/pricing';
 import { cancelledBySibling, sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/agent-edge';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
@@ -29,6 +30,7 @@ interface ContentBlock {
   tool_use_id?: string;
   is_error?: boolean;
   content?: unknown;
+  text?: unknown;
 }
 
 /** What Claude Code writes as the result of a tool call the user declined or interrupted. */
@@ -55,6 +57,9 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
   let sessionId: string | undefined;
   let cwd: string | undefined;
   let messages = 0;
+  const turnWords = new TurnWords();
+  const said = new Set<string>();
+  let lastAction: RecordedAction | undefined;
   records.forEach(({ line: lineNumber, record }) => {
     const line = record as TranscriptLine;
     sessionId ??= line.sessionId;
@@ -97,13 +102,24 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
           usageOf.set(use.id!, { tokens, ...(message.model ? { model: message.model } : {}) });
         }
         actions.set(use.id!, recorded);
+        lastAction = recorded;
+      }
+      // A reply without tool calls may be the words that end the turn (text beside calls came before them);
+      // a resumed session repeats it, said once.
+      const replyKey = message.id ?? `${line.timestamp}:text`;
+      if (!line.isSidechain && !uses.length && !said.has(replyKey)) {
+        said.add(replyKey);
+        turnWords.said(blocks(message.content).filter((b) => b.type === 'text').map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n'), lastAction);
       }
       return;
     }
     if (line.type === 'user') {
       const prompt = line.isSidechain ? undefined : promptText(line);
       const request = prompt ? requestOf(prompt) : undefined;
-      if (request) pendingRequest = request;
+      if (request) {
+        pendingRequest = request;
+        turnWords.ended(lastAction);
+      }
       for (const result of blocks(message.content).filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')) {
         const action = actions.get(result.tool_use_id!);
         if (!action || action.outcome || rejected.has(action.actionId)) continue;
@@ -127,6 +143,7 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
       }
     }
   });
+  turnWords.ended(lastAction);
   if (!records.length) throw new RecordingError(skipped.length ? `no line of the transcript is JSON (line ${skipped[0]!.line}: ${skipped[0]!.reason})` : 'the transcript is empty');
   const goal = goalFromTranscriptLines(text.split('\n'));
   return {

@@ -1,3 +1,4 @@
+import { TURN_END_MAX_LENGTH } from '@warden/contracts';
 import type { TokenUsage } from '@warden/pricing';
 import type { RecordedAction, RecordedSession } from '../recorded-session.js';
 import { cellCalls } from './codex-code-mode.js';
@@ -214,6 +215,7 @@ export function parseCodexRollout(text: string): RecordedSession {
           const words = resultText(p['content'], 4000);
           if (words && !/^\s*<(?:environment_context|user_instructions|permissions instructions)>|^# AGENTS\.md/.test(words)) session.prompt(words);
         }
+        if (p['role'] === 'assistant') session.reply(resultText(p['content'], TURN_END_MAX_LENGTH));
         return;
       case 'function_call':
       case 'local_shell_call': {

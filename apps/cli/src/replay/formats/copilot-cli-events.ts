@@ -66,6 +66,8 @@ export function parseCopilotCliEvents(text: string): RecordedSession {
         break;
       case 'assistant.message':
         turns++;
+        // A reply without tool requests may be the words that end the turn (text beside requests came before them).
+        if (!(Array.isArray(data['toolRequests']) && data['toolRequests'].length)) session.reply(str(data['content']));
         for (const request of (Array.isArray(data['toolRequests']) ? data['toolRequests'] : []).filter(isObject)) {
           const id = str(request['toolCallId']);
           if (!id) continue;

@@ -35,6 +35,8 @@ export function parseCursorTranscript(text: string): RecordedSession {
       session.prompt(requestOf(words));
       continue;
     }
+    // A reply without tool calls may be the words that end the turn (text beside calls came before them).
+    if (!blocks.some((b) => b['type'] === 'tool_use')) session.reply(blocks.filter((b) => b['type'] === 'text').map((b) => str(b['text']) ?? '').join('\n'));
     blocks
       .filter((b) => b['type'] === 'tool_use')
       .forEach((block, k) => {

@@ -134,6 +134,8 @@ function readChat(doc: Obj, skipped: SkippedLine[]): RecordedSession {
     }
     if (message['type'] !== 'gemini') continue;
     model = str(message['model']) ?? model;
+    // A reply without tool calls may be the words that end the turn (text beside calls came before them).
+    if (!(Array.isArray(message['toolCalls']) && message['toolCalls'].length)) session.reply(textOf(message['content']));
     const at = isoTime(message['timestamp']);
     for (const call of (Array.isArray(message['toolCalls']) ? message['toolCalls'] : []).filter(isObject)) {
       const id = str(call['id']);

@@ -59,6 +59,8 @@ export function parseOpenCodeExport(text: string): RecordedSession {
         session.usage({ prompt: Number(t['input'] ?? 0), completion: Number(t['output'] ?? 0) + Number(t['reasoning'] ?? 0), ...(read ? { cache_read: read } : {}), ...(write ? { cache_write: write } : {}) }, str(meta['modelID']) ?? model);
         continue;
       }
+      // Words after the step's last tool call may be the words that end the turn.
+      if (part['type'] === 'text' && part['synthetic'] !== true) session.reply(str(part['text']));
       if (part['type'] !== 'tool') continue;
       const id = str(part['callID']) ?? str(part['id']);
       const state = isObject(part['state']) ? part['state'] : {};

@@ -1,4 +1,5 @@
 import { GOAL_MAX_LENGTH, isSubjectToken, type PayloadOf } from '@warden/contracts';
+import { TurnWords } from './turn-words.js';
 import type { TokenUsage } from '@warden/pricing';
 import { expectedPathsFor } from '@warden/agent-edge';
 import type { RecordedAction, RecordedOutcome, RecordedSession, RecordingFormat, SkippedLine } from '../recorded-session.js';
@@ -117,6 +118,7 @@ export class SessionBuilder {
   private readonly notes = new Set<string>();
   private goal: string | undefined;
   private pending: string | undefined;
+  private readonly turnWords = new TurnWords();
   /** Actions added since the last model usage was recorded. */
   private sinceUsage: RecordedAction[] = [];
   /**
@@ -134,6 +136,7 @@ export class SessionBuilder {
   prompt(text: string | undefined): void {
     const request = text?.trim();
     if (!request) return;
+    this.turnWords.ended(this.actions.at(-1));
     if (this.goal === undefined) this.goal = request.slice(0, GOAL_MAX_LENGTH);
     else this.pending = request.slice(0, GOAL_MAX_LENGTH);
   }
@@ -158,6 +161,11 @@ export class SessionBuilder {
       this.upcoming = undefined;
     }
     return recorded;
+  }
+
+  /** A text reply of the agent: the last before the user's next request (or the end) ended its turn. */
+  reply(text: string | undefined): void {
+    this.turnWords.said(text, this.actions.at(-1));
   }
 
   get(id: string): RecordedAction | undefined {
@@ -193,6 +201,7 @@ export class SessionBuilder {
 
   build(options: { sessionId?: string; cwd?: string; model?: string; skipped?: SkippedLine[]; empty?: string }): RecordedSession {
     this.placeUsage();
+    this.turnWords.ended(this.actions.at(-1));
     const context: PayloadOf<'session.started'>['context'] = {
       ...(options.cwd ? { cwd: options.cwd, expected_paths: expectedPathsFor(options.cwd) } : {}),
       ...(this.goal ? { goal: this.goal } : {}),

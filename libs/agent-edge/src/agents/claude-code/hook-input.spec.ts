@@ -33,6 +33,16 @@ describe('parseHookInput', () => {
     });
   });
 
+  it("reads a turn's last words from Stop (last_assistant_message), not from a subagent's stop, and none when empty", () => {
+    // Claude Code's hooks reference lists last_assistant_message for Stop; openai/codex
+    // codex-rs/hooks/schema/generated/stop.command.input.schema.json has it (nullable) beside turn_id.
+    const common = { session_id: 'sess-1', cwd: '/p', hook_event_name: 'Stop', stop_hook_active: false };
+    expect(edgeEventOf(parseHookInput(JSON.stringify({ ...common, last_assistant_message: 'All tests pass.' })))).toEqual({ type: 'stop', session: { id: 'sess-1', cwd: '/p' }, prolonged: false, words: 'All tests pass.' });
+    expect(edgeEventOf(parseHookInput(JSON.stringify({ ...common, last_assistant_message: null, turn_id: 't-1' })))).toEqual({ type: 'stop', session: { id: 'sess-1', cwd: '/p' }, prolonged: false });
+    expect(edgeEventOf(parseHookInput(JSON.stringify({ ...common, last_assistant_message: '  ' })))).toEqual({ type: 'stop', session: { id: 'sess-1', cwd: '/p' }, prolonged: false });
+    expect(edgeEventOf(parseHookInput(JSON.stringify({ ...common, hook_event_name: 'SubagentStop', last_assistant_message: 'Explored.' })))).toEqual({ type: 'stop', session: { id: 'sess-1', cwd: '/p' }, prolonged: false });
+  });
+
   it.each([
     ['not JSON', '{', /the payload is not JSON/],
     ['an event it does not answer', JSON.stringify({ ...tool, hook_event_name: 'Notification' }), /hook_event_name must be one of PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied, SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd \(got "Notification"\)/],

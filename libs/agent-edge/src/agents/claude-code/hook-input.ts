@@ -63,10 +63,15 @@ export interface UserPromptInput extends CommonInput {
   prompt: string;
 }
 
-/** Stop / SubagentStop: Claude is about to finish its turn; `stop_hook_active` when a hook already kept it going. */
+/**
+ * Stop / SubagentStop: Claude is about to finish its turn; `stop_hook_active` when a hook already kept it
+ * going; `last_assistant_message`, its last words of the turn (Claude Code's hooks reference lists it for
+ * Stop; Codex's stop.command.input schema has it, nullable).
+ */
 export interface StopInput extends CommonInput {
   hook_event_name: 'Stop' | 'SubagentStop';
   stop_hook_active: boolean;
+  last_assistant_message?: string;
 }
 
 /** SessionEnd: why the session ended (`clear`, `logout`, `prompt_input_exit`, `other`, …). */
@@ -124,7 +129,12 @@ export function hookInputOf(raw: unknown): AnyHookInput {
       return { ...common, hook_event_name: 'UserPromptSubmit', prompt: typeof raw.prompt === 'string' ? raw.prompt : '' };
     case 'Stop':
     case 'SubagentStop':
-      return { ...common, hook_event_name: event as 'Stop' | 'SubagentStop', stop_hook_active: raw.stop_hook_active === true };
+      return {
+        ...common,
+        hook_event_name: event as 'Stop' | 'SubagentStop',
+        stop_hook_active: raw.stop_hook_active === true,
+        ...(typeof raw.last_assistant_message === 'string' && raw.last_assistant_message.trim() ? { last_assistant_message: raw.last_assistant_message } : {}),
+      };
     default:
       break;
   }
@@ -162,6 +172,7 @@ export function edgeEventOf(input: AnyHookInput): EdgeEvent {
     case 'UserPromptSubmit':
       return { type: 'prompt', session, prompt: input.prompt };
     case 'Stop':
+      return { type: 'stop', session, prolonged: input.stop_hook_active, ...(input.last_assistant_message ? { words: input.last_assistant_message } : {}) };
     case 'SubagentStop':
       return { type: 'stop', session, prolonged: input.stop_hook_active };
     case 'SessionEnd':
