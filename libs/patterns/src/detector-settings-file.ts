@@ -87,6 +87,7 @@ export function resolvePatternSettings(document: unknown = {}): PatternSettings 
     ...(['repetitive_errors', 'polling_loop', 'scope_creep', 'goal_drift', 'hallucination', 'stagnation'] as const).map((name) => [name, settings[name].severity] as const),
     ['claims.false_success', settings.claims.false_success.severity] as const,
     ['claims.unchecked_blame', settings.claims.unchecked_blame.severity] as const,
+    ['claims.disputed_rounds', settings.claims.disputed_rounds.severity] as const,
   ];
   for (const [name, ladder] of ladders) {
     let last = 0;

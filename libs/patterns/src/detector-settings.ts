@@ -69,9 +69,10 @@ export interface PatternSettings {
   /**
    * What the agent says when it ends a turn, held against what it did (detectors/claims.ts): successes its
    * own checks or its user contradicted are hallucination, failures blamed on the code before its change
-   * without a look at that code are an assumption trap. Each ladder counts such claims in the session.
+   * without a look at that code are an assumption trap; rounds of changes the user says still do not work are
+   * stagnation (real agents report no progress of their own). Each ladder counts such claims or rounds.
    */
-  claims: { false_success: { severity: SeverityLadder }; unchecked_blame: { severity: SeverityLadder } };
+  claims: { false_success: { severity: SeverityLadder }; unchecked_blame: { severity: SeverityLadder }; disputed_rounds: { severity: SeverityLadder } };
   /** Project knowledge files (seed 004 format, as deploy/reviewer/knowledge.toml) whose known issues are matched. */
   knowledge_files: string[];
 }
@@ -135,7 +136,7 @@ export const DEFAULT_PATTERN_SETTINGS: PatternSettings = {
   traps: { reaction_actions: 8 },
   stagnation: { ...enforce(0.3), severity: { medium: 3, high: 5 } },
   // One wrong claim is worth a word to the agent; two make a habit the operator should see.
-  claims: { false_success: { severity: { low: 1, medium: 2, high: 4 } }, unchecked_blame: { severity: { low: 1, medium: 3 } } },
+  claims: { false_success: { severity: { low: 1, medium: 2, high: 4 } }, unchecked_blame: { severity: { low: 1, medium: 3 } }, disputed_rounds: { severity: { medium: 3, high: 5 } } },
   knowledge_files: [],
 };
 

@@ -8,7 +8,7 @@ import { worse, type Detector, type Detectors, type Finding, type SessionView } 
 import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
 import { detectGoalDrift } from './detectors/goal-drift.js';
 import { detectHallucination } from './detectors/hallucination.js';
-import { detectFalseSuccess, detectUncheckedBlame, recordRequest, recordTurnEnd } from './detectors/claims.js';
+import { detectDisputedRounds, detectFalseSuccess, detectUncheckedBlame, recordRequest, recordTurnEnd } from './detectors/claims.js';
 import { detectPollingLoop } from './detectors/polling-loop.js';
 import { detectRepetitiveErrors } from './detectors/repetitive-errors.js';
 import { detectResourceSpiral } from './detectors/resource-spiral.js';
@@ -32,7 +32,7 @@ export const DETECTORS: Detectors = {
   bypass_trap: detectBypassTrap,
   complexity_trap: detectComplexityTrap,
   assumption_trap: (view) => worse(detectAssumptionTrap(view), detectUncheckedBlame(view)),
-  stagnation: detectStagnation,
+  stagnation: (view) => worse(detectStagnation(view), detectDisputedRounds(view)),
 };
 
 /** A pattern to publish: the payload of `pattern.detected`. */
@@ -132,19 +132,20 @@ export class SessionPatterns {
    * one after it, and the goal drift detector judges the changes from here on.
    */
   goalChanged(at: number, request: string): PatternReport[] {
+    const previous = this.state.goal_since;
     this.advance(at);
     this.state.context = { ...this.state.context, goal: goalAfter(this.state.context.goal, request) };
     this.state.goal_since = at;
     const named = pathsNamedIn(request, this.state.context.cwd);
     if (named.length) this.state.named_paths = [...new Set([...(this.state.named_paths ?? []), ...named])].slice(-32);
-    const claims = recordRequest(this.state.claims, request, at);
+    const claims = recordRequest(this.state.claims, request, at, this.changesSince(previous));
     if (claims) this.state.claims = claims;
     return this.evaluate();
   }
 
   /**
-   * The agent ended its turn with these words (Claude Code's and Codex's Stop hook, a recording's last
-   * reply before the user's next request): what they claim is held against what the session did.
+   * The agent ended its turn with these words (Claude Code's and Codex's Stop hook, Gemini CLI's AfterAgent,
+   * a recording's last reply before the user's next request): what they claim is held against what the session did.
    */
   turnEnded(at: number, words: string): PatternReport[] {
     if (this.state.ended) return [];
@@ -332,6 +333,14 @@ export class SessionPatterns {
       episode,
       shadow: toggle.mode === 'shadow',
     };
+  }
+
+  /** The changes (writes, commands) completed since `since` (the session's start when undefined): what the user then tried. */
+  private changesSince(since: number | undefined): string[] {
+    return this.window
+      .steps()
+      .filter((s) => s.status !== undefined && (s.op === 'write' || s.op === 'exec') && (since === undefined || s.at >= since))
+      .map((s) => s.id);
   }
 
   private advance(at: number): void {

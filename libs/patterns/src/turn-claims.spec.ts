@@ -40,6 +40,7 @@ describe('what the words that end a turn claim', () => {
     expect(disputesFix('this is still error after the htaccess fix')).toBe(true);
     expect(disputesFix('custom_feed.js still has that problem')).toBe(true);
     expect(disputesFix('Still doesn\'t work.')).toBe(true);
+    expect(disputesFix('Nope, still cannot drag.')).toBe(true);
     // A new report is no dispute of the last fix.
     expect(disputesFix('The "inflation adjusted" toggle doesn\'t work. Fix it.')).toBe(false);
     expect(disputesFix('Great, now add a README.')).toBe(false);

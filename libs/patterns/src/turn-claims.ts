@@ -86,11 +86,14 @@ export function claimsIn(text: string): TurnClaims {
  * A plain "X doesn't work" is as often a new report as a dispute, so it takes a "still" or a "same".
  */
 const DISPUTED =
-  /\bstill (?:not|no|doesn'?t|does not|dont|don'?t|isn'?t|is not|broken|fail\w*|the same|same|getting|seeing|shows?|showing|happening|there|wrong|(?:(?:has|have|is|are|got|get|gives?|giving|shows?|showing)\s+)?(?:an?\s+|that\s+|the\s+|some\s+|same\s+)?(?:error|errors|issue|issues|problem|problems|bug|bugs))\b|\bsame (?:error|issue|problem|bug|thing|result|as before)\b|\bnothing (?:has )?changed\b|\bno change\b|\bit'?s the same\b|\b(?:doesn'?t|does not|didn'?t|did not|don'?t|dont|isn'?t|is not|not) (?:work|working|fixed|resolved)\s+(?:either|again)\b/;
+  /\bstill (?:not|no|doesn'?t|does not|dont|don'?t|isn'?t|is not|can'?t|cannot|won'?t|will not|broken|fail\w*|the same|same|getting|seeing|shows?|showing|happening|there|wrong|(?:(?:has|have|is|are|got|get|gives?|giving|shows?|showing)\s+)?(?:an?\s+|that\s+|the\s+|some\s+|same\s+)?(?:error|errors|issue|issues|problem|problems|bug|bugs))\b|\bsame (?:error|issue|problem|bug|thing|result|as before)\b|\bnothing (?:has )?changed\b|\bno change\b|\bit'?s the same\b|\b(?:doesn'?t|does not|didn'?t|did not|don'?t|dont|isn'?t|is not|not) (?:work|working|fixed|resolved)\s+(?:either|again)\b/;
+
+const DISPUTE_OPENING = 300;
 
 /** Whether a request of the user says the agent's last fix did not work. */
 export function disputesFix(request: string): boolean {
-  return DISPUTED.test(request.toLowerCase().slice(0, 4_000));
+  // A dispute opens the user's reply; a long specification further down says "no change" of other things.
+  return DISPUTED.test(request.slice(0, DISPUTE_OPENING).toLowerCase());
 }
 
 const TEST_RUN =

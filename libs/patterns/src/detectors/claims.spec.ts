@@ -69,6 +69,29 @@ describe('claims at the end of a turn, held against what the session did', () =>
     expect(s.last('hallucination')!.description).toContain('the user says it still does not work');
   });
 
+  it('rounds of changes the user says still do not work are stagnation, whatever the agent claimed', () => {
+    const s = new SessionDriver();
+    s.asks('The drag handle does not move the node.');
+    const rounds: string[] = [];
+    for (const reply of ['same error as before', 'nope, still cannot drag', 'still no go']) {
+      rounds.push(s.edit('/home/dev/projects/cart/src/App.tsx'));
+      s.says('I changed how the node is dragged.');
+      s.asks(reply);
+    }
+    expect(s.last('stagnation')).toMatchObject({ severity: 'medium', evidence_action_ids: rounds });
+    expect(s.last('stagnation')!.description).toContain('3 rounds of changes after which the user said it still does not work');
+    // No claim of a fix was made: nothing was said falsely.
+    expect(s.of('hallucination')).toEqual([]);
+  });
+
+  it('a dispute needs a change before it, and opens the reply: a long specification saying "no change" disputes nothing', () => {
+    const s = new SessionDriver();
+    for (let i = 0; i < 3; i++) s.asks('still not working');
+    s.edit('/home/dev/projects/cart/src/cart.ts');
+    s.asks(`${'Add the export button to the toolbar and wire it to the CSV writer. '.repeat(6)}Keep the API as it is: no change to the routes.`);
+    expect(s.of('stagnation')).toEqual([]);
+  });
+
   it('is stored with the session and read back by a new replica', () => {
     const s = new SessionDriver();
     s.edit('/home/dev/projects/cart/src/layout.css');

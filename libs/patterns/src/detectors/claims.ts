@@ -27,6 +27,8 @@ export interface ClaimRecord {
   fix?: { at: number; evidence: string[] };
   /** The last action of the session when the last turn ended: the actions after it are the next turn's. */
   turn_end?: string;
+  /** Rounds of changes after which the user said it still does not work, newest last (at most MAX_HELD). */
+  disputed?: { at: number; evidence: string[] }[];
 }
 
 const MAX_HELD = 8;
@@ -102,16 +104,23 @@ export function recordTurnEnd(record: ClaimRecord | undefined, words: string, co
     found: found.slice(-MAX_HELD),
     ...(claims.fixed && changes.length ? { fix: { at, evidence: lastIds(changes, MAX_EVIDENCE) } } : {}),
     ...(last ? { turn_end: last } : record?.turn_end ? { turn_end: record.turn_end } : {}),
+    ...(record?.disputed ? { disputed: record.disputed } : {}),
   };
 }
 
-/** The record after the user's next request: a fix the last turn claimed that the user says did not work is a false success. */
-export function recordRequest(record: ClaimRecord | undefined, request: string, at: number): ClaimRecord | undefined {
-  if (!record?.fix) return record;
-  const { fix, ...rest } = record;
-  if (!disputesFix(request)) return rest;
-  const held: HeldClaim = { kind: 'false_success', at, claim: 'fixed', against: 'the user says it still does not work', evidence: fix.evidence };
-  return { ...rest, found: [...rest.found, held].slice(-MAX_HELD) };
+/**
+ * The record after the user's next request, given the writes made since the request before it: a round
+ * of changes the user says still does not work is disputed, and a fix the last turn claimed with it is a
+ * false success.
+ */
+export function recordRequest(record: ClaimRecord | undefined, request: string, at: number, changes: readonly string[]): ClaimRecord | undefined {
+  const disputed = disputesFix(request);
+  if (!record?.fix && !(disputed && changes.length)) return record;
+  const { fix, ...rest } = record ?? { found: [] };
+  if (!disputed) return rest;
+  const found = fix ? [...rest.found, { kind: 'false_success' as const, at, claim: 'fixed', against: 'the user says it still does not work', evidence: fix.evidence }].slice(-MAX_HELD) : rest.found;
+  const rounds = changes.length ? [...(rest.disputed ?? []), { at, evidence: lastIds([...changes], MAX_EVIDENCE) }].slice(-MAX_HELD) : rest.disputed;
+  return { ...rest, found, ...(rounds ? { disputed: rounds } : {}) };
 }
 
 const ADVICE: Record<string, string> = {
@@ -133,6 +142,25 @@ function findingOf(view: SessionView, kind: HeldClaim['kind'], ladder: Parameter
     evidence: lastIds(distinct(held.flatMap((c) => c.evidence)), 50),
     details: { claims: held.slice(-5).map(({ claim, against, evidence }) => ({ claim, against, evidence })) },
     magnitude: held.length,
+  };
+}
+
+/**
+ * Rounds of changes the user came back from saying it still does not work ("still the same", "same
+ * error"): the real sessions' stagnation, where no agent reports progress of its own.
+ */
+export function detectDisputedRounds(view: SessionView): Finding | undefined {
+  const rounds = view.state.claims?.disputed ?? [];
+  const ladder = view.settings.claims.disputed_rounds.severity;
+  const severity = severityFor(ladder, rounds.length);
+  if (!severity) return undefined;
+  return {
+    severity,
+    confidence: confidenceFrom(0.65, 0.05 * (rounds.length - (ladder.medium ?? 3))),
+    description: `${rounds.length} rounds of changes after which the user said it still does not work; the approach is not working: find the cause before changing more.`,
+    evidence: lastIds(distinct(rounds.flatMap((r) => r.evidence)), 50),
+    details: { disputed_rounds: rounds.length, threshold: ladder.medium ?? null },
+    magnitude: rounds.length,
   };
 }
 
