@@ -109,9 +109,9 @@ export function recordTurnEnd(record: ClaimRecord | undefined, words: string, co
 }
 
 /**
- * The record after the user's next request, given the writes made since the request before it: a round
- * of changes the user says still does not work is disputed, and a fix the last turn claimed with it is a
- * false success.
+ * The record after the user's next request, given the changes (writes, commands) made since the request
+ * before it: a round of changes the user says still does not work is disputed, and a fix the last turn
+ * claimed with it is a false success.
  */
 export function recordRequest(record: ClaimRecord | undefined, request: string, at: number, changes: readonly string[]): ClaimRecord | undefined {
   const disputed = disputesFix(request);
