@@ -262,7 +262,8 @@ function packRule(pack: Pack): ReviewRule {
 
 /**
  * Programs of the machine or the project whose removals stay local: package and version managers drop a
- * dependency or a toolchain, editors and local tools clean their own state.
+ * dependency or a toolchain, editors and local tools clean their own state. And programs that only search
+ * or show text, for which `delete` is a word to look for (`grep -rn -e delete src/`).
  */
 const LOCAL_TOOLS = new Set([
   'npm', 'pnpm', 'yarn', 'bun', 'npx', 'pip', 'pip3', 'pipx', 'poetry', 'uv', 'pdm', 'conda', 'mamba', 'cargo', 'rustup', 'gem', 'bundle', 'composer', 'go', 'dotnet', 'nuget',
@@ -270,6 +271,7 @@ const LOCAL_TOOLS = new Set([
   'code', 'cursor', 'claude', 'tmux', 'screen', 'crontab', 'launchctl', 'systemctl', 'ssh-keygen', 'ssh-add', 'gpg', 'keytool', 'security', 'defaults', 'rm', 'trash',
   'parallel', 'watch', 'nohup', 'timeout', 'env', 'sudo', 'doas', 'busybox', 'curl', 'wget', 'http', 'https', 'xh', 'ssh', 'scp', 'rsync', 'psql', 'mysql', 'sqlite3', 'mongosh', 'redis-cli',
   'find', 'xargs', 'sed', 'awk', 'make', 'just', 'task', 'mvn', 'gradle', 'ant', 'sbt', 'flutter', 'dart', 'swift', 'xcrun', 'adb', 'emulator', 'avdmanager', 'sdkmanager',
+  'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'echo', 'printf', 'cat', 'less', 'more', 'head', 'tail', 'jq', 'yq', 'wc', 'sort', 'uniq', 'cut', 'tr', 'select-string', 'findstr',
 ]);
 
 /** Programs the other rules of this file leave alone: the tools of the packs, and those whose removals stay local. */
