@@ -29,5 +29,5 @@ describe('warden demo', () => {
     } finally {
       rmSync(stateDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -55,7 +55,7 @@ ${SUITE_OPTIONS_HELP}
           sessionId: replaySessionId(file),
           timing: 'recorded',
           approvals: 'approve',
-          decisionTimeoutMs: 10_000,
+          decisionTimeoutMs: REPLAY_DEFAULTS.decisionTimeoutMs,
           settleMs: REPLAY_DEFAULTS.settleMs,
         });
         // A stop does not wait for the replay under way: the suite stops under it.

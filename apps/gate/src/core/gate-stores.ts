@@ -10,7 +10,7 @@ import {
   GATE_SESSION_BUCKET,
   gateBufferSubject,
 } from '@warden/contracts';
-import { onTheBus, RecordConflictError, RecordStore, type BusConnection } from '@warden/messaging';
+import { onTheBus, readSubject, RecordConflictError, RecordStore, type BusConnection } from '@warden/messaging';
 import type { BufferEntry, GateRequestRecord, SessionFacts, SessionRelayState, StoredEntry } from '@warden/gate';
 
 const encoder = new TextEncoder();
@@ -134,19 +134,8 @@ export class BufferStore {
   }
 
   private async readAll(agentId: string, sessionId: string): Promise<StoredEntry[]> {
-    const subject = gateBufferSubject(agentId, sessionId);
-    const lastMessage = await this.jsm.streams.getMessage(GATE_BUFFER_STREAM, { last_by_subj: subject });
-    if (!lastMessage) return [];
-    const last = lastMessage.seq;
-    const entries: StoredEntry[] = [];
-    const consumer = await this.js.consumers.get(GATE_BUFFER_STREAM, { filter_subjects: subject });
-    const messages = await consumer.consume({ max_messages: 1000 });
-    for await (const message of messages) {
-      entries.push({ seq: message.seq, entry: JSON.parse(decoder.decode(message.data)) as BufferEntry });
-      if (message.seq >= last) break;
-    }
-    await consumer.delete().catch(() => undefined);
-    return entries;
+    const stored = await readSubject(this.js, this.jsm, GATE_BUFFER_STREAM, gateBufferSubject(agentId, sessionId));
+    return stored.map(({ seq, data }) => ({ seq, entry: JSON.parse(decoder.decode(data)) as BufferEntry }));
   }
 
   async get(seq: number): Promise<BufferEntry> {

@@ -15,6 +15,7 @@ export class ReviewMetrics {
   private readonly ruleErrors;
   private readonly validations;
   readonly configReloads;
+  readonly sessionsRebuilt;
 
   constructor(metrics: MetricsRegistry) {
     this.reviews = metrics.counter({ name: 'warden_reviews_total', help: 'Reviews by enforced verdict and what decided it.', labelNames: ['verdict', 'decided_by'] });
@@ -39,6 +40,10 @@ export class ReviewMetrics {
       labelNames: ['validator', 'result'],
     });
     this.configReloads = metrics.counter({ name: 'warden_review_config_reloads_total', help: 'Configuration reloads by result.', labelNames: ['result'] });
+    this.sessionsRebuilt = metrics.counter({
+      name: 'warden_review_sessions_rebuilt_total',
+      help: 'Sessions this replica took over mid-way (after a restart or a handover) and rebuilt from their stored messages.',
+    });
   }
 
   record(result: ReviewResult, reviewer: { cacheStats(): { hits: number; misses: number }; sessionStore: { size: number } }): void {

@@ -25,7 +25,8 @@ export class ReviewHandler {
   async onActionProposed(@Payload() action: MessageOf<'action.proposed'>, @Ctx() context: JetStreamContext): Promise<void> {
     const address = { agentId: action.agent_id, sessionId: action.session_id };
     // What the agent published before this action on other streams (its declaration, earlier outcomes) comes first.
-    await this.sync.beforeReview(address, context.getMessage().subject);
+    const stored = context.getMessage();
+    await this.sync.beforeReview(address, { subject: stored.subject, seq: stored.seq });
     // Judged as the agent sent it: its secrets opened in memory, never stored so.
     const payload = await this.sealed.open(action.payload);
     const reviewer = this.host.reviewer;

@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parseSessionSubject, sessionSubject, type MessageOf } from '@warden/contracts';
-import { asTransient, BusConnection, onTheBus, SessionLifecycle, streamName, TOPOLOGY_DEFAULTS } from '@warden/messaging';
+import { parseSessionSubject, sessionSubject, validateMessage, type AnyMessage, type MessageOf, type SessionChannelId } from '@warden/contracts';
+import { asTransient, BusConnection, onTheBus, readSubject, SessionLifecycle, streamName, TOPOLOGY_DEFAULTS, type StoredMessage } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
+import { rebuildSession, type SessionEvent } from '@warden/review';
 import type { ReviewerConfig } from '../config.js';
+import { ReviewMetrics } from './review-metrics.js';
+import { SealedActions } from './sealed-actions.js';
 import { REVIEWER_CONFIG, StepReviewerHost } from './step-reviewer.host.js';
 
 const decoder = new TextDecoder();
@@ -12,8 +15,15 @@ const decoder = new TextDecoder();
  * until an outcome of it arrives.
  */
 export const QUIET_AFTER_EMPTY_LOOKUPS = 3;
+/** Messages per channel a session taken over mid-way is rebuilt from at most: the latest are kept. */
+export const MAX_REBUILT_MESSAGES = 2_000;
+/** What a session taken over mid-way is rebuilt from besides its lifecycle and its actions. */
+const REBUILT_CHANNELS: readonly SessionChannelId[] = ['outcome', 'pattern', 'checkpoint'];
 
 type Address = { agentId: string; sessionId: string };
+/** The action being reviewed, as its stream stored it. */
+type StoredAction = { subject: string; seq: number };
+type TimedMessage = { message: AnyMessage; storedAt: number };
 type Envelope = { type?: string; agent_id?: string; session_id?: string; payload?: unknown };
 
 /**
@@ -21,7 +31,10 @@ type Envelope = { type?: string; agent_id?: string; session_id?: string; payload
  * session declarations and outcomes travel on different streams, read by different consumers, so the
  * action can arrive first. Before reviewing:
  * - an action of a session whose session.started the reviewer has not applied reads that session's
- *   lifecycle subject from the session stream (a message get by subject, once per session);
+ *   lifecycle subject from the session stream (once per session); when the session stream and the action
+ *   stream hold earlier actions of it, the replica is taking the session over mid-way (it restarted, or
+ *   another replica handed its partitions over) and rebuilds the session from its stored messages
+ *   (rebuildSession): failures, recent actions and approvals then count from the session's start;
  * - an action that follows one whose outcome has not arrived reads the session's last outcome, unless the
  *   session has shown that it does not report outcomes (QUIET_AFTER_EMPTY_LOOKUPS lookups found none).
  * In order (the usual case) neither costs a round trip.
@@ -33,19 +46,22 @@ export class SessionSync {
   constructor(
     private readonly bus: BusConnection,
     private readonly host: StepReviewerHost,
+    private readonly sealed: SealedActions,
+    private readonly metrics: ReviewMetrics,
     @Inject(REVIEWER_CONFIG) config: ReviewerConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.lifecycle = new SessionLifecycle(bus.jsm, config.messaging.partitions ?? TOPOLOGY_DEFAULTS.partitions);
   }
 
-  async beforeReview(address: Address, actionSubject: string): Promise<void> {
-    const origin = parseSessionSubject(actionSubject);
+  async beforeReview(address: Address, action: StoredAction): Promise<void> {
+    const origin = parseSessionSubject(action.subject);
     if (!origin) return;
-    const session = this.host.reviewer.sessionStore.open(address);
+    let session = this.host.reviewer.sessionStore.open(address);
     if (!session.declared && !session.declarationLookedUp) {
       try {
-        await this.applyLifecycle(address);
+        await this.catchUp(address, origin.partition, action.seq);
+        session = this.host.reviewer.sessionStore.open(address);
         session.declarationLookedUp = true;
       } catch (error) {
         // Reviewed without its declaration, the action could be decided otherwise: it waits for the bus.
@@ -60,10 +76,47 @@ export class SessionSync {
     }
   }
 
-  private async applyLifecycle(address: Address): Promise<void> {
-    for (const { message } of await this.lifecycle.read(address)) {
-      if (message.type === 'session.started') this.host.reviewer.startSession(address, message.payload);
-      else if (message.type === 'session.phase_changed') this.host.reviewer.changePhase(address, message.payload.phase);
+  /** The session's declaration; and, for a session with earlier actions this replica never saw, the session rebuilt. */
+  private async catchUp(address: Address, partition: number, actionSeq: number): Promise<void> {
+    const lifecycle = await this.lifecycle.read(address);
+    const read = (channel: SessionChannelId, before?: number) =>
+      readSubject(this.bus.js, this.bus.jsm, streamName(channel), sessionSubject({ channel, partition, ...address }), { limit: MAX_REBUILT_MESSAGES, ...(before !== undefined ? { before } : {}) });
+    const actions = await onTheBus(`reading the earlier actions of session ${address.sessionId}`, () => read('action', actionSeq));
+    if (!actions.length) {
+      for (const { message } of lifecycle) {
+        if (message.type === 'session.started') this.host.reviewer.startSession(address, message.payload);
+        else if (message.type === 'session.phase_changed') this.host.reviewer.changePhase(address, message.payload.phase);
+      }
+      return;
+    }
+    const others = await onTheBus(`reading the earlier messages of session ${address.sessionId}`, () => Promise.all(REBUILT_CHANNELS.map((channel) => read(channel))));
+    const stored = [...actions, ...others.flat()].map((m) => this.messageOf(m, address)).filter((m): m is TimedMessage => m !== null);
+    const timed = [...lifecycle.map(({ message, storedAt }) => ({ message, storedAt })), ...stored];
+    // The declaration first whatever the clocks of the servers that stored it; then in the order they were stored.
+    timed.sort((a, b) => rank(a) - rank(b) || a.storedAt - b.storedAt);
+    const events: SessionEvent[] = [];
+    for (const { message, storedAt } of timed) {
+      const payload = message.type === 'action.proposed' ? await this.sealed.open(message.payload) : message.payload;
+      events.push({ type: message.type, at: new Date(storedAt).toISOString(), payload });
+    }
+    const started = performance.now();
+    const rebuilt = await rebuildSession(this.host.policy, address, events, () => new Promise((resolve) => setImmediate(resolve)));
+    this.host.reviewer.sessionStore.adopt(address, rebuilt);
+    this.metrics.sessionsRebuilt.inc();
+    this.logger.info(
+      { session_id: address.sessionId, agent_id: address.agentId, actions: actions.length, messages: events.length, failures: rebuilt.failures, rebuild_ms: Math.round(performance.now() - started) },
+      'session taken over mid-way: rebuilt from its stored messages',
+    );
+  }
+
+  /** A stored message of this session that keeps its contract, or null: the rest is the consumers' to dead-letter. */
+  private messageOf(stored: StoredMessage, address: Address): TimedMessage | null {
+    try {
+      const message = JSON.parse(decoder.decode(stored.data)) as AnyMessage;
+      if (message?.agent_id !== address.agentId || message.session_id !== address.sessionId || !validateMessage(message).ok) return null;
+      return { message, storedAt: stored.storedAt };
+    } catch {
+      return null;
     }
   }
 
@@ -85,4 +138,8 @@ export class SessionSync {
       return null;
     }
   }
+}
+
+function rank({ message }: TimedMessage): number {
+  return message.type === 'session.started' ? 0 : 1;
 }

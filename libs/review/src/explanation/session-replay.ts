@@ -84,17 +84,28 @@ export interface ExplainInSessionRequest {
   spendUsd?: number;
 }
 
+/**
+ * A clock for a replay: it starts at `start` (or now) and only moves forward, to each message's time as
+ * the replay reaches it.
+ */
+export function replayClock(start: string | undefined): { now: () => number; moveClock: (at: string) => void } {
+  let now = Date.parse(start ?? '') || Date.now();
+  return {
+    now: () => now,
+    moveClock: (at: string) => {
+      const t = Date.parse(at);
+      if (Number.isFinite(t) && t > now) now = t;
+    },
+  };
+}
+
 /** A reviewer of its own for an explanation, on a clock that follows the session's messages. */
 function replayer(request: ExplainInSessionRequest) {
-  let now = Date.parse(request.history.find((e) => e.at)?.at ?? request.at ?? '') || Date.now();
-  const moveClock = (at: string) => {
-    const t = Date.parse(at);
-    if (Number.isFinite(t) && t > now) now = t;
-  };
+  const { now, moveClock } = replayClock(request.history.find((e) => e.at)?.at ?? request.at);
   const supervision = new SupervisionState();
-  if (request.level !== undefined) supervision.applyLevel(request.address.agentId, { agent_id: request.address.agentId, level: request.level, updated_at: new Date(now).toISOString() });
-  if (request.spendUsd) supervision.applySpend(request.address.agentId, request.address.sessionId, request.spendUsd, new Date(now).toISOString());
-  const reviewer = new StepReviewer({ ...request.sources, supervision, clock: () => now });
+  if (request.level !== undefined) supervision.applyLevel(request.address.agentId, { agent_id: request.address.agentId, level: request.level, updated_at: new Date(now()).toISOString() });
+  if (request.spendUsd) supervision.applySpend(request.address.agentId, request.address.sessionId, request.spendUsd, new Date(now()).toISOString());
+  const reviewer = new StepReviewer({ ...request.sources, supervision, clock: now });
   const replay = (events: readonly SessionEvent[]) => replaySession(reviewer, request.address, events, moveClock);
   const finish = (): SessionExplanation => {
     if (request.at) moveClock(request.at);

@@ -31,6 +31,11 @@ export class ReviewSessionStore {
     return session;
   }
 
+  /** Holds `session` (one rebuilt from the session's stored messages) in place of what this replica had of it. */
+  adopt(address: SessionAddress, session: ReviewSession): void {
+    this.sessions.set(`${address.agentId}\u0000${address.sessionId}`, session);
+  }
+
   find(address: SessionAddress): ReviewSession | undefined {
     return this.sessions.peek(`${address.agentId}\u0000${address.sessionId}`);
   }
