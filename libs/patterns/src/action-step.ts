@@ -63,6 +63,16 @@ export interface Step {
   turn?: number;
 }
 
+/** A step that ran and whose result arrived: what the detectors judge (a step without a signature is not an action). */
+export function isCompleted(step: Step): boolean {
+  return step.sig !== undefined && step.status !== undefined;
+}
+
+/** A write or a command: what an agent tries, as opposed to what it reads or searches. */
+export function isWriteOrCommand(step: Step): boolean {
+  return step.op === 'write' || step.op === 'exec';
+}
+
 const MAX_TEXT = 200;
 const MAX_CONTENT = 20_000;
 const MAX_COMMAND = 300;

@@ -2,7 +2,7 @@ import { homeOf, isHomeRoot, isRelativePath, isUnder, orThroughMount, pathMatche
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
-import { addOutcome, fileOperations, settle, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
+import { addOutcome, fileOperations, isCompleted, isWriteOrCommand, settle, stepOfAction, type ProposedAction, type ReportedOutcome, type Step } from './action-step.js';
 import { DETECTOR_NAMES, ladderTop, severityAt, severityRank, type PatternSettings, type SeverityLadder } from './detector-settings.js';
 import { worse, type Detector, type Detectors, type Finding, type SessionView } from './detectors/detector.js';
 import { detectAssumptionTrap, detectBypassTrap, detectComplexityTrap, detectInstallationTrap } from './detectors/escalation-traps.js';
@@ -150,7 +150,7 @@ export class SessionPatterns {
   turnEnded(at: number, words: string): PatternReport[] {
     if (this.state.ended) return [];
     this.advance(at);
-    const completed = this.window.steps().filter((s) => s.sig !== undefined && s.status !== undefined);
+    const completed = this.window.steps().filter(isCompleted);
     this.state.claims = recordTurnEnd(this.state.claims, words, completed, at);
     return this.evaluate();
   }
@@ -285,7 +285,7 @@ export class SessionPatterns {
       // The resource slots as the detectors read them (the rest of the state is read as held).
       state: Object.assign({}, this.state, { resources: this.state.resources.stored() }),
       settings: this.settings,
-      completed: steps.filter((s) => s.sig !== undefined && s.status !== undefined),
+      completed: steps.filter(isCompleted),
       attempted: steps.filter((s) => s.sig !== undefined && (s.status !== undefined || s.blocked)),
       ...(this.scope.match ? { inScope: this.scope.match } : {}),
       ...(knowledge ? { knowledge } : {}),
@@ -339,7 +339,7 @@ export class SessionPatterns {
   private changesSince(since: number | undefined): string[] {
     return this.window
       .steps()
-      .filter((s) => s.status !== undefined && (s.op === 'write' || s.op === 'exec') && (since === undefined || s.at >= since))
+      .filter((s) => s.status !== undefined && isWriteOrCommand(s) && (since === undefined || s.at >= since))
       .map((s) => s.id);
   }
 

@@ -1,4 +1,4 @@
-import type { Step } from '../action-step.js';
+import { isWriteOrCommand, type Step } from '../action-step.js';
 import { severityFor } from '../detector-settings.js';
 import { checkKindOf, claimsIn, disputesFix, failedCheck, looksAtBaseline, type CheckKind } from '../turn-claims.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
@@ -76,7 +76,7 @@ export function recordTurnEnd(record: ClaimRecord | undefined, words: string, co
   const claims = claimsIn(words);
   const found = [...(record?.found ?? [])];
   const turn = turnSteps(completed, record?.turn_end);
-  const changes = turn.filter((s) => s.op === 'write' || s.op === 'exec').map((s) => s.id);
+  const changes = turn.filter(isWriteOrCommand).map((s) => s.id);
   const wrong = contradicted(claims.passing, completed);
   if (wrong) {
     found.push({
