@@ -77,6 +77,31 @@ describe('recorded session formats', () => {
     });
   });
 
+  it('reads a tool that answered it failed as an error, as the edge reports it live; a command that printed such an answer ran', () => {
+    // The shape of clkao/spacedock docs/plans/_evidence/green-opus-4-7-full-suite/cycle5/standing-run1-fo-log.jsonl @ 4b3cf33a.
+    const line = (o: Record<string, unknown>) => JSON.stringify({ cwd: '/w', sessionId: 's-1', ...o });
+    const refusal = '{"success":false,"message":"Cannot cleanup team with 2 active member(s): echo-agent"}';
+    const calls = line({
+      type: 'assistant',
+      message: { id: 'msg_1', role: 'assistant', content: [
+        { type: 'tool_use', id: 'toolu_T', name: 'TeamDelete', input: {} },
+        { type: 'tool_use', id: 'toolu_B', name: 'Bash', input: { command: 'cat reply.json' } },
+      ] },
+    });
+    const results = line({
+      type: 'user',
+      message: { role: 'user', content: [
+        { type: 'tool_result', tool_use_id: 'toolu_T', content: refusal },
+        { type: 'tool_result', tool_use_id: 'toolu_B', content: refusal },
+      ] },
+    });
+    const { actions } = parseClaudeCodeTranscript([calls, results].join('\n'));
+    expect(actions.map((a) => [a.actionId, a.outcome?.status, a.outcome?.error?.message])).toEqual([
+      ['toolu_T', 'error', 'Cannot cleanup team with 2 active member(s): echo-agent'],
+      ['toolu_B', 'success', undefined],
+    ]);
+  });
+
   it("takes a turn's last words as its Stop hook would send them: the reply after its last call, before the user's next request", () => {
     const line = (o: Record<string, unknown>) => JSON.stringify({ cwd: '/w', sessionId: 's-2', ...o });
     const say = (id: string, content: unknown[]) => line({ type: 'assistant', message: { id, role: 'assistant', content } });

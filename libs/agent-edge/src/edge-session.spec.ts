@@ -208,3 +208,39 @@ describe('the edge for Claude Code: the response a call came in', () => {
     expect(turnInTranscriptLines(lines, 'toolu_z')).toBeUndefined();
   });
 });
+
+describe('the edge for Claude Code: a tool that answers it failed', () => {
+  // The shape of clkao/spacedock docs/plans/_evidence/green-opus-4-7-full-suite/cycle5/standing-run1-fo-log.jsonl
+  // @ 4b3cf33a: TeamDelete's call returns normally (no is_error, PostToolUse) with {"success":false,"message":…}.
+  const context = (client: RecordingClient): EdgeContext => ({
+    adapter: claudeCodeAdapter,
+    client: client as unknown as WardenClient,
+    states: new MemoryStates(),
+    policy: ANSWER_DEFAULTS,
+    surroundings: {},
+    declaration: {},
+    readStoredControls: false,
+    controlReadMs: 100,
+    deadline: Date.now() + 5_000,
+    deadlineMs: 5_000,
+    answeredBy: 'gateway',
+  });
+  const after = (id: string, tool: string, input: Record<string, unknown>, response: unknown) =>
+    claudeCodeAdapter.read({ session_id: 's-1', cwd: '/w/app', hook_event_name: 'PostToolUse', tool_name: tool, tool_input: input, tool_use_id: id, tool_response: response }, {});
+
+  it('reports the call as an error with the reason it gave; a command that prints such an answer ran', async () => {
+    const client = new RecordingClient();
+    const edge = context(client);
+    const refusal = '{"success":false,"message":"Cannot cleanup team with 2 active member(s): echo-agent, ensign-001"}';
+    await answerEvent(after('toolu_1', 'TeamDelete', {}, refusal), edge);
+    await answerEvent(after('toolu_2', 'mcp__tracker__close_issue', { id: 7 }, [{ type: 'text', text: '{"success": false, "error": "issue 7 is locked"}' }]), edge);
+    await answerEvent(after('toolu_3', 'Bash', { command: 'curl -s localhost:3000/api/jobs' }, { stdout: refusal, stderr: '', interrupted: false }), edge);
+    await answerEvent(after('toolu_4', 'TeamCreate', { team_name: 't' }, '{"success":true,"team_name":"t"}'), edge);
+    expect(client.reported.map((o) => [o.actionId, o.status, o.error?.message])).toEqual([
+      ['toolu_1', 'error', 'Cannot cleanup team with 2 active member(s): echo-agent, ensign-001'],
+      ['toolu_2', 'error', 'issue 7 is locked'],
+      ['toolu_3', 'success', undefined],
+      ['toolu_4', 'success', undefined],
+    ]);
+  });
+});

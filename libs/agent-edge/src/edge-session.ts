@@ -17,7 +17,7 @@ import {
 import type { EdgeEvent, EdgeSession, EdgeToolCall } from './edge-event.js';
 import { sessionDeclaration, type DeclarationSettings } from './session-declaration.js';
 import { SEEN_CONTROLS_KEPT, type HookSessionState, type SessionStates } from './session-state.js';
-import { filesTouched, outputExcerpt, toolAction } from './tool-action.js';
+import { filesTouched, outputExcerpt, reportedFailure, toolAction } from './tool-action.js';
 import { checkRanAgainstDecision, noteUnrecordedAnswer } from './ran-against-decision.js';
 import { reportTranscriptUsage } from './transcript-usage.js';
 
@@ -238,12 +238,14 @@ async function report(event: Extract<EdgeEvent, { type: 'after_tool' }>, session
   if (result.cancelled) return;
   const action = toolAction(call.tool, call.input);
   const touched = filesTouched(action.tool, action.input);
-  const excerpt = result.ok ? outputExcerpt(result.output) : undefined;
+  const failure = result.ok ? reportedFailure(call.input, result.output) : undefined;
+  const ok = result.ok && failure === undefined;
+  const excerpt = ok ? outputExcerpt(result.output) : undefined;
   await session.report({
     actionId: call.id,
     tool: action.tool,
-    status: result.ok ? 'success' : 'error',
-    ...(result.ok ? {} : { error: { message: (result.error ?? 'the tool failed').slice(0, 8000) } }),
+    status: ok ? 'success' : 'error',
+    ...(ok ? {} : { error: { message: (failure ?? result.error ?? 'the tool failed').slice(0, 8000) } }),
     ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}),
     ...(touched ? { filesTouched: touched } : {}),
     ...(excerpt ? { outputExcerpt: excerpt } : {}),

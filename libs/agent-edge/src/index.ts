@@ -7,7 +7,7 @@ export { type EdgeEvent, type EdgeEventType, EdgeInputError, type EdgeSession, t
 export { answerEvent, type EdgeContext, type EdgeOutcome, fallbackRecord, notRecordedWhy, recordUndecided, unhandledOutcome } from './edge-session.js';
 export { type DeclarationSettings, expectedPathsFor, sessionDeclaration } from './session-declaration.js';
 export { emptySessionState, type HookSessionState, SEEN_CONTROLS_KEPT, type SessionStates } from './session-state.js';
-export { actionSummary, filesTouched, outputExcerpt, toolAction, type ToolAction } from './tool-action.js';
+export { actionSummary, filesTouched, outputExcerpt, reportedFailure, toolAction, type ToolAction } from './tool-action.js';
 // Claude Code's own formats, read by `warden replay` for transcripts.
 export { claudeCodeAdapter } from './agents/claude-code/claude-code-adapter.js';
 export { type HookOutput } from './agents/claude-code/claude-code-answer.js';

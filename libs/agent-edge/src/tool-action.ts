@@ -50,3 +50,33 @@ export function outputExcerpt(response: unknown, max = 4000): string | undefined
   } else text = JSON.stringify(response);
   return text ? text.slice(0, max) : undefined;
 }
+
+/**
+ * The failure a tool reported in a response its call returned normally: a structured tool (an MCP
+ * server's, Claude Code's team tools) that answers `{"success": false, "message": "…"}` did not do what
+ * it was asked, and an agent that calls it again and again is retrying a failure. A command is left to
+ * its exit status: one that prints an API's JSON answer ran.
+ */
+export function reportedFailure(input: Record<string, unknown>, response: unknown): string | undefined {
+  if (typeof input.command === 'string') return undefined;
+  const answer = structuredAnswer(response);
+  if (!answer || answer.success !== false) return undefined;
+  const why = [answer.message, answer.error].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return (why ?? JSON.stringify(answer)).slice(0, 8000);
+}
+
+/** A response that is one JSON object: as sent, or as the text of its only content block. */
+function structuredAnswer(response: unknown): Record<string, unknown> | undefined {
+  let value = response;
+  if (Array.isArray(value) && value.length === 1) value = (value[0] as { text?: unknown } | null)?.text;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (!text.startsWith('{') || !text.endsWith('}') || text.length > 100_000) return undefined;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}

@@ -1,7 +1,7 @@
 import { isSubjectToken } from '@warden/contracts';
 import { TurnWords } from './turn-words.js';
 import type { TokenUsage } from '@warden/pricing';
-import { cancelledBySibling, sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, requestOf, toolAction } from '@warden/agent-edge';
+import { cancelledBySibling, sessionDeclaration, filesTouched, goalFromTranscriptLines, outputExcerpt, promptText, reportedFailure, requestOf, toolAction } from '@warden/agent-edge';
 import { RecordingError, type RecordedAction, type RecordedSession } from '../recorded-session.js';
 import { readJsonLines } from './json-lines.js';
 
@@ -132,9 +132,11 @@ export function parseClaudeCodeTranscript(text: string): RecordedSession {
         }
         const usage = usageOf.get(action.actionId);
         const duration = action.at && line.timestamp ? Date.parse(line.timestamp) - Date.parse(action.at) : NaN;
+        const failure = result.is_error ? undefined : reportedFailure(action.input, result.content);
+        const failed = result.is_error || failure !== undefined;
         action.outcome = {
-          status: result.is_error ? 'error' : 'success',
-          ...(result.is_error ? { error: { message: (text ?? 'the tool failed').slice(0, 8000) } } : text ? { output: text } : {}),
+          status: failed ? 'error' : 'success',
+          ...(failed ? { error: { message: (failure ?? text ?? 'the tool failed').slice(0, 8000) } } : text ? { output: text } : {}),
           ...(Number.isFinite(duration) && duration >= 0 ? { durationMs: duration } : {}),
           ...(usage ? { tokens: usage.tokens, ...(usage.model ? { model: usage.model } : {}) } : {}),
           ...(filesTouched(action.tool, action.input) ? { filesTouched: filesTouched(action.tool, action.input) } : {}),
