@@ -157,6 +157,23 @@ describe('the edge for an agent that names no call and hears no text with a prom
   });
 });
 
+/** The edge as the gateway runs it for Claude Code, reporting to `client`. */
+function claudeCodeContext(client: RecordingClient): EdgeContext {
+  return {
+    adapter: claudeCodeAdapter,
+    client: client as unknown as WardenClient,
+    states: new MemoryStates(),
+    policy: ANSWER_DEFAULTS,
+    surroundings: {},
+    declaration: {},
+    readStoredControls: false,
+    controlReadMs: 100,
+    deadline: Date.now() + 5_000,
+    deadlineMs: 5_000,
+    answeredBy: 'gateway',
+  };
+}
+
 describe('the edge for Claude Code: the response a call came in', () => {
   // Claude Code writes each content block of a response as a line of its own, with the response's id
   // (the shape of github.com/blackgirlbytes/planetfall-seed-signalkit 07/d253ca52d8/4/full.jsonl), and only
@@ -174,19 +191,7 @@ describe('the edge for Claude Code: the response a call came in', () => {
     const transcript = join(dir, 's-1.jsonl');
     writeFileSync(transcript, [use('msg_01WUGQt4', 'toolu_a'), use('msg_01WUGQt4', 'toolu_b'), ''].join('\n'));
     const client = new RecordingClient();
-    const context: EdgeContext = {
-      adapter: claudeCodeAdapter,
-      client: client as unknown as WardenClient,
-      states: new MemoryStates(),
-      policy: ANSWER_DEFAULTS,
-      surroundings: {},
-      declaration: {},
-      readStoredControls: false,
-      controlReadMs: 100,
-      deadline: Date.now() + 5_000,
-      deadlineMs: 5_000,
-      answeredBy: 'gateway',
-    };
+    const context = claudeCodeContext(client);
     const failed = (toolUseId: string) =>
       claudeCodeAdapter.read(
         { session_id: 's-1', transcript_path: transcript, cwd: '/w/app', hook_event_name: 'PostToolUseFailure', tool_name: 'Edit', tool_input: { file_path: '/w/app/src/style.css' }, tool_use_id: toolUseId, error: 'File has been modified since read' },
@@ -212,25 +217,12 @@ describe('the edge for Claude Code: the response a call came in', () => {
 describe('the edge for Claude Code: a tool that answers it failed', () => {
   // The shape of clkao/spacedock docs/plans/_evidence/green-opus-4-7-full-suite/cycle5/standing-run1-fo-log.jsonl
   // @ 4b3cf33a: TeamDelete's call returns normally (no is_error, PostToolUse) with {"success":false,"message":…}.
-  const context = (client: RecordingClient): EdgeContext => ({
-    adapter: claudeCodeAdapter,
-    client: client as unknown as WardenClient,
-    states: new MemoryStates(),
-    policy: ANSWER_DEFAULTS,
-    surroundings: {},
-    declaration: {},
-    readStoredControls: false,
-    controlReadMs: 100,
-    deadline: Date.now() + 5_000,
-    deadlineMs: 5_000,
-    answeredBy: 'gateway',
-  });
   const after = (id: string, tool: string, input: Record<string, unknown>, response: unknown) =>
     claudeCodeAdapter.read({ session_id: 's-1', cwd: '/w/app', hook_event_name: 'PostToolUse', tool_name: tool, tool_input: input, tool_use_id: id, tool_response: response }, {});
 
   it('reports the call as an error with the reason it gave; a command that prints such an answer ran', async () => {
     const client = new RecordingClient();
-    const edge = context(client);
+    const edge = claudeCodeContext(client);
     const refusal = '{"success":false,"message":"Cannot cleanup team with 2 active member(s): echo-agent, ensign-001"}';
     await answerEvent(after('toolu_1', 'TeamDelete', {}, refusal), edge);
     await answerEvent(after('toolu_2', 'mcp__tracker__close_issue', { id: 7 }, [{ type: 'text', text: '{"success": false, "error": "issue 7 is locked"}' }]), edge);
