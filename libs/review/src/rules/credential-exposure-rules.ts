@@ -1,7 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, type CommandNames } from '../parsing/segment-index.js';
-import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 /** A variable named like a credential: GH_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY. */
@@ -71,19 +70,54 @@ function dumpedCredentials(action: ParsedAction, index: number): string | undefi
   return undefined;
 }
 
-function askedForCredentials(segment: ShellSegment): string | undefined {
+/**
+ * Programs that print a credential when asked: an access token, a registry password, a secret's value. Each
+ * entry is the program and the words of its subcommand, options left out (`gcloud --quiet auth print-access-token`).
+ */
+const CREDENTIAL_PRINTERS: readonly (readonly string[])[] = [
+  ['gh', 'auth', 'token'],
+  ['gcloud', 'auth', 'print-access-token'],
+  ['gcloud', 'auth', 'print-identity-token'],
+  ['gcloud', 'auth', 'application-default', 'print-access-token'],
+  ['gcloud', 'secrets', 'versions', 'access'],
+  ['az', 'account', 'get-access-token'],
+  ['az', 'keyvault', 'secret', 'show'],
+  ['aws', 'ecr', 'get-login-password'],
+  ['aws', 'ecr-public', 'get-login-password'],
+  ['aws', 'codeartifact', 'get-authorization-token'],
+  ['aws', 'sts', 'get-session-token'],
+  ['aws', 'configure', 'export-credentials'],
+  ['aws', 'secretsmanager', 'get-secret-value'],
+  ['heroku', 'auth:token'],
+  ['vault', 'print', 'token'],
+  ['vault', 'kv', 'get'],
+  ['op', 'read'],
+  ['kubectl', 'create', 'token'],
+];
+const PRINTER_PROGRAMS = new Set(CREDENTIAL_PRINTERS.map(([program]) => program!));
+
+function askedForCredentials(action: ParsedAction, index: number): string | undefined {
+  const segment = action.segments[index]!;
   const cmd = commandName(segment);
   const [, sub, third] = segment.argv;
   if (cmd === 'git' && sub === 'credential' && (third === 'fill' || third === 'get')) return 'git credential fill';
   if (cmd.startsWith('git-credential-') && sub === 'get') return `${cmd} get`;
-  if (cmd === 'gh' && sub === 'auth' && third === 'token') return 'gh auth token';
   if (cmd === 'security' && /^find-(?:generic|internet)-password$/.test(sub ?? '') && segment.argv.includes('-w')) return `security ${sub} -w`;
-  return undefined;
+  if (!PRINTER_PROGRAMS.has(cmd)) return undefined;
+  const words = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
+  const printer = CREDENTIAL_PRINTERS.find(([program, ...asked]) => program === cmd && asked.every((word, i) => words[i] === word));
+  if (!printer) return undefined;
+  // Handed to a program that takes it on its input (`aws ecr get-login-password | docker login --password-stdin`)
+  // or written to a file: nothing is shown.
+  const next = action.segments[index + 1];
+  if (next?.pipedFrom && !DISPLAYS.has(commandName(next))) return undefined;
+  if (segment.redirects.some((r) => r.operator.startsWith('>') && !/^\/dev\/(?:stdout|stderr|tty)$/.test(r.target))) return undefined;
+  return printer.join(' ');
 }
 
-/** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name), credential helpers. */
+/** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name), credential helpers and printers. */
 const PRINTERS: CommandNames = {
-  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'gh' || name === 'security' || name.startsWith('git-credential-'),
+  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name),
 };
 
 /** Shows a file's content: what it reads ends up in the output. */
@@ -117,14 +151,14 @@ function showsSecretFile(action: ParsedAction): string | undefined {
  */
 export const credentialExposureRule = builtInRule({
   name: 'credential_exposure',
-  description: 'Printing credentials (echo $TOKEN, env | grep token, git credential fill, /proc/*/environ) needs approval.',
+  description: 'Printing credentials (echo $TOKEN, env | grep token, git credential fill, gcloud auth print-access-token, /proc/*/environ) needs approval.',
   reads: 'action',
   check({ action }) {
     let found: string | undefined;
     for (const i of positionsRunning(action.segments, PRINTERS)) {
       // Inside `$(…)` the output is captured and handed on (`GH_TOKEN=$(gh auth token) gh pr list`), not shown.
       if (action.segments[i]!.nested && !action.segments[i]!.via) continue;
-      found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action.segments[i]!);
+      found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action, i);
       if (found) break;
     }
     found ??= showsSecretFile(action);
