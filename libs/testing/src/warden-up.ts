@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -167,6 +167,13 @@ export class WardenUp {
 
   /** Ctrl-C, as a person stops it: the suite stops its processes in order. */
   async stop(): Promise<void> {
+    // A service that died while the test ran explains a strange result: its report, and where its log was, reach the test's output.
+    const deaths = this.output.split('\n').filter((line) => / exited with | could not be started again /.test(line));
+    for (const death of deaths) {
+      const log = / \(its log: ([^)]+)\)/.exec(death)?.[1];
+      const tail = log && existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-60).join('\n') : '';
+      process.stderr.write(`warden up reported while the test ran: ${death}\n${tail}\n`);
+    }
     if (this.child.exitCode === null) {
       const exited = new Promise((resolve) => this.child.once('exit', resolve));
       this.child.kill('SIGINT');
