@@ -1,4 +1,5 @@
 import type { ActionDecision } from '@warden/sdk';
+import { eventually } from '@warden/testing';
 import { DecisionPath, expectDecidedByReviewer, ownedPartitions, PARTITIONS, scriptedAction } from './path-fixture.js';
 
 /**
@@ -18,10 +19,7 @@ describe('a reviewer replica stopped gracefully', () => {
 
   it('hands its partitions over cleanly while sessions go on, losing nothing', async () => {
     const [leaving, staying] = path.reviewers as [typeof path.reviewers[0], typeof path.reviewers[0]];
-    const deadline = Date.now() + 20_000;
-    while ((await ownedPartitions(leaving)) + (await ownedPartitions(staying)) !== PARTITIONS && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually('the partitions to be divided', async () => (await ownedPartitions(leaving)) + (await ownedPartitions(staying)), (owned) => owned === PARTITIONS, { timeoutMs: 20_000 });
     const client = await path.agent();
     const sessions = Array.from({ length: 12 }, (_, s) => client.session(`handover-${s}`));
     const decisions: Promise<ActionDecision>[] = [];

@@ -1,15 +1,7 @@
 import { BusConnection } from '@warden/messaging';
 import type { ActionDecision } from '@warden/sdk';
+import { eventually } from '@warden/testing';
 import { DecisionPath, expectDecidedByReviewer, ownedPartitions, PARTITIONS, scriptedAction } from './path-fixture.js';
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * Two reviewer replicas divide the partitions between them; each session stays in order; when one is
@@ -47,7 +39,7 @@ describe('two reviewer replicas', () => {
 
   it('share the partitions, keep each session in order, and survive the death of one', async () => {
     const [first, second] = path.reviewers as [typeof path.reviewers[0], typeof path.reviewers[0]];
-    await waitFor(async () => (await ownedPartitions(first)) + (await ownedPartitions(second)) === PARTITIONS, 'the partitions to be divided');
+    await eventually('the partitions to be divided', async () => (await ownedPartitions(first)) + (await ownedPartitions(second)), (owned) => owned === PARTITIONS, { timeoutMs: 20_000 });
     expect(await ownedPartitions(first)).toBe(PARTITIONS / 2);
     expect(await ownedPartitions(second)).toBe(PARTITIONS / 2);
 
@@ -67,7 +59,7 @@ describe('two reviewer replicas', () => {
     await first.kill();
     for (let round = 20; round < 40; round++) propose(round);
 
-    await waitFor(async () => (await ownedPartitions(second)) === PARTITIONS, 'the survivor to own every partition');
+    await eventually('the survivor to own every partition', () => ownedPartitions(second), (owned) => owned === PARTITIONS, { timeoutMs: 20_000 });
     expectDecidedByReviewer(await Promise.all(decisions));
     expect(second.logs).toMatch(/"takeover":true,"msg":"partition acquired"/);
 
