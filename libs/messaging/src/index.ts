@@ -93,7 +93,7 @@ export {
   type SessionStep,
   type StoreBatching,
 } from './state/session-keeper.js';
-export { type LifecycleMessage, SessionLifecycle } from './state/session-lifecycle.js';
+export { type LifecycleMessage, SessionLifecycle, sessionMessageOf } from './state/session-lifecycle.js';
 export { readSubject, type ReadSubjectOptions, type StoredMessage } from './state/stored-subject.js';
 export { ContractViolationError, RejectMessageError, TransientError } from './errors.js';
 export { MessagingMetrics } from './messaging-metrics.js';

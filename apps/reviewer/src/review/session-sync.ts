@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parseSessionSubject, sessionSubject, validateMessage, type AnyMessage, type MessageOf, type SessionChannelId } from '@warden/contracts';
-import { asTransient, BusConnection, onTheBus, readSubject, SessionLifecycle, streamName, TOPOLOGY_DEFAULTS, type StoredMessage } from '@warden/messaging';
+import { parseSessionSubject, sessionSubject, type MessageOf, type SessionChannelId } from '@warden/contracts';
+import { asTransient, BusConnection, onTheBus, readSubject, SessionLifecycle, sessionMessageOf, streamName, TOPOLOGY_DEFAULTS, type LifecycleMessage } from '@warden/messaging';
 import { LOGGER, type Logger } from '@warden/observability';
 import { rebuildSession, type SessionEvent } from '@warden/review';
 import type { ReviewerConfig } from '../config.js';
@@ -23,7 +23,8 @@ const REBUILT_CHANNELS: readonly SessionChannelId[] = ['outcome', 'pattern', 'ch
 type Address = { agentId: string; sessionId: string };
 /** The action being reviewed, as its stream stored it. */
 type StoredAction = { subject: string; seq: number };
-type TimedMessage = { message: AnyMessage; storedAt: number };
+/** A stored message of the session and when it was stored (the lifecycle reader's shape). */
+type TimedMessage = LifecycleMessage;
 type Envelope = { type?: string; agent_id?: string; session_id?: string; payload?: unknown };
 
 /**
@@ -90,8 +91,11 @@ export class SessionSync {
       return;
     }
     const others = await onTheBus(`reading the earlier messages of session ${address.sessionId}`, () => Promise.all(REBUILT_CHANNELS.map((channel) => read(channel))));
-    const stored = [...actions, ...others.flat()].map((m) => this.messageOf(m, address)).filter((m): m is TimedMessage => m !== null);
-    const timed = [...lifecycle.map(({ message, storedAt }) => ({ message, storedAt })), ...stored];
+    const timed: TimedMessage[] = [...lifecycle];
+    for (const { data, storedAt } of [...actions, ...others.flat()]) {
+      const message = sessionMessageOf(data, address);
+      if (message) timed.push({ message, storedAt });
+    }
     // The declaration first whatever the clocks of the servers that stored it; then in the order they were stored.
     timed.sort((a, b) => rank(a) - rank(b) || a.storedAt - b.storedAt);
     const events: SessionEvent[] = [];
@@ -107,17 +111,6 @@ export class SessionSync {
       { session_id: address.sessionId, agent_id: address.agentId, actions: actions.length, messages: events.length, failures: rebuilt.failures, rebuild_ms: Math.round(performance.now() - started) },
       'session taken over mid-way: rebuilt from its stored messages',
     );
-  }
-
-  /** A stored message of this session that keeps its contract, or null: the rest is the consumers' to dead-letter. */
-  private messageOf(stored: StoredMessage, address: Address): TimedMessage | null {
-    try {
-      const message = JSON.parse(decoder.decode(stored.data)) as AnyMessage;
-      if (message?.agent_id !== address.agentId || message.session_id !== address.sessionId || !validateMessage(message).ok) return null;
-      return { message, storedAt: stored.storedAt };
-    } catch {
-      return null;
-    }
   }
 
   private async applyLastOutcome(address: Address, actionId: string, subject: string): Promise<void> {

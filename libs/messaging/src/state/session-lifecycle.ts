@@ -47,7 +47,7 @@ export class SessionLifecycle {
         if (!stored) break;
         seq = stored.seq + 1;
         const storedAt = stored.time.getTime();
-        const message = messageOf(stored.data, address);
+        const message = sessionMessageOf(stored.data, address);
         if (message && (storedAt <= until || message.type === 'session.started')) lifecycle.push({ message, storedAt });
       }
       const ended = lifecycle.map((m) => m.message.type).lastIndexOf('session.ended');
@@ -56,7 +56,8 @@ export class SessionLifecycle {
   }
 }
 
-function messageOf(data: Uint8Array, address: SessionAddress): AnyMessage | null {
+/** A stored message of this session that keeps its contract, or null: the rest is the consumers' to dead-letter. */
+export function sessionMessageOf(data: Uint8Array, address: SessionAddress): AnyMessage | null {
   try {
     const message = JSON.parse(decoder.decode(data)) as AnyMessage;
     if (message?.agent_id !== address.agentId || message.session_id !== address.sessionId) return null;

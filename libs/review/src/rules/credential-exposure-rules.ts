@@ -19,15 +19,21 @@ const PROCESS_SECRETS = /^\/proc\/(?:self|\d+|\$\$|\$\w+)\/(?:environ|fd\/\d+)$/
 /** Files named as tokens: `.session_ingress_token`, `github.token`, `api-token.txt`. */
 const TOKEN_FILE = /(?:^|\/)[\w.-]*(?:_|-|\.)?token(?:\.txt|\.json)?$/i;
 
+/**
+ * What a segment prints is not shown: written to a file (`echo "//registry/:_authToken=$NPM_TOKEN" > .npmrc`) or
+ * handed to a program that takes it on its input (`aws ecr get-login-password | docker login --password-stdin`).
+ */
+function handedOn(action: ParsedAction, index: number): boolean {
+  const segment = action.segments[index]!;
+  if (segment.redirects.some((r) => r.operator.startsWith('>') && !/^\/dev\/(?:stdout|stderr|tty)$/.test(r.target))) return true;
+  const next = action.segments[index + 1];
+  return !!next?.pipedFrom && !DISPLAYS.has(commandName(next));
+}
+
 function printedCredential(action: ParsedAction, index: number): string | undefined {
   const segment = action.segments[index]!;
   const cmd = commandName(segment);
-  if (cmd !== 'echo' && cmd !== 'printf') return undefined;
-  // Written to a file (`echo "//registry/:_authToken=$NPM_TOKEN" > .npmrc`) or handed to a program that takes it
-  // on its input (`echo "$TOKEN" | docker login --password-stdin`): nothing is shown.
-  if (segment.redirects.some((r) => r.operator.startsWith('>') && !/^\/dev\/(?:stdout|stderr|tty)$/.test(r.target))) return undefined;
-  const next = action.segments[index + 1];
-  if (next?.pipedFrom && !DISPLAYS.has(commandName(next))) return undefined;
+  if ((cmd !== 'echo' && cmd !== 'printf') || handedOn(action, index)) return undefined;
   // A variable the same command line set itself (a CSRF token scraped from the app's own page) is its own value.
   const assigned = (name: string) => new RegExp(`(?:^|[\\s;&|(])${name}=`).test(action.command ?? '');
   for (const arg of segment.argv.slice(1)) {
@@ -106,13 +112,7 @@ function askedForCredentials(action: ParsedAction, index: number): string | unde
   if (!PRINTER_PROGRAMS.has(cmd)) return undefined;
   const words = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
   const printer = CREDENTIAL_PRINTERS.find(([program, ...asked]) => program === cmd && asked.every((word, i) => words[i] === word));
-  if (!printer) return undefined;
-  // Handed to a program that takes it on its input (`aws ecr get-login-password | docker login --password-stdin`)
-  // or written to a file: nothing is shown.
-  const next = action.segments[index + 1];
-  if (next?.pipedFrom && !DISPLAYS.has(commandName(next))) return undefined;
-  if (segment.redirects.some((r) => r.operator.startsWith('>') && !/^\/dev\/(?:stdout|stderr|tty)$/.test(r.target))) return undefined;
-  return printer.join(' ');
+  return printer && !handedOn(action, index) ? printer.join(' ') : undefined;
 }
 
 /** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name), credential helpers and printers. */
