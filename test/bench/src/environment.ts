@@ -14,6 +14,9 @@ export interface EnvironmentOptions {
   profileDir?: string;
 }
 
+/** By connection name: messages the server received from its connections (`received`) and sent to them (`sent`). */
+export type ConnectionTraffic = Record<string, { received: number; sent: number }>;
+
 const secret = () => randomBytes(18).toString('base64url');
 
 export const agentId = (index: number) => `bench-agent-${index}`;
@@ -42,6 +45,7 @@ export class BenchEnvironment {
   readonly services: ServiceProcess[] = [];
   private nats?: WardenNatsServer;
   private natsProfPort?: number;
+  private natsMonitorPort?: number;
   private stopping?: Promise<void>;
   provisionReport?: ProvisionReport;
 
@@ -85,9 +89,11 @@ export class BenchEnvironment {
   async startNats(): Promise<void> {
     mkdirSync(this.logDir, { recursive: true });
     if (this.options.profileDir) this.natsProfPort = await freePort();
+    this.natsMonitorPort = await freePort();
     this.nats = await WardenNatsServer.start({
       dir: join(this.dir, 'nats'),
       port: await freePort(),
+      monitorPort: this.natsMonitorPort,
       ...(this.natsProfPort ? { profPort: this.natsProfPort } : {}),
       partitions: this.options.partitions,
       service: { user: 'warden', password: secret() },
@@ -113,6 +119,25 @@ export class BenchEnvironment {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Messages nats-server received from and sent to each client connection so far, summed by connection
+   * name (`warden-<service>`, the bench's own clients under their names): everything a client costs the
+   * server, acknowledgements, KV reads, pulls and heartbeats included. Read from the monitoring endpoint.
+   */
+  async connectionTraffic(): Promise<ConnectionTraffic> {
+    const response = await fetch(`http://127.0.0.1:${this.natsMonitorPort}/connz?limit=100000`);
+    if (!response.ok) throw new Error(`nats-server's connz answered ${response.status}`);
+    const { connections = [] } = (await response.json()) as { connections?: { name?: string; in_msgs: number; out_msgs: number }[] };
+    const traffic: ConnectionTraffic = {};
+    for (const c of connections) {
+      const name = c.name || 'unnamed';
+      const sum = (traffic[name] ??= { received: 0, sent: 0 });
+      sum.received += c.in_msgs;
+      sum.sent += c.out_msgs;
+    }
+    return traffic;
   }
 
   async provision(): Promise<ProvisionReport> {

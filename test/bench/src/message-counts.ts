@@ -1,5 +1,6 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { SERVICES } from '@warden/contracts';
+import type { ConnectionTraffic } from './environment.js';
 
 /** Where JetStream's work for the suite stands at one moment: writes per stream, deliveries per consumer. */
 export interface BusSnapshot {
@@ -19,6 +20,29 @@ export interface MessagesPerAction {
   deliveries: number;
   writesByStream: Record<string, number>;
   deliveriesByService: Record<string, number>;
+  /**
+   * Messages nats-server exchanged with each service's connection per action: received from it (its
+   * publishes, acknowledgements, KV and API requests, pulls) and sent to it (deliveries, replies, heartbeats).
+   */
+  serverMessages?: { received: number; sent: number; byService: Record<string, { received: number; sent: number }> };
+}
+
+/** The difference of two readings of the services' connection traffic, per action (`warden-<service>` connections only). */
+export function serverMessagesPerAction(before: ConnectionTraffic, after: ConnectionTraffic, actions: number): NonNullable<MessagesPerAction['serverMessages']> {
+  const byService: Record<string, { received: number; sent: number }> = {};
+  let received = 0;
+  let sent = 0;
+  for (const [name, now] of Object.entries(after)) {
+    if (!name.startsWith('warden-') || name === 'warden-bench') continue;
+    const then = before[name] ?? { received: 0, sent: 0 };
+    // A connection opened again in between counts from zero.
+    const r = now.received >= then.received ? now.received - then.received : now.received;
+    const s = now.sent >= then.sent ? now.sent - then.sent : now.sent;
+    received += r;
+    sent += s;
+    byService[name.slice('warden-'.length)] = { received: perAction(r, actions), sent: perAction(s, actions) };
+  }
+  return { received: perAction(received, actions), sent: perAction(sent, actions), byService };
 }
 
 export async function snapshotBus(jsm: JetStreamManager): Promise<BusSnapshot> {
@@ -81,6 +105,13 @@ export function messagesPerActionLine(counts: MessagesPerAction): string {
       .join(', ');
   return (
     `Bus work per action with the whole suite (${counts.actions} actions): ${counts.streamWrites} stream messages, ${counts.kvWrites} KV writes, ` +
-    `${counts.deliveries} deliveries (each acknowledged); writes by stream: ${list(counts.writesByStream)}; deliveries by service: ${list(counts.deliveriesByService)}`
+    `${counts.deliveries} deliveries (each acknowledged); writes by stream: ${list(counts.writesByStream)}; deliveries by service: ${list(counts.deliveriesByService)}` +
+    (counts.serverMessages
+      ? `; messages nats-server received from / sent to each service: ${counts.serverMessages.received} / ${counts.serverMessages.sent} in all, ` +
+        Object.entries(counts.serverMessages.byService)
+          .sort((a, b) => b[1].received + b[1].sent - a[1].received - a[1].sent)
+          .map(([service, m]) => `${service} ${m.received} / ${m.sent}`)
+          .join(', ')
+      : '')
   );
 }

@@ -8,7 +8,7 @@ import { TestPostgres } from '@warden/testing';
 import { BENCH_BREAKER_CONFIG } from './breaker-time.js';
 import { pendingFor, startFromNewMessages } from './consumers.js';
 import { CpuMeter, type CpuPerAction, type CpuShares } from './cpu.js';
-import { messagesPerAction, messagesPerActionLine, snapshotBus, type MessagesPerAction } from './message-counts.js';
+import { messagesPerAction, messagesPerActionLine, serverMessagesPerAction, snapshotBus, type MessagesPerAction } from './message-counts.js';
 import type { BenchEnvironment } from './environment.js';
 import { measureSuiteHook, type SuiteHookFigures } from './hook-latency.js';
 import type { BacklogProbe, LoadDriver, LoadResult } from './load.js';
@@ -115,6 +115,7 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     // Counted from a suite with nothing left to handle to the same again: all that the phase's actions caused.
     await drain(jsm, options.partitions);
     const busBefore = await snapshotBus(jsm);
+    const trafficBefore = await env.connectionTraffic();
     const cpuUntilHandled = new CpuMeter(() => suitePids(env));
     cpuUntilHandled.begin();
     const name = `latency with the whole suite ${num(options.rate)}/s for ${options.durationS} s`;
@@ -127,7 +128,10 @@ export async function measureWholeSuite(ctx: WholeSuiteContext): Promise<WholeSu
     progress.phase('whole suite: handling the backlog before the idle window');
     let pendingAtStart = await drain(jsm, options.partitions);
     const cpuPerAction = cpuUntilHandled.perAction(latency.sent);
-    const messages = messagesPerAction(busBefore, await snapshotBus(jsm), latency.sent);
+    const messages = {
+      ...messagesPerAction(busBefore, await snapshotBus(jsm), latency.sent),
+      serverMessages: serverMessagesPerAction(trafficBefore, await env.connectionTraffic(), latency.sent),
+    };
     progress.note(messagesPerActionLine(messages));
     progress.note(cpuPerActionLine(cpuPerAction));
     // Then what one agent's Claude Code waits for per tool call, nothing else asked of the suite.
