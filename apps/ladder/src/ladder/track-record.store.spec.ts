@@ -23,7 +23,7 @@ describe('TrackRecordStore and AutomationLevelPublisher over JetStream KV', () =
     store.apply(agentId, (record) => ladder.recordRun(record, { status: 'success' }, { messageId, at: new Date() }), () => ladder.newRecord(agentId, new Date()));
 
   beforeAll(async () => {
-    nats = await TestNatsServer.start({ partitions: 2 });
+    nats = await TestNatsServer.start({ partitions: 2, monitor: true });
     for (let i = 0; i < 2; i++) buses.push(await BusConnection.open(nats.service));
     stores = buses.map((bus, i) => new TrackRecordStore(bus, new LadderMetrics(registries[i]!)));
     records = await new Kvm(buses[0]!.nc).open(LADDER_RECORD_BUCKET);
@@ -59,6 +59,32 @@ describe('TrackRecordStore and AutomationLevelPublisher over JetStream KV', () =
     // 40 successful runs from level 0: promoted to 1 at the 10th, exactly once.
     expect(stored?.record.level).toBe(1);
     expect(stored?.record.recentChanges.map((c) => [c.from, c.to])).toEqual([[0, 1]]);
+  });
+
+  it('decides a decision that changes nothing on the copy it last stored, without reading the store', async () => {
+    const agentId = agent();
+    const decide = (store: TrackRecordStore, messageId: string, decision: 'allow' | 'deny', sessionId = 'session-a') =>
+      store.apply(agentId, (record) => ladder.observeDecision(record, { sessionId, decision, decidedBy: 'reviewer' }, { messageId, at: new Date() }), () => ladder.newRecord(agentId, new Date()));
+    // What replica 0's connection has sent nats-server so far (a KV read is a request).
+    const sent = async () => {
+      const { connections = [] } = (await (await fetch(`${nats.monitorUrl}/connz?limit=1024`)).json()) as { connections?: { cid: number; in_msgs: number }[] };
+      return connections.find((c) => c.cid === buses[0]!.nc.info!.client_id)!.in_msgs;
+    };
+    expect((await decide(stores[0]!, 'd-1', 'allow')).step.outcome).toBe('applied');
+    const before = await sent();
+    const unchanged = await decide(stores[0]!, 'd-2', 'allow');
+    expect(unchanged.step.outcome).toBe('unchanged');
+    expect(await sent()).toBe(before);
+    // Another replica's write of another session leaves the copy behind: a step that changes the record is decided fresh.
+    expect((await decide(stores[1]!, 'd-3', 'allow', 'session-b')).step.outcome).toBe('applied');
+    const denied = await decide(stores[0]!, 'd-4', 'deny');
+    expect(denied.step.outcome).toBe('applied');
+    expect(await sent()).toBeGreaterThan(before);
+    const stored = (await stores[1]!.read(agentId))!.record.sessions!;
+    expect(stored.map((s) => [s.sessionId, s.decided, s.denied])).toEqual([
+      ['session-a', 2, 1],
+      ['session-b', 1, 0],
+    ]);
   });
 
   it('writes nothing for a duplicate or a rejected command', async () => {

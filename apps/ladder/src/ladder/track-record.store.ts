@@ -4,6 +4,9 @@ import { BusConnection, RecordStore } from '@warden/messaging';
 import { parseTrackRecord, type LadderStep, type TrackRecord } from '@warden/ladder';
 import { LadderMetrics } from './ladder-metrics.js';
 
+/** Agents whose record a replica keeps a copy of: about a megabyte at the ladder's usual record sizes. */
+const REMEMBERED_RECORDS = 1_000;
+
 export interface StoredRecord {
   record: TrackRecord;
   revision: number;
@@ -28,6 +31,8 @@ export class TrackRecordStore {
   private readonly records: RecordStore<TrackRecord>;
   /** The last change queued per agent in this replica. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** The record of each agent as this replica last read or wrote it, the longest unused forgotten first. */
+  private readonly copies = new Map<string, TrackRecord>();
 
   constructor(
     bus: BusConnection,
@@ -56,10 +61,22 @@ export class TrackRecordStore {
     return next;
   }
 
+  /**
+   * A step that leaves the record unchanged on the copy this replica last stored or read is taken from
+   * the copy, without reading the store: one KV read less for most decisions. The ladder says
+   * `unchanged` only from what stays true of a stored record once it holds (a session already seen
+   * deciding and not ended), so a copy another replica has since moved on from gives the same answer;
+   * every other step is decided on the record read fresh, and a write is a compare-and-set as before.
+   */
   private async applyNow(agentId: string, decide: (record: TrackRecord) => LadderStep, create: () => TrackRecord): Promise<StoredStep> {
+    const copy = this.copies.get(agentId);
+    if (copy) {
+      const fromCopy = decide(copy);
+      if (fromCopy.outcome === 'unchanged') return { step: fromCopy, created: false };
+    }
     let step: LadderStep | undefined;
     let created = false;
-    await this.records.update(
+    const updated = await this.records.update(
       agentId,
       (stored) => {
         created = stored === undefined;
@@ -68,6 +85,13 @@ export class TrackRecordStore {
       },
       () => this.metrics.conflict(),
     );
+    if (updated.value) this.remember(agentId, updated.value);
     return { step: step!, created: created && step!.outcome === 'applied' };
+  }
+
+  private remember(agentId: string, record: TrackRecord): void {
+    this.copies.delete(agentId);
+    this.copies.set(agentId, record);
+    if (this.copies.size > REMEMBERED_RECORDS) this.copies.delete(this.copies.keys().next().value!);
   }
 }
