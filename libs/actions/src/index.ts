@@ -23,7 +23,7 @@ export {
   tildeForm,
 } from './paths.js';
 export { remoteCommand, remoteShellText, shellQuote, type RemoteCommand } from './remote-command.js';
-export { scopeIsHome, workRootOf } from './work-roots.js';
+export { isFileOfHome, scopeIsHome, workRootOf } from './work-roots.js';
 export { sweAgentCommand, type SweAgentCommand } from './swe-agent.js';
 export { ACTION_FIELDS, commandOf, firstPath, readToolCall, urlsIn, withCommandLine, type ToolCall } from './tool-call.js';
 export { toolShape, type ToolKind } from './vocabulary.js';

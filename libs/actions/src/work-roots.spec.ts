@@ -1,4 +1,4 @@
-import { scopeIsHome, workRootOf } from './work-roots.js';
+import { isFileOfHome, scopeIsHome, workRootOf } from './work-roots.js';
 
 describe('a session started in its home directory', () => {
   it('is told by its working directory and expected paths', () => {
@@ -23,4 +23,12 @@ describe('a session started in its home directory', () => {
       expect(workRootOf(path)).toBeUndefined();
     },
   );
+
+  it('writes its own files directly in the home, not its dot-files, directories or what lies in them', () => {
+    expect(isFileOfHome('/home/ann/notes.md', '/home/ann')).toBe(true);
+    expect(isFileOfHome('c:/users/me/report.docx', 'c:/users/me')).toBe(true);
+    for (const path of ['/home/ann/.bashrc', '/home/ann/.env.local', '/home/ann/Documents', '/home/ann/Documents/a.md', '/home/bob/notes.md', '/home/ann']) {
+      expect(isFileOfHome(path, '/home/ann')).toBe(false);
+    }
+  });
 });

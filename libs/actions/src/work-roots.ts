@@ -22,6 +22,16 @@ export function scopeIsHome(cwd: string | undefined, expectedPaths: readonly str
 const FILE_NAME = /(?:^|\/)[^/]*[^/.]\.[A-Za-z0-9]{1,8}$/;
 
 /**
+ * Whether `path` (canonical) is a file directly in `home` (canonical), by its name (`notes.md`, `test.txt`), not
+ * a dot-file (`.bashrc`) and not a directory (`Documents`): what a session started in its home writes in the
+ * directory it was started in (`echo hi > test.txt`), as any session does in its own.
+ */
+export function isFileOfHome(path: string, home: string): boolean {
+  const name = path.startsWith(`${home}/`) ? path.slice(home.length + 1) : undefined;
+  return name !== undefined && !name.includes('/') && !name.startsWith('.') && FILE_NAME.test(name);
+}
+
+/**
  * The directory that reading, listing, entering or creating `path` (canonical) makes part of what a session
  * started in its home works on, or undefined: not a home itself, not a dot-directory of a home (~/.ssh,
  * ~/.claude: the user's and the tools' own), not the system's directories or the root of a disk.

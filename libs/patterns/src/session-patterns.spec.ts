@@ -100,6 +100,27 @@ describe('events', () => {
   });
 });
 
+describe('a session started in its home directory', () => {
+  it('writes its files in the home without leaving its scope, and not the home\'s other directories', () => {
+    const s = SessionDriver.with({}, { context: { goal: 'design the dataset system', cwd: '/home/tarive', expected_paths: ['/home/tarive/**'] }, phase: 'implementation' });
+    for (const file of ['design.md', 'decode_b64.py', 'setup_sync.sh', 'notes.txt']) s.edit(`/home/tarive/${file}`);
+    expect(s.of('scope_creep')).toEqual([]);
+    for (const file of ['Documents/a.md', 'Documents/b.md', 'other/c.md']) s.edit(`/home/tarive/${file}`);
+    expect(s.of('scope_creep').length).toBeGreaterThan(0);
+  });
+});
+
+describe('a session whose working directory is not known', () => {
+  it('has no project to leave: a path the user names later does not become the only place it may work', () => {
+    // A Gemini CLI chat records no working directory (agunginsani/expenses-tracker, eighth set's DEV half).
+    const s = SessionDriver.with({}, { context: { goal: 'I want to create an expenses tracker' }, phase: 'implementation' });
+    s.edit('/Users/ann/git/expenses-tracker/docs/spec.md');
+    s.asks('Create new /Documents/expenses-tracker and put the documents there.');
+    for (const file of ['a.html', 'b.html', 'c.html', 'd.html', 'e.html', 'f.html', 'g.html']) s.edit(`/Users/ann/git/expenses-tracker/.superpowers/${file}`);
+    expect(s.of('scope_creep')).toEqual([]);
+  });
+});
+
 describe('state', () => {
   it('survives a restart mid-session: a JSON copy carries the windows, runs and episodes on', () => {
     const s = new SessionDriver();

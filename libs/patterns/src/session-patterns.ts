@@ -1,4 +1,4 @@
-import { homeOf, isHomeRoot, isRelativePath, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
+import { homeOf, isFileOfHome, isHomeRoot, isRelativePath, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -470,8 +470,11 @@ const MAX_SCOPES = 5000;
 function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined, named: readonly string[]): { key: string; match?: PathMatcher } {
   let scope = scopes.get(key);
   if (!scope) {
-    // What the user named in the task or its follow-ups is the task's, wherever it lies.
-    const globs = [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal, context.cwd, home), ...named];
+    // What the user named in the task or its follow-ups is the task's, wherever it lies. Without a working directory
+    // or expected paths there is no project to leave, as for the reviewer: what the user names is added to a project
+    // nobody knows, and does not become the only place the session may work in.
+    const known = !!context.cwd || !!context.expected_paths?.length;
+    const globs = known ? [...(context.cwd ? [context.cwd] : []), ...(context.expected_paths ?? []), ...pathsNamedIn(context.goal, context.cwd, home), ...named] : [];
     const inside = globs.length ? pathMatcher(globs, context.cwd) : undefined;
     // The directories the project lies in are where it is, not elsewhere: listing them is looking around.
     // Not the root, the home directory or what holds it: a scan there is looking elsewhere.
@@ -492,7 +495,9 @@ function scopeOf(key: string, context: SessionSnapshot['context'], home: string 
 function homeScopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined, named: readonly string[], roots: readonly string[]): { key: string; match?: PathMatcher } {
   const globs = [...pathsNamedIn(context.goal, context.cwd, home), ...named].filter((p) => !isHomeRoot(p));
   const inside = globs.length ? pathMatcher(globs, context.cwd) : undefined;
-  return { key, match: (path: string) => !!inside?.(path) || roots.some((root) => isUnder(path, root)) };
+  const directory = resolvePath(context.cwd!);
+  // Its files directly in the home are the directory it was started in, as the reviewer reads them (isFileOfHome).
+  return { key, match: (path: string) => !!inside?.(path) || roots.some((root) => isUnder(path, root)) || isFileOfHome(path, directory) };
 }
 
 /** Commands that look at, enter or create the directories they name: a session started in its home works there. */

@@ -15,7 +15,7 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision, type DecisionInput } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { isHomeRoot, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, type PathMatcher } from '@warden/actions';
+import { isFileOfHome, isHomeRoot, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, type PathMatcher } from '@warden/actions';
 import { createdRootsOf, workRootsOf } from './session/home-scope.js';
 import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
@@ -366,7 +366,15 @@ export class StepReviewer {
     const expected = pathMatcher(expectedPaths.map((glob) => (cwd && !/^(?:[/~$]|[a-z]:[\\/])/i.test(glob) ? `${cwd.replace(/[\\/]+$/, '')}/${glob}` : glob)));
     // A session started in its home directory scopes itself to what it works on, not the whole home (home-scope.ts).
     const home = scopeIsHome(cwd, expectedPaths);
-    const project = home ? (path: string) => session.inWorkRoots(path) : expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
+    const directory = cwd ? resolvePath(cwd) : undefined;
+    // Its files directly in the home are the directory it was started in, as a project's are (isFileOfHome).
+    const project = home
+      ? (path: string) => session.inWorkRoots(path) || isFileOfHome(path, directory!)
+      : expectedPaths.length
+        ? expected
+        : cwd
+          ? pathMatcher([cwd])
+          : null;
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
     const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p) && !SYSTEM_DIRECTORY.test(p)));
@@ -374,7 +382,6 @@ export class StepReviewer {
     // What a person approved writing outside it during the session is the task's too (a fork the user asked for).
     const inScope = project ? (path: string) => project(path) || this.alwaysInScope(path) || named(path) || session.isApproved(path) : () => true;
     const inProject = project ?? expected;
-    const directory = cwd ? resolvePath(cwd) : undefined;
     const scope: SessionScope = {
       context: session.context,
       // The project reached by its home's own path while the session records the mount it lies on (throughMount).

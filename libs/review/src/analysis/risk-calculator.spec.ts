@@ -23,6 +23,16 @@ describe('RiskCalculator (seed 001)', () => {
     expect(risk.modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
   });
 
+  it('takes a directory the line only enters for where it runs, not for a path it touches outside', () => {
+    const inProject = (path: string) => path.startsWith('/home/u/proj');
+    const risk = (command: string) => calculator.calculate(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/home/u/proj'), new ReviewSession('a', 's', 0), inProject, [], 0);
+    expect(risk('cd /home/u/stack && systemctl status nginx').modifiers).toEqual([]);
+    expect(risk('cd "X:/03_ACG/Odoo_Docker" && docker-compose ps').modifiers).toEqual([]);
+    expect(risk('cd /home/u/stack && rm -rf build').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
+    expect(risk('cd .. && rm -rf build').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
+    expect(risk('cd /home/u/stack && cat .env').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
+  });
+
   it('raises risk with each earlier failure of the same action: 0.1, 0.2, then 0.4', () => {
     const session = new ReviewSession('a', 's', 0);
     const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command: 'npm test' } });

@@ -1,9 +1,11 @@
+import { resolvePath } from '@warden/actions';
 import type { Severity } from '@warden/contracts';
 import { BASE_RISK } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ReviewSession } from '../session/review-session.js';
 import type { RuleFinding } from '../rules/review-rule.js';
 import { isHarmlessRead } from '../rules/scope-rules.js';
+import { commandName, nonOptions } from '../parsing/command-facts.js';
 
 export interface RiskThresholds {
   low_threshold: number;
@@ -54,7 +56,10 @@ export class RiskCalculator {
     const modifiers: RiskModifier[] = [];
 
     // Reading a toolchain's files (`source "$HOME/.cargo/env"`) is how a build is set up, not a step out of the project.
-    const outside = action.paths.filter((p) => !inScope(p) && !(isHarmlessRead(p) && !action.writtenPaths.includes(p)));
+    // A directory the line only enters (`cd ../stack && docker compose ps`) says where it runs, not what it touches
+    // (read_outside_project warns of the visit). A line that writes there (`cd .. && rm -rf build`) touches it.
+    const entered = action.writtenPaths.length ? NONE : enteredDirectories(action);
+    const outside = action.paths.filter((p) => !inScope(p) && !((isHarmlessRead(p) || entered.has(p)) && !action.writtenPaths.includes(p)));
     if (outside.length) modifiers.push({ name: 'scope', value: 0.3, detail: `outside the expected paths: ${outside.slice(0, 3).join(', ')}` });
 
     const failures = session.failuresSinceChange(action.key);
@@ -89,4 +94,20 @@ export class RiskCalculator {
     for (const finding of findings) for (const factor of finding.factors) factors.add(factor);
     return { score: Math.round(score * 1000) / 1000, severity: severityOf(score, this.thresholds), factors: [...factors].slice(0, 64), base, modifiers };
   }
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Commands that only change the directory the rest of the line runs in. */
+const CHANGE_DIRECTORY = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl']);
+
+/** The directories a line's `cd` moves into here (not on a remote host), resolved as the action's paths are. */
+function enteredDirectories(action: ParsedAction): Set<string> {
+  const entered = new Set<string>();
+  for (const segment of action.segments) {
+    if (segment.remoteHost !== undefined || !CHANGE_DIRECTORY.has(commandName(segment).toLowerCase())) continue;
+    // cmd's `cd /d X:\dir` switch is no directory.
+    for (const dir of nonOptions(segment.argv)) if (!/^\/[a-z]$/i.test(dir)) entered.add(resolvePath(dir, action.cwd));
+  }
+  return entered;
 }

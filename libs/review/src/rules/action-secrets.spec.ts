@@ -81,3 +81,22 @@ describe("Warden's redaction markers", () => {
     expect(write('password: "[REDACTED:assigned_secret]"')).toEqual([]);
   });
 });
+
+describe('file content in a patch', () => {
+  // The patch's field differs by where it comes from: `input` in Codex's rollouts (a custom tool call, apps/cli
+  // codex-rollout.ts), `command` from Codex's hook (libs/agent-edge codex-adapter.ts), `patchText` from OpenCode.
+  const patch = (body: string, field = 'input') =>
+    secretsOf(parseAction({ kind: 'tool_use', tool: 'apply_patch', input: { [field]: `*** Begin Patch\n*** Add File: .env.example\n${body}\n*** End Patch` } }, '/work/app')).kinds;
+
+  it('is looked at as file content: only secrets whose shape alone identifies them', () => {
+    expect(patch('+AI_API_KEY=replace_with_your_model_key\n+ADMIN_PASSWORD=password')).toEqual([]);
+    expect(patch('+AI_API_KEY=你的_key', 'command')).toEqual([]);
+    expect(patch('+DB_PASSWORD=hunter2hunter2', 'patchText')).toEqual([]);
+    expect(patch('+GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyz')).toEqual(['github_token']);
+  });
+
+  it('and a placeholder that says to replace it is no secret on a command line either', () => {
+    expect(kindsIn('echo "AI_API_KEY=replace_with_your_model_key" >> .env.example')).toEqual([]);
+    expect(kindsIn('echo "AI_API_KEY=sk3cr3t-v4lu3-9876" >> .env')).toEqual(['assigned_secret']);
+  });
+});

@@ -18,7 +18,9 @@ const CONTENT_FIELDS = new Set(['content', 'contents', 'new_string', 'new_str', 
 /** Fields that repeat what is already on disk. */
 const SKIPPED_FIELDS = new Set(['old_string', 'old_str']);
 /** A value that names a secret instead of holding it: `$TOKEN`, `$(gh auth token)`, `process.env.KEY`, `<your-key>`. */
-const REFERENCE = /^(?:[$`<%]|\{\{|process\.env|os\.environ|ENV\[|getenv|\*{3,}|x{4,}|\.{3}|your[-_]|changeme|example|placeholder|dummy|redacted|\[REDACTED)/i;
+const REFERENCE = /^(?:[$`<%]|\{\{|process\.env|os\.environ|ENV\[|getenv|\*{3,}|x{4,}|\.{3}|your[-_]|replace[-_]?(?:with|me)|changeme|example|placeholder|dummy|redacted|\[REDACTED)/i;
+/** A patch (Codex's `*** Begin Patch`, a unified diff), whatever field carries it: file content being written. */
+const PATCH_TEXT = /^\s*(?:\*\*\* Begin Patch|diff --git |--- \S[^\n]*\n\+\+\+ )/;
 /** Keys that end like a secret's and hold none: pagination and sync cursors. */
 const CURSOR_KEY = /(?:page|next|continuation|sync|cursor)[_-]?token$/i;
 const MAX_DEPTH = 8;
@@ -96,6 +98,7 @@ function scan(action: ParsedAction): ActionSecrets {
   let inFileContent = false;
   const walk = (value: unknown, path: string, key: string | undefined, content: boolean, depth: number): void => {
     if (typeof value === 'string') {
+      content ||= PATCH_TEXT.test(value.length > 512 ? value.slice(0, 512) : value);
       if (key !== undefined && !content && SECRET_KEY.test(key) && !CURSOR_KEY.test(key) && value.length >= 4 && !REFERENCE.test(value)) {
         kinds.add('named_secret');
         fields.push(path);

@@ -1,8 +1,9 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandName, copierOperands } from '../parsing/command-facts.js';
-import { compileGlob, resolvePath } from '@warden/actions';
+import { compileGlob, isHomeRoot, resolvePath } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
+import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
@@ -235,6 +236,10 @@ const KINDS: Record<HarmKind, KindSpec> = {
     stake: 'anyone who reaches the port reaches this machine',
     alternative: 'Keep the service on localhost; if it must be reachable, let the user open it.',
     factors: ['network_exposure', 'network_request'],
+    extra(action) {
+      const served = servedWholeTree(action);
+      return served ? { what: `serves ${served} (its keys and credentials with it) to every machine that reaches it`, shown: 'http.server' } : null;
+    },
   },
   shared_infrastructure: {
     rule: 'shared_infrastructure_takedown',
@@ -318,3 +323,42 @@ function kindRule(kind: HarmKind): ReviewRule {
 
 /** One rule per kind of harm, in the catalogue's order. */
 export const HARM_RULES: readonly ReviewRule[] = (Object.keys(KINDS) as HarmKind[]).map(kindRule);
+
+/** An option's value among a command's words: `--name V`, `--name=V`, or `-x V`. */
+function optionValue(words: readonly string[], long: string, short: string): string | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === long || word === short) return words[i + 1];
+    if (word.startsWith(`${long}=`)) return word.slice(long.length + 1);
+  }
+  return undefined;
+}
+
+/**
+ * A static file server (`python -m http.server`, `php -S`) serving a whole home directory or the file system's
+ * root on every interface (python's default; `php -S 0.0.0.0:8000`): the directory it serves, or undefined.
+ * Serving a project's directory, or on localhost, is how a page is looked at. A PowerShell or cmd line is read
+ * as they split it (bash's reading drops the backslashes of `C:\Users\me`).
+ */
+function servedWholeTree(action: ParsedAction): string | undefined {
+  const commands = [
+    ...action.segments.filter((s) => s.remoteHost === undefined).map((s) => ({ name: commandName(s), words: s.argv.slice(1), cwd: s.cwd !== undefined && s.cwd !== '?' ? resolvePath(s.cwd, action.cwd) : action.cwd })),
+    ...windowsCommands(action).map((c) => ({ name: c.program, words: windowsWords(c.args), cwd: action.cwd })),
+  ];
+  for (const { name, words, cwd } of commands) {
+    let directory: string | undefined;
+    let everywhere: boolean;
+    if (/^(?:python[\d.]*|py)$/.test(name) && words.some((w, i) => words[i - 1] === '-m' && /^(?:http\.server|SimpleHTTPServer)$/.test(w))) {
+      directory = optionValue(words, '--directory', '-d');
+      const bind = optionValue(words, '--bind', '-b');
+      everywhere = bind === undefined || /^(?:0\.0\.0\.0|::|\[::\]|\*)?$/.test(bind);
+    } else if (/^php[\d.]*$/.test(name) && words.includes('-S')) {
+      directory = optionValue(words, '--docroot', '-t');
+      everywhere = /^(?:0\.0\.0\.0|\[::\]|\*)?:\d+$/.test(words[words.indexOf('-S') + 1] ?? '');
+    } else continue;
+    if (!everywhere || (cwd === undefined && directory === undefined)) continue;
+    const served = resolvePath(directory ?? '.', cwd);
+    if (isHomeRoot(served) || served === '/' || /^[a-z]:\/?$/i.test(served)) return served === '/' ? 'the whole file system' : `the whole home directory ${served}`;
+  }
+  return undefined;
+}

@@ -31,4 +31,15 @@ describe('a session started in its home directory scopes itself to what it works
     expect(review('Bash', { command: 'mkdir -p ~/Documents/proj' }).verdict).toBe('allow');
     expect(review('Write', { file_path: 'C:/Users/me/Documents/proj/index.html', content: 'x' }).verdict).toBe('allow');
   });
+
+  it('writes its files in the home it was started in, as a session does in its own directory, and nothing more', () => {
+    const review = session('/home/tarive');
+    expect(review('Bash', { command: 'echo "Hello World!" > test.txt && hexdump -C test.txt | head -2' }).verdict).toBe('allow');
+    expect(review('Write', { file_path: '/home/tarive/system_design.md', content: 'x' }).verdict).toBe('allow');
+    expect(session('C:\\Users\\me')('Write', { file_path: 'C:/Users/me/notes.md', content: 'x' }).verdict).toBe('allow');
+    // Not its dot-files, not what lies in the home's directories, not a directory of the home itself.
+    expect(review('Write', { file_path: '/home/tarive/.profile', content: 'x' }).verdict).toBe('require_approval');
+    expect(review('Write', { file_path: '/home/tarive/Documents/report.md', content: 'x' }).verdict).toBe('require_approval');
+    expect(review('Bash', { command: 'rm -rf /home/tarive/Documents' }).verdict).not.toBe('allow');
+  });
 });

@@ -123,6 +123,14 @@ describe('FileSystemValidator', () => {
     expect(result.kind === 'require_prerequisites' && result.reason).toContain('holds environment values');
   });
 
+  it('takes a scratch env file in a temporary directory for no configuration, after a failure too', () => {
+    // A Codex session's test script writing its own env file to load (cabinet-governance, eighth set's DEV half).
+    const scratch = bash("printf 'AI_API_KEY=test-key\\nPORT=4010\\n' > /tmp/env-manual.env");
+    expect(validator.validate(scratch, sessionOf())).toEqual({ kind: 'approve' });
+    expect(validator.validate(scratch, sessionOf([bash('npm run dev'), FAILURE]))).toEqual({ kind: 'approve' });
+    expect(validator.validate(bash("printf 'AI_API_KEY=test-key\\n' > .env"), sessionOf()).kind).toBe('require_prerequisites');
+  });
+
   it('lets new configuration through in a quiet session', () => {
     expect(validator.validate(write('/work/app/playwright.config.ts'), sessionOf())).toEqual({ kind: 'approve' });
     expect(validator.validate(write('/work/app/.env.example'), sessionOf())).toEqual({ kind: 'approve' });

@@ -1,4 +1,4 @@
-import { PATCH_FIELDS } from '@warden/actions';
+import { isTempPath, PATCH_FIELDS } from '@warden/actions';
 import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { isConnectionFailure, type ReviewSession } from '../session/review-session.js';
@@ -103,7 +103,8 @@ export class FileSystemValidator implements ToolValidator {
   }
 
   private unverifiedPaths(action: ParsedAction, session: ReviewSession): string[] {
-    const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !knows(session, p) && !createsFile(action, session, p));
+    // A scratch file in a temporary directory (`/tmp/env-manual.env` a test writes) configures nothing the user keeps.
+    const unread = action.writtenPaths.filter((p) => isConfigFile(p) && !isTempPath(p) && !knows(session, p) && !createsFile(action, session, p));
     if (!unread.length) return [];
     // An edit that quotes the values it replaces was made knowing them: it corrects a value it saw, where a blind
     // rewrite would replace what it never read. Right after a connection failure it is still the trap the seed

@@ -60,6 +60,14 @@ describe('InstallationValidator', () => {
     expect(validator.appliesTo(bash('npx playwright test'))).toBe(false);
   });
 
+  it('leaves alone an install told to fetch nothing: working without the network is no trap', () => {
+    // A Codex session whose registry fetch timed out retried from pnpm's store (madinah, eighth set's DEV half).
+    expect(validator.appliesTo(bash('pnpm install --offline'))).toBe(false);
+    expect(validator.appliesTo(bash('pip install --no-index --find-links ./wheels -r requirements.txt'))).toBe(false);
+    expect(validator.appliesTo(bash('pnpm install --offline && npm install left-pad'))).toBe(true);
+    expect(validator.appliesTo(bash('pnpm install --prefer-offline'))).toBe(true);
+  });
+
   it("requires the seed's two checks before installing after a connection failure", () => {
     const script = failed();
     expect(validator.validate(install, script.context())).toEqual({

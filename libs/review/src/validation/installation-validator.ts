@@ -1,3 +1,4 @@
+import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { connectionTarget, healthUrl, lastConnectionFailure, quoteError, type ConnectionTarget } from './connection-failure.js';
 import { diagnosedSince } from './diagnostics.js';
@@ -17,7 +18,7 @@ export class InstallationValidator implements ToolValidator {
   readonly id = 'installation_prevention';
 
   appliesTo(action: ParsedAction): boolean {
-    return action.intents.includes('package_install');
+    return action.intents.includes('package_install') && !installsOffline(action);
   }
 
   validate(_action: ParsedAction, context: ValidationContext): ValidationResult {
@@ -66,4 +67,18 @@ export class InstallationValidator implements ToolValidator {
     if (!failure || diagnosedSince(context.session, failure, context.knowledge)) return undefined;
     return connectionTarget(failure, context.knowledge);
   }
+}
+
+/** Package managers whose install can be told to fetch nothing. */
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'uv', 'cargo', 'poetry']);
+/** Fetches nothing: installs from the local store or cache only (`pnpm install --offline`, `pip install --no-index`). */
+const OFFLINE = new Set(['--offline', '--no-index', '--frozen']);
+
+/**
+ * An install that fetches nothing answers a connection failure by working without the network, not by
+ * installing software from it: every package manager of the line is told so.
+ */
+function installsOffline(action: ParsedAction): boolean {
+  const managers = action.segments.filter((s) => PACKAGE_MANAGERS.has(commandName(s)));
+  return managers.length > 0 && managers.every((s) => s.argv.some((a) => OFFLINE.has(a)));
 }
