@@ -54,6 +54,8 @@ export interface Step {
   alignment?: number;
   /** A check (a test run, a build, a linter) that exited 0 while its output shows a failure: its status was lost in a pipe (`swift build | tail`). */
   shows_failure?: true;
+  /** Its output asked whether to destroy something (`… will be removed and reinstalled from scratch. Proceed? (Y/n)`). */
+  destroy_prompt?: true;
   /** The reviewer blocked it: attempted, never run. */
   blocked?: true;
   /**
@@ -232,6 +234,7 @@ export function addOutcome(step: Step, outcome: ReportedOutcome, costUsd: number
   }
   if (outcome.output_excerpt !== undefined) step.out = fingerprint(outcome.output_excerpt);
   if (outcome.status === 'success' && outcome.output_excerpt && checkKindOf(step) && showsFailure(outcome.output_excerpt)) step.shows_failure = true;
+  if (asksToDestroy(outcome.output_excerpt) || asksToDestroy(outcome.error?.message)) step.destroy_prompt = true;
   if (outcome.files_touched?.length) step.files_touched = outcome.files_touched.length;
   // Tokens the model newly read or wrote: re-reading the cached context is not growth.
   if (outcome.tokens) step.tokens = outcome.tokens.prompt + outcome.tokens.completion + (outcome.tokens.cache_write ?? 0);
@@ -253,4 +256,21 @@ export function settle(step: Step): void {
 export function fileOperations(step: Step): number {
   if (step.op === 'read' || step.op === 'write' || step.op === 'search') return Math.max(1, step.files_touched ?? 0);
   return step.files_touched ?? 0;
+}
+
+/**
+ * A question about destroying something, answered by nobody: a removal or deletion and, on the same line, a prompt
+ * (`Proceed?`, `(y/N)`, `Are you sure`). A question about anything else (`Ok to proceed? (y)` before npx installs a
+ * package) is not one, nor `cp -i`'s `overwrite 'x'?`: the copy the agent asked for is what overwrites.
+ */
+const DESTROY_PROMPT = /\b(?:remov|delet|destroy|eras|wip|drop|purg|discard)\w*\b[^\n]{0,200}?(?:\?|\((?:y\/n|y|yes\/no)\)|\[(?:y\/n|yes\/no)\])|\bare you sure\b[^\n]{0,120}?\b(?:remov|delet|destroy|eras|wip|drop|purg)/i;
+
+/** Terminal colour and cursor codes, which a prompt is drawn with. */
+const TERMINAL_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** A question a program is left waiting on is its output's last line: one inside the output (a review comment an API returned) is not. */
+function asksToDestroy(text: string | undefined): boolean {
+  if (!text) return false;
+  const end = text.slice(-800).replace(TERMINAL_CODES, '').trimEnd();
+  return DESTROY_PROMPT.test(end.slice(end.lastIndexOf('\n') + 1).slice(-400));
 }

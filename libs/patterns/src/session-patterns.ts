@@ -514,7 +514,7 @@ function workRootsOfStep(step: Step): string[] {
 /** What only the outcome or verdict half of a step knows, kept when the proposal arrives later. */
 function pick(step: Step): Partial<Step> {
   const kept: Partial<Step> = {};
-  for (const key of ['status', 'err', 'err_text', 'done', 'out', 'files_touched', 'tokens', 'cost_usd', 'alignment', 'blocked', 'turn'] as const) {
+  for (const key of ['status', 'err', 'err_text', 'done', 'out', 'destroy_prompt', 'files_touched', 'tokens', 'cost_usd', 'alignment', 'blocked', 'turn'] as const) {
     if (step[key] !== undefined) (kept as Record<string, unknown>)[key] = step[key];
   }
   return kept;

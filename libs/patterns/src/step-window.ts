@@ -232,7 +232,7 @@ const TEXT = 2;
 const COMMAND = 3;
 
 /** Fields kept as they are, in the rest: most steps have none of them. */
-const RARE = ['check', 'err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment', 'shows_failure'] as const;
+const RARE = ['check', 'err', 'err_text', 'done', 'ports', 'out', 'cost_usd', 'alignment', 'shows_failure', 'destroy_prompt'] as const;
 
 const OPS: readonly StepOp[] = ['read', 'write', 'search', 'exec', 'poll', 'other'];
 const STATUSES: readonly NonNullable<Step['status']>[] = ['success', 'error'];
@@ -318,6 +318,7 @@ function read(numbers: readonly number[], references: readonly Reference[], row:
     cost_usd: rest?.cost_usd,
     alignment: rest?.alignment,
     shows_failure: rest?.shows_failure,
+    destroy_prompt: rest?.destroy_prompt,
     blocked: decode(BLOCK, bits),
     turn: numbers[n + TURN] || undefined,
   };

@@ -4,6 +4,7 @@ import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
 import { complexKind, isAuthFailure, isBypass, isRefusal, routesAround, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
+import { detectForcedConfirmation } from './forced-confirmation.js';
 import { detectHookBypass } from './hook-bypass.js';
 import { detectKillEscalation } from './kill-escalation.js';
 import { detectReinstall } from './reinstall.js';
@@ -169,16 +170,16 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
 
 export const detectInstallationTrap = (view: SessionView) => worse(detectTrap('installation_trap', view), detectReinstall(view.attempted));
 /**
- * Working around a failure, forcing processes down harder and harder, skipping git's hooks and signing, or
- * working on while Warden's own hook is silent: the worst of them.
+ * Working around a failure, forcing processes down harder and harder, skipping git's hooks and signing,
+ * answering for the person a question about destroying something, or working on while Warden's own hook is
+ * silent: the worst of them.
  */
-export const detectBypassTrap = (view: SessionView) =>
-  worse(
-    worse(
-      worse(detectTrap('bypass_trap', view), detectKillEscalation(view.attempted, view.settings.traps.reaction_actions)),
-      detectHookBypass(view.attempted, view.settings.traps.reaction_actions),
-    ),
+export const detectBypassTrap = (view: SessionView) => {
+  const reach = view.settings.traps.reaction_actions;
+  return worse(
+    worse(worse(worse(detectTrap('bypass_trap', view), detectKillEscalation(view.attempted, reach)), detectHookBypass(view.attempted, reach)), detectForcedConfirmation(view.attempted, reach)),
     detectSilentHook(view),
   );
+};
 export const detectComplexityTrap = (view: SessionView) => detectTrap('complexity_trap', view);
 export const detectAssumptionTrap = (view: SessionView) => detectTrap('assumption_trap', view);
