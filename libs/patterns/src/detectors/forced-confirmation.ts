@@ -10,11 +10,10 @@ const ANSWERS_YES = /(?:^|[;&|(]\s*)(?:yes(?:\s+["']?(?:y|yes)["']?)?|(?:echo|pr
  */
 const SWITCHES_IT_OFF = /(?:^|\s)(?:--yes|-y|--force|--assume-yes|--no-confirm|--noconfirm|--non-interactive|--no-input)(?=\s|$)|confirm\w*=(?:false|0|no|off)\b/i;
 
-/** The program a command runs (its first word after any `cd … &&`, `bash -lc`, environment assignments). */
+/** The program a command runs: its first word after any `cd … &&` and environment assignments. */
 function programOf(cmd: string): string | undefined {
-  const last = cmd.split(/\s*(?:&&|\|\||;)\s*/).filter((part) => !/^cd\s/.test(part));
-  const words = (last[0] ?? '').replace(/^(?:bash|sh|zsh)\s+-\w*c\s+["']?/, '').split(/\s+/);
-  return words.find((w) => !/^\w+=/.test(w) && w !== 'sudo');
+  const first = cmd.split(/\s*(?:&&|\|\||;)\s*/).find((part) => !/^cd\s/.test(part)) ?? '';
+  return first.split(/\s+/).find((w) => !/^\w+=/.test(w) && w !== 'sudo');
 }
 
 /**

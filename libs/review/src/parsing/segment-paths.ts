@@ -19,8 +19,8 @@ const OUTPUT_OPTIONS: Record<string, { short: string; long: string }> = {
   wget: { short: 'O', long: '--output-document' },
 };
 
-/** The file an output option names: `-o f`, `-sSLo f` (a cluster ending in the option), `--output f`, `--output=f`. */
-function outputFiles(argv: readonly string[], option: { short: string; long: string }): string[] {
+/** The values an option is given in a command's argv: `-o f`, `-sSLo f` (a cluster ending in the option), `--output f`, `--output=f`. */
+export function optionValues(argv: readonly string[], option: { short: string; long: string }): string[] {
   const files: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -77,7 +77,7 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
     }
   }
   const output = OUTPUT_OPTIONS[cmd];
-  if (output) written.push(...outputFiles(argv, output));
+  if (output) written.push(...optionValues(argv, output));
   const rm = cmd === 'rm' ? readRm(segment) : null;
   if (rm) for (const target of rm.targets) if (written.indexOf(target, writtenFrom) < 0) written.push(target);
   const { redirects } = segment;

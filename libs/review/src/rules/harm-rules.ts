@@ -3,6 +3,7 @@ import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandName, copierOperands } from '../parsing/command-facts.js';
 import { compileGlob, isHomeRoot, resolvePath } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
+import { optionValues } from '../parsing/segment-paths.js';
 import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
@@ -324,16 +325,6 @@ function kindRule(kind: HarmKind): ReviewRule {
 /** One rule per kind of harm, in the catalogue's order. */
 export const HARM_RULES: readonly ReviewRule[] = (Object.keys(KINDS) as HarmKind[]).map(kindRule);
 
-/** An option's value among a command's words: `--name V`, `--name=V`, or `-x V`. */
-function optionValue(words: readonly string[], long: string, short: string): string | undefined {
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (word === long || word === short) return words[i + 1];
-    if (word.startsWith(`${long}=`)) return word.slice(long.length + 1);
-  }
-  return undefined;
-}
-
 /**
  * A static file server (`python -m http.server`, `php -S`) serving a whole home directory or the file system's
  * root on every interface (python's default; `php -S 0.0.0.0:8000`): the directory it serves, or undefined.
@@ -342,19 +333,19 @@ function optionValue(words: readonly string[], long: string, short: string): str
  */
 function servedWholeTree(action: ParsedAction): string | undefined {
   const commands = [
-    ...action.segments.filter((s) => s.remoteHost === undefined).map((s) => ({ name: commandName(s), words: s.argv.slice(1), cwd: s.cwd !== undefined && s.cwd !== '?' ? resolvePath(s.cwd, action.cwd) : action.cwd })),
-    ...windowsCommands(action).map((c) => ({ name: c.program, words: windowsWords(c.args), cwd: action.cwd })),
+    ...action.segments.filter((s) => s.remoteHost === undefined).map((s) => ({ name: commandName(s), argv: s.argv, cwd: s.cwd !== undefined && s.cwd !== '?' ? resolvePath(s.cwd, action.cwd) : action.cwd })),
+    ...windowsCommands(action).map((c) => ({ name: c.program, argv: [c.program, ...windowsWords(c.args)], cwd: action.cwd })),
   ];
-  for (const { name, words, cwd } of commands) {
+  for (const { name, argv, cwd } of commands) {
     let directory: string | undefined;
     let everywhere: boolean;
-    if (/^(?:python[\d.]*|py)$/.test(name) && words.some((w, i) => words[i - 1] === '-m' && /^(?:http\.server|SimpleHTTPServer)$/.test(w))) {
-      directory = optionValue(words, '--directory', '-d');
-      const bind = optionValue(words, '--bind', '-b');
+    if (/^(?:python[\d.]*|py)$/.test(name) && argv.some((w, i) => argv[i - 1] === '-m' && /^(?:http\.server|SimpleHTTPServer)$/.test(w))) {
+      directory = optionValues(argv, { short: 'd', long: '--directory' }).at(-1);
+      const bind = optionValues(argv, { short: 'b', long: '--bind' }).at(-1);
       everywhere = bind === undefined || /^(?:0\.0\.0\.0|::|\[::\]|\*)?$/.test(bind);
-    } else if (/^php[\d.]*$/.test(name) && words.includes('-S')) {
-      directory = optionValue(words, '--docroot', '-t');
-      everywhere = /^(?:0\.0\.0\.0|\[::\]|\*)?:\d+$/.test(words[words.indexOf('-S') + 1] ?? '');
+    } else if (/^php[\d.]*$/.test(name) && argv.includes('-S')) {
+      directory = optionValues(argv, { short: 't', long: '--docroot' }).at(-1);
+      everywhere = /^(?:0\.0\.0\.0|\[::\]|\*)?:\d+$/.test(argv[argv.indexOf('-S') + 1] ?? '');
     } else continue;
     if (!everywhere || (cwd === undefined && directory === undefined)) continue;
     const served = resolvePath(directory ?? '.', cwd);
