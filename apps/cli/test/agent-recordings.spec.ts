@@ -311,6 +311,22 @@ describe('Cursor agent transcripts', () => {
     expect(session.actions.every((a) => !a.outcome)).toBe(true);
   });
 
+  // The text transcript: no documented shape either; the fixture follows public ones
+  // (github.com/wldnd1808-creator/azas-project .cursor/projects/home-ubuntu/agent-transcripts/*.txt @ 4f47d9c).
+  it('reads a text transcript: [Tool call] blocks as L<line of the assistant message>.<k>, arguments of several lines, JSON values', () => {
+    const session = read('cursor-transcript.txt');
+    expect(session.format).toBe('cursor');
+    expect(ids(session)).toEqual(['L9.0', 'L9.1', 'L24.0']);
+    expect(session.declaration).toEqual({ context: { goal: 'Restart the database container' }, agent_kind: 'cursor' });
+    expect(session.actions[1]).toMatchObject({
+      tool: 'Shell',
+      input: { command: 'cd /home/dev/stack && docker compose restart db', description: 'Restart the database', required_permissions: ['all'] },
+      turn: 'L9',
+    });
+    expect(session.actions[2]).toMatchObject({ tool: 'StrReplace', input: { path: '/home/dev/stack/.env', old_string: 'DB_PORT=5432\nPOOL=5', new_string: 'DB_PORT=5433\nPOOL=5' } });
+    expect(session.actions.every((a) => !a.outcome)).toBe(true);
+  });
+
   it('says so when a chat made no tool call, instead of failing or reading nothing silently', () => {
     const session = read('cursor-chat-without-tools.jsonl');
     expect(session.actions).toEqual([]);
@@ -336,6 +352,7 @@ describe('detecting the format from the content', () => {
     ['antigravity-transcript.jsonl', 'antigravity'],
     ['aider-chat-history.md', 'aider'],
     ['cursor-transcript.jsonl', 'cursor'],
+    ['cursor-transcript.txt', 'cursor'],
     ['examples/sessions/01-fix-date-parser.warden.jsonl', 'warden'],
     ['examples/sessions/02-claude-code-date-fix.jsonl', 'claude-code'],
     ['examples/sessions/03-swe-agent-bulk-update.traj', 'swe-agent'],

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { looksLikeAiderHistory } from '../replay/formats/aider-chat-history.js';
+import { looksLikeCursorText } from '../replay/formats/cursor-transcript.js';
 import { readRecording } from '../replay/read-recording.js';
 import type { EmbeddedLabel } from '../replay/formats/labelled-session.js';
 import type { RecordedSession, RecordingFormat, SkippedLine } from '../replay/recorded-session.js';
@@ -65,23 +66,26 @@ export interface EvaluationOptions {
   onProgress?(done: number, total: number, label: string): void;
 }
 
-/** Whether a Markdown file is an Aider chat history (a folder's other Markdown files are no recordings). */
-function isAiderHistory(path: string): boolean {
+/** The first 64 KB of a file, as text. */
+function headOf(path: string): string {
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(64 * 1024);
-    return looksLikeAiderHistory(head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8'));
+    return head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
   } finally {
     closeSync(fd);
   }
 }
 
-/** A directory's recordings: its `*.jsonl`, `*.json` and `*.traj` files and the Aider chat histories among its `*.md` files, sorted. */
+/**
+ * A directory's recordings: its `*.jsonl`, `*.json` and `*.traj` files, the Aider chat histories among its `*.md`
+ * files and the Cursor text transcripts among its `*.txt` files (a folder's other Markdown and text are no recordings), sorted.
+ */
 function recordingsOfDirectory(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .map((f) => join(dir, f))
-    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && isAiderHistory(f))));
+    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && looksLikeAiderHistory(headOf(f))) || (f.endsWith('.txt') && looksLikeCursorText(headOf(f)))));
 }
 
 /**

@@ -5,7 +5,7 @@ import { looksLikeAntigravityStep, parseAntigravityTranscript } from './formats/
 import { looksLikeClaudeCodeTranscript, parseClaudeCodeTranscript } from './formats/claude-code-transcript.js';
 import { looksLikeCodexRollout, parseCodexRollout } from './formats/codex-rollout.js';
 import { looksLikeCopilotEvent, parseCopilotCliEvents } from './formats/copilot-cli-events.js';
-import { looksLikeCursorLine, parseCursorTranscript } from './formats/cursor-transcript.js';
+import { looksLikeCursorLine, looksLikeCursorText, parseCursorTextTranscript, parseCursorTranscript } from './formats/cursor-transcript.js';
 import { looksLikeGeminiChat, looksLikeGeminiChatLine, looksLikeGeminiErrorReport, looksLikeGeminiStream, parseGeminiCli } from './formats/gemini-cli.js';
 import { readJsonLines } from './formats/json-lines.js';
 import { looksLikeLabelledSession, parseLabelledSession } from './formats/labelled-session.js';
@@ -26,7 +26,7 @@ export const FORMAT_SOURCES: Readonly<Record<RecordingFormat, string>> = {
   opencode: 'OpenCode sessions as `opencode export <session>` prints them',
   antigravity: 'Antigravity transcripts: ~/.gemini/antigravity/brain/<conversation>/.system_generated/logs/transcript.jsonl',
   aider: 'Aider chat histories: .aider.chat.history.md in the repository Aider worked on',
-  cursor: 'Cursor agent transcripts: ~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl',
+  cursor: 'Cursor agent transcripts: ~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl (or .txt)',
 };
 
 export const FORMATS = Object.keys(FORMAT_SOURCES) as RecordingFormat[];
@@ -57,7 +57,7 @@ function lineFormat(record: Record<string, unknown>): RecordingFormat | undefine
 /**
  * Which format a recording is in, from its content alone (a file's name says nothing: agents' recordings
  * are copied and renamed). A JSON document is told by its top-level fields, an Aider history by its
- * headers and notes, JSON Lines by the first record of a known shape (a damaged first line does not hide
+ * headers and notes, a Cursor text transcript by its `user:` and `[Tool call]` lines, JSON Lines by the first record of a known shape (a damaged first line does not hide
  * the rest). A recording in none of them is an error that names every format Warden reads.
  */
 export function detectFormat(text: string): RecordingFormat {
@@ -74,6 +74,7 @@ export function detectFormat(text: string): RecordingFormat {
     if (looksLikeGeminiChat(doc) || looksLikeGeminiErrorReport(doc)) return 'gemini-cli';
   }
   if (looksLikeAiderHistory(text)) return 'aider';
+  if (looksLikeCursorText(text)) return 'cursor';
   const head = text.split('\n', DETECTION_LINES).join('\n');
   const { records } = readJsonLines(head);
   for (const { record } of records) {
@@ -105,7 +106,7 @@ function parse(format: RecordingFormat, text: string, path: string): RecordedSes
     case 'aider':
       return parseAiderChatHistory(text);
     case 'cursor':
-      return parseCursorTranscript(text);
+      return looksLikeCursorText(text) ? parseCursorTextTranscript(text) : parseCursorTranscript(text);
     case 'warden':
       return parseWardenJsonl(text);
   }

@@ -47,3 +47,92 @@ export function parseCursorTranscript(text: string): RecordedSession {
   }
   return session.build({ skipped, ...(messages ? { empty: `a Cursor transcript of ${messages} messages without any tool call` } : {}) });
 }
+
+/** The head of a Cursor agent transcript in text: its first message's role on a line of its own, and a tool call or a reply. */
+export const looksLikeCursorText = (text: string): boolean => /^\uFEFF?(?:user|assistant):\r?\n/.test(text) && /\n(?:\[Tool call\] \S|assistant:\r?\n)/.test(text);
+
+/** A line that opens a message or a call's result, or a call: what ends a call's arguments. */
+const MESSAGE_LINE = /^(?:user|assistant):$/;
+const CALL_LINE = /^\[Tool call\] (.+)$/;
+const RESULT_LINE = /^\[Tool result\] /;
+/** An argument's first line: two spaces, its name, a colon. A line that is none continues the argument before it (`old_string`'s lines). */
+const ARGUMENT_LINE = /^ {2}([A-Za-z_][\w-]*): ?(.*)$/;
+
+/** An argument's value: JSON where it is written as JSON (`["all"]`, `false`, `[{…}]`), text otherwise. */
+function argumentValue(text: string): unknown {
+  if (/^(?:\[.*\]|\{.*\}|true|false|-?\d+(?:\.\d+)?)$/s.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/**
+ * A Cursor agent transcript in text (`~/.cursor/projects/<project>/agent-transcripts/<id>.txt`, what Cursor
+ * writes besides or instead of the JSON Lines one; undocumented: the shape of public transcripts, e.g.
+ * github.com/wldnd1808-creator/azas-project `.cursor/projects/home-ubuntu/agent-transcripts/*.txt`). Messages
+ * start with `user:` or `assistant:` on a line of their own; a call is `[Tool call] <name>` followed by its
+ * arguments, one `  name: value` each (a value's further lines follow it as written); `[Tool result] <name>`
+ * records that a result came, not what it was. A call is known by its place, `L<line>.<k>`: the k-th call
+ * (from 0) of the `assistant:` message that starts on line `<line>` (sent as `L<line>-<k>`). As in the JSON
+ * Lines transcript there are no results, times, working directory or usage.
+ */
+export function parseCursorTextTranscript(text: string): RecordedSession {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const session = new SessionBuilder('cursor', 'cursor');
+  let messages = 0;
+  let role: 'user' | 'assistant' | undefined;
+  let messageLine = 0;
+  let calls = 0;
+  let words: string[] = [];
+  let call: { name: string; k: number; input: Obj; key?: string } | undefined;
+  const endCall = () => {
+    if (!call) return;
+    const input: Obj = {};
+    for (const [key, value] of Object.entries(call.input)) input[key] = argumentValue(String(value).replace(/\n+$/, ''));
+    const cwd = str(input['working_directory']);
+    session.add(`L${messageLine}.${call.k}`, { tool: call.name, input, kind: 'tool_use', turn: `L${messageLine}`, ...(cwd ? { cwd } : {}) });
+    call = undefined;
+  };
+  const endMessage = () => {
+    endCall();
+    const said = words.join('\n').replace(/<think>[\s\S]*?(?:<\/think>|$)/g, '').trim();
+    if (role === 'user') session.prompt(requestOf(said));
+    else if (role === 'assistant' && !calls && said) session.reply(said);
+    words = [];
+  };
+  lines.forEach((line, i) => {
+    if (MESSAGE_LINE.test(line)) {
+      endMessage();
+      role = line === 'user:' ? 'user' : 'assistant';
+      messageLine = i + 1;
+      calls = 0;
+      messages++;
+      return;
+    }
+    const named = CALL_LINE.exec(line);
+    if (named && role === 'assistant') {
+      endCall();
+      call = { name: named[1]!.trim(), k: calls++, input: {} };
+      return;
+    }
+    if (RESULT_LINE.test(line)) {
+      endCall();
+      return;
+    }
+    if (call) {
+      const argument = ARGUMENT_LINE.exec(line);
+      if (argument) {
+        call.key = argument[1]!;
+        call.input[call.key] = argument[2]!;
+      } else if (call.key !== undefined) call.input[call.key] = `${String(call.input[call.key])}\n${line}`;
+      return;
+    }
+    words.push(line);
+  });
+  endMessage();
+  return session.build({ ...(messages ? { empty: `a Cursor transcript of ${messages} messages without any tool call` } : {}) });
+}
