@@ -168,6 +168,15 @@ describe('pathsNamedIn', () => {
     expect(pathsNamedIn(undefined)).toEqual([]);
   });
 
+  it('reads the file of an error location pasted from a terminal, without its line and column', () => {
+    expect(pathsNamedIn('/home/deder/.zprofile:20: no such file or directory: /opt/homebrew/bin/brew\n/home/deder/.fzf.zsh:7: command not found: fzf')).toEqual([
+      '/home/deder/.zprofile',
+      '/opt/homebrew/bin/brew',
+      '/home/deder/.fzf.zsh',
+    ]);
+    expect(pathsNamedIn('TypeError at /work/app/src/x.ts:12:5.')).toEqual(['/work/app/src/x.ts']);
+  });
+
   it('reads a path written in quotes as the path inside them', () => {
     expect(resolvePath('"C:\\Program Files\\App\\x.ini"')).toBe('c:/program files/app/x.ini');
     expect(resolvePath("'src/a b.ts'", '/work/app')).toBe('/work/app/src/a b.ts');

@@ -280,7 +280,8 @@ export function pathsNamedIn(text: string | undefined, cwd?: string, home?: stri
   if (!text) return [];
   const found = new Set<string>();
   for (const match of text.slice(0, 20_000).matchAll(NAMED_PATH)) {
-    const path = match[0].replace(/[.,;:!?]+$/, '');
+    // An error's location names the file (`/home/me/.zprofile:20: no such file`, `src/x.ts:12:5`): the line and column are not part of it.
+    const path = match[0].replace(/[.,;:!?]+$/, '').replace(/(?::\d+)+$/, '');
     if (path.length > 2) found.add(resolvePath(path, cwd, home));
     if (found.size >= 32) break;
   }

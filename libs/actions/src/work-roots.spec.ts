@@ -1,4 +1,4 @@
-import { isFileOfHome, scopeIsHome, workRootOf } from './work-roots.js';
+import { isFileOfHome, scopeIsHome, workRootOf, worktreesAddedIn } from './work-roots.js';
 
 describe('a session started in its home directory', () => {
   it('is told by its working directory and expected paths', () => {
@@ -30,5 +30,20 @@ describe('a session started in its home directory', () => {
     for (const path of ['/home/ann/.bashrc', '/home/ann/.env.local', '/home/ann/Documents', '/home/ann/Documents/a.md', '/home/bob/notes.md', '/home/ann']) {
       expect(isFileOfHome(path, '/home/ann')).toBe(false);
     }
+  });
+});
+
+describe('worktrees a command adds', () => {
+  it('reads the directory of git worktree add, after its options, against git -C or the working directory', () => {
+    expect(worktreesAddedIn('rm -rf ../fix-a && git worktree add ../fix-a fix-a', '/Users/ann/code/app')).toEqual(['/Users/ann/code/fix-a']);
+    expect(worktreesAddedIn('git worktree add -b feat/x "../app x" main', '/work/app')).toEqual(['/work/app x']);
+    expect(worktreesAddedIn('git -C /work/app worktree add --detach -f .worktrees/hotfix', '/tmp')).toEqual(['/work/app/.worktrees/hotfix']);
+    expect(worktreesAddedIn('git worktree add ~/wt/one && git worktree add ../two', '/home/dev/app')).toEqual(['/home/dev/wt/one', '/home/dev/two']);
+  });
+
+  it('finds none in other worktree commands or in words', () => {
+    expect(worktreesAddedIn('git worktree list', '/work/app')).toEqual([]);
+    expect(worktreesAddedIn('git worktree remove ../fix-a --force', '/work/app')).toEqual([]);
+    expect(worktreesAddedIn('echo use a worktree', '/work/app')).toEqual([]);
   });
 });

@@ -45,3 +45,32 @@ export function workRootOf(path: string): string | undefined {
   if (root.split('/').filter(Boolean).length < 2) return undefined;
   return root;
 }
+
+/** `git worktree add`'s options that take the next word as their value. */
+const WORKTREE_VALUED = /^(?:-b|-B|--reason)$/;
+/** A `git … worktree add …` command of a line, up to the end of its command. */
+const WORKTREE_ADD = /\bgit((?:\s+-[Cc]\s+\S+|\s+--git-dir(?:=|\s+)\S+|\s+--work-tree(?:=|\s+)\S+)*)\s+worktree\s+add\s+([^;&|\n]+)/g;
+
+/**
+ * The directories `git worktree add` creates in a command line (`git worktree add ../app-fix -b fix`), resolved
+ * against `git -C`'s directory or `cwd`: checkouts of the project's own repository, so the project's, wherever
+ * they lie.
+ */
+export function worktreesAddedIn(command: string, cwd?: string): string[] {
+  if (!command.includes('worktree')) return [];
+  const found: string[] = [];
+  for (const match of command.matchAll(WORKTREE_ADD)) {
+    const base = /-C\s+(\S+)/.exec(match[1] ?? '')?.[1];
+    const from = base ? resolvePath(base.replace(/^["']|["']$/g, ''), cwd) : cwd;
+    const words = match[2]!.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      if (WORKTREE_VALUED.test(word)) i++;
+      else if (!word.startsWith('-')) {
+        found.push(resolvePath(word.replace(/^["']|["']$/g, ''), from));
+        break;
+      }
+    }
+  }
+  return found;
+}

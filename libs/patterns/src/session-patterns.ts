@@ -1,4 +1,4 @@
-import { homeOf, isFileOfHome, isHomeRoot, isRelativePath, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, type PathMatcher } from '@warden/actions';
+import { homeOf, isFileOfHome, isHomeRoot, isRelativePath, isUnder, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, workRootOf, worktreesAddedIn, type PathMatcher } from '@warden/actions';
 import { FALLBACK_MODEL, priceModelCall, type TokenUsage } from '@warden/pricing';
 import { goalAfter, hasPhaseProgress, type PatternType, type Phase, type PhaseProgress, type Severity } from '@warden/contracts';
 import { fingerprint } from '@warden/signatures';
@@ -192,7 +192,9 @@ export class SessionPatterns {
     state.proposed = (state.proposed ?? 0) + 1;
     const step = Object.assign(existing ?? {}, stepOfAction(action, at, cwd, homeOf(state.context.cwd ?? cwd)), existing ? pick(existing) : {});
     if (step.bg) this.addBackground(step.bg);
-    if (scopeIsHome(state.context.cwd, state.context.expected_paths)) this.addWorkRoots(step);
+    if (scopeIsHome(state.context.cwd, state.context.expected_paths)) this.addWorkRoots(workRootsOfStep(step));
+    // A worktree of the project's repository, in any session: the project's, wherever it lies.
+    if (step.cmd) this.addWorkRoots(worktreesAddedIn(step.cmd, cwd));
     if (step.status) this.count(step);
     // A step whose outcome came first moves to where its proposal belongs.
     if (existing) this.window.remove(row);
@@ -261,8 +263,7 @@ export class SessionPatterns {
     return reports;
   }
 
-  private addWorkRoots(step: Step): void {
-    const roots = workRootsOfStep(step);
+  private addWorkRoots(roots: readonly string[]): void {
     if (!roots.length) return;
     const known = this.state.work_roots ?? [];
     const added = roots.filter((r) => !known.includes(r));
@@ -278,7 +279,7 @@ export class SessionPatterns {
     if (scopeIsHome(context.cwd, context.expected_paths)) {
       // A session started in its home directory scopes itself to what it works on, not the whole home.
       if (this.scope?.key !== `${key}\u0000${roots?.length ?? 0}`) this.scope = homeScopeOf(`${key}\u0000${roots?.length ?? 0}`, context, home, named, roots ?? []);
-    } else if (this.scope?.key !== key) this.scope = scopeOf(key, context, home, named);
+    } else if (this.scope?.key !== `${key}\u0000${roots?.length ?? 0}`) this.scope = scopeOf(`${key}\u0000${roots?.length ?? 0}`, context, home, named, roots ?? []);
     const knowledge = knowledgeFor(this.knowledgeFiles, context.cwd ? resolvePath(context.cwd) : undefined, pathMatcher);
     const steps = this.window.steps();
     return {
@@ -467,7 +468,13 @@ const stateBounds = (settings: PatternSettings): StateBounds => ({ slots: 2 * SL
 const scopes = new Map<string, { key: string; match?: PathMatcher }>();
 const MAX_SCOPES = 5000;
 
-function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined, named: readonly string[]): { key: string; match?: PathMatcher } {
+function scopeOf(key: string, context: SessionSnapshot['context'], home: string | undefined, named: readonly string[], roots: readonly string[]): { key: string; match?: PathMatcher } {
+  // Worktrees the session added belong to it alone: its scope is not the one other sessions of the project share.
+  if (roots.length) {
+    const shared = scopeOf(key.slice(0, key.lastIndexOf('\u0000')), context, home, named, []);
+    const match = shared.match;
+    return match ? { key, match: (path: string) => match(path) || roots.some((root) => isUnder(path, root)) } : shared;
+  }
   let scope = scopes.get(key);
   if (!scope) {
     // What the user named in the task or its follow-ups is the task's, wherever it lies. Without a working directory

@@ -66,7 +66,7 @@ export interface SessionSnapshot {
   goal_since?: number;
   /** Absolute paths the user named in follow-up requests: the task's, wherever they lie (at most 32). */
   named_paths?: string[];
-  /** A session started in its home directory: the directories it read, listed, entered or created (@warden/actions workRootOf). */
+  /** A session started in its home directory: the directories it read, listed, entered or created (@warden/actions workRootOf); any session: the worktrees it added. */
   work_roots?: string[];
   phase?: Phase;
   /** Latest event time seen, epoch ms: "now" for the time windows. */

@@ -295,3 +295,26 @@ describe('StepReviewer session context', () => {
     expect(session.context.expectedPaths).toEqual(['/work/shop/src/**']);
   });
 });
+
+describe('StepReviewer worktrees', () => {
+  const context = { cwd: '/work/shop', expected_paths: ['/work/shop/**'] };
+  const line = (command: string) => action('Bash', { command }, { context });
+
+  it('takes a worktree the session added for the project, once the line that adds it is let through', () => {
+    const reviewer = new StepReviewer();
+    const write = (file_path: string) => reviewer.review(action('Write', { file_path, content: 'x' }, { context }), address).verdict.verdict;
+    expect(write('/work/shop-fix/src/cart.ts')).toBe('require_approval');
+    reviewer.review(line('git worktree add ../shop-fix -b fix/cart'), address);
+    expect(write('/work/shop-fix/src/cart.ts')).toBe('allow');
+    expect(write('/work/billing/src/cart.ts')).toBe('require_approval');
+  });
+
+  it('holds deleting a worktree the session added whole: its uncommitted changes go with it', () => {
+    const reviewer = new StepReviewer();
+    reviewer.review(line('git worktree add ../shop-fix -b fix/cart'), address);
+    const removal = reviewer.review(line('rm -rf ../shop-fix && git worktree add ../shop-fix fix/cart'), address).verdict;
+    expect(removal.verdict).toBe('require_approval');
+    expect(JSON.stringify(removal)).toContain('deletes the worktree /work/shop-fix whole');
+    expect(reviewer.review(line('rm -rf ../shop-fix/dist'), address).verdict.verdict).not.toBe('require_approval');
+  });
+});

@@ -15,7 +15,7 @@ import { ReviewCache } from './cache/review-cache.js';
 import { DecisionEngine, type Decision, type DecisionInput } from './decision/decision-engine.js';
 import { isProtectedPath } from './parsing/command-facts.js';
 import { parseAction, UnknownActionKindError, type ParsedAction } from './parsing/parsed-action.js';
-import { isFileOfHome, isHomeRoot, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, type PathMatcher } from '@warden/actions';
+import { isFileOfHome, isHomeRoot, orThroughMount, pathMatcher, pathsNamedIn, resolvePath, scopeIsHome, worktreesAddedIn, type PathMatcher } from '@warden/actions';
 import { createdRootsOf, workRootsOf } from './session/home-scope.js';
 import { nameMatcher } from './parsing/name-matcher.js';
 import type { CustomRuleDefinition } from './rules/custom-rule-definition.js';
@@ -317,7 +317,10 @@ export class StepReviewer {
     const { enforced, observed, mode } = this.enforcement(profile, decision, risk);
     recorder?.decided({ decision, input: decided, enforced, observed, mode, pipeline: profile.name, switchedOff: profile.rules.switchedOff, asyncThreshold: profile.settings.performance.async_threshold });
     session.recordAction(parsed, action.action_id, enforced, now, knowledge);
-    if (scope.home && enforced !== 'block' && enforced !== 'require_approval') session.addWorkRoots(workRootsOf(parsed, cwdOf(action, session)));
+    if (enforced !== 'block' && enforced !== 'require_approval') {
+      if (scope.home) session.addWorkRoots(workRootsOf(parsed, cwdOf(action, session)));
+      if (parsed.command !== undefined) session.addWorktrees(worktreesAddedIn(parsed.command, cwdOf(action, session)));
+    }
     const verdict = this.verdictOf(action, copy, decision, enforced, risk, rationality, sideEffects, findings, shadow, supervised.findings, ruleErrors, cacheHit);
     verdict.mode = mode;
     if (observed) verdict.observed_verdict = observed;
@@ -368,13 +371,9 @@ export class StepReviewer {
     const home = scopeIsHome(cwd, expectedPaths);
     const directory = cwd ? resolvePath(cwd) : undefined;
     // Its files directly in the home are the directory it was started in, as a project's are (isFileOfHome).
-    const project = home
-      ? (path: string) => session.inWorkRoots(path) || isFileOfHome(path, directory!)
-      : expectedPaths.length
-        ? expected
-        : cwd
-          ? pathMatcher([cwd])
-          : null;
+    // Worktrees the session added of the project's repository are the project's too (work roots of any session).
+    const declared = home ? (path: string) => isFileOfHome(path, directory!) : expectedPaths.length ? expected : cwd ? pathMatcher([cwd]) : null;
+    const project = declared ? (path: string) => declared(path) || session.inWorkRoots(path) : null;
     // Files and directories the user named in the task are part of it, wherever they are.
     // Not a system directory or a whole home directory: naming those does not hand them over.
     const named = pathMatcher([...pathsNamedIn(session.context.goal, cwd), ...session.context.namedPaths].filter((p) => !isProtectedPath(p) && !isHomeRoot(p) && !SYSTEM_DIRECTORY.test(p)));

@@ -1,7 +1,7 @@
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { severityFor, severityRank } from '../detector-settings.js';
-import type { PathMatcher } from '@warden/actions';
+import { isCredentialStorePath, isFileOfHome, type PathMatcher } from '@warden/actions';
 import { compiledMatcher } from '../settings-globs.js';
 import { shellWrittenFiles } from '../signals.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
@@ -19,8 +19,14 @@ const isRoot = (path: string, home: string | undefined) => ROOTS.has(path) || pa
 function findsProgram(command: string): boolean {
   if (/\s-executable\b/.test(command)) return true;
   const names = [...command.matchAll(/\s-i?name\s+["']?([^\s"']+)/g)].map((m) => m[1]!);
-  return names.length > 0 && names.every((name) => /^[\w+-]+$/.test(name));
+  if (names.length > 0 && names.every((name) => /^[\w+-]+$/.test(name))) return true;
+  // One file known by its name and place (`-path "*/k8s.io/api@v0.35.0/resource/v1/types.go"`: a dependency's source):
+  // its last part written out, no wildcard, and nothing that holds secrets.
+  const patterns = [...command.matchAll(/\s-i?(?:name|path|wholename)\s+["']?([^\s"']+)/g)].map((m) => m[1]!);
+  return patterns.length > 0 && patterns.every((p) => /(?:^|\/)[\w@+.-]+\.\w+$/.test(p) && !/[*?[]/.test(p.slice(p.lastIndexOf('/') + 1)) && !SECRET_NAME.test(p));
 }
+/** Names of files that hold secrets: a search for one is a search for secrets, however exact. */
+const SECRET_NAME = /id_(?:rsa|dsa|ecdsa|ed25519)|\.env\b|credential|secret|token|passw|\.pem$|\.key$|\.p12$|\.pfx$|\.npmrc|\.netrc|\.pgpass|\.kdbx|wallet/i;
 
 /** Searching a whole home directory or the file system root. A plain `ls` of it only looks around. */
 function isBroadScan(step: Step, home: string | undefined): boolean {
@@ -39,7 +45,10 @@ function classify(path: string, ignored: PathMatcher, secret: PathMatcher, setti
   let found = classified.get(key);
   if (!found) {
     if (classified.size >= MAX_CLASSIFIED) classified.clear();
-    found = { ignored: ignored(path), secret: secret(path) };
+    // A credential store of the shared table (an agent's or a CLI's login: `~/.codex/auth.json`, `~/.cargo/credentials`)
+    // is a secret even in a directory otherwise ignored (the agent's own home, a toolchain's).
+    const store = isCredentialStorePath(path);
+    found = { ignored: ignored(path) && !store, secret: store || secret(path) };
     classified.set(key, found);
   }
   return found;
@@ -80,8 +89,11 @@ export function detectScopeCreep(view: SessionView): Finding | undefined {
     const listing = !!step.cmd && LISTING.test(step.cmd) && !/\s-[a-zA-Z]*R/.test(step.cmd);
     if (view.inScope) {
       for (const p of step.paths ?? []) {
-        if (view.inScope(p)) insidePaths.push(p);
-        else if (p !== '.' && !isRoot(p, view.home)) {
+        // A file directly in the home (in scope when the session started there) is where its user keeps copies, not a
+        // project a secret would be committed with: a backup of a login there is read, not copied into the project.
+        if (view.inScope(p)) {
+          if (!view.home || !isFileOfHome(p, view.home)) insidePaths.push(p);
+        } else if (p !== '.' && !isRoot(p, view.home)) {
           const kind = classify(p, ignored, secret, settingsKey);
           if (kind.ignored || (listing && !kind.secret)) continue;
           outsidePaths.push(p);

@@ -291,7 +291,7 @@ const SSH_TRANSPORT = /^\s*(?:\S*\/)?(?:ssh|autossh|sshpass|plink)(?:\s+-[^\s;&|
  * Options whose value is a command the program runs: ssh's and scp's `-o ProxyCommand=…` (LocalCommand,
  * KnownHostsCommand), rsync's `-e`/`--rsh`, tar's `-I`/`--use-compress-program`, `--to-command`,
  * `--info-script`, `--new-volume-script`, `--checkpoint-action=exec=…`, git's `-c alias.x=!cmd` and
- * `-c core.sshCommand=…`. The command is reviewed as any other; ssh as the transport is not read as a shell.
+ * `-c core.sshCommand=…`, socat's `EXEC:cmd` and `SYSTEM:cmd` addresses. The command is reviewed as any other; ssh as the transport is not read as a shell.
  */
 function commandsInOptions(result: UnwrappedCommand): void {
   const { argv, name: head } = result;
@@ -309,6 +309,12 @@ function commandsInOptions(result: UnwrappedCommand): void {
       const setting = m[1] || argv[++i] || '';
       const command = /^(ProxyCommand|LocalCommand|KnownHostsCommand)\s*[= ]\s*(.+)$/i.exec(setting);
       if (command) runs(command[2], command[1]!);
+    }
+  } else if (head === 'socat') {
+    // An address `EXEC:cmd` or `SYSTEM:cmd` runs cmd for the peer; address options follow a comma (`,pty,stderr`).
+    for (const a of argv.slice(1)) {
+      const address = /^(exec|system):(.+)$/is.exec(a);
+      if (address) runs(address[2]!.replace(/(?:,[a-z][\w-]*(?:=[^,]*)?)+$/i, ''), `${address[1]!.toUpperCase()}:`);
     }
   } else if (head === 'rsync') {
     for (let i = 1; i < argv.length; i++) {

@@ -111,7 +111,9 @@ function unquote(literal: string): string {
 function deletedPath(code: string, from: number): { path: string; dynamic: boolean } {
   const rest = code.slice(from, from + 400);
   const home = HOME.exec(rest);
-  const literal = literalsAt(code, from);
+  // A glob of a literal pattern names what it deletes: `unlink glob("/etc/*")`, `os.remove(*glob.glob('/x/*'))`.
+  const glob = /^\s*\(?\s*\*?(?:glob\.glob|glob|Dir\.glob)\s*\(/.exec(rest);
+  const literal = literalsAt(code, glob ? from + glob[0].length : from);
   if (home && (!literal || home.index < literal.end - from)) {
     const after = /^[^,)]*?,\s*(["'])([^"']*)\1/.exec(rest.slice(home.index + home[0].length));
     return { path: after ? `~/${after[2]}` : '~', dynamic: false };
@@ -165,6 +167,63 @@ function powershellDeletions(code: string, via: string, out: InlineCode): void {
   }
 }
 
+/** Languages whose comments run from `#` (after a space or at a line's start) to the end of the line. */
+const HASH_COMMENTS: ReadonlySet<Language> = new Set(['python', 'perl', 'ruby', 'php', 'powershell', 'awk']);
+/** Languages whose comments are `// …` and `/* … *\/`. */
+const SLASH_COMMENTS: ReadonlySet<Language> = new Set(['javascript', 'php']);
+
+/**
+ * The code without its comments (`# os.remove("/x")` deletes nothing), strings kept whole: a `#` or `//`
+ * inside a string literal is text. A `#` only starts a comment at a line's start or after a space or `;`
+ * (perl's `s#a#b#`, `$#array` and PowerShell's `<#…#>` block are not cut short: a block comment is dropped whole).
+ */
+function withoutComments(language: Language, code: string): string {
+  const hash = HASH_COMMENTS.has(language);
+  const slash = SLASH_COMMENTS.has(language);
+  if (!(hash && code.includes('#')) && !(slash && code.includes('/'))) return code;
+  let out = '';
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i]!;
+    if (c === '"' || c === "'" || (c === '`' && language === 'javascript')) {
+      const triple = language === 'python' && code.startsWith(c.repeat(3), i);
+      const close = triple ? c.repeat(3) : c;
+      let j = i + close.length;
+      while (j < code.length && !code.startsWith(close, j)) j += code[j] === '\\' ? 2 : 1;
+      j = Math.min(code.length, j + close.length);
+      out += code.slice(i, j);
+      i = j;
+      continue;
+    }
+    const before = i === 0 ? '\n' : code[i - 1]!;
+    if (language === 'powershell' && code.startsWith('<#', i)) {
+      const end = code.indexOf('#>', i + 2);
+      i = end < 0 ? code.length : end + 2;
+      continue;
+    }
+    const lineComment = (hash && c === '#' && /[\s;]/.test(before)) || (slash && code.startsWith('//', i) && before !== ':');
+    if (lineComment) {
+      const end = code.indexOf('\n', i);
+      i = end < 0 ? code.length : end;
+      continue;
+    }
+    if (slash && code.startsWith('/*', i)) {
+      const end = code.indexOf('*/', i + 2);
+      i = end < 0 ? code.length : end + 2;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** The code an interpreter (`program`, argv[0]'s base name) is given, without its comments; other programs' text as it is. */
+export function codeWithoutComments(program: string, code: string): string {
+  const language = languageOf(program);
+  return language ? withoutComments(language, code) : code;
+}
+
 /** Programs whose name at the start of "code" means the agent wrote shell where a program was expected. */
 const SHELL_LOOKING = /^\s*(?:sudo\s+)?(?:rm|git|find|dd|mkfs(?:\.\w+)?|chmod|chown|shred|truncate)\s+-/;
 
@@ -172,8 +231,10 @@ const SHELL_LOOKING = /^\s*(?:sudo\s+)?(?:rm|git|find|dd|mkfs(?:\.\w+)?|chmod|ch
 export function inlineCodeCommands(argv: readonly string[], input: string | undefined, program = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1)): InlineCode | null {
   const language = languageOf(program);
   if (!language) return null;
-  const code = codeOf(language, argv, input);
-  if (code === undefined || !code.trim()) return null;
+  const written = codeOf(language, argv, input);
+  if (written === undefined || !written.trim()) return null;
+  const code = withoutComments(language, written);
+  if (!code.trim()) return null;
   const via = `${program} code`;
   const out: InlineCode = { code: [], commands: [] };
   if (language === 'powershell') {

@@ -57,6 +57,8 @@ describe('parseAction', () => {
     expect(bash('git status && git diff --stat').intent).toBe('file_read');
     expect(bash('git commit -m "fix: dates"').intent).toBe('command_execution');
     expect(bash('systemctl restart nginx').intent).toBe('system_command');
+    // The shell's look-ups of its own aliases only show them.
+    expect(bash('alias config; shopt -s globstar').intents).toEqual(['file_read']);
     expect(bash('./scripts/gen.sh').intent).toBe('command_execution');
     expect(bash('sudo ls').intents).toEqual(['file_read']);
     expect(bash('sudo systemctl restart nginx').intents).toContain('system_command');

@@ -69,6 +69,8 @@ const READ_COMMANDS = new Set([
   'dirname', 'basename', 'test', '[', 'true', 'false', 'cd', 'history', 'sha256sum', 'md5sum', 'column', 'nl', 'xxd', 'od',
   'lsof', 'ss', 'netstat', 'free', 'uptime', 'top', 'htop', 'man', 'help', 'tldr', 'sleep', 'wait', 'exit', 'set', 'export',
   'unset', 'local', 'declare', 'typeset', 'readonly', 'source', '.', 'read', 'zcat', 'bat', 'locate', 'tac', 'rev', 'fold', 'expand', 'comm', 'join', 'paste', 'seq',
+  // The shell's own look-ups and settings of its own process (`alias config`, `shopt -s globstar`), gone when it exits.
+  'alias', 'unalias', 'whence', 'compgen', 'jobs', 'dirs', 'pushd', 'popd', 'shopt', 'setopt', 'unsetopt',
 ]);
 /** PowerShell's cmdlets and aliases that look and navigate (compared in lower case: PowerShell ignores case). */
 const POWERSHELL_READS = new Set([

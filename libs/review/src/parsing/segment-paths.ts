@@ -36,6 +36,29 @@ export function optionValues(argv: readonly string[], option: { short: string; l
  * Files a simple command names: all arguments of file commands, and anything that looks like an absolute
  * or home path. Added to the action's lists (a long line has hundreds of segments: none gets lists of its own).
  */
+/** git's global options that take the next word as their value (`git -C dir show …`). */
+const GIT_VALUED = /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/;
+/** An object named by version and path: `HEAD:.env`, `origin/main~3:config/master.key`, `:id_rsa` (the index). */
+const REVISION_PATH = /^(?:[^-:\s][^:\s]*|:[0-3]?):(?!\/\/)(.+)$|^:([^:\s].*)$/;
+
+/**
+ * The files `git show`, `git cat-file` and `git archive` print from the object store: a file's content from
+ * another version of it, so a read of that file (the repository's root is taken for the working directory).
+ */
+function revisionPaths(argv: readonly string[]): string[] {
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += GIT_VALUED.test(argv[i]!) ? 2 : 1;
+  const sub = argv[i];
+  if (sub !== 'show' && sub !== 'cat-file' && sub !== 'archive') return [];
+  const paths: string[] = [];
+  for (const a of argv.slice(i + 1)) {
+    const m = REVISION_PATH.exec(a);
+    const path = m?.[1] ?? m?.[2];
+    if (path) paths.push(path);
+  }
+  return paths;
+}
+
 export function segmentPaths(segment: ShellSegment, cmd: string, describes: boolean, read: string[], written: string[], mentioned: string[]): void {
   if (segment.remoteHost || describes) return;
   const readFrom = read.length;
@@ -68,6 +91,8 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
     for (let i = 1; i < files.length; i++) read.push(files[i]!);
   } else if (FILE_READERS.has(cmd)) {
     pushNonOptions(read, argv);
+  } else if (cmd === 'git') {
+    read.push(...revisionPaths(argv));
   } else {
     // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
     for (let i = 1; i < argv.length; i++) {

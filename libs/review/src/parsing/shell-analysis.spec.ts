@@ -112,12 +112,16 @@ describe('what a shell line runs', () => {
     expect(runs('d=$(mktemp -d); rm -rf "$d"')).toContain('rm -rf /tmp/mktemp');
   });
 
-  it('knows what an echo of plain words prints in a substitution, and nothing else a substitution prints', () => {
+  it('knows what an echo or printf of literal words prints in a substitution, and nothing else a substitution prints', () => {
     expect(runs('kubectl $(echo delete) pod foo')).toEqual(['kubectl delete pod foo', 'echo delete']);
     expect(runs('$(printf rm) -rf /')).toEqual(['rm -rf /', 'printf rm']);
     expect(parseShellCommand('kubectl $(echo delete) pod foo')[0]?.dynamic).toEqual([false, false, false, false]);
-    // Options, format directives, quotes and expansions leave the substitution as written, known at run time only.
-    for (const line of ['kubectl $(echo -e delete) pod', 'kubectl $(printf %s delete) pod', 'kubectl $(echo $VERB) pod', 'kubectl $(cat verb.txt) pod']) {
+    // Quoted words and %s formats, a few printed one after the other: the text is put together before it runs.
+    expect(runs(`kubectl $(printf %s delete) pod`)[0]).toBe('kubectl delete pod');
+    expect(runs(`eval "$(printf '%s' rm; printf '%s' ' -rf /')"`)).toContain('rm -rf / <eval>');
+    expect(runs(`eval "$(printf '%s %s' git status)"`)).toContain('git status <eval>');
+    // Options, other format directives, escapes and expansions leave the substitution as written, known at run time only.
+    for (const line of ['kubectl $(echo -e delete) pod', 'kubectl $(printf %d 1) pod', "kubectl $(printf 'del\\x65te') pod", 'kubectl $(echo $VERB) pod', 'kubectl $(cat verb.txt) pod']) {
       expect({ line, dynamic: parseShellCommand(line)[0]?.dynamic[1] }).toEqual({ line, dynamic: true });
     }
   });

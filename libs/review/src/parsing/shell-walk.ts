@@ -69,22 +69,57 @@ const NO_ASSIGNMENTS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_REDIRECTS: readonly Redirect[] = Object.freeze([]);
 
 /**
- * What `$(echo word …)` or `$(printf word)` prints when its words are plain text (no option, no format
- * directive, no expansion), without the trailing newline the substitution drops; undefined otherwise.
+ * What `$(echo word …)` or `$(printf '%s' word …)` prints (a few of them in a row too: `$(printf '%s' rm;
+ * printf '%s' ' -rf /')`) when their words are literal text (no option, no directive but `%s`, no
+ * expansion), without the trailing newlines the substitution drops; undefined otherwise.
  */
 function printedText(script: ParsedScript | undefined): string | undefined {
-  const statement = script?.commands.length === 1 ? script.commands[0]! : undefined;
-  const command = statement && !statement.background ? statement.command : undefined;
-  if (command?.type !== 'Command' || command.prefix.length || !command.name || command.suffix.length !== command.args.length) return undefined;
-  const program = command.name.text;
-  if (program !== 'echo' && program !== 'printf') return undefined;
-  const words: string[] = [];
-  for (const arg of command.args) {
-    if (arg.type !== 'Word' || WORD_STRUCTURE.test(arg.text) || arg.text.startsWith('-') || (program === 'printf' && /[%\\]/.test(arg.text))) return undefined;
-    words.push(arg.text);
+  if (!script?.commands.length || script.commands.length > 8) return undefined;
+  let printed = '';
+  for (const statement of script.commands) {
+    const command = statement.background ? undefined : statement.command;
+    if (command?.type !== 'Command' || command.prefix.length || !command.name || command.suffix.length !== command.args.length) return undefined;
+    const program = command.name.text;
+    if (program !== 'echo' && program !== 'printf') return undefined;
+    const words: string[] = [];
+    for (const arg of command.args) {
+      const word = arg.type === 'Word' ? literalWord(arg) : undefined;
+      if (word === undefined || word.startsWith('-') || (program === 'echo' && word.includes('\\'))) return undefined;
+      words.push(word);
+    }
+    const text = program === 'echo' ? `${words.join(' ')}\n` : formatted(words);
+    if (text === undefined) return undefined;
+    printed += text;
   }
-  if (!words.length || (program === 'printf' && words.length !== 1)) return undefined;
-  return words.join(' ');
+  // A substitution drops the trailing newlines of what it prints.
+  printed = printed.replace(/\n+$/, '');
+  return printed || undefined;
+}
+
+/** A word's value when it is only literal text, quoted or not (`rm`, `' -rf /'`, `"a b"`); undefined when it expands anything. */
+function literalWord(word: Word): string | undefined {
+  if (!WORD_STRUCTURE.test(word.text)) return word.text;
+  if (!word.parts) return /[$`\\]/.test(word.text) ? undefined : word.value;
+  let value = '';
+  for (const part of word.parts) {
+    if (part.type === 'Literal' || part.type === 'SingleQuoted') value += part.value;
+    else if (part.type === 'DoubleQuoted' && part.parts.every((c) => c.type === 'Literal')) value += part.parts.map((c) => (c as { value: string }).value).join('');
+    else return undefined;
+  }
+  return value;
+}
+
+/** What printf prints of a format with `%s` (and `%%`) only, used again while arguments are left; anything else is unknown. */
+function formatted(words: readonly string[]): string | undefined {
+  const [format, ...args] = words;
+  if (format === undefined || /%(?![s%])|\\/.test(format)) return undefined;
+  const slots = (format.match(/%s/g) ?? []).length;
+  let out = '';
+  let next = 0;
+  do {
+    out += format.replace(/%%|%s/g, (m) => (m === '%%' ? '%' : (args[next++] ?? '')));
+  } while (slots > 0 && next < args.length);
+  return out;
 }
 
 /** Calls of a function of the line inside another followed at most this deep (a recursion ends there). */

@@ -7,8 +7,13 @@ const shell = (command: string, cwd = 'C:\\Users\\me\\proj') => parseAction({ ki
 describe('cmd and PowerShell lines', () => {
   it('splits a line as cmd and PowerShell do, through cmd /c and powershell -Command', () => {
     expect(windowsCommands(shell('powershell -NoProfile -Command "Remove-Item -Path C:\\tmp\\x -Recurse; Write-Host done"'))).toEqual([
-      { program: 'remove-item', args: '-Path C:\\tmp\\x -Recurse' },
-      { program: 'write-host', args: 'done' },
+      { program: 'remove-item', args: '-Path C:\\tmp\\x -Recurse', pipedFrom: false },
+      { program: 'write-host', args: 'done', pipedFrom: false },
+    ]);
+    expect(windowsCommands(shell('Get-Content C:\\w\\a.ps1 -Raw | Invoke-Expression; Write-Host ok')).map((c) => [c.program, c.pipedFrom])).toEqual([
+      ['get-content', false],
+      ['invoke-expression', true],
+      ['write-host', false],
     ]);
     expect(windowsCommands(shell('ls -la src'))).toEqual([]);
     // A backslash before a space is bash's escape: one directory, `my dir`, not `my\` and `dir`.

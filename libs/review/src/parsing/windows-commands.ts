@@ -7,6 +7,8 @@ import { programKey } from './shell-command.js';
 export interface WindowsCommand {
   program: string;
   args: string;
+  /** It reads the output of the command before it (`Get-Content x.ps1 | Invoke-Expression`). */
+  pipedFrom: boolean;
 }
 
 /**
@@ -21,15 +23,18 @@ const WINDOWS_COMMANDS = new DerivedValue((action: ParsedAction): readonly Windo
   const line = action.command;
   if (!line || !WINDOWS_LINE.test(line)) return NO_WINDOWS_COMMANDS;
   const out: WindowsCommand[] = [];
-  for (let piece of line.split(/\s*(?:&&|\|\||[;&|\n])\s*/)) {
-    piece = piece.replace(/^[\s"'(]+|[\s"')]+$/g, '');
+  // Pieces and the separators between them, one after the other.
+  const parts = line.split(/\s*(&&|\|\||[;&|\n])\s*/);
+  for (let i = 0; i < parts.length; i += 2) {
+    let piece = parts[i]!.replace(/^[\s"'(]+|[\s"')]+$/g, '');
+    const pipedFrom = i > 0 && parts[i - 1] === '|';
     for (;;) {
       const inner = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?(?:\s+-\w+(?:\s+(?!-)(?:bypass|hidden|unrestricted))?)*\s+-(?:c|command))\s+["']?/i.exec(piece);
       if (!inner) break;
       piece = piece.slice(inner[0].length);
     }
     const m = /^(\S+)\s*(.*)$/s.exec(piece);
-    if (m) out.push({ program: programKey(m[1]!), args: m[2]! });
+    if (m) out.push({ program: programKey(m[1]!), args: m[2]!, pipedFrom });
   }
   return out;
 });

@@ -99,4 +99,10 @@ describe('file content in a patch', () => {
     expect(kindsIn('echo "AI_API_KEY=replace_with_your_model_key" >> .env.example')).toEqual([]);
     expect(kindsIn('echo "AI_API_KEY=sk3cr3t-v4lu3-9876" >> .env')).toEqual(['assigned_secret']);
   });
+
+  it('nor is a value that says it stands in for tests', () => {
+    expect(kindsIn('AI_API_KEY=test-key PORT=3001 npm run start')).toEqual([]);
+    expect(kindsIn('STRIPE_SECRET=fake_secret pytest')).toEqual([]);
+    expect(kindsIn('AI_API_KEY=test-key-7d9f2a PORT=3001 npm run start')).toEqual(['assigned_secret']);
+  });
 });

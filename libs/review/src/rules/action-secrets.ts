@@ -19,6 +19,8 @@ const CONTENT_FIELDS = new Set(['content', 'contents', 'new_string', 'new_str', 
 const SKIPPED_FIELDS = new Set(['old_string', 'old_str']);
 /** A value that names a secret instead of holding it: `$TOKEN`, `$(gh auth token)`, `process.env.KEY`, `<your-key>`. */
 const REFERENCE = /^(?:[$`<%]|\{\{|process\.env|os\.environ|ENV\[|getenv|\*{3,}|x{4,}|\.{3}|your[-_]|replace[-_]?(?:with|me)|changeme|example|placeholder|dummy|redacted|\[REDACTED)/i;
+/** A value that says it is a stand-in for tests: `test-key`, `fake_token`, `dummy-secret`, `mock`. */
+const TEST_VALUE = /^(?:test|testing|fake|mock|sample|demo|dummy|local|dev)(?:[-_]?(?:api[-_]?)?(?:key|token|secret|password|pass|pwd|value))?$/i;
 /** A patch (Codex's `*** Begin Patch`, a unified diff), whatever field carries it: file content being written. */
 const PATCH_TEXT = /^\s*(?:\*\*\* Begin Patch|diff --git |--- \S[^\n]*\n\+\+\+ )/;
 /** Keys that end like a secret's and hold none: pagination and sync cursors. */
@@ -74,7 +76,7 @@ function literalSecretKinds(text: string, contentOnly: boolean, kinds: Set<strin
     pattern.lastIndex = 0;
     for (let match = pattern.exec(scanned); match; match = pattern.exec(scanned)) {
       const value = valueGroup ? match[valueGroup] : match[0];
-      if (value && !REFERENCE.test(value) && plausible(kind, value)) {
+      if (value && !REFERENCE.test(value) && !TEST_VALUE.test(value) && plausible(kind, value)) {
         kinds.add(kind);
         found = true;
         break;
@@ -99,7 +101,7 @@ function scan(action: ParsedAction): ActionSecrets {
   const walk = (value: unknown, path: string, key: string | undefined, content: boolean, depth: number): void => {
     if (typeof value === 'string') {
       content ||= PATCH_TEXT.test(value.length > 512 ? value.slice(0, 512) : value);
-      if (key !== undefined && !content && SECRET_KEY.test(key) && !CURSOR_KEY.test(key) && value.length >= 4 && !REFERENCE.test(value)) {
+      if (key !== undefined && !content && SECRET_KEY.test(key) && !CURSOR_KEY.test(key) && value.length >= 4 && !REFERENCE.test(value) && !TEST_VALUE.test(value)) {
         kinds.add('named_secret');
         fields.push(path);
       } else if (literalSecretKinds(value, content, kinds)) {

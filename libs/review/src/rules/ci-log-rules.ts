@@ -1,6 +1,6 @@
 import { builtInRule } from './built-in-rule.js';
 import { CI_FILE } from './ci-files.js';
-import { isCredentialStorePath } from './credential-stores.js';
+import { isCredentialStorePath } from '@warden/actions';
 import { editedText } from './edited-text.js';
 
 /** Programs that print a file they are given. */

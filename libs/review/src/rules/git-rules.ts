@@ -8,7 +8,7 @@ import { withCommand } from './command-input.js';
 import { branchesMadeBy, gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
-import { DOT_DIRECTORY_LOGIN_FILE } from './credential-stores.js';
+import { DOT_DIRECTORY_LOGIN_FILE } from '@warden/actions';
 import { isSecretFile } from './secret-files.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -202,6 +202,21 @@ function storeDamage(action: ParsedAction): Finding | null {
   };
 }
 
+/**
+ * A worktree the session added, deleted whole (`rm -rf ../app-fix`): its uncommitted changes go with it, as with
+ * `git worktree remove --force`, and git keeps a record of a worktree that is gone.
+ */
+function worktreeDeletion(action: ParsedAction, session: ReviewSession): Finding | null {
+  if (!session.worktrees.length) return null;
+  const deleted = shellDeletions(action).find((d) => d.recursive && session.worktrees.includes(d.target.replace(/\/+$/, '')));
+  if (!deleted) return null;
+  return {
+    ...DISCARDS,
+    reason: `This deletes the worktree ${deleted.target} whole, with any uncommitted changes in it; they cannot be recovered. A person must approve it.`,
+    alternative: 'Run git worktree remove on it: git refuses while the worktree holds changes, and forgets it cleanly.',
+  };
+}
+
 function historyFinding(action: ParsedAction): Finding | null {
   let strongest: Finding | null = storeDamage(action);
   if (strongest) return strongest;
@@ -347,10 +362,10 @@ function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMa
 
 export const historyDestructionRule = builtInRule({
   name: 'history_destruction',
-  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D, restoring named files and deleting a remote branch the session made warn.',
+  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force or a worktree the session added deleted whole, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D, restoring named files and deleting a remote branch the session made warn.',
   reads: 'session',
   check: ({ action, session }) => {
-    const finding = historyFinding(action);
+    const finding = historyFinding(action) ?? worktreeDeletion(action, session);
     if (!finding?.factors.includes('remote_branch_deletion') || finding.factors.includes('history_rewrite')) return finding;
     const own = deletesOnlyItsOwnBranches(action, session);
     return own ? { ...NOTE, reason: `This deletes ${own.join(', ')} on the remote, a branch this session made; anyone who fetched it keeps a copy.`, alternative: 'Say in your report that the old branch is gone.' } : finding;

@@ -1,12 +1,13 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { type ShellSegment } from '../parsing/shell-command.js';
-import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
+import { windowsCommands, windowsWords, type WindowsCommand } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { copierOperands } from '../parsing/command-facts.js';
+import { codeWithoutComments } from '../parsing/inline-code.js';
 import { requestsItsOwnService, requestsOnlyThisMachine } from './network-destination.js';
 import { secretFileIn } from './secret-files.js';
-import { CREDENTIAL_DIRECTORY_TEXT, CREDENTIAL_STORE_TEXT } from './credential-stores.js';
+import { CREDENTIAL_DIRECTORY_TEXT, CREDENTIAL_STORE_TEXT } from '@warden/actions';
 
 /**
  * The kinds of harm (apps/reviewer/README.md, "Kinds of harm") and, for each, the programs and options that
@@ -65,8 +66,10 @@ export const CREDENTIAL_ARG = new RegExp(`${/(?:^|[\s"'=:@/\\])(?:~|\$home|\$\{h
 const CREDENTIAL_TAKEN = new RegExp(`${CREDENTIAL_ARG.source}|${CREDENTIAL_DIRECTORY_TEXT.source}`, 'i');
 /** Key material searched for across the machine. */
 const KEY_MATERIAL = /id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem\b|\*?\.key\b|\*?\.p12\b|\*?\.pfx\b|private[ _]key|begin [a-z ]*private|akia|aws_secret|secret_access_key|\.kdbx|wallet\.dat|credentials|\.git-credentials|\.netrc|\.env\b|api[_-]?key|password|token/i;
-/** Roots a bulk search starts from: the whole machine, a home or all homes. */
-const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home\/?|\/users\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
+/** Roots a bulk search starts from: the whole machine, a home (`~`, `/home/ana`, `/Users/ana`) or all homes. */
+const BROAD_ROOT = /(?:^|\s)(?:\/|~\/?|\$home\/?|\/home(?:\/[^/\s]+)?\/?|\/users(?:\/[^/\s]+)?\/?|\/root\/?|c:[\\/]*|\$env:userprofile[\\/]?|%userprofile%[\\/]?|\/etc\/?|\/var\/?)(?:\s|$)/i;
+/** A script file of this machine read whole for Invoke-Expression: it runs as `pwsh -File` would run it, readable where it is. */
+const LOCAL_SCRIPT_READ = /^(?:get-content|gc|cat|type)\s+(?![^|]*(?:https?:|ftp:|\\\\|\$\(|frombase64))[^|]*\.ps1\b/i;
 /** A whole disk, partition or the machine's memory as a device (Linux, macOS, Windows). */
 const RAW_DEVICE = /(?:^|[\s"'=])(?:\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|r?disk\d|mmcblk\d|mapper\/|dm-\d|md\d|loop\d|mem\b|kmem\b|port\b)|\/proc\/kcore\b|\\\\\.\\physicaldrive\d)/i;
 const SYSTEM_PROCESSES = /(?:^|\s|,)(?:explorer|lsass|csrss|winlogon|wininit|services|smss|svchost|dwm|msmpeng|launchd|windowserver|loginwindow|systemd|init|kernel_task)(?:\.exe)?(?:\s|,|$)/i;
@@ -158,7 +161,8 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'unset', /\bHISTFILE\b/, "switches the shell's history off", 'require_approval'),
   e('safety_control', 'export set', /\bHISTFILE=["']?\/dev\/null|\bHISTSIZE=["']?0\b|^\s*\+o\s+history\b/i, "switches the shell's history off", 'require_approval'),
   e('safety_control', 'truncate shred', /(?:^|\s)\/var\/log\//i, "empties or destroys the machine's logs", 'require_approval'),
-  e('safety_control', 'xattr', /com\.apple\.quarantine|(?:^|\s)-[a-z]*c[a-z]*(?:\s|$)/i, "removes macOS's quarantine mark, so Gatekeeper no longer checks the program", 'require_approval', /(?:^|\s)-(?:p|l|h)\b/),
+  // -p prints an attribute (`-pl`, `-lp`: printed long); -d deletes and -c clears them all.
+  e('safety_control', 'xattr', /com\.apple\.quarantine|(?:^|\s)-[a-z]*c[a-z]*(?:\s|$)/i, "removes macOS's quarantine mark, so Gatekeeper no longer checks the program", 'require_approval', /(?:^|\s)-[lrsvx]*p[lrsvx]*(?:\s|$)|(?:^|\s)-(?:l|h)(?:\s|$)/),
   e('safety_control', 'defaults', /com\.apple\.launchservices\b.*\blsquarantine\b.*\b(?:no|false|0)\b/i, "switches macOS's quarantine of downloads off"),
   e('safety_control', 'reg', /^\s*add\b.*windows defender.*\/v\s+["']?disable\w*["']?.*\/d\s+1\b/i, 'switches Microsoft Defender off by policy'),
   e('safety_control', 'set-itemproperty new-itemproperty', /windows defender.*-name\s+["']?disable\w*["']?.*-value\s+1\b/i, 'switches Microsoft Defender off by policy'),
@@ -264,7 +268,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   // ── runs code nobody has read ─────────────────────────────────────────────────────────────────
   e('hidden_code', 'powershell pwsh', /(?:^|\s)-(?:e|ec|enc|encodedcommand|encodedc\w*)\s+[a-z0-9+/=]{8,}/i, 'runs an encoded PowerShell command'),
   e('hidden_code', 'invoke-expression iex', /iwr|invoke-webrequest|irm|invoke-restmethod|downloadstring|webclient|frombase64string/i, 'runs code it downloads or decodes'),
-  e('hidden_code', 'invoke-expression iex', undefined, 'runs a string as PowerShell code', 'require_approval'),
+  e('hidden_code', 'invoke-expression iex', undefined, 'runs a string as PowerShell code', 'require_approval', LOCAL_SCRIPT_READ),
   e('hidden_code', 'rg', /(?:^|\s)--(?:pre|hostname-bin)(?:[=\s]|$)/i, 'runs another program on every file it searches', 'require_approval'),
   e('hidden_code', 'certutil', /-urlcache\b.*(?:https?|ftp):\/\/|-verifyctl\b.*https?:/i, 'downloads a file with a system tool (a common way past download filters)', 'require_approval'),
   e('hidden_code', 'bitsadmin', /\/(?:transfer|addfile)\b/i, 'downloads a file with a system tool (a common way past download filters)', 'require_approval'),
@@ -302,7 +306,7 @@ function readInlineCode(segment: ShellSegment): string | undefined {
     if (/^(?:-[a-zA-Z]*[ceErp]|--eval|--print|-command|eval)$/i.test(args[i]!) && args[i + 1] !== undefined) parts.push(args.slice(i + 1).join(' '));
   }
   for (const r of segment.redirects) if (r.operator.startsWith('<<')) parts.push(r.target);
-  return parts.length ? parts.join('\n') : undefined;
+  return parts.length ? codeWithoutComments(segment.program, parts.join('\n')) : undefined;
 }
 
 export interface HarmHit {
@@ -352,19 +356,38 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
 
 /** PowerShell's commands that find processes for a Stop-Process down the pipe. */
 const PROCESS_FINDERS = /^(?:get-process|gps|where-object|where|\?)$/;
+/** What reads a file for an Invoke-Expression down the pipe (`Get-Content x.ps1 -Raw | Invoke-Expression`). */
+const SCRIPT_READERS = /^(?:get-content|gc|cat|type|out-string)$/;
+/** Per program, the commands before it in a pipe that say what it acts on. */
+const FEEDERS: ReadonlyMap<string, RegExp> = new Map([
+  ['stop-process', PROCESS_FINDERS],
+  ['spps', PROCESS_FINDERS],
+  ['invoke-expression', SCRIPT_READERS],
+  ['iex', SCRIPT_READERS],
+]);
+
+/** How the catalogue reads one kind of simple command: a shell segment, or a cmd / PowerShell command. */
+interface CommandView<T> {
+  program(command: T): string;
+  /** The command as written, program and arguments. */
+  whole(command: T): string;
+  pipedFrom(command: T): boolean;
+}
+const SEGMENT_VIEW: CommandView<ShellSegment> = { program: (s) => s.program, whole: (s) => s.argv.join(' '), pipedFrom: (s) => s.pipedFrom };
+const WINDOWS_VIEW: CommandView<WindowsCommand> = { program: (c) => c.program, whole: (c) => `${c.program} ${c.args}`, pipedFrom: (c) => c.pipedFrom };
 
 /**
- * A segment's arguments as the catalogue reads them; a Stop-Process fed by a pipe from Get-Process or
- * Where-Object reads `<finder> <its arguments> | <own arguments>`, since that is what names its processes.
+ * A command's arguments (`own`) as the catalogue reads them; a Stop-Process fed by a pipe from Get-Process or
+ * Where-Object reads `<finder> <its arguments> | <own arguments>`, since that is what names its processes;
+ * an Invoke-Expression fed by Get-Content, the file it runs.
  */
-function argumentsOf(segments: readonly ShellSegment[], i: number): string {
-  const segment = segments[i]!;
-  const own = segment.argv.slice(1).join(' ');
-  if (!segment.pipedFrom || i === 0 || (segment.program !== 'stop-process' && segment.program !== 'spps')) return own;
+function argumentsOf<T>(commands: readonly T[], i: number, own: string, view: CommandView<T>): string {
+  const feeders = i > 0 && view.pipedFrom(commands[i]!) ? FEEDERS.get(view.program(commands[i]!)) : undefined;
+  if (!feeders) return own;
   const finders: string[] = [];
-  for (let j = i - 1; j >= 0 && PROCESS_FINDERS.test(segments[j]!.program); j--) {
-    finders.unshift(segments[j]!.argv.join(' '));
-    if (!segments[j]!.pipedFrom) break;
+  for (let j = i - 1; j >= 0 && feeders.test(view.program(commands[j]!)); j--) {
+    finders.unshift(view.whole(commands[j]!));
+    if (!view.pipedFrom(commands[j]!)) break;
   }
   return finders.length ? `${finders.join(' | ')} | ${own}` : own;
 }
@@ -391,7 +414,7 @@ const HITS = new DerivedValue((action: ParsedAction): HarmHit[] => {
     const shown = (text.includes(' | ') && segment?.pipedFrom ? text.replace(/\| (?=[^|]*$)/, `| ${segment.argv[0]} `) : `${program} ${text}`).trim().slice(0, 80);
     for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown });
   };
-  action.segments.forEach((segment, i) => check(segment.program, () => argumentsOf(action.segments, i), segment));
-  for (const { program, args } of windowsCommands(action)) check(program, () => args);
+  action.segments.forEach((segment, i, all) => check(segment.program, () => argumentsOf(all, i, segment.argv.slice(1).join(' '), SEGMENT_VIEW), segment));
+  windowsCommands(action).forEach((command, i, all) => check(command.program, () => argumentsOf(all, i, command.args, WINDOWS_VIEW)));
   return hits;
 });

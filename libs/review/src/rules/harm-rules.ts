@@ -1,7 +1,7 @@
 import type { VerdictKind } from '@warden/contracts';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { commandName, copierOperands } from '../parsing/command-facts.js';
-import { compileGlob, isHomeRoot, resolvePath } from '@warden/actions';
+import { compileGlob, isHomeRoot, resolvePath, credentialStoreExamples, isCredentialStorePath, mayNameCredentialStore } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { optionValues } from '../parsing/segment-paths.js';
 import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
@@ -9,7 +9,8 @@ import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
 import type { ReviewRule } from './review-rule.js';
 import { CODE_RUNNERS, downloadedCodeRun, runTimeWipe, stagedSecretUpload } from './line-flows.js';
-import { credentialStoreExamples, isCredentialStorePath, mayNameCredentialStore } from './credential-stores.js';
+import { requestsOnlyThisMachine } from './network-destination.js';
+import { deceptiveText } from './deceptive-text.js';
 import { CREDENTIAL_ARG, harmHits, inlineCodeText, type HarmHit, type HarmKind } from './harm-catalogue.js';
 
 /** The copiers: what they send is their operands, not their options' values. */
@@ -80,6 +81,8 @@ function uploadsInput(segment: ShellSegment): boolean {
   // Most segments are none of these: no copy of their arguments.
   if (!UPLOADERS.test(name)) return false;
   const args = segment.argv.slice(1);
+  // HTTPie (http, https, xh) sends what is piped into it as the request's body unless told to ignore it.
+  if ((name === 'http' || name === 'https' || name === 'xh') && segment.pipedFrom && !args.some((a) => a === '--ignore-stdin' || a === '-I')) return true;
   if (/^(?:curl|http|https|xh)$/.test(name)) return args.some((a) => /@-$|^-$/.test(a)) || args.some((a, i) => /^(?:-T|--upload-file)$/.test(a) && args[i + 1] === '-');
   if (name === 'wget') return args.some((a) => /--post-file=(?:-|\/dev\/stdin)/.test(a));
   if (/^(?:nc|ncat|netcat)$/.test(name)) return !args.some((a) => /^-[a-z]*l/.test(a)) && args.filter((a) => !a.startsWith('-')).length >= 2;
@@ -109,7 +112,8 @@ function isCredentialStore(path: string): boolean {
  * Loading a project's `.env` into the program's environment (`require('dotenv').config({ path: '.env.local' })`,
  * `load_dotenv('.env')`): the values are used by the code that follows, not read out.
  */
-const DOTENV_LOAD = /\bdotenv['"]?\)?\s*\.\s*config\s*\([^)]*\)|\bload_dotenv\s*\([^)]*\)|\bimport\s+['"]dotenv\/config['"]/g;
+// Its arguments may hold calls of their own (`config({ path: require('path').join(__dirname, '.env') })`): one level of parentheses.
+const DOTENV_LOAD = /\bdotenv['"]?\)?\s*\.\s*config\s*\((?:[^()]|\([^()]*\))*\)|\bload_dotenv\s*\((?:[^()]|\([^()]*\))*\)|\bimport\s+['"]dotenv\/config['"]/g;
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
 /** Text a credential store's path may hold (with the table's own names): arguments without it are not resolved. */
@@ -118,7 +122,44 @@ const CREDENTIAL_HINT = /\.ssh|\.aws|\.config|\.docker|\.kube|keychain|password-
 const mayNameStore = (text: string) => CREDENTIAL_HINT.test(text) || (/[./\\~$]/.test(text) && mayNameCredentialStore(text));
 /** Programs that name a credential file without showing it. */
 const NOT_A_READ = /^(?:ls|test|\[|\[\[|stat|chmod|chown|chgrp|file|ssh-add|ssh|scp|sftp|mkdir|touch|rm|echo|printf|wc|ssh-keygen|git|cd|export|unset|install|realpath|dirname|basename|readlink|mv|cp|ln|tee|gpg|gpg2|aws|gcloud|az|kubectl|docker|helm|op)$/;
-const FORK_LOOP = /\b(?:while|until)\s+(?:true|:|false|\/\S*(?:true|false)|\[\[?\s*(?:1|true)\s*\]\]?|\(\(\s*1\s*\)\))\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)|\bfor\s*\(\([^;)]*;\s*;[^)]*\)\)\s*;?\s*do\b(?:(?!\bdone\b)[^])*?[^&>]&(?!&)/;
+/** A loop that never ends by its condition: `while true`, `while :`, `until false`, `while [ 1 ]`, `for ((;;))`. */
+const ENDLESS_LOOP = /\b(?:while\s+(?:true|:|\/\S*\/true|\[\[?\s*(?:1|true)\s*\]\]?|\(\(\s*1\s*\)\))|until\s+(?:false|\/\S*\/false)|for\s*\(\([^;)]*;\s*;[^)]*\)\))\s*;?\s*do\b/g;
+/** A branch that never runs (`if false; then wait; fi`): what is in it bounds nothing. */
+const DEAD_BRANCH = /\bif\s+(?:false|\/\S*\/false)\s*;\s*then\b(?:(?!\bfi\b)[^])*\bfi\b/g;
+const LOOP_TOKENS = /\$?\(\(|\)\)|\$?\(|\)|&&|\|&|[<>]&|&>|&|\b(?:wait|disown|break|exit|return)\b/g;
+
+/**
+ * An endless loop whose body leaves background jobs nobody reaps: one no `wait` of the body waits for (it
+ * has none, or the job is disowned or started in a subshell that does not wait for it) and no `break`,
+ * `exit` or `return` ends the loop. Each turn adds jobs: the machine runs out of processes. `work & wait`
+ * (or a `wait` before the job: one at most is alive) is a bounded loop; `(work & wait)` reaps its own.
+ */
+function unboundedBackgroundLoop(code: string): boolean {
+  for (const header of code.matchAll(ENDLESS_LOOP)) {
+    const from = header.index + header[0].length;
+    const end = /\bdone\b/.exec(code.slice(from));
+    const body = code.slice(from, end ? from + end.index : undefined).replace(DEAD_BRANCH, ' ');
+    // Per subshell: jobs started in it and whether a wait followed; top level is frames[0].
+    const frames: { jobs: number; waited: boolean; arithmetic?: boolean }[] = [{ jobs: 0, waited: false }];
+    let unreaped = 0;
+    let ended = false;
+    for (const [token] of body.matchAll(LOOP_TOKENS)) {
+      const frame = frames[frames.length - 1]!;
+      if (token.endsWith('((')) frames.push({ jobs: 0, waited: false, arithmetic: true });
+      else if (token.endsWith('(')) frames.push({ jobs: 0, waited: false });
+      else if (token === '))' || token === ')') {
+        if (frames.length > 1) frames.pop();
+        if (!frame.arithmetic && frames.length && frame.jobs > 0 && !frame.waited) unreaped++;
+      } else if (token === '&') frame.jobs++;
+      else if (token === 'wait') frame.waited = frame.waited || frame.jobs > 0 || frame === frames[0];
+      else if (token === 'disown') unreaped += frame.jobs;
+      else if ((token === 'break' || token === 'exit' || token === 'return') && frames.length === 1) ended = true;
+    }
+    const top = frames[0]!;
+    if (!ended && (unreaped > 0 || (top.jobs > 0 && !top.waited))) return true;
+  }
+  return false;
+}
 
 /** A function that calls itself (or through another) in the background: a fork bomb by another name. */
 function recursiveBackgroundFunction(line: string): boolean {
@@ -188,7 +229,8 @@ const KINDS: Record<HarmKind, KindSpec> = {
       if (endpoint) return { what: "asks the cloud metadata service, whose answers include the machine's cloud credentials", shown: endpoint, verdict: 'block' };
       for (const pipeline of pipelines(action.segments)) {
         const upload = pipeline.findIndex(uploadsInput);
-        if (upload > 0 && pipeline.slice(0, upload).some((s) => FILE_SOURCES.test(commandName(s)))) {
+        // A request body sent to a service on this machine (`cat body.json | http POST localhost:3000/api`) leaves nothing.
+        if (upload > 0 && pipeline.slice(0, upload).some((s) => FILE_SOURCES.test(commandName(s))) && !requestsOnlyThisMachine(pipeline[upload]!.argv.slice(1))) {
           return { what: 'sends files of this machine to another host', shown: pipeline.map((s) => s.argv.slice(0, 3).join(' ')).join(' | ').slice(0, 80), verdict: 'require_approval' };
         }
       }
@@ -254,14 +296,14 @@ const KINDS: Record<HarmKind, KindSpec> = {
       // Quoted text is data (`echo 'while true; do x & done'`); a loop that waits, breaks or exits is bounded.
       if (!line || !line.includes('&') || !/\b(?:while|until|for)\b|\(\)\s*\{/.test(line)) return null;
       const code = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
-      if (!/\b(?:wait|break|exit|return)\b/.test(code) && (FORK_LOOP.test(code) || recursiveBackgroundFunction(code))) return { what: 'starts background jobs without end and exhausts the machine', shown: code.slice(0, 60), verdict: 'block' };
+      if (unboundedBackgroundLoop(code) || (!/\b(?:wait|break|exit|return)\b/.test(code) && recursiveBackgroundFunction(code))) return { what: 'starts background jobs without end and exhausts the machine', shown: code.slice(0, 60), verdict: 'block' };
       return null;
     },
   },
   hidden_code: {
     rule: 'hidden_code_execution',
     verdict: 'block',
-    description: 'Code nobody has read, run: a download or a socket piped into any shell or interpreter (also through xargs), a downloaded file run after it was renamed, decoded or escaped text run as code (base64 -d | sh, printf \\x.. | bash, python b64decode + system), encoded PowerShell, Invoke-Expression of a download, rg --pre.',
+    description: 'Code nobody has read, run, or text that reads differently from what runs (bidirectional overrides, invisible characters inside a word, terminal control bytes, a host name mixing Latin with look-alike letters): a download or a socket piped into any shell or interpreter (also through xargs), a downloaded file run after it was renamed, decoded or escaped text run as code (base64 -d | sh, printf \\x.. | bash, python b64decode + system), encoded PowerShell, Invoke-Expression of a download, rg --pre.',
     stake: 'what runs is not what anyone can read in the command',
     alternative: 'Write the code out where it can be read (a file in the project), read it, then run it if it is what you expect.',
     factors: ['code_execution', 'unreviewed_code'],
@@ -285,6 +327,8 @@ const KINDS: Record<HarmKind, KindSpec> = {
         const code = inlineCodeText(segment);
         if (code && /b64decode|base64\.|frombase64string|decode\(\s*['"]base64|atob\(|Buffer\.from\([^)]*base64/i.test(code) && /\b(?:os\.system|os\.popen|exec|eval|execSync|Invoke-Expression|iex|system)\s*\(|shell\s*=\s*True|\bInvoke-Expression\b|\biex\b/.test(code)) return { what: 'runs decoded text as code', shown: `${name} code` };
       }
+      const deceptive = deceptiveText(action.command, action.urls);
+      if (deceptive) return { ...deceptive, verdict: 'require_approval' };
       return null;
     },
   },

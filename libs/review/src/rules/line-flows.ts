@@ -231,7 +231,8 @@ export function runTimeWipe(segments: readonly ShellSegment[], line: string): Sh
   const runsBuiltCode = segments.some((s) => {
     const name = commandName(s);
     if (written.has(strip(s.argv[0] ?? '')) || (CODE_RUNNERS.test(name) && s.argv.slice(1).some((a) => written.has(strip(a))))) return true;
-    if (s.dynamic[0] === true && s.via === 'eval') return true;
+    // A command word known only when the line runs: `$TOOL`, eval's or `bash -c`'s `"$(…)"`.
+    if (s.dynamic[0] === true) return true;
     if (rebound.has(s.argv[0] ?? '') && name !== 'alias' && name !== 'hash' && name !== 'enable') return true;
     if ((name === 'source' || name === '.') && s.argv.slice(1).some((a) => DESCRIPTOR_PATH.test(a) || s.dynamic[s.argv.indexOf(a)])) return true;
     if (CODE_RUNNERS.test(name) && (s.redirects.some((r) => r.operator === '<&') || s.argv.slice(1).some((a) => DESCRIPTOR_PATH.test(a)))) return true;

@@ -25,8 +25,8 @@ export function isExternalUrl(url: string): boolean {
   return host === null || !isInternalHost(host);
 }
 
-/** A URL on this machine: localhost, 127.x.x.x, [::1], 0.0.0.0. */
-const LOOPBACK_URL = /^https?:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:[/?#]|$)/i;
+/** A URL on this machine: localhost, 127.x.x.x, [::1], 0.0.0.0; the scheme may be left out (HTTPie's `localhost:3000/api`, `:3000/api`). */
+const LOOPBACK_URL = /^(?:(?:https?:\/\/)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?|:\d+)(?:[/?#]|$)/i;
 /** A word that names a host somewhere: a URL of any scheme, or `name.tld[:port][/…]`. */
 const NAMES_A_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$))/i;
 

@@ -38,6 +38,14 @@ describe('secret_file_read', () => {
   it("lets the agent read its own project's .env", () => {
     expect(secretFileReadRule.evaluate(context('Read', { file_path: '.env' }))).toBeNull();
   });
+
+  it('reads a file printed from another version of the repository as that file', () => {
+    expect(secretFileReadRule.evaluate(bash('git cat-file -p HEAD:.ssh/id_rsa'))?.verdict).toBe('require_approval');
+    expect(secretFileReadRule.evaluate(bash('git -C /work/app show origin/main~3:config/master.key'))?.verdict).toBe('require_approval');
+    expect(secretFileReadRule.evaluate(bash('git show :deploy/tls.key'))?.verdict).toBe('require_approval');
+    expect(secretFileReadRule.evaluate(bash('git show HEAD~1:src/app.ts'))).toBeNull();
+    expect(secretFileReadRule.evaluate(bash('git log --format=%H:%s'))).toBeNull();
+  });
 });
 
 describe('read_outside_project', () => {

@@ -1,7 +1,6 @@
-import { tildeForm } from '@warden/actions';
+import { tildeForm, isCredentialStorePath } from '@warden/actions';
 import { builtInRule } from './built-in-rule.js';
 import { isSecretFile } from './secret-files.js';
-import { isCredentialStorePath } from './credential-stores.js';
 
 /** Files whose change hands out access to the machine: never written by an agent. */
 const ACCESS_FILES = /^(?:\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|group|gshadow|pam\.d\/.*|ssh\/sshd_config)|~\/\.ssh\/authorized_keys\d?|\/root\/\.ssh\/.*|\/home\/[^/]+\/\.ssh\/authorized_keys\d?)$/;

@@ -1,4 +1,4 @@
-import { isCredentialStorePath, mayNameCredentialStore } from './credential-stores.js';
+import { isCredentialStorePath, mayNameCredentialStore } from '@warden/actions';
 
 /** Files that hold credentials: .env files (not their examples), SSH keys, cloud, registry and database credentials. */
 const SECRET_FILE =

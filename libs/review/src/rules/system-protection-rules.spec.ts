@@ -82,6 +82,22 @@ describe('destructive_root_deletion in inline code', () => {
     expect(destructiveRootDeletionRule.evaluate(bash(command))?.verdict).toBe('block');
   });
 
+  it.each([
+    `python3 -c '# shutil.rmtree("/home/dev")'`,
+    `python3 -c 'print("ok")  # os.remove("/")'`,
+    `node -e "// require('fs').rmSync('/', { recursive: true })"`,
+    `node -e "/* require('fs').rmSync('/', { recursive: true }) */ console.log(1)"`,
+    `ruby -e "# FileUtils.rm_rf('/')"`,
+    `pwsh -Command "<# Remove-Item -Recurse -Force C:\\ #> Get-Date"`,
+  ])('reads no deletion in a comment: %s', (command) => {
+    expect(destructiveRootDeletionRule.evaluate(bash(command))).toBeNull();
+  });
+
+  it('still reads a deletion after a string holding a comment sign', () => {
+    expect(destructiveRootDeletionRule.evaluate(bash(`python3 -c "x = '#'; import shutil; shutil.rmtree('/')"`))?.verdict).toBe('block');
+    expect(destructiveRootDeletionRule.evaluate(bash(`node -e "const u = 'http://x'; require('fs').rmSync('/', { recursive: true })"`))?.verdict).toBe('block');
+  });
+
   it('leaves inline code that deletes inside the project alone', () => {
     expect(destructiveRootDeletionRule.evaluate(bash(`node -e "require('fs').rmSync('dist', { recursive: true })"`))).toBeNull();
   });

@@ -3,7 +3,7 @@ import { resolvePath } from '@warden/actions';
 import { segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
-import { ownEntry } from '../own-entry.js';
+import { inlineCodeText } from './harm-catalogue.js';
 
 /** Commands that run the code they are given: interpreters, `eval` and `source`. */
 const RUNNERS = new Set([...INTERPRETERS, 'eval', 'source', '.']);
@@ -16,23 +16,20 @@ function runsSubstitutedDownload(segment: ShellSegment): boolean {
   return segment.argv.some((a, i) => i > 0 && (DOWNLOAD_SUBSTITUTION.test(a) || DOWNLOAD_PROCESS.test(a))) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
 }
 
-const INLINE_CODE_FLAGS: Record<string, readonly string[]> = {
-  python: ['-c'], python3: ['-c'], node: ['-e', '--eval', '-p'], perl: ['-e', '-E'], ruby: ['-e'], deno: ['eval'], bun: ['-e', '--eval'],
-};
+/** Interpreters whose inline code (`-c`, `-e`, `eval`) is read for a deleted tree. */
+const INLINE_CODE_RUNNERS: ReadonlySet<string> = new Set(['python', 'python3', 'node', 'perl', 'ruby', 'deno', 'bun']);
 /** Library calls that delete a tree. */
 const TREE_DELETION = /\b(?:shutil\.rmtree|rmSync|rmdirSync|fs\.rm\b|fs\.promises\.rm|rimraf|FileUtils\.rm_r[f]?|File\.rm_rf|remove_tree|rmtree)\b/;
 /** A protected target written as code: the home directory, the root or a system directory. */
 const PROTECTED_IN_CODE = /homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|ENV\[['"]HOME['"]\]|process\.env\.HOME|os\.environ\[['"]HOME['"]\]|['"](?:\/|~\/?|\/home(?:\/[^/'"]+)?\/?|\/Users(?:\/[^/'"]+)?\/?|\/(?:etc|usr|var|root|bin|boot|opt)\/?)['"]/;
 
 /** What destructiveRootDeletionRule reads: rm, find, and the interpreters of inline code. */
-const ROOT_DELETERS: CommandNames = { has: (name) => name === 'rm' || name === 'find' || Object.hasOwn(INLINE_CODE_FLAGS, name) };
+const ROOT_DELETERS: CommandNames = { has: (name) => name === 'rm' || name === 'find' || INLINE_CODE_RUNNERS.has(name) };
 
 /** The code a `python -c`, `node -e` (…) runs, when it deletes a protected tree. */
 function inlineCodeDeletion(segment: ShellSegment): string | null {
-  const flags = ownEntry(INLINE_CODE_FLAGS, commandName(segment));
-  if (!flags) return null;
-  const index = segment.argv.findIndex((a) => flags.includes(a));
-  const code = index > 0 ? segment.argv[index + 1] : undefined;
+  if (!INLINE_CODE_RUNNERS.has(commandName(segment))) return null;
+  const code = inlineCodeText(segment);
   return code && TREE_DELETION.test(code) && PROTECTED_IN_CODE.test(code) ? code : null;
 }
 

@@ -115,6 +115,8 @@ export class ReviewSession {
   readonly approvedPaths: { path: string; within: boolean }[] = [];
   /** A session started in its home directory: the directories it read, listed, entered or created (@warden/actions workRootOf). */
   readonly workRoots: string[] = [];
+  /** Worktrees the session added (their roots). */
+  readonly worktrees: string[] = [];
   /** The service looked up this session's declaration on the bus already (see the reviewer's session sync). */
   declarationLookedUp = false;
   /**
@@ -221,9 +223,16 @@ export class ReviewSession {
     if (this.workRoots.length > MAX_WORK_ROOTS) this.workRoots.splice(0, this.workRoots.length - MAX_WORK_ROOTS);
   }
 
-  /** Whether a path lies in what a session started in its home works on. */
+  /** Adds worktrees of the project's repository the session added (`git worktree add ../app-fix`): the project's too. */
+  addWorktrees(paths: readonly string[]): void {
+    for (const path of paths) if (!this.worktrees.includes(path)) this.worktrees.push(path);
+    if (this.worktrees.length > MAX_WORK_ROOTS) this.worktrees.splice(0, this.worktrees.length - MAX_WORK_ROOTS);
+  }
+
+  /** Whether a path lies in what a session started in its home works on, or in a worktree the session added. */
   inWorkRoots(path: string): boolean {
-    return this.workRoots.some((root) => path === root || path.startsWith(`${root}/`));
+    const within = (root: string) => path === root || path.startsWith(`${root}/`);
+    return this.workRoots.some(within) || this.worktrees.some(within);
   }
 
   /** Whether a person approved writing this path, or a directory it lies in, earlier in the session. */
