@@ -19,6 +19,7 @@ export {
   foldPathSegments,
   homeOf,
   inTempDirectory,
+  isApiRoute,
   isHomeRoot,
   isRelativePath,
   isStreamPath,

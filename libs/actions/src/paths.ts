@@ -247,6 +247,14 @@ export function baseName(path: string): string {
 /** Pseudo-files that are never a real target (`2>/dev/null` is not a write outside the project, `head -c 16 /dev/urandom` no read). */
 const STREAM_PATHS = new Set(['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '-']);
 
+/**
+ * A web API's route written as an argument (`./api.sh /v1/waf/rule`, `call /api/users/42`, `/graphql`): the
+ * address of a resource on a server, not a file of this machine (no system keeps a `/v1` or `/api` at its root).
+ */
+export function isApiRoute(word: string): boolean {
+  return /^\/(?:v\d+(?:\.\d+)?|api|graphql|rest)(?:\/|$)/i.test(word);
+}
+
 /** Null devices and standard streams, also Windows' `nul` (`2>nul`), which is no file either. */
 export function isStreamPath(path: string): boolean {
   return STREAM_PATHS.has(path) || /^\/dev\/fd\/\d+$/.test(path) || /^&\d$/.test(path) || /^(?:nul|con)(?::)?$/i.test(path) || /^\\\\\.\\nul$/i.test(path);

@@ -64,4 +64,10 @@ describe('paths a command names', () => {
     expect(commandPaths(site)).toEqual(['/dev/null']);
     expect(commandPaths('for f in /etc/hosts /etc/passwd ; do cat "$f"; done')).toEqual(['/etc/hosts', '/etc/passwd']);
   });
+
+  it("reads a web API's routes given to a script as addresses, not files", () => {
+    expect(commandPaths('"$SCRATCH/nvget.sh" /v1/waf/sensor')).toEqual([]);
+    expect(commandPaths('./call.sh DELETE /api/users/42 /graphql')).toEqual(['./call.sh']);
+    expect(commandPaths('cat /var/api/log /apiary/x')).toEqual(['/var/api/log', '/apiary/x']);
+  });
 });

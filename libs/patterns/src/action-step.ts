@@ -1,4 +1,4 @@
-import { ACTION_FIELDS, isWindowsPath, readToolCall, resolvePath, type ToolKind } from '@warden/actions';
+import { ACTION_FIELDS, isApiRoute, isWindowsPath, readToolCall, resolvePath, type ToolKind } from '@warden/actions';
 import type { TokenUsage } from '@warden/pricing';
 import { fingerprint, foldErrorText } from '@warden/signatures';
 import type { Phase } from '@warden/contracts';
@@ -127,7 +127,7 @@ export function commandPaths(command: string, windows = false): string[] {
       if (/^(~|\/|\.\.?\/)/.test(bind[1]!) || bind[1]!.includes('/')) paths.push(bind[1]!);
       continue;
     }
-    if (elsewhere) continue;
+    if (elsewhere || isApiRoute(word)) continue;
     if (word === '~' || word.startsWith('~/') || word.startsWith('/') || word.startsWith('./') || word.startsWith('../') || /^\$\{?HOME\}?(\/|$)/.test(word)) paths.push(word);
     else if (word.includes('/') && !word.includes('//') && !/^\d/.test(word)) paths.push(word);
     else if (FILE_LIKE.test(word) && !/^\d+(\.\d+)+$/.test(word)) paths.push(word);

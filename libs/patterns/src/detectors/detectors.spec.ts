@@ -389,6 +389,14 @@ describe('scope_creep', () => {
     expect(t.last('scope_creep')?.severity ?? 'none').not.toBe('high');
   });
 
+  it('takes a search of the home by a session started there for a search of its own directory, and one of the root for a scan', () => {
+    const home = new SessionDriver(undefined, { context: { goal: 'Find my grant notes', cwd: '/home/dev' }, phase: 'implementation' });
+    home.bash("find /home/dev -maxdepth 3 -name 'idea-context.md' -o -name 'grant*.md' 2>/dev/null");
+    expect(home.of('scope_creep')).toEqual([]);
+    home.bash("find / -name 'grant*.md' 2>/dev/null");
+    expect(home.last('scope_creep')?.details['broad_scans']).toEqual(["find / -name 'grant*.md' 2>/dev/null"]);
+  });
+
   it('takes a worktree the session added of the project for the project, wherever it lies', () => {
     const s = new SessionDriver();
     s.bash('git worktree add ../cart-fix -b fix/total');

@@ -1,7 +1,7 @@
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { severityFor, severityRank } from '../detector-settings.js';
-import { isCredentialStorePath, isFileOfHome, type PathMatcher } from '@warden/actions';
+import { isCredentialStorePath, isFileOfHome, scopeIsHome, type PathMatcher } from '@warden/actions';
 import { compiledMatcher } from '../settings-globs.js';
 import { shellWrittenFiles } from '../signals.js';
 import { confidenceFrom, lastIds, type Finding, type SessionView } from './detector.js';
@@ -28,13 +28,18 @@ function findsProgram(command: string): boolean {
 /** Names of files that hold secrets: a search for one is a search for secrets, however exact. */
 const SECRET_NAME = /id_(?:rsa|dsa|ecdsa|ed25519)|\.env\b|credential|secret|token|passw|\.pem$|\.key$|\.p12$|\.pfx$|\.npmrc|\.netrc|\.pgpass|\.kdbx|wallet/i;
 
-/** Searching a whole home directory or the file system root. A plain `ls` of it only looks around. */
-function isBroadScan(step: Step, home: string | undefined): boolean {
-  if (step.op === 'search') return !!step.paths?.some((p) => isRoot(p, home));
+/**
+ * Searching a whole home directory or the file system root. A plain `ls` of it only looks around. A session
+ * started in its home searches the directory it was started in when it searches that home (`find ~ -maxdepth 3
+ * -name 'grant*.md'`): only the root and the place where homes are kept are beyond it.
+ */
+function isBroadScan(step: Step, home: string | undefined, startedInHome: boolean): boolean {
+  const broad = (p: string) => (startedInHome ? ROOTS.has(p) && p !== '~' && p !== home : isRoot(p, home));
+  if (step.op === 'search') return !!step.paths?.some(broad);
   if (!step.cmd) return false;
   if (/^find\b/.test(step.cmd) && findsProgram(step.cmd)) return false;
   const scan = /^(find|du|tree|grep|rg|locate|fd)\b/.test(step.cmd) || /^ls\b[^|;&]*\s-[a-zA-Z]*R/.test(step.cmd);
-  return scan && !!step.paths?.some((p) => isRoot(p, home));
+  return scan && !!step.paths?.some(broad);
 }
 
 /** Whether a path is ignored or a secret, per settings: the same paths recur, so the answers are kept (bounded). */
@@ -70,6 +75,7 @@ export function detectScopeCreep(view: SessionView): Finding | undefined {
   let settingsKey = settingsKeys.get(settings);
   if (!settingsKey) settingsKeys.set(settings, (settingsKey = String(++keySequence)));
   const outside = new Set<string>();
+  const startedInHome = scopeIsHome(view.state.context.cwd, view.state.context.expected_paths);
   const evidence: string[] = [];
   const scans: string[] = [];
   const secretsRead: string[] = [];
@@ -77,7 +83,7 @@ export function detectScopeCreep(view: SessionView): Finding | undefined {
   let secretReadSeen = false;
   for (const step of view.completed) {
     let involved = false;
-    if (isBroadScan(step, view.home)) {
+    if (isBroadScan(step, view.home, startedInHome)) {
       scans.push(step.cmd ?? step.paths?.[0] ?? step.id);
       involved = true;
     }

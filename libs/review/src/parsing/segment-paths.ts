@@ -1,5 +1,5 @@
 import { CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
-import { isStreamPath } from '@warden/actions';
+import { isApiRoute, isStreamPath } from '@warden/actions';
 import type { ShellSegment } from './shell-command.js';
 
 /** Commands that name files in all their non-option arguments. */
@@ -98,7 +98,7 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
     for (let i = 1; i < argv.length; i++) {
       const arg = argv[i]!;
       const value = arg.includes('=') && arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
-      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value)) mentioned.push(value);
+      if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value) && !isApiRoute(value)) mentioned.push(value);
     }
   }
   const output = OUTPUT_OPTIONS[cmd];

@@ -110,9 +110,9 @@ function isCredentialStore(path: string): boolean {
 }
 /**
  * Loading a project's `.env` into the program's environment (`require('dotenv').config({ path: '.env.local' })`,
- * `load_dotenv('.env')`): the values are used by the code that follows, not read out.
+ * `load_dotenv('.env')`): the values are used by the code that follows, not read out. Its arguments may hold
+ * calls of their own (`config({ path: require('path').join(__dirname, '.env') })`): one level of parentheses.
  */
-// Its arguments may hold calls of their own (`config({ path: require('path').join(__dirname, '.env') })`): one level of parentheses.
 const DOTENV_LOAD = /\bdotenv['"]?\)?\s*\.\s*config\s*\((?:[^()]|\([^()]*\))*\)|\bload_dotenv\s*\((?:[^()]|\([^()]*\))*\)|\bimport\s+['"]dotenv\/config['"]/g;
 /** A value that is itself a command line with options (`ssh -i key -o BatchMode=yes`), not a path. */
 const COMMAND_LINE_VALUE = /^\S+\s(?:.*\s)?-{1,2}[A-Za-z]/;
@@ -148,8 +148,10 @@ function unboundedBackgroundLoop(code: string): boolean {
       if (token.endsWith('((')) frames.push({ jobs: 0, waited: false, arithmetic: true });
       else if (token.endsWith('(')) frames.push({ jobs: 0, waited: false });
       else if (token === '))' || token === ')') {
-        if (frames.length > 1) frames.pop();
-        if (!frame.arithmetic && frames.length && frame.jobs > 0 && !frame.waited) unreaped++;
+        // A `)` that closes nothing here (a `case` pattern's) leaves the body's own jobs alone.
+        if (frames.length === 1) continue;
+        frames.pop();
+        if (!frame.arithmetic && frame.jobs > 0 && !frame.waited) unreaped++;
       } else if (token === '&') frame.jobs++;
       else if (token === 'wait') frame.waited = frame.waited || frame.jobs > 0 || frame === frames[0];
       else if (token === 'disown') unreaped += frame.jobs;
@@ -293,7 +295,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
     factors: ['shared_infrastructure', 'system_modification'],
     extra(action) {
       const line = action.command;
-      // Quoted text is data (`echo 'while true; do x & done'`); a loop that waits, breaks or exits is bounded.
+      // Quoted text is data (`echo 'while true; do x & done'`).
       if (!line || !line.includes('&') || !/\b(?:while|until|for)\b|\(\)\s*\{/.test(line)) return null;
       const code = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
       if (unboundedBackgroundLoop(code) || (!/\b(?:wait|break|exit|return)\b/.test(code) && recursiveBackgroundFunction(code))) return { what: 'starts background jobs without end and exhausts the machine', shown: code.slice(0, 60), verdict: 'block' };
