@@ -57,7 +57,7 @@ describe('BUILT_IN_RULES', () => {
 
   it.each([
     ['a privileged command', 'sudo systemctl restart nginx', 'privileged_command'],
-    ['restoring a named file', 'git checkout -- src/a.ts', 'history_destruction'],
+    ['dropping a stash', 'git stash drop', 'history_destruction'],
   ])('warns about %s', (_name, command, rule) => {
     const { findings } = bash(command);
     expect(findings[0]).toMatchObject({ verdict: 'warn', rule });

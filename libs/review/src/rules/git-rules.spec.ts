@@ -101,6 +101,13 @@ describe('history_destruction', () => {
     if (alternative) expect(finding?.alternative).toContain(alternative);
   });
 
+  /** A session that has already changed files (edited, built, formatted): what it discards may be its own. */
+  const afterWork = (command: string): RuleContext => {
+    const context = bash(command);
+    context.session.recordAction(parseAction({ kind: 'tool_use', tool: 'Edit', input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' } }, '/work/app'), 'e1', 'allow', Date.now());
+    return context;
+  };
+
   it.each([
     ['git branch -D old-work', 'branch -D'],
     ['git stash drop stash@{1}', 'stash@{1}'],
@@ -108,8 +115,15 @@ describe('history_destruction', () => {
     ['git restore src/a.ts', 'src/a.ts'],
     ['git switch -f main', '--force'],
     ['git checkout -qf main', '--force'],
-  ])('warns about %s, naming what it discards', (command, text) => {
-    expect(historyDestructionRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining(text) });
+  ])('warns about %s in a session that has changed files, naming what it discards', (command, text) => {
+    expect(historyDestructionRule.evaluate(afterWork(command))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining(text) });
+  });
+
+  it.each(['git checkout -- src/a.ts', 'git restore src/a.ts', 'git switch -f main'])('holds %s while the session has changed nothing: the changes are not its own', (command) => {
+    const finding = historyDestructionRule.evaluate(bash(command));
+    expect(finding).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('this session has changed nothing yet') });
+    // Dropping a stash or a branch is no change of the working tree: a warning either way.
+    expect(historyDestructionRule.evaluate(bash('git stash drop'))?.verdict).toBe('warn');
   });
 
   it.each([

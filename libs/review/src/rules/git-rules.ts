@@ -202,6 +202,11 @@ function storeDamage(action: ParsedAction): Finding | null {
   };
 }
 
+/** Whether the session wrote a file, or ran anything that may (a build, a formatter, a script), before this action. */
+function changedAnything(session: ReviewSession): boolean {
+  return session.history.some((r) => r.writtenPaths.length > 0 || r.intents.some((i) => i !== 'file_read' && i !== 'message' && i !== 'network_request'));
+}
+
 /**
  * A worktree the session added, deleted whole (`rm -rf ../app-fix`): its uncommitted changes go with it, as with
  * `git worktree remove --force`, and git keeps a record of a worktree that is gone.
@@ -316,7 +321,7 @@ function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMa
       const force = sub !== 'restore' && (short('f', '--force') || args.includes('--discard-changes'));
       if (paths.length || fromFile || force) {
         const what = paths.length ? paths.join(' ') : fromFile ? 'the files listed in the pathspec file' : 'every file with uncommitted changes';
-        return { ...NOTE, reason: `git ${sub} ${force ? 'with --force ' : ''}discards the uncommitted changes to ${what}; they cannot be recovered.`, alternative: 'Run git stash first, or git diff the file to keep what you need.' };
+        return { ...NOTE, factors: [...NOTE.factors, 'restores_named_files'], reason: `git ${sub} ${force ? 'with --force ' : ''}discards the uncommitted changes to ${what}; they cannot be recovered.`, alternative: 'Run git stash first, or git diff the file to keep what you need.' };
       }
       return null;
     }
@@ -362,10 +367,14 @@ function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMa
 
 export const historyDestructionRule = builtInRule({
   name: 'history_destruction',
-  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force or a worktree the session added deleted whole, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D, restoring named files and deleting a remote branch the session made warn.',
+  description: 'Discarding work git cannot give back (reset --hard/--merge, clean -f, checkout/restore of the whole tree, stash clear, worktree remove --force or a worktree the session added deleted whole, filter-branch, reflog expire, prune, gc --prune=now, deleting a remote branch, push --mirror) needs approval; dropping one stash, branch -D, restoring named files (held while the session has changed nothing: then they are not its own) and deleting a remote branch the session made warn.',
   reads: 'session',
   check: ({ action, session }) => {
     const finding = historyFinding(action) ?? worktreeDeletion(action, session);
+    // Named files restored by a session that has changed nothing yet: the changes discarded can only be someone else's.
+    if (finding?.factors.includes('restores_named_files') && !changedAnything(session)) {
+      return { ...DISCARDS, reason: `${finding.reason.replace(/; they cannot be recovered\.$/, '')}, and this session has changed nothing yet: they are someone else's work and cannot be recovered. A person must approve it.`, alternative: finding.alternative };
+    }
     if (!finding?.factors.includes('remote_branch_deletion') || finding.factors.includes('history_rewrite')) return finding;
     const own = deletesOnlyItsOwnBranches(action, session);
     return own ? { ...NOTE, reason: `This deletes ${own.join(', ')} on the remote, a branch this session made; anyone who fetched it keeps a copy.`, alternative: 'Say in your report that the old branch is gone.' } : finding;
