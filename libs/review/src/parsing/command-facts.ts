@@ -206,3 +206,16 @@ export function copierOperands(segment: ShellSegment): string[] {
   }
   return out;
 }
+
+/** git's global options that take the next word as their value (`git -C dir push`). */
+const GLOBAL_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+
+/** Index of git's subcommand in an argv that starts with git, or -1. */
+export function gitSubcommandIndex(argv: readonly string[]): number {
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-')) return i;
+  }
+  return -1;
+}

@@ -1,4 +1,4 @@
-import { CREATE_COMMANDS, DELETE_COMMANDS, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
+import { CREATE_COMMANDS, DELETE_COMMANDS, gitSubcommandIndex, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
 import { isApiRoute, isStreamPath } from '@warden/actions';
 import type { ShellSegment } from './shell-command.js';
 
@@ -36,8 +36,6 @@ export function optionValues(argv: readonly string[], option: { short: string; l
  * Files a simple command names: all arguments of file commands, and anything that looks like an absolute
  * or home path. Added to the action's lists (a long line has hundreds of segments: none gets lists of its own).
  */
-/** git's global options that take the next word as their value (`git -C dir show …`). */
-const GIT_VALUED = /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/;
 /** An object named by version and path: `HEAD:.env`, `origin/main~3:config/master.key`, `:id_rsa` (the index). */
 const REVISION_PATH = /^(?:[^-:\s][^:\s]*|:[0-3]?):(?!\/\/)(.+)$|^:([^:\s].*)$/;
 
@@ -46,10 +44,9 @@ const REVISION_PATH = /^(?:[^-:\s][^:\s]*|:[0-3]?):(?!\/\/)(.+)$|^:([^:\s].*)$/;
  * another version of it, so a read of that file (the repository's root is taken for the working directory).
  */
 function revisionPaths(argv: readonly string[]): string[] {
-  let i = 1;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += GIT_VALUED.test(argv[i]!) ? 2 : 1;
+  const i = gitSubcommandIndex(argv);
   const sub = argv[i];
-  if (sub !== 'show' && sub !== 'cat-file' && sub !== 'archive') return [];
+  if (i < 0 || (sub !== 'show' && sub !== 'cat-file' && sub !== 'archive')) return [];
   const paths: string[] = [];
   for (const a of argv.slice(i + 1)) {
     const m = REVISION_PATH.exec(a);

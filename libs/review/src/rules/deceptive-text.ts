@@ -1,3 +1,5 @@
+import { hostOf } from './network-destination.js';
+
 /**
  * Text that reads differently from what runs: a person approving a command sees one thing, the shell or the
  * network another. Characters that change the order text is shown in (bidirectional overrides and isolates,
@@ -27,12 +29,6 @@ export interface DeceptiveText {
 /** Hidden characters written out as escapes, so that a reason shows what the text holds. */
 function revealed(text: string): string {
   return text.replace(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u009B]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
-}
-
-/** The host of a URL-like word, or undefined. */
-function hostOf(url: string): string | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]*@)?([^/:?#\s]+)/i.exec(url);
-  return m?.[1];
 }
 
 /** A label of a host name whose letters are partly Latin and partly of a script that imitates Latin. */

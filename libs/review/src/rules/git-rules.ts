@@ -1,11 +1,11 @@
-import { forcePush, forcePushToSharedBranch, isSharedBranch, pushedBranches } from '../parsing/command-facts.js';
+import { forcePush, forcePushToSharedBranch, gitSubcommandIndex, isSharedBranch, pushedBranches } from '../parsing/command-facts.js';
 import { shellDeletions } from '../parsing/deletions.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
-import { branchesMadeBy, gitSubcommandIndex, gitCall, gitFalse, hookBypasses } from './git-command.js';
+import { branchesMadeBy, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
 import { DOT_DIRECTORY_LOGIN_FILE } from '@warden/actions';
