@@ -3,8 +3,13 @@ import { walkShell, type Redirect, type WrittenCommand } from './shell-walk.js';
 
 export { basename };
 
+/** A lower-case name without a directory or `.exe`. */
+const PLAIN_PROGRAM = /^(?![^]*\.exe$)[a-z0-9_.+-]+$/;
+
 /** A program as catalogues key it: its base name (Unix or Windows path), lower case, without `.exe`. */
 export function programKey(word: string): string {
+  // Most programs are written as the catalogues key them already: no copies made.
+  if (PLAIN_PROGRAM.test(word)) return word;
   return (word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1) || word).toLowerCase().replace(/\.exe$/, '');
 }
 

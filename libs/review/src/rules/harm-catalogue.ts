@@ -287,8 +287,6 @@ const BY_PROGRAM: ReadonlyMap<string, readonly HarmEntry[]> = (() => {
   return map;
 })();
 
-/** A program's name as the catalogue knows it: base name, lower case, without `.exe`. */
-
 /** The code an interpreter runs from its command line or a here-document (`python3 -c …`, `node -e …`, PowerShell `-Command …`). */
 const CODE = new DerivedValue((segment: ShellSegment) => readInlineCode(segment));
 
@@ -410,9 +408,13 @@ const HITS = new DerivedValue((action: ParsedAction): HarmHit[] => {
     const entries = BY_PROGRAM.get(program);
     if (!entries) return;
     const text = args();
-    // A pipe's finders come first in the text: it is shown as written.
-    const shown = (text.includes(' | ') && segment?.pipedFrom ? text.replace(/\| (?=[^|]*$)/, `| ${segment.argv[0]} `) : `${program} ${text}`).trim().slice(0, 80);
-    for (const entry of entries) if (entryMatches(entry, program, text, segment)) hits.push({ entry, shown });
+    let shown: string | undefined;
+    for (const entry of entries) {
+      if (!entryMatches(entry, program, text, segment)) continue;
+      // A pipe's finders come first in the text: it is shown as written.
+      shown ??= (text.includes(' | ') && segment?.pipedFrom ? text.replace(/\| (?=[^|]*$)/, `| ${segment.argv[0]} `) : `${program} ${text}`).trim().slice(0, 80);
+      hits.push({ entry, shown });
+    }
   };
   action.segments.forEach((segment, i, all) => check(segment.program, () => argumentsOf(all, i, segment.argv.slice(1).join(' '), SEGMENT_VIEW), segment));
   windowsCommands(action).forEach((command, i, all) => check(command.program, () => argumentsOf(all, i, command.args, WINDOWS_VIEW)));

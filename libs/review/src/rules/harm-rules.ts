@@ -94,8 +94,9 @@ const UPLOADERS = /^(?:curl|http|https|xh|wget|nc|ncat|netcat|socat)$/;
 const FILE_SOURCES = /^(?:tar|bsdtar|cat|zip|gzip|bzip2|xz|zstd|base64|7z|cpio|pax|openssl|xxd|od|find)$/;
 /** A file sent over a raw socket: `socat OPEN:key TCP:host:port`. */
 function uploadsFile(segment: ShellSegment): string | undefined {
+  if (commandName(segment) !== 'socat') return undefined;
   const args = segment.argv.slice(1);
-  if (commandName(segment) === 'socat' && args.some((a) => /(?:^|!!)(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a)) && args.some((a) => /^(?:open|pipe|gopen|file):|^\.?\//i.test(a.replace(/^['"]/, '')))) return 'socat';
+  if (args.some((a) => /(?:^|!!)(?:tcp|tcp4|tcp6|udp|openssl|ssl):/i.test(a)) && args.some((a) => /^(?:open|pipe|gopen|file):|^\.?\//i.test(a.replace(/^['"]/, '')))) return 'socat';
   return undefined;
 }
 /** A credential store by its path, or a glob that can name one. */
@@ -239,17 +240,19 @@ const KINDS: Record<HarmKind, KindSpec> = {
       const staged = stagedSecretUpload(action.segments);
       if (staged) return { what: 'uploads a credential file, or a copy, archive or encoding of one made in the same command', shown: staged, verdict: 'block' };
       for (const segment of action.segments) {
+        const name = commandName(segment);
         const upload = uploadsFile(segment);
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
-        if (code && CREDENTIAL_ARG.test(code.replace(DOTENV_LOAD, ' '))) return { what: 'reads private keys or credentials in code', shown: `${commandName(segment)} code`, verdict: 'require_approval' };
+        if (code && CREDENTIAL_ARG.test(code.replace(DOTENV_LOAD, ' '))) return { what: 'reads private keys or credentials in code', shown: `${name} code`, verdict: 'require_approval' };
+        if (NOT_A_READ.test(name)) continue;
         // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.
-        const args = COPIERS.test(commandName(segment)) ? copierOperands(segment) : segment.argv.slice(1);
-        if (!NOT_A_READ.test(commandName(segment)) && (args.some(mayNameStore) || segment.redirects.some((r) => mayNameStore(r.target)))) {
+        const args = COPIERS.test(name) ? copierOperands(segment) : segment.argv.slice(1);
+        if (args.some(mayNameStore) || segment.redirects.some((r) => mayNameStore(r.target))) {
           const cwd = segment.cwd && segment.cwd !== '?' ? resolvePath(segment.cwd, action.cwd) : action.cwd;
           // A command line given as a value (`GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519 -o …'`) uses the key it names, as a copier's does.
           const store = [...args, ...segment.redirects.filter((r) => r.operator === '<').map((r) => r.target)].find((a) => !a.startsWith('-') && !COMMAND_LINE_VALUE.test(a) && isCredentialStore(resolvePath(a, cwd)));
-          if (store) return { what: 'reads where credentials are kept', shown: `${commandName(segment)} ${store}`, verdict: 'require_approval' };
+          if (store) return { what: 'reads where credentials are kept', shown: `${name} ${store}`, verdict: 'require_approval' };
         }
       }
       return null;
@@ -377,10 +380,17 @@ export const HARM_RULES: readonly ReviewRule[] = (Object.keys(KINDS) as HarmKind
  * Serving a project's directory, or on localhost, is how a page is looked at. A PowerShell or cmd line is read
  * as they split it (bash's reading drops the backslashes of `C:\Users\me`).
  */
+/** Programs that serve a directory over HTTP with one option (`python -m http.server`, `php -S`). */
+const FILE_SERVERS = /^(?:python[\d.]*|py|php[\d.]*)$/;
 function servedWholeTree(action: ParsedAction): string | undefined {
+  // Only a server's segments are read further: a script of many commands resolves no directory of the others.
   const commands = [
-    ...action.segments.filter((s) => s.remoteHost === undefined).map((s) => ({ name: commandName(s), argv: s.argv, cwd: s.cwd !== undefined && s.cwd !== '?' ? resolvePath(s.cwd, action.cwd) : action.cwd })),
-    ...windowsCommands(action).map((c) => ({ name: c.program, argv: [c.program, ...windowsWords(c.args)], cwd: action.cwd })),
+    ...action.segments
+      .filter((s) => s.remoteHost === undefined && FILE_SERVERS.test(commandName(s)))
+      .map((s) => ({ name: commandName(s), argv: s.argv, cwd: s.cwd !== undefined && s.cwd !== '?' ? resolvePath(s.cwd, action.cwd) : action.cwd })),
+    ...windowsCommands(action)
+      .filter((c) => FILE_SERVERS.test(c.program))
+      .map((c) => ({ name: c.program, argv: [c.program, ...windowsWords(c.args)], cwd: action.cwd })),
   ];
   for (const { name, argv, cwd } of commands) {
     let directory: string | undefined;
