@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { recordingsIn } from '../src/eval/evaluation.js';
 import { cellCalls } from '../src/replay/formats/codex-code-mode.js';
+import { parseCopilotCliEvents } from '../src/replay/formats/copilot-cli-events.js';
 import { detectFormat, FORMATS, readRecording } from '../src/replay/read-recording.js';
 import { renderReport, summarize, type ReplayReport } from '../src/replay/replay-report.js';
 import type { RecordedAction, RecordedSession, RecordingFormat } from '../src/replay/recorded-session.js';
@@ -196,6 +197,53 @@ describe('GitHub Copilot CLI session logs', () => {
   });
 });
 
+describe('GitHub Copilot CLI /share exports', () => {
+  // No documented shape: the fixture follows public exports (github.com/acabrera04/Harmony
+  // llm-logs/frontend/02-18-pr58-review.md @ 45a1af3, calls with their arguments; github.com/RyanCavanaugh/firaga-io
+  // session.md @ 438e118, calls shown in short; github.com/2026-spring-adv-fe/tca-unmatched
+  // copilot-session-7a93dc58-a2d0-41f1-8844-4d6760b2dde6.md @ 90fe49a, the header in a `> [!NOTE]` list).
+  const session = read('copilot-cli-share.md');
+  const action = byId(session);
+
+  it('reads calls as L<line of their heading>, with arguments, results and times from the start and the elapsed stamps', () => {
+    expect(session.format).toBe('copilot-cli');
+    expect(session.sessionId).toBe('7d1c52aa-0b7e-4d7e-9a55-3c1f0e9b2a10');
+    expect(session.declaration).toEqual({ context: { goal: 'Fix the date parser' }, agent_kind: 'copilot' });
+    expect(ids(session)).toEqual(['L21', 'L48', 'L67', 'L99']);
+    expect(action.get('L21')).toMatchObject({
+      tool: 'bash',
+      input: { command: 'npm test', description: 'Run the tests' },
+      at: '2026-11-28T14:05:38.000Z',
+      // The tool ran; the command it ran exited 1.
+      outcome: { status: 'error', error: { message: 'Tests: 1 failed, 41 passed\n<exited with exit code 1>' } },
+    });
+    expect(action.get('L48')).toMatchObject({ tool: 'view', input: { path: '/home/dev/demo-app/src/date.ts' }, outcome: { status: 'success', output: expect.stringContaining('return new Date(s)') } });
+  });
+
+  it('reads failed calls, calls shown in short, a reply with headings of its own, and later requests', () => {
+    expect(action.get('L67')).toMatchObject({ tool: 'edit', input: { path: '/home/dev/demo-app/src/date.ts' }, outcome: { status: 'error', error: { message: 'No match found for old_str' } } });
+    expect(action.get('L99')).toMatchObject({
+      tool: 'bash',
+      input: { command: 'git push --force origin main', description: 'Push' },
+      request: 'Also push it',
+      at: '2026-11-28T14:06:41.000Z',
+      outcome: { status: 'error', error: { message: 'The user rejected this tool call.' } },
+    });
+  });
+
+  it('reads a command of the session log as failed when its result says it exited with another code than 0', () => {
+    const log = [
+      { type: 'session.start', id: 'e1', timestamp: '2026-11-28T10:00:00Z', data: { sessionId: 's', context: { cwd: '/home/dev/app' } } },
+      { type: 'user.message', id: 'e2', timestamp: '2026-11-28T10:00:01Z', data: { content: 'Build it' } },
+      { type: 'assistant.message', id: 'e3', timestamp: '2026-11-28T10:00:02Z', data: { toolRequests: [{ toolCallId: 'c1', name: 'bash', arguments: { command: 'npm run build' } }, { toolCallId: 'c2', name: 'bash', arguments: { command: 'ls' } }] } },
+      { type: 'tool.execution_complete', id: 'e4', timestamp: '2026-11-28T10:00:05Z', data: { toolCallId: 'c1', success: true, result: { content: 'error TS2304\n<exited with exit code 2>' } } },
+      { type: 'tool.execution_complete', id: 'e5', timestamp: '2026-11-28T10:00:06Z', data: { toolCallId: 'c2', success: true, result: { content: 'src\n<exited with exit code 0>' } } },
+    ];
+    const parsed = parseCopilotCliEvents(log.map((e) => JSON.stringify(e)).join('\n'));
+    expect(parsed.actions.map((a) => a.outcome?.status)).toEqual(['error', 'success']);
+  });
+});
+
 describe('OpenCode exports', () => {
   // anomalyco/opencode packages/opencode/src/session/message-v2.ts (ToolPart, ToolState, StepFinishPart), as `opencode export` prints them.
   it('reads tool parts by callID with their state, the step usage, a non-zero exit as a failure, a running tool without outcome', () => {
@@ -348,6 +396,7 @@ describe('detecting the format from the content', () => {
     ['gemini-cli-error-report.json', 'gemini-cli'],
     ['gemini-cli-stream.jsonl', 'gemini-cli'],
     ['copilot-cli-events.jsonl', 'copilot-cli'],
+    ['copilot-cli-share.md', 'copilot-cli'],
     ['opencode-export.json', 'opencode'],
     ['antigravity-transcript.jsonl', 'antigravity'],
     ['aider-chat-history.md', 'aider'],
@@ -384,13 +433,14 @@ describe('detecting the format from the content', () => {
     expect(() => readRecording(join(FIXTURES, 'codex-rollout.jsonl'), 'cursor')).toThrow(/read as cursor but it holds no cursor session/);
   });
 
-  it('finds recordings one folder down and the Aider histories among Markdown files', () => {
+  it('finds recordings one folder down, and the Aider histories and Copilot CLI exports among Markdown files', () => {
     for (const sub of ['codex', 'aider']) mkdirSync(join(dir, 'corpus', sub), { recursive: true });
     copyFileSync(join(FIXTURES, 'codex-rollout.jsonl'), join(dir, 'corpus', 'codex', 'a.jsonl'));
     copyFileSync(join(FIXTURES, 'aider-chat-history.md'), join(dir, 'corpus', 'aider', 'b.md'));
+    copyFileSync(join(FIXTURES, 'copilot-cli-share.md'), join(dir, 'corpus', 'copilot.md'));
     writeFileSync(join(dir, 'corpus', 'SOURCES.md'), '# Where these come from\n');
     writeFileSync(join(dir, 'corpus', 'top.json'), readFileSync(join(FIXTURES, 'opencode-export.json')));
-    expect(recordingsIn([join(dir, 'corpus')])).toEqual([join(dir, 'corpus', 'top.json'), join(dir, 'corpus', 'aider', 'b.md'), join(dir, 'corpus', 'codex', 'a.jsonl')]);
+    expect(recordingsIn([join(dir, 'corpus')])).toEqual([join(dir, 'corpus', 'copilot.md'), join(dir, 'corpus', 'top.json'), join(dir, 'corpus', 'aider', 'b.md'), join(dir, 'corpus', 'codex', 'a.jsonl')]);
   });
 });
 

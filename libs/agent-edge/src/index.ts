@@ -10,6 +10,8 @@ export { emptySessionState, type HookSessionState, SEEN_CONTROLS_KEPT, type Sess
 export { actionSummary, filesTouched, outputExcerpt, reportedFailure, toolAction, type ToolAction } from './tool-action.js';
 // Claude Code's own formats, read by `warden replay` for transcripts.
 export { claudeCodeAdapter } from './agents/claude-code/claude-code-adapter.js';
+// Copilot CLI's reading of a command's exit code, shared with `warden replay`'s readers of its recordings.
+export { commandFailed } from './agents/copilot/copilot-adapter.js';
 export { type HookOutput } from './agents/claude-code/claude-code-answer.js';
 export { cancelledBySibling } from './agents/claude-code/hook-input.js';
 export { goalFromTranscript, goalFromTranscriptLines, promptText, requestOf } from './agents/claude-code/transcript-goal.js';

@@ -21,8 +21,8 @@ what a configuration change does to last week's sessions.
 
 Recordings, in any of these formats (detected from the content):
 ${formatList()}
-A directory means its *.jsonl, *.json and *.traj files, the Aider chat histories among its *.md files
-and the Cursor transcripts among its *.txt files, and those of its folders one level down (a corpus
+A directory means its *.jsonl, *.json and *.traj files, the Aider chat histories and Copilot CLI exports
+among its *.md files and the Cursor transcripts among its *.txt files, and those of its folders one level down (a corpus
 kept in a folder per agent). A damaged line of
 a JSON Lines recording is skipped with a warning naming the file and the line, and counted in the result.
 

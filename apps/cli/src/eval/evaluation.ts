@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { looksLikeAiderHistory } from '../replay/formats/aider-chat-history.js';
+import { looksLikeCopilotShare } from '../replay/formats/copilot-cli-share.js';
 import { looksLikeCursorText } from '../replay/formats/cursor-transcript.js';
 import { readRecording } from '../replay/read-recording.js';
 import type { EmbeddedLabel } from '../replay/formats/labelled-session.js';
@@ -78,14 +79,14 @@ function headOf(path: string): string {
 }
 
 /**
- * A directory's recordings: its `*.jsonl`, `*.json` and `*.traj` files, the Aider chat histories among its `*.md`
- * files and the Cursor text transcripts among its `*.txt` files (a folder's other Markdown and text are no recordings), sorted.
+ * A directory's recordings: its `*.jsonl`, `*.json` and `*.traj` files, the Aider chat histories and Copilot CLI
+ * exports among its `*.md` files and the Cursor text transcripts among its `*.txt` files (a folder's other Markdown and text are no recordings), sorted.
  */
 function recordingsOfDirectory(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .map((f) => join(dir, f))
-    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && looksLikeAiderHistory(headOf(f))) || (f.endsWith('.txt') && looksLikeCursorText(headOf(f)))));
+    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && (looksLikeAiderHistory(headOf(f)) || looksLikeCopilotShare(headOf(f)))) || (f.endsWith('.txt') && looksLikeCursorText(headOf(f)))));
 }
 
 /**

@@ -5,6 +5,7 @@ import { looksLikeAntigravityStep, parseAntigravityTranscript } from './formats/
 import { looksLikeClaudeCodeTranscript, parseClaudeCodeTranscript } from './formats/claude-code-transcript.js';
 import { looksLikeCodexRollout, parseCodexRollout } from './formats/codex-rollout.js';
 import { looksLikeCopilotEvent, parseCopilotCliEvents } from './formats/copilot-cli-events.js';
+import { looksLikeCopilotShare, parseCopilotShare } from './formats/copilot-cli-share.js';
 import { looksLikeCursorLine, looksLikeCursorText, parseCursorTextTranscript, parseCursorTranscript } from './formats/cursor-transcript.js';
 import { looksLikeGeminiChat, looksLikeGeminiChatLine, looksLikeGeminiErrorReport, looksLikeGeminiStream, parseGeminiCli } from './formats/gemini-cli.js';
 import { readJsonLines } from './formats/json-lines.js';
@@ -22,7 +23,7 @@ export const FORMAT_SOURCES: Readonly<Record<RecordingFormat, string>> = {
   labelled: "Warden's labelled sessions: test/corpus/sessions/*.json",
   codex: 'Codex CLI, IDE and app rollouts: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl',
   'gemini-cli': 'Gemini CLI chats ~/.gemini/tmp/<project>/chats/*.json(l); error reports $TMPDIR/gemini-client-error-*.json; `gemini -o stream-json` output',
-  'copilot-cli': 'GitHub Copilot CLI session logs: ~/.copilot/session-state/<session>/events.jsonl',
+  'copilot-cli': 'GitHub Copilot CLI session logs: ~/.copilot/session-state/<session>/events.jsonl; a session exported with /share (Markdown)',
   opencode: 'OpenCode sessions as `opencode export <session>` prints them',
   antigravity: 'Antigravity transcripts: ~/.gemini/antigravity/brain/<conversation>/.system_generated/logs/transcript.jsonl',
   aider: 'Aider chat histories: .aider.chat.history.md in the repository Aider worked on',
@@ -57,7 +58,7 @@ function lineFormat(record: Record<string, unknown>): RecordingFormat | undefine
 /**
  * Which format a recording is in, from its content alone (a file's name says nothing: agents' recordings
  * are copied and renamed). A JSON document is told by its top-level fields, an Aider history by its
- * headers and notes, a Cursor text transcript by its `user:` and `[Tool call]` lines, JSON Lines by the first record of a known shape (a damaged first line does not hide
+ * headers and notes, a Cursor text transcript by its `user:` and `[Tool call]` lines, a Copilot CLI export by its title, JSON Lines by the first record of a known shape (a damaged first line does not hide
  * the rest). A recording in none of them is an error that names every format Warden reads.
  */
 export function detectFormat(text: string): RecordingFormat {
@@ -75,6 +76,7 @@ export function detectFormat(text: string): RecordingFormat {
   }
   if (looksLikeAiderHistory(text)) return 'aider';
   if (looksLikeCursorText(text)) return 'cursor';
+  if (looksLikeCopilotShare(text)) return 'copilot-cli';
   const head = text.split('\n', DETECTION_LINES).join('\n');
   const { records } = readJsonLines(head);
   for (const { record } of records) {
@@ -98,7 +100,7 @@ function parse(format: RecordingFormat, text: string, path: string): RecordedSes
     case 'gemini-cli':
       return parseGeminiCli(text);
     case 'copilot-cli':
-      return parseCopilotCliEvents(text);
+      return looksLikeCopilotShare(text) ? parseCopilotShare(text) : parseCopilotCliEvents(text);
     case 'opencode':
       return parseOpenCodeExport(text);
     case 'antigravity':

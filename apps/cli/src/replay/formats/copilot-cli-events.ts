@@ -1,3 +1,4 @@
+import { commandFailed } from '@warden/agent-edge';
 import type { RecordedSession } from '../recorded-session.js';
 import { readJsonLines } from './json-lines.js';
 import { isoTime, outcomeOf, resultText, SessionBuilder, titleOf } from './session-builder.js';
@@ -31,7 +32,8 @@ function argumentsOf(raw: unknown): Obj {
  * (`toolRequests[]`: `toolCallId`, `name`, `arguments`), `assistant.usage` (`model`, `inputTokens`,
  * `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`), `tool.execution_start` (`toolCallId`,
  * `toolName`, `arguments`, `mcpServerName`, `mcpToolName`) and `tool.execution_complete` (`toolCallId`,
- * `success`, `result.content`, `error.message`, `model`). Arguments may be a JSON string (decoded). A call
+ * `success`, `result.content`, `error.message`, `model`); a shell command whose result ends `<exited with exit code N>`,
+ * N not 0, failed though its tool ran. Arguments may be a JSON string (decoded). A call
  * the model requested that never started (declined at the permission prompt) reports no outcome; a call
  * the user ran himself (`isUserRequested`) is said so in its description.
  */
@@ -109,8 +111,9 @@ export function parseCopilotCliEvents(text: string): RecordedSession {
         if (!action || action.outcome) break;
         const result = isObject(data['result']) ? data['result'] : {};
         const error = isObject(data['error']) ? str(data['error']['message']) : str(data['error']);
-        const ok = data['success'] !== false;
-        const text = ok ? resultText(result['content'] ?? result['detailedContent']) : (error ?? resultText(result['content']));
+        const ran = data['success'] !== false;
+        const text = ran ? resultText(result['content'] ?? result['detailedContent']) : (error ?? resultText(result['content']));
+        const ok = ran && !commandFailed(text);
         if (data['isUserRequested'] === true) action.description = 'run by the user';
         action.outcome = outcomeOf({ status: ok ? 'success' : 'error', ...(text ? { text } : {}), ...stamp, ...(action.at ? { since: action.at } : {}) });
         if (str(data['model'])) action.outcome.model = str(data['model'])!;

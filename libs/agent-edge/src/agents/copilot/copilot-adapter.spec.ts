@@ -42,6 +42,16 @@ describe('Copilot CLI’s hook payloads as Warden’s events', () => {
     });
   });
 
+  it('reads a command that exited with another code than 0 as failed, though its tool ran', () => {
+    // The shell tool's text ends with the exit code (public /share exports, e.g. github.com/acabrera04/Harmony
+    // llm-logs/frontend/02-18-pr58-review.md @ 45a1af3: `"content": "…\n<exited with exit code 0>"`).
+    const failing = 'FAIL src/date.test.ts\n<exited with exit code 1>';
+    expect(read('postToolUse', { toolName: 'bash', toolArgs: '{"command":"npm test"}', toolResult: { resultType: 'success', textResultForLlm: failing } })).toMatchObject({
+      result: { ok: false, error: failing, output: failing },
+    });
+    expect(read('postToolUse', { toolName: 'bash', toolArgs: '{"command":"ls"}', toolResult: { resultType: 'success', textResultForLlm: 'src\n<exited with exit code 0>' } })).toMatchObject({ result: { ok: true } });
+  });
+
   it('reads the prompt, the end of a turn, the session’s start and end', () => {
     expect(read('userPromptSubmitted', { prompt: 'Fix the failing date parser test' })).toEqual({ type: 'prompt', session, prompt: 'Fix the failing date parser test' });
     expect(read('agentStop', { transcriptPath: '/home/dev/.copilot/session-state/d3/events.jsonl', stopReason: 'end_turn', stop_hook_active: true })).toMatchObject({ type: 'stop', prolonged: true });

@@ -50,8 +50,8 @@ function readCopilot(payload: unknown, meta: HookCallMeta): EdgeEvent {
       return { type: 'before_tool', session, call: proposedIn(call(), raw) };
     case 'postToolUse': {
       const result = isObject(raw.toolResult) ? raw.toolResult : {};
-      const failed = result.resultType !== undefined && result.resultType !== 'success';
       const output = result.textResultForLlm;
+      const failed = (result.resultType !== undefined && result.resultType !== 'success') || (typeof output === 'string' && commandFailed(output));
       return { type: 'after_tool', session, call: call(), result: { ok: !failed, ...(failed ? { error: typeof output === 'string' && output ? output : 'the tool failed' } : {}), ...(output !== undefined ? { output } : {}) } };
     }
     case 'postToolUseFailure':
@@ -125,3 +125,16 @@ export const copilotAdapter: AgentAdapter<'copilot'> = {
   write: writeCopilot,
   interactive: () => true,
 };
+
+/** What Copilot CLI's shell tools end a result with: the command's exit code (`<exited with exit code 1>`). */
+const EXIT_CODE = /<exited with exit code (-?\d+)>\s*$/;
+
+/**
+ * Whether a result says its command failed: the shell tool ran (`resultType: success`), the command it ran
+ * exited with another code than 0, which Warden reads as a failure for every agent. Read by the hook and by
+ * `warden replay`'s readers of Copilot CLI's session log and exports alike.
+ */
+export function commandFailed(result: string | undefined): boolean {
+  const code = result === undefined ? undefined : EXIT_CODE.exec(result)?.[1];
+  return code !== undefined && Number(code) !== 0;
+}
