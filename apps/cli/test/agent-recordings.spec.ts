@@ -59,9 +59,13 @@ describe('Codex rollouts', () => {
     });
   });
 
-  it('reads a command the sandbox killed as failed: its output says so and gives no exit code', () => {
-    // The output Codex records for it, as in the public rollout github.com/bumpy-croc/ai-trading-bot
-    // .codex/sessions/2025/10/17/rollout-…-eff8c75f8a7a.jsonl: `failed in sandbox: sandbox error: command was killed by a signal`.
+  it.each([
+    'failed in sandbox: sandbox error: command was killed by a signal',
+    'failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: ',
+  ])('reads a command the sandbox killed or denied as failed: its output says so and gives no exit code (%s)', (output) => {
+    // The outputs Codex records for them, as in the public rollouts github.com/bumpy-croc/ai-trading-bot
+    // .codex/sessions/2025/10/17/rollout-…-eff8c75f8a7a.jsonl and github.com/R1DDL30510/Init-
+    // .codex/sessions/2025/11/09/rollout-2025-11-09T07-35-10-019a6753-….jsonl @ 049a0c3.
     const dir = mkdtempSync(join(tmpdir(), 'warden-codex-'));
     const line = (type: string, payload: Record<string, unknown>) => JSON.stringify({ timestamp: '2026-11-28T10:15:00.000Z', type, payload });
     writeFileSync(
@@ -70,14 +74,11 @@ describe('Codex rollouts', () => {
         line('session_meta', { id: '019a8f3e-0000-7d41-9e0a-4c1f2b3d4e5f', cwd: '/home/dev/bot', originator: 'codex_cli_rs' }),
         line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the failing unit tests' }] }),
         line('response_item', { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'pytest tests/unit'], workdir: '/home/dev/bot' }), call_id: 'call_k' }),
-        line('response_item', { type: 'function_call_output', call_id: 'call_k', output: 'failed in sandbox: sandbox error: command was killed by a signal' }),
+        line('response_item', { type: 'function_call_output', call_id: 'call_k', output }),
       ].join('\n') + '\n',
     );
     try {
-      expect(byId(readRecording(join(dir, 'rollout.jsonl'))).get('call_k')?.outcome).toMatchObject({
-        status: 'error',
-        error: { message: 'failed in sandbox: sandbox error: command was killed by a signal' },
-      });
+      expect(byId(readRecording(join(dir, 'rollout.jsonl'))).get('call_k')?.outcome).toMatchObject({ status: 'error', error: { message: output } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 import type { Step } from './action-step.js';
 import { shellWords, simpleCommands } from './shell-words.js';
 import { baseName } from '@warden/actions';
+import { checkKindOf } from './turn-claims.js';
 
 /**
  * What single steps mean for the session-level detectors: a connection failure, a missing thing, an
@@ -53,9 +54,25 @@ export function writesConfig(step: Step): boolean {
 }
 
 const BYPASS_COMMAND =
-  /--no-verify\b|--force\b|\bpush -f\b|--skip-?tests?\b|--no-check\b|--insecure\b|\bcurl\b.*\s-k\b|node_tls_reject_unauthorized=0|pythonhttpsverify=0|git_ssl_no_verify|--legacy-peer-deps|\bchmod\s+(-r\s+)?777\b|\|\|\s*true\b|--passwithnotests|--bail=0|\bset \+e\b|--disable-|--ignore-scripts|-k\s+["']?not\s|--deselect\b/;
+  /--no-verify\b|--force\b|\bpush -f\b|--skip-?tests?\b|--no-check\b|--insecure\b|\bcurl\b.*\s-k\b|node_tls_reject_unauthorized=0|pythonhttpsverify=0|git_ssl_no_verify|--legacy-peer-deps|\bchmod\s+(-r\s+)?777\b|--passwithnotests|--bail=0|--disable-|--ignore-scripts|-k\s+["']?not\s|--deselect\b/;
 const BYPASS_CONTENT =
   /\b(it|test|describe)\.skip\(|\bxit\(|\bxdescribe\(|@pytest\.mark\.skip|@ts-ignore|@ts-nocheck|eslint-disable|# type: ignore|# noqa|verify\s*=\s*false|rejectunauthorized\s*:\s*false|strict_ssl\s*=\s*false|process\.exit\(0\)|\bexpect\(true\)\.tobe\(true\)/;
+
+/**
+ * `… || true` after a test run or an install: its failure is swallowed. After a search that may find nothing
+ * (`ls ~ | grep aider || true`), a clean-up of what may not be there, or a build or make target whose log is
+ * read next (`make run || true; cat run.log`), it only keeps the exit status quiet.
+ * `set +e` swallows every failure after it, unless the line keeps the status to print or exit with.
+ */
+function swallowsFailure(cmd: string): boolean {
+  for (const match of cmd.matchAll(/\|\|\s*true\b/g)) {
+    const before = cmd.slice(0, match.index).split(/&&|;|\n|\|\|/).pop() ?? '';
+    if (checkKindOf({ cmd: before }) === 'test' || INSTALL.test(before)) return true;
+  }
+  // `set +e` lets the line go on past failures; one that keeps the status (`status=$?`, `exit $?`) to print it or
+  // exit with it only captures the output first.
+  return /\bset \+e\b/.test(cmd) && !/\b\w+=\$\?|\bexit\s+"?\$\?/.test(cmd);
+}
 
 /**
  * A test run told to leave tests out, in each ecosystem's words: `cargo test -- --skip x`, `go test -skip x`,
@@ -74,6 +91,7 @@ export function isBypass(step: Step): boolean {
     // `curl -k` of a local service with its own self-signed certificate checks the service, it bypasses nothing.
     const local = /\bcurl\b.*\s-k\b/.test(cmd) && /(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|\[::1\])[:/]/.test(cmd);
     if (BYPASS_COMMAND.test(local ? cmd.replace(/\s-k\b/g, ' ') : cmd)) return true;
+    if (swallowsFailure(cmd)) return true;
   }
   return step.op === 'write' && !!step.marks?.includes('bypass');
 }
@@ -97,6 +115,26 @@ const REFUSAL =
 /** A tool call a person or the agent's own permission system refused (see REFUSAL). */
 export function isRefusal(step: Step): boolean {
   return step.status === 'error' && !!step.err_text && REFUSAL.test(step.err_text);
+}
+
+/**
+ * An editor that will not write a file the agent has not read as it is now ("File has been modified since read",
+ * "File has not been read yet. Read it first before writing to it"): a safeguard against overwriting someone
+ * else's change, answered by reading the file again.
+ */
+const EDITOR_GUARD = /file has (?:been (?:unexpectedly )?modified|not been read yet)|read it (?:again |first )?before (?:attempting to )?writ/;
+
+export function isEditorGuard(step: Step): boolean {
+  return step.status === 'error' && !!step.err_text && EDITOR_GUARD.test(step.err_text);
+}
+
+/** A command that writes the files it names: a redirection, `tee`, `sed -i`, `perl -pi`, PowerShell's writers, a copy or move. */
+const SHELL_WRITE = /(?:^|[^<>&\d])>>?(?!\s*(?:\/dev\/null|nul\b|&))|\btee\b|\bsed\s+(?:-\w+\s+)*-\w*i|\bperl\s+-\w*i|\b(?:set-content|out-file|add-content)\b|\b(?:cp|mv|copy|move)\s/i;
+
+/** Whether a step writes one of these paths, by a file tool or in the shell (a look at them is no write). */
+export function writesAny(step: Step, paths: readonly string[] | undefined): boolean {
+  if (!paths?.some((path) => step.paths?.includes(path))) return false;
+  return step.op === 'write' || (!!step.cmd && SHELL_WRITE.test(step.cmd));
 }
 
 /**

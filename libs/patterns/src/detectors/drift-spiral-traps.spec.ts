@@ -78,9 +78,21 @@ describe('goal_drift', () => {
     for (const f of ['src/index.css', 'src/components/ui/Card.tsx', 'src/pages/Products.tsx', 'src/App.tsx', 'ground_truth/manifest.json']) s.edit(f);
     expect(s.of('goal_drift')).toEqual([]);
     // Where the goal names no place to work, the same changes are judged against the file it names.
-    const unplaced = SessionDriver.with({}, { context: { goal: 'Write React code for the design. Read and follow .gemini/skills/figma-to-code/SKILL.md' }, phase: 'implementation' });
+    const unplaced = SessionDriver.with({}, { context: { goal: 'Write the React code for the design into src/Design.tsx' }, phase: 'implementation' });
     for (const f of ['src/index.css', 'src/components/ui/Card.tsx', 'src/pages/Products.tsx', 'src/App.tsx']) unplaced.edit(f);
     expect(unplaced.last('goal_drift')?.severity).toBe('medium');
+  });
+
+  it('takes a document the goal sends the agent to for instructions as no target: the task is what it says', () => {
+    for (const goal of ['Read task.md and implement it', 'Write React code for the design. Read and follow .gemini/skills/figma-to-code/SKILL.md', 'Implement the plan in docs/PLAN.md', 'Fix the bug as described in `issue-42.md`']) {
+      const s = SessionDriver.with({}, { context: { goal }, phase: 'implementation' });
+      for (const f of ['src/types.tsx', 'src/threed-generator.ts', 'src/components/threed-dialog.tsx', 'src/app.tsx', 'src/firaga.tsx']) s.edit(`D:\\github\\repo\\${f.replace(/\//g, '\\')}`);
+      expect([goal, s.of('goal_drift')]).toEqual([goal, []]);
+    }
+    // A document the goal asks to change is the target, and work elsewhere drifts from it.
+    const docs = SessionDriver.with({}, { context: { goal: 'Fix the typos in README.md' }, phase: 'implementation' });
+    for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts']) docs.edit(`D:\\github\\repo\\${f.replace(/\//g, '\\')}`);
+    expect(docs.last('goal_drift')?.severity).toBe('medium');
   });
 
   it('judges nothing by a goal\'s words alone where no working directory or expected paths hold the changes', () => {
@@ -213,6 +225,32 @@ describe('escalation traps', () => {
     expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', details: { package: 'openjs.nodejs.lts', installs: 3, failed_installs: 2 } });
   });
 
+  it('installation: reinstalling after each failure of the same command, every install working, the failure staying', () => {
+    const broken = { error: 'Error: esbuild: Failed to install correctly. Make sure you don\'t have "ignore-scripts" set to true.' };
+    const s = new SessionDriver();
+    s.bash('npm run build-dev', broken);
+    s.bash('npm install');
+    s.bash('npm run build-dev', broken);
+    s.bash('npm rebuild esbuild');
+    s.bash('npm run build-dev 2>&1', broken);
+    expect(s.of('installation_trap')).toEqual([]);
+    s.bash('Remove-Item -Recurse -Force node_modules; npm install');
+    s.bash('npm run build-dev', broken);
+    expect(s.last('installation_trap')).toMatchObject({ severity: 'medium', details: { trap: 'installation', reinstalls: 3 } });
+    s.bash('npx --yes esbuild@0.11.23 --bundle src/app.tsx');
+    s.bash('npm run build-dev', broken);
+    expect(s.last('installation_trap')?.severity).toBe('high');
+    // A reinstall after which the command works was the fix.
+    const t = new SessionDriver();
+    t.bash('npm run build', broken);
+    t.bash('rm -rf node_modules package-lock.json && npm install');
+    t.bash('npm run build');
+    t.bash('npm run build', broken);
+    t.bash('npm ci');
+    t.bash('npm run build', broken);
+    expect(t.of('installation_trap')).toEqual([]);
+  });
+
   it('installation: installs that all worked are set-up, and a redirection is no package', () => {
     const s = new SessionDriver();
     for (const dir of ['api', 'worker', 'cli']) s.bash(`cd ${dir} && pip install fastapi 2>&1 | tail -1`);
@@ -294,6 +332,30 @@ describe('escalation traps', () => {
     t.bash('npm run e2e', refused);
     t.edit(`${CWD}/.env.test`);
     expect(t.last('bypass_trap')).toMatchObject({ severity: 'medium', details: { connection_failure: true } });
+  });
+
+  it('bypass: a failing test run or install run again with `|| true`, not a search that may find nothing or a target whose log is read', () => {
+    const s = new SessionDriver();
+    s.bash('npx jest', failing(1));
+    s.bash('npx jest || true');
+    expect(s.last('bypass_trap')?.severity).toBe('medium');
+    const t = new SessionDriver();
+    t.bash('rg aider ~', { error: 'bash: line 1: rg: command not found', errorClass: 'exit_127' });
+    t.bash('ls -a ~ | grep aider || true');
+    t.bash('grep -rn "profiles" ~/.aider.conf.yml || true; rm -f /tmp/aider.lock || true');
+    t.bash('make aider MSG="Echo ok" || true; cat .logs/aider/last.log');
+    expect(t.of('bypass_trap')).toEqual([]);
+  });
+
+  it('bypass: `set +e` after a failure, unless the line keeps the status to print or exit with', () => {
+    const sandbox = { error: 'failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1', errorClass: 'sandbox' };
+    const s = new SessionDriver();
+    s.bash('bash scripts/run.sh', sandbox);
+    s.bash('tmp=$(mktemp); set +e; bash scripts/run.sh > "$tmp" 2>&1; status=$?; cat "$tmp"; exit $status');
+    s.bash('set +e; bash scripts/run.sh > out.log 2>&1; rc=$?; tail out.log; echo "exit:$rc"');
+    expect(s.of('bypass_trap')).toEqual([]);
+    s.bash('set +e; bash scripts/run.sh; echo done');
+    expect(s.last('bypass_trap')?.severity).toBe('medium');
   });
 
   it.each([

@@ -2,12 +2,12 @@ import { detectSilentHook } from './silent-hook.js';
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
-import { complexKind, isAuthFailure, isBypass, isRefusal, routesAround, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
+import { complexKind, isAuthFailure, isBypass, isEditorGuard, isRefusal, routesAround, writesAny, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectForcedConfirmation } from './forced-confirmation.js';
 import { detectHookBypass } from './hook-bypass.js';
 import { detectKillEscalation } from './kill-escalation.js';
-import { detectReinstall } from './reinstall.js';
+import { detectReinstall, detectReinstallLoop } from './reinstall.js';
 
 export type TrapType = 'installation_trap' | 'bypass_trap' | 'complexity_trap' | 'assumption_trap';
 
@@ -75,6 +75,8 @@ function scan(view: SessionView): TrapScan {
     const connection = isConnectionFailure(failure);
     const auth = isAuthFailure(failure);
     const refused = isRefusal(failure);
+    // The editor's guard is answered by reading the file again; writing it by another tool without is going round it.
+    let guarded = isEditorGuard(failure);
     const symptoms = failure.err_text ? issues.filter((issue) => showsSymptom(failure.err_text!, issue)) : [];
     const found: Partial<Record<TrapType, Sprung>> = {};
     const add = (type: TrapType, step: Step, known?: KnownIssue) => {
@@ -100,8 +102,11 @@ function scan(view: SessionView): TrapScan {
           portSteps.push(step);
         }
       }
+      const rewrites = guarded && writesAny(step, failure.paths);
+      // Looked at again by any tool (`git diff f`, `grep -n x f`, a Read): what the guard asked for.
+      if (guarded && !rewrites && failure.paths?.some((path) => step.paths?.includes(path))) guarded = false;
       // A refusal is an answer: reaching the same thing by another tool is going round it, whatever was looked at first.
-      if (refused && routesAround(failure, step)) {
+      if ((refused || rewrites) && routesAround(failure, step)) {
         add('bypass_trap', step);
         continue;
       }
@@ -152,7 +157,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
   return {
     severity,
     confidence: known ? 0.95 : confidenceFrom(0.65, 0.08 * (count - 1)),
-    description: `After "${failureText}" the agent ${type === 'bypass_trap' && isRefusal(last.failure) ? 'reached by another tool what was refused' : WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
+    description: `After "${failureText}" the agent ${type === 'bypass_trap' && (isRefusal(last.failure) || isEditorGuard(last.failure)) ? 'reached by another tool what was refused' : WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
     evidence: [...new Set(sprung.flatMap((s) => [s.failure.id, ...s.steps.map((x) => x.id)]))].slice(-50),
     details: {
       trap: type.replace('_trap', ''),
@@ -168,7 +173,7 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
   };
 }
 
-export const detectInstallationTrap = (view: SessionView) => worse(detectTrap('installation_trap', view), detectReinstall(view.attempted));
+export const detectInstallationTrap = (view: SessionView) => worse(worse(detectTrap('installation_trap', view), detectReinstall(view.attempted)), detectReinstallLoop(view.attempted));
 /**
  * Working around a failure, forcing processes down harder and harder, skipping git's hooks and signing,
  * answering for the person a question about destroying something, or working on while Warden's own hook is

@@ -23,6 +23,20 @@ function stemOf(path: string): string {
   return baseName(path).toLowerCase().split('.')[0] ?? '';
 }
 
+/** Words that make a document the goal names the task's instructions rather than the file to change. */
+const FOLLOWED = String.raw`(?:read|follow|implement|execute|complete|carry\s+out|work\s+through|see|per|according\s+to|(?:described|outlined|specified|listed|defined|explained|written)\s+in|as\s+in)`;
+
+/**
+ * A prose document the goal sends the agent to for what to do ("Read task.md and implement it", "implement the
+ * plan in PLAN.md", "as described in docs/spec.md"): the task is what it says, so the changes it asks for are
+ * in other files, and the document is no target of its own.
+ */
+function isSpecification(goal: string, path: string): boolean {
+  if (!/\.(?:md|mdx|txt|rst|adoc)$/i.test(path)) return false;
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(String.raw`\b${FOLLOWED}\s+(?:[\w-]+\s+){0,3}?[\`'"(]?(?:\S*/)?${escaped}`, 'i').test(goal);
+}
+
 const goals = new Map<string, GoalTargets>();
 const MAX_CACHED = 1000;
 
@@ -39,7 +53,7 @@ export function goalTargets(
   const cached = goals.get(key);
   if (cached) return cached;
   // Only what reads as a project file: an issue text's `msg.value`, `marshmallow.fields` or an attached screenshot is no file to fix.
-  const named = commandPaths(goal.replace(/[`'"(),:;]/g, ' ')).filter((p) => SOURCE_FILE.test(p));
+  const named = commandPaths(goal.replace(/[`'"(),:;]/g, ' ')).filter((p) => SOURCE_FILE.test(p) && !isSpecification(goal, p));
   const files = named.map((p) => resolvePath(p, cwd, home));
   // Goal words are looked for inside paths, so `-ed` stays: `shared/` holds no `shar`.
   const ignored = new Set(ignoredWords.flatMap((w) => wordsOf(w, { pastTense: false })));

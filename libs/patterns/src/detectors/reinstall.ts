@@ -63,3 +63,63 @@ export function detectReinstall(steps: readonly Step[]): Finding | undefined {
     magnitude: again.length,
   };
 }
+
+/** Reinstalling without naming a package: `npm rebuild x`, `npm ci`, deleting what installs made (node_modules, a lock file, a virtual environment), `npx --yes pkg@version`. */
+const REINSTALLING =
+  /\b(?:npm|pnpm|yarn)\s+(?:rebuild|ci)\b|\b(?:rm|remove-item|rmdir|rd|del)\b[^;&|]*?(?:^|[\s\\/'"])(?:node_modules|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|\.?venv)(?=$|[\s\\/'";&|])|\bnpx\s+(?:--yes\s+|-y\s+)?@?[\w./-]+@\S+/i;
+/** Reinstalls after each of which the same command still fails: past the third, reinstalling is the agent's answer to everything. */
+const REINSTALL_LOOP_AT = 3;
+
+/** A command as the one it runs, whatever its output goes to (`npm run build-dev 2>&1` is `npm run build-dev`). */
+function commandKey(cmd: string): string {
+  return shellWords(cmd.toLowerCase())
+    .filter((w) => !/^\d*[<>]|^&>/.test(w))
+    .slice(0, 3)
+    .join(' ');
+}
+
+/**
+ * Reinstalling as the answer to a failure that stays: a command fails, the agent reinstalls (installs again,
+ * rebuilds, deletes node_modules or the lock file, runs the package by npx instead), the command fails again,
+ * and again after the next reinstall. Each install may work; what they were meant to fix does not. A success
+ * of the failing command ends it.
+ */
+export function detectReinstallLoop(steps: readonly Step[]): Finding | undefined {
+  type Loop = { attempts: Step[]; pending?: Step; cmd: string };
+  const failing = new Map<string, Loop>();
+  let worst: Loop | undefined;
+  for (const step of steps) {
+    if (!step.cmd || step.blocked) continue;
+    if (isInstall(step) || REINSTALLING.test(step.cmd)) {
+      for (const loop of failing.values()) loop.pending = step;
+      continue;
+    }
+    const key = commandKey(step.cmd);
+    if (step.status === 'success') {
+      failing.delete(key);
+      continue;
+    }
+    if (step.status !== 'error') continue;
+    const loop = failing.get(key) ?? { attempts: [], cmd: step.cmd };
+    if (loop.pending && !loop.attempts.includes(loop.pending)) loop.attempts.push(loop.pending);
+    loop.pending = undefined;
+    loop.cmd = step.cmd;
+    failing.set(key, loop);
+    if (loop.attempts.length >= REINSTALL_LOOP_AT && (!worst || loop.attempts.length > worst.attempts.length)) worst = loop;
+  }
+  if (!worst) return undefined;
+  const n = worst.attempts.length;
+  return {
+    severity: n > REINSTALL_LOOP_AT ? 'high' : 'medium',
+    confidence: confidenceFrom(0.6, 0.1 * (n - REINSTALL_LOOP_AT)),
+    description: `\`${worst.cmd.slice(0, 100)}\` failed again after each of ${n} reinstalls: reinstalling does not fix it. Read the error and find out what it needs (a version, a platform binary, a setting) before installing anything more.`,
+    evidence: lastIds(worst.attempts.map((s) => s.id)),
+    details: {
+      trap: 'installation',
+      command: worst.cmd.slice(0, 200),
+      reinstalls: n,
+      escalation_actions: worst.attempts.map((s) => s.cmd!.slice(0, 120)).slice(-10),
+    },
+    magnitude: n,
+  };
+}

@@ -58,6 +58,18 @@ describe('RiskCalculator (seed 001)', () => {
     expect(calculator.calculate(test, session, everywhere, [], 0).factors).not.toContain('repeated_failure');
   });
 
+  it('counts a package installed since as a change: type-checking again after installing missing types checks the fix', () => {
+    const session = new ReviewSession('a', 's', 0);
+    const check = parseAction({ kind: 'tool_use', tool: 'powershell', input: { command: '.\\node_modules\\.bin\\tsc --noEmit' } });
+    const install = parseAction({ kind: 'tool_use', tool: 'powershell', input: { command: 'npm install --save-dev @types/jszip' } });
+    session.recordAction(check, 't1', 'allow', 0);
+    session.recordOutcome({ actionId: 't1', status: 'error', error: { message: "error TS2307: Cannot find module 'jszip'" } }, 0);
+    expect(calculator.calculate(check, session, everywhere, [], 0).factors).toContain('repeated_failure');
+    session.recordAction(install, 'i1', 'allow', 0);
+    session.recordOutcome({ actionId: 'i1', status: 'success' }, 0);
+    expect(calculator.calculate(check, session, everywhere, [], 0).factors).not.toContain('repeated_failure');
+  });
+
   it('adds the privilege and pattern modifiers', () => {
     const session = new ReviewSession('a', 's', 0);
     session.recordPattern({ type: 'scope_creep', severity: 'high', confidence: 1, shadow: false, at: 0 });

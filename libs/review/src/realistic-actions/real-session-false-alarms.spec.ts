@@ -34,6 +34,20 @@ describe('real sessions: scope', () => {
     expect(reviewIn(MAC, action)[0]?.verdict).toBe('allow');
   });
 
+  it.each([
+    ["a tool's cache", 'rm -rf /Users/admin/.cache/nix/eval-cache-v5/'],
+    ['a cache file by a glob', 'rm -f /Users/admin/.cache/nix/eval-cache-v5/ada09e37.sqlite*'],
+    ["macOS's caches", 'rm -rf ~/Library/Caches/com.tauri.dev'],
+  ])('lets %s be deleted, what tools rebuild (a common fix): at most a warning', (_name, command) => {
+    const [verdict] = reviewIn(MAC, bash(command));
+    expect(['allow', 'warn']).toContain(verdict?.verdict);
+    expect(verdict?.rule_hits).not.toContain('deletion_outside_project');
+  });
+
+  it('still blocks deleting the whole cache directory: it is every tool\'s, not one', () => {
+    expect(reviewIn(MAC, bash('rm -rf ~/.cache'))[0]).toMatchObject({ verdict: 'block', rule_hits: expect.arrayContaining(['deletion_outside_project']) });
+  });
+
   it('matches Windows paths in the project case-insensitively, with either slash, also with expected paths written with backslashes and Git Bash paths', () => {
     const windows = { cwd: 'c:\\Users\\vassa\\Documents\\dev\\will-it-rain', expected_paths: ['c:\\Users\\vassa\\Documents\\dev\\will-it-rain\\**'], goal: 'Add an hourly forecast' };
     const verdicts = reviewIn(

@@ -29,6 +29,7 @@ describe('text that reads differently from what runs', () => {
     ['accented Latin', 'echo "Caf\u00E9 cr\u00E8me" > menu.txt'],
     ['a host wholly in another script', 'curl https://\u043F\u0440\u0438\u043C\u0435\u0440.\u0440\u0444/'],
     ['tabs and new lines', 'printf "a\\tb\\n" &&\n echo done'],
+    ['a NUL or a bell, which no terminal shows', "python - <<'PY'\nfor line in open('a.txt'):\n    if '\u0000' in line or '\u0007' in line: print(line)\nPY"],
   ])('leaves %s alone', (_what, command) => {
     expect(hidden.evaluate(bashContext(command))).toBeNull();
     expect(deceptiveText(command, [])).toBeUndefined();

@@ -12,8 +12,12 @@ import { hostOf } from './network-destination.js';
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
 /** An invisible character between two visible characters of a word, path or address (an emoji sequence's joiner sits between emoji). */
 const INVISIBLE_IN_WORD = /[\w./:@-][\u200B-\u200D\u2060\uFEFF]+[\w./:@-]/;
-/** Control bytes other than tab, line feed and carriage return: ESC starts terminal sequences, backspace overwrites. */
-const CONTROL_BYTE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u009B]/;
+/**
+ * Control bytes that change what a terminal shows: ESC and CSI start sequences that recolour, move or erase,
+ * backspace overwrites, vertical tab and form feed move the cursor, shift-out and shift-in swap the character set.
+ * The others (NUL, BEL, DEL …) are ignored or only beep: text holding one reads as it runs (`if '\0' in line`).
+ */
+const CONTROL_BYTE = /[\u0008\u000B\u000C\u000E\u000F\u001B\u009B]/;
 
 /** Latin letters (with their accented forms) and the scripts whose letters look like them. */
 const LATIN = /[a-z\u00C0-\u024F]/i;

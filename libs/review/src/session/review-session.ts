@@ -256,14 +256,15 @@ export class ReviewSession {
   }
 
   /**
-   * Failures of actions with this key since the session last changed a file: running the tests again
-   * after an edit checks the fix, it does not repeat the failure.
+   * Failures of actions with this key since the session last changed a file or installed packages: running
+   * the tests again after an edit or an install checks the fix, it does not repeat the failure.
    */
   failuresSinceChange(key: string): number {
     let failures = 0;
     for (let i = this.history.length - 1; i >= 0; i--) {
       const record = this.history[i]!;
-      if (record.writtenPaths.length && record.status === 'success' && record.key !== key) break;
+      // A change since: a file written, or packages installed (what a build or a type check finds changes with them).
+      if ((record.writtenPaths.length || record.intents.includes('package_install')) && record.status === 'success' && record.key !== key) break;
       if (record.key === key && record.status === 'error') failures++;
     }
     return failures;

@@ -161,8 +161,10 @@ export const DEFAULT_REVIEWER_SETTINGS: ReviewerSettings = {
   rationality: { high_threshold: 0.8, medium_threshold: 0.5 },
   rules: { builtin: 'all', disabled: [], shadow: [], custom_rules_path: null, custom: [], packs: Object.fromEntries(PACK_NAMES.map((name) => [name, { enabled: true, shadow: false }])) },
   limits: { max_file_operations: 500, history_size: 100 },
-  // Scratch space, and the agent's own files: Claude Code's plans, project memory, skills and transcripts under ~/.claude.
-  scope: { always_in_scope: ['/tmp/**', '/var/tmp/**', '/private/tmp/**', '/private/var/folders/**', '/var/folders/**', '~/.claude/**', '/dev/null'] },
+  // Scratch space, what is in the user's caches (a tool's cache is rebuilt: deleting one is a common fix; the whole
+  // cache directory is not one tool's), and the agent's own files:
+  // Claude Code's plans, project memory, skills and transcripts under ~/.claude.
+  scope: { always_in_scope: ['/tmp/**', '/var/tmp/**', '/private/tmp/**', '/private/var/folders/**', '/var/folders/**', '~/.cache/*', '~/.cache/*/**', '~/Library/Caches/*', '~/Library/Caches/*/**', '~/.claude/**', '/dev/null'] },
   cache: { enabled: true, ttl_minutes: 5, max_size: 1000 },
   performance: { max_review_time_ms: 100, async_threshold: 0.3 },
   knowledge: { files: [] },

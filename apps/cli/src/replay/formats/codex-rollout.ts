@@ -61,8 +61,8 @@ function readOutput(raw: unknown): { text?: string; exitCode?: number; failed?: 
   const wall = /Wall time:? ([\d.]+) seconds/.exec(text.slice(0, 300));
   if (durationMs === undefined && wall) durationMs = Number(wall[1]) * 1000;
   // An exit code says it; without one, the output's first words do (a sandbox error, a command the sandbox
-  // killed, a failed cell or patch).
-  const failed = exitCode !== undefined ? exitCode !== 0 : /^(?:execution error:|failed in sandbox:|Script failed|apply_patch verification failed|Failed to|error:)/i.test(text);
+  // killed or denied, `failed in sandbox LinuxSeccomp with execution error: …`, a failed cell or patch).
+  const failed = exitCode !== undefined ? exitCode !== 0 : /^(?:execution error:|failed in sandbox\b|Script failed|apply_patch verification failed|Failed to|error:)/i.test(text);
   return { text: text.replace(OUTPUT_HEADER, ''), ...(exitCode !== undefined ? { exitCode } : {}), failed, ...(durationMs !== undefined ? { durationMs } : {}) };
 }
 
