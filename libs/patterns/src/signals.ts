@@ -128,8 +128,11 @@ export function isEditorGuard(step: Step): boolean {
   return step.status === 'error' && !!step.err_text && EDITOR_GUARD.test(step.err_text);
 }
 
-/** A command that writes the files it names: a redirection, `tee`, `sed -i`, `perl -pi`, PowerShell's writers, a copy or move. */
-const SHELL_WRITE = /(?:^|[^<>&\d])>>?(?!\s*(?:\/dev\/null|nul\b|&))|\btee\b|\bsed\s+(?:-\w+\s+)*-\w*i|\bperl\s+-\w*i|\b(?:set-content|out-file|add-content)\b|\b(?:cp|mv|copy|move)\s/i;
+/**
+ * A command that writes the files it names: a redirection, `tee`, `sed -i`, `perl -pi`, PowerShell's writers. A copy
+ * is left out: `cp f f.bak` reads the file it names first.
+ */
+const SHELL_WRITE = /(?:^|[^<>&\d])>>?(?!\s*(?:\/dev\/null|nul\b|&))|\btee\b|\bsed\s+(?:-\w+\s+)*-\w*i|\bperl\s+-\w*i|\b(?:set-content|out-file|add-content)\b/i;
 
 /** Whether a step writes one of these paths, by a file tool or in the shell (a look at them is no write). */
 export function writesAny(step: Step, paths: readonly string[] | undefined): boolean {

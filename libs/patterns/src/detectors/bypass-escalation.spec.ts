@@ -110,7 +110,8 @@ describe('reaching by another tool what was refused (bypass_trap)', () => {
     s.bash(`echo '{"credsStore":""}' > ${CWD}/config.json`);
     expect(s.last('bypass_trap')).toMatchObject({ severity: 'medium', description: expect.stringMatching(/reached by another tool what was refused/) });
     // Read again first, as the editor asked, by any tool: whatever writes it next has seen it.
-    for (const look of [(d: SessionDriver) => d.read(`${CWD}/config.json`), (d: SessionDriver) => d.bash(`git diff ${CWD}/config.json | head -1`)]) {
+    const looks = [(d: SessionDriver) => d.read(`${CWD}/config.json`), (d: SessionDriver) => d.bash(`git diff ${CWD}/config.json | head -1`), (d: SessionDriver) => d.bash(`cp ${CWD}/config.json ${CWD}/config.json.bak`)];
+    for (const look of looks) {
       const t = new SessionDriver();
       t.run('Write', { file_path: `${CWD}/config.json`, content: '{}' }, { error: 'File has not been read yet. Read it first before writing to it.' });
       look(t);
