@@ -4,6 +4,7 @@ import { commandName, copierOperands } from '../parsing/command-facts.js';
 import { compileGlob, isHomeRoot, resolvePath, credentialStoreExamples, isCredentialStorePath, mayNameCredentialStore } from '@warden/actions';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { optionValues } from '../parsing/segment-paths.js';
+import { segmentsRunning, type CommandNames } from '../parsing/segment-index.js';
 import { windowsCommands, windowsWords } from '../parsing/windows-commands.js';
 import { DerivedValue } from '../derived-value.js';
 import { builtInRule } from './built-in-rule.js';
@@ -374,32 +375,35 @@ function kindRule(kind: HarmKind): ReviewRule {
 /** One rule per kind of harm, in the catalogue's order. */
 export const HARM_RULES: readonly ReviewRule[] = (Object.keys(KINDS) as HarmKind[]).map(kindRule);
 
+/** Python's and PHP's interpreters: each serves a directory over HTTP with one option (`-m http.server`, `-S`). */
+const PYTHON = /^(?:python[\d.]*|py)$/;
+const PHP = /^php[\d.]*$/;
+const FILE_SERVERS: CommandNames = { has: (name) => PYTHON.test(name) || PHP.test(name) };
+
 /**
  * A static file server (`python -m http.server`, `php -S`) serving a whole home directory or the file system's
  * root on every interface (python's default; `php -S 0.0.0.0:8000`): the directory it serves, or undefined.
  * Serving a project's directory, or on localhost, is how a page is looked at. A PowerShell or cmd line is read
  * as they split it (bash's reading drops the backslashes of `C:\Users\me`).
  */
-/** Programs that serve a directory over HTTP with one option (`python -m http.server`, `php -S`). */
-const FILE_SERVERS = /^(?:python[\d.]*|py|php[\d.]*)$/;
 function servedWholeTree(action: ParsedAction): string | undefined {
   // Only a server's segments are read further: a script of many commands resolves no directory of the others.
   const commands = [
-    ...action.segments
-      .filter((s) => s.remoteHost === undefined && FILE_SERVERS.test(commandName(s)))
+    ...segmentsRunning(action.segments, FILE_SERVERS)
+      .filter((s) => s.remoteHost === undefined)
       .map((s) => ({ name: commandName(s), argv: s.argv, cwd: s.cwd !== undefined && s.cwd !== '?' ? resolvePath(s.cwd, action.cwd) : action.cwd })),
     ...windowsCommands(action)
-      .filter((c) => FILE_SERVERS.test(c.program))
+      .filter((c) => FILE_SERVERS.has(c.program))
       .map((c) => ({ name: c.program, argv: [c.program, ...windowsWords(c.args)], cwd: action.cwd })),
   ];
   for (const { name, argv, cwd } of commands) {
     let directory: string | undefined;
     let everywhere: boolean;
-    if (/^(?:python[\d.]*|py)$/.test(name) && argv.some((w, i) => argv[i - 1] === '-m' && /^(?:http\.server|SimpleHTTPServer)$/.test(w))) {
+    if (PYTHON.test(name) && argv.some((w, i) => argv[i - 1] === '-m' && /^(?:http\.server|SimpleHTTPServer)$/.test(w))) {
       directory = optionValues(argv, { short: 'd', long: '--directory' }).at(-1);
       const bind = optionValues(argv, { short: 'b', long: '--bind' }).at(-1);
       everywhere = bind === undefined || /^(?:0\.0\.0\.0|::|\[::\]|\*)?$/.test(bind);
-    } else if (/^php[\d.]*$/.test(name) && argv.includes('-S')) {
+    } else if (PHP.test(name) && argv.includes('-S')) {
       directory = optionValues(argv, { short: 't', long: '--docroot' }).at(-1);
       everywhere = /^(?:0\.0\.0\.0|\[::\]|\*)?:\d+$/.test(argv[argv.indexOf('-S') + 1] ?? '');
     } else continue;

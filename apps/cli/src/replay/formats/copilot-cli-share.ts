@@ -83,9 +83,9 @@ function shownInput(tool: string, shown: string): Obj {
 export function parseCopilotShare(text: string): RecordedSession {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const session = new SessionBuilder('copilot-cli', 'copilot');
-  const header = lines.slice(0, 12).join('\n');
-  const sessionId = SESSION_ID.exec(header)?.[1];
-  const started = lines.slice(0, 12).map((l) => STARTED.exec(l)?.[1]).find(Boolean);
+  const header = lines.slice(0, 12);
+  const sessionId = header.map((l) => SESSION_ID.exec(l)?.[1]).find(Boolean);
+  const started = header.map((l) => STARTED.exec(l)?.[1]).find(Boolean);
   const start = started ? startOf(started) : undefined;
   let at: string | undefined;
   let entries = 0;
