@@ -217,22 +217,49 @@ function segmentIntents(segment: ShellSegment, cmd: string, describes: boolean, 
 const DESCRIBING_OPTIONS = new Set(['--help', '--version', '--dry-run', '--dryrun', '--what-if', '--whatif']);
 const DESCRIBERS = new Set(['man', 'type', 'which', 'whereis', 'hash', 'tldr', 'help', 'info', 'apropos', 'whatis']);
 
+/** Options of git clean and rsync whose value is the next word (`git clean -e --dry-run -f` excludes a pattern and deletes). */
+const GIT_CLEAN_VALUED = new Set(['-e', '--exclude']);
+const RSYNC_VALUED = new Set(['-e', '--rsh', '--exclude', '--include', '--filter', '-f', '--exclude-from', '--include-from', '--files-from', '--log-file', '--partial-dir', '--temp-dir', '-T', '--backup-dir', '--suffix', '--chmod', '--chown', '--rsync-path', '--password-file', '--compare-dest', '--copy-dest', '--link-dest', '--max-size', '--min-size', '--bwlimit', '--timeout', '--port', '--out-format', '--info', '--debug']);
+
+/**
+ * A dry run of git clean or rsync (`-n`, in a cluster too, or `--dry-run`), unless `--no-dry-run` comes after it
+ * (the last one wins); an option's value is skipped, not read as an option, and `--` ends the options.
+ */
+function listsOnly(argv: readonly string[], valued: ReadonlySet<string>): boolean {
+  let dry = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (valued.has(a)) i++;
+    else if (a === '--dry-run') dry = true;
+    else if (a === '--no-dry-run') dry = false;
+    else if (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) && !valued.has(a.slice(0, 2))) dry = true;
+  }
+  return dry;
+}
+
+/** git clean's arguments (after `clean`) ask only for the list of what it would delete. */
+export function gitCleanListsOnly(args: readonly string[]): boolean {
+  return listsOnly(['clean', ...args], GIT_CLEAN_VALUED);
+}
+
 /** Help, version and dry-run forms, and `command -v`: they describe what a command would do and change nothing. */
 export function describesOnly(segment: ShellSegment): boolean {
   if (segment.query) return true;
   // Asked of every segment by several rules: the arguments are read in place, without a copy.
   const { argv } = segment;
-  // Every describing option starts with a dash: other words are not looked up.
-  for (let i = 1; i < argv.length; i++) if (argv[i]!.charCodeAt(0) === 45 && DESCRIBING_OPTIONS.has(argv[i]!)) return true;
-  if (argv.length === 2 && (argv[1] === '-h' || argv[1] === 'help' || argv[1] === '-V')) return true;
   const cmd = commandName(segment);
-  if (cmd === 'git' && argv.includes('help', 1)) return true;
-  // git clean -n and rsync -n only list what they would do.
-  // git clean -n wins over -f (`git clean -nf` only lists).
-  if ((cmd === 'git' && argv.includes('clean', 1)) || cmd === 'rsync') {
-    for (let i = 1; i < argv.length; i++) if (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(argv[i]!)) return true;
-    return false;
+  // git clean and rsync: their dry run is read with their options' values and its negation (see listsOnly).
+  if ((cmd === 'git' && argv.includes('clean', 1)) || cmd === 'rsync') return argv.some((a) => a === '--help' || a === '-h' || a === '--version') || listsOnly(argv, cmd === 'git' ? GIT_CLEAN_VALUED : RSYNC_VALUED);
+  // Every describing option starts with a dash: other words are not looked up.
+  for (let i = 1; i < argv.length; i++) {
+    if (argv[i]!.charCodeAt(0) !== 45) continue;
+    if (DESCRIBING_OPTIONS.has(argv[i]!)) return true;
+    // Go's flag package's `-help` (vault, terraform, consul), unless it is the value of the option before it (`-mount -help`).
+    if (argv[i] === '-help' && !argv[i - 1]!.startsWith('-')) return true;
   }
+  if (argv.length === 2 && (argv[1] === '-h' || argv[1] === 'help' || argv[1] === '-V')) return true;
+  if (cmd === 'git' && argv.includes('help', 1)) return true;
   return DESCRIBERS.has(cmd);
 }
 

@@ -20,13 +20,13 @@ const OUTPUT_OPTIONS: Record<string, { short: string; long: string }> = {
 };
 
 /** The values an option is given in a command's argv: `-o f`, `-sSLo f` (a cluster ending in the option), `--output f`, `--output=f`. */
-export function optionValues(argv: readonly string[], option: { short: string; long: string }): string[] {
+export function optionValues(argv: readonly string[], option: { short?: string; long: string }): string[] {
   const files: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     let file: string | undefined;
     if (arg.startsWith(`${option.long}=`)) file = arg.slice(option.long.length + 1);
-    else if (arg === option.long || (/^-[a-zA-Z]+$/.test(arg) && arg.endsWith(option.short))) file = argv[++i];
+    else if (arg === option.long || (option.short && /^-[a-zA-Z]+$/.test(arg) && arg.endsWith(option.short))) file = argv[++i];
     if (file && file !== '-') files.push(file);
   }
   return files;

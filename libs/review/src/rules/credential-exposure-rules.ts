@@ -1,5 +1,5 @@
 import { commandName } from '../parsing/command-facts.js';
-import type { ParsedAction } from '../parsing/parsed-action.js';
+import { describesOnly, type ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, type CommandNames } from '../parsing/segment-index.js';
 import { builtInRule } from './built-in-rule.js';
 
@@ -77,8 +77,10 @@ function dumpedCredentials(action: ParsedAction, index: number): string | undefi
 }
 
 /**
- * Programs that print a credential when asked: an access token, a registry password, a secret's value. Each
- * entry is the program and the words of its subcommand, options left out (`gcloud --quiet auth print-access-token`).
+ * Programs that print a credential when asked: an access token, a registry password, a secret's value, an
+ * account's keys. Each entry is the program and the words of its subcommand, other options left out
+ * (`gcloud --quiet auth print-access-token`), then any option without which it prints no secret
+ * (`aws ssm get-parameter` shows a SecureString encrypted unless `--with-decryption`).
  */
 const CREDENTIAL_PRINTERS: readonly (readonly string[])[] = [
   ['gh', 'auth', 'token'],
@@ -94,9 +96,24 @@ const CREDENTIAL_PRINTERS: readonly (readonly string[])[] = [
   ['aws', 'sts', 'get-session-token'],
   ['aws', 'configure', 'export-credentials'],
   ['aws', 'secretsmanager', 'get-secret-value'],
+  ['aws', 'ssm', 'get-parameter', '--with-decryption'],
+  ['aws', 'ssm', 'get-parameters', '--with-decryption'],
+  ['aws', 'ssm', 'get-parameters-by-path', '--with-decryption'],
+  ['aws', 'ssm', 'get-parameter-history', '--with-decryption'],
+  ['aws', 'apigateway', 'get-api-key', '--include-value'],
+  ['aws', 'apigateway', 'get-api-keys', '--include-values'],
+  ['aws', 'lightsail', 'get-instance-access-details'],
+  ['az', 'storage', 'account', 'keys', 'list'],
+  ['az', 'storage', 'account', 'show-connection-string'],
+  ['az', 'webapp', 'config', 'connection-string', 'list'],
+  ['az', 'cosmosdb', 'keys', 'list'],
+  ['az', 'redis', 'list-keys'],
+  ['az', 'acr', 'credential', 'show'],
   ['heroku', 'auth:token'],
   ['vault', 'print', 'token'],
   ['vault', 'kv', 'get'],
+  ['vault', 'read'],
+  ['vault', 'unwrap'],
   ['op', 'read'],
   ['kubectl', 'create', 'token'],
 ];
@@ -109,9 +126,10 @@ function askedForCredentials(action: ParsedAction, index: number): string | unde
   if (cmd === 'git' && sub === 'credential' && (third === 'fill' || third === 'get')) return 'git credential fill';
   if (cmd.startsWith('git-credential-') && sub === 'get') return `${cmd} get`;
   if (cmd === 'security' && /^find-(?:generic|internet)-password$/.test(sub ?? '') && segment.argv.includes('-w')) return `security ${sub} -w`;
-  if (!PRINTER_PROGRAMS.has(cmd)) return undefined;
+  if (!PRINTER_PROGRAMS.has(cmd) || describesOnly(segment)) return undefined;
   const words = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
-  const printer = CREDENTIAL_PRINTERS.find(([program, ...asked]) => program === cmd && asked.every((word, i) => words[i] === word));
+  const given = (option: string) => segment.argv.some((a) => a === option || a.startsWith(`${option}=`));
+  const printer = CREDENTIAL_PRINTERS.find(([program, ...asked]) => program === cmd && asked.every((word, i) => (word.startsWith('-') ? given(word) : words[i] === word)));
   return printer && !handedOn(action, index) ? printer.join(' ') : undefined;
 }
 

@@ -190,6 +190,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('secret_leak', 'cat head tail strings xxd hexdump hd od base64 less more grep rg cp tar gzip xz zstd nc get-content gc type', RAW_DEVICE, "reads a raw disk or the machine's memory, with every file and secret in it", 'require_approval'),
   // ── escalates privilege ────────────────────────────────────────────────────────────────────────
   e('privilege_escalation', 'pkexec gsudo runas', undefined, 'runs a command as another user (administrator)', undefined, HELP),
+  e('privilege_escalation', 'vault', /^\s*(?:-\S+\s+)*operator\s+generate-root\b|\btoken\s+create\b.*-policy[\s=]+["']?root\b/i, 'makes a Vault root token (every secret and policy of the cluster)', undefined, HELP),
   e('privilege_escalation', 'su', /^(?!.*(?:^|\s)-c\b)/, 'opens a shell as another user (root by default)', undefined, HELP),
   e('privilege_escalation', 'sudo doas', /(?:^|\s)(?:-i|-s|--login|--shell|su|bash|sh|zsh|fish|dash)(?:\s|$)/, 'opens a root shell'),
   e('privilege_escalation', 'start-process', /-verb\s+["']?runas/i, 'starts a program as administrator'),
@@ -219,6 +220,9 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'socat', /listen.*(?:exec|system):/i, 'serves a program to the network', 'warn', SERVED_SHELL),
   e('network_exposure', 'aws', /authorize-security-group-(?:ingress|egress)\b.*(?:0\.0\.0\.0\/0|::\/0)/i, 'opens ports of cloud machines to the whole internet'),
   e('network_exposure', 'gcloud', /firewall-rules\s+(?:create|update)\b.*0\.0\.0\.0\/0/i, 'opens ports of cloud machines to the whole internet'),
+  // Without a source, an ingress rule takes every address (0.0.0.0/0), and `az vm open-port` opens to any.
+  e('network_exposure', 'gcloud', /^(?=.*\bfirewall-rules\s+create\b)(?=.*--allow\b)(?!.*--source-(?:ranges|tags|service-accounts)\b)(?!.*--direction[\s=]+["']?egress\b)/i, 'opens ports of cloud machines to the whole internet'),
+  e('network_exposure', 'az', /\bvm\s+open-port\b/i, 'opens ports of cloud machines to the whole internet', undefined, HELP),
   e('network_exposure', 'az', /\bnsg\s+rule\s+(?:create|update)\b.*--source-address-prefix(?:es)?[\s=]+["']?(?:\*|internet|0\.0\.0\.0\/0|any)\b/i, 'opens ports of cloud machines to the whole internet'),
   e('network_exposure', 'aws', /\bput-(?:bucket|object)-acl\b.*public-read|\bs3\s+(?:cp|sync|mv)\b.*--acl[\s=]+public-read|\bput-bucket-policy\b.*"principal"\s*:\s*"\*"/i, 'makes a storage bucket or its objects public'),
   e('network_exposure', 'gsutil', /\b(?:acl|iam)\s+ch\b.*\ball(?:authenticated)?users\b|\bdefacl\s+ch\b.*\ballusers\b/i, 'makes a storage bucket or its objects public'),
@@ -238,6 +242,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b/i, 'deletes every stopped container, unused network and dangling image of the machine, and the build cache'),
   e('shared_infrastructure', 'docker podman', /\b(?:rm|kill|stop|rmi)\b.*\$\((?:docker|podman)\s+(?:ps|images)/i, 'removes every container or image of the machine'),
   e('shared_infrastructure', 'pg_dropcluster', undefined, 'deletes a PostgreSQL cluster with all its databases', undefined, HELP),
+  e('shared_infrastructure', 'vault', /^\s*(?:-\S+\s+)*operator\s+(?:raft\s+snapshot\s+restore|seal)\b/i, "replaces or seals the secrets of a Vault cluster others use", undefined, HELP),
   e('shared_infrastructure', 'pg_ctlcluster pg_ctl', /\bstop\b/i, 'stops a database server others use', 'warn'),
   e('shared_infrastructure', 'mongo mongosh', /dropdatabase\s*\(|\.drop\s*\(/i, 'drops a database or collection'),
   e('shared_infrastructure', 'systemctl', /^\s*(?:--\S+\s+)*(?:stop|disable|mask|kill)\s+\S/i, 'stops or disables a service of the machine', undefined, /(?:^|\s)--user(?:\s|$)/),

@@ -1,5 +1,6 @@
 import { commandName } from '../parsing/command-facts.js';
 import { namesIn, segmentsRunning } from '../parsing/segment-index.js';
+import { optionValues } from '../parsing/segment-paths.js';
 import { builtInRule } from './built-in-rule.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -164,11 +165,29 @@ export const containerDataDestructionRule = builtInRule({
   },
 });
 
-/** `docker run --privileged`, the host's root or docker socket mounted, the host's namespaces: the container is the host. */
+/** Capabilities that let a process in a container reach past it: mount, load kernel modules, trace or read the host's processes and devices. */
+const ESCAPING_CAPABILITIES = /^(?:cap_)?(?:all|sys_admin|sys_module|sys_ptrace|sys_rawio|dac_read_search)$/i;
+/** The host's disks and memory as devices. */
+const HOST_DEVICE = /^\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|dm-\d|md\d|mapper\/|disk\/|mem$|kmem$|port$)/;
+/** Switching off the confinement of the container: seccomp, AppArmor, SELinux labels, the masked /proc and /sys paths. */
+const UNCONFINED = /^(?:seccomp[=:]unconfined|apparmor[=:]unconfined|label[=:]disable|systempaths=unconfined)$/i;
+
+/**
+ * `docker run --privileged`, the host's root or docker socket mounted, the host's namespaces, its disks as
+ * devices, capabilities or unconfined profiles that reach past the container, a build allowed insecure
+ * entitlements: the container is the host.
+ */
 function hostAccess(argv: readonly string[]): string | null {
   if (argv[0] !== 'docker' && argv[0] !== 'podman') return null;
+  if (argv.includes('build') && optionValues(argv, { long: '--allow' }).some((v) => /^security\.insecure$/i.test(v))) return '--allow=security.insecure';
   if (!argv.includes('run') && !argv.includes('create') && !argv.includes('exec')) return null;
-  if (argv.includes('--privileged')) return '--privileged';
+  if (argv.some((a) => a === '--privileged' || /^--privileged=(?:true|1)$/i.test(a))) return '--privileged';
+  const capability = optionValues(argv, { long: '--cap-add' }).find((v) => v.split(',').some((c) => ESCAPING_CAPABILITIES.test(c)));
+  if (capability) return `--cap-add ${capability}`;
+  const device = optionValues(argv, { long: '--device' }).find((v) => HOST_DEVICE.test(v.split(':')[0] ?? ''));
+  if (device) return `--device ${device}`;
+  const unconfined = optionValues(argv, { long: '--security-opt' }).find((v) => UNCONFINED.test(v));
+  if (unconfined) return `--security-opt ${unconfined}`;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
     const mount = a === '-v' || a === '--volume' || a === '--mount' ? argv[i + 1] ?? '' : /^(?:-v|--volume=|--mount=)/.test(a) ? a.replace(/^-v|^--volume=|^--mount=/, '') : '';
@@ -181,7 +200,7 @@ function hostAccess(argv: readonly string[]): string | null {
 
 export const containerHostAccessRule = builtInRule({
   name: 'container_host_access',
-  description: 'Containers run with --privileged, the host namespaces, or the host root, /etc or docker socket mounted need approval: they are root on the host.',
+  description: 'Containers run with --privileged, the host namespaces, the host root, /etc or docker socket mounted, host disks as devices, capabilities such as SYS_ADMIN, or seccomp or AppArmor switched off, and builds allowed security.insecure, need approval: they are root on the host.',
   reads: 'action',
   check({ action }) {
     for (const segment of segmentsRunning(action.segments, CONTAINER_COMMANDS)) {
