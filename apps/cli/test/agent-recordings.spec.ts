@@ -314,7 +314,7 @@ describe('Aider chat histories', () => {
 
   it('reads edits, commits and commands from the notes, known by their line', () => {
     expect(session.format).toBe('aider');
-    expect(ids(session)).toEqual(['L33', 'L36', 'L37', 'L38', 'L40', 'L59', 'L65', 'L67']);
+    expect(ids(session)).toEqual(['L33', 'L36', 'L37', 'L38', 'L40', 'L59', 'L65', 'L67', 'L72', 'L73']);
     expect(session.declaration).toEqual({ context: { goal: 'Fix the date parser' }, agent_kind: 'aider', model: 'anthropic/claude-sonnet-4' });
     expect(action.get('L37')).toEqual({
       actionId: 'L37',
@@ -335,6 +335,9 @@ describe('Aider chat histories', () => {
     expect(action.get('L40')!.outcome).toBeUndefined();
     expect(action.get('L59')).toMatchObject({ tool: 'commit', request: 'Add the key to .env', outcome: { status: 'error', error: { message: expect.stringContaining("Cmd('git') failed") } } });
     expect(action.get('L67')).toMatchObject({ tool: 'run', input: { command: 'npm test' }, description: 'suggested by the model, confirmed by the user' });
+    // The commit after the edits failed (a public history: ArkMaster123/clientdemoNISTAI .aider.chat.history.md @ b035b3b,
+    // `Unable to commit: Cmd('git') failed due to: exit code(128)`, then `cmdline:` and `stderr:` notes): an attempt that failed.
+    expect(action.get('L73')).toMatchObject({ tool: 'commit', input: { message: 'the edits just applied' }, outcome: { status: 'error', error: { message: expect.stringContaining('gpg failed to sign the data') } } });
   });
 });
 

@@ -37,4 +37,4 @@ export { remoteCommand, remoteShellText, shellQuote, type RemoteCommand } from '
 export { isFileOfHome, scopeIsHome, workRootOf, worktreesAddedIn } from './work-roots.js';
 export { sweAgentCommand, type SweAgentCommand } from './swe-agent.js';
 export { ACTION_FIELDS, commandOf, firstPath, readToolCall, urlsIn, withCommandLine, type ToolCall } from './tool-call.js';
-export { toolShape, type ToolKind } from './vocabulary.js';
+export { listsNames, toolShape, type ToolKind } from './vocabulary.js';

@@ -185,7 +185,7 @@ describe('pathsNamedIn', () => {
 
 describe('small path facts', () => {
   it('knows streams, temp files, Windows paths and what lies under what', () => {
-    expect(['/dev/null', 'nul', 'NUL:', '\\\\.\\nul', '&2', '/dev/fd/3'].every(isStreamPath)).toBe(true);
+    expect(['/dev/null', 'nul', 'NUL:', '\\\\.\\nul', '&2', '/dev/fd/3', '$null', '$NULL'].every(isStreamPath)).toBe(true);
     expect(isStreamPath('/dev/sda')).toBe(false);
     expect(isTempPath('/tmp/x')).toBe(true);
     expect(isTempPath('/tmp')).toBe(false);

@@ -257,7 +257,8 @@ export function isApiRoute(word: string): boolean {
 
 /** Null devices and standard streams, also Windows' `nul` (`2>nul`), which is no file either. */
 export function isStreamPath(path: string): boolean {
-  return STREAM_PATHS.has(path) || /^\/dev\/fd\/\d+$/.test(path) || /^&\d$/.test(path) || /^(?:nul|con)(?::)?$/i.test(path) || /^\\\\\.\\nul$/i.test(path);
+  // PowerShell's `2>$null` and `> $null` discard, as cmd's `> nul` does.
+  return STREAM_PATHS.has(path) || /^\/dev\/fd\/\d+$/.test(path) || /^&\d$/.test(path) || /^(?:nul|con)(?::)?$/i.test(path) || /^\\\\\.\\nul$/i.test(path) || /^\$null$/i.test(path);
 }
 
 /** Scratch space that the system or the user clears anyway: temp directories on Linux and macOS. */

@@ -57,6 +57,8 @@ tools('kill', ['KillShell', 'KillBash', 'TaskStop']);
 tools('message', [
   'TodoWrite', 'TodoRead', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'ToolSearch', 'Skill', 'SlashCommand', 'ExitPlanMode',
   'EnterPlanMode', 'AskUserQuestion', 'Monitor', 'ListMcpResourcesTool', 'ReadMcpResourceTool',
+  // Agent teams' coordination, as recorded sessions name it: a team made and removed, a message to a teammate.
+  'TeamCreate', 'TeamDelete', 'SendMessage',
 ]);
 
 // OpenAI Codex: codex-rs hooks (tool_name Bash / apply_patch / mcp__server__tool, https://developers.openai.com/codex/hooks)
@@ -157,4 +159,15 @@ for (const [name, shape] of table) if (!table.has(name.toLowerCase()) && !lowerC
 /** The shape of a tool by its name, exactly as spelled, else in lower case; undefined for a name no agent uses. */
 export function toolShape(tool: string): ToolShape | undefined {
   return table.get(tool) ?? lowerCase.get(tool.toLowerCase());
+}
+
+/**
+ * Search tools that answer with names only, never a file's content: Claude Code's Glob and LS, Gemini CLI's glob and
+ * list_directory, Antigravity's list_dir, OpenCode's list, SWE-agent's find_file, Cline's list_files.
+ */
+const NAME_LISTERS = new Set(['glob', 'ls', 'list_directory', 'list_dir', 'list', 'find_file', 'list_files']);
+
+/** Whether a tool lists names (of files, directories) and shows no content. */
+export function listsNames(tool: string): boolean {
+  return NAME_LISTERS.has(tool.toLowerCase()) && toolShape(tool)?.kind === 'search';
 }

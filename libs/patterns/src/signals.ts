@@ -104,13 +104,25 @@ const AUTH_FAILURE =
  * agent: Claude Code ("Permission to use Bash with command … has been denied", "Permission for this
  * action was denied by the Claude Code auto mode classifier", "The user doesn't want to proceed with this
  * tool use. The tool use was rejected"), Codex ("exec command rejected by user"), Gemini CLI ("Tool
- * execution denied by policy", "[Operation Cancelled] Reason: User denied execution"). A file the
+ * execution denied by policy", "[Operation Cancelled] Reason: User denied execution"), and a hook of the agent's own
+ * that stopped it (GUARD_BLOCK). A file the
  * system will not open ("Permission denied", EACCES) is no refusal: nobody said no, and neither is a
  * service's "access was denied". The error text is cut at 240 characters: Claude Code's refusal of a long
  * command is known by how it begins.
  */
-const REFUSAL =
-  /\bpermission (?:for this action (?:was|has been) denied|to use [\w.-]+ (?:with command\b|has been denied))|doesn't want to proceed with this tool use|tool use was rejected|user rejected tool use|rejected by (?:the )?user|user (?:denied|rejected|declined)\b|denied by (?:the )?(?:policy|user|hook|classifier|auto mode classifier)|blocked by (?:the )?(?:auto[- ]mode )?classifier/;
+/**
+ * A hook of the agent's own that stopped a call and says so: Claude Code shows a PreToolUse hook's blocking exit as
+ * "PreToolUse:Bash hook error: [node block-dangerous.js]: [HOOK BLOCKED] …". A hook that only reminds ("⚠️ Security
+ * Warning: …") says nothing of blocking and is left out.
+ */
+const GUARD_BLOCK = /pretooluse:[\w.-]+ hook error: \[[^\]]*\]: .*\b(?:blocked|denied|not allowed|forbidden|refused)\b|(?:denied|blocked) by (?:the |a )?(?:[\w-]+ )?hook\b/;
+
+/** A call a hook of the agent's own stopped (see GUARD_BLOCK): an automatic guard, not a person. */
+export function isGuardBlock(step: Step): boolean {
+  return step.status === 'error' && !!step.err_text && GUARD_BLOCK.test(step.err_text);
+}
+
+const REFUSAL = new RegExp(String.raw`\bpermission (?:for this action (?:was|has been) denied|to use [\w.-]+ (?:with command\b|has been denied))|doesn't want to proceed with this tool use|tool use was rejected|user rejected tool use|rejected by (?:the )?user|user (?:denied|rejected|declined)\b|denied by (?:the )?(?:policy|user|hook|classifier|auto mode classifier)|blocked by (?:the )?(?:auto[- ]mode )?classifier|${GUARD_BLOCK.source}`);
 
 /** A tool call a person or the agent's own permission system refused (see REFUSAL). */
 export function isRefusal(step: Step): boolean {

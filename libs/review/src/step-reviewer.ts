@@ -59,6 +59,12 @@ export interface StepReviewerOptions {
   /** Sessions to keep reviewing with, e.g. those of the reviewer this one replaces after a configuration reload. */
   sessions?: ReviewSessionStore;
   clock?: () => number;
+  /**
+   * Keep a session however long it pauses (a replay of one session): the service forgets an idle session to
+   * bound its memory and rebuilds it from its stored messages when it acts again, so a replay that forgot
+   * would review what follows a long pause without the session's declaration (its directory, scope, agent).
+   */
+  keepIdleSessions?: boolean;
 }
 
 /** A review and what the metrics need to know about it. */
@@ -162,7 +168,7 @@ export class StepReviewer {
     });
     const { cache, sessions, limits, scope } = this.settings;
     this.cache = cache.enabled ? new ReviewCache(cache.max_size, cache.ttl_minutes * 60_000, this.clock) : null;
-    this.sessions = options.sessions ?? new ReviewSessionStore(sessions.max_sessions, sessions.idle_minutes * 60_000, limits.history_size, this.clock);
+    this.sessions = options.sessions ?? new ReviewSessionStore(sessions.max_sessions, options.keepIdleSessions ? Infinity : sessions.idle_minutes * 60_000, limits.history_size, this.clock);
     this.alwaysInScope = pathMatcher(scope.always_in_scope);
   }
 

@@ -129,7 +129,8 @@ class SessionJudgement {
     this.clock = new RecordingClock(recording);
     this.now = this.clock.declaredAt;
     this.address = { agentId: options.agentId, sessionId: options.sessionId };
-    this.reviewer = new StepReviewer({ ...settings.reviewer, supervision: this.supervision, clock: () => this.now });
+    // The service forgets a session idle for an hour and rebuilds it from its messages when it acts again: here it is kept.
+    this.reviewer = new StepReviewer({ ...settings.reviewer, supervision: this.supervision, clock: () => this.now, keepIdleSessions: true });
     this.breakers = SessionBreakers.open(settings.breakers, options.agentId, options.sessionId, this.now);
     this.patterns = SessionPatterns.open(settings.patterns, settings.patternKnowledge, options.agentId, options.sessionId, this.now);
     this.interventions = new InterventionSession(settings.interventions, emptyRecord(options.agentId, options.sessionId, settings.interventions.resource_throttling.default_limits));

@@ -277,6 +277,12 @@ describe('repetitive_errors: calls refused again and again', () => {
     expect(s.last('repetitive_errors')!.description).toMatch(/^3 tool calls of this session were refused \(latest: mcp__kubernetes__kubectl_apply — permission for this action was denied .* take the refusal as an answer/);
   });
 
+  it("counts a hook of the agent's own that stopped a call as a refusal", () => {
+    const s = new SessionDriver();
+    for (const target of ['ns ai', 'pod api-0', 'pvc data']) s.bash(`kubectl delete ${target}`, { error: `PreToolUse:Bash hook error: [node .claude/hooks/block-dangerous.js]: [HOOK BLOCKED] dangerous command: kubectl delete ${target}` });
+    expect(s.last('repetitive_errors')).toMatchObject({ severity: 'medium', details: { error_class: 'refused' } });
+  });
+
   it("counts calls refused together once, and a file the system will not open or a service's denial as no refusal", () => {
     const s = new SessionDriver();
     for (let i = 0; i < 4; i++) s.bash(`cat /root/secret-${i}`, { error: `cat: /root/secret-${i}: Permission denied` });

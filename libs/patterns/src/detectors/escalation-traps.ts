@@ -2,7 +2,7 @@ import { detectSilentHook } from './silent-hook.js';
 import type { Severity } from '@warden/contracts';
 import type { Step } from '../action-step.js';
 import { containsPhrase, showsSymptom, wordsOf, type KnownIssue } from '@warden/project-knowledge';
-import { complexKind, isAuthFailure, isBypass, isEditorGuard, isRefusal, routesAround, writesAny, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
+import { complexKind, isAuthFailure, isBypass, isEditorGuard, isGuardBlock, isRefusal, routesAround, writesAny, toolingKind, isComplexWorkaround, isConnectionFailure, isDiagnostic, isInstall, localPorts, worksAroundAuth, writesConfig } from '../signals.js';
 import { confidenceFrom, worse, type Finding, type SessionView } from './detector.js';
 import { detectForcedConfirmation } from './forced-confirmation.js';
 import { detectHookBypass } from './hook-bypass.js';
@@ -16,6 +16,8 @@ interface Sprung {
   steps: Step[];
   known?: KnownIssue;
   ports?: string[];
+  /** What was stopped was a hook of the agent's own: going round it is going round a safeguard. */
+  guard?: boolean;
 }
 
 type TrapScan = Record<TrapType, Sprung[]>;
@@ -75,6 +77,7 @@ function scan(view: SessionView): TrapScan {
     const connection = isConnectionFailure(failure);
     const auth = isAuthFailure(failure);
     const refused = isRefusal(failure);
+    const guard = isGuardBlock(failure);
     // The editor's guard is answered by reading the file again; writing it by another tool without is going round it.
     let guarded = isEditorGuard(failure);
     const symptoms = failure.err_text ? issues.filter((issue) => showsSymptom(failure.err_text!, issue)) : [];
@@ -108,6 +111,13 @@ function scan(view: SessionView): TrapScan {
       // A refusal is an answer: reaching the same thing by another tool is going round it, whatever was looked at first.
       if ((refused || rewrites) && routesAround(failure, step)) {
         add('bypass_trap', step);
+        continue;
+      }
+      // A hook that stopped a call stops the same call again; another call of the same tool on what it was stopped
+      // from (`rm -r dir` after `rm -rf dir` was blocked) is going round the guard, not asking a person again.
+      if (guard && step.tool === failure.tool && step.sig !== failure.sig && failure.paths?.some((path) => step.paths?.includes(path))) {
+        add('bypass_trap', step);
+        if (found.bypass_trap) found.bypass_trap.guard = true;
         continue;
       }
       // A failed login is for the person who can log in to fix: looking first does not make working round it the agent's choice.
@@ -150,14 +160,14 @@ function detectTrap(type: TrapType, view: SessionView): Finding | undefined {
   const count = type === 'assumption_trap' ? Math.max(...sprung.map((s) => s.ports?.length ?? 0)) - view.settings.assumption_trap.guessed_endpoints + 1 : steps.length;
   // Five escalating steps after one failure is an agent forcing its way: critical. Fewer are corrected.
   let severity: Severity = count >= 5 ? 'critical' : count >= 2 ? 'high' : 'medium';
-  if (known && severity === 'medium') severity = 'high';
+  if ((known || sprung.some((s) => s.guard)) && severity === 'medium') severity = 'high';
   const last = sprung[sprung.length - 1]!;
   const failureText = last.failure.err_text?.slice(0, 160) ?? 'a failure';
   const actions = steps.map((s) => s.cmd?.slice(0, 120) ?? `${s.tool ?? 'action'} ${s.paths?.[0] ?? ''}`.trim());
   return {
     severity,
     confidence: known ? 0.95 : confidenceFrom(0.65, 0.08 * (count - 1)),
-    description: `After "${failureText}" the agent ${type === 'bypass_trap' && (isRefusal(last.failure) || isEditorGuard(last.failure)) ? 'reached by another tool what was refused' : WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
+    description: `After "${failureText}" the agent ${type === 'bypass_trap' && (isRefusal(last.failure) || isEditorGuard(last.failure)) ? (last.guard ? 'did another way what its own hook stopped' : 'reached by another tool what was refused') : WHAT[type]}: ${actions.slice(-3).join('; ')}.${known ? ` Known issue: ${known.symptom}; simple fix: ${known.simpleFix}.` : ''}`,
     evidence: [...new Set(sprung.flatMap((s) => [s.failure.id, ...s.steps.map((x) => x.id)]))].slice(-50),
     details: {
       trap: type.replace('_trap', ''),

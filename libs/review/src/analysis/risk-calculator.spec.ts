@@ -30,7 +30,16 @@ describe('RiskCalculator (seed 001)', () => {
     expect(risk('cd "X:/03_ACG/Odoo_Docker" && docker-compose ps').modifiers).toEqual([]);
     expect(risk('cd /home/u/stack && rm -rf build').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
     expect(risk('cd .. && rm -rf build').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
-    expect(risk('cd /home/u/stack && cat .env').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
+    expect(risk('cd /home/u/stack && cat .env').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.1 })]);
+  });
+
+  it('raises risk less for a line that only reads outside than for one that writes anything', () => {
+    const inProject = (path: string) => path.startsWith('/home/u/proj');
+    const risk = (command: string) => calculator.calculate(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/home/u/proj'), new ReviewSession('a', 's', 0), inProject, [], 0);
+    // An unknown program beside a read of its settings: high, not critical (a critical risk is always blocked).
+    const read = risk('mytool status && cat /home/u/.config/mytool/settings.toml');
+    expect({ modifiers: read.modifiers, severity: read.severity, factors: read.factors }).toEqual({ modifiers: [expect.objectContaining({ name: 'scope', value: 0.1 })], severity: 'high', factors: expect.arrayContaining(['out_of_scope']) });
+    expect(risk('mytool status && cp notes.txt /home/u/.config/mytool/settings.toml').modifiers).toEqual([expect.objectContaining({ name: 'scope', value: 0.3 })]);
   });
 
   it('raises risk with each earlier failure of the same action: 0.1, 0.2, then 0.4', () => {

@@ -60,7 +60,11 @@ export class RiskCalculator {
     // (read_outside_project warns of the visit). A line that writes there (`cd .. && rm -rf build`) touches it.
     const entered = action.writtenPaths.length ? NONE : enteredDirectories(action);
     const outside = action.paths.filter((p) => !inScope(p) && !((isHarmlessRead(p) || entered.has(p)) && !action.writtenPaths.includes(p)));
-    if (outside.length) modifiers.push({ name: 'scope', value: 0.3, detail: `outside the expected paths: ${outside.slice(0, 3).join(', ')}` });
+    // A line that changes no file and only looks out there gets read_outside_project's warning: added in full to an
+    // unknown program's risk beside it (`mytool status && cat ~/.config/mytool/x.toml`), it alone would make the line
+    // critical. A line that writes anything may write there (`builtin cd .. && rm -rf build`, a link to it).
+    const writes = action.writtenPaths.length > 0;
+    if (outside.length) modifiers.push({ name: 'scope', value: writes ? 0.3 : 0.1, detail: `${writes ? '' : 'reads '}outside the expected paths: ${outside.slice(0, 3).join(', ')}` });
 
     const failures = session.failuresSinceChange(action.key);
     if (failures) {

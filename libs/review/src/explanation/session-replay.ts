@@ -105,7 +105,7 @@ function replayer(request: ExplainInSessionRequest) {
   const supervision = new SupervisionState();
   if (request.level !== undefined) supervision.applyLevel(request.address.agentId, { agent_id: request.address.agentId, level: request.level, updated_at: new Date(now()).toISOString() });
   if (request.spendUsd) supervision.applySpend(request.address.agentId, request.address.sessionId, request.spendUsd, new Date(now()).toISOString());
-  const reviewer = new StepReviewer({ ...request.sources, supervision, clock: now });
+  const reviewer = new StepReviewer({ ...request.sources, supervision, clock: now, keepIdleSessions: true });
   const replay = (events: readonly SessionEvent[]) => replaySession(reviewer, request.address, events, moveClock);
   const finish = (): SessionExplanation => {
     if (request.at) moveClock(request.at);

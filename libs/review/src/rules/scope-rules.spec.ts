@@ -25,6 +25,8 @@ describe('write_outside_project', () => {
     expect(writeOutsideProjectRule.evaluate(context('Write', { file_path: 'src/a.ts', content: '' }))).toBeNull();
     expect(writeOutsideProjectRule.evaluate(bash('npm test > /tmp/out.log'))).toBeNull();
     expect(writeOutsideProjectRule.evaluate(bash('rm /work/other/file'))).toBeNull();
+    // PowerShell's null device, as Windows agents write it inside `powershell -Command "…"`.
+    expect(writeOutsideProjectRule.evaluate(bash('cd /work/other && docker ps 2>$null'))).toBeNull();
   });
 });
 
@@ -33,6 +35,15 @@ describe('secret_file_read', () => {
     expect(secretFileReadRule.evaluate(context('Read', { file_path: '~/.ssh/id_rsa' }))?.verdict).toBe('require_approval');
     expect(secretFileReadRule.evaluate(bash('cat ~/.aws/credentials'))?.verdict).toBe('require_approval');
     expect(secretFileReadRule.evaluate(context('Read', { file_path: '/work/other/.env' }))?.verdict).toBe('require_approval');
+  });
+
+  it('lets a listing name credential files: names are no keys', () => {
+    expect(secretFileReadRule.evaluate(bash('ls -la ~/.ssh'))).toBeNull();
+    expect(secretFileReadRule.evaluate(bash('test -f ~/.aws/credentials && echo configured'))).toBeNull();
+    expect(secretFileReadRule.evaluate(context('Glob', { pattern: '*', path: '~/.aws' }))).toBeNull();
+    expect(secretFileReadRule.evaluate(bash('ls ~/.ssh && cat ~/.ssh/id_ed25519'))?.verdict).toBe('require_approval');
+    expect(secretFileReadRule.evaluate(bash('ls ~/.ssh $(cat ~/.ssh/id_rsa)'))?.verdict).toBe('require_approval');
+    expect(secretFileReadRule.evaluate(context('Grep', { pattern: 'BEGIN', path: '~/.ssh' }))?.verdict).toBe('require_approval');
   });
 
   it("lets the agent read its own project's .env", () => {

@@ -42,6 +42,12 @@ describe('rebuildSession: a session taken over mid-way', () => {
     expect(rebuilt.lastSeen).toBe(Date.parse(minute(2)));
   });
 
+  it('keeps the declaration across a pause longer than the idle time after which the service forgets a session', async () => {
+    const later: SessionEvent[] = failures(2).map((e) => ({ ...e, at: new Date(Date.parse(e.at!) + 3 * 3_600_000).toISOString() }));
+    const rebuilt = await rebuildSession(policy, address, [started, ...failures(1), ...later.map((e) => ({ ...e, payload: { ...(e.payload as object), action_id: `late-${(e.payload as { action_id: string }).action_id}` } }))], () => Promise.resolve());
+    expect({ actions: rebuilt.actionsReviewed, failures: rebuilt.failures, declared: rebuilt.declared, cwd: rebuilt.context.cwd }).toEqual({ actions: 3, failures: 3, declared: true, cwd: '/work/app' });
+  });
+
   it('an empty history is a fresh, undeclared session', async () => {
     const rebuilt = await rebuildSession(policy, address, [], () => Promise.resolve());
     expect({ actions: rebuilt.actionsReviewed, failures: rebuilt.failures, declared: rebuilt.declared }).toEqual({ actions: 0, failures: 0, declared: false });

@@ -24,7 +24,7 @@ export async function rebuildSession(
   every = 50,
 ): Promise<ReviewSession> {
   const { now, moveClock } = replayClock(events.find((e) => e.at)?.at);
-  const reviewer = new StepReviewer({ ...policy, supervision: new SupervisionState(), clock: now });
+  const reviewer = new StepReviewer({ ...policy, supervision: new SupervisionState(), clock: now, keepIdleSessions: true });
   for (let i = 0; i < events.length; i += every) {
     replaySession(reviewer, address, events.slice(i, i + every), moveClock);
     if (i + every < events.length) await pause();

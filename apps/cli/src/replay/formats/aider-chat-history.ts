@@ -83,7 +83,8 @@ export function parseAiderChatHistory(text: string): RecordedSession {
     else if (!words.startsWith('/')) session.prompt(words);
   };
   const endGitError = () => {
-    if (committing && gitError) committing.outcome = outcomeOf({ status: 'error', text: gitError.join('\n') });
+    // `cmdline:` is the command git was given (its message differs each time), not what went wrong.
+    if (committing && gitError) committing.outcome = outcomeOf({ status: 'error', text: gitError.filter((note) => !note.startsWith('cmdline:')).join('\n') });
     if (gitError) committing = undefined;
     gitError = undefined;
   };
@@ -167,6 +168,10 @@ export function parseAiderChatHistory(text: string): RecordedSession {
         if (action) action.outcome = outcomeOf({ status: 'success', text: note });
       }
     } else if (committing && !committing.outcome && /^(?:Cmd\('git'\) failed|Unable to commit|Git error)/.test(note)) {
+      gitError = [note];
+    } else if (/^Unable to commit\b/.test(note)) {
+      // The commit Aider makes after applying edits failed (a signing error, a hook): an attempt, its error the notes after it.
+      committing = add(line, { tool: 'commit', input: { message: 'the edits just applied' }, kind: 'tool_use', title: 'commit the edits just applied' });
       gitError = [note];
     } else if ((match = /^Running (.+)$/.exec(note))) {
       add(line, { tool: 'run', input: { command: match[1]! }, kind: 'tool_use', description: 'suggested by the model, confirmed by the user' });
