@@ -80,6 +80,16 @@ describe('FileSystemValidator', () => {
     expect(validator.appliesTo(bash('cat .env'))).toBe(false);
   });
 
+  it('counts no failure that is over (the same command succeeded since) or a search that found nothing', () => {
+    const rewrite = bash("cat > playwright.config.ts <<'EOF'\nexport default { retries: 5 };\nEOF");
+    expect(validator.validate(rewrite, sessionOf([bash('git push origin main'), 'rejected: large file'], [bash('git push origin main')]))).toEqual({ kind: 'approve' });
+    expect(validator.validate(rewrite, sessionOf([bash('rg -n "retries" src'), 'Exit code 1']))).toEqual({ kind: 'approve' });
+    expect(validator.validate(rewrite, sessionOf([bash('netstat -ano | findstr 5432'), 'Exit code: 1']))).toEqual({ kind: 'approve' });
+    // A search that failed (exit 2: a bad pattern, a missing file) and a failure still standing count.
+    expect(validator.validate(rewrite, sessionOf([bash('rg -n "(" src'), 'Exit code 2: regex parse error']))).toMatchObject({ kind: 'require_prerequisites' });
+    expect(validator.validate(rewrite, sessionOf([bash('git push origin main'), 'rejected'], [bash('git status')]))).toMatchObject({ kind: 'require_prerequisites' });
+  });
+
   it('asks before rewriting configuration it never read, right after a failure', () => {
     const context = sessionOf([bash('npx playwright test'), FAILURE]);
     const rewrite = bash("cat > playwright.config.ts <<'EOF'\nexport default { retries: 5 };\nEOF");

@@ -1,7 +1,7 @@
 import { isTempPath, PATCH_FIELDS } from '@warden/actions';
 import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
-import { isConnectionFailure, type ReviewSession } from '../session/review-session.js';
+import { isConnectionFailure, type ActionRecord, type ReviewSession } from '../session/review-session.js';
 import { isConfigFile, isEnvTemplateBeside, isSecretsEnvFile } from './config-files.js';
 import type { PrerequisiteCheck, ToolValidator, ValidationContext, ValidationResult } from './tool-validator.js';
 
@@ -10,15 +10,29 @@ const WRITE_INTENTS: ReadonlySet<Intent> = new Set(['file_creation', 'file_modif
 /** How many of the session's last actions a failure counts as recent. */
 export const RECENT_ACTIONS = 10;
 
+/** An exit status other than 1 named in an error (`Exit code: 2`, `exit status 127`). */
+const OTHER_EXIT_STATUS = /exit (?:code|status)\W{0,3}(?!1\b)\d+/i;
+
+/** A search that exited 1 found nothing: no failure to react to. */
+function foundNothing(record: ActionRecord): boolean {
+  return !!record.shell?.searches && !OTHER_EXIT_STATUS.test(record.error?.message ?? '');
+}
+
 /**
- * A command or request failed among the last RECENT_ACTIONS actions (a tool refusing its own input is no such
- * failure); `connection`: one that could not reach a service.
+ * A command or request failed among the last RECENT_ACTIONS actions and has not succeeded since (a tool refusing
+ * its own input is no such failure, nor a search that found nothing); `connection`: one that could not reach a
+ * service.
  */
 function failedRecently(session: ReviewSession, connection = false): boolean {
   const history = session.history;
-  for (let i = history.length - 1; i >= 0 && i >= history.length - RECENT_ACTIONS; i--) {
+  const from = Math.max(0, history.length - RECENT_ACTIONS);
+  for (let i = history.length - 1; i >= from; i--) {
     const record = history[i]!;
-    if (record.status === 'error' && (record.shell !== undefined || record.intent === 'network_request') && (!connection || isConnectionFailure(record))) return true;
+    if (record.status !== 'error' || !(record.shell !== undefined || record.intent === 'network_request')) continue;
+    if ((connection && !isConnectionFailure(record)) || foundNothing(record)) continue;
+    // The same command run again with success (`git push` after the rejection was dealt with): that failure is over.
+    if (history.slice(i + 1).some((later) => later.key === record.key && later.status === 'success')) continue;
+    return true;
   }
   return false;
 }

@@ -30,6 +30,7 @@ describe('what a session remembers of a shell command', () => {
       startsService: false,
       runsTests: false,
       inspects: true,
+      searches: false,
     });
   });
 

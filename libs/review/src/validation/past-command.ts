@@ -1,4 +1,5 @@
 import type { ProjectKnowledge } from '@warden/project-knowledge';
+import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { branchesMadeBy } from '../rules/git-command.js';
 import { commandInspects } from './diagnostics.js';
@@ -23,6 +24,19 @@ export interface PastCommand {
   inspects: boolean;
   /** Git branches it made (`git checkout -b x`); absent when none. */
   branchesMade?: readonly string[];
+  /** Its status is a search's (`grep`, `rg`, `findstr` last in the line): an exit status of 1 there means nothing was found. */
+  searches: boolean;
+}
+
+/** Programs whose exit status 1 says they found nothing, not that they failed. */
+const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr', 'select-string', 'sls', 'pgrep']);
+
+/** The line's status is its last top-level command's: a search there (`netstat -ano | findstr 5432`). */
+function endsInSearch(action: ParsedAction): boolean {
+  const last = action.segments.findLast((s) => !s.nested);
+  if (!last) return false;
+  const cmd = commandName(last).toLowerCase();
+  return SEARCHES.has(cmd) || (cmd === 'git' && last.argv[1] === 'grep');
 }
 
 const TEST_RUNNERS = /\b(?:jest|vitest|mocha|pytest|go\s+test|cargo\s+test|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|rspec|phpunit)\b/;
@@ -41,6 +55,7 @@ export function pastCommandOf(action: ParsedAction, knowledge?: ProjectKnowledge
     runsTests: TEST_RUNNERS.test(action.command ?? ''),
     inspects: commandInspects(action, knowledge),
     ...(branches.length ? { branchesMade: branches } : {}),
+    searches: endsInSearch(action),
   };
 }
 
