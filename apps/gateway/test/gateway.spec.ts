@@ -83,21 +83,23 @@ describe('the agent gateway', () => {
   }, 30_000);
 
   it('keeps no NATS connection open for 600 calls whose token NATS refused, among the agent\'s own calls', async () => {
-    /** The gateway's connections for agent-a as nats-server counts them (monitoring, /connz). */
+    /** The gateway's connections for agent-a as nats-server lists them (monitoring, /connz). */
     const agentConnections = async () => {
-      const connz = (await (await fetch(`${nats.monitorUrl}/connz?limit=1024`)).json()) as { connections?: { name?: string }[] };
-      return (connz.connections ?? []).filter((c) => c.name === 'warden-gateway-agent-a').length;
+      const connz = (await (await fetch(`${nats.monitorUrl}/connz?limit=1024`)).json()) as { connections?: { cid: number; name?: string; start: string }[] };
+      return (connz.connections ?? []).filter((c) => c.name === 'warden-gateway-agent-a').map(({ cid, start }) => ({ cid, start }));
     };
+    const refused = JSON.stringify({ error: 'NATS refused the token of agent agent-a: the token is not valid' });
     // Wrong secrets for a real agent while the agent itself keeps working: 12 rounds of 50 at once.
     for (let round = 0; round < 12; round++) {
       expect(await post(pre('among-bad-calls', `toolu_good_${round}`), `Bearer ${token('agent-a')}`)).toEqual({ status: 200, body: '' });
       const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(pre(`bad-${round}-${i}`, `toolu_bad_${round}_${i}`), `Bearer agent-a.wrong-${round}-${i}`)));
-      expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 50 }, () => 401));
+      // The whole answer, so that a call answered otherwise shows why.
+      expect(answers).toEqual(Array.from({ length: 50 }, () => ({ status: 401, body: refused })));
     }
     expect(await post(pre('among-bad-calls', 'toolu_good_last'), `Bearer ${token('agent-a')}`)).toEqual({ status: 200, body: '' });
     // One connection for the agent, the one its calls use.
-    expect(await eventually('the gateway to hold one connection for agent-a', agentConnections, (n) => n === 1, { timeoutMs: 5_000 })).toBe(1);
-  }, 120_000);
+    expect(await eventually('the gateway to hold one connection for agent-a', agentConnections, (c) => c.length === 1)).toHaveLength(1);
+  }, 300_000);
 
   it('refuses an agent’s token in a session of another agent, with 403, publishing nothing', async () => {
     expect(await post(pre('session-of-a', 'toolu_a1'), `Bearer ${token('agent-a')}`)).toEqual({ status: 200, body: '' });

@@ -225,7 +225,7 @@ const RSYNC_VALUED = new Set(['-e', '--rsh', '--exclude', '--include', '--filter
  * A dry run of git clean or rsync (`-n`, in a cluster too, or `--dry-run`), unless `--no-dry-run` comes after it
  * (the last one wins); an option's value is skipped, not read as an option, and `--` ends the options.
  */
-function listsOnly(argv: readonly string[], valued: ReadonlySet<string>): boolean {
+function dryRunOnly(argv: readonly string[], valued: ReadonlySet<string>): boolean {
   let dry = false;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
@@ -239,8 +239,8 @@ function listsOnly(argv: readonly string[], valued: ReadonlySet<string>): boolea
 }
 
 /** git clean's arguments (after `clean`) ask only for the list of what it would delete. */
-export function gitCleanListsOnly(args: readonly string[]): boolean {
-  return listsOnly(['clean', ...args], GIT_CLEAN_VALUED);
+export function gitCleanDryRun(args: readonly string[]): boolean {
+  return dryRunOnly(['clean', ...args], GIT_CLEAN_VALUED);
 }
 
 /** Help, version and dry-run forms, and `command -v`: they describe what a command would do and change nothing. */
@@ -249,8 +249,8 @@ export function describesOnly(segment: ShellSegment): boolean {
   // Asked of every segment by several rules: the arguments are read in place, without a copy.
   const { argv } = segment;
   const cmd = commandName(segment);
-  // git clean and rsync: their dry run is read with their options' values and its negation (see listsOnly).
-  if ((cmd === 'git' && argv.includes('clean', 1)) || cmd === 'rsync') return argv.some((a) => a === '--help' || a === '-h' || a === '--version') || listsOnly(argv, cmd === 'git' ? GIT_CLEAN_VALUED : RSYNC_VALUED);
+  // git clean and rsync: their dry run is read with their options' values and its negation (see dryRunOnly).
+  if ((cmd === 'git' && argv.includes('clean', 1)) || cmd === 'rsync') return argv.some((a) => a === '--help' || a === '-h' || a === '--version') || dryRunOnly(argv, cmd === 'git' ? GIT_CLEAN_VALUED : RSYNC_VALUED);
   // Every describing option starts with a dash: other words are not looked up.
   for (let i = 1; i < argv.length; i++) {
     if (argv[i]!.charCodeAt(0) !== 45) continue;

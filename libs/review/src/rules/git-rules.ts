@@ -1,6 +1,6 @@
 import { forcePush, forcePushToSharedBranch, gitSubcommandIndex, isSharedBranch, pushedBranches } from '../parsing/command-facts.js';
 import { shellDeletions } from '../parsing/deletions.js';
-import { gitCleanListsOnly, type ParsedAction } from '../parsing/parsed-action.js';
+import { gitCleanDryRun, type ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
 import { basename, parseShellCommand } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
@@ -300,7 +300,7 @@ function gitDestruction(sub: string, args: readonly string[], config: ReadonlyMa
     }
     case 'clean':
       // With clean.requireForce off, git clean deletes without -f.
-      if ((!short('f', '--force') && !gitFalse(config.get('clean.requireforce'))) || gitCleanListsOnly(args)) return null;
+      if ((!short('f', '--force') && !gitFalse(config.get('clean.requireforce'))) || gitCleanDryRun(args)) return null;
       return {
         ...DISCARDS,
         reason: `git clean -f deletes untracked files${short('x') || short('X') ? ', and with -x also ignored ones such as .env files and local configuration' : ''}; they are not in git and cannot be recovered. A person must approve it.`,

@@ -66,15 +66,15 @@ export const writeOutsideProjectRule = builtInRule({
 });
 
 /** Programs that show names and metadata of what they are given, not its content. */
-const NAME_LISTERS = new Set(['ls', 'dir', 'tree', 'stat', 'du', 'exa', 'eza', 'lsd', 'get-childitem', 'gci', 'test', '[', '[[', 'cd', 'pwd', 'echo', 'printf', 'true']);
+const LISTING_PROGRAMS = new Set(['ls', 'dir', 'tree', 'stat', 'du', 'exa', 'eza', 'lsd', 'get-childitem', 'gci', 'test', '[', '[[', 'cd', 'pwd', 'echo', 'printf', 'true']);
 
 /**
  * A line or a tool that only lists (`ls -la ~/.ssh`, a Glob of `~/.aws/*`): the names of keys are no keys. Any other
  * program in the line, an input redirection or a nested command reads.
  */
-function listsOnly(action: ParsedAction): boolean {
+function onlyLists(action: ParsedAction): boolean {
   if (!action.segments.length) return action.command === undefined && listsNames(action.tool);
-  return action.segments.every((s) => !s.nested && NAME_LISTERS.has(commandName(s).toLowerCase()) && !s.redirects.some((r) => r.operator.startsWith('<')));
+  return action.segments.every((s) => !s.nested && LISTING_PROGRAMS.has(commandName(s).toLowerCase()) && !s.redirects.some((r) => r.operator.startsWith('<')));
 }
 
 export const secretFileReadRule = builtInRule({
@@ -82,7 +82,7 @@ export const secretFileReadRule = builtInRule({
   description: 'Reading private keys and cloud credentials, or secret files outside the project, needs approval.',
   reads: 'session',
   check({ action, inScope }) {
-    if (action.intent === 'file_deletion' || listsOnly(action)) return null;
+    if (action.intent === 'file_deletion' || onlyLists(action)) return null;
     const read = action.paths.filter((p) => !action.writtenPaths.includes(p));
     const hit = read.find(isPrivateKeyOrStore) ?? read.find((p) => isSecretFile(p) && !inScope(p));
     if (!hit) return null;
