@@ -155,6 +155,10 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'set-executionpolicy', /\b(?:unrestricted|bypass)\b(?=.*localmachine)|^\s*(?:-executionpolicy\s+)?(?:unrestricted|bypass)\s*$/i, 'lets every PowerShell script run unsigned', 'warn'),
   e('safety_control', 'gh', /^\s*workflow\s+disable\b|^\s*api\b(?=.*(?:-x|--method)\s*delete)(?=.*protection)/i, "switches off the repository's CI checks or branch protection"),
   e('safety_control', 'gh', /^\s*pr\s+merge\b.*\s--admin\b/i, "merges past the branch protection's required reviews and checks (--admin)", 'require_approval'),
+  // A person's review is what branch protection stands for: dismissed or approved by the agent, it is no review. A
+  // thread resolved by the author is common practice after a fix, so it is only said (the reviewer may not agree).
+  e('safety_control', 'gh', /^\s*api\b.*\bdismissPullRequestReview\b|^\s*api\b.*\/reviews\/\d+\/dismissals\b|^\s*pr\s+review\b.*\s(?:--approve|-a)(?:\s|$)/i, "settles a reviewer's review itself (dismisses it, or approves the pull request in the user's name)", 'require_approval'),
+  e('safety_control', 'gh', /^\s*api\b.*\b(?:resolveReviewThread|minimizeComment)\b/i, "resolves or hides a reviewer's comments itself", 'warn'),
   e('safety_control', 'npm', /^\s*profile\s+disable-2fa\b/i, 'switches two-factor authentication off'),
   e('safety_control', 'git', /^config\b.*\b(?:commit|tag|push)\.gpgsign\s+(?:false|0|no|off)\b/i, 'switches commit signing off'),
   e('safety_control', 'history', /(?:^|\s)-(?:c|d\s*\S+|w\s+\/dev\/null)(?:\s|$)/i, "clears the shell's history (what was run can no longer be seen)", 'require_approval'),
@@ -169,6 +173,8 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'git', /^config\b.*\bcredential\.helper\s+["']?store\b/i, 'keeps git passwords in clear text on disk (~/.git-credentials)', 'warn'),
   e('safety_control', 'git', /^config\b.*\bcore\.hookspath\s+(?:\/dev\/null|nul|["']{2}|\/tmp\S*)(?:\s|$)/i, "switches the repository's git hooks off"),
   // ── leaks secrets ──────────────────────────────────────────────────────────────────────────────
+  // user:password, a token as the user name, or a variable that holds one: git keeps the URL in .git/config.
+  e('secret_leak', 'git', /\b(?:remote\s+(?:add|set-url)|clone|submodule\s+add|config\b.*\bremote\.\S+\.(?:push)?url)\b.*\bhttps?:\/\/(?:[^\s/@:]+:[^\s/@]+|(?:gh[pousr]_|github_pat_|glpat-)[^\s/@]+|\$\{?\w+\}?)@/i, "writes a credential into the repository's git configuration in clear text (the remote's URL carries it; `git remote -v` and every error naming the remote print it)", 'require_approval'),
   carrier('tar zip 7z 7za rar gzip bzip2 xz zstd cpio compress-archive', CREDENTIAL_TAKEN, 'packs credential files into an archive', undefined, /(?:^|\s)(?:-t|--list|tf|tzf|tvf|-l)(?:\s|$)/i),
   carrier('aws', /\bs3\s+(?:cp|mv|sync)\b/i, 'copies credential files to cloud storage', 'block'),
   carrier('gsutil', /\b(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
