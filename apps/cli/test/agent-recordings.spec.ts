@@ -5,6 +5,8 @@ import { WORKSPACE_ROOT } from '@warden/local-runtime';
 import { recordingsIn } from '../src/eval/evaluation.js';
 import { cellCalls } from '../src/replay/formats/codex-code-mode.js';
 import { parseCopilotCliEvents } from '../src/replay/formats/copilot-cli-events.js';
+import { parseSpecStory } from '../src/replay/formats/specstory-markdown.js';
+import { parseCodexRollout } from '../src/replay/formats/codex-rollout.js';
 import { detectFormat, FORMATS, readRecording } from '../src/replay/read-recording.js';
 import { renderReport, summarize, type ReplayReport } from '../src/replay/replay-report.js';
 import type { RecordedAction, RecordedSession, RecordingFormat } from '../src/replay/recorded-session.js';
@@ -245,6 +247,153 @@ describe('GitHub Copilot CLI /share exports', () => {
   });
 });
 
+describe('early Codex rollouts (mid-2025)', () => {
+  // Before Codex wrapped each line as {timestamp, type, payload}: a header line {id, timestamp, instructions, git},
+  // {"record_type": "state"} markers and the Responses API items bare, as public rollouts of that time show them
+  // (github.com/JaydenXsoe/ocodex .codex/main_codex.back/sessions/2025/08/27/rollout-2025-08-27T11-35-50-….jsonl @ 317a6db).
+  const rollout = [
+    { id: '0c75382e-1549-40e4-911b-6a6d4183f2a4', timestamp: '2025-08-27T11:35:50.557Z', instructions: null, git: { branch: 'main' } },
+    { record_type: 'state' },
+    { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/home/dev/demo-app</cwd>\n</environment_context>' }] },
+    { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'Fix the date parser' }] },
+    { record_type: 'state' },
+    { type: 'function_call', id: 'fc_1', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'npm test'], workdir: '/home/dev/demo-app' }), call_id: 'call_1' },
+    { type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: 'Tests: 1 failed\n', metadata: { exit_code: 1, duration_seconds: 1.2 } }) },
+  ];
+
+  it('reads the bare items as the wrapped lines they became, told from the header line', () => {
+    const text = rollout.map((r) => JSON.stringify(r)).join('\n');
+    expect(detectFormat(text)).toBe('codex');
+    const session = parseCodexRollout(text);
+    expect(session.sessionId).toBe('0c75382e-1549-40e4-911b-6a6d4183f2a4');
+    expect(session.declaration.context).toMatchObject({ goal: 'Fix the date parser' });
+    expect(session.actions).toMatchObject([{ actionId: 'call_1', tool: 'shell', input: { command: ['bash', '-lc', 'npm test'] }, outcome: { status: 'error' } }]);
+  });
+});
+
+describe('SpecStory exports (.specstory/history/*.md)', () => {
+  // specstoryai/getspecstory specstory-cli/pkg/markdown/markdown.go (header, session comment, role headings, the
+  // <tool-use> element) and pkg/providers/geminicli/markdown_tools.go (a shell call's `bash` block, `Result:`); the
+  // bodies Cursor, Codex and VS Code's Copilot get as public exports show them: github.com/0xmcc/ubi-course
+  // .specstory/history/2026-03-02_21-25Z-vercel-project-identification.md @ f7b4e62 (Cursor),
+  // github.com/IngoS11/EmailBuddy .specstory/history/2026-02-27_18-12-11Z-i-want-to-be.md @ 3b5e142 (Codex),
+  // github.com/DanCard/cal-date-widget .specstory/history/2025-12-02_23-39-04Z-i-want-a-highly.md @ 236358e (Gemini CLI).
+  const session = read('specstory-history.md');
+  const action = byId(session);
+
+  it("reads a Cursor session as L<line of the call's tag>, with the command, the output and the request before it", () => {
+    expect(session.format).toBe('specstory');
+    expect(session.sessionId).toBe('4f2a9c1e-7b3d-4e8a-9c21-5d6e7f8a9b0c');
+    expect(session.declaration).toEqual({ context: { goal: 'Fix the date parser' }, agent_kind: 'cursor', model: 'claude-4.5-sonnet-thinking' });
+    expect(ids(session)).toEqual(['L21', 'L41', 'L47', 'L66', 'L81', 'L110', 'L131']);
+    expect(action.get('L21')).toMatchObject({
+      tool: 'run_terminal_cmd',
+      input: { command: 'cd /home/dev/demo-app && npm test' },
+      at: '2026-11-28T14:05:00.000Z',
+      outcome: { status: 'error', error: { message: expect.stringContaining('Tests: 1 failed, 41 passed') } },
+    });
+    expect(action.get('L41')).toMatchObject({ tool: 'read_file', input: { file_path: 'src/date.ts' } });
+    expect(action.get('L41')!.outcome).toBeUndefined();
+    expect(action.get('L47')).toMatchObject({ tool: 'search_replace', input: { file_path: 'src/date.ts', content: expect.stringContaining('T00:00:00Z') } });
+    expect(action.get('L66')).toMatchObject({ tool: 'grep', input: { pattern: 'parse\\(', path: 'src' } });
+    expect(action.get('L81')).toMatchObject({ tool: 'ripgrep_raw_search', input: { pattern: 'new Date\\(', path: '/home/dev/demo-app/src', caseInsensitive: false } });
+  });
+
+  it('keeps an output that holds fences of its own inside its call, and the later request with the next call', () => {
+    expect(action.get('L110')).toMatchObject({ tool: 'run_terminal_cmd', input: { command: 'cat README.md' }, request: 'Show me the README and push it', outcome: { status: 'success', output: expect.stringContaining('<done>') } });
+    expect(action.get('L131')).toMatchObject({ tool: 'run_terminal_cmd', input: { command: 'git push --force origin main' } });
+    expect(action.get('L131')!.outcome).toBeUndefined();
+  });
+
+  const exported = (agent: string, body: string) =>
+    `<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n<!-- ${agent} Session s-1 (2026-11-28 14:05:00Z) -->\n\n_**User (2026-11-28 14:05:00Z)**_\n\nFix it\n\n---\n\n_**Agent (gpt-5.5 2026-11-28 14:05:10Z)**_\n\n${body}`;
+
+  it("reads Codex's command from the summary (not from a README its output shows), its exit code and its patches", () => {
+    const codex = parseSpecStory(
+      exported(
+        'Codex CLI',
+        [
+          '<tool-use data-tool-type="shell" data-tool-name="exec_command"><details>',
+          '<summary>Tool use: **exec_command** `sed -n \'1,40p\' README.md`</summary>',
+          '```',
+          'Process exited with code 0',
+          'Output:',
+          '```bash',
+          'npm run dev',
+          '```',
+          '```',
+          '</details></tool-use>',
+          '<tool-use data-tool-type="shell" data-tool-name="exec_command"><details>',
+          '<summary>Tool use: **exec_command** `npm test`</summary>',
+          '```',
+          'Process exited with code 2',
+          '```',
+          '</details></tool-use>',
+          '<tool-use data-tool-type="write" data-tool-name="apply_patch"><details>',
+          '<summary>Tool use: **apply_patch**</summary>',
+          '**Update: `src/date.ts`**',
+          '',
+          '```diff',
+          '@@',
+          '-a',
+          '+b',
+          '```',
+          '</details></tool-use>',
+        ].join('\n'),
+      ),
+    );
+    expect(codex.declaration).toMatchObject({ agent_kind: 'codex', model: 'gpt-5.5' });
+    expect(codex.actions.map((a) => [a.tool, a.input, a.outcome?.status])).toEqual([
+      ['exec_command', { command: "sed -n '1,40p' README.md" }, 'success'],
+      ['exec_command', { command: 'npm test' }, 'error'],
+      ['apply_patch', { input: '*** Begin Patch\n*** Update File: src/date.ts\n@@\n-a\n+b\n*** End Patch' }, undefined],
+    ]);
+  });
+
+  it("reads Gemini CLI's shell result and exit code, and VS Code Copilot's input list", () => {
+    const gemini = parseSpecStory(
+      exported(
+        'Gemini CLI',
+        [
+          '<tool-use data-tool-type="shell" data-tool-name="run_shell_command"><details><summary>Tool use: **Shell**</summary>',
+          '',
+          '```bash',
+          './gradlew assembleDebug',
+          '```',
+          '',
+          'Result:',
+          '```text',
+          'Command: ./gradlew assembleDebug',
+          'Output: bash: ./gradlew: No such file or directory',
+          'Exit Code: 127',
+          '```',
+          '</details></tool-use>',
+        ].join('\n'),
+      ),
+    );
+    expect(gemini.actions).toMatchObject([{ tool: 'run_shell_command', input: { command: './gradlew assembleDebug' }, outcome: { status: 'error' } }]);
+    expect(gemini.declaration).toMatchObject({ agent_kind: 'gemini-cli' });
+    const copilot = parseSpecStory(
+      exported(
+        'VS Code Copilot IDE',
+        [
+          '<tool-use data-tool-type="generic" data-tool-name="run_in_terminal"><details>',
+          '<summary>Tool use: **run_in_terminal**</summary>',
+          '',
+          '**Input:**',
+          '',
+          '- command: `mix ecto.gen.migration create_rooms`',
+          '- isBackground: `false`',
+          '',
+          '</details></tool-use>',
+        ].join('\n'),
+      ),
+    );
+    expect(copilot.actions).toMatchObject([{ tool: 'run_in_terminal', input: { command: 'mix ecto.gen.migration create_rooms' } }]);
+    expect(copilot.declaration).toMatchObject({ agent_kind: 'copilot' });
+  });
+});
+
 describe('OpenCode exports', () => {
   // anomalyco/opencode packages/opencode/src/session/message-v2.ts (ToolPart, ToolState, StepFinishPart), as `opencode export` prints them.
   it('reads tool parts by callID with their state, the step usage, a non-zero exit as a failure, a running tool without outcome', () => {
@@ -406,6 +555,7 @@ describe('detecting the format from the content', () => {
     ['aider-chat-history.md', 'aider'],
     ['cursor-transcript.jsonl', 'cursor'],
     ['cursor-transcript.txt', 'cursor'],
+    ['specstory-history.md', 'specstory'],
     ['examples/sessions/01-fix-date-parser.warden.jsonl', 'warden'],
     ['examples/sessions/02-claude-code-date-fix.jsonl', 'claude-code'],
     ['examples/sessions/03-swe-agent-bulk-update.traj', 'swe-agent'],
@@ -425,7 +575,7 @@ describe('detecting the format from the content', () => {
   it('names every format Warden reads for a file in none of them', () => {
     const message = `not a recording Warden reads: JSON in none of the shapes of its formats. Warden reads ${FORMATS.join(', ')} (\`warden replay --help\` says where each agent writes its recordings)`;
     expect(() => detectFormat('{"hello": "world"}\n{"again": 1}\n')).toThrow(message);
-    expect(() => detectFormat('# My notes\n\nnothing to see')).toThrow(/^not a recording Warden reads: neither JSON, JSON Lines nor an Aider chat history\. Warden reads warden, claude-code, swe-agent, labelled, codex, gemini-cli, copilot-cli, opencode, antigravity, aider, cursor /);
+    expect(() => detectFormat('# My notes\n\nnothing to see')).toThrow(/^not a recording Warden reads: neither JSON, JSON Lines nor an Aider chat history\. Warden reads warden, claude-code, swe-agent, labelled, codex, gemini-cli, copilot-cli, opencode, antigravity, aider, cursor, specstory /);
   });
 
   it('does not read a Gemini CLI chat as a Claude Code transcript, and refuses a format that reads no action from it', () => {

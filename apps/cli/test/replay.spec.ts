@@ -236,6 +236,6 @@ describe('warden replay against the running suite', () => {
     expect((await replay([join(cwd, 'missing.jsonl')])).stderr).toContain(`error: cannot read ${join(cwd, 'missing.jsonl')}: ENOENT`);
     expect(await replay([])).toMatchObject({ code: 2, stderr: expect.stringContaining('name the recorded session(s) to replay') });
     expect(await replay([bad, '--timing', 'fast'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--timing must be recorded, compressed, real') });
-    expect(await replay([bad, '--format', 'openhands'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format must be one of warden, claude-code, swe-agent, labelled, codex, gemini-cli, copilot-cli, opencode, antigravity, aider, cursor') });
+    expect(await replay([bad, '--format', 'openhands'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--format must be one of warden, claude-code, swe-agent, labelled, codex, gemini-cli, copilot-cli, opencode, antigravity, aider, cursor, specstory') });
   }, 30_000);
 });

@@ -129,6 +129,25 @@ tools('search', ['SemanticSearch']);
 tools('poll', ['Await']);
 tools('message', ['AskQuestion', 'CreatePlan']);
 
+// Cursor's own names for its tools, as its sessions saved by SpecStory show them (`.specstory/history/*.md`, e.g.
+// github.com/0xmcc/ubi-course @ f7b4e62; undocumented).
+tools('shell', ['run_terminal_command_v2']);
+tools('read', ['read_file_v2', 'read_lints']);
+tools('edit', ['search_replace', 'edit_file_v2']);
+tools('search', ['glob_file_search', 'ripgrep_raw_search']);
+tools('message', ['todo_write']);
+
+// VS Code's Copilot agent: microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts (read_file, list_dir,
+// grep_search and create_file are the same names as above).
+tools('shell', ['run_in_terminal']);
+tools('poll', ['get_terminal_output', 'get_task_output']);
+tools('read', ['get_errors']);
+tools('edit', ['replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file']);
+tools('search', ['file_search', 'semantic_search']);
+tools('fetch', ['fetch_webpage']);
+tools('delegate', ['runSubagent']);
+tools('message', ['manage_todo_list']);
+
 // Factory Droid: Factory-AI/factory docs/reference/hooks-reference.mdx (Execute, Read, Edit, Create, Glob, Grep, LS,
 // Task, FetchUrl, WebSearch, mcp__server__tool).
 tools('shell', ['Execute']);

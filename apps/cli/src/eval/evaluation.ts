@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { looksLikeAiderHistory } from '../replay/formats/aider-chat-history.js';
 import { looksLikeCopilotShare } from '../replay/formats/copilot-cli-share.js';
 import { looksLikeCursorText } from '../replay/formats/cursor-transcript.js';
+import { looksLikeSpecStory } from '../replay/formats/specstory-markdown.js';
 import { readRecording } from '../replay/read-recording.js';
 import type { EmbeddedLabel } from '../replay/formats/labelled-session.js';
 import type { RecordedSession, RecordingFormat, SkippedLine } from '../replay/recorded-session.js';
@@ -86,7 +87,7 @@ function recordingsOfDirectory(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .map((f) => join(dir, f))
-    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && (looksLikeAiderHistory(headOf(f)) || looksLikeCopilotShare(headOf(f)))) || (f.endsWith('.txt') && looksLikeCursorText(headOf(f)))));
+    .filter((f) => statSync(f).isFile() && (/\.(jsonl|traj|json)$/.test(f) || (f.endsWith('.md') && (looksLikeAiderHistory(headOf(f)) || looksLikeCopilotShare(headOf(f)) || looksLikeSpecStory(headOf(f)))) || (f.endsWith('.txt') && looksLikeCursorText(headOf(f)))));
 }
 
 /**

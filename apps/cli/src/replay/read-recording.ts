@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { looksLikeAiderHistory, parseAiderChatHistory } from './formats/aider-chat-history.js';
 import { looksLikeAntigravityStep, parseAntigravityTranscript } from './formats/antigravity-transcript.js';
 import { looksLikeClaudeCodeTranscript, parseClaudeCodeTranscript } from './formats/claude-code-transcript.js';
-import { looksLikeCodexRollout, parseCodexRollout } from './formats/codex-rollout.js';
+import { looksLikeCodexRollout, looksLikeEarlyCodexRollout, parseCodexRollout } from './formats/codex-rollout.js';
 import { looksLikeCopilotEvent, parseCopilotCliEvents } from './formats/copilot-cli-events.js';
 import { looksLikeCopilotShare, parseCopilotShare } from './formats/copilot-cli-share.js';
 import { looksLikeCursorLine, looksLikeCursorText, parseCursorTextTranscript, parseCursorTranscript } from './formats/cursor-transcript.js';
@@ -11,6 +11,7 @@ import { looksLikeGeminiChat, looksLikeGeminiChatLine, looksLikeGeminiErrorRepor
 import { readJsonLines } from './formats/json-lines.js';
 import { looksLikeLabelledSession, parseLabelledSession } from './formats/labelled-session.js';
 import { looksLikeOpenCodeExport, parseOpenCodeExport } from './formats/opencode-export.js';
+import { looksLikeSpecStory, parseSpecStory } from './formats/specstory-markdown.js';
 import { looksLikeSweAgentTrajectory, parseSweAgentTrajectory } from './formats/swe-agent-traj.js';
 import { looksLikeWardenRecord, parseWardenJsonl } from './formats/warden-jsonl.js';
 import { RecordingError, type RecordedSession, type RecordingFormat } from './recorded-session.js';
@@ -28,6 +29,7 @@ export const FORMAT_SOURCES: Readonly<Record<RecordingFormat, string>> = {
   antigravity: 'Antigravity transcripts: ~/.gemini/antigravity/brain/<conversation>/.system_generated/logs/transcript.jsonl',
   aider: 'Aider chat histories: .aider.chat.history.md in the repository Aider worked on',
   cursor: 'Cursor agent transcripts: ~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl (or .txt)',
+  specstory: "SpecStory's Markdown of Cursor, Codex CLI, Gemini CLI, VS Code Copilot and Claude Code sessions: .specstory/history/*.md",
 };
 
 export const FORMATS = Object.keys(FORMAT_SOURCES) as RecordingFormat[];
@@ -46,7 +48,7 @@ const DETECTION_LINES = 200;
 /** The format of one JSON Lines record; the most permissive tests come last. */
 function lineFormat(record: Record<string, unknown>): RecordingFormat | undefined {
   if (looksLikeWardenRecord(record)) return 'warden';
-  if (looksLikeCodexRollout(record)) return 'codex';
+  if (looksLikeCodexRollout(record) || looksLikeEarlyCodexRollout(record)) return 'codex';
   if (looksLikeCopilotEvent(record)) return 'copilot-cli';
   if (looksLikeGeminiStream(record) || looksLikeGeminiChatLine(record)) return 'gemini-cli';
   if (looksLikeAntigravityStep(record)) return 'antigravity';
@@ -58,7 +60,7 @@ function lineFormat(record: Record<string, unknown>): RecordingFormat | undefine
 /**
  * Which format a recording is in, from its content alone (a file's name says nothing: agents' recordings
  * are copied and renamed). A JSON document is told by its top-level fields, an Aider history by its
- * headers and notes, a Cursor text transcript by its `user:` and `[Tool call]` lines, a Copilot CLI export by its title, JSON Lines by the first record of a known shape (a damaged first line does not hide
+ * headers and notes, a Cursor text transcript by its `user:` and `[Tool call]` lines, a Copilot CLI export by its title, a SpecStory export by its header comment, JSON Lines by the first record of a known shape (a damaged first line does not hide
  * the rest). A recording in none of them is an error that names every format Warden reads.
  */
 export function detectFormat(text: string): RecordingFormat {
@@ -74,6 +76,7 @@ export function detectFormat(text: string): RecordingFormat {
     if (looksLikeOpenCodeExport(doc)) return 'opencode';
     if (looksLikeGeminiChat(doc) || looksLikeGeminiErrorReport(doc)) return 'gemini-cli';
   }
+  if (looksLikeSpecStory(text)) return 'specstory';
   if (looksLikeAiderHistory(text)) return 'aider';
   if (looksLikeCursorText(text)) return 'cursor';
   if (looksLikeCopilotShare(text)) return 'copilot-cli';
@@ -109,6 +112,8 @@ function parse(format: RecordingFormat, text: string, path: string): RecordedSes
       return parseAiderChatHistory(text);
     case 'cursor':
       return looksLikeCursorText(text) ? parseCursorTextTranscript(text) : parseCursorTranscript(text);
+    case 'specstory':
+      return parseSpecStory(text);
     case 'warden':
       return parseWardenJsonl(text);
   }

@@ -46,7 +46,7 @@ export interface RecordedAction {
   turn?: string;
 }
 
-export type RecordingFormat = 'warden' | 'claude-code' | 'swe-agent' | 'labelled' | 'codex' | 'gemini-cli' | 'copilot-cli' | 'opencode' | 'antigravity' | 'aider' | 'cursor';
+export type RecordingFormat = 'warden' | 'claude-code' | 'swe-agent' | 'labelled' | 'codex' | 'gemini-cli' | 'copilot-cli' | 'opencode' | 'antigravity' | 'aider' | 'cursor' | 'specstory';
 
 /** A line of a recording that could not be read (truncated, or starting in the middle of a record), skipped. */
 export interface SkippedLine {

@@ -15,6 +15,24 @@ const ROLLOUT_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 
 /** True for a line of a Codex rollout. */
 export const looksLikeCodexRollout = (record: Obj) => typeof record['type'] === 'string' && ROLLOUT_TYPES.has(record['type']) && isObject(record['payload']);
 
+/**
+ * The rollouts Codex wrote before it wrapped every line (mid-2025; undocumented, as public rollouts show them, e.g.
+ * github.com/JaydenXsoe/ocodex `.codex/main_codex.back/sessions/2025/08/27/rollout-….jsonl` @ 317a6db): a first line
+ * `{id, timestamp, instructions, git}` without a type, `{"record_type": "state"}` markers, and the Responses API
+ * items bare, one per line, without times. Told by the first line or a state marker; read as the wrapped lines they became.
+ */
+export const looksLikeEarlyCodexRollout = (record: Obj) =>
+  record['record_type'] === 'state' || (record['type'] === undefined && typeof record['id'] === 'string' && typeof record['timestamp'] === 'string' && 'instructions' in record);
+const EARLY_ITEMS = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call']);
+
+/** A line of an early rollout as the wrapped line it became; other lines as they are. */
+function wrapped(record: Obj, early: boolean): Obj {
+  if (!early || looksLikeCodexRollout(record)) return record;
+  if (record['type'] === undefined && typeof record['id'] === 'string') return { type: 'session_meta', timestamp: record['timestamp'], payload: { id: record['id'] } };
+  if (typeof record['type'] === 'string' && EARLY_ITEMS.has(record['type'])) return { type: 'response_item', payload: record };
+  return record;
+}
+
 /** What a command's end event says (exec_command_end, patch_apply_end, mcp_tool_call_end). */
 interface CallEnd {
   status?: 'success' | 'error';
@@ -129,7 +147,9 @@ export function parseCodexRollout(text: string): RecordedSession {
     return dir && dir !== cwd ? { cwd: dir } : {};
   };
 
-  for (const { line, record } of records) {
+  const early = records.slice(0, 5).some(({ record }) => looksLikeEarlyCodexRollout(record));
+  for (const { line, record: written } of records) {
+    const record = wrapped(written, early);
     if (!looksLikeCodexRollout(record)) continue;
     rollout = true;
     const p = record['payload'] as Obj;
