@@ -52,6 +52,11 @@ describe('parseAction', () => {
     expect(parsed.urls).toEqual(['https://x.io/a.tgz']);
   });
 
+  // Adding GitHub's host key before a first push over SSH (a public Claude Code session): a network read, not an unknown system command.
+  it('reads ssh-keyscan as a network request', () => {
+    expect(bash('ssh-keyscan -t ed25519 github.com >> ~/.ssh/known_hosts').intents).toEqual(['network_request', 'file_modification']);
+  });
+
   it('tells project commands from system commands and read-only commands', () => {
     expect(bash('npm test').intent).toBe('command_execution');
     expect(bash('git status && git diff --stat').intent).toBe('file_read');

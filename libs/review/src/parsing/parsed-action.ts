@@ -101,7 +101,7 @@ const PROJECT_COMMANDS = new Set([
 const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'eval', 'xargs', 'parallel', 'watch', 'time', 'timeout', 'nohup', 'exec', 'command']);
 /** docker and podman subcommands that build or run the project's own containers. */
 const CONTAINER_PROJECT_WORK = new Set(['build', 'compose', 'run', 'ps', 'images', 'logs', 'exec', 'inspect', 'pull', 'start', 'stop', 'restart', 'buildx', 'version', 'info', 'stats', 'top', 'port', 'cp']);
-const NETWORK_COMMANDS = new Set(['curl', 'wget', 'http', 'https', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'telnet', 'ping', 'dig', 'nslookup', 'ftp', 'aria2c']);
+const NETWORK_COMMANDS = new Set(['curl', 'wget', 'http', 'https', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'telnet', 'ping', 'dig', 'nslookup', 'ftp', 'aria2c', 'ssh-keyscan']);
 const PACKAGE_INSTALLER_TABLE: Record<string, { verbs: string[]; packageArgs: boolean }> = {
   npm: { verbs: ['install', 'i', 'add', 'ci', 'isntall'], packageArgs: true },
   pnpm: { verbs: ['install', 'i', 'add'], packageArgs: true },

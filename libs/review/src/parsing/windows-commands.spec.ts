@@ -21,6 +21,19 @@ describe('cmd and PowerShell lines', () => {
     expect(shellDeletions(shell('rmdir my\\ dir', '/home/me/proj')).map((d) => d.target)).toEqual(['/home/me/proj/my dir']);
   });
 
+  // A script written by a here-document in a session on macOS (a public Codex session saved by SpecStory): the
+  // escapes of its sed expression made the whole text, the script's own lines with it, read as commands.
+  it('reads no cmd or PowerShell in a bash line whose only sign is a backslash, where bash reads the line', () => {
+    const script = "cat > scripts/service.sh <<'EOF'\n  e=$(printf '%s' \"$E\" | sed 's/[\\\\/&]/\\\\&/g')\n  launchctl bootout \"$T\"\n  local cmd=\"$1\"\nEOF";
+    expect(windowsCommands(shell(script, '/Users/me/app'))).toEqual([]);
+    expect(windowsCommands(shell("grep -E 'a\\.b' src/x.ts", '/home/me/proj'))).toEqual([]);
+    // A drive, a share, cmd or PowerShell named still tell a Windows line wherever the session runs.
+    expect(windowsCommands(shell('rd /s /q C:\\build', '/home/me/proj')).map((c) => c.program)).toEqual(['rd']);
+    expect(windowsCommands(shell('powershell -Command "Remove-Item -Recurse .\\dist"', '/home/me/proj')).map((c) => c.program)).toEqual(['remove-item']);
+    // In a session on Windows a backslash alone still does.
+    expect(windowsCommands(shell('rd /s /q .\\build')).map((c) => c.program)).toEqual(['rd']);
+  });
+
   it('reads what Remove-Item, rd, rmdir and del delete: paths with backslashes, quoted, after -Path, not switches or parameter values', () => {
     expect(windowsDeletions(shell('Remove-Item -Recurse -Force C:\\Users\\me\\Documents'))).toEqual([{ program: 'remove-item', paths: ['C:/Users/me/Documents'], recursive: true }]);
     expect(windowsDeletions(shell('Remove-Item -Path "C:\\Users\\me\\Desktop\\old files" -Recurse -ErrorAction SilentlyContinue -Exclude *.keep'))).toEqual([

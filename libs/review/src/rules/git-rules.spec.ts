@@ -3,8 +3,8 @@ import { ReviewSession } from '../session/review-session.js';
 import { forcePushRule, historyDestructionRule, hookBypassRule, leaseInsteadOfForce, secretCommitRule, withHooks } from './git-rules.js';
 import type { RuleContext } from './review-rule.js';
 
-function bash(command: string): RuleContext {
-  const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command, description: 'push' } }, '/work/app');
+function bash(command: string, cwd = '/work/app'): RuleContext {
+  const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command, description: 'push' } }, cwd);
   return { action, session: new ReviewSession('agent-1', 's1', Date.now()), limits: { maxFileOperations: 500 }, inScope: (p) => p.startsWith('/work/app') };
 }
 
@@ -225,5 +225,36 @@ describe('secret_commit', () => {
 
   it.each(['git add .env.example src/env.ts', 'git commit -m "read .env.local in dev only" src/env.ts', 'git add -A', 'git commit -am wip', 'git add docs/credentials-howto.md', 'cat .env.local', 'git rm --cached .env.local'])('lets %s through', (command) => {
     expect(secretCommitRule.evaluate(bash(command))).toBeNull();
+  });
+
+  // A home put under version control whole, its ~/.claude/.credentials.json with it, then pushed (a public Claude Code session).
+  it.each([
+    ['cd ~ && git add . && git commit -m backup', '/work/app'],
+    ['git add -A', '/home/ann'],
+    ['git -C /home/ann add .', '/work/app'],
+    ['git add *', '/Users/ann'],
+  ])('holds %s (in %s), which stages the whole home, for a person', (command, cwd) => {
+    expect(secretCommitRule.evaluate(bash(command, cwd))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('the whole home directory') });
+  });
+
+  it.each([
+    ['git add ~/.codex', '/work/app'],
+    ['git add .codex', '/home/ann'],
+    ['git add /home/ann/.config/gh', '/work/app'],
+  ])("holds %s (in %s), a home's login directory, for a person", (command, cwd) => {
+    expect(secretCommitRule.evaluate(bash(command, cwd))?.verdict).toBe('require_approval');
+  });
+
+  it.each([
+    // A repository kept in a login directory: its own .gitignore is written for it.
+    ['git add -A', '/home/ann/.claude'],
+    ['git add .', '/home/ann/.codex'],
+    // A project's own .codex holds its settings, not the user's login.
+    ['git add .codex', '/work/app'],
+    ['cd ~/project && git add -A', '/work/app'],
+    ['git add ~/.bashrc', '/home/ann'],
+    ['git commit -am wip', '/home/ann'],
+  ])('lets %s (in %s) through', (command, cwd) => {
+    expect(secretCommitRule.evaluate(bash(command, cwd))).toBeNull();
   });
 });

@@ -2,13 +2,13 @@ import { forcePush, forcePushToSharedBranch, gitSubcommandIndex, isSharedBranch,
 import { shellDeletions } from '../parsing/deletions.js';
 import { gitCleanDryRun, type ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
-import { basename, parseShellCommand } from '../parsing/shell-command.js';
+import { basename, parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
 import { branchesMadeBy, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
-import { DOT_DIRECTORY_LOGIN_FILE } from '@warden/actions';
+import { CREDENTIAL_DIRECTORY_TEXT, DOT_DIRECTORY_LOGIN_FILE, isHomeRoot, resolvePath } from '@warden/actions';
 import { isSecretFile } from './secret-files.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -386,24 +386,50 @@ const STAGERS = new Set(['add', 'stage', 'commit']);
 /** Options of those that take the next word as their value. */
 const STAGER_VALUE_OPTIONS = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--chmod', '--pathspec-from-file', '--fixup', '--squash', '--cleanup']);
 
+/** What a staging puts in the repository that holds credentials. */
+type StagedSecret = { file: string; plainEnv: boolean } | { home: string };
+
+/** The directory a git call works in: `git -C dir`, else the line's `cd`, else the shell's (unknown: undefined). */
+function gitDirectory(segment: ShellSegment, subIndex: number, cwd: string | undefined): string | undefined {
+  let where = segment.cwd === '?' ? undefined : segment.cwd !== undefined ? resolvePath(segment.cwd, cwd) : cwd;
+  for (let i = 1; i < subIndex; i++) if (segment.argv[i] === '-C' && segment.argv[i + 1] !== undefined) where = where === undefined && !/^[~/]/.test(segment.argv[i + 1]!) ? undefined : resolvePath(segment.argv[i + 1]!, where);
+  return where;
+}
+
 /**
  * A credential file named to git (`git add .env.local`, `git add -f ~/.ssh/id_ed25519`, `git commit
  * credentials.json -m …`): once committed it is in the history, and once pushed every clone has it. A project's
- * plain `.env` is committed on purpose by some frameworks (Symfony's defaults): that one is a warning.
+ * plain `.env` is committed on purpose by some frameworks (Symfony's defaults): that one is a warning. So is a
+ * home's directory that holds a login (`git add ~/.codex`), and the whole home (`cd ~ && git add -A`): every key
+ * and login in it goes along.
  */
-function stagedSecret(action: ParsedAction): { file: string; plainEnv: boolean } | undefined {
+function stagedSecret(action: ParsedAction): StagedSecret | undefined {
   for (const segment of action.segments) {
     const call = gitCall(segment);
     if (!call || !STAGERS.has(call.sub)) continue;
+    const where = gitDirectory(segment, call.subIndex, action.cwd);
+    const paths: string[] = [];
     for (let i = 0; i < call.args.length; i++) {
       const arg = call.args[i]!;
       if (STAGER_VALUE_OPTIONS.has(arg)) {
         i++;
         continue;
       }
-      if (arg.startsWith('-')) continue;
+      if (arg === '--') continue;
+      if (!arg.startsWith('-')) paths.push(arg);
+    }
+    // `git add -A` (or `--all`) without a path stages the whole working tree.
+    if (!paths.length && call.sub !== 'commit' && call.args.some((a) => a === '-A' || a === '--all')) paths.push('.');
+    for (const arg of paths) {
       const file = arg.replace(/^\.\//, '').replace(/\/+$/, '');
       if (isSecretFile(file) || DOT_DIRECTORY_LOGIN_FILE.test(file)) return { file, plainEnv: /(?:^|\/)\.env$/.test(file) };
+      if (where === undefined && !/^[~/]/.test(file)) continue;
+      // The whole tree of a repository kept in a login directory (`~/.claude` under version control) is what its
+      // own .gitignore is written for; the directory named from outside it is not.
+      const whole = file === '.' || file === '*';
+      const resolved = resolvePath(whole ? '.' : file, where);
+      if (!whole && CREDENTIAL_DIRECTORY_TEXT.test(resolved)) return { file, plainEnv: false };
+      if (isHomeRoot(resolved) && call.sub !== 'commit') return { home: resolved };
     }
   }
   return undefined;
@@ -411,11 +437,20 @@ function stagedSecret(action: ParsedAction): { file: string; plainEnv: boolean }
 
 export const secretCommitRule = builtInRule({
   name: 'secret_commit',
-  description: 'Putting a credential file in the repository (git add/stage/commit of .env.local, keys, credentials.json, ~/.ssh …) needs approval; a plain .env is warned.',
+  description: "Putting a credential file in the repository (git add/stage/commit of .env.local, keys, credentials.json, ~/.ssh, a home's login directory such as ~/.codex, or the whole home) needs approval; a plain .env is warned.",
   reads: 'action',
   check({ action }) {
     const staged = stagedSecret(action);
     if (!staged) return null;
+    if ('home' in staged) {
+      return {
+        verdict: 'require_approval',
+        score: 0.8,
+        factors: ['secrets', 'exfiltration'],
+        reason: `This puts the whole home directory (${staged.home}) in a repository: every key and login in it (~/.ssh, ~/.aws, the agents' own logins) goes into the history, and a push gives them to everyone with the repository. A person must approve it.`,
+        alternative: 'Add the files the task is about by name, or keep dotfiles in a repository of their own with a .gitignore that ignores everything else.',
+      };
+    }
     return {
       verdict: staged.plainEnv ? 'warn' : 'require_approval',
       score: staged.plainEnv ? 0.5 : 0.8,

@@ -32,6 +32,19 @@ describe('a session started in its home directory scopes itself to what it works
     expect(review('Write', { file_path: 'C:/Users/me/Documents/proj/index.html', content: 'x' }).verdict).toBe('allow');
   });
 
+  // A project made in the home by brace lists, then entered (a public Claude Code session started in its home).
+  it('starts its work where it makes directories by brace lists, relative to the directory the line enters', () => {
+    const review = session('/home/matt');
+    expect(review('Bash', { command: 'mkdir -p /home/matt/otc/packages/{hardhat,nextjs}/contracts' }).verdict).toBe('allow');
+    // Not held: at most a note that the goal does not name it.
+    expect(['allow', 'warn']).toContain(review('Bash', { command: 'cd /home/matt/otc && mkdir -p packages/hardhat/{deploy,test}' }).verdict);
+    expect(review('Write', { file_path: '/home/matt/otc/packages/hardhat/contracts/Market.sol', content: 'x' }).verdict).toBe('allow');
+    expect(review('Write', { file_path: '/home/matt/otc/package.json', content: '{}' }).verdict).toBe('allow');
+    // Not a sibling project, nor the home's own files.
+    expect(review('Write', { file_path: '/home/matt/other/package.json', content: '{}' }).verdict).toBe('require_approval');
+    expect(review('Write', { file_path: '/home/matt/.bashrc', content: 'x' }).verdict).toBe('require_approval');
+  });
+
   it('writes its files in the home it was started in, as a session does in its own directory, and nothing more', () => {
     const review = session('/home/tarive');
     expect(review('Bash', { command: 'echo "Hello World!" > test.txt && hexdump -C test.txt | head -2' }).verdict).toBe('allow');

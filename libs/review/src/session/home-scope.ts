@@ -23,16 +23,29 @@ export function workRootsOf(action: ParsedAction, cwd: string | undefined): stri
   return [...found].slice(0, 16);
 }
 
+/** A word's brace lists as the shell expands them (`app/{src,test}` → `app/src`, `app/test`), at most 16. */
+export function braceExpanded(word: string): string[] {
+  const group = /\{([^{}]*,[^{}]*)\}/.exec(word);
+  if (!group) return [word];
+  const head = word.slice(0, group.index);
+  const tail = word.slice(group.index + group[0].length);
+  return group[1]!.split(',').flatMap((part) => braceExpanded(`${head}${part}${tail}`)).slice(0, 16);
+}
+
 /**
  * The directories `mkdir` of the line creates: making a directory harms nothing, and a session started in its
- * home that makes one (`mkdir -p ~/code/app`) is starting its work there. Taken before the action is judged.
+ * home that makes one (`mkdir -p ~/code/app`, `cd ~/app && mkdir -p src/{lib,test}`) is starting its work there.
+ * Taken before the action is judged. A relative one is read from the line's `cd`, or from where the session runs.
  */
 export function createdRootsOf(action: ParsedAction, cwd: string | undefined): string[] {
   const found: string[] = [];
   for (const segment of action.segments) {
     if (segment.remoteHost !== undefined || commandName(segment) !== 'mkdir') continue;
-    for (const dir of nonOptions(segment.argv)) {
-      const root = /^[/~]|^[a-z]:[\\/]/i.test(dir) ? workRootOf(resolvePath(dir, cwd)) : undefined;
+    const base = segment.cwd === undefined ? cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, cwd);
+    // The word as written too: Warden reads the line's paths unexpanded.
+    for (const dir of nonOptions(segment.argv).flatMap((word) => [...new Set([word, ...braceExpanded(word)])])) {
+      const absolute = /^[/~]|^[a-z]:[\\/]/i.test(dir);
+      const root = absolute || (base !== undefined && /^[/~]|^[a-z]:[\\/]/i.test(base)) ? workRootOf(resolvePath(dir, absolute ? cwd : base)) : undefined;
       if (root && !found.includes(root)) found.push(root);
     }
   }
