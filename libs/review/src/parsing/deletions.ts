@@ -3,6 +3,7 @@ import { DerivedValue } from '../derived-value.js';
 import { commandName, isProtectedPath, readRm } from './command-facts.js';
 import type { ParsedAction } from './parsed-action.js';
 import { segmentsRunning } from './segment-index.js';
+import { segmentDirectory } from './segment-paths.js';
 import { windowsDeletions } from './windows-commands.js';
 import type { ShellSegment } from './shell-command.js';
 
@@ -37,7 +38,7 @@ const SHELL_DELETIONS = new DerivedValue((action: ParsedAction): Deletion[] => {
   for (const segment of segmentsRunning(action.segments, DELETERS)) {
     const recursive = !!readRm(segment)?.recursive;
     for (const raw of deletionTargets(segment)) {
-      const directory = segment.cwd === undefined ? action.cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, action.cwd);
+      const directory = segmentDirectory(segment, action.cwd);
       const target = segment.remoteHost ? `${segment.remoteHost}:${raw}` : resolvePath(raw, directory);
       out.push({ target, recursive, critical: recursive && isProtectedPath(raw), ...(segment.remoteHost ? { remoteHost: segment.remoteHost } : {}) });
     }

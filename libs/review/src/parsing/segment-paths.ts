@@ -1,5 +1,5 @@
 import { CREATE_COMMANDS, DELETE_COMMANDS, gitSubcommandIndex, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
-import { isApiRoute, isStreamPath } from '@warden/actions';
+import { isApiRoute, isStreamPath, resolvePath } from '@warden/actions';
 import type { ShellSegment } from './shell-command.js';
 
 /** Commands that name files in all their non-option arguments. */
@@ -113,4 +113,11 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
   if (cwd === undefined || cwd === '?') return;
   for (let i = readFrom; i < read.length; i++) if (!/^[/~]/.test(read[i]!)) read[i] = `${cwd}/${read[i]}`;
   for (let i = writtenFrom; i < written.length; i++) if (!/^[/~]/.test(written[i]!)) written[i] = `${cwd}/${written[i]}`;
+}
+
+/** A segment's directory: the session's, moved by an earlier `cd` of the line (undefined: only known when it runs). */
+export function segmentDirectory(segment: ShellSegment, cwd: string | undefined): string | undefined {
+  if (segment.cwd === undefined) return cwd;
+  if (segment.cwd === '?') return undefined;
+  return resolvePath(segment.cwd, cwd);
 }

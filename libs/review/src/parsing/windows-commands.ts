@@ -14,17 +14,15 @@ export interface WindowsCommand {
 /**
  * A cmd or PowerShell line: bash's reading of it drops its backslashes, so it is also split as cmd and PowerShell
  * split it. What only Windows writes tells it anywhere: `%VAR%`, `$env:`, `cmd /c` or PowerShell named, a drive, a
- * share or a device (`C:\x`, `\\host\x`, `\\.\PhysicalDrive0`), a registry hive; with a backslash, a cmdlet. A
+ * share or a device (`C:\x`, `\\host\x`, `\\.\PhysicalDrive0`), a registry hive; with a backslash, what only PowerShell writes (below). A
  * backslash alone tells it only where bash is not the reading (a session on Windows, a line bash cannot parse): in
  * a bash line it is an escape (`sed 's/[\\/&]/\\&/g'`, `rmdir my\ dir`), and the naive split would read the text of
  * quotes and here-documents as commands.
  */
 const WINDOWS_MARKER = /%\w+%|\$env:|\bcmd(?:\.exe\b|\s+\/[ck]\b)|\b(?:powershell|pwsh)(?:\.exe)?\b|(?:^|[\s"'=(])(?:[a-z]:\\|\\\\[\w.?])|\bHK(?:LM|CU|CR|U|CC)[:\\]|\bHKEY_[A-Z_]+/i;
-/** A cmdlet by PowerShell's own verbs (`Get-Content`, `Set-ItemProperty`), as written. */
-const CMDLET = /(?:^|[\s;|&({"'])(?:Get|Set|New|Remove|Add|Clear|Copy|Move|Rename|Invoke|Start|Stop|Restart|Test|Write|Out|Select|Where|ForEach|Import|Export|Enable|Disable|Register|Unregister|Expand|Compress|Format|Measure|Sort|Resolve|Split|Join|ConvertTo|ConvertFrom|Update|Install|Uninstall|Mount|Dismount|Wait|Read)-[A-Z][A-Za-z]+\b/;
 const BACKSLASH = /\\(?!\s)/;
 const windowsLine = (action: ParsedAction, line: string): boolean =>
-  WINDOWS_MARKER.test(line) || (BACKSLASH.test(line) && (CMDLET.test(line) || (action.cwd !== undefined && isWindowsPath(action.cwd)) || action.syntaxError !== undefined));
+  WINDOWS_MARKER.test(line) || (BACKSLASH.test(line) && (POWERSHELL.test(line) || (action.cwd !== undefined && isWindowsPath(action.cwd)) || action.syntaxError !== undefined));
 
 const NO_WINDOWS_COMMANDS: readonly WindowsCommand[] = Object.freeze([]);
 

@@ -4,18 +4,12 @@ import { windowsDeletions } from '../parsing/windows-commands.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { inTempDirectory, resolvePath } from '@warden/actions';
 import { segmentsRunning } from '../parsing/segment-index.js';
+import { segmentDirectory } from '../parsing/segment-paths.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule } from './built-in-rule.js';
 
 const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 const DELETE_OPERATIONS = /^(?:delete|remove|rm|rmdir)$/i;
-
-/** A segment's directory: the session's, moved by an earlier `cd` of the line. */
-export function segmentDirectory(segment: ShellSegment, cwd: string | undefined): string | undefined {
-  if (segment.cwd === undefined) return cwd;
-  if (segment.cwd === '?') return undefined;
-  return resolvePath(segment.cwd, cwd);
-}
 
 interface Deletion {
   /** As written. */

@@ -2,6 +2,7 @@ import { forcePush, forcePushToSharedBranch, gitSubcommandIndex, isSharedBranch,
 import { shellDeletions } from '../parsing/deletions.js';
 import { gitCleanDryRun, type ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
+import { segmentDirectory } from '../parsing/segment-paths.js';
 import { basename, parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
@@ -391,7 +392,7 @@ type StagedSecret = { file: string; plainEnv: boolean } | { home: string };
 
 /** The directory a git call works in: `git -C dir`, else the line's `cd`, else the shell's (unknown: undefined). */
 function gitDirectory(segment: ShellSegment, subIndex: number, cwd: string | undefined): string | undefined {
-  let where = segment.cwd === '?' ? undefined : segment.cwd !== undefined ? resolvePath(segment.cwd, cwd) : cwd;
+  let where = segmentDirectory(segment, cwd);
   for (let i = 1; i < subIndex; i++) if (segment.argv[i] === '-C' && segment.argv[i + 1] !== undefined) where = where === undefined && !/^[~/]/.test(segment.argv[i + 1]!) ? undefined : resolvePath(segment.argv[i + 1]!, where);
   return where;
 }

@@ -1,6 +1,7 @@
 import { resolvePath, workRootOf } from '@warden/actions';
 import { commandName, nonOptions } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
+import { segmentDirectory } from '../parsing/segment-paths.js';
 
 /**
  * What an action of a session started in its home directory shows it works on (@warden/actions workRootOf):
@@ -41,7 +42,7 @@ export function createdRootsOf(action: ParsedAction, cwd: string | undefined): s
   const found: string[] = [];
   for (const segment of action.segments) {
     if (segment.remoteHost !== undefined || commandName(segment) !== 'mkdir') continue;
-    const base = segment.cwd === undefined ? cwd : segment.cwd === '?' ? undefined : resolvePath(segment.cwd, cwd);
+    const base = segmentDirectory(segment, cwd);
     // The word as written too: Warden reads the line's paths unexpanded.
     for (const dir of nonOptions(segment.argv).flatMap((word) => [...new Set([word, ...braceExpanded(word)])])) {
       const absolute = /^[/~]|^[a-z]:[\\/]/i.test(dir);

@@ -83,8 +83,7 @@ function readElement(lines: readonly string[], start: number, type: string, name
   const element: ToolElement = { type, name, line: start + 1, summary: '', blocks: [], items: {}, words: [], lines: lines.slice(start, end), summaryAt: 0 };
   let label = '';
   let inputList = false;
-  let i = start;
-  for (; i < end; i++) {
+  for (let i = start; i < end; i++) {
     const line = lines[i]!;
     const fence = /^\s*(`{3,})(.*)$/.exec(line);
     if (fence && i > start) {
