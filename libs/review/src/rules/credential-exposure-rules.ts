@@ -1,7 +1,9 @@
 import { commandName } from '../parsing/command-facts.js';
 import { describesOnly, type ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, type CommandNames } from '../parsing/segment-index.js';
+import { windowsCommands } from '../parsing/windows-commands.js';
 import { builtInRule } from './built-in-rule.js';
+import { inlineCodeText, runsInlineCode } from './harm-catalogue.js';
 
 /** A variable named like a credential: GH_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY. */
 const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION_?ID)/i;
@@ -11,6 +13,8 @@ const LOCATION_NAME = /_(?:SOCK|SOCKET|URL|URI|HOST|PORT|PATH|DIR|FILE|ENDPOINT|
 const PRINTED_VARIABLE = /\$(?:\{(?![#!])([A-Za-z_]\w*)(?![:]?[+?]|:-|-)(?::\d+(?::\d+)?)?\}|([A-Za-z_]\w*))/g;
 /** What shows what it is given: piping a value here still prints it. */
 const DISPLAYS = new Set(['head', 'tail', 'cut', 'cat', 'less', 'more', 'tee', 'sed', 'awk', 'tr', 'base64', 'xxd', 'od', 'hexdump', 'fold', 'rev']);
+/** A shell's or a REPL's history file: `~/.bash_history`, `~/.zsh_history`, `~/.psql_history`, PowerShell's `ConsoleHost_history.txt`. */
+const SHELL_HISTORY = /(?:^|[\/])(?:\.\w*_?history|consolehost_history\.txt)$/i;
 /** Environment dumps, and a search of them for credentials. */
 const ENV_DUMPS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
 const CREDENTIAL_WORDS = /token|secret|passw|api_?key|access_?key|private|credential|auth|github|gh_|aws|npm_|openai|anthropic/i;
@@ -62,7 +66,9 @@ function dumpedCredentials(action: ParsedAction, index: number): string | undefi
   const segment = action.segments[index]!;
   // A bare `env` is a wrapper with nothing to run: the dump itself.
   const cmd = segment.argv.length === 0 && segment.wrappers.at(-1) === 'env' ? 'env' : commandName(segment);
-  if (!ENV_DUMPS.has(cmd)) return undefined;
+  // The shell's history holds what was typed, passwords and tokens given on command lines included.
+  const history = cmd === 'history' || (FILE_DISPLAYS.has(cmd) && segment.argv.slice(1).some((a) => SHELL_HISTORY.test(a)));
+  if (!ENV_DUMPS.has(cmd) && !history) return undefined;
   if (cmd === 'printenv') {
     const named = segment.argv.slice(1).find((a) => !a.startsWith('-') && CREDENTIAL_NAME.test(a));
     if (named) return `printenv ${named}`;
@@ -116,8 +122,62 @@ const CREDENTIAL_PRINTERS: readonly (readonly string[])[] = [
   ['vault', 'unwrap'],
   ['op', 'read'],
   ['kubectl', 'create', 'token'],
+  ['kubectl', 'config', 'view', '--raw'],
+  ['oc', 'config', 'view', '--raw'],
+  ['oc', 'whoami', '--show-token'],
+  ['oc', 'whoami', '-t'],
+  ['gh', 'auth', 'status', '--show-token'],
+  ['gh', 'auth', 'status', '-t'],
+  ['doppler', 'secrets', 'download'],
+  ['doppler', 'secrets', 'get'],
+  ['infisical', 'export'],
+  ['infisical', 'secrets', 'get'],
+  // Password managers and keyrings asked for an entry's secret.
+  ['pass', 'show'],
+  ['gopass', 'show'],
+  ['bw', 'get', 'password'],
+  ['bw', 'get', 'item'],
+  ['bw', 'get', 'notes'],
+  ['lpass', 'show'],
+  ['keyring', 'get'],
+  ['secret-tool', 'lookup'],
+  ['gpg', '--export-secret-keys'],
+  ['gpg', '--export-secret-subkeys'],
 ];
-const PRINTER_PROGRAMS = new Set(CREDENTIAL_PRINTERS.map(([program]) => program!));
+const PRINTER_PROGRAMS = new Set([...CREDENTIAL_PRINTERS.map(([program]) => program!), 'aws', 'terraform', 'tofu', 'npm', 'pnpm', 'yarn', 'heroku']);
+
+/** The value of an output option (`-o yaml`, `-oyaml`, `--output=json`), if given. */
+function outputFormat(argv: readonly string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-o' || a === '--output') return argv[i + 1];
+    const joined = /^(?:-o|--output=)(.+)$/.exec(a);
+    if (joined) return joined[1];
+  }
+  return undefined;
+}
+
+/**
+ * Programs that print a named value, asked for one named like a credential: `aws configure get
+ * aws_secret_access_key`, `terraform output -raw db_password`, `npm config get //registry/:_authToken`,
+ * `heroku config:get STRIPE_SECRET_KEY`; and Kubernetes secrets asked for with their data
+ * (`kubectl get secret db -o yaml`; without `-o` it lists names, `describe` shows sizes).
+ */
+function namedCredential(segment: { argv: readonly string[] }, cmd: string): string | undefined {
+  const words = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
+  const credentialNamed = (name: string | undefined) => name !== undefined && CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name);
+  if (cmd === 'aws' && words[0] === 'configure' && words[1] === 'get' && credentialNamed(words[2])) return `aws configure get ${words[2]}`;
+  if ((cmd === 'terraform' || cmd === 'tofu') && words[0] === 'output' && segment.argv.some((a) => a === '-raw' || a === '-json') && credentialNamed(words[1])) return `${cmd} output ${words[1]}`;
+  if ((cmd === 'npm' || cmd === 'pnpm' || cmd === 'yarn') && words[0] === 'config' && words[1] === 'get' && /_auth(?:token)?\b|_password\b/i.test(words[2] ?? '')) return `${cmd} config get ${words[2]}`;
+  if (cmd === 'heroku' && words[0] === 'config:get' && credentialNamed(words[1])) return `heroku config:get ${words[1]}`;
+  // `kubectl -n prod get secrets -ojson`: the namespace's value stands before the verb.
+  const verb = words.indexOf('get');
+  if ((cmd === 'kubectl' || cmd === 'oc') && verb >= 0 && verb <= 2 && /^secrets?(?:$|\/)/.test(words[verb + 1] ?? '')) {
+    const format = outputFormat(segment.argv);
+    if (format && !/^(?:name|wide|custom-columns=(?!.*\.data))/.test(format)) return `${cmd} get ${words[verb + 1]} -o ${format}`;
+  }
+  return undefined;
+}
 
 function askedForCredentials(action: ParsedAction, index: number): string | undefined {
   const segment = action.segments[index]!;
@@ -130,12 +190,73 @@ function askedForCredentials(action: ParsedAction, index: number): string | unde
   const words = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
   const given = (option: string) => segment.argv.some((a) => a === option || a.startsWith(`${option}=`));
   const printer = CREDENTIAL_PRINTERS.find(([program, ...asked]) => program === cmd && asked.every((word, i) => (word.startsWith('-') ? given(word) : words[i] === word)));
-  return printer && !handedOn(action, index) ? printer.join(' ') : undefined;
+  const found = printer ? printer.join(' ') : namedCredential(segment, cmd);
+  // A private key exported into a file is a copy of it out of its keyring, not a value handed on.
+  if (found && cmd === 'gpg' && segment.redirects.some((r) => r.operator.startsWith('>'))) return found;
+  return found && !handedOn(action, index) ? found : undefined;
+}
+
+/** An environment variable read in code: `process.env.X`, `process.env['X']`, `os.environ["X"]`, `os.getenv('X')`, `ENV['X']`, `$ENV{X}`, `Deno.env.get('X')`, `getenv('X')`, `$env:X`. */
+const ENV_READ_IN_CODE = /(?:process\.env\.|process\.env\[\s*['"]|environ(?:\.get\s*\(|\[)\s*['"]|getenv\s*\(\s*['"]|\bENV\[\s*['"]|\$ENV\{\s*['"]?|Deno\.env\.get\s*\(\s*['"]|\$env:)([A-Za-z_]\w*)/g;
+/** Code that shows what it is given. */
+const PRINTS_IN_CODE = /\b(?:console\.(?:log|info|error|warn|dir)|print|println|printf|puts|pp|say|echo|write-(?:host|output)|sys\.stdout\.write|process\.stdout\.write)\b/gi;
+
+/**
+ * Interpreter code that prints an environment variable named like a credential
+ * (`node -e "console.log(process.env.STRIPE_SECRET_KEY)"`): the variable read inside the print call itself.
+ * Code that reads a key to use it (`key = os.environ['GEMINI_API_KEY']; httpx.post(…, headers={…: key})`) and
+ * prints the answer does not show it.
+ */
+function printedInCode(action: ParsedAction, index: number): string | undefined {
+  const segment = action.segments[index]!;
+  const code = inlineCodeText(segment);
+  if (!code || handedOn(action, index)) return undefined;
+  for (const call of code.matchAll(PRINTS_IN_CODE)) {
+    // What the call is given, up to its first closing parenthesis, statement end or line end.
+    const start = call.index + call[0].length;
+    const given = /^[^;\n]*?(?:\)|;|\n|$)/.exec(code.slice(start, start + 200))![0];
+    for (const match of given.matchAll(ENV_READ_IN_CODE)) {
+      const name = match[1]!;
+      if (!CREDENTIAL_NAME.test(name) || LOCATION_NAME.test(name)) continue;
+      // Whether it is set, or how long it is, is not the value (`print(bool(os.environ.get('GH_TOKEN')))`).
+      const before = given.slice(Math.max(0, match.index - 12), match.index);
+      const after = given.slice(match.index + match[0].length, match.index + match[0].length + 16);
+      if (/(?:bool|len|Boolean|!!|!)\s*\(?\s*[\w.]*$/.test(before) || /^['"\]}]*\)?\s*(?:\)\s*)?(?:\?|\.length|\.size|[!=]=|\bis\b|\bif\b|\?\?|\|\|)/.test(after)) continue;
+      return `${segment.program} code printing ${name}`;
+    }
+  }
+  return undefined;
+}
+
+/** An environment variable in PowerShell: `$env:GITHUB_TOKEN`, `[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')`. */
+const POWERSHELL_ENV = /\$env:([A-Za-z_]\w*)|\[(?:system\.)?environment\]::getenvironmentvariable\(\s*['"]([A-Za-z_]\w*)/gi;
+/** What shows a value in PowerShell: its output commands, or the value alone as a statement. */
+const POWERSHELL_SHOWS = /^(?:echo|write-output|write-host|write-information|\$env:\w+|\[(?:system\.)?environment\]::getenvironmentvariable\(.*)$/;
+
+/** A PowerShell line that shows a credential variable (`echo $env:GITHUB_TOKEN`, `$env:OPENAI_API_KEY` alone). */
+function printedInPowerShell(action: ParsedAction): string | undefined {
+  const commands = windowsCommands(action);
+  for (let i = 0; i < commands.length; i++) {
+    const { program, args } = commands[i]!;
+    // An assignment sets it; a value piped on is handed on.
+    if (!POWERSHELL_SHOWS.test(program) || /^=/.test(args) || commands[i + 1]?.pipedFrom) continue;
+    const text = `${program} ${args}`;
+    for (const match of text.matchAll(POWERSHELL_ENV)) {
+      const name = match[1] ?? match[2]!;
+      // `[bool]$env:X`, `$env:X.Length`, `$env:X -ne $null`: whether it is set, not its value.
+      const masked = /\[bool\]\s*$/i.test(text.slice(0, match.index)) || /^\.length|^\s*-(?:ne|eq)\b/i.test(text.slice(match.index + match[0].length));
+      if (CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name) && !masked) return `$env:${name}`;
+    }
+  }
+  // A line of its own that PowerShell shows (`[Environment]::GetEnvironmentVariable('X')`) has no other Windows sign.
+  const alone = /^\s*(?:(?:echo|write-output|write-host)\s+)?\[(?:system\.)?environment\]::getenvironmentvariable\(\s*['"]([A-Za-z_]\w*)['"][^)]*\)\s*;?\s*$/im.exec(action.command ?? '');
+  if (alone && CREDENTIAL_NAME.test(alone[1]!) && !LOCATION_NAME.test(alone[1]!)) return `$env:${alone[1]}`;
+  return undefined;
 }
 
 /** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name), credential helpers and printers. */
 const PRINTERS: CommandNames = {
-  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name),
+  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name) || runsInlineCode(name) || name === 'history' || FILE_DISPLAYS.has(name),
 };
 
 /** Shows a file's content: what it reads ends up in the output. */
@@ -176,10 +297,10 @@ export const credentialExposureRule = builtInRule({
     for (const i of positionsRunning(action.segments, PRINTERS)) {
       // Inside `$(…)` the output is captured and handed on (`GH_TOKEN=$(gh auth token) gh pr list`), not shown.
       if (action.segments[i]!.nested && !action.segments[i]!.via) continue;
-      found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action, i);
+      found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action, i) ?? printedInCode(action, i);
       if (found) break;
     }
-    found ??= showsSecretFile(action);
+    found ??= showsSecretFile(action) ?? printedInPowerShell(action);
     if (!found) return null;
     return {
       verdict: 'require_approval',

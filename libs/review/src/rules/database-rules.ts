@@ -7,14 +7,14 @@ import { builtInRule } from './built-in-rule.js';
 const DATABASE_CLIENTS = new Set([
   'psql', 'pgcli', 'mysql', 'mariadb', 'mycli', 'sqlite3', 'sqlite', 'litecli', 'duckdb', 'sqlcmd', 'clickhouse-client', 'cockroach', 'mongosh', 'mongo', 'redis-cli',
 ]);
-/** Statements that destroy data; `DELETE FROM t` and `UPDATE t SET …` count only without a WHERE clause. */
+/** Statements that destroy data; `DELETE FROM t` and `UPDATE t SET …` count only without a WHERE clause, MongoDB's `deleteMany({})` only with an empty filter. */
 const DESTRUCTIVE_STATEMENT =
-  /\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)\b|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(?:;|$|["'])|UPDATE\s+[\w."`[\]]+\s+SET\s+(?:(?!\bWHERE\b)[^;])*(?:;|$)|dropDatabase\s*\(|FLUSH(?:ALL|DB)\b)/i;
+  /\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)\b|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(?:;|$|["'])|UPDATE\s+[\w."`[\]]+\s+SET\s+(?:(?!\bWHERE\b)[^;])*(?:;|$)|dropDatabase\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)|\.drop\s*\(\s*\)|FLUSH(?:ALL|DB)\b)/i;
 /** MCP servers and tools that speak to a database. */
 const DATABASE_TOOL = /sql|postgres|\bpg|mysql|maria|sqlite|(?:^|_)db|database|supabase|neon|planetscale|mongo|redis|clickhouse|snowflake|bigquery|duckdb/i;
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 /** The programs resetCommand names, and the runners they are started by; any other command resets only as `… manage.py flush`. */
-const RESETTERS = new Set([...RUNNERS, 'dropdb', 'mysqladmin', 'prisma', 'rails', 'rake', 'django-admin']);
+const RESETTERS = new Set([...RUNNERS, 'dropdb', 'mysqladmin', 'prisma', 'rails', 'rake', 'django-admin', 'supabase']);
 const QUERY_FIELDS = ['query', 'sql', 'statement', 'command'] as const;
 /** Options that open a database read-only, so no statement can change it. */
 const READ_ONLY_CLIENT = /(?:^|\s)-(?:readonly|safe)(?:\s|$)|(?:^|\s)--read-only(?:\s|$)/;
@@ -47,6 +47,8 @@ function resetCommand(segment: ShellSegment): string | null {
   if (cmd === 'mysqladmin' && args.includes('drop')) return 'mysqladmin drop';
   if (cmd === 'prisma' && args[0] === 'migrate' && args[1] === 'reset') return 'prisma migrate reset';
   if (cmd === 'prisma' && args.includes('--force-reset')) return 'prisma db push --force-reset';
+  // The local database is the project's to reset; `--linked` or `--db-url` is the remote one.
+  if (cmd === 'supabase' && args[0] === 'db' && args[1] === 'reset' && args.some((a) => a === '--linked' || a.startsWith('--db-url'))) return 'supabase db reset (remote)';
   const task = args.find((a) => a === 'db:drop' || a === 'db:reset' || a === 'db:schema:load');
   if ((cmd === 'rails' || cmd === 'rake') && task) return `${cmd} ${task}`;
   if ((cmd === 'django-admin' || segment.argv.some((a) => basename(a) === 'manage.py')) && args.includes('flush')) return 'manage.py flush';
@@ -76,7 +78,7 @@ function destruction(action: ParsedAction): string | null {
     const statement = client !== undefined ? destructiveStatement(action.command) : null;
     if (statement) return `${statement} through ${names[client!]}`;
     // Other programs run a statement only when it is given as their query.
-    if (!/\b(?:DROP|TRUNCATE|DELETE|UPDATE|dropDatabase|FLUSH)/i.test(action.command)) return null;
+    if (!/\b(?:DROP|TRUNCATE|DELETE|UPDATE|dropDatabase|FLUSH|remove)/i.test(action.command)) return null;
     for (let i = 0; i < action.segments.length; i++) {
       const option = statementOption(action.segments[i]!);
       if (option) return `${option} through ${names[i]}`;

@@ -69,6 +69,14 @@ describe('hook_bypass', () => {
     expect(hookBypassRule.evaluate(bash('bash -c "git commit --no-verify -m x"'))).toMatchObject({ verdict: 'warn' });
   });
 
+  it.each(['HUSKY=0 git commit -m x', 'SKIP=eslint,prettier git commit -m x', 'LEFTHOOK=0 git push origin feature'])('warns when %s skips the hooks by a variable', (command) => {
+    expect(hookBypassRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining(command.split(' ')[0]!) });
+  });
+
+  it.each(['HUSKY=1 git commit -m x', 'SKIP=eslint npm run lint', 'GIT_AUTHOR_NAME=bot git commit -m x'])('leaves %s alone', (command) => {
+    expect(hookBypassRule.evaluate(bash(command))).toBeNull();
+  });
+
   it.each(['git commit -m "-n is a flag"', 'git commit -m "stop using --no-verify"', 'git push -n origin main', 'git commit -am "fix"', 'git log -n 3'])(
     'leaves %s alone',
     (command) => {

@@ -112,11 +112,33 @@ export const forcePushRule = builtInRule({
   },
 });
 
+/** Variables that make the hook managers skip the hooks: husky's `HUSKY=0`, lefthook's `LEFTHOOK=0`, pre-commit's `SKIP=…`. */
+const HOOK_SKIPS: Readonly<Record<string, RegExp>> = { HUSKY: /^(?:0|false)$/i, HUSKY_SKIP_HOOKS: /^(?:1|true)$/i, LEFTHOOK: /^(?:0|false)$/i, SKIP: /\S/ };
+
+/** `HUSKY=0 git commit …`: the assignment that skips the hooks, or null. */
+function hooksSkippedByVariable(segment: ShellSegment): string | null {
+  if (segment.program !== 'git') return null;
+  const sub = segment.argv[gitSubcommandIndex(segment.argv)];
+  if (sub !== 'commit' && sub !== 'push') return null;
+  const skip = Object.entries(segment.assignments).find(([name, value]) => HOOK_SKIPS[name]?.test(value));
+  return skip ? `${skip[0]}=${skip[1]}` : null;
+}
+
 export const hookBypassRule = builtInRule({
   name: 'hook_bypass',
-  description: 'git commit/push with --no-verify becomes the same command with the hooks running.',
+  description: 'git commit/push with --no-verify becomes the same command with the hooks running; HUSKY=0 or SKIP=… before it is warned.',
   reads: 'action',
   check({ action }) {
+    const skipped = action.segments.map(hooksSkippedByVariable).find((s) => s !== null);
+    if (skipped && !action.segments.some((s) => hookBypasses(s.argv).length > 0)) {
+      return {
+        verdict: 'warn',
+        score: 0.65,
+        factors: ['bypasses_checks'],
+        reason: `This skips the project's git hooks (${skipped}). Hooks are the project's checks: bypassing them hides the failure instead of fixing it.`,
+        alternative: `Run the command without ${skipped} and fix what the hooks report.`,
+      };
+    }
     if (!action.segments.some((s) => hookBypasses(s.argv).length > 0)) return null;
     const reason =
       "This skips the project's git hooks (--no-verify, -n, or core.hooksPath). Hooks are the project's checks: bypassing them hides the failure instead of fixing it.";

@@ -152,7 +152,11 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'wevtutil', /^\s*(?:cl|clear-log)\b/i, "clears Windows' event logs"),
   e('safety_control', 'clear-eventlog remove-eventlog', undefined, "clears Windows' event logs"),
   e('safety_control', 'auditpol', /\/clear|\/remove/i, "removes Windows' audit policy"),
-  e('safety_control', 'set-executionpolicy', /\b(?:unrestricted|bypass)\b(?=.*localmachine)|^\s*(?:-executionpolicy\s+)?(?:unrestricted|bypass)\s*$/i, 'lets every PowerShell script run unsigned', 'warn'),
+  // The default scope is the machine's; a process's own (`-Scope Process`) ends with it, a user's is the user's choice.
+  e('safety_control', 'set-executionpolicy', /^(?!.*-scope\s+["']?(?:process|currentuser)\b).*\b(?:unrestricted|bypass)\b/i, 'lets every PowerShell script run unsigned', 'warn'),
+  e('safety_control', 'fdesetup', /^\s*disable\b/i, "switches FileVault's disk encryption off"),
+  e('safety_control', 'manage-bde disable-bitlocker', /-off\b|^\s*-mountpoint|^\s*["']?[a-z]:/i, "switches BitLocker's disk encryption off"),
+  e('safety_control', 'pip pip3', /\bconfig\s+set\s+\S*trusted-host\b/i, "turns off the certificate check of a package index for every later install"),
   e('safety_control', 'gh', /^\s*workflow\s+disable\b|^\s*api\b(?=.*(?:-x|--method)\s*delete)(?=.*protection)/i, "switches off the repository's CI checks or branch protection"),
   e('safety_control', 'gh', /^\s*pr\s+merge\b.*\s--admin\b/i, "merges past the branch protection's required reviews and checks (--admin)", 'require_approval'),
   // A person's review is what branch protection stands for: dismissed or approved by the agent, it is no review. A
@@ -181,6 +185,8 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   carrier('gcloud', /\bstorage\s+(?:cp|mv|rsync)\b/i, 'copies credential files to cloud storage', 'block'),
   carrier('az', /\bstorage\s+(?:blob|file)\s+(?:upload|copy)/i, 'copies credential files to cloud storage', 'block'),
   carrier('azcopy rclone mc b2 s3cmd restic', /\b(?:copy|copyto|sync|move|cp|mv|put|upload|backup|upload-file)\b/i, 'copies credential files to cloud storage', 'block'),
+  carrier('gh', /\bgist\s+(?:create|new|edit)\b/i, 'publishes credential files as a gist', 'block'),
+  carrier('pastebinit wgetpaste gist', undefined, 'publishes credential files on a paste site', 'block', HELP),
   carrier('rsync scp sftp ftp lftp croc magic-wormhole wormhole transfer rclone', undefined, 'sends credential files to another machine', 'block'),
   channel('nc ncat netcat socat telnet openssl', undefined, 'sends credential files over a raw socket', 'block'),
   e('secret_leak', 'find locate mlocate fd rg grep egrep ag ack get-childitem gci dir', undefined, 'searches the whole machine or home for keys and credentials', 'require_approval'),
@@ -216,6 +222,13 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('privilege_escalation', 'kubectl oc', /\bcreate\s+(?:cluster)?rolebinding\b.*(?:cluster-admin|--clusterrole[=\s]+admin\b)|\badm\s+policy\s+add-cluster-role-to-user\s+cluster-admin\b/i, 'gives an account administrator rights on the cluster'),
   e('privilege_escalation', 'net', /^user\s+["']?[^\s"'/]+["']?\s+["']?[^\s/*"']/i, "sets a user's password", undefined, /\/del(?:ete)?\b/i),
   e('privilege_escalation', 'set-localuser', /-password\b/i, "sets a user's password"),
+  e('privilege_escalation', 'chpasswd chpass', undefined, "sets users' passwords", undefined, HELP),
+  e('privilege_escalation', 'passwd', /(?:^|\s)(?:-d|--delete|-u|--unlock)(?:\s|$)/, "removes or unlocks a user's password"),
+  e('privilege_escalation', 'useradd adduser', /(?:^|\s)(?:-u|--uid)[\s=]*0(?:\s|$)|(?:^|\s)(?:-o|--non-unique)(?:\s|$)/, 'creates a second administrator (user id 0)'),
+  e('privilege_escalation', 'dscl', /\s-passwd\s/i, "sets a user's password"),
+  e('privilege_escalation', 'dscl', /\s-(?:create|append)\s+["']?\/Users\//i, 'creates or changes a user account'),
+  e('privilege_escalation', 'sysadminctl', /-(?:addUser|resetPasswordFor)\b/i, "creates a user or sets a user's password"),
+  e('privilege_escalation', 'new-localuser', undefined, 'creates a user account', undefined, HELP),
   // ── exposes a service or shell to the network ─────────────────────────────────────────────────
   e('network_exposure', 'ngrok', /\b(?:http|tcp|tls|start)\b/i, 'publishes a local port on the internet'),
   e('network_exposure', 'cloudflared', /\btunnel\b/i, 'publishes a local port on the internet', undefined, /\b(?:list|info|delete|login)\b/i),
@@ -232,6 +245,10 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'az', /\bnsg\s+rule\s+(?:create|update)\b.*--source-address-prefix(?:es)?[\s=]+["']?(?:\*|internet|0\.0\.0\.0\/0|any)\b/i, 'opens ports of cloud machines to the whole internet'),
   e('network_exposure', 'aws', /\bput-(?:bucket|object)-acl\b.*public-read|\bs3\s+(?:cp|sync|mv)\b.*--acl[\s=]+public-read|\bput-bucket-policy\b.*"principal"\s*:\s*"\*"/i, 'makes a storage bucket or its objects public'),
   e('network_exposure', 'gsutil', /\b(?:acl|iam)\s+ch\b.*\ball(?:authenticated)?users\b|\bdefacl\s+ch\b.*\ballusers\b/i, 'makes a storage bucket or its objects public'),
+  e('network_exposure', 'aws', /\bput-public-access-block\b.*=\s*false\b/i, "switches off a bucket's guard against public access"),
+  e('network_exposure', 'az', /\bstorage\s+container\s+(?:create|set-permission)\b.*--public-access[\s=]+["']?(?:blob|container)\b|\bstorage\s+account\s+(?:create|update)\b.*--allow-blob-public-access[\s=]+["']?true\b/i, 'makes a storage container public'),
+  // A private repository made public: its code, history and whatever secrets were ever committed can be read by anyone.
+  e('network_exposure', 'gh', /\brepo\s+edit\b.*--visibility[\s=]+["']?public\b|\bapi\b.*(?:visibility=public|private=false)\b/i, 'makes a repository public'),
   e('network_exposure', 'enable-psremoting', undefined, 'opens PowerShell remoting to the network'),
   e('network_exposure', 'winrm', /quickconfig|\bqc\b/i, 'opens remote management to the network'),
   e('network_exposure', 'set-item', /wsman:.*trustedhosts/i, 'trusts any host for remote management'),
@@ -243,6 +260,15 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('network_exposure', 'launchctl', /\bload\b.*ssh\.plist|\benable\b.*com\.openssh\.sshd/i, 'turns on remote login'),
   e('network_exposure', 'kickstart', /-activate/i, 'turns on remote desktop'),
   e('network_exposure', 'ufw', /^\s*allow\b/i, 'opens a port in the firewall', 'warn'),
+  e('network_exposure', 'ufw', /^\s*default\s+allow\s+(?:incoming|in|routed)\b/i, 'lets every incoming connection through the firewall'),
+  // Servers that run code or hold data, opened to every interface without a password.
+  e('network_exposure', 'dockerd', /(?:-H|--host)[\s=]+["']?tcp:\/\/(?!127\.|localhost|\[::1\])/i, "serves the Docker daemon (root on this machine) over TCP", 'block', /--tlsverify\b/),
+  e('network_exposure', 'redis-server redis-cli', /protected-mode\s+["']?no\b/i, 'lets any host use the database without a password'),
+  e('network_exposure', 'mongod', /^(?=.*(?:--bind_ip_all|--bind_ip[\s=]+["']?0\.0\.0\.0))(?!.*--auth\b)/i, 'serves the database to every network without authentication'),
+  e('network_exposure', 'jupyter jupyter-notebook jupyter-lab', /^(?=.*--ip[\s=]+["']?(?:0\.0\.0\.0|\*|::))(?=.*--(?:NotebookApp|ServerApp|IdentityProvider)\.token[\s=]+(?:''|""|\s|$))/i, 'serves a notebook (code execution) to every network without a token'),
+  e('network_exposure', 'vncserver tigervncserver xvnc x11vnc', /-securitytypes[\s=]+["']?none\b|(?:^|\s)-nopw\b/i, "serves this machine's desktop without a password", undefined, /(?:^|\s)-localhost\b(?!\s+no)/i),
+  e('network_exposure', 'kubectl', /\bport-forward\b.*--address[\s=]+["']?(?:0\.0\.0\.0|::)/i, "serves a cluster's service on every interface of this machine"),
+  e('network_exposure', 'code code-insiders', /^\s*tunnel(?:\s+(?!status|kill|prune|rename|unregister|user\s+(?:show|logout)|--help|-h)\S|\s*$)/i, 'opens this machine to remote access through a VS Code tunnel'),
   // ── takes down shared infrastructure ───────────────────────────────────────────────────────────
   e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b.*(?:-\w*a\w*\b|--all)|\b(?:volume|image)\s+prune\b.*(?:-\w*a\w*\b|--all)/i, 'deletes every unused image, container or volume of the machine'),
   e('shared_infrastructure', 'docker podman', /\bsystem\s+prune\b/i, 'deletes every stopped container, unused network and dangling image of the machine, and the build cache'),
@@ -271,6 +297,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('shared_infrastructure', 'netsh', /interface\s+(?:ip|ipv4|ipv6)\s+(?:set|delete)\s+(?:dns|dnsservers|address)|interface\s+set\s+interface.*disable/i, "rewrites the machine's network or DNS settings"),
   e('shared_infrastructure', 'nvram', /(?:^|\s)(?:-c|-d)(?:\s|$)|(?:^|\s)["']?[\w:-]+=/i, "clears or rewrites the machine's firmware settings", 'block'),
   e('shared_infrastructure', 'bless', /--setboot|--mount|--folder/i, 'changes what the machine boots'),
+  e('shared_infrastructure', 'bcdedit', /\/set\s+\{[\w-]+\}\s+safeboot\b/i, 'makes the machine start in safe mode, without its network and services', 'require_approval'),
   e('shared_infrastructure', 'bcdedit', /\/(?:delete|deletevalue|set\s+\{(?:bootmgr|default|current)\}\s+(?:device|osdevice|path))|\/import|\/createstore/i, "rewrites the machine's boot configuration", 'block'),
   e('shared_infrastructure', 'bootsect bcdboot', undefined, "rewrites the machine's boot sector", 'block', HELP),
   e('shared_infrastructure', 'efibootmgr', /(?:^|\s)(?:-B|--delete-bootnum|-b\s+\S+\s+-B|-o|--bootorder|-A|--inactive)(?:\s|$)/, "rewrites the machine's boot entries", 'block'),
@@ -307,6 +334,11 @@ export function inlineCodeText(segment: ShellSegment): string | undefined {
 }
 
 const CODE_RUNNERS = /^(?:python[\d.]*|pypy[\d.]*|node|nodejs|bun|deno|perl|ruby|php|pwsh|powershell|osascript)$/;
+
+/** An interpreter whose command line can carry the code it runs. */
+export function runsInlineCode(program: string): boolean {
+  return CODE_RUNNERS.test(program);
+}
 
 function readInlineCode(segment: ShellSegment): string | undefined {
   const parts: string[] = [];
@@ -351,6 +383,8 @@ function secretLeak(entry: HarmEntry, program: string, args: string, segment: Sh
   if (/^(?:curl|wget|http|https|xh)$/.test(program)) args = args.replace(/(?:^|\s)(?:--key|--cert|-E|--cacert|--capath|--proxy-key|--proxy-cert|--certificate|--private-key|--ca-certificate|--netrc-file)(?:\s+|=)\S+/g, ' ');
   // scp's and rsync's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not copied.
   if (segment && /^(?:rsync|scp|sftp)$/.test(program)) args = copierOperands(segment).join(' ');
+  // A public key is made to be handed out (`scp ~/.ssh/id_ed25519.pub host:`).
+  args = args.replace(/\S+\.pub(?=\s|$|["'])/g, ' ');
   const credential = entry.credential === 'whole' ? CREDENTIAL_TAKEN : CREDENTIAL_ARG;
   const named = credential.test(args) || (segment?.redirects.some((r) => r.operator === '<' && CREDENTIAL_ARG.test(` ${r.target}`)) ?? false);
   if (!named) return false;

@@ -197,6 +197,20 @@ function metadataRequest(action: ParsedAction): string | undefined {
   return action.urls.find((u) => METADATA_ENDPOINT.test(u)) ?? (METADATA_ENDPOINT.test(text) ? text.match(METADATA_ENDPOINT)![0] : undefined);
 }
 
+/** The whole environment as a value in code (`dict(os.environ)`, `JSON.stringify(process.env)`, `ENV.to_h`), not one variable of it. */
+const WHOLE_ENVIRONMENT_IN_CODE = /\b(?:os\.environ|process\.env|Deno\.env\.toObject\(\)|ENV\.to_h|%ENV|getenv\(\))(?![\w.[]|\s*\[|\.get\b)/;
+/** Code that sends a request to another host. */
+const SENDS_IN_CODE = /\b(?:requests\.(?:post|put|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|http\.client|fetch\s*\(|axios|https?\.request|Net::HTTP|socket\.|curl_exec|Invoke-(?:WebRequest|RestMethod))/;
+
+/** Every address the code names is this machine's (`requests.post('http://localhost:8000/debug', json=dict(os.environ))`). */
+function onlyThisMachineInCode(code: string): boolean {
+  const hosts = [...code.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/([^/\s'"`:]+)/gi)].map((m) => m[1]!.toLowerCase());
+  return hosts.length > 0 && hosts.every((h) => h === 'localhost' || h.startsWith('127.') || h === '[::1]' || h === '0.0.0.0');
+}
+
+/** The shell's history sent nowhere or sized to nothing, as a command of the line (`export HISTFILE=/dev/null`, `HISTSIZE=0`). */
+const HISTORY_OFF = /(?:^|[;&|\n]\s*)(?:(?:export|declare\s+-x|typeset\s+-x)\s+)?(?:HISTFILE=["']?\/dev\/null|HIST(?:FILE)?SIZE=["']?0)(?=["']?(?:\s|;|&|\||$))/;
+
 const KINDS: Record<HarmKind, KindSpec> = {
   data_destruction: {
     rule: 'system_data_destruction',
@@ -220,6 +234,11 @@ const KINDS: Record<HarmKind, KindSpec> = {
     stake: 'the machine or the repository loses a protection the user set up',
     alternative: 'Work within the protection; if the task truly needs it off, say why and let the user switch it off.',
     factors: ['safety_control', 'system_modification'],
+    extra(action) {
+      // The shell reads an assignment (`export HISTFILE=/dev/null`) as a variable, not a command: it is found in the line.
+      const history = HISTORY_OFF.exec(action.command ?? '');
+      return history ? { what: "switches the shell's history off", shown: history[0].replace(/^[\s;&|]+/, ''), verdict: 'require_approval' } : null;
+    },
   },
   secret_leak: {
     rule: 'secret_leak',
@@ -245,6 +264,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         const upload = uploadsFile(segment);
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
+        if (code && WHOLE_ENVIRONMENT_IN_CODE.test(code) && SENDS_IN_CODE.test(code) && !onlyThisMachineInCode(code)) return { what: 'sends the whole environment, with every credential in it, to another host in code', shown: `${name} code`, verdict: 'block' };
         if (code && CREDENTIAL_ARG.test(code.replace(DOTENV_LOAD, ' '))) return { what: 'reads private keys or credentials in code', shown: `${name} code`, verdict: 'require_approval' };
         if (NOT_A_READ.test(name)) continue;
         // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.

@@ -149,6 +149,9 @@ export function stagedSecretUpload(segments: readonly ShellSegment[]): string | 
     const name = commandName(segment);
     const operands = segment.argv.slice(1).filter((a) => !a.startsWith('-') || /^(?:if|of)=/.test(a));
     for (const operand of operands) if (isCredentialFile(operand.replace(/^(?:if|of)=/, ''))) secrets.add(strip(operand.replace(/^(?:if|of)=/, '')));
+    // The environment written to a file (`printenv > env.log`): every credential in it goes with the file.
+    const dumpsEnvironment = (segment.argv.length === 0 && segment.wrappers.at(-1) === 'env') || (/^(?:env|printenv|set)$/.test(name) && segment.argv.length === 1);
+    if (dumpsEnvironment) for (const r of segment.redirects) if (r.operator === '>' || r.operator === '>>') secrets.add(strip(r.target));
     // The names a packer reads from its input (`printf key | zip out -@`).
     const previous = segments[i - 1];
     const fed = segment.pipedFrom && previous && previous.argv.slice(1).some((a) => tainted(strip(a)));

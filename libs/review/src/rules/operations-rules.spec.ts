@@ -97,10 +97,11 @@ describe('operations rules', () => {
   });
 
   it('container_data_destruction asks for approval to delete volumes, not containers or images', () => {
-    for (const command of ['docker system prune -af --volumes', 'docker volume prune -f', 'docker volume rm pgdata', 'docker compose down -v']) {
+    for (const command of ['docker system prune -af --volumes', 'docker volume prune -f', 'docker volume rm pgdata', 'docker compose down -v', 'docker-compose down --volumes', 'podman-compose down -v']) {
       expect({ command, verdict: containerDataDestructionRule.evaluate(bash(command))?.verdict }).toEqual({ command, verdict: 'require_approval' });
     }
     expect(containerDataDestructionRule.evaluate(bash('docker system prune -af'))).toBeNull();
     expect(containerDataDestructionRule.evaluate(bash('docker compose down'))).toBeNull();
+    expect(containerDataDestructionRule.evaluate(bash('docker-compose down'))).toBeNull();
   });
 });

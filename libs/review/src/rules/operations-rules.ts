@@ -136,13 +136,13 @@ export const massProcessKillRule = builtInRule({
   },
 });
 
-/** docker and podman: the only commands the container rules read. */
-const CONTAINER_COMMANDS = new Set(['docker', 'podman']);
+/** docker and podman, and compose as its own program: the only commands the container rules read. */
+const CONTAINER_COMMANDS = new Set(['docker', 'podman', 'docker-compose', 'podman-compose']);
 
 /** docker commands that delete volumes (data) rather than containers or images. */
 function deletesContainerData(argv: readonly string[]): boolean {
-  if (argv[0] !== 'docker' && argv[0] !== 'podman') return false;
-  const words = argv.slice(1);
+  // Compose v1 is its own program: `docker-compose down -v` is `docker compose down -v`.
+  const words = argv[0] === 'docker-compose' || argv[0] === 'podman-compose' ? ['compose', ...argv.slice(1)] : argv.slice(1);
   if (words[0] === 'volume' && ['rm', 'prune'].includes(words[1] ?? '')) return true;
   if (words[0] === 'system' && words[1] === 'prune') return words.includes('--volumes');
   return words[0] === 'compose' && words.includes('down') && (words.includes('-v') || words.includes('--volumes'));

@@ -58,8 +58,8 @@ function belowTheProject(path: string, cwd: string | undefined): boolean {
 
 /** A path named in code (Python, JavaScript, PowerShell …) that is a supervision file. */
 const SUPERVISION_IN_CODE = /\.claude[\\/]+(?:settings(?:\.local)?\.json|hooks)|\.codex[\\/]+(?:hooks\.json|config\.toml)|\.cursor[\\/]+hooks\.json|\.github[\\/]+hooks|\.copilot[\\/]+hooks|\.gemini[\\/]+(?:settings\.json|config[\\/]+hooks\.json)|\.agents[\\/]+hooks\.json|\.factory[\\/]+(?:hooks|settings)\.json|opencode[\\/]+plugins?|\.warden[\\/]/i;
-/** Code that writes, moves or deletes a file. */
-const WRITES_IN_CODE = /\bopen\s*\([^)]*['"][wax]\+?b?['"]|write_text|write_bytes|\.write\s*\(|writeFile|appendFile|createWriteStream|\bunlink|\brmSync|\brmdir|\brename|\bremove\s*\(|os\.replace|shutil\.(?:move|copy\w*|rmtree)|json\.dump\s*\(|Set-Content|Add-Content|Out-File|Remove-Item|Move-Item|Copy-Item|File\.(?:write|delete|open\s*\([^)]*['"]w)|IO\.write|FileUtils\.|truncate/i;
+/** Code that writes, moves or deletes a file (Python, JavaScript, Deno, Ruby, Perl's `open(F, ">…")`, PHP, PowerShell). */
+const WRITES_IN_CODE = /\bopen\s*\([^)]*['"][wax]\+?b?['"]|write_text|write_bytes|\.write\s*\(|write(?:Text)?File|appendFile|copyFile|file_put_contents|fopen\s*\([^)]*['"][wax]|Deno\.(?:remove|rename|truncate)|createWriteStream|\bunlink|\brmSync|\brmdir|\brename|\bremove\s*\(|os\.replace|shutil\.(?:move|copy\w*|rmtree)|json\.dump\s*\(|Set-Content|Add-Content|Out-File|Remove-Item|Move-Item|Copy-Item|File\.(?:write|delete|open\s*\([^)]*['"]w)|IO\.write|FileUtils\.|truncate|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\s*\+?>/i;
 
 /** `claude plugin disable warden`, `claude config set hooks …`, `warden hook uninstall`: hooks switched off through the agent's own CLI. */
 const AGENT_CLIS = new Set(['claude', 'gemini', 'codex', 'cursor-agent', 'copilot', 'droid', 'opencode', 'warden']);
