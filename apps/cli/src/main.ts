@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { parse, UsageError, type Command } from './command.js';
 import { out } from './output.js';
 
@@ -33,11 +34,20 @@ Usage: warden <command> [options]
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
-Run \`warden <command> --help\` for a command's options.`;
+Run \`warden <command> --help\` for a command's options, \`warden --version\` for the version.`;
+}
+
+/** The version of this build: the CLI's own package.json, next to its dist folder. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    out.line(`warden ${version()}`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     out.line(await usage());
     return name ? 0 : 1;

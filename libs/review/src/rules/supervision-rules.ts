@@ -103,9 +103,48 @@ export const supervisionTamperingRule = builtInRule({
   },
 });
 
+/** Warden's own processes, services, containers and packages by name (`warden up`, `nats-server`, `@warden/cli`), not `vaultwarden`. */
+const WARDEN_NAME = /(?:^|[\s/'"@=:])(?:warden(?:[-.\w]*)?|nats-server)(?=$|[\s'".:@,)/])/i;
+/** Verbs that stop, disable or remove a service, container, deployment or package. */
+const STOPPING = /(?:^|\s)(?:stop|disable|kill|mask|unload|bootout|rm|remove|delete|pause|uninstall|un|scale)(?:\s|$)/;
+
+/** Stopping or removing Warden itself: its processes, its service, its containers or deployments, its package. */
+function stopsWarden(action: ParsedAction): string | null {
+  for (const segment of action.segments) {
+    const name = segment.program;
+    const args = segment.argv.slice(1).join(' ');
+    if ((name === 'pkill' || name === 'killall') && WARDEN_NAME.test(args)) return `${name} ${args}`;
+    if (name === 'kill' && action.segments.some((s) => s.program === 'pgrep' && WARDEN_NAME.test(s.argv.slice(1).join(' ')))) return 'kill of what pgrep finds of Warden';
+    if (/^(?:systemctl|service|launchctl|docker|podman|kubectl|helm|npm|pnpm|yarn|brew|sc|stop-service|stop-process|taskkill)$/.test(name) && (STOPPING.test(` ${args} `) || /^(?:stop-service|stop-process|taskkill)$/.test(name)) && WARDEN_NAME.test(args)) {
+      // `kubectl scale … --replicas=3` keeps it running: only a scale to zero stops it.
+      if (name === 'kubectl' && /\bscale\b/.test(args) && !/--replicas[=\s]+0\b/.test(args)) continue;
+      return `${name} ${args}`.slice(0, 80);
+    }
+  }
+  return null;
+}
+
+/** Git putting back a supervision file as a commit has it (`git checkout -- .claude/settings.json`, `git restore`, `git stash push`): hooks added since go. */
+function revertsSupervision(action: ParsedAction): string | null {
+  for (const segment of action.segments) {
+    if (segment.program !== 'git') continue;
+    const [, sub] = segment.argv.filter((a) => !a.startsWith('-'));
+    if (!/^(?:checkout|restore|stash)$/.test(sub ?? '')) continue;
+    // `git restore --staged` only unstages: the file stays as it is.
+    if (sub === 'restore' && segment.argv.some((a) => a === '--staged' || a === '-S') && !segment.argv.some((a) => a === '--worktree' || a === '-W')) continue;
+    const file = segment.argv.slice(2).find((a) => !a.startsWith('-') && isSupervisionFile(resolvePath(a, action.cwd)) && !belowTheProject(resolvePath(a, action.cwd), action.cwd));
+    if (file) return REASON(file);
+  }
+  return null;
+}
+
 function tampering(action: ParsedAction): string | null {
   const written = action.writtenPaths.find((p) => isSupervisionFile(p) && !belowTheProject(p, action.cwd));
   if (written !== undefined) return REASON(written);
+  const stopped = stopsWarden(action);
+  if (stopped) return `${stopped} stops or removes Warden, the supervisor of this agent; that is not allowed. Ask the user if Warden needs to stop.`;
+  const reverted = revertsSupervision(action);
+  if (reverted) return reverted;
   const lineMentionsSwitch = /disableallhooks/i.test(action.command ?? '');
   for (const segment of action.segments) {
     const name = segment.program;
