@@ -1,7 +1,7 @@
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
 import type { ReviewRule, RuleContext } from './review-rule.js';
-import { destructiveRootDeletionRule, diskDestructionRule, forkBombRule, privilegedCommandRule, remoteScriptExecutionRule } from './system-protection-rules.js';
+import { destructiveRootDeletionRule, diskDestructionRule, forkBombRule, privilegedCommandRule, remoteScriptExecutionRule, systemPackageChangeRule } from './system-protection-rules.js';
 
 function bash(command: string): RuleContext {
   const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app');
@@ -100,5 +100,15 @@ describe('destructive_root_deletion in inline code', () => {
 
   it('leaves inline code that deletes inside the project alone', () => {
     expect(destructiveRootDeletionRule.evaluate(bash(`node -e "require('fs').rmSync('dist', { recursive: true })"`))).toBeNull();
+  });
+});
+
+describe('system_package_change', () => {
+  it.each(['sudo apt-get install -y nginx', 'sudo dnf upgrade -y', 'sudo pacman -Syu', 'sudo nixos-rebuild switch --flake .#host', 'nixos-rebuild switch --use-remote-sudo', 'darwin-rebuild switch --flake ~/.config/nix'])('holds %s for a person', (command) => {
+    expect(verdictOf(systemPackageChangeRule, command)).toBe('require_approval');
+  });
+
+  it.each(['apt list --installed', 'sudo apt-get update', 'nixos-rebuild build --flake .', 'nixos-rebuild dry-build', 'darwin-rebuild build --flake .', 'home-manager switch'])('leaves %s alone', (command) => {
+    expect(verdictOf(systemPackageChangeRule, command)).toBeNull();
   });
 });

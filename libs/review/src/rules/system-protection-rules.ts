@@ -144,16 +144,28 @@ export const privilegedCommandRule = builtInRule({
   },
 });
 
-const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'pacman', 'apk', 'snap', 'port', 'emerge']);
+const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'pacman', 'apk', 'snap', 'port', 'emerge', 'nixos-rebuild', 'darwin-rebuild']);
 const PACKAGE_CHANGES = /^(?:install|reinstall|remove|purge|autoremove|upgrade|dist-upgrade|full-upgrade|erase|add|del|-S\w*|-R\w*|-U)$/;
+/** NixOS and nix-darwin apply a whole system configuration: every package and service of the machine at once. */
+const SYSTEM_REBUILDS = /^(?:switch|boot|test)$/;
+
+function changesSystemPackages(segment: ShellSegment): boolean {
+  const args = segment.argv.slice(1);
+  // darwin-rebuild runs as the user and asks for the rights it needs itself; nixos-rebuild does with `--use-remote-sudo`.
+  if (segment.program === 'nixos-rebuild' || segment.program === 'darwin-rebuild') {
+    const raised = segment.privileged || !!segment.remoteHost || segment.program === 'darwin-rebuild' || args.some((a) => a === '--use-remote-sudo' || a === '--sudo');
+    return raised && args.some((a) => SYSTEM_REBUILDS.test(a));
+  }
+  return (segment.privileged || !!segment.remoteHost) && args.some((a) => PACKAGE_CHANGES.test(a));
+}
 
 /** `sudo apt-get install …`, `sudo apt remove …`: software of the whole machine changed with administrator rights. */
 export const systemPackageChangeRule = builtInRule({
   name: 'system_package_change',
-  description: "Installing, upgrading or removing the machine's packages with administrator rights (sudo apt-get, dnf, pacman …) needs approval.",
+  description: "Installing, upgrading or removing the machine's packages with administrator rights (sudo apt-get, dnf, pacman …), or applying a whole system configuration (nixos-rebuild switch, darwin-rebuild switch), needs approval.",
   reads: 'action',
   check({ action }) {
-    const hit = segmentsRunning(action.segments, SYSTEM_PACKAGE_MANAGERS).find((s) => (s.privileged || s.remoteHost) && s.argv.slice(1).some((a) => PACKAGE_CHANGES.test(a)));
+    const hit = segmentsRunning(action.segments, SYSTEM_PACKAGE_MANAGERS).find(changesSystemPackages);
     if (!hit) return null;
     return {
       verdict: 'require_approval',
