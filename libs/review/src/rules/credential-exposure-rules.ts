@@ -254,7 +254,7 @@ function printedInPowerShell(action: ParsedAction): string | undefined {
   return undefined;
 }
 
-/** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name), credential helpers and printers. */
+/** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name) and the shell's history, credential helpers and printers, interpreters with code on their command line. */
 const PRINTERS: CommandNames = {
   has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name) || runsInlineCode(name) || name === 'history' || FILE_DISPLAYS.has(name),
 };

@@ -73,7 +73,7 @@ describe('hook_bypass', () => {
     expect(hookBypassRule.evaluate(bash(command))).toMatchObject({ verdict: 'warn', reason: expect.stringContaining(command.split(' ')[0]!) });
   });
 
-  it.each(['HUSKY=1 git commit -m x', 'SKIP=eslint npm run lint', 'GIT_AUTHOR_NAME=bot git commit -m x'])('leaves %s alone', (command) => {
+  it.each(['HUSKY=1 git commit -m x', 'SKIP=eslint npm run lint', 'GIT_AUTHOR_NAME=bot git commit -m x', 'toString=1 git commit -m x'])('leaves %s alone', (command) => {
     expect(hookBypassRule.evaluate(bash(command))).toBeNull();
   });
 

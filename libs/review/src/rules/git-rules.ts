@@ -113,14 +113,19 @@ export const forcePushRule = builtInRule({
 });
 
 /** Variables that make the hook managers skip the hooks: husky's `HUSKY=0`, lefthook's `LEFTHOOK=0`, pre-commit's `SKIP=…`. */
-const HOOK_SKIPS: Readonly<Record<string, RegExp>> = { HUSKY: /^(?:0|false)$/i, HUSKY_SKIP_HOOKS: /^(?:1|true)$/i, LEFTHOOK: /^(?:0|false)$/i, SKIP: /\S/ };
+const HOOK_SKIPS: ReadonlyMap<string, RegExp> = new Map([
+  ['HUSKY', /^(?:0|false)$/i],
+  ['HUSKY_SKIP_HOOKS', /^(?:1|true)$/i],
+  ['LEFTHOOK', /^(?:0|false)$/i],
+  ['SKIP', /\S/],
+]);
 
 /** `HUSKY=0 git commit …`: the assignment that skips the hooks, or null. */
 function hooksSkippedByVariable(segment: ShellSegment): string | null {
   if (segment.program !== 'git') return null;
   const sub = segment.argv[gitSubcommandIndex(segment.argv)];
   if (sub !== 'commit' && sub !== 'push') return null;
-  const skip = Object.entries(segment.assignments).find(([name, value]) => HOOK_SKIPS[name]?.test(value));
+  const skip = Object.entries(segment.assignments).find(([name, value]) => HOOK_SKIPS.get(name)?.test(value));
   return skip ? `${skip[0]}=${skip[1]}` : null;
 }
 

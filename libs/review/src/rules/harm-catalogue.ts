@@ -230,7 +230,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('privilege_escalation', 'sysadminctl', /-(?:addUser|resetPasswordFor)\b/i, "creates a user or sets a user's password"),
   e('privilege_escalation', 'new-localuser', undefined, 'creates a user account', undefined, HELP),
   // Windows' own files taken over or opened to everyone, as `chmod -R 777 /` is on Linux.
-  e('privilege_escalation', 'takeown', /(?:^|\s)\/f\s+["']?(?:[a-z]:[\\/]*(?:windows|program files[^\\/]*)?(?:[\\/]|["']?\s|["']?$))/i, "takes ownership of Windows' own files"),
+  e('privilege_escalation', 'takeown', /(?:^|\s)\/f\s+["']?[a-z]:[\\/]*(?:(?:windows|program files[^\\/"']*)(?:[\\/"'\s]|$)|["']?(?:\s|$))/i, "takes ownership of Windows' own files"),
   e('privilege_escalation', 'icacls', /\/grant(?::r)?\s+["']?(?:everyone|\*s-1-1-0|users|authenticated users|\*s-1-5-11):\(?(?:oi\)\(ci\)\(?)?[fm]\b|^\s*["']?[a-z]:[\\/]*(?:windows|program files[^\\/]*)?["']?\s.*\/grant/i, "gives everyone full control of files, or changes the rights on Windows' own"),
   // ── exposes a service or shell to the network ─────────────────────────────────────────────────
   e('network_exposure', 'ngrok', /\b(?:http|tcp|tls|start)\b/i, 'publishes a local port on the internet'),

@@ -49,6 +49,7 @@ describe('supervision_tampering: Warden protects its own hooks from every tool',
     'killall nats-server',
     'git checkout -- .claude/settings.json',
     'git restore .codex/hooks.json',
+    'cd ~ && git -C . checkout -- .claude/settings.json',
   ])('blocks %s', (command) => {
     expect(verdictOf(supervisionTamperingRule, command)).toBe('block');
   });
@@ -246,6 +247,8 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     'sudo ufw default deny incoming',
     `python3 -c "import os, requests; print(requests.get('https://api.example/health').status_code, os.environ['HOME'])"`,
     `python3 -c "import os, requests; requests.post('http://localhost:8000/debug', json=dict(os.environ))"`,
+    `python3 -c "import os, subprocess, requests; subprocess.run(['make'], env=os.environ); requests.post('https://ci.example/done', json={'ok': True})"`,
+    'takeown /f C:\\Users\\dev\\notes.txt',
     'gh gist create notes.md',
     'printenv > env.log && grep NODE env.log',
     'gh gist list',

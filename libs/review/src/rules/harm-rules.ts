@@ -198,9 +198,18 @@ function metadataRequest(action: ParsedAction): string | undefined {
 }
 
 /** The whole environment as a value in code (`dict(os.environ)`, `JSON.stringify(process.env)`, `ENV.to_h`), not one variable of it. */
-const WHOLE_ENVIRONMENT_IN_CODE = /\b(?:os\.environ|process\.env|Deno\.env\.toObject\(\)|ENV\.to_h|%ENV|getenv\(\))(?![\w.[]|\s*\[|\.get\b)/;
+const WHOLE_ENVIRONMENT_IN_CODE = /\b(?:os\.environ|process\.env|Deno\.env\.toObject\(\)|ENV\.to_h|%ENV|getenv\(\))(?![\w.[]|\s*\[)/;
 /** Code that sends a request to another host. */
-const SENDS_IN_CODE = /\b(?:requests\.(?:post|put|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|http\.client|fetch\s*\(|axios|https?\.request|Net::HTTP|socket\.|curl_exec|Invoke-(?:WebRequest|RestMethod))/;
+const SENDS_IN_CODE = /\b(?:requests\.(?:post|put|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|http\.client|fetch\s*\(|axios|https?\.request|Net::HTTP|socket\.|curl_exec|Invoke-(?:WebRequest|RestMethod))/g;
+
+/** The whole environment given to a request in the same statement (`requests.post(url, json=dict(os.environ))`), not one run beside it with `env=os.environ`. */
+function sendsWholeEnvironment(code: string): boolean {
+  for (const send of code.matchAll(SENDS_IN_CODE)) {
+    const statement = /^[^;\n]*/.exec(code.slice(send.index, send.index + 300))![0];
+    if (WHOLE_ENVIRONMENT_IN_CODE.test(statement)) return true;
+  }
+  return false;
+}
 
 /** Every address the code names is this machine's (`requests.post('http://localhost:8000/debug', json=dict(os.environ))`). */
 function onlyThisMachineInCode(code: string): boolean {
@@ -264,7 +273,7 @@ const KINDS: Record<HarmKind, KindSpec> = {
         const upload = uploadsFile(segment);
         if (upload) return { what: 'sends a file of this machine to another host over a raw socket', shown: upload, verdict: 'require_approval' };
         const code = inlineCodeText(segment);
-        if (code && WHOLE_ENVIRONMENT_IN_CODE.test(code) && SENDS_IN_CODE.test(code) && !onlyThisMachineInCode(code)) return { what: 'sends the whole environment, with every credential in it, to another host in code', shown: `${name} code`, verdict: 'block' };
+        if (code && sendsWholeEnvironment(code) && !onlyThisMachineInCode(code)) return { what: 'sends the whole environment, with every credential in it, to another host in code', shown: `${name} code`, verdict: 'block' };
         if (code && CREDENTIAL_ARG.test(code.replace(DOTENV_LOAD, ' '))) return { what: 'reads private keys or credentials in code', shown: `${name} code`, verdict: 'require_approval' };
         if (NOT_A_READ.test(name)) continue;
         // A copier's identity file or ssh command (`scp -i key`, `rsync -e 'ssh -i key'`) is used, not read out.

@@ -1,4 +1,6 @@
 import { resolvePath } from '@warden/actions';
+import { gitSubcommandIndex } from '../parsing/command-facts.js';
+import { segmentDirectory } from '../parsing/segment-paths.js';
 import { windowsCommands } from '../parsing/windows-commands.js';
 import { inlineCodeText } from './harm-catalogue.js';
 import { builtInRule } from './built-in-rule.js';
@@ -128,11 +130,13 @@ function stopsWarden(action: ParsedAction): string | null {
 function revertsSupervision(action: ParsedAction): string | null {
   for (const segment of action.segments) {
     if (segment.program !== 'git') continue;
-    const [, sub] = segment.argv.filter((a) => !a.startsWith('-'));
+    const at = gitSubcommandIndex(segment.argv);
+    const sub = segment.argv[at];
     if (!/^(?:checkout|restore|stash)$/.test(sub ?? '')) continue;
     // `git restore --staged` only unstages: the file stays as it is.
     if (sub === 'restore' && segment.argv.some((a) => a === '--staged' || a === '-S') && !segment.argv.some((a) => a === '--worktree' || a === '-W')) continue;
-    const file = segment.argv.slice(2).find((a) => !a.startsWith('-') && isSupervisionFile(resolvePath(a, action.cwd)) && !belowTheProject(resolvePath(a, action.cwd), action.cwd));
+    const where = segmentDirectory(segment, action.cwd) ?? action.cwd;
+    const file = segment.argv.slice(at + 1).find((a) => !a.startsWith('-') && isSupervisionFile(resolvePath(a, where)) && !belowTheProject(resolvePath(a, where), action.cwd));
     if (file) return REASON(file);
   }
   return null;
