@@ -50,6 +50,10 @@ Example:
       const report = await provision(bus.nc, bus.jsm, buildTopology({ partitions, replicas, agents }), {
         dryRun: values['dry-run'] === true,
         prune: values.prune === true,
+        // Said once: a cluster electing its leaders answers within seconds; a server without JetStream never does.
+        onWait: (error, attempt) => {
+          if (attempt === 1) out.error(`JetStream at ${settings.servers} does not answer yet (${(error as Error).message}); trying again for up to a minute (is JetStream enabled on the server?)`);
+        },
       });
       const counts = new Map<string, number>();
       for (const change of report.changes) {

@@ -14,6 +14,7 @@ import { Kvm } from '@nats-io/kv';
 import { Objm } from '@nats-io/obj';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { SEAL_KEY_BUCKET } from '@warden/contracts';
+import { whileJetStreamSettles } from '../connection/jetstream-settling.js';
 import { ensureSealKeys } from '../state/seal-keyring.js';
 import type { ConsumerSpec, StreamSpec, Topology } from './topology.js';
 
@@ -32,6 +33,8 @@ export interface ProvisionOptions {
   /** Delete Warden consumers that the topology no longer declares (e.g. after lowering the partition count). */
   prune?: boolean;
   onChange?: (change: ProvisionChange) => void;
+  /** Told when JetStream does not answer yet (an election, a busy cluster) and a step waits before it tries again. */
+  onWait?: (error: unknown, attempt: number, delayMs: number) => void;
 }
 
 export interface ProvisionReport {
@@ -106,41 +109,55 @@ export async function provision(nc: NatsConnection, jsm: JetStreamManager, topol
     options.onChange?.(change);
   };
 
-  for (const change of await inBatches(topology.streams, (spec) => provisionStream(jsm, spec, options.dryRun ?? false))) record(change);
-  for (const change of await inBatches(topology.consumers, (spec) => provisionConsumer(jsm, spec, options.dryRun ?? false))) record(change);
+  // A cluster still electing its leaders, or too busy to answer in time (a replicated stream's first election), is
+  // waited out: every step looks before it changes, so one that timed out after it took effect finds it done.
+  const step = <T>(work: () => Promise<T>) => whileJetStreamSettles(work, options.onWait ? { onWait: options.onWait } : {});
+  for (const change of await inBatches(topology.streams, (spec) => step(() => provisionStream(jsm, spec, options.dryRun ?? false)))) record(change);
+  for (const change of await inBatches(topology.consumers, (spec) => step(() => provisionConsumer(jsm, spec, options.dryRun ?? false)))) record(change);
   for (const spec of topology.keyValues) {
-    const exists = await streamExists(jsm, `KV_${spec.bucket}`);
+    const exists = await step(() => streamExists(jsm, `KV_${spec.bucket}`));
     if (!exists && !options.dryRun) {
-      await new Kvm(nc).create(spec.bucket, {
-        history: spec.history,
-        replicas: spec.replicas,
-        description: spec.description,
-        ...(spec.ttlMs ? { ttl: spec.ttlMs } : {}),
+      await step(async () => {
+        if (await streamExists(jsm, `KV_${spec.bucket}`)) return;
+        await new Kvm(nc).create(spec.bucket, {
+          history: spec.history,
+          replicas: spec.replicas,
+          description: spec.description,
+          ...(spec.ttlMs ? { ttl: spec.ttlMs } : {}),
+        });
       });
     }
     record({ kind: 'kv', name: spec.bucket, action: exists ? 'unchanged' : 'created' });
     if (spec.bucket === SEAL_KEY_BUCKET && !options.dryRun) {
-      const keys = await ensureSealKeys(await new Kvm(nc).open(spec.bucket));
+      const keys = await step(async () => ensureSealKeys(await new Kvm(nc).open(spec.bucket)));
       if (keys !== 'unchanged') record({ kind: 'kv', name: `${spec.bucket}/keys`, action: keys, detail: 'the key pair agents seal secrets with' });
     }
   }
   for (const spec of topology.objectStores) {
-    const exists = await streamExists(jsm, `OBJ_${spec.bucket}`);
-    if (!exists && !options.dryRun) await new Objm(nc).create(spec.bucket, { description: spec.description, replicas: spec.replicas, max_bytes: spec.maxBytes });
+    const exists = await step(() => streamExists(jsm, `OBJ_${spec.bucket}`));
+    if (!exists && !options.dryRun) {
+      await step(async () => {
+        if (!(await streamExists(jsm, `OBJ_${spec.bucket}`))) await new Objm(nc).create(spec.bucket, { description: spec.description, replicas: spec.replicas, max_bytes: spec.maxBytes });
+      });
+    }
     let action: ChangeAction = exists ? 'unchanged' : 'created';
     if (exists) {
       // A store provisioned before it had a limit (or with another) gets the topology's.
-      const info = await jsm.streams.info(`OBJ_${spec.bucket}`);
+      const info = await step(() => jsm.streams.info(`OBJ_${spec.bucket}`));
       if (info.config.max_bytes !== spec.maxBytes) {
-        if (!options.dryRun) await jsm.streams.update(`OBJ_${spec.bucket}`, { ...info.config, max_bytes: spec.maxBytes });
+        if (!options.dryRun) await step(() => jsm.streams.update(`OBJ_${spec.bucket}`, { ...info.config, max_bytes: spec.maxBytes }));
         action = 'updated';
       }
     }
     record({ kind: 'object-store', name: spec.bucket, action });
   }
-  for (const stale of await staleConsumers(jsm, topology)) {
+  for (const stale of await step(() => staleConsumers(jsm, topology))) {
     if (options.prune && !options.dryRun) {
-      await jsm.consumers.delete(stale.stream, stale.name);
+      await step(() => jsm.consumers.delete(stale.stream, stale.name).catch((error: unknown) => {
+        // Deleted by the try that timed out.
+        if (!isApiError(error, CONSUMER_NOT_FOUND)) throw error;
+        return true;
+      }));
       record({ kind: 'consumer', name: `${stale.stream}/${stale.name}`, action: 'deleted' });
     } else {
       record({
