@@ -7,6 +7,7 @@ export { type CapturedLogger, captureLogger } from './test-logger.js';
 export { type InProcessService, startInProcess } from './service-app.js';
 export { ContractHarness, type ContractSuiteOptions, describeServiceContract } from './contract-suite.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
+export { consumersSettled } from './consumers-settled.js';
 export { operatorHeaders, operatorToken } from './operators.js';
 export { type AttributeValue, decodeJsonTraces, decodeProtobufTraces, OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 export { browser, CHROMIUM, PHONE, type FirstRender, logIn, measureFirstRender, WardenUp } from './warden-up.js';

@@ -1,8 +1,8 @@
 import { ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
-import { eventually, TestNatsCluster } from '@warden/testing';
+import { consumersSettled, eventually, TestNatsCluster } from '@warden/testing';
 import { FAST_LEASES } from '../scenarios/path-fixture.js';
-import { AgentLoad, results, settingsFiles, settled, SUPERVISION, type SessionResult } from './fault-load.js';
+import { AgentLoad, results, settingsFiles, SUPERVISION, type SessionResult } from './fault-load.js';
 
 const SESSIONS = 200;
 const PARTITIONS = 2;
@@ -45,7 +45,7 @@ describe('the bus failing while 200 sessions run', () => {
     bus = await BusConnection.open(cluster.service);
     load = await AgentLoad.start(bus, 'fault-load');
     await load.run('calm', SESSIONS);
-    await settled(bus, SUPERVISION);
+    await consumersSettled(bus.jsm, SUPERVISION);
     calm = (await results(bus, load, 'calm', SESSIONS)).sessions;
     expectSomethingToCompare(calm);
   }, 300_000);
@@ -64,7 +64,7 @@ describe('the bus failing while 200 sessions run', () => {
     const { finished } = await load.runUntil('killed', SESSIONS, 1 / 3);
     await cluster.kill(leader);
     await finished;
-    await settled(bus, SUPERVISION);
+    await consumersSettled(bus.jsm, SUPERVISION);
     await expectAsCalm('killed');
   }, 300_000);
 
@@ -75,7 +75,7 @@ describe('the bus failing while 200 sessions run', () => {
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     await cluster.startAll();
     await finished;
-    await settled(bus, SUPERVISION);
+    await consumersSettled(bus.jsm, SUPERVISION);
     await expectAsCalm('outage');
   }, 300_000);
 
@@ -93,7 +93,7 @@ describe('the bus failing while 200 sessions run', () => {
     const first = STATEFUL.map((app) => services.find((s) => s.app === app && s.running)!);
     await Promise.all(first.map((replica) => replica.kill()));
     await finished;
-    await settled(bus, SUPERVISION);
+    await consumersSettled(bus.jsm, SUPERVISION);
     await expectAsCalm('replica');
   }, 300_000);
 

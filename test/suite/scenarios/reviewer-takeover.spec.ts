@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { WORKSPACE_ROOT, type ServiceProcess } from '@warden/local-runtime';
 import { BusConnection } from '@warden/messaging';
 import type { AgentSession } from '@warden/sdk';
-import { BusRecorder } from '@warden/testing';
+import { BusRecorder, consumersSettled } from '@warden/testing';
 import { DecisionPath, expectDecidedByReviewer } from './path-fixture.js';
 
 /** The deployment's example policy: its CEL rule infra_writes_after_failures asks a person after three failed commands. */
@@ -52,6 +52,9 @@ describe('a reviewer replica that takes a session over mid-way', () => {
       }
       expectDecidedByReviewer(decisions);
 
+      // Killed once it has acknowledged what it handled: an action not yet acknowledged would come again to the
+      // new replica and be what rebuilds the session, before the next action.
+      await consumersSettled(bus.jsm, ['reviewer']);
       await path.reviewers[0]!.kill();
       const restarted = await path.startReviewer('reviewer-restarted');
       expect(await sessionsRebuilt(restarted)).toBe(0);
