@@ -1,4 +1,5 @@
 import { remoteCommand, remoteShellText } from '@warden/actions';
+import { runnerCommands } from './command-runners.js';
 import { inlineCodeCommands } from './inline-code.js';
 
 /**
@@ -56,6 +57,25 @@ export function basename(path: string): string {
   // Called for every segment by most rules: a loop over char codes avoids lastIndexOf's runtime call.
   for (let i = path.length - 1; i >= 0; i--) if (path.charCodeAt(i) === 47) return path.slice(i + 1);
   return path;
+}
+
+/**
+ * GNU tools as Homebrew installs them on macOS, with a g in front (`gsed`, `grm`, `gtimeout`, `gtee`): the
+ * same programs as without it. Only names whose g-less form is the GNU tool (gzip is not g+zip).
+ */
+const GNU_PREFIXED: ReadonlySet<string> = new Set(
+  [
+    'cp', 'mv', 'rm', 'ln', 'mkdir', 'rmdir', 'touch', 'chmod', 'chown', 'chgrp', 'dd', 'shred', 'truncate', 'install', 'tee', 'cat', 'head',
+    'tail', 'ls', 'stat', 'du', 'df', 'sort', 'uniq', 'cut', 'tr', 'wc', 'env', 'timeout', 'nohup', 'nice', 'stdbuf', 'split', 'base64',
+    'sha256sum', 'md5sum', 'readlink', 'realpath', 'date', 'mktemp', 'unlink', 'tac', 'nl', 'od', 'paste', 'join', 'comm', 'basename',
+    'dirname', 'printf', 'echo', 'sync', 'chroot', 'find', 'xargs', 'sed', 'grep', 'egrep', 'fgrep', 'tar', 'awk', 'make', 'patch',
+  ].map((name) => `g${name}`),
+);
+
+/** The program a word names: its base name, a Homebrew `g` of a GNU tool left out. */
+function programName(word: string): string {
+  const name = basename(word);
+  return name.charCodeAt(0) === 103 && GNU_PREFIXED.has(name) ? name.slice(1) : name;
 }
 
 /** One command after its wrappers, and code it runs that Warden can read (shell -c, eval, xargs, find -exec …). */
@@ -117,7 +137,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
       shift(1);
       continue;
     }
-    const head = basename(first);
+    const head = programName(first);
     looked = first;
     lookedName = head;
     if (head === 'env') {
@@ -186,7 +206,7 @@ export function unwrap(words: string[], dynamicWords: boolean[], input: string |
     if (head === 'flock' && argv[0] === undefined) break;
   }
   result.argv = argv;
-  result.name = argv[0] === looked ? lookedName : basename(argv[0] ?? '');
+  result.name = argv[0] === looked ? lookedName : programName(argv[0] ?? '');
   result.dynamic = dynamic;
   readsCode(result, input, pipedFrom);
   unknownWrapper(result);
@@ -206,12 +226,14 @@ const DATA_ARGUMENTS = new Set([
 const DESTRUCTIVE_PROGRAMS = new Set(['rm', 'git', 'find', 'dd', 'mkfs', 'shred', 'chmod', 'chown', 'sudo', 'truncate', 'wipefs']);
 
 /**
- * A program Warden does not know, followed by a command that destroys: it may be a wrapper that runs
- * it, so the rest is reviewed as a command too (a known program's arguments are its data).
+ * A program Warden does not know, followed by a command that destroys or a shell: it may be a wrapper that
+ * runs it, so the rest is reviewed as a command too (a known program's arguments are its data).
  */
 function unknownWrapper(result: UnwrappedCommand): void {
   const { argv, name: head } = result;
-  if (argv.length < 3 || !DESTRUCTIVE_PROGRAMS.has(basename(argv[1]!)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
+  if (argv.length < 3) return;
+  const next = basename(argv[1]!);
+  if (!(DESTRUCTIVE_PROGRAMS.has(next) || SHELLS.has(next)) || DATA_ARGUMENTS.has(head) || SHELLS.has(head) || result.code.length || result.commands.length) return;
   if (inlineCodeCommands(argv, undefined, head) || /^(?:python|node|perl|ruby|php)/.test(head)) return;
   commandsOf(result).push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
 }
@@ -280,8 +302,17 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
     case 'find':
       return findActions(result);
     default:
-      inlineCode(result, input);
+      if (!runs(result)) inlineCode(result, input);
   }
+}
+
+/** What a runner (`npx`, `bundle exec`, `uv run`, `hyperfine` …) runs; false when the program is none. */
+function runs(result: UnwrappedCommand): boolean {
+  const run = runnerCommands(result.name, result.argv, result.dynamic);
+  if (!run) return false;
+  if (run.code.length) codeOf(result).push(...run.code);
+  if (run.commands.length) commandsOf(result).push(...run.commands);
+  return true;
 }
 
 /** ssh alone as a transport (`ssh -p 2222`, `ssh -i key -o X=y`, `ssh -W %h:%p bastion`): nothing else on the line. */
@@ -372,10 +403,10 @@ function scriptCommand(result: UnwrappedCommand): void {
   if (command.length) commandsOf(result).push({ argv: command, dynamic: result.dynamic.slice(i + 1), via: 'script' });
 }
 
-/** `tmux new-session -d 'cmd'` (new, new-window, split-window, respawn-pane …): the shell command runs in the new pane. */
+/** `tmux new-session -d 'cmd'` (new, new-window, split-window, respawn-pane …): the shell command runs in the new pane; `pipe-pane 'cmd'` runs it on the pane's output. */
 function tmuxCommand(result: UnwrappedCommand): void {
   const { argv } = result;
-  const verb = argv.findIndex((a, i) => i > 0 && /^(?:new-session|new|new-window|neww|split-window|splitw|respawn-pane|respawnp|respawn-window|respawnw|run-shell|run)$/.test(a));
+  const verb = argv.findIndex((a, i) => i > 0 && /^(?:new-session|new|new-window|neww|split-window|splitw|respawn-pane|respawnp|respawn-window|respawnw|run-shell|run|pipe-pane|pipep)$/.test(a));
   if (verb < 0) return;
   let i = verb + 1;
   while (i < argv.length && argv[i]!.startsWith('-')) i += /^-[cFnstxyelpT]$/.test(argv[i]!) ? 2 : 1;

@@ -1,5 +1,6 @@
 import { CREATE_COMMANDS, DELETE_COMMANDS, gitSubcommandIndex, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
 import { isApiRoute, isStreamPath, resolvePath } from '@warden/actions';
+import { scriptFiles } from './script-files.js';
 import type { ShellSegment } from './shell-command.js';
 
 /** Commands that name files in all their non-option arguments. */
@@ -12,24 +13,97 @@ const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ac
 /** Readers whose arguments are all files. */
 const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
 
-/** Programs that write into the file an option names (`sort -o out`, `curl -o out URL`, `wget -O out URL`): its short and long forms. */
-const OUTPUT_OPTIONS: Record<string, { short: string; long: string }> = {
+/** An option and its short and long forms (`-o`, `--output`). */
+interface OptionNames {
+  short?: string;
+  long: string;
+}
+
+/**
+ * Programs that write into the file an option names (`sort -o out`, `curl -o out URL`, `wget -O out URL`,
+ * `aria2c -d dir -o name URL`): its short and long forms, and the option naming the directory it goes in.
+ */
+const OUTPUT_OPTIONS: ReadonlyMap<string, OptionNames & { directory?: OptionNames }> = new Map(Object.entries({
   sort: { short: 'o', long: '--output' },
   curl: { short: 'o', long: '--output' },
   wget: { short: 'O', long: '--output-document' },
-};
+  aria2c: { short: 'o', long: '--out', directory: { short: 'd', long: '--dir' } },
+  xh: { short: 'o', long: '--output' },
+  xhs: { short: 'o', long: '--output' },
+  http: { short: 'o', long: '--output' },
+  https: { short: 'o', long: '--output' },
+}));
 
-/** The values an option is given in a command's argv: `-o f`, `-sSLo f` (a cluster ending in the option), `--output f`, `--output=f`. */
-export function optionValues(argv: readonly string[], option: { short?: string; long: string }): string[] {
+/**
+ * The values an option is given in a command's argv: `-o f`, `-sSLo f` (a cluster ending in the option),
+ * `-of` and `-qOf` (the value joined to it), `--output f`, `--output=f`.
+ */
+export function optionValues(argv: readonly string[], option: OptionNames): string[] {
   const files: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     let file: string | undefined;
     if (arg.startsWith(`${option.long}=`)) file = arg.slice(option.long.length + 1);
-    else if (arg === option.long || (option.short && /^-[a-zA-Z]+$/.test(arg) && arg.endsWith(option.short))) file = argv[++i];
+    else if (arg === option.long) file = argv[++i];
+    else if (option.short && arg.length > 1 && arg[0] === '-' && arg[1] !== '-') {
+      // After a few one-letter flags (`-sSL`), the option takes the rest of the word, or else the next word;
+      // a header's or a form's value (`-HX-Token: abc`, `-dname=value`) has other characters before it.
+      const at = arg.indexOf(option.short, 1);
+      if (at > 0 && at <= 5 && /^[a-zA-Z]*$/.test(arg.slice(1, at))) file = at === arg.length - 1 ? argv[++i] : /\s/.test(arg) ? undefined : arg.slice(at + 1);
+    }
     if (file && file !== '-') files.push(file);
   }
   return files;
+}
+
+/**
+ * Compressors that replace the files they are given (`gzip f` leaves f.gz, f is gone; `gunzip f.gz`
+ * the other way), unless told to keep them or to write to standard output; zstd, lz4 and brotli keep
+ * them unless told `--rm`.
+ */
+const REPLACING_COMPRESSORS = new Set(['gzip', 'gunzip', 'pigz', 'unpigz', 'bzip2', 'bunzip2', 'pbzip2', 'xz', 'unxz', 'lzma', 'unlzma', 'lzip', 'compress', 'uncompress']);
+const KEEPING_COMPRESSORS = new Set(['zstd', 'unzstd', 'lz4', 'brotli']);
+const KEEPS_FILES = /^--(?:stdout|to-stdout|keep|test|list|help|version)$|^-[a-zA-Z0-9]*[cktlhV]/;
+
+function replacesFiles(cmd: string, argv: readonly string[]): boolean {
+  if (argv.some((a) => KEEPS_FILES.test(a))) return false;
+  return REPLACING_COMPRESSORS.has(cmd) || (KEEPING_COMPRESSORS.has(cmd) && argv.includes('--rm'));
+}
+
+/** Options of scp and rsync that take a value (so that the value is not taken for a file). */
+const COPY_VALUED: ReadonlyMap<string, RegExp> = new Map(Object.entries({
+  scp: /^-[cFiJloPSD]$/,
+  rsync: /^(?:-[efBTM]|--(?:rsh|filter|exclude|include|exclude-from|include-from|files-from|temp-dir|partial-dir|backup-dir|suffix|chmod|chown|block-size|max-size|min-size|port|password-file|log-file|compare-dest|copy-dest|link-dest|rsync-path|timeout|bwlimit))$/,
+}));
+
+/**
+ * The local files a remote copy writes: its last operand when that is a path here, not `host:path`
+ * (`scp host:conf /etc/hosts`, `rsync -a host:dir/ ~/.ssh/`).
+ */
+function copyDestination(argv: readonly string[], valued: RegExp): string | undefined {
+  const operands: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('-')) {
+      if (valued.test(a)) i++;
+      continue;
+    }
+    operands.push(a);
+  }
+  const destination = operands.length > 1 ? operands.at(-1)! : undefined;
+  return destination !== undefined && !/^(?:[^/:]+:|[a-z]+:\/\/)/i.test(destination) ? destination : undefined;
+}
+
+/** What a program writes through its output options: each file, in the directory its directory option names. */
+function outputFiles(argv: readonly string[], output: OptionNames & { directory?: OptionNames }): string[] {
+  const files = optionValues(argv, output);
+  const directory = output.directory ? optionValues(argv, output.directory).at(-1) : undefined;
+  if (directory === undefined) return files;
+  return files.length ? files.map((file) => (/^[/~]/.test(file) ? file : `${directory.replace(/\/+$/, '')}/${file}`)) : [directory];
 }
 
 /**
@@ -78,6 +152,8 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
   } else if (cmd === 'sed' && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
     const files = nonOptions(argv);
     for (let i = 1; i < files.length; i++) written.push(files[i]!);
+  } else if (REPLACING_COMPRESSORS.has(cmd) || KEEPING_COMPRESSORS.has(cmd)) {
+    pushNonOptions(replacesFiles(cmd, argv) ? written : read, argv);
   } else if (cmd === 'find') {
     const args = argv.slice(1);
     // find reads the trees it starts from; what it deletes or runs is in segments of their own.
@@ -98,8 +174,16 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
       if (/^(\/|~|\$\{?HOME\}?)/.test(value) && !/^\/\//.test(value) && !isApiRoute(value)) mentioned.push(value);
     }
   }
-  const output = OUTPUT_OPTIONS[cmd];
-  if (output) written.push(...optionValues(argv, output));
+  const output = OUTPUT_OPTIONS.get(cmd);
+  if (output) written.push(...outputFiles(argv, output));
+  const copy = COPY_VALUED.get(cmd);
+  const destination = copy ? copyDestination(argv, copy) : undefined;
+  if (destination !== undefined) written.push(destination);
+  const opened = scriptFiles(cmd, argv);
+  if (opened) {
+    read.push(...opened.read);
+    written.push(...opened.written);
+  }
   const rm = cmd === 'rm' ? readRm(segment) : null;
   if (rm) for (const target of rm.targets) if (written.indexOf(target, writtenFrom) < 0) written.push(target);
   const { redirects } = segment;

@@ -1,6 +1,7 @@
 import { commandName } from '../parsing/command-facts.js';
 import { describesOnly, type ParsedAction } from '../parsing/parsed-action.js';
 import { commandNames, positionsRunning, type CommandNames } from '../parsing/segment-index.js';
+import { optionValues } from '../parsing/segment-paths.js';
 import { windowsCommands } from '../parsing/windows-commands.js';
 import { builtInRule } from './built-in-rule.js';
 import { inlineCodeText, runsInlineCode } from './harm-catalogue.js';
@@ -89,7 +90,6 @@ function dumpedCredentials(action: ParsedAction, index: number): string | undefi
  * (`aws ssm get-parameter` shows a SecureString encrypted unless `--with-decryption`).
  */
 const CREDENTIAL_PRINTERS: readonly (readonly string[])[] = [
-  ['gh', 'auth', 'token'],
   ['gcloud', 'auth', 'print-access-token'],
   ['gcloud', 'auth', 'print-identity-token'],
   ['gcloud', 'auth', 'application-default', 'print-access-token'],
@@ -146,17 +146,6 @@ const CREDENTIAL_PRINTERS: readonly (readonly string[])[] = [
 ];
 const PRINTER_PROGRAMS = new Set([...CREDENTIAL_PRINTERS.map(([program]) => program!), 'aws', 'terraform', 'tofu', 'npm', 'pnpm', 'yarn', 'heroku']);
 
-/** The value of an output option (`-o yaml`, `-oyaml`, `--output=json`), if given. */
-function outputFormat(argv: readonly string[]): string | undefined {
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '-o' || a === '--output') return argv[i + 1];
-    const joined = /^(?:-o|--output=)(.+)$/.exec(a);
-    if (joined) return joined[1];
-  }
-  return undefined;
-}
-
 /**
  * Programs that print a named value, asked for one named like a credential: `aws configure get
  * aws_secret_access_key`, `terraform output -raw db_password`, `npm config get //registry/:_authToken`,
@@ -173,7 +162,7 @@ function namedCredential(segment: { argv: readonly string[] }, cmd: string): str
   // `kubectl -n prod get secrets -ojson`: the namespace's value stands before the verb.
   const verb = words.indexOf('get');
   if ((cmd === 'kubectl' || cmd === 'oc') && verb >= 0 && verb <= 2 && /^secrets?(?:$|\/)/.test(words[verb + 1] ?? '')) {
-    const format = outputFormat(segment.argv);
+    const format = optionValues(segment.argv, { short: 'o', long: '--output' })[0];
     if (format && !/^(?:name|wide|custom-columns=(?!.*\.data))/.test(format)) return `${cmd} get ${words[verb + 1]} -o ${format}`;
   }
   return undefined;
@@ -254,6 +243,23 @@ function printedInPowerShell(action: ParsedAction): string | undefined {
   return undefined;
 }
 
+const LOGIN_TOKEN_VERBS = new Set(['token', 'print-token', 'print-access-token', 'print-identity-token']);
+
+/**
+ * Any CLI's `auth token` (`gh`, `glab`, `fly`, `doctl` and many more say it the same way): it prints the
+ * login the CLI keeps. Asked of every program, so looked for by its words first.
+ */
+function printedLoginToken(action: ParsedAction): string | undefined {
+  for (let i = 0; i < action.segments.length; i++) {
+    const segment = action.segments[i]!;
+    const [, sub, verb] = segment.argv;
+    if (sub !== 'auth' || verb === undefined || !LOGIN_TOKEN_VERBS.has(verb)) continue;
+    if ((segment.nested && !segment.via) || describesOnly(segment) || handedOn(action, i)) continue;
+    return `${commandName(segment)} auth ${verb}`;
+  }
+  return undefined;
+}
+
 /** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name) and the shell's history, credential helpers and printers, interpreters with code on their command line. */
 const PRINTERS: CommandNames = {
   has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name) || runsInlineCode(name) || name === 'history' || FILE_DISPLAYS.has(name),
@@ -300,7 +306,7 @@ export const credentialExposureRule = builtInRule({
       found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action, i) ?? printedInCode(action, i);
       if (found) break;
     }
-    found ??= showsSecretFile(action) ?? printedInPowerShell(action);
+    found ??= showsSecretFile(action) ?? printedInPowerShell(action) ?? printedLoginToken(action);
     if (!found) return null;
     return {
       verdict: 'require_approval',
