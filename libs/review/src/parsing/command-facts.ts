@@ -187,7 +187,8 @@ export function forcePushToSharedBranch(segment: ShellSegment): boolean {
 const COPIER_VALUED: Readonly<Record<string, RegExp>> = {
   scp: /^-[cDFiJloPSX]$/,
   sftp: /^-[BbcDFiJloPRSs]$/,
-  rsync: /^-[eBTf]$|^--(?:rsh|rsync-path|temp-dir|partial-dir|backup-dir|log-file|password-file|filter|exclude|include|exclude-from|include-from|files-from|chmod|chown|usermap|groupmap)$/,
+  rsync:
+    /^-[eBTfM]$|^--(?:rsh|rsync-path|temp-dir|partial-dir|backup-dir|suffix|log-file|password-file|filter|exclude|include|exclude-from|include-from|files-from|chmod|chown|usermap|groupmap|block-size|max-size|min-size|port|compare-dest|copy-dest|link-dest|timeout|bwlimit)$/,
 };
 
 /** What scp, sftp or rsync copies and where: its operands, without its options and their values (`-i key`, `-e 'ssh -i key'`). */

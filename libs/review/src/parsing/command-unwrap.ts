@@ -355,7 +355,7 @@ function commandsInOptions(result: UnwrappedCommand): void {
       else if (a.startsWith('--rsh=')) runs(a.slice(6), '--rsh');
       else if (/^-[a-zA-Z]*e$/.test(a) && !a.startsWith('--')) runs(argv[++i], '-e');
     }
-  } else if (head === 'tar' || head === 'gtar' || head === 'bsdtar') {
+  } else if (head === 'tar' || head === 'bsdtar') {
     for (let i = 1; i < argv.length; i++) {
       const a = argv[i]!;
       if (/^-[a-zA-Z]*I$/.test(a) || a === '--use-compress-program' || a === '--to-command' || a === '--info-script' || a === '--new-volume-script') runs(argv[++i], a);

@@ -11,7 +11,8 @@ export interface ScriptFiles {
 /** What the sed or awk command's program reads and writes, or null for other programs and programs that open nothing. */
 export function scriptFiles(name: string, argv: readonly string[]): ScriptFiles | null {
   if (name === 'sed') return sedFiles(sedScripts(argv));
-  if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') return awkFiles(awkProgram(argv));
+  // gawk arrives here as awk (command-unwrap reads Homebrew's g-names as the GNU tools).
+  if (name === 'awk' || name === 'mawk' || name === 'nawk') return awkFiles(awkProgram(argv));
   return null;
 }
 

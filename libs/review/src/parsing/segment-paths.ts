@@ -1,4 +1,4 @@
-import { CREATE_COMMANDS, DELETE_COMMANDS, gitSubcommandIndex, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
+import { copierOperands, CREATE_COMMANDS, DELETE_COMMANDS, gitSubcommandIndex, MODIFY_COMMANDS, nonOptions, pushNonOptions, readRm } from './command-facts.js';
 import { isApiRoute, isStreamPath, resolvePath } from '@warden/actions';
 import { scriptFiles } from './script-files.js';
 import type { ShellSegment } from './shell-command.js';
@@ -70,30 +70,12 @@ function replacesFiles(cmd: string, argv: readonly string[]): boolean {
   return REPLACING_COMPRESSORS.has(cmd) || (KEEPING_COMPRESSORS.has(cmd) && argv.includes('--rm'));
 }
 
-/** Options of scp and rsync that take a value (so that the value is not taken for a file). */
-const COPY_VALUED: ReadonlyMap<string, RegExp> = new Map(Object.entries({
-  scp: /^-[cFiJloPSD]$/,
-  rsync: /^(?:-[efBTM]|--(?:rsh|filter|exclude|include|exclude-from|include-from|files-from|temp-dir|partial-dir|backup-dir|suffix|chmod|chown|block-size|max-size|min-size|port|password-file|log-file|compare-dest|copy-dest|link-dest|rsync-path|timeout|bwlimit))$/,
-}));
-
 /**
- * The local files a remote copy writes: its last operand when that is a path here, not `host:path`
+ * The local file a remote copy writes: its last operand when that is a path here, not `host:path`
  * (`scp host:conf /etc/hosts`, `rsync -a host:dir/ ~/.ssh/`).
  */
-function copyDestination(argv: readonly string[], valued: RegExp): string | undefined {
-  const operands: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      operands.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('-')) {
-      if (valued.test(a)) i++;
-      continue;
-    }
-    operands.push(a);
-  }
+function localCopyDestination(segment: ShellSegment): string | undefined {
+  const operands = copierOperands(segment);
   const destination = operands.length > 1 ? operands.at(-1)! : undefined;
   return destination !== undefined && !/^(?:[^/:]+:|[a-z]+:\/\/)/i.test(destination) ? destination : undefined;
 }
@@ -176,8 +158,7 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
   }
   const output = OUTPUT_OPTIONS.get(cmd);
   if (output) written.push(...outputFiles(argv, output));
-  const copy = COPY_VALUED.get(cmd);
-  const destination = copy ? copyDestination(argv, copy) : undefined;
+  const destination = cmd === 'scp' || cmd === 'rsync' ? localCopyDestination(segment) : undefined;
   if (destination !== undefined) written.push(destination);
   const opened = scriptFiles(cmd, argv);
   if (opened) {
