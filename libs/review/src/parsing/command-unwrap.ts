@@ -238,6 +238,18 @@ function unknownWrapper(result: UnwrappedCommand): void {
   commandsOf(result).push({ argv: argv.slice(1), dynamic: result.dynamic.slice(1), via: `${head} (a program that may run its arguments)` });
 }
 
+/** `<(…)` as one word, its command inside. */
+const PROCESS_SUBSTITUTION = /^<\(([^]*)\)$/;
+
+/**
+ * `bash <(curl …)`, `source <(echo …)`: the script is what the substitution prints, read as that command
+ * piped into the shell (`curl … | bash`), so that what is known of a piped script holds here too.
+ */
+function scriptOfSubstitution(result: UnwrappedCommand, index: number, shell: string): void {
+  const script = result.dynamic[index] ? PROCESS_SUBSTITUTION.exec(result.argv[index] ?? '')?.[1] : undefined;
+  if (script?.trim()) codeOf(result).push({ text: `${script} | ${shell}`, via: `${result.name} <(…)` });
+}
+
 /** Shells, eval, ssh, watch, xargs, parallel, find -exec and interpreters: the code or commands they run. */
 function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFrom: boolean): void {
   const { argv, name: head } = result;
@@ -264,11 +276,14 @@ function readsCode(result: UnwrappedCommand, input: string | undefined, pipedFro
     } else if (argv[i] === undefined || argv[i] === '-' || argv[i] === '/dev/stdin') {
       if (input !== undefined) codeOf(result).push({ text: input, via: head });
       else if (pipedFrom) result.opaque = `${head} runs the script piped into it`;
-    }
+    } else scriptOfSubstitution(result, i, head);
     return;
   }
   commandsInOptions(result);
   switch (head) {
+    case 'source':
+    case '.':
+      return scriptOfSubstitution(result, 1, 'bash');
     case 'eval':
       if (argv.length > 1) codeOf(result).push({ text: argv.slice(1).join(' '), via: 'eval' });
       return;

@@ -1,5 +1,6 @@
 import { forEachChild, parse, type Assignment, type CommandNode, type Command, type ParsedScript, type PipelineNode, type AndOr, type Redirection, type Statement, type SyntaxNode, type Word, type WordPart, type DoubleQuotedChild, type ParameterExpansionPart, type Redirected, type Function as FunctionNode, type Coproc } from 'unbash';
 import { ownEntry } from '../own-entry.js';
+import { MAY_SPLIT, wordFields, type KnownValues } from './word-fields.js';
 
 export interface Redirect {
   operator: string;
@@ -33,7 +34,7 @@ export interface WalkedShell {
 }
 
 /** Variables whose value Warden knows without running anything. */
-const KNOWN_VARIABLES: Record<string, string> = { HOME: '~', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' };
+const KNOWN_VARIABLES: Record<string, string> = { HOME: '~', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', SHELL: '/bin/sh' };
 
 /** Builtins whose `NAME=value` arguments set variables of the shell instead of being passed on. */
 const DECLARATIONS: ReadonlySet<string> = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
@@ -84,7 +85,9 @@ function printedText(script: ParsedScript | undefined): string | undefined {
     const words: string[] = [];
     for (const arg of command.args) {
       const word = arg.type === 'Word' ? literalWord(arg) : undefined;
-      if (word === undefined || word.startsWith('-') || (program === 'echo' && word.includes('\\'))) return undefined;
+      if (word === undefined || (program === 'echo' && word.includes('\\'))) return undefined;
+      // An option only where it comes first (echo's are -n, -e, -E): `echo rm -rf /` prints `-rf`.
+      if (!words.length && (program === 'printf' ? word.startsWith('-') : /^-[neE]+$/.test(word))) return undefined;
       words.push(word);
     }
     const text = program === 'echo' ? `${words.join(' ')}\n` : formatted(words);
@@ -180,8 +183,15 @@ class Walker {
         const values: string[] = [];
         let known = node.type === 'For';
         for (const word of node.wordlist ?? []) {
-          values.push(this.wordOf(word, scope));
-          known &&= !this.dynamic && !GLOB.test(values.at(-1)!);
+          const value = this.wordOf(word, scope);
+          const fields = MAY_SPLIT.test(word.text) ? wordFields(word, knownIn(scope)) : undefined;
+          if (fields) {
+            for (const field of fields) values.push(field.value);
+            known &&= fields.every((field) => !field.dynamic && !GLOB.test(field.value));
+            continue;
+          }
+          values.push(value);
+          known &&= !this.dynamic && !GLOB.test(value);
         }
         const variable = node.name.text;
         if (known && values.length > 0 && values.length <= MAX_LOOP_VALUES && values.length <= this.loopWalks) {
@@ -292,8 +302,11 @@ class Walker {
       }
       return;
     }
-    const first = this.wordOf(name, local);
-    const firstDynamic = this.dynamic;
+    let first = this.wordOf(name, local);
+    let firstDynamic = this.dynamic;
+    // `{rm,-rf,/}` and `rm${IFS}-rf${IFS}/` are several words: the first is the program.
+    const nameFields = MAY_SPLIT.test(name.text) ? wordFields(name, knownIn(local)) : undefined;
+    if (nameFields) ({ value: first, dynamic: firstDynamic } = nameFields[0]!);
     // Lists of the size the words need: grown one push at a time, each would be reallocated to 17 slots.
     let size = 1;
     for (const item of node.suffix) if (item.type === 'Word' || item.type === 'Assignment') size++;
@@ -302,10 +315,24 @@ class Walker {
     argv[0] = first;
     dynamic[0] = firstDynamic;
     let count = 1;
+    if (nameFields) {
+      for (let i = 1; i < nameFields.length; i++) {
+        argv[count] = nameFields[i]!.value;
+        dynamic[count++] = nameFields[i]!.dynamic;
+      }
+    }
     const declaration = !firstDynamic && DECLARATIONS.has(first);
     for (const item of node.suffix) {
       if (item.type === 'Word') {
         const word = this.wordOf(item, local);
+        const fields = MAY_SPLIT.test(item.text) ? wordFields(item, knownIn(local)) : undefined;
+        if (fields && !declaration) {
+          for (const field of fields) {
+            argv[count] = field.value;
+            dynamic[count++] = field.dynamic;
+          }
+          continue;
+        }
         // A declaration changes nothing on disk: of its arguments only the options (`declare -p`) say what it does.
         if (!declaration || word.startsWith('-')) {
           argv[count] = word;
@@ -393,7 +420,9 @@ class Walker {
         // `2>&1` duplicates a descriptor: no file.
         if (/[<>]&$/.test(operator) && /^\d+-?$|^-$/.test(value)) return undefined;
         redirects.push({ operator, target: value });
-        return undefined;
+        // `bash < <(echo …)`: the input is what the substitution prints, when the line says it.
+        const only = node.target.parts?.length === 1 ? node.target.parts[0] : undefined;
+        return operator === '<' && only?.type === 'ProcessSubstitution' && only.operator === '<' ? printedText(only.script) : undefined;
       }
     }
   }
@@ -526,6 +555,11 @@ class Walker {
     for (const group of this.later) for (const command of group) this.commands.push(command);
     return this.commands;
   }
+}
+
+/** What the line says of the values a word of this scope is made of. */
+function knownIn(scope: Scope): KnownValues {
+  return { printed: (part) => printedText(part.script), variable: (name) => knownVariable(name, scope.vars) };
 }
 
 /** A variable's value when Warden knows it without running anything. */
