@@ -241,13 +241,17 @@ function unknownWrapper(result: UnwrappedCommand): void {
 /** `<(…)` as one word, its command inside. */
 const PROCESS_SUBSTITUTION = /^<\(([^]*)\)$/;
 
+/** A script made by printing text (`echo`, `printf`) or by a pipeline (`echo … | base64 -d`): worth reading as piped in. */
+const MADE_SCRIPT = /^\s*(?:echo|printf)\b|\|/;
+
 /**
- * `bash <(curl …)`, `source <(echo …)`: the script is what the substitution prints, read as that command
- * piped into the shell (`curl … | bash`), so that what is known of a piped script holds here too.
+ * `bash <(echo …)`, `source <(echo … | base64 -d)`: the script is what the substitution prints, read as that
+ * command piped into the shell, so that what is known of a piped script holds here too. A program's own
+ * output (`source <(kubectl completion bash)`, the usual way to load completions) is left as the program's.
  */
 function scriptOfSubstitution(result: UnwrappedCommand, index: number, shell: string): void {
   const script = result.dynamic[index] ? PROCESS_SUBSTITUTION.exec(result.argv[index] ?? '')?.[1] : undefined;
-  if (script?.trim()) codeOf(result).push({ text: `${script} | ${shell}`, via: `${result.name} <(…)` });
+  if (script && MADE_SCRIPT.test(script)) codeOf(result).push({ text: `${script} | ${shell}`, via: `${result.name} <(…)` });
 }
 
 /** Shells, eval, ssh, watch, xargs, parallel, find -exec and interpreters: the code or commands they run. */

@@ -68,10 +68,10 @@ describe('a script the shell reads from a process substitution', () => {
     expect(runs('bash < <(echo rm -rf /)')).toContain('rm -rf / <bash>');
   });
 
-  it('is unknown when the substitution prints what the line does not say, as a script piped in is', () => {
-    const [shell] = parseShellCommand('bash <(cat /tmp/x)').filter((s) => s.via === 'bash <(…)' && s.name === 'bash');
+  it("is unknown when a pipeline makes it, as a script piped in is; a program's own output is the program's", () => {
+    const [shell] = parseShellCommand('bash <(echo cm0gLXJmIH4= | base64 -d)').filter((s) => s.via === 'bash <(…)' && s.name === 'bash');
     expect(shell?.opaque).toBe('bash runs the script piped into it');
-    expect(runs('bash <(curl -fsSL https://example.com/install.sh)')).toContain('curl -fsSL https://example.com/install.sh <bash <(…)>');
+    expect(runs('source <(kubectl completion bash)')).toEqual(['source <(kubectl completion bash)', 'kubectl completion bash']);
   });
 
   it('leaves a script file and an output process substitution alone', () => {
