@@ -66,8 +66,9 @@ export function loadAuditConfig(env: NodeJS.ProcessEnv = process.env): AuditConf
       ...runtime.messaging,
       // Whole batches must fill, so messages of a session are not held back one by one; the hash chain
       // is ordered and serialised per session by the writer, in the database (see README, Hash chain).
+      // Room for a batch filling while two are written (see EventBatcher).
       sessionOrdering: false,
-      maxConcurrentHandlers: Math.max(runtime.messaging.maxConcurrentHandlers ?? 0, ingest.batchSize * 2),
+      maxConcurrentHandlers: Math.max(runtime.messaging.maxConcurrentHandlers ?? 0, ingest.batchSize * 3),
     },
     database: {
       url: env.DATABASE_URL || AUDIT_DEFAULTS.databaseUrl,

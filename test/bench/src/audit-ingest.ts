@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { WORKSPACE_ROOT } from '@warden/local-runtime';
+import { nodeOptionsOf, WORKSPACE_ROOT } from '@warden/local-runtime';
 import { inProcessBenchmark } from './in-process-entries.js';
 
 const run = promisify(execFile);
@@ -23,11 +23,13 @@ export interface AuditIngestFigures {
 
 /**
  * The audit's ingest rate beside a raw multi-row insert baseline, measured by the audit benchmark
- * (test/bench/src/in-process/audit-benchmark.ts) in a separate process with its own nats-server and PostgreSQL cluster.
+ * (test/bench/src/in-process/audit-benchmark.ts) in a separate process with its own nats-server and PostgreSQL cluster,
+ * started with the audit's Node options (apps/audit/package.json "nodeOptions").
  */
 export async function measureAuditIngest(options: { count: number }): Promise<AuditIngestFigures> {
   const entry = inProcessBenchmark('audit');
-  const { stdout } = await run(process.execPath, [entry, '--json', '--count', String(options.count)], {
+  // The audit runs in the benchmark's process: with the Node options it runs with everywhere.
+  const { stdout } = await run(process.execPath, [...nodeOptionsOf(WORKSPACE_ROOT, 'audit'), entry, '--json', '--count', String(options.count)], {
     cwd: WORKSPACE_ROOT,
     maxBuffer: 4 * 1024 * 1024,
     timeout: 600_000,

@@ -36,7 +36,40 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
     expect(canonicalJson({ a: 1, skip: undefined })).toBe('{"a":1}');
   });
+
+  it('writes every value as the definition does, also where the engine would order keys otherwise', () => {
+    // Integer-like keys (the engine writes them first, in numeric order), `__proto__`, holes, functions.
+    expect(canonicalJson({ b: 1, '10': 'x', '9': 'y', a: [] })).toBe('{"10":"x","9":"y","a":[],"b":1}');
+    expect(canonicalJson(JSON.parse('{"z":1,"__proto__":{"k":2}}'))).toBe('{"__proto__":{"k":2},"z":1}');
+    expect(canonicalJson([1, , undefined, { f: () => 1, g: 2 }])).toBe('[1,,null,{"f":null,"g":2}]');
+    expect(canonicalJson({ s: 'é\u2028"\\\n', n: [NaN, -0, 1e21, Infinity], t: true })).toBe(definition({ s: 'é\u2028"\\\n', n: [NaN, -0, 1e21, Infinity], t: true }));
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const keys = ['a', 'B', 'b', '0', '01', '7', 'é', 'ß', '__proto__', 'toJSON', 'k\u0000', '😀', 'a b'];
+    const value = (depth: number): unknown => {
+      const r = random();
+      if (depth > 3 || r < 0.3) return [null, 0, -1.5, 'x', '"q"\n', true, undefined][Math.floor(random() * 7)];
+      if (r < 0.55) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return JSON.parse(JSON.stringify(Object.fromEntries(Array.from({ length: Math.floor(random() * 5) }, () => [keys[Math.floor(random() * keys.length)]!, value(depth + 1)]))) ?? 'null');
+    };
+    for (let i = 0; i < 2000; i++) {
+      const v = value(0);
+      expect(canonicalJson(v)).toBe(definition(v));
+    }
+  });
 });
+
+/** canonicalJson as first defined: every key sorted, written out by hand. */
+function definition(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : definition(item))).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .filter((key) => record[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${definition(record[key])}`);
+  return `{${members.join(',')}}`;
+}
 
 describe('the content an event hash covers', () => {
   const stored: HashedContent = {

@@ -42,7 +42,11 @@ const INSERT_EVENTS_AND_HEADS = `
  * lock per session, taken in a fixed order), leaves out ids already stored (a redelivered message never
  * makes a second row), links the new events to their sessions' hash chains from the heads read under the
  * lock, and inserts them with one multi-row insert. So two replicas (or a replica and the dead-letter
- * consumer) writing the same session serialise, and the chain stays one line per session.
+ * consumer, or two batches of one replica) writing the same session serialise, and the chain stays one
+ * line per session. `placed` is told when the batch holds its locks: a transaction started after that
+ * waits for them, so its events of the same sessions come after this batch's in their chains (the batcher
+ * then starts the next batch, whose round trips overlap this one's insert). A batch the database refuses
+ * goes again row by row, after the batch behind it, if that one was stored first.
  *
  * When the database is unreachable it throws TransientError: the messages stay unacknowledged and are
  * redelivered later. When the database refuses the batch, rows are retried one by one so that one bad
@@ -51,17 +55,17 @@ const INSERT_EVENTS_AND_HEADS = `
 export class AuditEventWriter {
   constructor(private readonly dataSource: DataSource) {}
 
-  async write(rows: AuditEventRow[]): Promise<WriteResult> {
+  async write(rows: AuditEventRow[], placed: () => void = () => undefined): Promise<WriteResult> {
     const refused = new Map<string, Error>();
     try {
-      return { inserted: await this.transaction(rows), refused };
+      return { inserted: await this.transaction(rows, placed), refused };
     } catch (error) {
       if (transient(error)) throw new TransientError(`database unavailable: ${(error as Error).message}`, { cause: error });
     }
     const inserted: AuditEventRow[] = [];
     for (const row of rows) {
       try {
-        inserted.push(...(await this.transaction([row])));
+        inserted.push(...(await this.transaction([row], placed)));
       } catch (rowError) {
         if (transient(rowError)) throw new TransientError(`database unavailable: ${(rowError as Error).message}`, { cause: rowError });
         refused.set(row.id, rowError as Error);
@@ -70,12 +74,12 @@ export class AuditEventWriter {
     return { inserted, refused };
   }
 
-  private async transaction(rows: AuditEventRow[]): Promise<AuditEventRow[]> {
+  private async transaction(rows: AuditEventRow[], placed: () => void): Promise<AuditEventRow[]> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
-      const inserted = await this.insertNew(runner, rows);
+      const inserted = await this.insertNew(runner, rows, placed);
       await runner.commitTransaction();
       return inserted;
     } catch (error) {
@@ -86,13 +90,14 @@ export class AuditEventWriter {
     }
   }
 
-  private async insertNew(runner: QueryRunner, rows: AuditEventRow[]): Promise<AuditEventRow[]> {
+  private async insertNew(runner: QueryRunner, rows: AuditEventRow[], placed: () => void): Promise<AuditEventRow[]> {
     const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
     const sessions = [...new Set(unique.map((r) => r.sessionId))].sort();
     await runner.query(
       `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(s, ${CHAIN_LOCK_SEED}) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS locks`,
       [sessions],
     );
+    placed();
     const found = (await runner.query(READ_STORED, [unique.map((r) => r.id), sessions])) as { key: string; chain_seq: string | null; hash: string | null }[];
     const stored = new Set<string>();
     const heads = new Map<string, ChainHead>();

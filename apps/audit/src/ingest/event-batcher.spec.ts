@@ -39,7 +39,7 @@ describe('EventBatcher', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 
-  it('never runs two writes at once', async () => {
+  it('runs one write at a time while none is placed', async () => {
     let running = 0;
     let most = 0;
     const batcher = new EventBatcher<number>(
@@ -53,6 +53,42 @@ describe('EventBatcher', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => batcher.add(i)));
     expect(most).toBe(1);
   });
+  it('starts the next write once the one before is placed, two at most, in the order they were placed', async () => {
+    const started: number[][] = [];
+    const releases: (() => void)[] = [];
+    const places: (() => void)[] = [];
+    const batcher = new EventBatcher<number>(
+      async (items, placed) => {
+        started.push(items);
+        places.push(placed);
+        await new Promise<void>((resolve) => releases.push(resolve));
+      },
+      { maxBatch: 2, maxWaitMs: 0 },
+    );
+    // A write starts as soon as it is due (the wait is 0): the first takes the first item alone.
+    const added = [1, 2, 3, 4, 5, 6].map((i) => batcher.add(i));
+    expect(started).toEqual([[1]]);
+    // Placed (twice: the second call changes nothing), so the next batch starts behind it.
+    places[0]!();
+    places[0]!();
+    expect(started).toEqual([[1], [2, 3]]);
+    // Placed too, but two writes run already: the third waits for one of them to end.
+    places[1]!();
+    expect(started).toEqual([[1], [2, 3]]);
+    releases[0]!();
+    await eventually('the third write, once the first ended', () => started.length === 3);
+    expect(started[2]).toEqual([4, 5]);
+    // The third is not placed: the fourth waits for it to be placed or to end, though only it runs now.
+    releases[1]!();
+    await Promise.all(added.slice(1, 3));
+    expect(started).toHaveLength(3);
+    releases[2]!();
+    await eventually('the fourth write, once the third ended', () => started.length === 4);
+    releases[3]!();
+    await Promise.all(added);
+    expect(started).toEqual([[1], [2, 3], [4, 5], [6]]);
+  });
+
   it('puts the items that arrived during a write into one batch, written as soon as the write ends', async () => {
     const writes: number[][] = [];
     let release!: () => void;

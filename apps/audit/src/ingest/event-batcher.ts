@@ -18,19 +18,33 @@ export interface BatcherOptions {
 export type BatchOutcome = (Error | undefined)[] | void;
 
 /**
+ * Writes one batch. `placed` is called (at most once, maybe never) when the batch holds its place in line:
+ * from then on a batch written after it is stored after it, so the next write may start (the audit's writer
+ * calls it once it holds the locks of the batch's sessions).
+ */
+export type BatchWrite<T> = (items: T[], placed: () => void) => Promise<BatchOutcome>;
+
+/** Writes at most this many batches at once: one storing, the next waiting behind it in line. */
+const MAX_WRITES = 2;
+
+/**
  * Collects items into batches and writes each batch with one call. `add` resolves once the batch that
  * holds the item was written (so the caller can acknowledge its message only then) and rejects with the
  * write's error, or with the item's own error when the write refused just that item. A batch goes when
- * it is full or its oldest item has waited maxWaitMs. Writes run one at a time: items that arrive during
- * a write wait for it and then go together (batches grow with the load instead of queueing up small).
+ * it is full or its oldest item has waited maxWaitMs. A write starts only when the one before it is
+ * placed (or done), and two at most run at once: items that arrive meanwhile wait and then go together
+ * (batches grow with the load instead of queueing up small), and the next batch's round trips overlap
+ * the storing of the one before.
  */
 export class EventBatcher<T> {
   private pending: Pending<T>[] = [];
   private timer?: NodeJS.Timeout;
-  private writing = false;
+  private writes = 0;
+  /** The write started last, until it is placed or done: the next one waits for it. */
+  private unplaced?: object;
 
   constructor(
-    private readonly write: (items: T[]) => Promise<BatchOutcome>,
+    private readonly write: BatchWrite<T>,
     private readonly options: BatcherOptions,
     private readonly onWritten?: (size: number, seconds: number) => void,
   ) {}
@@ -44,7 +58,7 @@ export class EventBatcher<T> {
 
   /** Starts the next write if one is due, or a timer for when the oldest item will have waited enough. */
   private schedule(): void {
-    if (this.writing || !this.pending.length) return;
+    if (this.unplaced || this.writes >= MAX_WRITES || !this.pending.length) return;
     const waited = performance.now() - this.pending[0]!.at;
     if (this.pending.length < this.options.maxBatch && waited < this.options.maxWaitMs) {
       this.timer ??= setTimeout(() => {
@@ -55,17 +69,28 @@ export class EventBatcher<T> {
     }
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.writing = true;
-    void this.writeBatch(this.pending.splice(0, this.options.maxBatch)).finally(() => {
-      this.writing = false;
+    this.writes++;
+    const token = {};
+    this.unplaced = token;
+    const placed = () => {
+      if (this.unplaced !== token) return;
+      this.unplaced = undefined;
+      this.schedule();
+    };
+    void this.writeBatch(this.pending.splice(0, this.options.maxBatch), placed).finally(() => {
+      this.writes--;
+      if (this.unplaced === token) this.unplaced = undefined;
       this.schedule();
     });
   }
 
-  private async writeBatch(batch: Pending<T>[]): Promise<void> {
+  private async writeBatch(batch: Pending<T>[], placed: () => void): Promise<void> {
     const started = performance.now();
     try {
-      const errors = await this.write(batch.map((p) => p.item));
+      const errors = await this.write(
+        batch.map((p) => p.item),
+        placed,
+      );
       this.onWritten?.(batch.length, (performance.now() - started) / 1000);
       batch.forEach((p, i) => {
         const error = errors?.[i];

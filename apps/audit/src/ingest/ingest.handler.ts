@@ -63,8 +63,11 @@ export class IngestHandler {
     const batchSize = metrics.histogram({ name: 'warden_audit_batch_size', help: 'Events per insert.', buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000] });
     const writeTime = metrics.histogram({ name: 'warden_audit_batch_write_duration_seconds', help: 'Time to commit one batch.' });
     this.batcher = new EventBatcher<IngestItem>(
-      async (items) => {
-        const { inserted, refused } = await writer.write(items.map((i) => i.row));
+      async (items, placed) => {
+        const { inserted, refused } = await writer.write(
+          items.map((i) => i.row),
+          placed,
+        );
         const fresh = new Set(inserted.map((r) => r.id));
         const now = Date.now();
         for (const item of items) {
