@@ -3,6 +3,7 @@ import type { BenchOptions } from './options.js';
 import type { LoadResult } from './load.js';
 import { cpuPerDecision } from './report.js';
 import { round, roundSummary } from './stats.js';
+import { IDLE_SETTLE_MS } from './whole-suite.js';
 
 /** A representative action message, so that the baselines move payloads of the size the path moves. */
 export function representativePayload(): Uint8Array {
@@ -40,10 +41,16 @@ export function tidy<T extends LoadResult>(result: T): T & { cpuMsPerDecision?: 
   };
 }
 
-/** An upper bound on a run's length, after which it is ended as stuck. */
+/**
+ * An upper bound on a run's length, after which it is ended as stuck: the load phases (the latency phase
+ * four times: alone, with the breaker, with the audit, with the whole suite), their drains, the whole
+ * suite's wait for the streams' duplicate window and its idle window, and 600 s for the in-process
+ * measures, the console and starting and stopping processes on a slow machine.
+ */
 export function timeBudgetMs(o: BenchOptions): number {
-  const phases = o.warmupS + o.durationS + o.steps.length * o.stepDurationS + o.closedDurationS + o.publishDurationS;
+  const phases = o.warmupS + 4 * o.durationS + o.steps.length * o.stepDurationS + o.closedDurationS + o.publishDurationS;
   const drains = (o.steps.length + 3) * (o.decisionTimeoutMs / 1000 + 10);
-  return (600 + phases + drains) * 1000;
+  const idle = (o.quick ? 0 : IDLE_SETTLE_MS / 1000) + o.idleS;
+  return (600 + phases + drains + idle) * 1000;
 }
 
