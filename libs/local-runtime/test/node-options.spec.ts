@@ -32,8 +32,9 @@ describe('nodeOptionsOf', () => {
     expect(() => nodeOptionsOf(root, 'svc')).toThrow(/each entry is one option/);
   });
 
-  it('gives the reviewer a larger young generation, and the other services none of their own', () => {
+  it('gives the reviewer and the audit a larger young generation, and the other services none of their own', () => {
     expect(nodeOptionsOf(WORKSPACE_ROOT, 'reviewer')).toEqual(['--max-semi-space-size=32']);
-    for (const other of ['breaker', 'gate', 'audit']) expect(nodeOptionsOf(WORKSPACE_ROOT, other)).toEqual([]);
+    expect(nodeOptionsOf(WORKSPACE_ROOT, 'audit')).toEqual(['--max-semi-space-size=64']);
+    for (const other of ['breaker', 'gate']) expect(nodeOptionsOf(WORKSPACE_ROOT, other)).toEqual([]);
   });
 });
