@@ -1,5 +1,6 @@
 import { booleanFromEnv, ConfigurationError, integerFromEnv, loadServiceRuntime, type ServiceRuntime } from '@warden/service-bootstrap';
 import { parseRetentionDays, RetentionConfigError, type RetentionDays } from './domain/retention-policy.js';
+import { MAX_WRITES } from './ingest/event-batcher.js';
 
 export interface DatabaseConfig {
   url: string;
@@ -66,9 +67,9 @@ export function loadAuditConfig(env: NodeJS.ProcessEnv = process.env): AuditConf
       ...runtime.messaging,
       // Whole batches must fill, so messages of a session are not held back one by one; the hash chain
       // is ordered and serialised per session by the writer, in the database (see README, Hash chain).
-      // Room for a batch filling while two are written (see EventBatcher).
+      // Room for a batch filling while the most the batcher writes at once are written.
       sessionOrdering: false,
-      maxConcurrentHandlers: Math.max(runtime.messaging.maxConcurrentHandlers ?? 0, ingest.batchSize * 3),
+      maxConcurrentHandlers: Math.max(runtime.messaging.maxConcurrentHandlers ?? 0, ingest.batchSize * (MAX_WRITES + 1)),
     },
     database: {
       url: env.DATABASE_URL || AUDIT_DEFAULTS.databaseUrl,

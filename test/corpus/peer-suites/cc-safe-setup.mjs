@@ -16,6 +16,7 @@
 // exploration-budget-guard, tool-retry-budget-guard and the other session/state monitors, dotenv-read-guard and
 // dotfile-protection-guard (file_path inputs only).
 import { execFileSync } from 'node:child_process';
+import { words } from './_lib-cc-safe-setup.mjs';
 
 const [gitDir, commit] = process.argv.slice(2);
 if (!gitDir || !commit) { console.error('usage: node cc-safe-setup.mjs <git-dir> <commit>'); process.exit(2); }
@@ -74,39 +75,15 @@ function family(c) {
   return 'other';
 }
 
-// bash words of a test_hook line: '…' literal, "…" with \\ \" \$ \` escapes; a bare $ inside "…" marks an expansion.
-function words(s) {
-  const out = []; let i = 0, expands = false;
-  for (;;) {
-    while (s[i] === ' ' || s[i] === '\t') i++;
-    if (i >= s.length) return { out, expands };
-    let w = '';
-    while (i < s.length && s[i] !== ' ' && s[i] !== '\t') {
-      const c = s[i];
-      if (c === "'") { const j = s.indexOf("'", i + 1); if (j < 0) throw new Error('unterminated quote: ' + s); w += s.slice(i + 1, j); i = j + 1; }
-      else if (c === '"') {
-        i++;
-        for (;;) {
-          const d = s[i];
-          if (d === undefined) throw new Error('unterminated double quote: ' + s);
-          if (d === '"') { i++; break; }
-          if (d === '\\' && '\\"$`'.includes(s[i + 1])) { w += s[i + 1]; i += 2; continue; }
-          if (d === '$' || d === '`') expands = true;
-          w += d; i++;
-        }
-      } else if ('\\$`;&|<>()'.includes(c)) throw new Error('unquoted shell syntax: ' + s);
-      else { w += c; i++; }
-    }
-    out.push(w);
-  }
-}
 
 const cases = [], skipped = [];
 for (const [hook, file] of HOOKS) {
   const lines = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${file}`], { encoding: 'utf8' }).split('\n');
   lines.forEach((ln, n) => {
     if (!/^test_hook /.test(ln)) { if (/^\s*test_hook /.test(ln)) throw new Error(`${file}:${n + 1} indented test_hook`); return; }
-    const { out: w, expands } = words(ln);
+    let parsed;
+    try { parsed = words(ln); } catch (e) { throw new Error(`${file}:${n + 1} ${e.message}: ${ln}`); }
+    const { out: w, expands } = parsed;
     if (w.length !== 4) throw new Error(`${file}:${n + 1} argument count`);
     const verdict = w[2];
     const expected = { 2: 'block', 0: 'allow', DENY: 'block', ALLOW: 'allow' }[verdict];

@@ -55,7 +55,7 @@ const INSERT_EVENTS_AND_HEADS = `
 export class AuditEventWriter {
   constructor(private readonly dataSource: DataSource) {}
 
-  async write(rows: AuditEventRow[], placed: () => void = () => undefined): Promise<WriteResult> {
+  async write(rows: AuditEventRow[], placed: () => void): Promise<WriteResult> {
     const refused = new Map<string, Error>();
     try {
       return { inserted: await this.transaction(rows, placed), refused };

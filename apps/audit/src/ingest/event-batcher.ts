@@ -25,7 +25,7 @@ export type BatchOutcome = (Error | undefined)[] | void;
 export type BatchWrite<T> = (items: T[], placed: () => void) => Promise<BatchOutcome>;
 
 /** Writes at most this many batches at once: one storing, the next waiting behind it in line. */
-const MAX_WRITES = 2;
+export const MAX_WRITES = 2;
 
 /**
  * Collects items into batches and writes each batch with one call. `add` resolves once the batch that
