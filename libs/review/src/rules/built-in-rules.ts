@@ -13,7 +13,7 @@ import { ciLogExposureRule } from './ci-log-rules.js';
 import { tlsVerificationRule } from './trust-rules.js';
 import { productionDeployRule } from './deployment-rules.js';
 import { deletionOutsideProjectRule, limitFileOperationsRule, preventRecursiveDeletionRule, recursiveDeletionRule } from './file-operation-rules.js';
-import { forcePushRule, historyDestructionRule, hookBypassRule, secretCommitRule } from './git-rules.js';
+import { forcePushRule, historyDestructionRule, hookBypassRule, secretCommitRule, secretPushRule } from './git-rules.js';
 import { warnExternalNetworkRule } from './network-rules.js';
 import { worldWritablePermissionsRule, worldWritableSystemRule } from './permission-rules.js';
 import type { ReviewRule } from './review-rule.js';
@@ -74,6 +74,7 @@ export const BUILT_IN_RULES: ReviewRule[] = [
   forcePushRule,
   hookBypassRule,
   secretCommitRule,
+  secretPushRule,
   worldWritablePermissionsRule,
   recursiveDeletionRule,
   privilegedCommandRule,

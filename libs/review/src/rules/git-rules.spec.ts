@@ -1,6 +1,7 @@
 import { parseAction } from '../parsing/parsed-action.js';
 import { ReviewSession } from '../session/review-session.js';
-import { forcePushRule, historyDestructionRule, hookBypassRule, leaseInsteadOfForce, secretCommitRule, withHooks } from './git-rules.js';
+import type { VerdictKind } from '@warden/contracts';
+import { forcePushRule, historyDestructionRule, hookBypassRule, leaseInsteadOfForce, secretCommitRule, secretPushRule, withHooks } from './git-rules.js';
 import type { RuleContext } from './review-rule.js';
 
 function bash(command: string, cwd = '/work/app'): RuleContext {
@@ -264,5 +265,91 @@ describe('secret_commit', () => {
     ['git commit -am wip', '/home/ann'],
   ])('lets %s (in %s) through', (command, cwd) => {
     expect(secretCommitRule.evaluate(bash(command, cwd))).toBeNull();
+  });
+});
+
+describe('secret_push', () => {
+  /** A session in `cwd` that ran these lines, each let through with its verdict and reported as it ended. */
+  function after(lines: [command: string, verdict: VerdictKind, status?: 'success' | 'error' | 'pending'][], cwd: string, historySize = 100): ReviewSession {
+    const session = new ReviewSession('agent-1', 's1', 0, historySize);
+    lines.forEach(([command, verdict, status = 'success'], i) => {
+      session.recordAction(parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, cwd), `a${i}`, verdict, i);
+      if (status !== 'pending') session.recordOutcome({ actionId: `a${i}`, status }, i);
+    });
+    return session;
+  }
+  const review = (command: string, cwd: string, session: ReviewSession) => secretPushRule.evaluate({ ...bash(command, cwd), session });
+
+  // A home put under version control whole and pushed, a person having let the `git add .` run (a public Claude Code session).
+  it('holds the commit and then the push that follow an approved staging of the whole home', () => {
+    const staged = after([['git add .', 'require_approval']], '/home/ann');
+    expect(review('git commit -m "Initial commit"', '/home/ann', staged)).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('the whole home directory (/home/ann)') });
+    const committed = after([['git add .', 'require_approval'], ['git commit -m init', 'require_approval']], '/home/ann');
+    expect(review('git push -u origin master', '/home/ann', committed)).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('This pushes a commit that holds the whole home directory') });
+    expect(review('git -C /home/ann push', '/work/app', committed)?.verdict).toBe('require_approval');
+  });
+
+  it("holds a push of a login directory's commit made by the same line as the staging's approval allowed", () => {
+    const session = after([['git -C "C:\\Users\\ann" add .claude/ .codex/ .gitignore', 'require_approval'], ['git commit -m sync', 'allow']], 'C:\\Users\\ann');
+    expect(review('git push -u origin master', 'C:\\Users\\ann', session)?.reason).toContain('.claude');
+  });
+
+  it.each([
+    ['a push already made', [['git add .env.local', 'require_approval'], ['git commit -m x', 'allow'], ['git push', 'allow']], 'git push'],
+    ['the staging taken back', [['git add .env.local', 'require_approval'], ['git reset', 'allow']], 'git commit -m x'],
+    ['the commit taken back', [['git add .env.local', 'require_approval'], ['git commit -m x', 'allow'], ['git reset HEAD~1', 'allow']], 'git push'],
+    ['the file untracked again', [['git add .env.local', 'require_approval'], ['git rm --cached .env.local', 'allow']], 'git commit -m x'],
+    ['a staging that failed', [['git add .env.local', 'require_approval', 'error']], 'git commit -m x'],
+    ['a staging a person blocked', [['git add .env.local', 'block', 'pending']], 'git commit -m x'],
+    ['a dry run', [['git add -n .', 'allow']], 'git commit -m x'],
+    ['a plain .env, only warned about', [['git add .env', 'warn']], 'git commit -m x'],
+    ['ordinary files', [['git add src/a.ts', 'allow'], ['git commit -m x', 'allow']], 'git push'],
+  ] as [string, [string, VerdictKind, ('success' | 'error' | 'pending')?][], string][])('lets the next commit or push through after %s', (_, lines, command) => {
+    expect(review(command, '/home/ann', after(lines, '/home/ann'))).toBeNull();
+  });
+
+  // The same session later stages "every change" again: the credentials it committed are tracked, and have changed.
+  it('holds a commit of every change in a repository where the session committed credentials, until they are untracked', () => {
+    const tracked: [string, VerdictKind][] = [['git add .', 'require_approval'], ['git commit -m init', 'require_approval'], ['git push', 'require_approval']];
+    expect(review('git add -u && git commit -m "Restructure"', '/home/ann', after(tracked, '/home/ann'))?.reason).toContain('staged again');
+    expect(review('git commit -am wip', '/home/ann', after(tracked, '/home/ann'))?.verdict).toBe('require_approval');
+    expect(review('git push', '/home/ann', after([...tracked, ['git add -A', 'allow'], ['git commit -m next', 'allow']], '/home/ann'))?.verdict).toBe('require_approval');
+    expect(review('git add vercel.json && git commit -m deploy', '/home/ann', after(tracked, '/home/ann'))).toBeNull();
+    expect(review('git add -u && git commit -m x', '/home/ann', after([...tracked, ['git rm -r --cached .claude', 'allow']], '/home/ann'))).toBeNull();
+    // Other files taken out of version control leave the credentials tracked.
+    expect(review('git add -u && git commit -m x', '/home/ann', after([...tracked, ['git reset && git rm --cached -r vendor', 'allow']], '/home/ann'))?.verdict).toBe('require_approval');
+  });
+
+  it('remembers credentials committed before the actions the session still holds in its history', () => {
+    const lines: [string, VerdictKind][] = [['git add .', 'require_approval'], ['git commit -m init', 'require_approval'], ['git push', 'require_approval']];
+    for (let i = 0; i < 6; i++) lines.push([`npm run build -- --step ${i}`, 'allow']);
+    const session = after(lines, '/home/ann', 3);
+    expect(session.history).toHaveLength(3);
+    expect(review('git add -u && git commit -m later', '/home/ann', session)?.reason).toContain('the whole home directory (/home/ann)');
+    expect(review('git add -u && git commit -m later', '/home/ann/app', session)).toBeNull();
+  });
+
+  it('holds the commit after a soft reset of a commit that held credentials: they are staged again', () => {
+    const session = after([['git add .env.local', 'require_approval'], ['git commit -m x', 'allow'], ['git reset --soft HEAD^', 'allow']], '/work/app');
+    expect(review('git push', '/work/app', session)).toBeNull();
+    expect(review('git commit -m again', '/work/app', session)?.verdict).toBe('require_approval');
+  });
+
+  // The staging's outcome may still be on its way when the next action comes (several calls in one turn).
+  it('counts a held staging whose outcome has not come yet, and a held push only once it ran', () => {
+    const waiting = after([['git add .env.local', 'require_approval', 'pending']], '/work/app');
+    expect(review('git commit -m x', '/work/app', waiting)?.verdict).toBe('require_approval');
+    const unanswered = after([['git add .env.local', 'require_approval'], ['git commit -m x', 'require_approval', 'pending'], ['git push', 'require_approval', 'pending']], '/work/app');
+    expect(review('git push origin main', '/work/app', unanswered)?.verdict).toBe('require_approval');
+  });
+
+  it("leaves a project's own repository alone after the home's was staged (a project under a home is a repository of its own)", () => {
+    const session = after([['git add -A', 'require_approval'], ['git commit -m dotfiles', 'allow']], '/home/ann');
+    expect(review('git push', '/home/ann/app', session)).toBeNull();
+    expect(review('cd ~/app && git push', '/home/ann', session)).toBeNull();
+  });
+
+  it("asks nothing about the line's own staging: that is secret_commit's question", () => {
+    expect(review('git add .env.local && git commit -m x && git push', '/work/app', after([], '/work/app'))).toBeNull();
   });
 });

@@ -2,15 +2,13 @@ import { forcePush, forcePushToSharedBranch, gitSubcommandIndex, isSharedBranch,
 import { shellDeletions } from '../parsing/deletions.js';
 import { gitCleanDryRun, type ParsedAction } from '../parsing/parsed-action.js';
 import { segmentsRunning } from '../parsing/segment-index.js';
-import { segmentDirectory } from '../parsing/segment-paths.js';
 import { basename, parseShellCommand, type ShellSegment } from '../parsing/shell-command.js';
 import { builtInRule, type Finding } from './built-in-rule.js';
 import { withCommand } from './command-input.js';
 import { branchesMadeBy, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
-import { CREDENTIAL_DIRECTORY_TEXT, DOT_DIRECTORY_LOGIN_FILE, isHomeRoot, resolvePath } from '@warden/actions';
-import { isSecretFile } from './secret-files.js';
+import { applyGitStep, gitStepsOf, secretsIn, stagedSecret, type RepositorySecrets } from './staged-secrets.js';
 import { ownEntry } from '../own-entry.js';
 
 const GIT = new Set(['git']);
@@ -409,60 +407,6 @@ export const historyDestructionRule = builtInRule({
   },
 });
 
-/** `git add`, `git stage` and `git commit` name the files they put in the repository after their options. */
-const STAGERS = new Set(['add', 'stage', 'commit']);
-/** Options of those that take the next word as their value. */
-const STAGER_VALUE_OPTIONS = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--chmod', '--pathspec-from-file', '--fixup', '--squash', '--cleanup']);
-
-/** What a staging puts in the repository that holds credentials. */
-type StagedSecret = { file: string; plainEnv: boolean } | { home: string };
-
-/** The directory a git call works in: `git -C dir`, else the line's `cd`, else the shell's (unknown: undefined). */
-function gitDirectory(segment: ShellSegment, subIndex: number, cwd: string | undefined): string | undefined {
-  let where = segmentDirectory(segment, cwd);
-  for (let i = 1; i < subIndex; i++) if (segment.argv[i] === '-C' && segment.argv[i + 1] !== undefined) where = where === undefined && !/^[~/]/.test(segment.argv[i + 1]!) ? undefined : resolvePath(segment.argv[i + 1]!, where);
-  return where;
-}
-
-/**
- * A credential file named to git (`git add .env.local`, `git add -f ~/.ssh/id_ed25519`, `git commit
- * credentials.json -m …`): once committed it is in the history, and once pushed every clone has it. A project's
- * plain `.env` is committed on purpose by some frameworks (Symfony's defaults): that one is a warning. So is a
- * home's directory that holds a login (`git add ~/.codex`), and the whole home (`cd ~ && git add -A`): every key
- * and login in it goes along.
- */
-function stagedSecret(action: ParsedAction): StagedSecret | undefined {
-  for (const segment of action.segments) {
-    const call = gitCall(segment);
-    if (!call || !STAGERS.has(call.sub)) continue;
-    const where = gitDirectory(segment, call.subIndex, action.cwd);
-    const paths: string[] = [];
-    for (let i = 0; i < call.args.length; i++) {
-      const arg = call.args[i]!;
-      if (STAGER_VALUE_OPTIONS.has(arg)) {
-        i++;
-        continue;
-      }
-      if (arg === '--') continue;
-      if (!arg.startsWith('-')) paths.push(arg);
-    }
-    // `git add -A` (or `--all`) without a path stages the whole working tree.
-    if (!paths.length && call.sub !== 'commit' && call.args.some((a) => a === '-A' || a === '--all')) paths.push('.');
-    for (const arg of paths) {
-      const file = arg.replace(/^\.\//, '').replace(/\/+$/, '');
-      if (isSecretFile(file) || DOT_DIRECTORY_LOGIN_FILE.test(file)) return { file, plainEnv: /(?:^|\/)\.env$/.test(file) };
-      if (where === undefined && !/^[~/]/.test(file)) continue;
-      // The whole tree of a repository kept in a login directory (`~/.claude` under version control) is what its
-      // own .gitignore is written for; the directory named from outside it is not.
-      const whole = file === '.' || file === '*';
-      const resolved = resolvePath(whole ? '.' : file, where);
-      if (!whole && CREDENTIAL_DIRECTORY_TEXT.test(resolved)) return { file, plainEnv: false };
-      if (isHomeRoot(resolved) && call.sub !== 'commit') return { home: resolved };
-    }
-  }
-  return undefined;
-}
-
 export const secretCommitRule = builtInRule({
   name: 'secret_commit',
   description: "Putting a credential file in the repository (git add/stage/commit of .env.local, keys, credentials.json, ~/.ssh, a home's login directory such as ~/.codex, or the whole home) needs approval; a plain .env is warned.",
@@ -486,5 +430,43 @@ export const secretCommitRule = builtInRule({
       reason: `This puts ${staged.file} in the repository: a commit keeps it in the history, and a push gives it to everyone with the repository.${staged.plainEnv ? '' : ' A person must approve it.'}`,
       alternative: 'Leave credential files out of git (list them in .gitignore) and commit an example file without real values instead.',
     };
+  },
+});
+
+export const secretPushRule = builtInRule({
+  name: 'secret_push',
+  description:
+    'A commit or push after the session staged credentials or the whole home directory (a `git add` that secret_commit held and a person let run) needs approval again: the commit keeps them in the history, the push is where they leave the machine.',
+  reads: 'session',
+  check({ action, session }) {
+    const steps = gitStepsOf(action);
+    if (!steps.some((s) => s.kind === 'commit' || s.kind === 'push')) return null;
+    const repositories = new Map<string | undefined, RepositorySecrets>();
+    for (const step of steps) {
+      // This line's own staging is secret_commit's to ask about.
+      if (step.kind === 'stage_secret') continue;
+      let state = repositories.get(step.where);
+      if (!state) repositories.set(step.where, (state = secretsIn(session.history, session.settledGitSteps, step.where)));
+      if (step.kind === 'commit' && state.staged) {
+        return {
+          verdict: 'require_approval',
+          score: 0.8,
+          factors: ['secrets', 'exfiltration'],
+          reason: `This commits ${state.staged}, which this session staged${state.staged === state.tracked ? ' again (it is under version control since an earlier commit)' : ' earlier'}: the keys and logins in it stay in the history, and the next push gives them to everyone with the repository. A person must approve it.`,
+          alternative: 'Take them out of the index first (git reset, or git rm --cached <file>), list them in .gitignore, and commit the files the task is about by name.',
+        };
+      }
+      if (step.kind === 'push' && state.committed) {
+        return {
+          verdict: 'require_approval',
+          score: 0.85,
+          factors: ['secrets', 'exfiltration'],
+          reason: `This pushes a commit that holds ${state.committed}, committed earlier in this session: once pushed every clone has the keys and logins in it, and they must be revoked. A person must approve it.`,
+          alternative: 'Take the commit back first (git reset HEAD~1, or git rm --cached <file> and git commit --amend), list the files in .gitignore, then push.',
+        };
+      }
+      applyGitStep(state, step);
+    }
+    return null;
   },
 });

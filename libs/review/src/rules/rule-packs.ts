@@ -27,8 +27,8 @@ export const RULE_PACKS: readonly RulePack[] = [
   },
   {
     name: 'git',
-    description: "Git history and working tree: reset --hard, clean -f, checkout/restore of uncommitted work, stash clear/drop, branch -D, force pushes in every spelling, filter-branch, reflog expire, remote branch deletion, skipped hooks, credential files committed.",
-    rules: ['history_destruction', 'force_push', 'hook_bypass', 'secret_commit'],
+    description: "Git history and working tree: reset --hard, clean -f, checkout/restore of uncommitted work, stash clear/drop, branch -D, force pushes in every spelling, filter-branch, reflog expire, remote branch deletion, skipped hooks, credential files committed, and committed or pushed after a person let them be staged.",
+    rules: ['history_destruction', 'force_push', 'hook_bypass', 'secret_commit', 'secret_push'],
   },
   { name: 'database', description: 'DROP, TRUNCATE, DELETE/UPDATE without WHERE through SQL clients and database tools; framework resets (prisma migrate reset, rails db:drop).', rules: ['database_destruction'] },
   { name: 'containers', description: 'kubectl/oc delete, helm uninstall, container volumes and system prunes, containers with root access to the host.', rules: ['container_destruction', 'container_data_destruction', 'container_host_access'] },

@@ -5,6 +5,7 @@ import type { Intent } from '../parsing/intent.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { pastCommandOf, type PastCommand } from '../validation/past-command.js';
+import { applyGitStep, gitStepCounts, type RepositorySecrets } from '../rules/staged-secrets.js';
 
 /** What the agent declared about its task (session.started, or the context sent with an action). */
 export interface DeclaredContext {
@@ -80,6 +81,8 @@ export function isConnectionFailure(record: Pick<ActionRecord, 'status' | 'error
 const MAX_APPROVED_PATHS = 64;
 const MAX_NAMED_PATHS = 32;
 const MAX_WORK_ROOTS = 64;
+/** Repositories whose credentials are remembered past the history window. */
+const MAX_SETTLED_REPOSITORIES = 16;
 const NO_URLS: readonly string[] = Object.freeze([]);
 
 /** How long a pattern report keeps raising the risk of the session's actions. */
@@ -124,6 +127,11 @@ export class ReviewSession {
    * sync); any outcome of the session, looked up or delivered, starts the count again.
    */
   outcomeLookupsEmpty = 0;
+  /**
+   * What the git calls of actions no longer in the history left in each repository (by directory): credentials
+   * committed long ago stay tracked however many actions later `git add -u` stages them again.
+   */
+  readonly settledGitSteps = new Map<string | undefined, RepositorySecrets>();
   private readonly byActionId = new Map<string, ActionRecord>();
 
   constructor(
@@ -193,7 +201,23 @@ export class ReviewSession {
     this.history.push(record);
     this.byActionId.set(actionId, record);
     if (verdict !== 'block' && action.writtenPaths.length) this.fileOperations++;
-    while (this.history.length > this.historySize) this.byActionId.delete(this.history.shift()!.actionId);
+    while (this.history.length > this.historySize) {
+      const forgotten = this.history.shift()!;
+      this.byActionId.delete(forgotten.actionId);
+      if (forgotten.shell?.gitSteps) this.settle(forgotten);
+    }
+  }
+
+  private settle(record: ActionRecord): void {
+    for (const step of record.shell!.gitSteps!) {
+      if (!gitStepCounts(step, record)) continue;
+      let state = this.settledGitSteps.get(step.where);
+      if (!state) {
+        if (this.settledGitSteps.size >= MAX_SETTLED_REPOSITORIES) this.settledGitSteps.delete(this.settledGitSteps.keys().next().value);
+        this.settledGitSteps.set(step.where, (state = {}));
+      }
+      applyGitStep(state, step);
+    }
   }
 
   recordOutcome(outcome: OutcomeReport, now: number): void {

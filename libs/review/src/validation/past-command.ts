@@ -2,6 +2,7 @@ import type { ProjectKnowledge } from '@warden/project-knowledge';
 import { commandName } from '../parsing/command-facts.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import { branchesMadeBy } from '../rules/git-command.js';
+import { gitStepsOf, type GitStep } from '../rules/staged-secrets.js';
 import { commandInspects } from './diagnostics.js';
 import { commandProbes, mayStartService, requestTargets, type RequestTarget } from './requests.js';
 
@@ -24,6 +25,8 @@ export interface PastCommand {
   inspects: boolean;
   /** Git branches it made (`git checkout -b x`); absent when none. */
   branchesMade?: readonly string[];
+  /** What it staged of credentials, took back out of the index, committed and pushed (see `gitStepsOf`); absent when none. */
+  gitSteps?: readonly GitStep[];
   /** Its status is a search's (`grep`, `rg`, `findstr` last in the line): an exit status of 1 there means nothing was found. */
   searches: boolean;
 }
@@ -48,6 +51,7 @@ export function pastCommandOf(action: ParsedAction, knowledge?: ProjectKnowledge
     if (!targets.some((t) => t.address.hostPort === target.address.hostPort)) targets.push({ url: flat(target.url), address: target.address });
   }
   const branches = branchesMadeBy(action.segments).map(flat);
+  const gitSteps = gitStepsOf(action).map((step) => ({ kind: step.kind, ...(step.where !== undefined ? { where: flat(step.where) } : {}), ...(step.what !== undefined ? { what: flat(step.what) } : {}) }));
   return {
     targets,
     probes: commandProbes(action),
@@ -55,6 +59,7 @@ export function pastCommandOf(action: ParsedAction, knowledge?: ProjectKnowledge
     runsTests: TEST_RUNNERS.test(action.command ?? ''),
     inspects: commandInspects(action, knowledge),
     ...(branches.length ? { branchesMade: branches } : {}),
+    ...(gitSteps.length ? { gitSteps } : {}),
     searches: endsInSearch(action),
   };
 }
