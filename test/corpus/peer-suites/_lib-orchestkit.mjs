@@ -2,11 +2,11 @@
 // Used by orchestkit-dangerous-command-blocker.mjs, orchestkit-compound-command-validator.mjs and
 // orchestkit-auto-approve-safe-bash.mjs.
 //
-// The test file is parsed with the TypeScript compiler's parser (only parsed, never run) and a small interpreter walks
-// describe / it / test / it.each / test.each blocks, for-of loops over literal arrays, describe-level `const` arrays and
-// helper arrow functions (`const allows = (cmd) => { … }`). String values are evaluated from literals, template
-// literals, `+` concatenation, `.toUpperCase()`, `.repeat(n)`, `Array(n).fill(x).join(s)`. Anything else that feeds a
-// hook call stops the script.
+// The test file is parsed, never run, and walked with the evaluator of _lib-ts-eval.mjs: describe / it / test /
+// it.each / test.each blocks, for-of loops over literal arrays, describe-level `const` arrays and helper arrow
+// functions (`const allows = (cmd) => { … }`). String values are evaluated from literals, template literals, `+`
+// concatenation, `.toUpperCase()`, `.repeat(n)`, `Array(n).fill(x).join(s)`. A statement that cannot be evaluated and
+// holds a hook or input call is left out (logged).
 // Every call `HOOK(INPUT(cmd[, overrides]) [, ctx])` is a case; the `expect(...)` assertions made on its result give
 // the peer's verdict:
 //   continue → false, or permissionDecision → 'deny'              → "deny"
@@ -19,207 +19,54 @@
 // Calls whose INPUT has overrides (e.g. bypassPermissions mode), whose input is a hand-built object, or whose
 // command is empty/whitespace are left out (counted in the log written to stderr).
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-const ts = require('typescript');
-
-class Unevaluable extends Error {}
-const OPAQUE = { opaque: true };
+import { ts, tsEvaluator, Unevaluable, OPAQUE } from './_lib-ts-eval.mjs';
 
 export function readCases({ gitDir, commit, file, hookFn, inputFns }) {
   const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${file}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const lineOfPos = p => sf.getLineAndCharacterOfPosition(p).line + 1;
-  const lineOf = new Map();   // string value -> first line that produced it
-  const cases = [];           // { command, line, describe, test, verdict, assertions }
+  const cases = [];           // { command, line, describe, test, verdict }
   const skipped = [];
-  const noteStr = (s, node) => { if (typeof s === 'string' && !lineOf.has(s)) lineOf.set(s, lineOfPos(node.getStart(sf))); return s; };
-
-  function lookup(env, name) {
-    for (let e = env; e; e = e.parent) if (e.vars.has(name)) return e.vars.get(name);
-    throw new Unevaluable('unbound ' + name);
-  }
-  const child = parent => ({ parent, vars: new Map() });
-
-  function ev(n, env, ctx) {
-    switch (n.kind) {
-      case ts.SyntaxKind.StringLiteral: case ts.SyntaxKind.NoSubstitutionTemplateLiteral: return noteStr(n.text, n);
-      case ts.SyntaxKind.NumericLiteral: return Number(n.text);
-      case ts.SyntaxKind.TrueKeyword: return true;
-      case ts.SyntaxKind.FalseKeyword: return false;
-      case ts.SyntaxKind.TemplateExpression: {
-        let s = n.head.text;
-        for (const sp of n.templateSpans) { const v = ev(sp.expression, env, ctx); if (typeof v !== 'string' && typeof v !== 'number') throw new Unevaluable('template part'); s += v + sp.literal.text; }
-        return noteStr(s, n);
-      }
-      case ts.SyntaxKind.ParenthesizedExpression: case ts.SyntaxKind.AsExpression: case ts.SyntaxKind.TypeAssertionExpression:
-      case ts.SyntaxKind.NonNullExpression: case ts.SyntaxKind.SatisfiesExpression:
-        return ev(n.expression, env, ctx);
-      case ts.SyntaxKind.BinaryExpression: {
-        if (n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-          const a = ev(n.left, env, ctx), b = ev(n.right, env, ctx);
-          if (typeof a !== 'string' || typeof b !== 'string') throw new Unevaluable('+ on non-strings');
-          return noteStr(a + b, n);
-        }
-        if (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) return ev(n.left, env, ctx);
-        throw new Unevaluable('binary ' + n.operatorToken.getText(sf));
-      }
-      case ts.SyntaxKind.ArrayLiteralExpression: return n.elements.map(e => ev(e, env, ctx));
-      case ts.SyntaxKind.ObjectLiteralExpression: {
-        const o = {};
-        for (const p of n.properties) {
-          if (ts.isPropertyAssignment(p)) { try { o[p.name.getText(sf)] = ev(p.initializer, env, ctx); } catch (e) { if (!(e instanceof Unevaluable)) throw e; o[p.name.getText(sf)] = OPAQUE; } }
-          else if (ts.isShorthandPropertyAssignment(p)) { try { o[p.name.text] = lookup(env, p.name.text); } catch { o[p.name.text] = OPAQUE; } }
-          else o['…'] = OPAQUE;
-        }
-        return o;
-      }
-      case ts.SyntaxKind.Identifier: {
-        if (n.text === 'undefined') return undefined;
-        return lookup(env, n.text);
-      }
-      case ts.SyntaxKind.PropertyAccessExpression: {
-        const base = ev(n.expression, env, ctx);
-        const name = n.name.text;
-        if (base && base.kind === 'result') return { kind: 'ref', res: base, path: [name] };
-        if (base && base.kind === 'ref') return { kind: 'ref', res: base.res, path: [...base.path, name] };
-        if (typeof base === 'string' || Array.isArray(base)) return { kind: 'method', base, name };
-        if (base && typeof base === 'object' && name in base) return base[name];
-        throw new Unevaluable('property ' + name);
-      }
-      case ts.SyntaxKind.CallExpression: return evCall(n, env, ctx);
-      default: throw new Unevaluable('node ' + ts.SyntaxKind[n.kind]);
-    }
-  }
-
-  function evCall(n, env, ctx) {
-    const callee = n.expression;
-    if (ts.isIdentifier(callee)) {
-      const name = callee.text;
-      if (inputFns.includes(name)) {
-        const command = ev(n.arguments[0], env, ctx);
-        if (typeof command !== 'string') throw new Unevaluable('input command not a string');
-        return { kind: 'input', command, overrides: n.arguments.length > 1, line: lineOfPos(n.arguments[0].getStart(sf)) };
-      }
-      if (name === hookFn) {
-        const inp = ev(n.arguments[0], env, ctx);
-        const res = { kind: 'result', input: inp && inp.kind === 'input' ? inp : null, assertions: [], ctx };
-        ctx.results.push(res);
-        return res;
-      }
-      if (name === 'Array' && n.arguments.length === 1) { const k = ev(n.arguments[0], env, ctx); return new Array(k).fill(undefined); }
-      if (name === 'expect') throw new Unevaluable('bare expect');
-      let fn;
-      try { fn = lookup(env, name); } catch { throw new Unevaluable('call ' + name); }
-      if (fn && fn.kind === 'helper') {
-        const e2 = child(fn.env);
-        fn.params.forEach((p, i) => e2.vars.set(p, n.arguments[i] ? ev(n.arguments[i], env, ctx) : undefined));
-        runBody(fn.body, e2, ctx);
-        return undefined;
-      }
-      throw new Unevaluable('call ' + name);
-    }
-    if (ts.isPropertyAccessExpression(callee)) {
-      const m = ev(callee, env, ctx);
-      if (m && m.kind === 'method') {
-        const args = n.arguments.map(a => ev(a, env, ctx));
-        const { base, name } = m;
-        if (typeof base === 'string') {
-          if (name === 'toUpperCase') return noteStr(base.toUpperCase(), n);
-          if (name === 'toLowerCase') return noteStr(base.toLowerCase(), n);
-          if (name === 'repeat') return noteStr(base.repeat(args[0]), n);
-          if (name === 'trim') return noteStr(base.trim(), n);
-        } else {
-          if (name === 'fill') return base.map(() => args[0]);
-          if (name === 'join') return noteStr(base.join(args[0] ?? ','), n);
-        }
-        throw new Unevaluable('method ' + name);
-      }
-    }
-    throw new Unevaluable('call ' + callee.getText(sf).slice(0, 40));
-  }
-
-  // expect(A[, msg])[.not].matcher(V)
-  function tryExpect(expr, env, ctx) {
-    if (!ts.isCallExpression(expr) || !ts.isPropertyAccessExpression(expr.expression)) return false;
-    const matcher = expr.expression.name.text;
-    let obj = expr.expression.expression, not = false;
-    if (ts.isPropertyAccessExpression(obj) && obj.name.text === 'not') { not = true; obj = obj.expression; }
-    if (!ts.isCallExpression(obj) || !ts.isIdentifier(obj.expression) || obj.expression.text !== 'expect') return false;
-    const a0 = obj.arguments[0];
-    if (!a0 || ts.isArrowFunction(a0)) return true;
-    let target;
-    try { target = ev(a0, env, ctx); } catch (e) { if (e instanceof Unevaluable) return true; throw e; }
-    let val;
-    try { val = expr.arguments.length ? ev(expr.arguments[0], env, ctx) : undefined; } catch (e) { if (!(e instanceof Unevaluable)) throw e; val = OPAQUE; }
-    if (target && target.kind === 'result') target = { kind: 'ref', res: target, path: [] };
-    if (target && target.kind === 'ref') target.res.assertions.push({ path: target.path.join('.'), not, matcher, val });
-    return true;
-  }
-
-  function runStmt(s, env, ctx) {
-    if (ts.isVariableStatement(s)) {
-      for (const d of s.declarationList.declarations) {
-        if (!ts.isIdentifier(d.name)) continue;
-        const init = d.initializer;
-        if (!init) continue;
-        if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) {
-          env.vars.set(d.name.text, { kind: 'helper', params: init.parameters.map(p => p.name.getText(sf)), body: init.body, env });
-          continue;
-        }
-        try { env.vars.set(d.name.text, ev(init, env, ctx)); }
-        catch (e) { if (!(e instanceof Unevaluable)) throw e; env.vars.set(d.name.text, OPAQUE); guard(init, e); }
-      }
-    } else if (ts.isForOfStatement(s)) {
-      let arr;
-      try { arr = ev(s.expression, env, ctx); } catch (e) { if (!(e instanceof Unevaluable)) throw e; guard(s, e); return; }
-      if (!Array.isArray(arr)) throw new Error(`${file}:${lineOfPos(s.getStart(sf))} for-of over non-array`);
-      const decl = s.initializer.declarations[0];
-      for (const v of arr) {
-        const e2 = child(env);
-        bind(decl.name, v, e2);
-        runBody(s.statement, e2, ctx);
-      }
-    } else if (ts.isExpressionStatement(s)) {
-      if (tryExpect(s.expression, env, ctx)) return;
-      // `(input as …).permission_mode = …`: a mutated input is an override, like a second createBashInput argument.
+  const E = tsEvaluator(text, file, {
+    specialCall: name => (inputFns.includes(name) ? inputCall : name === hookFn ? hookCall : null),
+    // `(input as …).permission_mode = …`: a mutated input is an override, like a second createBashInput argument.
+    statement(s, env, ctx) {
       const x = s.expression;
-      if (ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(x.left)) {
-        let base; try { base = ev(x.left.expression, env, ctx); } catch (e) { if (!(e instanceof Unevaluable)) throw e; }
-        if (base && base.kind === 'input') { base.overrides = true; return; }
+      if (!ts.isBinaryExpression(x) || x.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isPropertyAccessExpression(x.left)) return false;
+      const base = E.evOr(x.left.expression, env, ctx, () => undefined);
+      if (base && base.kind === 'input') { base.overrides = true; return true; }
+      return false;
+    },
+    // A statement that could not be evaluated is logged as skipped when it involves the hook or its input.
+    guard(node, e) {
+      const t = node.getText(E.sf);
+      if (t.includes(hookFn + '(') || inputFns.some(f => t.includes(f + '('))) {
+        skipped.push({ line: E.lineOfPos(node.getStart(E.sf)), why: 'unevaluable: ' + e.message });
       }
-      try { ev(s.expression, env, ctx); } catch (e) { if (!(e instanceof Unevaluable)) throw e; guard(s, e); }
-    } else if (ts.isBlock(s)) runBody(s, child(env), ctx);
-    else guard(s, new Unevaluable(ts.SyntaxKind[s.kind]));
+    },
+  });
+  // INPUT(cmd[, overrides]): the command, and whether anything but the command was set.
+  function inputCall(n, env, ctx) {
+    const command = E.ev(n.arguments[0], env, ctx);
+    if (typeof command !== 'string') throw new Unevaluable('input command not a string');
+    return { kind: 'input', command, overrides: n.arguments.length > 1, line: E.lineOfPos(n.arguments[0].getStart(E.sf)) };
   }
-  // A statement that could not be evaluated is fatal only when it involves the hook.
-  function guard(node, e) {
-    const t = node.getText(sf);
-    if (t.includes(hookFn + '(') || inputFns.some(f => t.includes(f + '('))) {
-      skipped.push({ line: lineOfPos(node.getStart(sf)), why: 'unevaluable: ' + e.message });
-    }
-  }
-  function bind(nameNode, v, env) {
-    if (ts.isIdentifier(nameNode)) env.vars.set(nameNode.text, v);
-    else if (ts.isArrayBindingPattern(nameNode)) nameNode.elements.forEach((el, i) => { if (ts.isBindingElement(el)) bind(el.name, v[i], env); });
-    else throw new Error('binding pattern');
-  }
-  function runBody(body, env, ctx) {
-    if (ts.isBlock(body)) for (const s of body.statements) runStmt(s, env, ctx);
-    else { if (!tryExpect(body, env, ctx)) ev(body, env, ctx); }
+  // HOOK(input[, ctx]): one result per call, collected by the test that runs it.
+  function hookCall(n, env, ctx) {
+    const inp = E.ev(n.arguments[0], env, ctx);
+    const res = { kind: 'result', input: inp && inp.kind === 'input' ? inp : null, assertions: [], ctx };
+    ctx.results.push(res);
+    return res;
   }
 
   function runTest(title, fn, env, describe, rowArgs) {
     const ctx = { results: [] };
-    const e2 = child(env);
+    const e2 = E.child(env);
     if (rowArgs) {
       const ps = fn.parameters;
       const spread = Array.isArray(rowArgs) ? rowArgs : [rowArgs];
-      ps.forEach((p, i) => bind(p.name, spread[i], e2));
+      ps.forEach((p, i) => E.bind(p.name, spread[i], e2));
       let k = 0; title = title.replace(/%[sd]/g, () => String(spread[k++]));
     }
-    runBody(fn.body, e2, ctx);
+    E.runBody(fn.body, e2, ctx);
     for (const r of ctx.results) finish(r, describe, title);
   }
 
@@ -246,7 +93,7 @@ export function readCases({ gitDir, commit, file, hookFn, inputFns }) {
       }
     }
     if (!verdict) { skipped.push({ line: r.input.line, why: `no verdict assertion in "${test}"`, command }); return; }
-    cases.push({ command, line: lineOf.get(command) ?? r.input.line, describe: describe.join(' > '), test, verdict });
+    cases.push({ command, line: E.lineOf.get(command) ?? r.input.line, describe: describe.join(' > '), test, verdict });
   }
 
   function walk(node, env, describe) {
@@ -255,35 +102,32 @@ export function readCases({ gitDir, commit, file, hookFn, inputFns }) {
       const c = call.expression;
       // describe('x', () => {…})
       if (ts.isIdentifier(c) && c.text === 'describe') {
-        const title = ev(call.arguments[0], env, {});
+        const title = E.ev(call.arguments[0], env, {});
         const fn = call.arguments[1];
-        const e2 = child(env);
+        const e2 = E.child(env);
         for (const s of fn.body.statements) walk(s, e2, [...describe, title]);
         return;
       }
       // it('x', fn) / test('x', fn)
       if (ts.isIdentifier(c) && (c.text === 'it' || c.text === 'test')) {
-        runTest(ev(call.arguments[0], env, {}), call.arguments[1], env, describe, null);
+        runTest(E.ev(call.arguments[0], env, {}), call.arguments[1], env, describe, null);
         return;
       }
       // it.each(table)('x', fn)
       if (ts.isCallExpression(c) && ts.isPropertyAccessExpression(c.expression) && c.expression.name.text === 'each'
         && ts.isIdentifier(c.expression.expression) && ['it', 'test'].includes(c.expression.expression.text)) {
-        const rows = ev(c.arguments[0], env, {});
-        const title = ev(call.arguments[0], env, {});
+        const rows = E.ev(c.arguments[0], env, {});
+        const title = E.ev(call.arguments[0], env, {});
         for (const row of rows) runTest(title, call.arguments[1], env, describe, row);
         return;
       }
-      if (ts.isPropertyAccessExpression(c) && ['skip', 'todo'].includes(c.name.text)) { skipped.push({ line: lineOfPos(node.getStart(sf)), why: c.name.text }); return; }
+      if (ts.isPropertyAccessExpression(c) && ['skip', 'todo'].includes(c.name.text)) { skipped.push({ line: E.lineOfPos(node.getStart(E.sf)), why: c.name.text }); return; }
       return; // beforeEach, vi.mock, …
     }
-    if (ts.isVariableStatement(node)) { runStmt(node, env, { results: [] }); return; }
-    if (ts.isFunctionDeclaration(node) && node.name && node.body) {
-      env.vars.set(node.name.text, { kind: 'helper', params: node.parameters.map(p => p.name.getText(sf)), body: node.body, env });
-    }
+    if (ts.isVariableStatement(node) || ts.isFunctionDeclaration(node)) E.runStmt(node, env, { results: [] });
   }
-  const top = child(null);
-  for (const s of sf.statements) {
+  const top = E.child(null);
+  for (const s of E.sf.statements) {
     if (ts.isFunctionDeclaration(s) && s.name && (inputFns.includes(s.name.text))) continue;
     walk(s, top, []);
   }
