@@ -9,6 +9,13 @@ describe('resolvePath on Linux and macOS', () => {
     expect(resolvePath('', '/work/app')).toBe('/work/app');
   });
 
+  it("reads a path through a process's root as the path it reaches", () => {
+    expect(resolvePath('/proc/1/root/etc/shadow', '/work/app')).toBe('/etc/shadow');
+    expect(resolvePath('/proc/self/root/', '/work/app')).toBe('/');
+    expect(resolvePath('/proc/1/rootfs/x', '/work/app')).toBe('/proc/1/rootfs/x');
+    expect(resolvePath('/proc/1/environ', '/work/app')).toBe('/proc/1/environ');
+  });
+
   it('keeps a relative path relative without a working directory', () => {
     expect(resolvePath('src/x.ts')).toBe('src/x.ts');
     expect(resolvePath('./src/../x.ts')).toBe('x.ts');

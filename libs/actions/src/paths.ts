@@ -128,7 +128,7 @@ export function resolvePath(raw: string, cwd?: string, home?: string): string {
   if (isWindowsPath(path)) return windowsForm(path);
   if (cwd !== undefined && isWindowsPath(cwd)) return resolveOnWindows(path, cwd, home);
   const first = path.charCodeAt(0);
-  if (first === SLASH) return foldPathSegments(path);
+  if (first === SLASH) return foldPathSegments(path.startsWith('/proc/') ? throughProcessRoot(path) : path);
   if (first === TILDE) {
     if (path.length === 1 || path.charCodeAt(1) === SLASH) {
       const known = home ?? homeOf(cwd);
@@ -143,6 +143,14 @@ export function resolvePath(raw: string, cwd?: string, home?: string): string {
   }
   if (cwd && (cwd.charCodeAt(0) === SLASH || cwd.charCodeAt(0) === TILDE)) return foldPathSegments(`${resolvePath(cwd, undefined, home)}/${path}`);
   return foldPathSegments(path || '.');
+}
+
+/** `/proc/1/root/etc/shadow` is `/etc/shadow` as that process sees the machine: the same file, by a side door. */
+const PROCESS_ROOT = /^\/proc\/(?:\d+|self|thread-self)\/root(?=\/|$)/;
+
+function throughProcessRoot(path: string): string {
+  const root = PROCESS_ROOT.exec(path);
+  return root ? path.slice(root[0].length) || '/' : path;
 }
 
 /** A path of a session on Windows (its working directory has a drive letter or is a share). */

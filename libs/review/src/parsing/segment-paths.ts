@@ -13,6 +13,16 @@ const PATTERN_FIRST_READERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ac
 /** Readers whose arguments are all files. */
 const FILE_READERS = new Set(['diff', 'cmp', 'sort', 'uniq', 'nl', 'sha256sum', 'md5sum', 'xxd', 'od', 'comm', 'join', 'paste', 'rev', 'fold', 'column']);
 
+/** Programs that unpack archives into a directory an option names. */
+const EXTRACTORS = new Set(['tar', 'bsdtar', 'gtar', 'unzip']);
+
+/** tar in extract mode (`xzf`, `-x`, `--extract`, `--get`); unzip always, unless it only lists or tests. */
+function extracts(cmd: string, argv: readonly string[]): boolean {
+  if (cmd === 'unzip') return !argv.some((a) => /^-[a-zA-Z]*[lvtZ]/.test(a));
+  // The first word is the mode, with or without its dash (`tar xzf`, `tar -xzf`).
+  return /^-?[a-zA-Z]*x/.test(argv[1] ?? '') || argv.some((a) => a === '--extract' || a === '--get' || /^-[a-zA-Z]*x[a-zA-Z]*$/.test(a));
+}
+
 /** An option and its short and long forms (`-o`, `--output`). */
 interface OptionNames {
   short?: string;
@@ -148,6 +158,16 @@ export function segmentPaths(segment: ShellSegment, cmd: string, describes: bool
     pushNonOptions(read, argv);
   } else if (cmd === 'git') {
     read.push(...revisionPaths(argv));
+  } else if (cmd === 'dd') {
+    // `dd if=disk.img of=/dev/sdb`: its operands name the files it reads and writes.
+    for (const arg of argv) {
+      if (arg.startsWith('if=') && arg.length > 3) read.push(arg.slice(3));
+      else if (arg.startsWith('of=') && arg.length > 3) written.push(arg.slice(3));
+    }
+  } else if (EXTRACTORS.has(cmd) && extracts(cmd, argv)) {
+    // `tar xzf x.tgz -C /usr/local/bin`, `unzip x.zip -d dist`: what the archive holds is written there.
+    const into = optionValues(argv, cmd === 'unzip' ? { short: 'd', long: '--directory' } : { short: 'C', long: '--directory' }).at(-1);
+    if (into !== undefined) written.push(into);
   } else {
     // A program Warden does not know may or may not read the paths it is given: they are only mentioned.
     for (let i = 1; i < argv.length; i++) {

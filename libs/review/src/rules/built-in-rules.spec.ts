@@ -111,6 +111,7 @@ describe('BUILT_IN_RULES', () => {
       'recursive_deletion',
       'remote_system_copy',
       'secret_file_read',
+      'secret_push',
       'write_outside_project',
     ]);
   });

@@ -10,6 +10,10 @@ describe('credential_exposure', () => {
     'env | grep -i -E "github|token|gh_" | head -5',
     'printenv | grep -i secret',
     'printenv ANTHROPIC_API_KEY',
+    // A connection string carries its password.
+    'echo $DATABASE_URL',
+    'printenv REDIS_URL',
+    'for pid in /proc/[0-9]*; do cat $pid/environ; done',
     'git credential fill <<EOF\nprotocol=https\nhost=github.com\n\nEOF',
     'cat ~/.gitconfig; git credential fill <<< "protocol=http"',
     'gh auth token',
@@ -57,6 +61,8 @@ describe('credential_exposure', () => {
 
   it.each([
     'echo $PATH',
+    'echo $DATABASE_HOST',
+    'echo "${DATABASE_URL:+set}"',
     'echo "Home is $HOME, user $USER"',
     '[ -n "$GH_TOKEN" ] && echo set || echo unset',
     'echo "GH_TOKEN is ${GH_TOKEN:+set}"',

@@ -10,6 +10,13 @@ import { inlineCodeText, runsInlineCode } from './harm-catalogue.js';
 const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION_?ID)/i;
 /** Named like one but holding where something is (`SSH_AUTH_SOCK`, `AUTH_URL`, `GOOGLE_APPLICATION_CREDENTIALS_PATH`), not a secret. */
 const LOCATION_NAME = /_(?:SOCK|SOCKET|URL|URI|HOST|PORT|PATH|DIR|FILE|ENDPOINT|DOMAIN|PROVIDER|MODE|TYPE)$/i;
+/** A database's or broker's connection string: its URL carries the password (`postgres://app:pw@db/app`). */
+const CONNECTION_STRING_NAME = /^(?:\w+_)?(?:DATABASE|DB|POSTGRES(?:QL)?|PG|MYSQL|MARIADB|MONGO(?:DB)?|REDIS|AMQP|RABBITMQ|CLICKHOUSE)_(?:URL|URI|DSN)$|CONNECTION_?STRING$/i;
+
+/** A variable that holds a credential, by its name. */
+function credentialVariable(name: string): boolean {
+  return (CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name)) || CONNECTION_STRING_NAME.test(name);
+}
 /** `$GH_TOKEN`, `${GH_TOKEN}`, `${GH_TOKEN:0:10}` print it (or part of it); `${GH_TOKEN:+set}` and `${#GH_TOKEN}` do not. */
 const PRINTED_VARIABLE = /\$(?:\{(?![#!])([A-Za-z_]\w*)(?![:]?[+?]|:-|-)(?::\d+(?::\d+)?)?\}|([A-Za-z_]\w*))/g;
 /** What shows what it is given: piping a value here still prints it. */
@@ -20,7 +27,7 @@ const SHELL_HISTORY = /(?:^|[\/])(?:\.\w*_?history|consolehost_history\.txt)$/i;
 const ENV_DUMPS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
 const CREDENTIAL_WORDS = /token|secret|passw|api_?key|access_?key|private|credential|auth|github|gh_|aws|npm_|openai|anthropic/i;
 /** Files that hold a process's environment or its open descriptors: another program's credentials live there. */
-const PROCESS_SECRETS = /^\/proc\/(?:self|\d+|\$\$|\$\w+)\/(?:environ|fd\/\d+)$/;
+const PROCESS_SECRETS = /^\/proc\/(?:self|\d+|\$\$|\$\w+|\*|\[0-9\]\*)\/(?:environ|fd\/\d+)$|^\$\{?\w+\}?\/environ$/;
 /** Files named as tokens: `.session_ingress_token`, `github.token`, `api-token.txt`. */
 const TOKEN_FILE = /(?:^|\/)[\w.-]*(?:_|-|\.)?token(?:\.txt|\.json)?$/i;
 
@@ -45,7 +52,7 @@ function printedCredential(action: ParsedAction, index: number): string | undefi
     if (!arg.includes('$')) continue;
     for (const match of arg.matchAll(PRINTED_VARIABLE)) {
       const name = match[1] ?? match[2]!;
-      if (CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name) && !assigned(name)) return `$${name}`;
+      if (credentialVariable(name) && !assigned(name)) return `$${name}`;
     }
   }
   return undefined;
@@ -71,7 +78,7 @@ function dumpedCredentials(action: ParsedAction, index: number): string | undefi
   const history = cmd === 'history' || (FILE_DISPLAYS.has(cmd) && segment.argv.slice(1).some((a) => SHELL_HISTORY.test(a)));
   if (!ENV_DUMPS.has(cmd) && !history) return undefined;
   if (cmd === 'printenv') {
-    const named = segment.argv.slice(1).find((a) => !a.startsWith('-') && CREDENTIAL_NAME.test(a));
+    const named = segment.argv.slice(1).find((a) => !a.startsWith('-') && credentialVariable(a));
     if (named) return `printenv ${named}`;
   }
   if ((cmd === 'export' || cmd === 'declare') && !segment.argv.some((a) => a === '-p' || a === '-x')) return undefined;
@@ -154,7 +161,7 @@ const PRINTER_PROGRAMS = new Set([...CREDENTIAL_PRINTERS.map(([program]) => prog
  */
 function namedCredential(segment: { argv: readonly string[] }, cmd: string): string | undefined {
   const words = segment.argv.slice(1).filter((a) => !a.startsWith('-'));
-  const credentialNamed = (name: string | undefined) => name !== undefined && CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name);
+  const credentialNamed = (name: string | undefined) => name !== undefined && credentialVariable(name);
   if (cmd === 'aws' && words[0] === 'configure' && words[1] === 'get' && credentialNamed(words[2])) return `aws configure get ${words[2]}`;
   if ((cmd === 'terraform' || cmd === 'tofu') && words[0] === 'output' && segment.argv.some((a) => a === '-raw' || a === '-json') && credentialNamed(words[1])) return `${cmd} output ${words[1]}`;
   if ((cmd === 'npm' || cmd === 'pnpm' || cmd === 'yarn') && words[0] === 'config' && words[1] === 'get' && /_auth(?:token)?\b|_password\b/i.test(words[2] ?? '')) return `${cmd} config get ${words[2]}`;
@@ -206,7 +213,7 @@ function printedInCode(action: ParsedAction, index: number): string | undefined 
     const given = /^[^;\n]*?(?:\)|;|\n|$)/.exec(code.slice(start, start + 200))![0];
     for (const match of given.matchAll(ENV_READ_IN_CODE)) {
       const name = match[1]!;
-      if (!CREDENTIAL_NAME.test(name) || LOCATION_NAME.test(name)) continue;
+      if (!credentialVariable(name)) continue;
       // Whether it is set, or how long it is, is not the value (`print(bool(os.environ.get('GH_TOKEN')))`).
       const before = given.slice(Math.max(0, match.index - 12), match.index);
       const after = given.slice(match.index + match[0].length, match.index + match[0].length + 16);
@@ -234,12 +241,12 @@ function printedInPowerShell(action: ParsedAction): string | undefined {
       const name = match[1] ?? match[2]!;
       // `[bool]$env:X`, `$env:X.Length`, `$env:X -ne $null`: whether it is set, not its value.
       const masked = /\[bool\]\s*$/i.test(text.slice(0, match.index)) || /^\.length|^\s*-(?:ne|eq)\b/i.test(text.slice(match.index + match[0].length));
-      if (CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name) && !masked) return `$env:${name}`;
+      if (credentialVariable(name) && !masked) return `$env:${name}`;
     }
   }
   // A line of its own that PowerShell shows (`[Environment]::GetEnvironmentVariable('X')`) has no other Windows sign.
   const alone = /^\s*(?:(?:echo|write-output|write-host)\s+)?\[(?:system\.)?environment\]::getenvironmentvariable\(\s*['"]([A-Za-z_]\w*)['"][^)]*\)\s*;?\s*$/im.exec(action.command ?? '');
-  if (alone && CREDENTIAL_NAME.test(alone[1]!) && !LOCATION_NAME.test(alone[1]!)) return `$env:${alone[1]}`;
+  if (alone && credentialVariable(alone[1]!)) return `$env:${alone[1]}`;
   return undefined;
 }
 

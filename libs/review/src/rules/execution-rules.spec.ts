@@ -61,8 +61,11 @@ describe('persistence_install', () => {
     expect(persistenceInstallRule.evaluate(context('Write', { file_path: '/etc/cron.d/backup', content: '' }))?.verdict).toBe('require_approval');
   });
 
-  it('lets the agent list its crontab', () => {
+  it('lets the agent list its crontab and its at queue', () => {
     expect(persistenceInstallRule.evaluate(bash('crontab -l'))).toBeNull();
+    expect(persistenceInstallRule.evaluate(bash('at -l'))).toBeNull();
+    expect(persistenceInstallRule.evaluate(bash('at -r 4'))).toBeNull();
+    expect(persistenceInstallRule.evaluate(bash('echo ./backup.sh | at now + 1 hour'))?.verdict).toBe('require_approval');
   });
 
   const powershell = (command: string) => context('PowerShell', { command });

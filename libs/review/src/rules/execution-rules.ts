@@ -116,7 +116,8 @@ function scheduledBy(action: ParsedAction): string | undefined {
       (cmd === 'crontab' && !args.includes('-l')) ||
       (cmd === 'systemctl' && ['enable', 'link', 'edit'].includes(operands[0] ?? '')) ||
       (cmd === 'launchctl' && ['load', 'bootstrap', 'submit'].includes(operands[0] ?? '')) ||
-      cmd === 'at' ||
+      // `at -l` lists the queue, `-r`/`-d` remove a job, `-c` prints one: nothing is scheduled.
+      (cmd === 'at' && !args.some((a) => /^-[a-zA-Z]*[lrdc]/.test(a) || a === '--help' || a === '-V')) ||
       cmd === 'batch' ||
       (cmd === 'update-rc.d' && operands.some((a) => a === 'defaults' || a === 'enable')) ||
       (cmd === 'chkconfig' && operands.includes('on'));

@@ -82,7 +82,18 @@ const REGISTRY_PATH = new RegExp(`^["']?${HIVE}`, 'i');
 const REGISTRY_KEY = new RegExp(`(?:^|\\s|["'])${HIVE}`, 'i');
 /** The system, a drive and the homes of Windows, as one whole path (a user's name may have spaces in it). */
 const PROTECTED_WINDOWS = /^(?:[a-z]:[\\/]*(?:windows|users|program files[^\\/]*|programdata)?[\\/]*|\$env:(?:userprofile|systemroot|windir|programfiles|homedrive)[\\/]*|%(?:userprofile|systemroot|windir|programfiles|homedrive)%[\\/]*|~[\\/]*|[a-z]:[\\/]*users[\\/]+[^\\/"']+[\\/]*)$/i;
-const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc)(?:\.service)?/i;
+const SECURITY_SERVICES = /(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|apparmor|auditd|selinux|fail2ban|clamav-daemon|clamd|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|falco|rsyslog|syslog-ng|systemd-journald|auditbeat|sentinelone|windefend|mpssvc|wscsvc|sense|eventlog|bfe|securityhealthservice|wdnissvc|sysmon64|sysmon)(?:\.service)?/i;
+/**
+ * Security, audit and logging agents by process name (EDRs, intrusion detection, antivirus, the audit and log
+ * daemons): killing or pausing one switches the machine's watch off.
+ */
+const SECURITY_PROCESS = String.raw`(?:osqueryd?|falco|falcon-sensor|falcond|crowdstrike|cb-?sensor|cbagentd|cbdaemon|sentinelagent|sentinelone|sentineld|wazuh-agentd?|ossec\w*|auditd|aide|tripwire|rkhunter|chkrootkit|samhain|rsyslogd?|syslog-?ng|systemd-journald|journald|clamd|freshclam|fail2ban-server|auditbeat|elastic-agent|msmpeng|mssense|nissrv|sysmon(?:64)?|xprotect\w*|santad?)`;
+/** A kill naming one (`pkill -9 falco`, `kill -9 $(pgrep osqueryd)`, `taskkill /im MsMpEng.exe`), by any signal that stops or pauses it. */
+const SECURITY_PROCESS_KILL = new RegExp(String.raw`(?:^|[\s(/'"=])${SECURITY_PROCESS}(?:\.exe)?(?=$|[\s)'",])`, 'i');
+/** Signals that ask a daemon to reload or reopen its logs, or only test that it runs, and listings: no harm. */
+const RELOAD_SIGNAL = /(?:^|\s)(?:-(?:HUP|SIGHUP|USR1|SIGUSR1|USR2|SIGUSR2|1|10|12|0|l|L)|-s\s+(?:HUP|USR1|USR2|0)|--signal[=\s]+(?:HUP|USR1|USR2|0))(?:\s|$)/i;
+/** Another process's memory (`/proc/1234/mem`, `$pid/mem`): its keys and passwords, and a way into it when written. */
+const PROCESS_MEMORY = /(?:^|[\s"'=])(?:\/proc\/(?:\d+|\$\{?\w+\}?|\*|\[0-9\]\*)|\$\{?\w+\}?)\/mem\b/;
 
 const HARM_CATALOGUE: readonly HarmEntry[] = [
   // ── destroys data ──────────────────────────────────────────────────────────────────────────────
@@ -130,6 +141,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('data_destruction', 'stop-process spps', /^(?:get-process|gps|where-object|where|\?)\b(?![^|]*\s-id\b)[^|]*\|.*-force/i, 'force-stops every process piped to it by name or filter (their unsaved work is lost)'),
   e('data_destruction', 'taskkill', /(?=.*\/f\b)(?=.*\/im\b)/i, 'force-kills processes by name (their unsaved work is lost)'),
   // ── disables a safety control ──────────────────────────────────────────────────────────────────
+  e('safety_control', 'kill pkill killall skill taskkill stop-process spps', SECURITY_PROCESS_KILL, 'kills or pauses a security, audit or logging agent (what happens next is no longer watched or recorded)', 'block', RELOAD_SIGNAL),
   e('safety_control', 'iptables ip6tables', /(?:^|\s)(?:-F|--flush|-X|--delete-chain)(?:\s|$)|(?:-P|--policy)\s+\w+\s+ACCEPT/, 'flushes or opens the firewall'),
   e('safety_control', 'nft', /\bflush\s+ruleset\b|\bdelete\s+table\b/i, 'flushes the firewall'),
   e('safety_control', 'ufw', /^\s*(?:--force\s+)?(?:disable|reset)\b/i, 'switches the firewall off'),
@@ -137,7 +149,7 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('safety_control', 'systemctl service', new RegExp(String.raw`(?:\b(?:stop|disable|mask|kill)\b.*\b${SECURITY_SERVICES.source}|\b${SECURITY_SERVICES.source}\s+stop\b)`, 'i'), 'stops a security service (firewall, MAC, audit, antivirus)'),
   e('safety_control', 'setenforce', /^\s*(?:0|permissive)\b/i, 'switches SELinux enforcement off'),
   e('safety_control', 'aa-teardown aa-disable aa-complain', undefined, 'switches AppArmor protection off'),
-  e('safety_control', 'auditctl', /(?:^|\s)(?:-D|-e\s+0)(?:\s|$)/, 'switches auditing off or deletes its rules'),
+  e('safety_control', 'auditctl', /(?:^|\s)(?:-D|--delete-all|-e\s+0)(?:\s|$)/, 'switches auditing off or deletes its rules'),
   e('safety_control', 'sysctl', /kernel\.(?:randomize_va_space=0|yama\.ptrace_scope=0|kptr_restrict=0|dmesg_restrict=0)/i, 'weakens kernel protections'),
   e('safety_control', 'csrutil', /\b(?:disable|authenticated-root\s+disable|clear)\b/i, 'switches System Integrity Protection off', 'block'),
   e('safety_control', 'spctl', /--master-disable|--global-disable|--disable(?:\s|$)/i, 'switches Gatekeeper off'),
@@ -204,8 +216,12 @@ const HARM_CATALOGUE: readonly HarmEntry[] = [
   e('secret_leak', 'security', /^\s*(?:dump-keychain|export)\b|find-(?:generic|internet)-password\b.*(?:^|\s)-[wg](?:\s|$)/i, 'prints the keychain’s secrets', 'require_approval'),
   e('secret_leak', 'dig nslookup host drill resolve-dnsname ping', /\$\(|`/, 'carries data out in DNS names', 'block'),
   // A raw disk or the machine's memory holds every file and secret on it, past every permission.
-  e('secret_leak', 'cat head tail strings xxd hexdump hd od base64 less more grep rg cp tar gzip xz zstd nc get-content gc type', RAW_DEVICE, "reads a raw disk or the machine's memory, with every file and secret in it", 'require_approval'),
+  e('secret_leak', 'cat head tail strings xxd hexdump hd od base64 less more grep rg cp tar gzip xz zstd nc dd get-content gc type', RAW_DEVICE, "reads a raw disk or the machine's memory, with every file and secret in it", 'require_approval'),
+  e('secret_leak', 'cat head tail strings xxd hexdump hd od base64 less more grep rg cp dd gdb', PROCESS_MEMORY, "reads or writes another process's memory (the keys and passwords in it; code put there runs as that process)", 'require_approval'),
+  e('secret_leak', 'gpg gpg2', /(?:^|\s)(?:-d|--decrypt)\b.*\.password-store\b/i, 'decrypts a password from the password store', 'require_approval'),
+  e('secret_leak', 'pass gopass', /^\s*(?:show|otp)\s+\S/i, 'prints a password from the password store', 'require_approval', HELP),
   // ── escalates privilege ────────────────────────────────────────────────────────────────────────
+  e('privilege_escalation', 'nsenter', /(?:^|\s)(?:-t|--target)[=\s]*1(?:\s|$)|(?:^|\s)-[a-zA-Z]*t1(?:\s|$)/, "enters the namespaces of the machine's first process: from a container, a root shell on the host", undefined, HELP),
   e('privilege_escalation', 'pkexec gsudo runas', undefined, 'runs a command as another user (administrator)', undefined, HELP),
   e('privilege_escalation', 'vault', /^\s*(?:-\S+\s+)*operator\s+generate-root\b|\btoken\s+create\b.*-policy[\s=]+["']?root\b/i, 'makes a Vault root token (every secret and policy of the cluster)', undefined, HELP),
   e('privilege_escalation', 'su', /^(?!.*(?:^|\s)-c\b)/, 'opens a shell as another user (root by default)', undefined, HELP),

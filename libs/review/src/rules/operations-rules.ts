@@ -167,6 +167,8 @@ export const containerDataDestructionRule = builtInRule({
 
 /** Capabilities that let a process in a container reach past it: mount, load kernel modules, trace or read the host's processes and devices. */
 const ESCAPING_CAPABILITIES = /^(?:cap_)?(?:all|sys_admin|sys_module|sys_ptrace|sys_rawio|dac_read_search)$/i;
+/** The host's paths that make a container the host when mounted: its root's parts, every device, a container runtime's socket. */
+const HOST_PATHS = /^\/(?:etc|root|boot|home|dev|proc|sys|(?:var\/)?run\/(?:docker|containerd\/containerd|crio\/crio|podman\/podman)\.sock)\/?$/;
 /** The host's disks and memory as devices. */
 const HOST_DEVICE = /^\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|dm-\d|md\d|mapper\/|disk\/|mem$|kmem$|port$)/;
 /** Switching off the confinement of the container: seccomp, AppArmor, SELinux labels, the masked /proc and /sys paths. */
@@ -192,7 +194,7 @@ function hostAccess(argv: readonly string[]): string | null {
     const a = argv[i]!;
     const mount = a === '-v' || a === '--volume' || a === '--mount' ? argv[i + 1] ?? '' : /^(?:-v|--volume=|--mount=)/.test(a) ? a.replace(/^-v|^--volume=|^--mount=/, '') : '';
     const source = /(?:^|,)(?:src|source)=([^,]+)/.exec(mount)?.[1] ?? mount.split(':')[0] ?? '';
-    if (mount && (source === '/' || /^\/(?:etc|root|var\/run\/docker\.sock|run\/docker\.sock|boot|home)\/?$/.test(source))) return `a mount of ${source}`;
+    if (mount && (source === '/' || HOST_PATHS.test(source))) return `a mount of ${source}`;
     if (/^--(?:pid|net|ipc|uts|userns)=host$/.test(a)) return a;
   }
   return null;
@@ -200,7 +202,7 @@ function hostAccess(argv: readonly string[]): string | null {
 
 export const containerHostAccessRule = builtInRule({
   name: 'container_host_access',
-  description: 'Containers run with --privileged, the host namespaces, the host root, /etc or docker socket mounted, host disks as devices, capabilities such as SYS_ADMIN, or seccomp or AppArmor switched off, and builds allowed security.insecure, need approval: they are root on the host.',
+  description: 'Containers run with --privileged, the host namespaces, the host root, /etc, /dev, /proc or a container runtime socket (docker, containerd, CRI-O, podman) mounted, host disks as devices, capabilities such as SYS_ADMIN, or seccomp or AppArmor switched off, and builds allowed security.insecure, need approval: they are root on the host.',
   reads: 'action',
   check({ action }) {
     for (const segment of segmentsRunning(action.segments, CONTAINER_COMMANDS)) {

@@ -16,7 +16,7 @@ export function isToolchainFile(path: string): boolean {
 }
 const TOOLCHAIN_READS = /^~\/\.(?:cargo|rustup|nvm|pyenv|rbenv|sdkman|volta|bun|deno|asdf|tool-versions|gitconfig|gitignore_global|local\/bin|local\/share\/(?:pnpm|mise)|config\/(?:git|mise|gh\/config\.yml))(?:\/|$)|\.pub$|^~\/\.ssh\/(?:known_hosts|config)$|(?:^|\/)(?:package\.json|tsconfig(?:\.[\w-]+)?\.json|pyproject\.toml|Cargo\.toml|go\.mod)$/;
 /** Reading here is how agents learn about the machine; harmless. */
-const SYSTEM_READS = /^\/(?:usr|proc|sys|opt|lib|lib64|bin|sbin|var\/log|System\/Library|Library\/(?:Developer|Frameworks|Java)|Applications\/[^/]+\.app|etc\/(?:os-release|lsb-release|hostname|hosts|resolv\.conf|timezone|[\w-]+-release))(?:\/|$)/;
+const SYSTEM_READS = /^\/(?:usr|proc|sys|opt|lib|lib64|bin|sbin|var\/log|System\/Library|Library\/(?:Developer|Frameworks|Java)|Applications\/[^/]+\.app|etc\/(?:os-release|lsb-release|hostname|hosts|resolv\.conf|timezone|passwd|group|[\w-]+-release))(?:\/|$)/;
 
 /** Where reading is how an agent learns about the machine and its tools: system directories, toolchains, public keys. */
 export function isHarmlessRead(path: string): boolean {

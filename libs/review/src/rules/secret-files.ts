@@ -3,7 +3,7 @@ import { isCredentialStorePath, mayNameCredentialStore } from '@warden/actions';
 /** Files that hold credentials: .env files (not their examples), SSH keys, cloud, registry and database credentials. */
 const SECRET_FILE =
   /(?:^|\/)(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w.-]+)?|id_(?:rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.git-credentials|credentials(?:\.json)?)$/;
-const SECRET_DIRECTORY = /(?:^|\/)(?:\.ssh|\.aws|\.gnupg)\/?$|(?:^|\/)\.ssh\/(?!known_hosts$|config$|[^/]*\.pub$)[^/]+$|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.kube\/config$/;
+const SECRET_DIRECTORY = /(?:^|\/)(?:\.ssh|\.aws|\.gnupg)\/?$|(?:^|\/)\.ssh\/(?!known_hosts$|config$|authorized_keys2?$|[^/]*\.pub$)[^/]+$|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.kube\/config$/;
 
 export function isSecretFile(path: string): boolean {
   return SECRET_FILE.test(path) || SECRET_DIRECTORY.test(path) || isCredentialStorePath(path);

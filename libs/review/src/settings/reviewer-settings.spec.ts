@@ -66,7 +66,7 @@ describe('rule packs', () => {
     expect([...packed].sort()).toEqual(BUILT_IN_RULES.map((r) => r.name).sort());
     expect(new Set(packed).size).toBe(packed.length);
     const switches = packSwitches(resolveSettings({ rules: { packs: { git: { enabled: false }, cloud: { shadow: true } } } }).rules.packs);
-    expect(switches).toEqual({ disabled: ['history_destruction', 'force_push', 'hook_bypass', 'secret_commit'], shadow: ['cloud_destruction'] });
+    expect(switches).toEqual({ disabled: ['history_destruction', 'force_push', 'hook_bypass', 'secret_commit', 'secret_push'], shadow: ['cloud_destruction'] });
     expect(() => resolveSettings({ rules: { packs: { gti: { enabled: false } } } })).toThrow(SettingsError);
   });
 });
