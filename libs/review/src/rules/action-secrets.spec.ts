@@ -103,6 +103,9 @@ describe('file content in a patch', () => {
   it('nor is a value that says it stands in for tests', () => {
     expect(kindsIn('AI_API_KEY=test-key PORT=3001 npm run start')).toEqual([]);
     expect(kindsIn('STRIPE_SECRET=fake_secret pytest')).toEqual([]);
+    // A login's failure tried on purpose (a public Claude Code session testing its own deployment).
+    expect(kindsIn('curl -s -X POST http://3.19.25.92:5050/login -d "username=testuser&password=wrongpassword"')).toEqual([]);
+    expect(kindsIn('curl -X POST https://api.example.com/login -d "password=wr0ngPa55-2024"')).toEqual(['assigned_secret']);
     expect(kindsIn('AI_API_KEY=test-key-7d9f2a PORT=3001 npm run start')).toEqual(['assigned_secret']);
   });
 });

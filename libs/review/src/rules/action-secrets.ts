@@ -19,8 +19,11 @@ const CONTENT_FIELDS = new Set(['content', 'contents', 'new_string', 'new_str', 
 const SKIPPED_FIELDS = new Set(['old_string', 'old_str']);
 /** A value that names a secret instead of holding it: `$TOKEN`, `$(gh auth token)`, `process.env.KEY`, `<your-key>`. */
 const REFERENCE = /^(?:[$`<%]|\{\{|process\.env|os\.environ|ENV\[|getenv|\*{3,}|x{4,}|\.{3}|your[-_]|replace[-_]?(?:with|me)|changeme|example|placeholder|dummy|redacted|\[REDACTED)/i;
-/** A value that says it is a stand-in for tests: `test-key`, `fake_token`, `dummy-secret`, `mock`. */
-const TEST_VALUE = /^(?:test|testing|fake|mock|sample|demo|dummy|local|dev)(?:[-_]?(?:api[-_]?)?(?:key|token|secret|password|pass|pwd|value))?$/i;
+/**
+ * A value that says it is a stand-in for tests: `test-key`, `fake_token`, `dummy-secret`, `mock`, and the wrong
+ * one a login's failure is tried with (`wrongpassword`, `invalid_token`).
+ */
+const TEST_VALUE = /^(?:test|testing|fake|mock|sample|demo|dummy|local|dev|wrong|invalid|incorrect|bad|bogus)(?:[-_]?(?:api[-_]?)?(?:key|token|secret|password|pass|pwd|value))?$/i;
 /** A patch (Codex's `*** Begin Patch`, a unified diff), whatever field carries it: file content being written. */
 const PATCH_TEXT = /^\s*(?:\*\*\* Begin Patch|diff --git |--- \S[^\n]*\n\+\+\+ )/;
 /** Keys that end like a secret's and hold none: pagination and sync cursors. */

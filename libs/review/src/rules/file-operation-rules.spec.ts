@@ -76,6 +76,17 @@ describe('recursive_deletion', () => {
   it('ignores a single file', () => {
     expect(recursiveDeletionRule.evaluate(bash('rm notes.txt'))).toBeNull();
   });
+
+  // The shell was left in a directory the agent had entered; the line goes back to the project first (a public Claude Code session).
+  it('reads the project from where the rm runs and where the session works, not from where the shell was left', () => {
+    const entered = (command: string) => {
+      const action = parseAction({ kind: 'tool_use', tool: 'Bash', input: { command } }, '/work/app/vendor/lib');
+      return recursiveDeletionRule.evaluate({ action, session: inApp(), limits: { maxFileOperations: 500 }, inScope: inProject });
+    };
+    expect(entered('cd /work/app && rm -rf vendor/lib && mkdir -p vendor/lib')).toBeNull();
+    expect(entered('cd /work && rm -rf app')).toMatchObject({ reason: expect.stringContaining('whole project') });
+    expect(entered('rm -rf .')).toMatchObject({ reason: expect.stringContaining('whole project') });
+  });
 });
 
 describe('deletion_outside_project', () => {

@@ -45,7 +45,7 @@ export const recursiveDeletionRule = builtInRule({
   name: 'recursive_deletion',
   description: "rm -r of the project itself, of a repository's .git, or of a path only known when it runs needs approval; of scratch and build output inside the project it is quiet.",
   reads: 'session',
-  check({ action }) {
+  check({ action, session }) {
     const cwd = action.cwd;
     const recursive = deletionsOf(action, cwd).filter((d) => d.recursive && !d.segment.remoteHost);
     const unknown = recursive.find((d) => d.path === undefined && !/[{]matches[}]/.test(d.raw));
@@ -68,10 +68,15 @@ export const recursiveDeletionRule = builtInRule({
         alternative: 'Leave .git alone; to undo changes use git restore or git revert.',
       };
     }
-    // `rm -rf *` in the project deletes everything in it, like deleting the directory.
-    const project = cwd
-      ? recursive.find((d) => d.path !== undefined && !inTempDirectory(d.path) && isAncestorOrSame(d.path.replace(/\/(?:\*|\.\*|\.\[!.\]\*)$/, ''), resolvePath(cwd)))
-      : undefined;
+    // `rm -rf *` in the project deletes everything in it, like deleting the directory. The project is where the
+    // session works and where the rm runs: a line that leaves a directory it had entered (`cd /app && rm -rf
+    // vendor/x`) deletes inside the project, not the project.
+    const project = recursive.find((d) => {
+      if (d.path === undefined || inTempDirectory(d.path)) return false;
+      const target = d.path.replace(/\/(?:\*|\.\*|\.\[!.\]\*)$/, '');
+      const here = segmentDirectory(d.segment, cwd);
+      return [here, session.context.cwd].some((directory) => directory !== undefined && directory !== '?' && isAncestorOrSame(target, resolvePath(directory)));
+    });
     if (project) {
       return {
         verdict: 'require_approval',
