@@ -228,6 +228,20 @@ describe('secret_commit', () => {
     expect(secretCommitRule.evaluate(bash(command))?.verdict).toBe('require_approval');
   });
 
+  it.each(['git commit -m "Key: $GITHUB_TOKEN"', 'git commit -am "use ${NPM_TOKEN} in ci"', 'git tag -a v1 -m "built with $GH_TOKEN"'])(
+    "holds %s: the shell writes the credential's value into the history",
+    (command) => {
+      expect(secretCommitRule.evaluate(bash(command))).toMatchObject({ verdict: 'require_approval', reason: expect.stringContaining('into this commit') });
+    },
+  );
+
+  it.each(["git commit -m 'Key: $GITHUB_TOKEN'", 'git commit -m "bump to $VERSION"', `git commit -m "$(cat <<'EOF'\nread $GITHUB_TOKEN in CI\nEOF\n)"`])(
+    'lets %s through: nothing secret is expanded',
+    (command) => {
+      expect(secretCommitRule.evaluate(bash(command))).toBeNull();
+    },
+  );
+
   it("warns of a plain .env, which some frameworks commit on purpose (Symfony's defaults)", () => {
     expect(secretCommitRule.evaluate(bash('git add .env'))?.verdict).toBe('warn');
   });

