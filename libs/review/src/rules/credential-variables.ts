@@ -17,7 +17,7 @@ export function credentialVariable(name: string): boolean {
 }
 
 /** `$GH_TOKEN`, `${GH_TOKEN}`, `${GH_TOKEN:0:10}` print it (or part of it); `${GH_TOKEN:+set}` and `${#GH_TOKEN}` do not. */
-export const PRINTED_VARIABLE = /\$(?:\{(?![#!])([A-Za-z_]\w*)(?![:]?[+?]|:-|-)(?::\d+(?::\d+)?)?\}|([A-Za-z_]\w*))/g;
+const PRINTED_VARIABLE = /\$(?:\{(?![#!])([A-Za-z_]\w*)(?![:]?[+?]|:-|-)(?::\d+(?::\d+)?)?\}|([A-Za-z_]\w*))/g;
 
 /** The first credential variable a word expands (`"key=$STRIPE_KEY"`), as `$NAME`, unless `assigned` says the line set it itself. */
 export function credentialIn(word: string, assigned: (name: string) => boolean = () => false): string | undefined {

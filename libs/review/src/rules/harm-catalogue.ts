@@ -93,7 +93,7 @@ const SECURITY_PROCESS_KILL = new RegExp(String.raw`(?:^|[\s(/'"=])${SECURITY_PR
 /** Signals that ask a daemon to reload or reopen its logs, or only test that it runs, and listings: no harm. */
 const RELOAD_SIGNAL = /(?:^|\s)(?:-(?:HUP|SIGHUP|USR1|SIGUSR1|USR2|SIGUSR2|1|10|12|0|l|L)|-s\s+(?:HUP|USR1|USR2|0)|--signal[=\s]+(?:HUP|USR1|USR2|0))(?:\s|$)/i;
 /** Another process's memory (`/proc/1234/mem`, `$pid/mem`): its keys and passwords, and a way into it when written. */
-const PROCESS_MEMORY = /(?:^|[\s"'=])(?:\/proc\/(?:\d+|\$\{?\w+\}?|\*|\[0-9\]\*)|\$\{?\w+\}?)\/mem\b/;
+const PROCESS_MEMORY = /(?:^|[\s"'=])(?:\/proc\/(?:\d+|\$\{?\w+\}?|\*|\[0-9\]\*)|\$\{?\w+\}?)\/mem(?![\w.\/-])/;
 
 const HARM_CATALOGUE: readonly HarmEntry[] = [
   // ── destroys data ──────────────────────────────────────────────────────────────────────────────

@@ -242,6 +242,7 @@ describe('kinds of harm, on Linux, macOS and Windows', () => {
     'pkill -USR1 syslog-ng',
     'pkill -f "node aide-server"',
     'cat /proc/meminfo',
+    'cat $LOG_DIR/mem.log',
     'pass ls',
     'gpg -d release.tar.gz.gpg',
     'nsenter --net=/var/run/netns/blue ip addr',
