@@ -1,3 +1,4 @@
+import { DerivedValue } from '../derived-value.js';
 import { segmentDirectory } from '../parsing/segment-paths.js';
 import type { ParsedAction } from '../parsing/parsed-action.js';
 import type { ActionRecord } from '../session/review-session.js';
@@ -99,6 +100,11 @@ function dryRun(sub: string, args: readonly string[]): boolean {
  * commit or push after an approved `git add` of secrets is asked about too: the push is where they leave.
  */
 export function gitStepsOf(action: ParsedAction): readonly GitStep[] {
+  return GIT_STEPS.of(action);
+}
+
+/** Read once per action: the rules ask, and so does the session's memory of the action. */
+const GIT_STEPS = new DerivedValue((action: ParsedAction): readonly GitStep[] => {
   let steps: GitStep[] | undefined;
   for (const segment of action.segments) {
     const call = gitCall(segment);
@@ -116,7 +122,7 @@ export function gitStepsOf(action: ParsedAction): readonly GitStep[] {
     for (const kind of kinds) steps.push({ kind, where });
   }
   return steps ?? NO_STEPS;
-}
+});
 
 const NO_KINDS: readonly GitStep['kind'][] = Object.freeze([]);
 /** `git add` spellings that stage every change to tracked files. */

@@ -16,6 +16,14 @@ function runsSubstitutedDownload(segment: ShellSegment): boolean {
   return segment.argv.some((a, i) => i > 0 && (DOWNLOAD_SUBSTITUTION.test(a) || DOWNLOAD_PROCESS.test(a))) || segment.redirects.some((r) => r.operator === '<' && DOWNLOAD_PROCESS.test(r.target));
 }
 
+/**
+ * A command whose program is what a download printed: `$(curl -s https://x.io/cmd)`, or a variable set to it
+ * (`CMD=$(curl …) && $CMD`, which the shell's reading expands): the shell runs whatever the server sends.
+ */
+function runsDownloadAsCommand(segment: ShellSegment): boolean {
+  return DOWNLOAD_SUBSTITUTION.test(segment.argv[0] ?? '');
+}
+
 /** Interpreters whose inline code (`-c`, `-e`, `eval`) is read for a deleted tree. */
 const INLINE_CODE_RUNNERS: ReadonlySet<string> = new Set(['python', 'python3', 'node', 'perl', 'ruby', 'deno', 'bun']);
 /** Library calls that delete a tree. */
@@ -110,11 +118,11 @@ export const forkBombRule = builtInRule({
 
 export const remoteScriptExecutionRule = builtInRule({
   name: 'remote_script_execution',
-  description: 'A downloaded script piped (or substituted) straight into an interpreter is never allowed.',
+  description: 'A downloaded script piped (or substituted) straight into an interpreter, or what a download prints run as a command, is never allowed.',
   essential: true,
   reads: 'action',
   check({ action }) {
-    if (remoteScriptPipe(action.segments) < 0 && !segmentsRunning(action.segments, RUNNERS).some(runsSubstitutedDownload)) return null;
+    if (remoteScriptPipe(action.segments) < 0 && !segmentsRunning(action.segments, RUNNERS).some(runsSubstitutedDownload) && !action.segments.some(runsDownloadAsCommand)) return null;
     return {
       verdict: 'block',
       score: 0.9,
