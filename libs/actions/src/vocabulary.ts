@@ -147,6 +147,13 @@ tools('search', ['file_search', 'semantic_search']);
 tools('fetch', ['fetch_webpage']);
 tools('delegate', ['runSubagent']);
 tools('message', ['manage_todo_list']);
+// The same tools by the ids VS Code gives them (ContributedToolName in the same file), as its chat sessions and
+// their SpecStory exports record them.
+tools('read', ['copilot_readFile', 'copilot_getErrors', 'copilot_viewImage', 'copilot_readProjectStructure', 'copilot_getChangedFiles']);
+tools('write', ['copilot_createFile']);
+tools('edit', ['copilot_replaceString', 'copilot_multiReplaceString', 'copilot_insertEdit']);
+tools('search', ['copilot_findFiles', 'copilot_findTextInFiles', 'copilot_listDirectory', 'copilot_searchCodebase']);
+tools('fetch', ['copilot_fetchWebPage']);
 
 // Factory Droid: Factory-AI/factory docs/reference/hooks-reference.mdx (Execute, Read, Edit, Create, Glob, Grep, LS,
 // Task, FetchUrl, WebSearch, mcp__server__tool).

@@ -20,9 +20,15 @@ export function isConnectionFailure(step: Step): boolean {
 const NOT_FOUND =
   /enoent|no such file or directory|command not found|cannot find module|module not found|modulenotfounderror|no module named|unknown tool|no such tool|tool [^ ]+ (is )?not (found|available)|missing script|does not exist|could not find file|pathspec .* did not match|unknown command|is not a (git )?command|no matches found|file not found/;
 
+/**
+ * A script with Windows line endings run by bash: `$'\r': command not found`, `/usr/bin/env: 'bash\r': No such file or
+ * directory`. Nothing the agent named is missing; the file's line endings are wrong.
+ */
+const LINE_ENDINGS = /(?:\\r|\r)['’]/;
+
 /** A failure because the path, command, module or tool the action names does not exist. */
 export function isNotFound(step: Step): boolean {
-  return step.status === 'error' && !!step.err_text && NOT_FOUND.test(step.err_text);
+  return step.status === 'error' && !!step.err_text && NOT_FOUND.test(step.err_text) && !LINE_ENDINGS.test(step.err_text);
 }
 
 /**
@@ -112,10 +118,11 @@ const AUTH_FAILURE =
  */
 /**
  * A hook of the agent's own that stopped a call and says so: Claude Code shows a PreToolUse hook's blocking exit as
- * "PreToolUse:Bash hook error: [node block-dangerous.js]: [HOOK BLOCKED] …". A hook that only reminds ("⚠️ Security
+ * "PreToolUse:Bash hook error: [node block-dangerous.js]: [HOOK BLOCKED] …"; a transcript may keep only what the hook
+ * wrote ("BLOCKED: Test files protected during implementation"). A hook that only reminds ("⚠️ Security
  * Warning: …") says nothing of blocking and is left out.
  */
-const GUARD_BLOCK = /pretooluse:[\w.-]+ hook error: \[[^\]]*\]: .*\b(?:blocked|denied|not allowed|forbidden|refused)\b|(?:denied|blocked) by (?:the |a )?(?:[\w-]+ )?hook\b/;
+const GUARD_BLOCK = /pretooluse:[\w.-]+ hook error: \[[^\]]*\]: .*\b(?:blocked|denied|not allowed|forbidden|refused)\b|(?:denied|blocked) by (?:the |a )?(?:[\w-]+ )?hook\b|^(?:\[(?:hook )?blocked\]|(?:hook )?blocked)\s*[:!—-]\s/;
 
 /** A call a hook of the agent's own stopped (see GUARD_BLOCK): an automatic guard, not a person. */
 export function isGuardBlock(step: Step): boolean {
@@ -152,6 +159,9 @@ export function writesAny(step: Step, paths: readonly string[] | undefined): boo
   return step.op === 'write' || (!!step.cmd && SHELL_WRITE.test(step.cmd));
 }
 
+/** An interpreter given its code on the command line or by a here-document (`python3 - <<'EOF'`, `node -e`, `perl -e`). */
+const INLINE_CODE = /(?:^|[;&|]\s*)(?:python[\d.]*|node|perl|ruby|php)\s+(?:-\s*<<|<<|-[ce]\s)/;
+
 /**
  * After a refused call, another tool that reaches what it was refused: the same file by another tool
  * (`cat .env` refused, then a Read of `.env`; an Edit refused, then `sed -i` on the file), or the same
@@ -163,6 +173,9 @@ export function routesAround(refused: Step, step: Step): boolean {
   if (!refused.tool || !step.tool || step.tool === refused.tool || step.op === 'search' || refused.op === 'search') return false;
   if (!refused.cmd && !step.cmd && refused.op === 'write' && step.op === 'write') return false;
   if (refused.paths?.some((path) => step.paths?.includes(path))) return true;
+  // Code given to an interpreter names its files in its text, which no path of the command shows
+  // (`python3 - <<'EOF' path = "/x/tests/test_a.py" … open(path, "w")`): a refused write, then such code naming that file.
+  if (refused.op === 'write' && step.cmd && INLINE_CODE.test(step.cmd) && refused.paths?.some((path) => step.cmd!.includes(path))) return true;
   if (!refused.cmd) return false;
   const tool = step.tool.toLowerCase();
   // Any command of the refused line whose program and subcommand the other tool is named after (the
@@ -186,12 +199,24 @@ const AUTH_WORKAROUND_COMMAND =
 const AUTH_WORKAROUND_INTENT = /\b(?:start|run|launch)s?\b[^.]*\bbackground\b[^.]*\b(?:auth\w*|log\s?in)\b|\bdevice (?:flow|code|auth\w*)\b/;
 
 /**
+ * Another login looked for: asked of git's credential helpers or the keychain, searched for on the disk, grepped out
+ * of the environment, read from the secrets a container was given.
+ */
+const CREDENTIAL_HUNT =
+  /\bgit\s+credential(?:-[\w-]+)?\s+(?:fill|get)\b|\bsecurity\s+find-(?:generic|internet)-password\b|\bfind\s+\/\S*\s[^|;&]*-i?name\s+["']?[^"'\s]*(?:git-credentials|netrc|id_rsa|id_ed25519|\.pem\b|credentials)|\b(?:env|printenv)\s*\|\s*grep\b[^;&]*(?:token|secret|passw|key|cred|auth|github|gh_|aws)|\/run\/secrets\b/;
+/** Files that hold logins ready to use: a netrc, git's stored credentials, gh's hosts, the AWS and Docker logins. */
+const CREDENTIAL_STORE = /(?:^|[\\/])(?:\.netrc|_netrc|\.git-credentials)$|[\\/]gh[\\/]hosts\.ya?ml$|[\\/]\.aws[\\/]credentials$|[\\/]\.docker[\\/]config\.json$/i;
+
+/**
  * Working round a failed login instead of asking the person who can log in: the login run in the
  * background, a device flow made by hand (another app's client id at the provider's device endpoint), SSH or
- * credential configuration rewritten. A client id alone is no sign: the project may be an OAuth client itself.
+ * credential configuration rewritten, or another login hunted for (see CREDENTIAL_HUNT, CREDENTIAL_STORE). A
+ * client id alone is no sign: the project may be an OAuth client itself.
  */
 export function worksAroundAuth(step: Step): boolean {
   if (step.cmd && AUTH_WORKAROUND_COMMAND.test(step.cmd.toLowerCase())) return true;
+  if (step.cmd && CREDENTIAL_HUNT.test(step.cmd.toLowerCase())) return true;
+  if (step.op !== 'write' && step.paths?.some((p) => CREDENTIAL_STORE.test(p))) return true;
   // A long command is kept cut short: what the agent said it does counts too.
   if (step.cmd && step.text && AUTH_WORKAROUND_INTENT.test(step.text)) return true;
   return step.op === 'write' && !!step.paths?.some((p) => CREDENTIALS_CONFIG.test(p));

@@ -22,6 +22,17 @@ describe("VS Code's Copilot agent", () => {
     expect(readToolCall('semantic_search', { query: 'booking rooms' })).toMatchObject({ kind: 'search' });
     expect(readToolCall('manage_todo_list', { todoList: [] })).toMatchObject({ kind: 'message' });
   });
+
+  // The ids VS Code gives the same tools (ContributedToolName in toolNames.ts), as its chat sessions and their SpecStory
+  // exports record them (github.com/AltarsCN/Openwrt-CI .specstory/history, a "vscode Session" export @ 66801b6f).
+  it('reads the tools by their VS Code ids: copilot_readFile, copilot_replaceString, copilot_findFiles, …', () => {
+    expect(readToolCall('copilot_readFile', { filePath: '/home/dev/ci/Scripts/Packages.sh' })).toMatchObject({ kind: 'read', read: ['/home/dev/ci/Scripts/Packages.sh'] });
+    expect(readToolCall('copilot_multiReplaceString', { filePath: '/home/dev/ci/README.md' })).toMatchObject({ kind: 'edit', written: ['/home/dev/ci/README.md'] });
+    expect(readToolCall('copilot_createFile', { filePath: '/home/dev/ci/new.sh', content: 'x' })).toMatchObject({ kind: 'write', written: ['/home/dev/ci/new.sh'] });
+    for (const search of ['copilot_findFiles', 'copilot_findTextInFiles', 'copilot_listDirectory', 'copilot_searchCodebase']) expect(readToolCall(search, { query: 'x' })).toMatchObject({ kind: 'search' });
+    expect(readToolCall('copilot_getErrors', {})).toMatchObject({ kind: 'read' });
+    expect(readToolCall('copilot_fetchWebPage', { urls: ['https://example.com'] })).toMatchObject({ kind: 'fetch' });
+  });
 });
 
 // Cursor's own names for its tools, as its sessions saved by SpecStory show them (github.com/0xmcc/ubi-course

@@ -111,6 +111,8 @@ function scan(view: SessionView): TrapScan {
       // A refusal is an answer: reaching the same thing by another tool is going round it, whatever was looked at first.
       if ((refused || rewrites) && routesAround(failure, step)) {
         add('bypass_trap', step);
+        // Its own hook's refusal gone round by another tool is as deliberate as by the same one.
+        if (guard && found.bypass_trap) found.bypass_trap.guard = true;
         continue;
       }
       // A hook that stopped a call stops the same call again; another call of the same tool on what it was stopped
