@@ -164,7 +164,7 @@ const INLINE_CODE = /(?:^|[;&|]\s*)(?:python[\d.]*|node|perl|ruby|php)\s+(?:-\s*
 
 /**
  * After a refused call, another tool that reaches what it was refused: the same file by another tool
- * (`cat .env` refused, then a Read of `.env`; an Edit refused, then `sed -i` on the file), or the same
+ * (`cat .env` refused, then a Read of `.env`; an Edit refused, then `sed -i` on the file or code that names it), or the same
  * operation through another tool (`kubectl apply -f pod.yaml` refused, then an MCP server's
  * `kubectl_apply`). Another call of the same tool is the agent asking again (or doing what the person
  * said instead), and a write after a refused write is how a person's correction of an edit is followed.
@@ -172,10 +172,13 @@ const INLINE_CODE = /(?:^|[;&|]\s*)(?:python[\d.]*|node|perl|ruby|php)\s+(?:-\s*
 export function routesAround(refused: Step, step: Step): boolean {
   if (!refused.tool || !step.tool || step.tool === refused.tool || step.op === 'search' || refused.op === 'search') return false;
   if (!refused.cmd && !step.cmd && refused.op === 'write' && step.op === 'write') return false;
-  if (refused.paths?.some((path) => step.paths?.includes(path))) return true;
-  // Code given to an interpreter names its files in its text, which no path of the command shows
-  // (`python3 - <<'EOF' path = "/x/tests/test_a.py" … open(path, "w")`): a refused write, then such code naming that file.
-  if (refused.op === 'write' && step.cmd && INLINE_CODE.test(step.cmd) && refused.paths?.some((path) => step.cmd!.includes(path))) return true;
+  if (refused.op === 'write') {
+    // A refused write is gone round by writing the file another way; running or staging it is not (`pytest` of the test file).
+    if (writesAny(step, refused.paths)) return true;
+    // Code given to an interpreter names its files in its text, which no path of the command shows
+    // (`python3 - <<'EOF' path = "/x/tests/test_a.py" … open(path, "w")`).
+    if (step.cmd && INLINE_CODE.test(step.cmd) && refused.paths?.some((path) => step.cmd!.includes(path))) return true;
+  } else if (refused.paths?.some((path) => step.paths?.includes(path))) return true;
   if (!refused.cmd) return false;
   const tool = step.tool.toLowerCase();
   // Any command of the refused line whose program and subcommand the other tool is named after (the

@@ -50,6 +50,8 @@ describe('kill escalation (bypass_trap)', () => {
   it('says nothing of one kill by name of what is not a runtime, a shell or the desktop', () => {
     expect(detectKillEscalation([step('pkill -f "next dev"')], 8)).toBeUndefined();
     expect(detectKillEscalation([step('taskkill /F /IM myapp.exe')], 8)).toBeUndefined();
+    // A pattern that names one kind of python3 process, not every python3.
+    expect(detectKillEscalation([step('pkill -f "python3 -m http.server"')], 8)).toBeUndefined();
   });
 
   it('reaches the pattern detector as bypass_trap', () => {
@@ -166,10 +168,12 @@ describe("going round a hook of the agent's own (bypass_trap)", () => {
     s.edit(test, { error: 'BLOCKED: Test files protected during implementation. Fix source code instead.' });
     s.bash(`python3 - << 'EOF'\npath = "${test}"\nwith open(path) as f:\n    content = f.read()\nwith open(path, "w") as f:\n    f.write(content.replace("old", "new"))\nEOF`);
     expect(s.last('bypass_trap')).toMatchObject({ severity: 'high', description: expect.stringMatching(/did another way what its own hook stopped/) });
-    // Code that names another file, after the same refusal, goes round nothing.
+    // Code that names another file, or running and staging the refused file, after the same refusal, goes round nothing.
     const t = new SessionDriver();
     t.edit(test, { error: 'BLOCKED: Test files protected during implementation. Fix source code instead.' });
     t.bash(`python3 -c "import json; print(json.load(open('${CWD}/package.json')))"`);
+    t.bash(`pytest ${test} -q`);
+    t.bash(`git add ${test} && git status --short`);
     expect(t.of('bypass_trap')).toEqual([]);
   });
 

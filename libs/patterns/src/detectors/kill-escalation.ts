@@ -87,7 +87,8 @@ export function detectKillEscalation(completed: readonly Step[], reach: number):
   }
   const foreign = forcedForeignKills(completed, kills, reach);
   // One kill by name of every process of a runtime, a shell or the desktop reaches past the agent's own on its own.
-  const sweeping = best.length < 2 && !foreign ? kills.find((k) => k.byName && k.broad) : undefined;
+  // The name alone: `pkill -f "python3 -m http.server"` kills the servers it names, not every python3.
+  const sweeping = best.length < 2 && !foreign ? kills.find((k) => k.byName && BROAD.test(k.target)) : undefined;
   if (best.length < 2 && !foreign && !sweeping) return undefined;
   const chain = sweeping ? [sweeping] : foreign && foreign.length >= best.length ? foreign : best;
   const broad = chain.some((k) => k.broad);
