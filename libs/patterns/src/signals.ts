@@ -195,7 +195,13 @@ export function isAuthFailure(step: Step): boolean {
   return step.status === 'error' && !!step.err_text && AUTH_FAILURE.test(step.err_text);
 }
 
-const CREDENTIALS_CONFIG = /(?:^|[\\/])\.ssh[\\/]|(?:^|[\\/])(?:\.gitconfig|\.netrc|_netrc|\.git-credentials)$|[\\/]gh[\\/]hosts\.ya?ml$|[\\/]\.aws[\\/](?:credentials|config)$|[\\/]\.docker[\\/]config\.json$/i;
+/**
+ * Files that hold logins ready to use: a netrc, git's stored credentials, gh's hosts, the AWS and Docker logins. Narrower
+ * than the shared table (@warden/actions' credential stores): `~/.ssh/config` is read to find out why a key was refused.
+ */
+const CREDENTIAL_STORE = /(?:^|[\\/])(?:\.netrc|_netrc|\.git-credentials)$|[\\/]gh[\\/]hosts\.ya?ml$|[\\/]\.aws[\\/]credentials$|[\\/]\.docker[\\/]config\.json$/i;
+/** The login files, and the configuration that says how to log in: SSH's, git's, the AWS CLI's. */
+const CREDENTIALS_CONFIG = new RegExp(`(?:^|[\\\\/])\\.ssh[\\\\/]|(?:^|[\\\\/])\\.gitconfig$|[\\\\/]\\.aws[\\\\/]config$|${CREDENTIAL_STORE.source}`, 'i');
 const AUTH_WORKAROUND_COMMAND =
   /login\/device\/code|login\/oauth\/access_token|oauth2?\/device(?:\/code|authorization)?\b|\bstart-process\b.*\bauth\s+login\b|\bnohup\b.*\blogin\b|\bauth\s+login\b[^|;]*&\s*$|credential\.helper|stricthostkeychecking=no/;
 
@@ -207,8 +213,6 @@ const AUTH_WORKAROUND_INTENT = /\b(?:start|run|launch)s?\b[^.]*\bbackground\b[^.
  */
 const CREDENTIAL_HUNT =
   /\bgit\s+credential(?:-[\w-]+)?\s+(?:fill|get)\b|\bsecurity\s+find-(?:generic|internet)-password\b|\bfind\s+\/\S*\s[^|;&]*-i?name\s+["']?[^"'\s]*(?:git-credentials|netrc|id_rsa|id_ed25519|\.pem\b|credentials)|\b(?:env|printenv)\s*\|\s*grep\b[^;&]*(?:token|secret|passw|key|cred|auth|github|gh_|aws)|\/run\/secrets\b/;
-/** Files that hold logins ready to use: a netrc, git's stored credentials, gh's hosts, the AWS and Docker logins. */
-const CREDENTIAL_STORE = /(?:^|[\\/])(?:\.netrc|_netrc|\.git-credentials)$|[\\/]gh[\\/]hosts\.ya?ml$|[\\/]\.aws[\\/]credentials$|[\\/]\.docker[\\/]config\.json$/i;
 
 /**
  * Working round a failed login instead of asking the person who can log in: the login run in the
@@ -217,8 +221,8 @@ const CREDENTIAL_STORE = /(?:^|[\\/])(?:\.netrc|_netrc|\.git-credentials)$|[\\/]
  * client id alone is no sign: the project may be an OAuth client itself.
  */
 export function worksAroundAuth(step: Step): boolean {
-  if (step.cmd && AUTH_WORKAROUND_COMMAND.test(step.cmd.toLowerCase())) return true;
-  if (step.cmd && CREDENTIAL_HUNT.test(step.cmd.toLowerCase())) return true;
+  const cmd = step.cmd?.toLowerCase();
+  if (cmd && (AUTH_WORKAROUND_COMMAND.test(cmd) || CREDENTIAL_HUNT.test(cmd))) return true;
   if (step.op !== 'write' && step.paths?.some((p) => CREDENTIAL_STORE.test(p))) return true;
   // A long command is kept cut short: what the agent said it does counts too.
   if (step.cmd && step.text && AUTH_WORKAROUND_INTENT.test(step.text)) return true;
